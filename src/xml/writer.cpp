@@ -1,0 +1,2 @@
+// placeholder, implemented by the XML layer work
+#include "lather/xml/writer.hpp"
