@@ -1,2 +1,874 @@
-// placeholder, implemented by the XML layer work
+// XML writer: escaping with an SSE2 scan for the first byte that needs attention, and namespace
+// prefix management with per-URI / per-prefix binding chains so that every lookup costs O(1)
+// however many declarations are in scope (see seeds/NOTES.md (a), the Axis NSStack bug).
 #include "lather/xml/writer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace lather::xml {
+
+// ---------------------------------------------------------------------------------------------
+// output
+
+output::output(const output& other) : sink_(other.sink_), threshold_(other.threshold_) {
+  append(other.view());
+  flushed_ = other.flushed_;
+}
+
+output& output::operator=(const output& other) {
+  if (this != &other) {
+    cur_ = begin_;
+    append(other.view());
+    sink_ = other.sink_;
+    threshold_ = other.threshold_;
+    flushed_ = other.flushed_;
+  }
+  return *this;
+}
+
+output::output(output&& other) noexcept
+    : storage_(std::move(other.storage_)),
+      begin_(std::exchange(other.begin_, nullptr)),
+      cur_(std::exchange(other.cur_, nullptr)),
+      end_(std::exchange(other.end_, nullptr)),
+      sink_(std::move(other.sink_)),
+      threshold_(other.threshold_),
+      flushed_(std::exchange(other.flushed_, 0)) {
+  other.sink_ = nullptr;
+  other.storage_.clear();
+}
+
+output& output::operator=(output&& other) noexcept {
+  if (this != &other) {
+    storage_ = std::move(other.storage_);
+    begin_ = std::exchange(other.begin_, nullptr);
+    cur_ = std::exchange(other.cur_, nullptr);
+    end_ = std::exchange(other.end_, nullptr);
+    sink_ = std::move(other.sink_);
+    other.sink_ = nullptr;
+    other.storage_.clear();
+    threshold_ = other.threshold_;
+    flushed_ = std::exchange(other.flushed_, 0);
+  }
+  return *this;
+}
+
+void output::set_sink(sink_fn sink, std::size_t threshold) {
+  sink_ = std::move(sink);
+  threshold_ = threshold;
+}
+
+void output::clear_sink() {
+  sink_ = nullptr;
+}
+
+void output::flush() {
+  if (!sink_ || cur_ == begin_) return;
+  sink_(view());
+  flushed_ += size();
+  cur_ = begin_;
+}
+
+std::string output::take() {
+  std::string s{view()};
+  clear();
+  return s;
+}
+
+void output::grow(std::size_t need) {
+  // A streaming output hands its bytes out instead of growing, so memory stays bounded by the
+  // threshold plus the largest single append.
+  if (sink_ && size() >= threshold_) {
+    flush();
+    if (static_cast<std::size_t>(end_ - cur_) >= need) return;
+  }
+  const std::size_t used = size();
+  const std::size_t capacity = std::max({used + need, storage_.size() * 2, std::size_t{256}});
+  storage_.resize(capacity);
+  begin_ = storage_.data();
+  cur_ = begin_ + used;
+  end_ = begin_ + capacity;
+}
+
+// ---------------------------------------------------------------------------------------------
+// writer internals
+
+namespace {
+
+constexpr std::string_view xml_ns_uri = "http://www.w3.org/XML/1998/namespace";
+constexpr std::string_view xmlns_ns_uri = "http://www.w3.org/2000/xmlns/";
+
+// Byte classes for the scalar paths. A byte "needs attention" when it must be escaped, checked
+// (C0 controls) or validated as part of a UTF-8 sequence (>= 0x80).
+enum class mode : std::uint8_t { text, attribute, cdata };
+
+constexpr std::array<bool, 256> make_attention(mode m) {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = c < 0x20 || c >= 0x80;
+  if (m != mode::attribute) t['\t'] = t['\n'] = false;
+  if (m == mode::text) t['&'] = t['<'] = t['>'] = true;
+  if (m == mode::attribute) t['&'] = t['<'] = t['"'] = true;
+  if (m == mode::cdata) t[']'] = true;
+  return t;
+}
+constexpr auto attention_text = make_attention(mode::text);
+constexpr auto attention_attribute = make_attention(mode::attribute);
+constexpr auto attention_cdata = make_attention(mode::cdata);
+
+// NCName bytes, ASCII part (bytes >= 0x80 are accepted once the name is valid UTF-8).
+constexpr std::array<std::uint8_t, 256> make_name_table() {
+  std::array<std::uint8_t, 256> t{};  // 1 = may start a name, 2 = may continue it
+  for (int c = 0; c < 256; ++c) {
+    const bool start = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c >= 0x80;
+    const bool cont = start || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    t[c] = static_cast<std::uint8_t>((start ? 1 : 0) | (cont ? 2 : 0));
+  }
+  return t;
+}
+constexpr auto name_table = make_name_table();
+
+inline std::uint8_t byte_at(const char* p) {
+  return static_cast<std::uint8_t>(*p);
+}
+
+// Length of the valid UTF-8 sequence at [p, end) that encodes an XML Char, or 0 when the bytes
+// are malformed (overlong, surrogate, truncated, > U+10FFFF) or encode U+FFFE / U+FFFF.
+std::size_t utf8_char_length(const char* p, const char* end) {
+  const std::uint8_t b0 = byte_at(p);
+  const auto avail = end - p;
+  auto cont = [&](std::ptrdiff_t i) { return i < avail && (byte_at(p + i) & 0xC0) == 0x80; };
+  if (b0 >= 0xC2 && b0 <= 0xDF) return cont(1) ? 2 : 0;
+  if (b0 >= 0xE0 && b0 <= 0xEF) {
+    if (!cont(1) || !cont(2)) return 0;
+    const std::uint8_t b1 = byte_at(p + 1);
+    if (b0 == 0xE0 && b1 < 0xA0) return 0;                             // overlong
+    if (b0 == 0xED && b1 >= 0xA0) return 0;                            // surrogate
+    if (b0 == 0xEF && b1 == 0xBF && byte_at(p + 2) >= 0xBE) return 0;  // U+FFFE, U+FFFF
+    return 3;
+  }
+  if (b0 >= 0xF0 && b0 <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    const std::uint8_t b1 = byte_at(p + 1);
+    if (b0 == 0xF0 && b1 < 0x90) return 0;   // overlong
+    if (b0 == 0xF4 && b1 >= 0x90) return 0;  // > U+10FFFF
+    return 4;
+  }
+  return 0;
+}
+
+// First position in [p, end) whose byte needs attention in mode M, or end.
+template <mode M>
+const char* find_attention(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i amp = _mm_set1_epi8('&');
+  const __m128i lt = _mm_set1_epi8('<');
+  const __m128i gt = _mm_set1_epi8('>');
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i tab = _mm_set1_epi8('\t');
+  const __m128i nl = _mm_set1_epi8('\n');
+  const __m128i bracket = _mm_set1_epi8(']');
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Signed compare: bytes >= 0x80 are negative, so this flags C0 controls and non-ASCII.
+    __m128i hit = _mm_cmplt_epi8(v, space);
+    if constexpr (M == mode::text) {
+      hit = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)), hit);
+      hit = _mm_or_si128(hit,
+                         _mm_or_si128(_mm_cmpeq_epi8(v, amp),
+                                      _mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, gt))));
+    } else if constexpr (M == mode::attribute) {
+      hit = _mm_or_si128(
+          hit, _mm_or_si128(_mm_cmpeq_epi8(v, amp),
+                            _mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, quote))));
+    } else {
+      hit = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)), hit);
+      hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, bracket));
+    }
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  const auto& table = M == mode::text        ? attention_text
+                      : M == mode::attribute ? attention_attribute
+                                             : attention_cdata;
+  while (p != end && !table[byte_at(p)]) ++p;
+  return p;
+}
+
+// Open-addressing hash table from a string (owned elsewhere, stable while present) to an int.
+// Linear probing with backward-shift deletion; capacity is kept across clear().
+class string_table {
+ public:
+  static constexpr int none = -1;
+
+  int get(std::string_view key) const noexcept {
+    if (count_ == 0) return none;
+    const std::size_t h = hash(key);
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const slot& s = slots_[i];
+      if (s.value == none) return none;
+      if (s.hash == h && s.key == key) return s.value;
+    }
+  }
+
+  void set(std::string_view key, int value) {
+    if ((count_ + 1) * 2 > slots_.size()) rehash(std::max<std::size_t>(16, slots_.size() * 2));
+    const std::size_t h = hash(key);
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+      slot& s = slots_[i];
+      if (s.value == none) {
+        s = {key, h, value};
+        ++count_;
+        return;
+      }
+      if (s.hash == h && s.key == key) {
+        s.value = value;
+        return;
+      }
+    }
+  }
+
+  void erase(std::string_view key) noexcept {
+    if (count_ == 0) return;
+    const std::size_t h = hash(key);
+    std::size_t i = h & mask_;
+    for (;; i = (i + 1) & mask_) {
+      if (slots_[i].value == none) return;
+      if (slots_[i].hash == h && slots_[i].key == key) break;
+    }
+    // Backward shift: move later members of the probe run into the hole.
+    for (std::size_t j = (i + 1) & mask_;; j = (j + 1) & mask_) {
+      if (slots_[j].value == none) break;
+      const std::size_t home = slots_[j].hash & mask_;
+      // slots_[j] may move to i only if its home is not cyclically in (i, j].
+      const bool movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
+      if (movable) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i].value = none;
+    --count_;
+  }
+
+  void clear() noexcept {
+    if (count_ == 0) return;
+    for (slot& s : slots_) s.value = none;
+    count_ = 0;
+  }
+
+ private:
+  struct slot {
+    std::string_view key;
+    std::size_t hash = 0;
+    int value = none;
+  };
+  static std::size_t hash(std::string_view key) noexcept {
+    return std::hash<std::string_view>{}(key);
+  }
+  void rehash(std::size_t capacity) {
+    std::vector<slot> old = std::exchange(slots_, std::vector<slot>(capacity));
+    mask_ = capacity - 1;
+    count_ = 0;
+    for (const slot& s : old)
+      if (s.value != none) set(s.key, s.value);
+  }
+  std::vector<slot> slots_;
+  std::size_t mask_ = 0;
+  std::size_t count_ = 0;
+};
+
+// Stack-like string storage whose strings never move (so views into it stay valid while they
+// are in scope). Blocks are kept across release() and reused.
+class string_arena {
+ public:
+  struct mark {
+    std::size_t block = 0;
+    std::size_t used = 0;
+  };
+  mark get_mark() const noexcept { return {block_, used_}; }
+  void release(mark m) noexcept {
+    block_ = m.block;
+    used_ = m.used;
+  }
+  void clear() noexcept { release({}); }
+
+  char* allocate(std::size_t n) {
+    if (blocks_.empty() || used_ + n > blocks_[block_].size) {
+      if (!blocks_.empty()) ++block_;
+      if (block_ == blocks_.size()) blocks_.emplace_back();
+      block& b = blocks_[block_];
+      if (b.size < n) {  // never holds live data: everything past the current block is free
+        b.size = std::max(n, default_block_size);
+        b.data = std::make_unique<char[]>(b.size);
+      }
+      used_ = 0;
+    }
+    char* p = blocks_[block_].data.get() + used_;
+    used_ += n;
+    return p;
+  }
+  std::string_view store(std::string_view s) {
+    if (s.empty()) return {};
+    char* p = allocate(s.size());
+    std::memcpy(p, s.data(), s.size());
+    return {p, s.size()};
+  }
+
+ private:
+  static constexpr std::size_t default_block_size = 4096;
+  struct block {
+    std::unique_ptr<char[]> data;
+    std::size_t size = 0;
+  };
+  std::vector<block> blocks_;
+  std::size_t block_ = 0;
+  std::size_t used_ = 0;
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// writer::state
+
+struct writer::state {
+  // One namespace binding in scope. prev_* chain to the binding it shadows (same URI / same
+  // prefix), so popping restores the tables exactly.
+  struct binding {
+    std::string_view prefix;
+    std::string_view uri;
+    int prev_same_uri;
+    int prev_same_prefix;
+  };
+  struct frame {
+    std::string_view qname;        // prefix:local as written (in names)
+    std::string_view ns;           // the element's namespace URI (stable copy) or ""
+    int name_binding;              // binding that supplied the element's prefix, or -1
+    std::size_t bindings_at_name;  // bindings in scope once the name was resolved
+    std::uint32_t first_binding;
+    string_arena::mark names_mark;
+  };
+  struct pending_declaration {
+    std::string_view prefix;
+    std::string_view uri;
+  };
+  enum class phase : std::uint8_t { prolog, in_root, epilog };
+
+  std::vector<binding> bindings;
+  std::vector<frame> frames;
+  std::vector<pending_declaration> pending;
+  string_table uri_top;     // URI -> innermost binding of it
+  string_table prefix_top;  // prefix -> innermost binding of it
+  string_table assigned;    // URI -> its generated prefix number, for the whole document
+  string_arena names;       // scoped: qnames, declared prefixes/URIs, pending declarations
+  string_arena doc_names;   // whole document: keys of `assigned`
+  string_arena::mark pending_mark{};
+  int next_prefix_number = 1;
+  phase at = phase::prolog;
+  bool tag_open = false;
+  bool tag_has_ns_attribute = false;
+  bool wrote_anything = false;
+
+  void reset() {
+    bindings.clear();
+    frames.clear();
+    pending.clear();
+    uri_top.clear();
+    prefix_top.clear();
+    assigned.clear();
+    names.clear();
+    doc_names.clear();
+    next_prefix_number = 1;
+    at = phase::prolog;
+    tag_open = false;
+    tag_has_ns_attribute = false;
+    wrote_anything = false;
+    push_binding("xml", xml_ns_uri);  // bound by definition, never declared
+  }
+
+  int push_binding(std::string_view prefix, std::string_view uri) {
+    const int index = static_cast<int>(bindings.size());
+    bindings.push_back({prefix, uri, uri_top.get(uri), prefix_top.get(prefix)});
+    uri_top.set(uri, index);
+    prefix_top.set(prefix, index);
+    return index;
+  }
+
+  void pop_bindings(std::size_t first) {
+    while (bindings.size() > first) {
+      const binding& b = bindings.back();
+      if (b.prev_same_uri < 0)
+        uri_top.erase(b.uri);
+      else
+        uri_top.set(b.uri, b.prev_same_uri);
+      if (b.prev_same_prefix < 0)
+        prefix_top.erase(b.prefix);
+      else
+        prefix_top.set(b.prefix, b.prev_same_prefix);
+      bindings.pop_back();
+    }
+  }
+
+  // Innermost binding whose prefix maps to `uri` right now, or -1. A binding may be shadowed
+  // by a later binding of its prefix to another URI; those are skipped.
+  int find_prefix(std::string_view uri, bool allow_default) const {
+    for (int i = uri_top.get(uri); i >= 0; i = bindings[i].prev_same_uri) {
+      const binding& b = bindings[i];
+      if (b.prefix.empty() && !allow_default) continue;
+      if (prefix_top.get(b.prefix) == i) return i;
+    }
+    return -1;
+  }
+
+  // A generated prefix "nsN" for `uri`: the number this URI already got in this document if
+  // that prefix is free here, else the next unused number.
+  std::string_view generate_prefix(std::string_view uri) {
+    int number = assigned.get(uri);
+    const bool known = number >= 0;
+    char buf[16] = {'n', 's'};
+    for (;;) {
+      if (number < 0) number = next_prefix_number++;
+      const auto r = std::to_chars(buf + 2, buf + sizeof buf, number);
+      const std::string_view candidate{buf, static_cast<std::size_t>(r.ptr - buf)};
+      if (prefix_top.get(candidate) < 0) {
+        assigned.set(known ? uri : doc_names.store(uri), number);  // known: value update only
+        return names.store(candidate);
+      }
+      number = -1;  // bound here by the user: take the next number
+    }
+  }
+
+  // The URI the default namespace maps to right now ("" when none).
+  std::string_view default_namespace() const {
+    const int i = prefix_top.get({});
+    return i < 0 ? std::string_view{} : bindings[i].uri;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// writer
+
+namespace {
+
+[[noreturn]] void fail(const output& out, errc code, const std::string& what) {
+  position where;
+  where.offset = out.flushed() + out.size();
+  throw error(code, where, "xml writer: " + what);
+}
+
+void check_ncname(const output& out, std::string_view name, const char* what) {
+  // One branch-free pass: AND of the per-byte classes, OR of the bytes (for non-ASCII).
+  std::uint8_t classes = name.empty() ? 0 : name_table[byte_at(name.data())] & 1 ? 2 : 0;
+  std::uint8_t high = 0;
+  for (char c : name) {
+    classes &= name_table[static_cast<std::uint8_t>(c)];
+    high |= static_cast<std::uint8_t>(c);
+  }
+  bool ok = classes != 0;
+  if (ok && (high & 0x80) != 0) {  // rare: validate the UTF-8 of a non-ASCII name
+    const char* p = name.data();
+    const char* end = p + name.size();
+    while (ok && p != end) {
+      if (byte_at(p) < 0x80) {
+        ++p;
+        continue;
+      }
+      const std::size_t n = utf8_char_length(p, end);
+      ok = n != 0;
+      p += n;
+    }
+  }
+  if (!ok) fail(out, errc::writer_bad_state, std::string(what) + " is not an NCName");
+}
+
+[[noreturn]] void fail_char(const output& out, const char* p, const char* what) {
+  char buf[8];
+  const auto b = byte_at(p);
+  const char* hex = "0123456789ABCDEF";
+  buf[0] = '0';
+  buf[1] = 'x';
+  buf[2] = hex[b >> 4];
+  buf[3] = hex[b & 15];
+  buf[4] = 0;
+  fail(out, errc::writer_invalid_char,
+       std::string("byte ") + buf + " in " + what + " is not an XML character (or not UTF-8)");
+}
+
+// Writes s escaped for mode M (text or attribute value; the caller writes the quotes).
+template <mode M>
+void write_escaped(output& out, std::string_view s) {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  while (p != end) {
+    const char* stop = find_attention<M>(p, end);
+    if (stop != p) out.append({p, static_cast<std::size_t>(stop - p)});
+    if (stop == end) return;
+    p = stop;
+    const std::uint8_t c = byte_at(p);
+    switch (c) {
+      case '&':
+        out.append("&amp;");
+        break;
+      case '<':
+        out.append("&lt;");
+        break;
+      case '>':
+        out.append("&gt;");
+        break;  // text only; keeps "]]>" from forming
+      case '"':
+        out.append("&quot;");
+        break;
+      case '\r':
+        out.append("&#13;");
+        break;
+      case '\n':
+        out.append("&#10;");
+        break;  // attributes only
+      case '\t':
+        out.append("&#9;");
+        break;  // attributes only
+      default: {
+        if (c < 0x80) fail_char(out, p, M == mode::text ? "text" : "an attribute value");
+        const std::size_t n = utf8_char_length(p, end);
+        if (n == 0) fail_char(out, p, M == mode::text ? "text" : "an attribute value");
+        out.append({p, n});
+        p += n;
+        continue;
+      }
+    }
+    ++p;
+  }
+}
+
+}  // namespace
+
+writer::writer(output& out) : out_(out), st_(new state) {
+  st_->reset();
+}
+
+writer::~writer() {
+  delete st_;
+}
+
+void writer::reset() {
+  st_->reset();
+}
+
+std::size_t writer::depth() const noexcept {
+  return st_->frames.size();
+}
+
+void writer::xml_declaration() {
+  if (st_->wrote_anything)
+    fail(out_, errc::writer_bad_state, "the XML declaration must come first");
+  st_->wrote_anything = true;
+  out_.append(R"(<?xml version="1.0" encoding="UTF-8"?>)");
+}
+
+namespace {
+
+void write_declaration(output& out, std::string_view prefix, std::string_view uri) {
+  if (prefix.empty()) {
+    out.append(" xmlns=\"");
+  } else {
+    out.append(" xmlns:");
+    out.append(prefix);
+    out.append("=\"");
+  }
+  write_escaped<mode::attribute>(out, uri);
+  out.push_back('"');
+}
+
+void check_declaration(const output& out, std::string_view prefix, std::string_view uri) {
+  if (!prefix.empty()) check_ncname(out, prefix, "namespace prefix");
+  if ((prefix == "xml") != (uri == xml_ns_uri) || prefix == "xmlns" || uri == xmlns_ns_uri)
+    fail(out, errc::writer_bad_state, "the xml/xmlns prefixes and URIs are reserved");
+  if (!prefix.empty() && uri.empty())
+    fail(out, errc::writer_bad_state, "a prefix cannot be bound to the empty namespace");
+}
+
+}  // namespace
+
+void writer::declare_namespace(std::string_view prefix, std::string_view uri) {
+  state& st = *st_;
+  check_declaration(out_, prefix, uri);
+  if (prefix == "xml") return;
+  if (st.at == state::phase::epilog)
+    fail(out_, errc::writer_bad_state, "namespace declaration after the root element");
+  if (!st.tag_open) {
+    if (st.pending.empty()) st.pending_mark = st.names.get_mark();
+    st.pending.push_back({st.names.store(prefix), st.names.store(uri)});
+    return;
+  }
+  state::frame& f = st.frames.back();
+  const int current = st.prefix_top.get(prefix);
+  if (current >= 0 && st.bindings[current].uri == uri) {
+    if (static_cast<std::uint32_t>(current) >= f.first_binding) return;  // already on this tag
+  } else if (current >= 0) {
+    // Rebinding a prefix must not change what this tag's name or attributes already mean.
+    const bool names_element = f.name_binding >= 0 && st.bindings[f.name_binding].prefix == prefix;
+    const bool unprefixed_element = f.name_binding < 0 && prefix.empty();
+    if (static_cast<std::uint32_t>(current) >= f.first_binding || names_element ||
+        unprefixed_element || st.tag_has_ns_attribute)
+      fail(out_, errc::writer_bad_state, "conflicting namespace declaration on an open tag");
+  } else if (prefix.empty() && f.name_binding < 0 && !uri.empty()) {
+    fail(out_, errc::writer_bad_state, "default namespace would change the element's namespace");
+  }
+  const std::string_view stored_prefix = st.names.store(prefix);
+  const std::string_view stored_uri = st.names.store(uri);
+  st.push_binding(stored_prefix, stored_uri);
+  write_declaration(out_, stored_prefix, stored_uri);
+}
+
+void writer::start_element(std::string_view ns, std::string_view local) {
+  state& st = *st_;
+  if (st.at == state::phase::epilog) fail(out_, errc::writer_bad_state, "a second root element");
+  check_ncname(out_, local, "element name");
+  if (ns == xmlns_ns_uri) fail(out_, errc::writer_bad_state, "the xmlns namespace is reserved");
+  if (st.tag_open) {
+    out_.push_back('>');
+    st.tag_open = false;
+  }
+  out_.maybe_flush();
+
+  state::frame f{};
+  f.first_binding = static_cast<std::uint32_t>(st.bindings.size());
+  // On a refused declaration: undo this element's bindings, drop the pending declarations and
+  // throw, leaving the writer as if start_element had not been called.
+  auto abandon_start = [&](const state::frame& started, const char* what) {
+    st.pop_bindings(started.first_binding);
+    st.names.release(started.names_mark);
+    st.pending.clear();
+    fail(out_, errc::writer_bad_state, what);
+  };
+  f.name_binding = -1;
+  const state::frame* parent = st.frames.empty() ? nullptr : &st.frames.back();
+  bool resolved = false;
+  if (st.pending.empty()) {
+    f.names_mark = st.names.get_mark();
+    // Fast path: same namespace as the parent and no declaration since the parent's name was
+    // resolved, so the lookup would give the parent's binding again.
+    if (parent != nullptr && parent->bindings_at_name == st.bindings.size() && parent->ns == ns) {
+      f.ns = parent->ns;
+      f.name_binding = parent->name_binding;
+      resolved = true;
+    }
+  } else {
+    f.names_mark = st.pending_mark;
+    for (const auto& d : st.pending) {
+      const int current = st.prefix_top.get(d.prefix);
+      if (current >= static_cast<int>(f.first_binding)) {
+        if (st.bindings[current].uri == d.uri) continue;
+        abandon_start(f, "one prefix declared twice on an element");
+      }
+      st.push_binding(d.prefix, d.uri);
+    }
+  }
+  if (!resolved) {
+    if (ns.empty()) {
+      if (!st.default_namespace().empty()) {
+        const int current = st.prefix_top.get({});
+        if (current >= static_cast<int>(f.first_binding))
+          abandon_start(f, "element in no namespace under its own xmlns");
+        st.push_binding({}, {});
+      }
+    } else {
+      f.name_binding = st.find_prefix(ns, true);
+      if (f.name_binding < 0) {
+        const std::string_view uri = st.names.store(ns);
+        f.name_binding = st.push_binding(st.generate_prefix(uri), uri);
+      }
+      f.ns = st.bindings[f.name_binding].uri;
+    }
+  }
+
+  f.bindings_at_name = st.bindings.size();
+  const std::string_view prefix =
+      f.name_binding < 0 ? std::string_view{} : st.bindings[f.name_binding].prefix;
+  const std::size_t qlen = prefix.empty() ? local.size() : prefix.size() + 1 + local.size();
+  char* q = st.names.allocate(qlen);
+  if (!prefix.empty()) {
+    std::memcpy(q, prefix.data(), prefix.size());
+    q[prefix.size()] = ':';
+  }
+  std::memcpy(q + qlen - local.size(), local.data(), local.size());
+  f.qname = {q, qlen};
+
+  out_.push_back('<');
+  out_.append(f.qname);
+  for (std::size_t i = f.first_binding; i < st.bindings.size(); ++i)
+    write_declaration(out_, st.bindings[i].prefix, st.bindings[i].uri);
+
+  st.pending.clear();
+  st.frames.push_back(f);
+  st.at = state::phase::in_root;
+  st.tag_open = true;
+  st.tag_has_ns_attribute = false;
+  st.wrote_anything = true;
+}
+
+void writer::attribute(std::string_view ns, std::string_view local, std::string_view value) {
+  state& st = *st_;
+  if (!st.tag_open) fail(out_, errc::writer_bad_state, "attribute outside a start tag");
+  check_ncname(out_, local, "attribute name");
+  if (ns == xmlns_ns_uri || (ns.empty() && local == "xmlns"))
+    fail(out_, errc::writer_bad_state, "namespace declarations go through declare_namespace");
+  if (ns.empty()) {
+    out_.push_back(' ');
+  } else {
+    int b = st.find_prefix(ns, false);
+    if (b < 0) {
+      const std::string_view uri = st.names.store(ns);
+      b = st.push_binding(st.generate_prefix(uri), uri);
+      // The declaration goes before the attribute on the same tag: order is irrelevant.
+      write_declaration(out_, st.bindings[b].prefix, st.bindings[b].uri);
+    }
+    out_.push_back(' ');
+    out_.append(st.bindings[b].prefix);
+    out_.push_back(':');
+    st.tag_has_ns_attribute = true;
+  }
+  out_.append(local);
+  out_.append("=\"");
+  write_escaped<mode::attribute>(out_, value);
+  out_.push_back('"');
+}
+
+std::string_view writer::prefix_for(std::string_view ns) {
+  state& st = *st_;
+  if (ns.empty()) {
+    if (st.default_namespace().empty()) return {};
+    // Undeclaring the default is only possible on an open tag whose name has a prefix.
+    if (st.tag_open && st.frames.back().name_binding >= 0 &&
+        !st.bindings[st.frames.back().name_binding].prefix.empty() &&
+        st.prefix_top.get({}) < static_cast<int>(st.frames.back().first_binding)) {
+      st.push_binding({}, {});
+      write_declaration(out_, {}, {});
+      return {};
+    }
+    fail(out_, errc::writer_bad_state, "no-namespace QName under a default namespace");
+  }
+  if (ns == xmlns_ns_uri) fail(out_, errc::writer_bad_state, "the xmlns namespace is reserved");
+  int b = st.find_prefix(ns, true);
+  if (b < 0) {
+    if (!st.tag_open)
+      fail(out_, errc::writer_bad_state, "prefix_for needs an open start tag to declare");
+    const std::string_view uri = st.names.store(ns);
+    b = st.push_binding(st.generate_prefix(uri), uri);
+    write_declaration(out_, st.bindings[b].prefix, st.bindings[b].uri);
+  }
+  return st.bindings[b].prefix;
+}
+
+void writer::text(std::string_view s) {
+  state& st = *st_;
+  if (s.empty()) return;
+  if (st.frames.empty()) fail(out_, errc::writer_bad_state, "text outside the root element");
+  if (st.tag_open) {
+    out_.push_back('>');
+    st.tag_open = false;
+  }
+  // Long texts go out in slices so a streaming output can hand them on as they are written.
+  constexpr std::size_t slice = 64 * 1024;
+  while (s.size() > slice) {
+    std::size_t cut = slice;
+    while ((static_cast<std::uint8_t>(s[cut]) & 0xC0) == 0x80 && cut > slice - 4) --cut;
+    write_escaped<mode::text>(out_, s.substr(0, cut));
+    s.remove_prefix(cut);
+    out_.maybe_flush();
+  }
+  write_escaped<mode::text>(out_, s);
+}
+
+void writer::cdata(std::string_view s) {
+  state& st = *st_;
+  if (st.frames.empty()) fail(out_, errc::writer_bad_state, "CDATA outside the root element");
+  if (st.tag_open) {
+    out_.push_back('>');
+    st.tag_open = false;
+  }
+  out_.append("<![CDATA[");
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  while (p != end) {
+    const char* stop = find_attention<mode::cdata>(p, end);
+    if (stop != p) out_.append({p, static_cast<std::size_t>(stop - p)});
+    if (stop == end) break;
+    p = stop;
+    if (*p == ']') {
+      if (end - p >= 3 && p[1] == ']' && p[2] == '>') {
+        out_.append("]]]]><![CDATA[>");  // split "]]>" across two sections
+        p += 3;
+      } else {
+        out_.push_back(']');
+        ++p;
+      }
+      continue;
+    }
+    if (*p == '\r') {  // CDATA cannot carry a CR through end-of-line handling
+      out_.append("]]>&#13;<![CDATA[");
+      ++p;
+      continue;
+    }
+    const std::size_t n = byte_at(p) < 0x80 ? 0 : utf8_char_length(p, end);
+    if (n == 0) fail_char(out_, p, "CDATA");
+    out_.append({p, n});
+    p += n;
+  }
+  out_.append("]]>");
+}
+
+void writer::end_element() {
+  state& st = *st_;
+  if (st.frames.empty()) fail(out_, errc::writer_bad_state, "end_element without an open element");
+  if (!st.pending.empty())  // their names live above this element's arena mark
+    fail(out_, errc::writer_bad_state, "namespace declared for a start tag that never came");
+  const state::frame& f = st.frames.back();
+  if (st.tag_open) {
+    out_.append("/>");
+    st.tag_open = false;
+  } else {
+    char* p = out_.prepare(f.qname.size() + 3);
+    p[0] = '<';
+    p[1] = '/';
+    std::memcpy(p + 2, f.qname.data(), f.qname.size());
+    p[f.qname.size() + 2] = '>';
+    out_.commit(f.qname.size() + 3);
+  }
+  st.pop_bindings(f.first_binding);
+  st.names.release(f.names_mark);
+  st.frames.pop_back();
+  if (st.frames.empty()) st.at = state::phase::epilog;
+  out_.maybe_flush();
+}
+
+void writer::raw(std::string_view s) {
+  state& st = *st_;
+  if (st.tag_open) {
+    out_.push_back('>');
+    st.tag_open = false;
+  }
+  st.wrote_anything = true;
+  out_.append(s);
+}
+
+void writer::end_document() {
+  state& st = *st_;
+  if (st.at == state::phase::prolog) fail(out_, errc::writer_bad_state, "no root element");
+  while (!st.frames.empty()) end_element();
+  out_.flush();
+}
+
+}  // namespace lather::xml

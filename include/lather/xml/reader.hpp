@@ -108,21 +108,26 @@ class reader {
   token skip_element();
 
   // ---- the current token ----
-  std::string_view ns() const noexcept;          ///< element namespace URI ("" = none)
-  std::string_view local_name() const noexcept;  ///< element local name
-  std::string_view prefix() const noexcept;      ///< element prefix as written
+  std::string_view ns() const noexcept { return ns_; }  ///< element namespace URI ("" = none)
+  std::string_view local_name() const noexcept { return local_; }  ///< element local name
+  std::string_view prefix() const noexcept { return prefix_; }     ///< element prefix as written
   /// True when ns() == ns_uri and local_name() == local.
   bool is(std::string_view ns_uri, std::string_view local) const noexcept {
     return local_name() == local && ns() == ns_uri;
   }
-  bool is_empty_element() const noexcept;  ///< the start tag was <x/> (end_element follows)
-  std::span<const attribute> attributes() const noexcept;
+  /// The start tag was <x/> (end_element follows).
+  bool is_empty_element() const noexcept { return empty_element_; }
+  std::span<const attribute> attributes() const noexcept { return attributes_; }
   /// The attribute with this namespace and local name, or nullptr.
   const attribute* find_attribute(std::string_view ns_uri, std::string_view local) const noexcept;
-  std::span<const namespace_declaration> namespace_declarations() const noexcept;
-  std::string_view text() const noexcept;
+  std::span<const namespace_declaration> namespace_declarations() const noexcept {
+    return declarations_;
+  }
+  /// Text of a token::text: one event per run of character data between tags (CDATA sections
+  /// and comments inside the run do not split it).
+  std::string_view text() const noexcept { return text_; }
   /// Depth of the current element (root = 1); for text, the depth of the enclosing element.
-  std::uint32_t depth() const noexcept;
+  std::uint32_t depth() const noexcept { return depth_; }
 
   /// Resolve a prefix against the namespaces in scope at the current token ("" = default
   /// namespace). Used for QName values (xsi:type="p:T", faultcode). nullopt if undeclared.
@@ -136,6 +141,12 @@ class reader {
  private:
   struct impl;
   std::unique_ptr<impl> impl_;
+  // The current token lives here (not in impl) so the accessors above inline.
+  std::string_view ns_, local_, prefix_, text_;
+  std::span<const attribute> attributes_;
+  std::span<const namespace_declaration> declarations_;
+  std::uint32_t depth_ = 0;
+  bool empty_element_ = false;
 };
 
 }  // namespace lather::xml

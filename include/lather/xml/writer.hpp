@@ -30,6 +30,14 @@ class output {
   using sink_fn = std::function<void(std::string_view bytes)>;
 
   output() = default;
+  /// Copies the buffered bytes, the sink and the threshold (the flushed count too).
+  output(const output& other);
+  output& operator=(const output& other);
+  /// Moves the buffer (no copy); `other` is left empty, without a sink.
+  output(output&& other) noexcept;
+  output& operator=(output&& other) noexcept;
+  ~output() = default;
+
   /// Stream: call `sink` with the buffered bytes whenever at least `threshold` are buffered.
   void set_sink(sink_fn sink, std::size_t threshold = 16384);
   void clear_sink();
@@ -60,7 +68,8 @@ class output {
   std::size_t flushed() const noexcept { return flushed_; }
   /// Hand buffered bytes to the sink (no-op without one).
   void flush();
-  /// Flush if the threshold is reached (writers call this at element boundaries).
+  /// Flush if the threshold is reached (writers call this at element boundaries; appends
+  /// that need more room than is left also flush first when the threshold is reached).
   void maybe_flush() {
     if (sink_ && size() >= threshold_) flush();
   }
@@ -84,7 +93,13 @@ class output {
 };
 
 /// Writes well-formed XML into an output. Errors (bad state, characters XML cannot carry,
-/// invalid UTF-8) throw lather::xml::error.
+/// invalid UTF-8) throw lather::xml::error: errc::writer_bad_state for misuse,
+/// errc::writer_invalid_char for text, attribute values, CDATA or URIs that XML cannot carry.
+/// After a refused declare_namespace() or start_element() the writer stays usable (as if the
+/// call had not been made, except that the parent's start tag may have been closed and the
+/// pending declarations are dropped); after any other error, reset() before writing again. Steady
+/// state (writer reset(), output clear()) makes no heap allocation. Duplicate attributes are not
+/// detected (the caller's responsibility).
 class writer {
  public:
   explicit writer(output& out);
@@ -92,33 +107,46 @@ class writer {
   writer(const writer&) = delete;
   writer& operator=(const writer&) = delete;
 
-  /// Start again on the same output (keeps internal capacity).
+  /// Start again on the same output (keeps internal capacity). The output is not touched:
+  /// call out().clear() too to drop what it holds.
   void reset();
-  /// Write <?xml version="1.0" encoding="UTF-8"?>.
+  /// Write <?xml version="1.0" encoding="UTF-8"?>. Only as the very first thing written.
   void xml_declaration();
 
   /// Declare prefix -> uri on the start tag that is open, or else on the next start tag.
-  /// prefix "" declares the default namespace.
+  /// prefix "" declares the default namespace (uri "" undeclares it). Declaring what is
+  /// already declared on the same tag is a no-op. Refused (writer_bad_state): reserved
+  /// xml/xmlns bindings, a non-NCName prefix, prefix -> "", a second binding of one prefix on
+  /// one tag, and rebinding the prefix the open tag's name or namespaced attributes use.
   void declare_namespace(std::string_view prefix, std::string_view uri);
   /// Start an element in namespace `ns` ("" = no namespace). Uses the in-scope prefix for ns
-  /// (the innermost), or declares a fresh one ("ns1", "ns2", ... reused per document) on this
-  /// element. An element in no namespace under a default namespace gets xmlns="".
+  /// (the innermost; among several on one tag, the last declared), or declares a fresh one
+  /// ("ns1", "ns2", ...: a URI keeps its number for the whole document) on this element. An
+  /// element in no namespace under a default namespace gets xmlns="". `local` must be an
+  /// NCName. The start tag stays open (declarations and attributes can be added) until
+  /// content, a child or end_element() follows.
   void start_element(std::string_view ns, std::string_view local);
   /// Add an attribute to the open start tag. Namespaced attributes always get a prefix.
   void attribute(std::string_view ns, std::string_view local, std::string_view value);
   /// Make `ns` usable as a QName prefix in content or attribute values and return its
-  /// prefix ("" if it is the default namespace). Declares it on the open start tag if needed.
+  /// prefix ("" if it is the default namespace). Declares it on the open start tag if needed
+  /// (writer_bad_state when no tag is open and ns is not in scope). The view stays valid
+  /// while the declaration is in scope.
   std::string_view prefix_for(std::string_view ns);
   /// Escaped character data (& < > and \r escaped; "]]>" cannot form).
   void text(std::string_view s);
-  /// A CDATA section; "]]>" inside is split across two sections.
+  /// A CDATA section; "]]>" inside is split across two sections, and a \r goes out as &#13;
+  /// between two sections (end-of-line handling would turn it into \n).
   void cdata(std::string_view s);
   void end_element();
-  /// Bytes written verbatim (caller guarantees well-formedness).
+  /// Bytes written verbatim (caller guarantees well-formedness); closes an open start tag
+  /// first.
   void raw(std::string_view s);
-  /// Close every open element and flush the output's sink.
+  /// Close every open element and flush the output's sink (writer_bad_state if no root
+  /// element was written).
   void end_document();
 
+  /// Number of open elements.
   std::size_t depth() const noexcept;
   output& out() noexcept { return out_; }
 

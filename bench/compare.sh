@@ -1,0 +1,708 @@
+#!/usr/bin/env bash
+# bench/compare.sh — issue #7: lather against its peers (gSOAP 2.8, gRPC 1.51, Ruby DRb) in one
+# run on one machine. Alternates the stacks inside every measurement so drift (other load on the
+# box, CPU frequency) hits all of them alike, prints each table, writes them into
+# bench/RESULTS.md (between the compare.sh markers, other sections untouched) and gnuplot PNGs
+# into bench/results/.
+#
+#   bench/compare.sh [--quick] [--build DIR] [--only 1,2,...] [--no-results]
+#
+#   --quick       CI-sized: 1 s windows, fewer points, no 50 MB message (< 3 min)
+#   --build DIR   build directory holding bin/ (default: build; relative to the repo root)
+#   --only LIST   run only these measurements (1 e2e, 2 wrk, 3 client, 4 clients, 5 axis,
+#                 6 sizes, 7 drb)
+#   --no-results  print only; do not touch bench/RESULTS.md and bench/results/
+#
+# Measurements (issue #7):
+#   1 end to end: lather->lather, gSOAP->gSOAP (as generated and fixed QName prefix), gRPC->gRPC,
+#     echoComplexTypeDoc, PacketSize 1 and 100, client threads 1, 16, 128
+#   2 server alone: wrk posting one captured gSOAP request to the lather and gSOAP servers
+#   3 client alone: lather-bench vs gsoap-perf-client, both against the gSOAP server
+#   4 client-count table of the 2024 CXF post (per-client and total calls/s)
+#   5 the 2002 Axis table: 1000 items sent as 1..1000 calls, total time per split
+#   6 message size sweep: round-trip ms, ms/MB, server peak RSS (VmHWM), chunking default/never
+#   7 the 2003 experiment: lather-fetch-server vs the Ruby DRb server, 100 fetch calls
+#
+# A missing lather binary prints "lather: not built" and its column stays empty. Every server
+# started here is stopped by PID; every client runs under timeout(1), so the script cannot hang.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=build
+mode=full
+only=1,2,3,4,5,6,7
+write_results=1
+while (($#)); do
+  case $1 in
+    --quick) mode=quick ;;
+    --build) build=${2:?--build needs a directory}; shift ;;
+    --only) only=${2:?--only needs a list}; shift ;;
+    --no-results) write_results=0 ;;
+    -h | --help) sed -n '2,28p' "$0"; exit 0 ;;
+    *) echo "compare.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ $build = /* ]] || build=$root/$build
+bin=$build/bin
+work=$root/bench/work
+plots=$root/bench/results
+mkdir -p "$work"
+((write_results)) && mkdir -p "$plots"
+
+if [[ $mode = quick ]]; then
+  secs=1 warm=1 reps=1
+  e2e_threads="1 16 128"
+  wrk_conns="1 16 256"
+  client_counts="1 16 128 1024"
+  sweep_items="6 64 640"
+  axis_calls="1 10 100 1000"
+else
+  secs=5 warm=2 reps=2
+  e2e_threads="1 16 128"
+  wrk_conns="1 16 256"
+  client_counts="1 8 16 32 64 100 128 256 512 1024"
+  sweep_items="6 64 640 6400 32000"
+  axis_calls="1 2 4 5 10 20 40 50 100 200 250 500 1000"
+fi
+python=/usr/bin/python3
+report=$work/compare-report.md
+: >"$report"
+
+lather_server=$bin/lather-perf-server
+lather_bench=$bin/lather-bench
+lather_fetch=$bin/lather-fetch-server
+gsoap_server=$bin/gsoap-perf-server
+gsoap_client=$bin/gsoap-perf-client
+grpc_server=$bin/grpc-perf-server
+grpc_client=$bin/grpc-perf-client
+
+# ---------------------------------------------------------------------------------------------
+# process control
+
+started=()
+stop_pid() {
+  local pid=$1 i
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null
+    for ((i = 0; i < 30; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null
+  fi
+  wait "$pid" 2>/dev/null
+  local kept=() p
+  for p in "${started[@]}"; do [[ $p = "$pid" ]] || kept+=("$p"); done
+  started=("${kept[@]}")
+}
+cleanup() {
+  local pid
+  for pid in "${started[@]}"; do stop_pid "$pid"; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  "$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# start_server NAME PORT CMD... : runs CMD in the background, waits (10 s at most) for its
+# "listening on" line; sets server_pid and server_port.
+start_server() {
+  local name=$1 port=$2 i log=$work/$1.log
+  shift 2
+  : >"$log" # truncate now: the background redirection may run after the first grep below
+  "$@" >>"$log" 2>&1 &
+  server_pid=$!
+  started+=("$server_pid")
+  server_port=$port
+  for ((i = 0; i < 100; i++)); do
+    if grep -q 'listening on' "$log"; then
+      local seen
+      seen=$(sed -n 's/.*listening on \([a-z]*:\/\/\)\{0,1\}127\.0\.0\.1:\([0-9]*\).*/\2/p' "$log" | head -1)
+      [[ -n $seen && $seen != 0 ]] && server_port=$seen
+      return 0
+    fi
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "$name: did not start (log: $log)" >&2
+  stop_pid "$server_pid"
+  return 1
+}
+
+# start_lather NAME BINARY [ARGS...] : a lather server on a free port (--port P --quiet ARGS).
+start_lather() {
+  local name=$1 binary=$2 port
+  shift 2
+  port=$(free_port)
+  start_server "$name" "$port" "$binary" --port "$port" --quiet "$@"
+}
+
+# run_bounded SECONDS OUTFILE CMD... : CMD with a hard time limit, stdout+stderr into OUTFILE.
+run_bounded() {
+  local limit=$1 out=$2
+  shift 2
+  timeout -k 3 "$limit" "$@" >"$out" 2>&1
+}
+
+have() { [[ -x $1 ]]; }
+need_lather() {
+  local b
+  for b in "$@"; do
+    if ! have "$b"; then
+      echo "lather: not built ($(basename "$b") missing)"
+      return 1
+    fi
+  done
+}
+
+# JSON number from lather-bench --json output (last line holding the key).
+json_field() { grep -o "\"$1\":[-0-9.eE+]*" "$2" | tail -1 | cut -d: -f2; }
+# key=value from a peer client's RESULT line.
+result_field() { grep '^RESULT ' "$2" | tail -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+ratio() { # ratio A B -> A/B with 2 decimals, "-" when either is missing
+  if [[ -n ${1:-} && -n ${2:-} && ${2:-} != 0 && $1 != - && $2 != - ]]; then
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
+  else
+    echo -
+  fi
+}
+best() { # best OLD NEW -> the larger number (empty/"-" loses)
+  if [[ -z ${1:-} || $1 = - ]]; then echo "${2:--}"; elif [[ -z ${2:-} || $2 = - ]]; then echo "$1";
+  else awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; fi
+}
+fmt0() { [[ -z ${1:-} || $1 = - ]] && echo - || awk -v a="$1" 'BEGIN { printf "%.0f", a }'; }
+
+emit() { printf '%s\n' "$*" | tee -a "$report"; }
+section() {
+  emit ""
+  emit "### $*"
+  emit ""
+}
+
+# ---------------------------------------------------------------------------------------------
+# the clients, one call each; print calls/s (or "-" on failure)
+
+lather_e2e() { # URL THREADS PACKET -> total calls/s
+  local out=$work/lather-bench.out
+  if run_bounded $((secs + warm + 60)) "$out" "$lather_bench" --url "$1" \
+    --operation echoComplexTypeDoc --threads "$2" --time "$secs" --packet-size "$3" \
+    --warmup "$warm" --json --no-progress && [[ $(json_field errors "$out") = 0 ]]; then
+    json_field total_tps "$out"
+  else
+    echo "lather-bench failed: $(tail -2 "$out" | tr '\n' ' ')" >&2
+    echo -
+  fi
+}
+gsoap_e2e() { # URL THREADS PACKET QNAME -> calls/s
+  local out=$work/gsoap-client.out
+  if run_bounded $((secs + warm + 60)) "$out" "$gsoap_client" --url "$1" --threads "$2" \
+    --time "$secs" --warmup "$warm" --packet-size "$3" --io store --qname-prefix "$4"; then
+    result_field calls_per_s "$out"
+  else
+    echo "gsoap-perf-client failed: $(tail -2 "$out" | tr '\n' ' ')" >&2
+    echo -
+  fi
+}
+grpc_e2e() { # PORT THREADS PACKET -> calls/s
+  local out=$work/grpc-client.out
+  if run_bounded $((secs + warm + 60)) "$out" "$grpc_client" --port "$1" --threads "$2" \
+    --time "$secs" --warmup "$warm" --packet-size "$3"; then
+    result_field calls_per_s "$out"
+  else
+    echo "grpc-perf-client failed: $(tail -2 "$out" | tr '\n' ' ')" >&2
+    echo -
+  fi
+}
+
+# One gSOAP-written request per PacketSize, replayed by wrk and curl.
+save_requests() {
+  local k
+  for k in 1 100; do
+    "$gsoap_client" --save-request "$work/gsoap-request-p$k.xml" --packet-size "$k" || return 1
+  done
+}
+
+# curl_check URL FILE -> 0 when the server answers 200 with idout 1
+curl_check() {
+  local code
+  code=$(timeout 20 curl -s -o "$work/curl-response.xml" -w '%{http_code}' \
+    -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: ""' \
+    --data-binary "@$2" "$1")
+  [[ $code = 200 ]] && grep -q 'idout>1<' "$work/curl-response.xml"
+}
+
+plot() { # plot NAME "gnuplot commands" : PNG into bench/results/NAME.png
+  ((write_results)) || return 0
+  command -v gnuplot >/dev/null || return 0
+  gnuplot -e "set terminal pngcairo size 900,560 noenhanced; set output '$plots/$1.png'; $2" \
+    2>"$work/gnuplot-$1.log" || echo "plot $1 failed (see $work/gnuplot-$1.log)" >&2
+}
+
+wants() { [[ ,$only, = *,$1,* ]]; }
+
+# ---------------------------------------------------------------------------------------------
+# 1. end to end
+
+measure_e2e() {
+  section "1. End to end: echoComplexTypeDoc, client and server of the same stack"
+  local lather_url='' gsoap_url='' gsoap_fixed_url='' grpc_port=''
+  if need_lather "$lather_server" "$lather_bench"; then
+    start_lather lather-perf-server "$lather_server" &&
+      lather_url=http://127.0.0.1:$server_port/perf && lather_pid=$server_pid
+  fi
+  if have "$gsoap_server" && have "$gsoap_client"; then
+    start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 200 --io store &&
+      gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
+    start_server gsoap-perf-server-fixed 0 "$gsoap_server" --port 0 --threads 200 --io store \
+      --qname-prefix fixed && gsoap_fixed_url=http://127.0.0.1:$server_port/perf &&
+      gsoap_fixed_pid=$server_pid
+  else
+    echo "gsoap: not built"
+  fi
+  if have "$grpc_server" && have "$grpc_client"; then
+    start_server grpc-perf-server 0 "$grpc_server" --port 0 && grpc_port=$server_port &&
+      grpc_pid=$server_pid
+  else
+    echo "grpc: not built"
+  fi
+
+  declare -A e2e=()
+  local rep k t s stacks=(lather gsoap gsoap_fixed grpc) order value
+  for ((rep = 0; rep < reps; rep++)); do
+    for k in 1 100; do
+      for t in $e2e_threads; do
+        # Alternate the order between repetitions to cancel drift.
+        if ((rep % 2)); then order=(grpc gsoap_fixed gsoap lather); else order=("${stacks[@]}"); fi
+        for s in "${order[@]}"; do
+          value=-
+          case $s in
+            lather) [[ -n $lather_url ]] && value=$(lather_e2e "$lather_url" "$t" "$k") ;;
+            gsoap) [[ -n $gsoap_url ]] && value=$(gsoap_e2e "$gsoap_url" "$t" "$k" generated) ;;
+            gsoap_fixed) [[ -n $gsoap_fixed_url ]] &&
+              value=$(gsoap_e2e "$gsoap_fixed_url" "$t" "$k" fixed) ;;
+            grpc) [[ -n $grpc_port ]] && value=$(grpc_e2e "$grpc_port" "$t" "$k") ;;
+          esac
+          e2e[$s,$k,$t]=$(best "${e2e[$s,$k,$t]:-}" "$value")
+          printf '  e2e %-11s packet %3s threads %3s: %s calls/s\n' "$s" "$k" "$t" "$value" >&2
+        done
+      done
+    done
+  done
+  emit "Calls/s, best of $reps run(s) of ${secs} s after ${warm} s warm-up; gSOAP with"
+  emit "keep-alive, thread pool, SOAP_IO_STORE, -O2, memory freed per request; gRPC sync."
+  emit ""
+  emit "| PacketSize | threads | lather | gSOAP | gSOAP fixed prefix | gRPC | lather/gSOAP | lather/gRPC |"
+  emit "|---:|---:|---:|---:|---:|---:|---:|---:|"
+  : >"$work/e2e.dat"
+  local best_p1=-
+  for k in 1 100; do
+    for t in $e2e_threads; do
+      local l=${e2e[lather,$k,$t]:--} g=${e2e[gsoap,$k,$t]:--} gf=${e2e[gsoap_fixed,$k,$t]:--}
+      local r=${e2e[grpc,$k,$t]:--}
+      emit "| $k | $t | $(fmt0 "$l") | $(fmt0 "$g") | $(fmt0 "$gf") | $(fmt0 "$r") | $(ratio "$l" "$(best "$g" "$gf")") | $(ratio "$l" "$r") |"
+      echo "$k $t $l $g $gf $r" >>"$work/e2e.dat"
+      [[ $k = 1 ]] && best_p1=$(best "$best_p1" "$l")
+    done
+  done
+  emit ""
+  emit "Goals: lather >= 2x gSOAP (ratio against the faster gSOAP variant) and >= gRPC at"
+  emit "PacketSize 1 and 100; lather aggregate at PacketSize 1: $(fmt0 "$best_p1") calls/s (goal >= 34,722)."
+  plot e2e "set title 'echoComplexTypeDoc end to end'; set xlabel 'client threads'; set ylabel 'calls/s'; set logscale x; set key outside; plot '$work/e2e.dat' using (\$1==1?\$2:1/0):3 with linespoints title 'lather P1', '' using (\$1==1?\$2:1/0):4 with linespoints title 'gSOAP P1', '' using (\$1==1?\$2:1/0):6 with linespoints title 'gRPC P1', '' using (\$1==100?\$2:1/0):3 with linespoints title 'lather P100', '' using (\$1==100?\$2:1/0):4 with linespoints title 'gSOAP P100', '' using (\$1==100?\$2:1/0):6 with linespoints title 'gRPC P100'"
+  local pid
+  for pid in ${lather_pid:-} ${gsoap_pid:-} ${gsoap_fixed_pid:-} ${grpc_pid:-}; do stop_pid "$pid"; done
+  lather_pid='' gsoap_pid='' gsoap_fixed_pid='' grpc_pid=''
+}
+
+# ---------------------------------------------------------------------------------------------
+# 2. server alone (wrk)
+
+measure_wrk() {
+  section "2. Server alone: wrk posting one captured gSOAP request"
+  if ! command -v wrk >/dev/null; then echo "wrk: not installed"; return; fi
+  if ! have "$gsoap_client" || ! save_requests; then echo "gsoap: not built"; return; fi
+  cat >"$work/post.lua" <<'LUA'
+-- POST the captured request named by $BODY as a SOAP 1.1 call.
+local f = assert(io.open(os.getenv("BODY"), "rb"))
+wrk.method = "POST"
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "text/xml; charset=utf-8"
+wrk.headers["SOAPAction"] = '""'
+LUA
+  local lather_url='' gsoap_url=''
+  if need_lather "$lather_server"; then
+    start_lather lather-perf-server "$lather_server" &&
+      lather_url=http://127.0.0.1:$server_port/perf && lather_pid=$server_pid
+  fi
+  if have "$gsoap_server"; then
+    start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 300 --io store &&
+      gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
+  fi
+  local k s url
+  for k in 1 100; do
+    for s in lather gsoap; do
+      url=''; [[ $s = lather ]] && url=$lather_url; [[ $s = gsoap ]] && url=$gsoap_url
+      [[ -z $url ]] && continue
+      if curl_check "$url" "$work/gsoap-request-p$k.xml"; then
+        echo "  curl: $s answers the captured PacketSize $k request with 200 and idout 1" >&2
+      else
+        echo "  curl: $s did NOT answer the captured PacketSize $k request correctly" >&2
+        emit "curl check failed: $s, PacketSize $k (see $work/curl-response.xml)"
+      fi
+    done
+  done
+  declare -A rps=()
+  local c rep order out value threads
+  for ((rep = 0; rep < reps; rep++)); do
+    for k in 1 100; do
+      for c in $wrk_conns; do
+        if ((rep % 2)); then order=(gsoap lather); else order=(lather gsoap); fi
+        for s in "${order[@]}"; do
+          url=''; [[ $s = lather ]] && url=$lather_url; [[ $s = gsoap ]] && url=$gsoap_url
+          [[ -z $url ]] && continue
+          threads=$((c < 2 ? c : 2))
+          out=$work/wrk.out
+          value=-
+          if BODY=$work/gsoap-request-p$k.xml run_bounded $((secs + 30)) "$out" wrk -t "$threads" \
+            -c "$c" -d "${secs}s" --timeout 10s -s "$work/post.lua" "$url"; then
+            if grep -q 'Non-2xx' "$out"; then
+              echo "  wrk $s: non-2xx answers: $(grep 'Non-2xx' "$out")" >&2
+            else
+              value=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$out")
+            fi
+          fi
+          rps[$s,$k,$c]=$(best "${rps[$s,$k,$c]:-}" "$value")
+          printf '  wrk %-6s packet %3s connections %3s: %s req/s\n' "$s" "$k" "$c" "$value" >&2
+        done
+      done
+    done
+  done
+  emit "Requests/s, best of $reps run(s): \`BODY=bench/work/gsoap-request-pK.xml wrk -t min(2,C) -c C -d ${secs}s -s bench/work/post.lua URL\`"
+  emit "(the request gSOAP's client writes, QName prefixes as generated; both servers checked with curl first)."
+  emit ""
+  emit "| PacketSize | connections | lather | gSOAP | lather/gSOAP |"
+  emit "|---:|---:|---:|---:|---:|"
+  for k in 1 100; do
+    for c in $wrk_conns; do
+      emit "| $k | $c | $(fmt0 "${rps[lather,$k,$c]:--}") | $(fmt0 "${rps[gsoap,$k,$c]:--}") | $(ratio "${rps[lather,$k,$c]:--}" "${rps[gsoap,$k,$c]:--}") |"
+    done
+  done
+  local pid
+  for pid in ${lather_pid:-} ${gsoap_pid:-}; do stop_pid "$pid"; done
+  lather_pid='' gsoap_pid=''
+}
+
+# ---------------------------------------------------------------------------------------------
+# 3. client alone (both clients against the gSOAP server)
+
+measure_client() {
+  section "3. Client alone: lather-bench and gsoap-perf-client against the gSOAP server"
+  if ! have "$gsoap_server" || ! have "$gsoap_client"; then echo "gsoap: not built"; return; fi
+  start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 64 --io store || return
+  local url=http://127.0.0.1:$server_port/perf pid=$server_pid lather_ok=0
+  need_lather "$lather_bench" && lather_ok=1
+  declare -A cps=()
+  local rep k t s order value
+  for ((rep = 0; rep < reps; rep++)); do
+    for k in 1 100; do
+      for t in 1 16; do
+        if ((rep % 2)); then order=(gsoap lather); else order=(lather gsoap); fi
+        for s in "${order[@]}"; do
+          value=-
+          if [[ $s = lather ]]; then
+            ((lather_ok)) && value=$(lather_e2e "$url" "$t" "$k")
+          else
+            value=$(gsoap_e2e "$url" "$t" "$k" generated)
+          fi
+          cps[$s,$k,$t]=$(best "${cps[$s,$k,$t]:-}" "$value")
+          printf '  client %-6s packet %3s threads %3s: %s calls/s\n' "$s" "$k" "$t" "$value" >&2
+        done
+      done
+    done
+  done
+  emit "Calls/s against \`gsoap-perf-server --io store\`, best of $reps run(s) of ${secs} s."
+  emit ""
+  emit "| PacketSize | threads | lather-bench | gsoap-perf-client | lather/gSOAP |"
+  emit "|---:|---:|---:|---:|---:|"
+  for k in 1 100; do
+    for t in 1 16; do
+      emit "| $k | $t | $(fmt0 "${cps[lather,$k,$t]:--}") | $(fmt0 "${cps[gsoap,$k,$t]:--}") | $(ratio "${cps[lather,$k,$t]:--}" "${cps[gsoap,$k,$t]:--}") |"
+    done
+  done
+  stop_pid "$pid"
+}
+
+# ---------------------------------------------------------------------------------------------
+# 4. client-count table (CXF 2024 post)
+
+measure_clients() {
+  section "4. Client count: per-client and total calls/s (echoComplexTypeDoc, PacketSize 1)"
+  local lather_url='' gsoap_url='' lather_pid='' gsoap_pid=''
+  if need_lather "$lather_server" "$lather_bench"; then
+    start_lather lather-perf-server "$lather_server" &&
+      lather_url=http://127.0.0.1:$server_port/perf && lather_pid=$server_pid
+  fi
+  if have "$gsoap_server" && have "$gsoap_client"; then
+    start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 1030 --io store &&
+      gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
+  fi
+  : >"$work/clients.dat"
+  emit "${secs} s per point after ${warm} s warm-up; gSOAP server pool of 1030 threads (one per"
+  emit "keep-alive connection)."
+  emit ""
+  emit "| clients | lather per client | lather total | gSOAP per client | gSOAP total |"
+  emit "|---:|---:|---:|---:|---:|"
+  local c out lp lt gp gt lather_best=- lather_last=-
+  for c in $client_counts; do
+    lp=- lt=- gp=- gt=-
+    if [[ -n $lather_url ]]; then
+      out=$work/lather-bench.out
+      if run_bounded $((secs + warm + 90)) "$out" "$lather_bench" --url "$lather_url" \
+        --threads "$c" --time "$secs" --warmup "$warm" --json --no-progress; then
+        lp=$(json_field overall_throughput "$out") lt=$(json_field total_tps "$out")
+      else
+        echo "  lather-bench failed at $c clients: $(tail -2 "$out" | tr '\n' ' ')" >&2
+      fi
+    fi
+    if [[ -n $gsoap_url ]]; then
+      out=$work/gsoap-client.out
+      if run_bounded $((secs + warm + 90)) "$out" "$gsoap_client" --url "$gsoap_url" \
+        --threads "$c" --time "$secs" --warmup "$warm" --io store; then
+        gp=$(result_field per_thread "$out") gt=$(result_field calls_per_s "$out")
+      else
+        echo "  gsoap-perf-client failed at $c clients: $(tail -2 "$out" | tr '\n' ' ')" >&2
+      fi
+    fi
+    lather_best=$(best "$lather_best" "$lt")
+    lather_last=$lt
+    emit "| $c | $(fmt0 "$lp") | $(fmt0 "$lt") | $(fmt0 "$gp") | $(fmt0 "$gt") |"
+    echo "$c $lp $lt $gp $gt" >>"$work/clients.dat"
+  done
+  emit ""
+  emit "Goal: lather total at 1024 clients >= 90% of its best: $(ratio "$lather_last" "$lather_best") of best."
+  plot clients "set title 'client count (PacketSize 1)'; set xlabel 'clients'; set ylabel 'total calls/s'; set logscale x; plot '$work/clients.dat' using 1:3 with linespoints title 'lather total', '' using 1:5 with linespoints title 'gSOAP total'"
+  local pid
+  for pid in $lather_pid $gsoap_pid; do stop_pid "$pid"; done
+}
+
+# ---------------------------------------------------------------------------------------------
+# 5. Axis 2002 table
+
+measure_axis() {
+  section "5. 1000 items as 1..1000 calls (the 2002 Axis table): total time per split"
+  local lather_url='' gsoap_url='' lather_pid='' gsoap_pid=''
+  if need_lather "$lather_server" "$lather_bench"; then
+    start_lather lather-perf-server "$lather_server" &&
+      lather_url=http://127.0.0.1:$server_port/perf && lather_pid=$server_pid
+  fi
+  if have "$gsoap_server" && have "$gsoap_client"; then
+    start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 4 --io store &&
+      gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
+  fi
+  : >"$work/axis.dat"
+  emit "One client thread, \`--count C --packet-size 1000/C\`, after a 1 s warm-up; seconds for"
+  emit "all C calls (gSOAP with its generated QName prefixes)."
+  emit ""
+  emit "| calls | items/call | lather s | gSOAP s |"
+  emit "|---:|---:|---:|---:|"
+  local c k out ls gs monotonic=n/a previous=
+  for c in $axis_calls; do
+    k=$((1000 / c))
+    ls=- gs=-
+    if [[ -n $lather_url ]]; then
+      out=$work/lather-bench.out
+      if run_bounded 120 "$out" "$lather_bench" --url "$lather_url" --threads 1 --count "$c" \
+        --packet-size "$k" --warmup 1 --guard-calls 0 --json --no-progress &&
+        [[ $(json_field errors "$out") = 0 ]]; then
+        ls=$(json_field running_s "$out")
+      fi
+    fi
+    if [[ -n $gsoap_url ]]; then
+      out=$work/gsoap-client.out
+      if run_bounded 120 "$out" "$gsoap_client" --url "$gsoap_url" --threads 1 --count "$c" \
+        --packet-size "$k" --warmup 1 --io store; then
+        gs=$(result_field seconds "$out")
+      fi
+    fi
+    if [[ $ls != - && -n $previous ]] &&
+      awk -v a="$ls" -v b="$previous" 'BEGIN { exit !(a < b) }'; then
+      monotonic=no
+    fi
+    if [[ $ls != - ]]; then
+      [[ $monotonic = n/a ]] && monotonic=yes
+      previous=$ls
+    fi
+    emit "| $c | $k | $ls | $gs |"
+    echo "$c $ls $gs" >>"$work/axis.dat"
+  done
+  emit ""
+  emit "Goal: lather's time grows with the number of calls (monotonic): $monotonic."
+  plot axis "set title '1000 items split into C calls'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints title 'lather', '' using 1:3 with linespoints title 'gSOAP'"
+  local pid
+  for pid in $lather_pid $gsoap_pid; do stop_pid "$pid"; done
+}
+
+# ---------------------------------------------------------------------------------------------
+# 6. message size sweep
+
+vm_hwm_kb() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null; }
+
+measure_sizes() {
+  section "6. Message size sweep: round trip, ms/MB, server peak RSS"
+  if ! have "$gsoap_client"; then echo "gsoap: not built (needed to size the requests)"; return; fi
+  local lather_ok=0
+  need_lather "$lather_server" "$lather_bench" && lather_ok=1
+  emit "One client thread; request size is gSOAP's serialization of the same items (fixed"
+  emit "prefix); peak RSS is the server's VmHWM after the calls minus after start-up; each point"
+  emit "on a fresh server. lather runs with the chunking threshold at its default and 'never'."
+  emit ""
+  emit "| items | request MB | calls | lather ms | lather ms/MB | lather RSS MB | lather 'never' ms/MB | 'never' RSS MB | gSOAP ms | gSOAP ms/MB | gSOAP RSS MB |"
+  emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  : >"$work/sizes.dat"
+  local items bytes mb calls out base rss ms mspmb
+  for items in $sweep_items; do
+    "$gsoap_client" --save-request "$work/sweep-request.xml" --packet-size "$items" \
+      --qname-prefix fixed || continue
+    bytes=$(stat -c %s "$work/sweep-request.xml")
+    mb=$(awk -v b="$bytes" 'BEGIN { printf "%.3f", b / 1048576 }')
+    calls=$(awk -v b="$bytes" -v q="$mode" 'BEGIN { n = int((q == "quick" ? 4e6 : 2e7) / b);
+      if (n < 2) n = 2; if (n > 300) n = 300; print n }')
+    declare -A cell=()
+    local variant
+    for variant in default never gsoap; do
+      cell[$variant,ms]=- cell[$variant,mspmb]=- cell[$variant,rss]=-
+      if [[ $variant = gsoap ]]; then
+        have "$gsoap_server" || continue
+        start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 2 --io store \
+          --qname-prefix fixed || continue
+      else
+        ((lather_ok)) || continue
+        local threshold_args=()
+        [[ $variant = never ]] && threshold_args=(--chunking-threshold never)
+        start_lather lather-perf-server "$lather_server" "${threshold_args[@]}" || continue
+      fi
+      local pid=$server_pid url=http://127.0.0.1:$server_port/perf
+      base=$(vm_hwm_kb "$pid")
+      out=$work/sweep-client.out
+      ms=
+      if [[ $variant = gsoap ]]; then
+        if run_bounded 300 "$out" "$gsoap_client" --url "$url" --threads 1 --count "$calls" \
+          --packet-size "$items" --warmup 0 --io store --qname-prefix fixed; then
+          ms=$(awk -v s="$(result_field seconds "$out")" -v n="$calls" 'BEGIN { printf "%.3f", s * 1000 / n }')
+        fi
+      else
+        if run_bounded 300 "$out" "$lather_bench" --url "$url" --threads 1 --count "$calls" \
+          --packet-size "$items" --warmup 0 --guard-calls 1 --json --no-progress \
+          "${threshold_args[@]}" && [[ $(json_field errors "$out") = 0 ]]; then
+          ms=$(awk -v s="$(json_field running_s "$out")" -v n="$(json_field invocations "$out")" \
+            'BEGIN { if (n > 0) printf "%.3f", s * 1000 / n }')
+        fi
+      fi
+      rss=$(vm_hwm_kb "$pid")
+      stop_pid "$pid"
+      if [[ -n $ms ]]; then
+        cell[$variant,ms]=$ms
+        cell[$variant,mspmb]=$(awk -v t="$ms" -v m="$mb" 'BEGIN { printf "%.2f", t / m }')
+        cell[$variant,rss]=$(awk -v a="$rss" -v b="$base" 'BEGIN { printf "%.1f", (a - b) / 1024 }')
+      fi
+    done
+    emit "| $items | $mb | $calls | ${cell[default,ms]} | ${cell[default,mspmb]} | ${cell[default,rss]} | ${cell[never,mspmb]} | ${cell[never,rss]} | ${cell[gsoap,ms]} | ${cell[gsoap,mspmb]} | ${cell[gsoap,rss]} |"
+    echo "$mb ${cell[default,mspmb]} ${cell[never,mspmb]} ${cell[gsoap,mspmb]} ${cell[default,rss]} ${cell[gsoap,rss]}" >>"$work/sizes.dat"
+    unset cell
+  done
+  rm -f "$work/sweep-request.xml"
+  emit ""
+  emit "Goals: lather ms/MB at the largest size within 1.2x of ~100 KB (64 items) and <= 5 ms/MB;"
+  emit "lather peak RSS <= 1.0x the request size."
+  plot sizes "set title 'message size sweep'; set xlabel 'request MB'; set ylabel 'ms per MB'; set logscale x; plot '$work/sizes.dat' using 1:2 with linespoints title 'lather', '' using 1:3 with linespoints title 'lather never chunk', '' using 1:4 with linespoints title 'gSOAP (fixed prefix)'"
+  plot sizes-rss "set title 'server peak RSS growth'; set xlabel 'request MB'; set ylabel 'MB'; set logscale xy; plot '$work/sizes.dat' using 1:5 with linespoints title 'lather', '' using 1:6 with linespoints title 'gSOAP', '' using 1:1 with lines title '1.0x request'"
+}
+
+# ---------------------------------------------------------------------------------------------
+# 7. the 2003 experiment
+
+measure_drb() {
+  section "7. The 2003 experiment: 100 fetch calls, lather (RPC/encoded SOAP) vs Ruby DRb"
+  local drb_median=- lather_median=-
+  if [[ -x /usr/bin/ruby ]]; then
+    if start_server drbserver 0 /usr/bin/ruby "$root/bench/drb/drbserver.rb" --port 0; then
+      local pid=$server_pid out=$work/drbclient.out
+      if run_bounded 120 "$out" /usr/bin/ruby "$root/bench/drb/drbclient.rb" \
+        --uri "druby://127.0.0.1:$server_port" --calls 100 --runs 5; then
+        drb_median=$(result_field median_s "$out")
+      else
+        echo "drbclient failed: $(tail -2 "$out")" >&2
+      fi
+      stop_pid "$pid"
+    fi
+  else
+    echo "drb: /usr/bin/ruby missing"
+  fi
+  if need_lather "$lather_fetch" "$lather_bench"; then
+    if start_lather lather-fetch-server "$lather_fetch"; then
+      local pid=$server_pid out=$work/lather-fetch.out i runs=()
+      for i in 1 2 3 4 5; do
+        if run_bounded 120 "$out" "$lather_bench" --url "http://127.0.0.1:$server_port/fetch" \
+          --operation fetch --threads 1 --count 100 --warmup 0 --guard-calls 0 --json \
+          --no-progress && [[ $(json_field errors "$out") = 0 ]]; then
+          runs+=("$(json_field running_s "$out")")
+        else
+          echo "lather: fetch client not available ($(tail -1 "$out"))"
+          break
+        fi
+      done
+      if ((${#runs[@]} == 5)); then
+        lather_median=$(printf '%s\n' "${runs[@]}" | sort -g | sed -n 3p)
+      fi
+      stop_pid "$pid"
+    fi
+  fi
+  emit "Median of 5 runs of 100 sequential fetch(\"test\") calls, seconds (2003: DRb 0.31 s,"
+  emit "soap4r 48.6 s on a PIII-400)."
+  emit ""
+  emit "| stack | 100 calls, s | vs DRb |"
+  emit "|---|---:|---:|"
+  emit "| Ruby DRb (drbserver.rb / drbclient.rb) | $drb_median | 1.00 |"
+  emit "| lather (lather-fetch-server / lather-bench) | $lather_median | $(ratio "$lather_median" "$drb_median") |"
+  emit ""
+  emit "Goal: lather's 100 calls faster than DRb's (ratio < 1)."
+}
+
+# ---------------------------------------------------------------------------------------------
+
+started_at=$(date -u '+%Y-%m-%d %H:%M UTC')
+echo "compare.sh: $mode mode, binaries from $bin" >&2
+wants 1 && measure_e2e
+wants 2 && measure_wrk
+wants 3 && measure_client
+wants 4 && measure_clients
+wants 5 && measure_axis
+wants 6 && measure_sizes
+wants 7 && measure_drb
+
+if ((write_results)); then
+  "$python" - "$root/bench/RESULTS.md" "$report" "$mode" "$started_at" "$only" <<'PY'
+import os, platform, sys
+results, report, mode, started, only = sys.argv[1:]
+begin, end = "<!-- compare.sh:begin -->", "<!-- compare.sh:end -->"
+body = open(report).read().strip()
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+block = (f"{begin}\n## Peer comparison (bench/compare.sh)\n\n"
+         f"Written by `bench/compare.sh{' --quick' if mode == 'quick' else ''}"
+         f"{' --only ' + only if only != '1,2,3,4,5,6,7' else ''}` on {started}; "
+         f"{os.cpu_count()} cores ({cpu}), shared with other work, so read ratios rather than "
+         f"absolute figures. Plots: `bench/results/*.png`. Peer builds: `bench/peers.md`.\n\n"
+         f"{body}\n{end}")
+text = open(results).read() if os.path.exists(results) else "# Benchmark results\n"
+if begin in text and end in text:
+    head, rest = text.split(begin, 1)
+    text = head + block + rest.split(end, 1)[1]
+else:
+    text = text.rstrip("\n") + "\n\n" + block + "\n"
+tmp = results + ".tmp"
+open(tmp, "w").write(text)
+os.replace(tmp, results)
+PY
+  echo "compare.sh: tables written to bench/RESULTS.md, plots to bench/results/" >&2
+fi

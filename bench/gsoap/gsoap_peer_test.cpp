@@ -1,0 +1,76 @@
+// Tests of the gSOAP peer: the in-memory codec round-trips the CXF payload in both QName modes,
+// and gsoap-perf-server / gsoap-perf-client agree over loopback.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gsoap_perf.hpp"
+#include "peer_process.hpp"
+
+namespace {
+
+class gsoap_codec_test : public ::testing::TestWithParam<gsoap_qname_prefix> {};
+
+TEST_P(gsoap_codec_test, RoundTripsEveryItemCount) {
+  gsoap_perf_codec codec(GetParam());
+  for (int items : {0, 1, 2, 100}) {
+    const std::string xml(codec.serialize(items));
+    ASSERT_FALSE(xml.empty()) << items;
+    EXPECT_TRUE(codec.parse(xml, items)) << items;
+    EXPECT_FALSE(codec.parse(xml, items + 1)) << items;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(qname, gsoap_codec_test,
+                         ::testing::Values(gsoap_qname_prefix::as_generated,
+                                           gsoap_qname_prefix::fixed));
+
+// The gSOAP server and client binaries talk to each other over loopback.
+
+std::string bin(const char* name) {
+  return std::string(LATHER_BIN_DIR) + "/" + name;
+}
+
+TEST(gsoap_peer_processes, ClientAndServerAgreeOnEveryOperation) {
+  peer_test::child_process server({bin("gsoap-perf-server"), "--port", "0", "--threads", "4"});
+  const std::string port = peer_test::banner_port(server.read_line());
+  ASSERT_FALSE(port.empty());
+  const std::string url = "http://127.0.0.1:" + port + "/perf";
+  const std::vector<std::pair<const char*, const char*>> runs = {{"echoComplexTypeDoc", "1"},
+                                                                 {"echoComplexTypeDoc", "100"},
+                                                                 {"echoStringDoc", "10"},
+                                                                 {"echoBase64Doc", "1"}};
+  for (const auto& [operation, packet_size] : runs) {
+    const auto [result, status] = peer_test::run_to_result(
+        {bin("gsoap-perf-client"), "--url", url, "--threads", "2", "--time", "1", "--warmup", "0",
+         "--packet-size", packet_size, "--operation", operation});
+    EXPECT_EQ(status, 0) << operation << " " << packet_size;
+    EXPECT_EQ(peer_test::result_field(result, "errors"), "0") << result;
+    EXPECT_NE(peer_test::result_field(result, "calls"), "0") << result;
+    EXPECT_NE(peer_test::result_field(result, "calls"), "") << result;
+  }
+}
+
+TEST(gsoap_peer_processes, SavedRequestIsWhatTheCodecWrites) {
+  const std::string path = testing::TempDir() + "gsoap-request-p3.xml";
+  const auto [result, status] =
+      peer_test::run_to_result({bin("gsoap-perf-client"), "--save-request", path, "--packet-size",
+                                "3", "--qname-prefix", "fixed"});
+  ASSERT_EQ(status, 0);
+  FILE* file = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(file, nullptr);
+  std::string saved;
+  char chunk[4096];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) saved.append(chunk, n);
+  std::fclose(file);
+  std::remove(path.c_str());
+  gsoap_perf_codec codec(gsoap_qname_prefix::fixed);
+  EXPECT_EQ(saved, codec.serialize(3));
+  EXPECT_TRUE(codec.parse(saved, 3));
+  EXPECT_NE(saved.find("<x1:varQName>cxf:return</x1:varQName>"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,301 @@
+// gsoap-perf-client — gSOAP 2.8 client for the CXF perf DocPortType, as a benchmark peer.
+//
+//   gsoap-perf-client --url U [--threads N] [--time S | --count N] [--warmup S]
+//                     [--packet-size K] [--operation
+//                     echoComplexTypeDoc|echoStringDoc|echoBase64Doc]
+//                     [--io buffer|store|chunk] [--qname-prefix generated|fixed]
+//   gsoap-perf-client --save-request FILE [--packet-size K] [--qname-prefix generated|fixed]
+//
+// One gSOAP context (one keep-alive connection) per thread, like CXF's one proxy per thread. All
+// threads warm up for --warmup seconds, then count the calls that complete within the --time
+// window (or each makes --count timed calls); every reply is checked (idout == id and the item
+// count, or the echoed text/bytes). --save-request writes the echoComplexTypeDoc request body
+// gSOAP sends (id 1) to FILE and exits, for replaying with wrk or curl.
+// Memory is freed after every call (soap_destroy + soap_end). Prints CXF-style lines and one
+// machine-readable "RESULT" line.
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gsoap_perf_model.hpp"
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+enum class operation { complex_type, string, base64 };
+
+struct options {
+  std::string url;
+  int threads = 1;
+  int time_s = 10;
+  int count = 0;  ///< calls per thread; 0 = time mode
+  int warmup_s = 1;
+  int packet_size = 1;
+  operation op = operation::complex_type;
+  int io_mode = SOAP_IO_BUFFER;
+  gsoap_qname_prefix qname = gsoap_qname_prefix::as_generated;
+  std::string save_request;
+};
+
+[[noreturn]] void usage() {
+  std::fprintf(
+      stderr,
+      "usage: gsoap-perf-client --url U [--threads N] [--time S | --count N] [--warmup S]\n"
+      "         [--packet-size K] [--operation echoComplexTypeDoc|echoStringDoc|"
+      "echoBase64Doc]\n"
+      "         [--io buffer|store|chunk] [--qname-prefix generated|fixed]\n"
+      "       gsoap-perf-client --save-request FILE [--packet-size K] [--qname-prefix ...]\n");
+  std::exit(2);
+}
+
+options parse_options(int argc, char** argv) {
+  options opts;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc) usage();
+    const char* value = argv[++i];
+    if (arg == "--url") {
+      opts.url = value;
+    } else if (arg == "--threads") {
+      opts.threads = gsoap_perf::parse_int_option("--threads", value);
+    } else if (arg == "--time") {
+      opts.time_s = gsoap_perf::parse_int_option("--time", value);
+    } else if (arg == "--count") {
+      opts.count = gsoap_perf::parse_int_option("--count", value);
+    } else if (arg == "--save-request") {
+      opts.save_request = value;
+    } else if (arg == "--warmup") {
+      opts.warmup_s = gsoap_perf::parse_int_option("--warmup", value);
+    } else if (arg == "--packet-size") {
+      opts.packet_size = gsoap_perf::parse_int_option("--packet-size", value);
+    } else if (arg == "--operation") {
+      const std::string name = value;
+      if (name == "echoComplexTypeDoc") {
+        opts.op = operation::complex_type;
+      } else if (name == "echoStringDoc") {
+        opts.op = operation::string;
+      } else if (name == "echoBase64Doc") {
+        opts.op = operation::base64;
+      } else {
+        usage();
+      }
+    } else if (arg == "--io") {
+      const std::string name = value;
+      if (name == "buffer") {
+        opts.io_mode = SOAP_IO_BUFFER;
+      } else if (name == "store") {
+        opts.io_mode = SOAP_IO_STORE;
+      } else if (name == "chunk") {
+        opts.io_mode = SOAP_IO_CHUNK;
+      } else {
+        usage();
+      }
+    } else if (arg == "--qname-prefix") {
+      const std::string name = value;
+      if (name != "generated" && name != "fixed") usage();
+      opts.qname = name == "fixed" ? gsoap_qname_prefix::fixed : gsoap_qname_prefix::as_generated;
+    } else {
+      usage();
+    }
+  }
+  if (!opts.save_request.empty()) return opts;
+  if (opts.url.empty() || opts.threads < 1 || opts.time_s < 1) usage();
+  return opts;
+}
+
+/// Shared phase flags: warm-up, then the timed window, then stop.
+struct run_state {
+  std::atomic<bool> timing{false};
+  std::atomic<bool> stop{false};
+};
+
+struct thread_result {
+  long long timed_calls = 0;
+  long long timed_errors = 0;
+  long long errors = 0;
+  double timed_seconds = 0;
+  std::string first_error;
+};
+
+/// One call of the configured operation; true if the reply came back and checks out.
+class caller {
+ public:
+  caller(const options& opts, soap* ctx) : opts_(opts), ctx_(ctx), payload_(opts.qname) {
+    payload_.fill(seq_, opts.packet_size);
+    complex_request_.in = &seq_;
+    string_request_.in = gsoap_perf::cxf_payload::echo_string(opts.packet_size);
+    base64_request_.in.__ptr = const_cast<unsigned char*>(payload_.echo_bytes().data());
+    base64_request_.in.__size = static_cast<int>(payload_.echo_bytes().size());
+  }
+
+  bool call(int id) {
+    const char* url = opts_.url.c_str();
+    bool ok = false;
+    switch (opts_.op) {
+      case operation::complex_type: {
+        complex_request_.id = id;
+        _x1__echoComplexTypeDocResponse response;
+        ok = soap_call___tns__echoComplexTypeDoc(ctx_, url, "", &complex_request_, response) ==
+                 SOAP_OK &&
+             response.idout == id && response.return_ != nullptr &&
+             response.return_->item.size() == static_cast<std::size_t>(opts_.packet_size);
+        break;
+      }
+      case operation::string: {
+        _x1__echoStringDocResponse response;
+        ok = soap_call___tns__echoStringDoc(ctx_, url, "", &string_request_, response) == SOAP_OK &&
+             response.out == string_request_.in;
+        break;
+      }
+      case operation::base64: {
+        _x1__echoBase64DocResponse response;
+        ok = soap_call___tns__echoBase64Doc(ctx_, url, "", &base64_request_, response) == SOAP_OK &&
+             response.out.__size == base64_request_.in.__size &&
+             std::memcmp(response.out.__ptr, base64_request_.in.__ptr,
+                         static_cast<std::size_t>(response.out.__size)) == 0;
+        break;
+      }
+    }
+    soap_destroy(ctx_);
+    soap_end(ctx_);
+    return ok;
+  }
+
+ private:
+  const options& opts_;
+  soap* ctx_;
+  gsoap_perf::cxf_payload payload_;
+  x1__NestedComplexTypeSeq seq_;
+  _x1__echoComplexTypeDoc complex_request_;
+  _x1__echoStringDoc string_request_;
+  _x1__echoBase64Doc base64_request_;
+};
+
+void run_thread(const options& opts, const run_state& state, int thread_index,
+                thread_result& result) {
+  soap ctx;
+  soap_init2(&ctx, SOAP_IO_KEEPALIVE | opts.io_mode, SOAP_IO_KEEPALIVE | opts.io_mode);
+  soap_set_namespaces(&ctx, gsoap_perf::namespace_table(opts.qname));
+  // No recv/send timeouts: they make gSOAP select() before every socket call (the harness that
+  // runs this client bounds its run time from outside).
+  ctx.connect_timeout = 10;
+  {
+    caller client(opts, &ctx);
+    int id = thread_index * 1'000'000;
+    bool counting = false;
+    clock_type::time_point start;
+    while (!state.stop.load(std::memory_order_relaxed)) {
+      if (!counting && state.timing.load(std::memory_order_relaxed)) {
+        counting = true;
+        start = clock_type::now();
+      }
+      if (counting && opts.count > 0 && result.timed_calls + result.timed_errors >= opts.count) {
+        break;
+      }
+      if (client.call(++id)) {
+        if (counting) ++result.timed_calls;
+      } else {
+        ++result.errors;
+        if (counting) ++result.timed_errors;
+        if (result.first_error.empty()) {
+          char message[512] = "reply did not match the request";
+          if (ctx.error != SOAP_OK) soap_sprint_fault(&ctx, message, sizeof message);
+          result.first_error = message;
+        }
+        soap_closesock(&ctx);
+      }
+    }
+    if (counting) {
+      result.timed_seconds = std::chrono::duration<double>(clock_type::now() - start).count();
+    }
+  }
+  soap_destroy(&ctx);
+  soap_end(&ctx);
+  soap_done(&ctx);
+}
+
+const char* operation_name(operation op) {
+  switch (op) {
+    case operation::complex_type:
+      return "echoComplexTypeDoc";
+    case operation::string:
+      return "echoStringDoc";
+    case operation::base64:
+      return "echoBase64Doc";
+  }
+  return "?";
+}
+
+int save_request(const options& opts) {
+  gsoap_perf_codec codec(opts.qname);
+  const std::string_view xml = codec.serialize(opts.packet_size);
+  FILE* file = std::fopen(opts.save_request.c_str(), "wb");
+  if (file == nullptr || xml.empty() ||
+      std::fwrite(xml.data(), 1, xml.size(), file) != xml.size()) {
+    std::fprintf(stderr, "gsoap-perf-client: cannot write %s\n", opts.save_request.c_str());
+    if (file != nullptr) std::fclose(file);
+    return 1;
+  }
+  return std::fclose(file) == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const options opts = parse_options(argc, argv);
+  if (!opts.save_request.empty()) return save_request(opts);
+  run_state state;
+  std::vector<thread_result> results(static_cast<std::size_t>(opts.threads));
+  std::vector<std::thread> threads;
+  threads.reserve(results.size());
+  for (int i = 0; i < opts.threads; ++i) {
+    threads.emplace_back(run_thread, std::cref(opts), std::cref(state), i,
+                         std::ref(results[static_cast<std::size_t>(i)]));
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(opts.warmup_s));
+  const clock_type::time_point timed_start = clock_type::now();
+  state.timing = true;
+  if (opts.count == 0) {
+    std::this_thread::sleep_for(std::chrono::seconds(opts.time_s));
+    state.stop = true;
+  }
+  for (std::thread& thread : threads) thread.join();
+  const double wall_s =
+      opts.count == 0 ? opts.time_s
+                      : std::chrono::duration<double>(clock_type::now() - timed_start).count();
+
+  long long calls = 0;
+  long long errors = 0;
+  double per_thread_rate_sum = 0;
+  double latency_sum_ms = 0;
+  int measured_threads = 0;
+  for (const thread_result& result : results) {
+    calls += result.timed_calls;
+    errors += result.errors;
+    if (result.timed_calls > 0 && result.timed_seconds > 0) {
+      per_thread_rate_sum += static_cast<double>(result.timed_calls) / result.timed_seconds;
+      latency_sum_ms += result.timed_seconds * 1000.0 / static_cast<double>(result.timed_calls);
+      ++measured_threads;
+    }
+    if (!result.first_error.empty()) {
+      std::fprintf(stderr, "gsoap-perf-client: %s\n", result.first_error.c_str());
+    }
+  }
+  const double calls_per_s = static_cast<double>(calls) / wall_s;
+  const double per_thread = measured_threads ? per_thread_rate_sum / measured_threads : 0.0;
+  const double mean_latency_ms = measured_threads ? latency_sum_ms / measured_threads : 0.0;
+  std::printf("Throughput: %s %.1f (invocations/sec per thread)\n", operation_name(opts.op),
+              per_thread);
+  std::printf("Total(%d):  %.1f tps %.3f ms\n", opts.threads, per_thread_rate_sum, mean_latency_ms);
+  std::printf(
+      "RESULT stack=gsoap op=%s threads=%d packet_size=%d calls=%lld errors=%lld "
+      "seconds=%.3f calls_per_s=%.1f per_thread=%.1f mean_ms=%.3f\n",
+      operation_name(opts.op), opts.threads, opts.packet_size, calls, errors, wall_s, calls_per_s,
+      per_thread, mean_latency_ms);
+  return errors == 0 && calls > 0 ? 0 : 1;
+}

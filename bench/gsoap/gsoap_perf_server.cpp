@@ -1,0 +1,236 @@
+// gsoap-perf-server — gSOAP 2.8 serving the CXF perf DocPortType, as a benchmark peer.
+//
+// gSOAP's documented multi-threaded server pattern: one master context accepts, a fixed pool of
+// worker contexts (soap_copy) takes accepted sockets from a queue, soap_serve() handles every
+// request of a keep-alive connection, and memory is freed after each request (fserveloop runs
+// soap_destroy + soap_end). A keep-alive connection occupies one worker until it closes, so run
+// at least as many threads as client connections.
+//
+//   gsoap-perf-server --port P [--threads N] [--io buffer|store|chunk]
+//                     [--qname-prefix generated|fixed] [--timeout S] [--quiet]
+//
+// The service answers POSTs on any path (gSOAP does not route by path); /perf is printed.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gsoap_perf_model.hpp"
+
+namespace {
+
+struct options {
+  int port = 8080;
+  int threads = 64;
+  int io_mode = SOAP_IO_BUFFER;
+  gsoap_qname_prefix qname = gsoap_qname_prefix::as_generated;
+  int timeout_s = 0;
+  bool quiet = false;
+};
+
+[[noreturn]] void usage() {
+  std::fprintf(
+      stderr,
+      "usage: gsoap-perf-server --port P [--threads N] [--io buffer|store|chunk]\n"
+      "                         [--qname-prefix generated|fixed] [--timeout S] [--quiet]\n");
+  std::exit(2);
+}
+
+int parse_io_mode(const std::string& name) {
+  if (name == "buffer") return SOAP_IO_BUFFER;  // two passes: count for Content-Length, send
+  if (name == "store") return SOAP_IO_STORE;    // one pass into memory, then Content-Length
+  if (name == "chunk") return SOAP_IO_CHUNK;    // one pass, chunked transfer encoding
+  usage();
+}
+
+options parse_options(int argc, char** argv) {
+  options opts;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quiet") {
+      opts.quiet = true;
+      continue;
+    }
+    if (i + 1 >= argc) usage();
+    const char* value = argv[++i];
+    if (arg == "--port") {
+      opts.port = gsoap_perf::parse_int_option("--port", value);
+    } else if (arg == "--threads") {
+      opts.threads = gsoap_perf::parse_int_option("--threads", value);
+    } else if (arg == "--io") {
+      opts.io_mode = parse_io_mode(value);
+    } else if (arg == "--timeout") {
+      opts.timeout_s = gsoap_perf::parse_int_option("--timeout", value);
+    } else if (arg == "--qname-prefix") {
+      const std::string name = value;
+      if (name != "generated" && name != "fixed") usage();
+      opts.qname = name == "fixed" ? gsoap_qname_prefix::fixed : gsoap_qname_prefix::as_generated;
+    } else {
+      usage();
+    }
+  }
+  if (opts.threads < 1 || opts.port > 65535) usage();
+  return opts;
+}
+
+/// Accepted sockets waiting for a worker.
+class socket_queue {
+ public:
+  void push(SOAP_SOCKET socket) {
+    {
+      std::lock_guard lock(mutex_);
+      sockets_.push_back(socket);
+    }
+    ready_.notify_one();
+  }
+  SOAP_SOCKET pop() {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [this] { return !sockets_.empty(); });
+    const SOAP_SOCKET socket = sockets_.front();
+    sockets_.pop_front();
+    return socket;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<SOAP_SOCKET> sockets_;
+};
+
+int free_request_memory(soap* ctx) {
+  soap_destroy(ctx);
+  soap_end(ctx);
+  return SOAP_OK;
+}
+
+void serve_connections(soap* ctx, socket_queue& queue) {
+  for (;;) {
+    ctx->socket = queue.pop();
+    soap_serve(ctx);
+    soap_destroy(ctx);
+    soap_end(ctx);
+    soap_force_closesock(ctx);
+  }
+}
+
+int bound_port(SOAP_SOCKET socket) {
+  sockaddr_in address{};
+  socklen_t length = sizeof address;
+  if (getsockname(socket, reinterpret_cast<sockaddr*>(&address), &length) != 0) return -1;
+  return ntohs(address.sin_port);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const options opts = parse_options(argc, argv);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  soap master;
+  soap_init1(&master, SOAP_IO_KEEPALIVE | opts.io_mode);
+  soap_set_namespaces(&master, gsoap_perf::namespace_table(opts.qname));
+  master.bind_flags = SO_REUSEADDR;
+  master.max_keep_alive = 0;  // 0 = keep connections open (gSOAP's default closes after 100)
+  // Socket timeouts make gSOAP select() before every recv/send; off by default (fastest), and
+  // benchmark clients close their connections, which frees the workers.
+  master.recv_timeout = opts.timeout_s;
+  master.send_timeout = opts.timeout_s;
+  master.fserveloop = &free_request_memory;
+  if (!soap_valid_socket(soap_bind(&master, "127.0.0.1", opts.port, 1024))) {
+    soap_print_fault(&master, stderr);
+    return 1;
+  }
+
+  socket_queue queue;
+  std::vector<std::thread> workers;
+  workers.reserve(static_cast<std::size_t>(opts.threads));
+  for (int i = 0; i < opts.threads; ++i) {
+    soap* worker = soap_copy(&master);
+    workers.emplace_back([worker, &queue] { serve_connections(worker, queue); });
+  }
+
+  std::printf("listening on http://127.0.0.1:%d/perf\n", bound_port(master.master));
+  std::fflush(stdout);
+  for (;;) {
+    const SOAP_SOCKET socket = soap_accept(&master);
+    if (!soap_valid_socket(socket)) {
+      if (!opts.quiet) soap_print_fault(&master, stderr);
+      continue;
+    }
+    queue.push(socket);
+  }
+}
+
+// The service operations. The Doc operations are what the benchmark calls; the RPC and the
+// duplicate Sec/Wrapped bindings of perf.wsdl are generated too and answer the same way.
+
+int __tns__echoComplexTypeDoc(soap* ctx, _x1__echoComplexTypeDoc* request,
+                              _x1__echoComplexTypeDocResponse& response) {
+  if (request == nullptr || request->in == nullptr) {
+    return soap_sender_fault(ctx, "missing echoComplexTypeDoc/in", nullptr);
+  }
+  response.return_ = request->in;
+  response.idout = request->id;
+  return SOAP_OK;
+}
+
+int __tns__echoStringDoc(soap* ctx, _x1__echoStringDoc* request,
+                         _x1__echoStringDocResponse& response) {
+  if (request == nullptr) return soap_sender_fault(ctx, "missing echoStringDoc", nullptr);
+  response.out.swap(request->in);
+  return SOAP_OK;
+}
+
+int __tns__echoBase64Doc(soap* ctx, _x1__echoBase64Doc* request,
+                         _x1__echoBase64DocResponse& response) {
+  if (request == nullptr) return soap_sender_fault(ctx, "missing echoBase64Doc", nullptr);
+  response.out = request->in;
+  return SOAP_OK;
+}
+
+int __tns__echoComplexTypeDoc_(soap* ctx, _x1__echoComplexTypeDoc* request,
+                               _x1__echoComplexTypeDocResponse& response) {
+  return __tns__echoComplexTypeDoc(ctx, request, response);
+}
+int __tns__echoStringDoc_(soap* ctx, _x1__echoStringDoc* request,
+                          _x1__echoStringDocResponse& response) {
+  return __tns__echoStringDoc(ctx, request, response);
+}
+int __tns__echoBase64Doc_(soap* ctx, _x1__echoBase64Doc* request,
+                          _x1__echoBase64DocResponse& response) {
+  return __tns__echoBase64Doc(ctx, request, response);
+}
+int __tns__echoComplexTypeDoc__(soap* ctx, _x1__echoComplexTypeDoc* request,
+                                _x1__echoComplexTypeDocResponse& response) {
+  return __tns__echoComplexTypeDoc(ctx, request, response);
+}
+int __tns__echoStringDoc__(soap* ctx, _x1__echoStringDoc* request,
+                           _x1__echoStringDocResponse& response) {
+  return __tns__echoStringDoc(ctx, request, response);
+}
+int __tns__echoBase64Doc__(soap* ctx, _x1__echoBase64Doc* request,
+                           _x1__echoBase64DocResponse& response) {
+  return __tns__echoBase64Doc(ctx, request, response);
+}
+
+int echoStringRPC(soap*, std::string in, echoStringRPCResponse& response) {
+  response.out.swap(in);
+  return SOAP_OK;
+}
+int echoBase64RPC(soap*, xsd__base64Binary in, echoBase64RPCResponse& response) {
+  response.out = in;
+  return SOAP_OK;
+}
+int echoComplexTypeRPC(soap*, x1__NestedComplexTypeSeq* in, echoComplexTypeRPCResponse& response) {
+  response.out = in;
+  return SOAP_OK;
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# bench/run.sh <mode> — run one benchmark and print its summary table.
+#
+# Modes:
+#   xml   lather's XML reader vs expat vs libxml2 (+ lather's writer), ~1 minute.
+#
+# Environment: BUILD_DIR (default <repo>/build; configured and built here if the binary is
+# missing), REPETITIONS (default 3), MIN_TIME (seconds per repetition, default 0.3).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${BUILD_DIR:-$repo/build}"
+python=/usr/bin/python3
+
+usage() {
+  sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  exit 2
+}
+
+# ensure_target <target>: build it (Release) unless the binary already exists.
+ensure_target() {
+  if [[ ! -x "$build_dir/bin/$1" ]]; then
+    if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
+      cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+    fi
+    cmake --build "$build_dir" --target "$1" -j2
+  fi
+}
+
+run_xml() {
+  ensure_target lather-bench-xml
+  local json log
+  json="$(mktemp)"
+  log="$(mktemp)"
+  trap 'rm -f "$json" "$log"' RETURN
+  local status=0
+  "$build_dir/bin/lather-bench-xml" \
+    --benchmark_repetitions="${REPETITIONS:-3}" \
+    --benchmark_min_time="${MIN_TIME:-0.3}" \
+    --benchmark_report_aggregates_only=true \
+    --benchmark_out="$json" --benchmark_out_format=json >/dev/null 2>"$log" || status=$?
+  # The correctness checks that ran before timing (and any failure).
+  grep -E '^(checked|CHECK FAILED|FATAL)' "$log" || cat "$log"
+  [[ -s "$json" ]] || return "$status"
+  "$python" - "$json" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))["benchmarks"]
+rate = {}   # (kind, engine, document) -> median bytes/s
+errors = {}
+for b in runs:
+    name = b.get("run_name", b["name"])
+    kind, engine, doc = name.split("/", 2)
+    if b.get("error_occurred"):
+        errors[(kind, engine, doc)] = b.get("error_message", "error")
+    elif b.get("aggregate_name") == "median":
+        rate[(kind, engine, doc)] = b["bytes_per_second"] / 1e6
+docs = []
+for b in runs:
+    kind, engine, doc = b.get("run_name", b["name"]).split("/", 2)
+    if kind == "parse" and doc not in docs:
+        docs.append(doc)
+def cell(key):
+    if key in rate:
+        return f"{rate[key]:10.1f}"
+    return f"{'ERROR' if key in errors else '-':>10}"
+print(f"{'document':<20}{'lather MB/s':>12}{'expat MB/s':>12}{'libxml2 MB/s':>14}{'lather/expat':>14}")
+for doc in docs:
+    l, e, x = (("parse", eng, doc) for eng in ("lather", "expat", "libxml2"))
+    ratio = f"{rate[l] / rate[e]:13.2f}x" if l in rate and e in rate else f"{'-':>14}"
+    print(f"{doc:<20}{cell(l):>12}{cell(e):>12}{cell(x):>14}{ratio}")
+for (kind, engine, doc), v in sorted(rate.items()):
+    if kind == "write":
+        print(f"writer ({engine}) writing {doc}: {v:.1f} MB/s")
+for key, msg in errors.items():
+    print(f"ERROR {'/'.join(key)}: {msg}")
+print("MB = 10^6 bytes; median of repetitions, CPU time.")
+PY
+  return "$status"
+}
+
+# wrk: the HTTP layer alone — wrk POSTs a ~2 KB SOAP 1.1 request to lather-http-echo (which
+# streams the body back) at 1, 16 and 256 connections. Environment: DURATION (seconds per
+# run, default 5), CONNECTIONS (default "1 16 256"), THREADS (server threads, default 2).
+run_wrk() {
+  ensure_target lather-http-echo
+  command -v wrk >/dev/null || { echo "wrk is not installed" >&2; return 1; }
+  local dir pid port=""
+  dir="$(mktemp -d)"
+  "$python" - "$dir/body.xml" <<'PY'
+import sys
+pad = "x" * 1950
+open(sys.argv[1], "w").write(
+    '<?xml version="1.0" encoding="UTF-8"?><soap:Envelope '
+    'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>'
+    f'<echo>{pad}</echo></soap:Body></soap:Envelope>')
+PY
+  cat >"$dir/post.lua" <<'LUA'
+local f = assert(io.open(os.getenv("BODY"), "rb"))
+wrk.method = "POST"
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "text/xml; charset=utf-8"
+wrk.headers["SOAPAction"] = '""'
+LUA
+  "$build_dir/bin/lather-http-echo" --threads "${THREADS:-2}" >"$dir/port" 2>"$dir/log" &
+  pid=$!
+  for _ in $(seq 50); do
+    port="$(awk '/^port/ {print $2}' "$dir/port")"
+    [[ -n "$port" ]] && break
+    sleep 0.1
+  done
+  if [[ -z "$port" ]]; then
+    kill "$pid" 2>/dev/null || true
+    echo "lather-http-echo did not start" >&2
+    return 1
+  fi
+  printf '%-12s%14s%14s%10s\n' connections requests/s latency-avg errors
+  local c threads out
+  for c in ${CONNECTIONS:-1 16 256}; do
+    threads=2
+    ((c < 2)) && threads=1
+    out="$(BODY="$dir/body.xml" wrk -t"$threads" -c"$c" -d"${DURATION:-5}"s -s "$dir/post.lua" \
+      "http://127.0.0.1:$port/perf")"
+    printf '%-12s%14s%14s%10s\n' "$c" \
+      "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" \
+      "$(awk '/Latency/ {print $2}' <<<"$out")" \
+      "$(grep -c -E 'Non-2xx|Socket errors' <<<"$out" || true)"
+  done
+  kill -TERM "$pid"
+  wait "$pid" || true
+  cat "$dir/log"
+  rm -rf "$dir"
+}
+
+case "${1:-}" in
+  xml) run_xml ;;
+  wrk) run_wrk ;;
+  *) usage ;;
+esac

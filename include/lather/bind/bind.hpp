@@ -1,0 +1,562 @@
+// lather/bind/bind.hpp — read and write bound C++ values straight from/to the XML layer.
+//
+//   lather::xml::reader r;  r.reset(doc);  r.next();            // on <echoComplexTypeDoc>
+//   perf::echoComplexTypeDoc req;
+//   if (auto err = lather::bind::read(r, req)) fault(err.message);
+//     // err.path = "/echoComplexTypeDoc/in/item[3]/varUByte", err.message =
+//     // "/echoComplexTypeDoc/in/item[3]/varUByte: \"256\" is out of range for xsd:unsignedByte"
+//
+//   lather::xml::output out;  lather::xml::writer w{out};
+//   lather::bind::write(w, perf::types_ns, "echoComplexTypeDoc", req);
+//
+// No tree in between: the reader is pulled token by token and the writer gets one call per
+// element. Reading expects schema order (the fast path) and names the offending element
+// otherwise; on error the destination is left valid but unspecified. Reading into a reused
+// destination reuses its strings and vectors (no allocation once warmed up).
+//
+// read_content/write_content bind a type's attributes and children to an element the caller
+// owns (SOAP wrapper elements, RPC parts).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "lather/bind/detail/core.hpp"
+#include "lather/bind/meta.hpp"
+
+namespace lather::bind {
+
+namespace detail {
+
+template <class T>
+struct complex_vt_of;
+
+template <class X>
+errc parse_simple_thunk(std::string_view text, void* out, const xml::reader& r) {
+  return xsd_traits<X>::parse(text, *static_cast<X*>(out), r);
+}
+
+inline std::string_view trim_space(std::string_view s) noexcept {
+  return xsd::detail::trim_xml_space(s);
+}
+
+template <class E>
+errc parse_enum_thunk(std::string_view text, void* out, const xml::reader&) {
+  std::string_view t = trim_space(text);
+  for (const auto& e : meta<E>::values) {
+    if (e.name == t) {
+      *static_cast<E*>(out) = e.value;
+      return errc::ok;
+    }
+  }
+  return errc::unknown_enum;
+}
+
+template <class E>
+std::string_view enum_name(E v) {
+  for (const auto& e : meta<E>::values)
+    if (e.value == v) return e.name;
+  throw_unknown_enum(static_cast<long long>(v), meta<E>::name);
+}
+
+template <class X>
+bool read_complex(read_ctx& c, X& x);
+template <class P>
+bool read_pointer(read_ctx& c, P& p);
+
+/// Read one value of type X on its start tag (xsi:nil already handled).
+template <class X>
+bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
+  if constexpr (simple_type<X>) {
+    if (const xml::attribute* t = scan_xsi(c.r).type)
+      if (!check_xsi_simple(c, *t, xsd_namespace, xsd_traits<X>::type_name)) return false;
+    return read_simple(c, &parse_simple_thunk<X>, &x, xsd_traits<X>::type_name, fm);
+  } else if constexpr (enum_type<X>) {
+    if (const xml::attribute* t = scan_xsi(c.r).type)
+      if (!check_xsi_simple(c, *t, meta<X>::ns, meta<X>::name)) return false;
+    return read_simple(c, &parse_enum_thunk<X>, &x, meta<X>::name, fm);
+  } else if constexpr (complex_type<X>) {
+    return read_complex(c, x);
+  } else if constexpr (std::is_same_v<X, any_element> || std::is_same_v<X, any_type>) {
+    return capture_element(c, x.xml, std::is_same_v<X, any_element>);
+  } else if constexpr (is_variant<X>::value) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      using fn = bool (*)(read_ctx&, X&, const field_match*);
+      static constexpr fn table[] = {+[](read_ctx& cc, X& v, const field_match* f) {
+        if (v.index() != I) v.template emplace<I>();
+        return read_value(cc, std::get<I>(v), 0, f);
+      }...};
+      return table[alt](c, x, fm);
+    }
+    (std::make_index_sequence<std::variant_size_v<X>>{});
+  } else {
+    static_assert(sizeof(X) == 0,
+                  "lather::bind: no binding for this type: specialise lather::meta<T> "
+                  "(complex type or enum) or xsd_traits<T> (simple type)");
+    return false;
+  }
+}
+
+template <class X>
+bool read_complex(read_ctx& c, X& x) {
+  const complex_vt& vt = complex_vt_of<X>::value;
+  if (const xml::attribute* t = scan_xsi(c.r).type)
+    if (check_xsi_complex(c, *t, vt, false) == -2) return false;
+  std::array<std::uint32_t, field_count<X>> counts;
+  return read_complex_body(c, vt, &x, counts.data());
+}
+
+template <class B, class P, class D>
+bool read_derived(read_ctx& c, P& p) {
+  if constexpr (std::is_abstract_v<D>) {
+    return fail_abstract(c, meta<D>::name);
+  } else {
+    // Reuse the existing object when it already has the right dynamic type.
+    D* obj = (p && typeid(*p) == typeid(D)) ? static_cast<D*>(p.get()) : nullptr;
+    if (!obj) {
+      if constexpr (std::is_same_v<P, std::shared_ptr<B>>) {
+        auto d = std::make_shared<D>();
+        obj = d.get();
+        p = std::move(d);
+      } else {
+        auto d = std::make_unique<D>();
+        obj = d.get();
+        p = std::move(d);
+      }
+    }
+    std::array<std::uint32_t, field_count<D>> counts;
+    return read_complex_body(c, complex_vt_of<D>::value, obj, counts.data());
+  }
+}
+
+template <class P>
+bool read_pointer(read_ctx& c, P& p) {
+  using B = typename P::element_type;
+  int k = -1;
+  if (const xml::attribute* t = scan_xsi(c.r).type) {
+    k = check_xsi_complex(c, *t, complex_vt_of<B>::value, true);
+    if (k == -2) return false;
+  }
+  return [&]<class... Ds>(types<Ds...>) {
+    using fn = bool (*)(read_ctx&, P&);
+    static constexpr fn table[] = {&read_derived<B, P, B>, &read_derived<B, P, Ds>...};
+    return table[k + 1](c, p);
+  }(derived_types_of<B>{});
+}
+
+/// The slot for occurrence `occ` of a member: reuses vector elements and optional values.
+template <class M>
+auto& slot_of(M& m, std::uint32_t occ) {
+  using S = shape<M>;
+  if constexpr (S::is_vector) {
+    if (occ < m.size()) return m[occ];
+    return m.emplace_back();
+  } else if constexpr (S::is_optional) {
+    if (!m) m.emplace();
+    return *m;
+  } else {
+    (void)occ;
+    return m;
+  }
+}
+
+template <class T, std::size_t I>
+bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt) {
+  constexpr auto& f = std::get<I>(fields_of<T>);
+  const field_match* fm = &complex_vt_of<T>::matches[I];
+  auto& m = static_cast<T*>(obj)->*(f.member);
+  using M = std::remove_cvref_t<decltype(m)>;
+  using S = shape<M>;
+  using Slot = slot_type<M>;
+  if constexpr (f.kind == field_kind::text) {
+    if constexpr (enum_type<M>)
+      return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, fm);
+    else
+      return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, fm);
+  } else {
+    if (const xml::attribute* nil = scan_xsi(c.r).nil) {
+      int v = nil_value(c, *nil);
+      if (v < 0) return false;
+      if (v == 1) {
+        if constexpr (is_nillable<Slot>::value) {
+          slot_of(m, occ).reset();
+          return skip_nil_content(c);
+        } else if constexpr (S::is_optional || S::is_pointer) {
+          if (f.is_nillable) {
+            m.reset();
+            return skip_nil_content(c);
+          }
+        }
+        return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+      }
+    }
+    if constexpr (S::is_pointer) {
+      return read_pointer(c, m);
+    } else if constexpr (shape<Slot>::is_pointer) {
+      return read_pointer(c, slot_of(m, occ));
+    } else if constexpr (is_nillable<Slot>::value) {
+      auto& s = slot_of(m, occ);
+      if (!s) s.emplace();
+      return read_value(c, *s, alt, fm);
+    } else {
+      return read_value(c, slot_of(m, occ), alt, fm);
+    }
+  }
+}
+
+template <class T, std::size_t I>
+bool read_attr(read_ctx& c, void* obj, const xml::attribute* a) {
+  constexpr auto& f = std::get<I>(fields_of<T>);
+  auto& m = static_cast<T*>(obj)->*(f.member);
+  using M = std::remove_cvref_t<decltype(m)>;
+  using X = value_type_of<M>;
+  if (!a && !f.has_default) {
+    if (f.is_required) return fail(c, errc::missing_attribute, "required attribute is missing");
+    if constexpr (shape<M>::is_optional)
+      m.reset();
+    else
+      m = M{};
+    return true;
+  }
+  std::string_view text = a ? a->value : f.default_text;
+  X& x = slot_of(m, 0);
+  errc e;
+  if constexpr (enum_type<X>) {
+    e = parse_enum_thunk<X>(text, &x, c.r);
+    if (e != errc::ok) return fail_enum(c, text, meta<X>::name);
+  } else {
+    e = xsd_traits<X>::parse(text, x, c.r);
+    if (e != errc::ok) return fail_value(c, e, text, xsd_traits<X>::type_name);
+  }
+  return true;
+}
+
+/// Reset what did not occur: empty optionals, trimmed vectors, defaults for absent plain
+/// members with minOccurs 0.
+template <class T, std::size_t I>
+void finalize_field(T& obj, std::uint32_t count) {
+  constexpr auto& f = std::get<I>(fields_of<T>);
+  if constexpr (f.kind == field_kind::element || f.kind == field_kind::any) {
+    auto& m = obj.*(f.member);
+    using M = std::remove_cvref_t<decltype(m)>;
+    using S = shape<M>;
+    if constexpr (S::is_vector) {
+      if (m.size() > count) m.erase(m.begin() + count, m.end());
+    } else if constexpr (S::is_optional || S::is_pointer) {
+      if (count == 0) m.reset();
+    } else {
+      if (count == 0) {
+        if constexpr (f.has_default && requires { xsd_traits<M>::parse(f.default_text, m); }) {
+          if (xsd_traits<M>::parse(f.default_text, m) == errc::ok) return;
+        }
+        m = M{};
+      }
+    }
+  }
+}
+
+template <class T>
+void finalize_thunk(void* obj, const std::uint32_t* counts) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (finalize_field<T, I>(*static_cast<T*>(obj), counts[I]), ...);
+  }
+  (std::make_index_sequence<field_count<T>>{});
+}
+
+template <class T, std::size_t I>
+constexpr field_match make_match() {
+  constexpr auto& f = std::get<I>(fields_of<T>);
+  field_match m{};
+  m.name = f.name;
+  m.ns = f.ns;
+  m.kind = f.kind;
+  m.min_occurs = f.min_occurs;
+  m.max_occurs = f.max_occurs;
+  m.alternatives = f.alternatives.data();
+  m.alternative_count = static_cast<std::uint32_t>(f.alternatives.size());
+  m.required = f.is_required;
+  m.has_default = f.has_default;
+  m.default_text = f.default_text;
+  if constexpr (f.kind == field_kind::attribute)
+    m.read_attr = &read_attr<T, I>;
+  else
+    m.read_elem = &read_elem<T, I>;
+  return m;
+}
+
+template <class T>
+const complex_vt* base_vt() {
+  if constexpr (derived_type<T>)
+    return &complex_vt_of<typename meta<T>::base>::value;
+  else
+    return nullptr;
+}
+
+template <class T>
+vt_list derived_vts() {
+  return [&]<class... Ds>(types<Ds...>) -> vt_list {
+    static constexpr std::array<const complex_vt*, sizeof...(Ds)> list = {
+        &complex_vt_of<Ds>::value...};
+    return list;
+  }(derived_types_of<T>{});
+}
+
+template <class T>
+constexpr int text_index_v = [] {
+  int idx = -1;
+  int i = 0;
+  std::apply([&](const auto&... f) { ((f.kind == field_kind::text ? (idx = i, ++i) : ++i), ...); },
+             fields_of<T>);
+  return idx;
+}();
+
+template <class T>
+struct complex_vt_of {
+  static constexpr auto matches = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<field_match, sizeof...(I)>{make_match<T, I>()...};
+  }
+  (std::make_index_sequence<field_count<T>>{});
+  static constexpr complex_vt value = {meta<T>::name,   meta<T>::ns,
+                                       matches.data(),  static_cast<std::uint32_t>(matches.size()),
+                                       text_index_v<T>, &finalize_thunk<T>,
+                                       &base_vt<T>,     &derived_vts<T>};
+};
+
+// ---- writing ----
+
+template <class X>
+void write_value(xml::writer& w, std::string_view ns, std::string_view local, const X& x);
+template <class T>
+void write_complex_content(xml::writer& w, const T& x);
+
+template <class X>
+void write_simple_text(xml::writer& w, const X& x) {
+  if constexpr (enum_type<X>)
+    w.text(enum_name(x));
+  else
+    xsd_traits<X>::write(x, w);
+}
+
+template <class X>
+void write_attribute_value(xml::writer& w, std::string_view ns, std::string_view name, const X& x) {
+  if constexpr (std::is_same_v<X, std::string>) {
+    w.attribute(ns, name, x);
+  } else if constexpr (enum_type<X>) {
+    w.attribute(ns, name, enum_name(x));
+  } else if constexpr (std::is_same_v<X, xsd::qname>) {
+    std::string v{w.prefix_for(x.ns)};
+    if (!v.empty()) v.push_back(':');
+    v.append(x.local);
+    w.attribute(ns, name, v);
+  } else {
+    std::string v;
+    xsd_traits<X>::format(x, v);
+    w.attribute(ns, name, v);
+  }
+}
+
+template <class B, class D>
+bool write_if_dynamic(xml::writer& w, std::string_view ns, std::string_view local, const B& b) {
+  if (typeid(b) != typeid(D)) return false;
+  w.start_element(ns, local);
+  write_xsi_type(w, meta<D>::ns, meta<D>::name);
+  write_complex_content(w, static_cast<const D&>(b));
+  w.end_element();
+  return true;
+}
+
+template <class B>
+void write_polymorphic(xml::writer& w, std::string_view ns, std::string_view local, const B& b) {
+  if constexpr (std::is_polymorphic_v<B>) {
+    if (typeid(b) != typeid(B)) {
+      bool done = [&]<class... Ds>(types<Ds...>) {
+        return (write_if_dynamic<B, Ds>(w, ns, local, b) || ...);
+      }(derived_types_of<B>{});
+      if (!done) throw_unregistered_type(meta<B>::name);
+      return;
+    }
+  }
+  write_value(w, ns, local, b);
+}
+
+template <class X>
+void write_value(xml::writer& w, std::string_view ns, std::string_view local, const X& x) {
+  if constexpr (is_nillable<X>::value) {
+    if (!x)
+      write_nil(w, ns, local);
+    else
+      write_value(w, ns, local, *x);
+  } else if constexpr (shape<X>::is_optional) {
+    if (x) write_value(w, ns, local, *x);
+  } else if constexpr (shape<X>::is_pointer) {
+    if (x) write_polymorphic(w, ns, local, *x);
+  } else if constexpr (simple_type<X> || enum_type<X>) {
+    w.start_element(ns, local);
+    write_simple_text(w, x);
+    w.end_element();
+  } else if constexpr (complex_type<X>) {
+    w.start_element(ns, local);
+    write_complex_content(w, x);
+    w.end_element();
+  } else if constexpr (std::is_same_v<X, any_type>) {
+    replay_element(w, x.xml, true, ns, local);
+  } else if constexpr (std::is_same_v<X, any_element>) {
+    replay_element(w, x.xml, false, {}, {});
+  } else {
+    static_assert(sizeof(X) == 0,
+                  "lather::bind: no binding for this type: specialise lather::meta<T> "
+                  "(complex type or enum) or xsd_traits<T> (simple type)");
+  }
+}
+
+template <class F, class Slot>
+void write_slot(xml::writer& w, const F& f, const Slot& s) {
+  if constexpr (is_nillable<Slot>::value) {
+    if (!s) return write_nil(w, f.ns, f.name);
+    write_slot(w, f, *s);
+  } else if constexpr (is_variant<Slot>::value) {
+    std::visit([&](const auto& alt) { write_value(w, f.ns, f.alternatives[s.index()], alt); }, s);
+  } else {
+    write_value(w, f.ns, f.name, s);
+  }
+}
+
+template <class T, std::size_t I>
+void write_attr(xml::writer& w, const T& obj) {
+  constexpr auto& f = std::get<I>(fields_of<T>);
+  if constexpr (f.kind == field_kind::attribute) {
+    const auto& m = obj.*(f.member);
+    using M = std::remove_cvref_t<decltype(m)>;
+    if constexpr (shape<M>::is_optional) {
+      if (m) write_attribute_value(w, f.ns, f.name, *m);
+    } else {
+      write_attribute_value(w, f.ns, f.name, m);
+    }
+  }
+}
+
+template <class T, std::size_t I>
+void write_child(xml::writer& w, const T& obj) {
+  constexpr auto& f = std::get<I>(fields_of<T>);
+  const auto& m = obj.*(f.member);
+  using M = std::remove_cvref_t<decltype(m)>;
+  using S = shape<M>;
+  if constexpr (f.kind == field_kind::text) {
+    write_simple_text(w, m);
+  } else if constexpr (f.kind == field_kind::any) {
+    if constexpr (S::is_vector) {
+      for (const any_element& a : m) replay_element(w, a.xml, false, {}, {});
+    } else if constexpr (S::is_optional) {
+      if (m) replay_element(w, m->xml, false, {}, {});
+    } else {
+      replay_element(w, m.xml, false, {}, {});
+    }
+  } else if constexpr (f.kind == field_kind::element) {
+    if constexpr (S::is_vector) {
+      for (const auto& s : m) write_slot(w, f, s);
+    } else if constexpr (S::is_optional) {
+      if (m)
+        write_slot(w, f, *m);
+      else if (f.is_nillable)
+        write_nil(w, f.ns, f.name);
+    } else if constexpr (S::is_pointer) {
+      if (m)
+        write_polymorphic(w, f.ns, f.name, *m);
+      else if (f.is_nillable)
+        write_nil(w, f.ns, f.name);
+    } else {
+      write_slot(w, f, m);
+    }
+  }
+}
+
+template <class T>
+void write_complex_content(xml::writer& w, const T& x) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (write_attr<T, I>(w, x), ...);
+    (write_child<T, I>(w, x), ...);
+  }
+  (std::make_index_sequence<field_count<T>>{});
+}
+
+template <class T>
+bool read_top(read_ctx& c, T& value) {
+  if constexpr (is_nillable<T>::value) {
+    if (const xml::attribute* nil = scan_xsi(c.r).nil) {
+      int v = nil_value(c, *nil);
+      if (v < 0) return false;
+      if (v == 1) {
+        value.reset();
+        return skip_nil_content(c);
+      }
+    }
+    if (!value) value.emplace();
+    return read_top(c, *value);
+  } else if constexpr (shape<T>::is_pointer) {
+    return read_pointer(c, value);
+  } else {
+    if (const xml::attribute* nil = scan_xsi(c.r).nil) {
+      int v = nil_value(c, *nil);
+      if (v < 0) return false;
+      if (v == 1)
+        return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+    }
+    return read_value(c, value, 0, nullptr);
+  }
+}
+
+}  // namespace detail
+
+/// Read the element the reader is positioned on (token::start_element) into `value`; on return
+/// the reader is on that element's end tag. Returns an empty error_info on success.
+template <class T>
+error_info read(xml::reader& r, T& value, const read_options& opts = {}) {
+  detail::read_ctx c{r, opts};
+  if (!detail::begin_read(c) || !detail::read_top(c, value)) return detail::finish_read(c);
+  return {};
+}
+
+/// Read the attributes and children of the element the reader is positioned on into a
+/// complex `value`, whatever that element is called and ignoring its xsi:type (for wrapper
+/// elements the caller owns). The reader ends on the element's end tag.
+template <complex_type T>
+error_info read_content(xml::reader& r, T& value, const read_options& opts = {}) {
+  detail::read_ctx c{r, opts};
+  std::array<std::uint32_t, field_count<T>> counts;
+  if (!detail::begin_read(c) ||
+      !detail::read_complex_body(c, detail::complex_vt_of<T>::value, &value, counts.data()))
+    return detail::finish_read(c);
+  return {};
+}
+
+/// Throwing form of read().
+template <class T>
+void read_or_throw(xml::reader& r, T& value, const read_options& opts = {}) {
+  if (error_info e = read(r, value, opts)) throw error(std::move(e));
+}
+
+/// Write `value` as element {ns}local (nothing for an empty optional/pointer; xsi:nil for a
+/// nil nillable). Writer errors throw xml::error; unlisted enum values or dynamic types throw
+/// bind::error.
+template <class T>
+void write(xml::writer& w, std::string_view ns, std::string_view local, const T& value) {
+  detail::write_value(w, ns, local, value);
+}
+
+/// Write the attributes and children of a complex `value` into the element the caller has
+/// just started (before any other content).
+template <complex_type T>
+void write_content(xml::writer& w, const T& value) {
+  detail::write_complex_content(w, value);
+}
+
+}  // namespace lather::bind

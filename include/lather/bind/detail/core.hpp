@@ -1,0 +1,175 @@
+// lather/bind/detail/core.hpp — the non-template core the binding templates call into.
+//
+// The templates in bind.hpp only generate thin per-field thunks (fmt's vformat pattern); the
+// element loop, schema-order matching, xsi handling, error paths and xsd:any capture are
+// compiled once, in src/bind/core.cpp and src/bind/any.cpp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "lather/bind/error.hpp"
+#include "lather/bind/meta.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather::bind {
+
+/// How read() treats input the schema does not allow.
+struct read_options {
+  /// Skip child elements the type does not declare instead of failing (attributes the type
+  /// does not declare are always ignored).
+  bool skip_unknown_elements = false;
+  /// Nesting of complex values (recursive types); beyond it errc::limit_exceeded.
+  std::uint32_t max_depth = 256;
+  /// Occurrences of one repeated element beyond which errc::limit_exceeded (a cap on memory
+  /// amplification, independent of maxOccurs).
+  std::uint32_t max_occurs = 1u << 24;
+};
+
+inline constexpr std::string_view xsi_namespace = "http://www.w3.org/2001/XMLSchema-instance";
+
+namespace detail {
+
+struct read_ctx;
+
+using read_elem_fn = bool (*)(read_ctx&, void* obj, std::uint32_t occurrence, std::uint32_t alt);
+using read_attr_fn = bool (*)(read_ctx&, void* obj, const xml::attribute* attr);
+using parse_fn = errc (*)(std::string_view text, void* out, const xml::reader& r);
+
+/// Run-time view of one field (one static array per complex type).
+struct field_match {
+  std::string_view name;
+  std::string_view ns;
+  field_kind kind;
+  std::uint32_t min_occurs;
+  std::uint32_t max_occurs;
+  const std::string_view* alternatives;  ///< choice element names (alternative_count of them)
+  std::uint32_t alternative_count;
+  bool required;  ///< attribute use="required"
+  bool has_default;
+  std::string_view default_text;
+  read_elem_fn read_elem;  ///< elements, any, text
+  read_attr_fn read_attr;  ///< attributes
+};
+
+struct complex_vt;
+using vt_list = std::span<const complex_vt* const>;
+
+/// Run-time view of one complex type.
+struct complex_vt {
+  std::string_view name;
+  std::string_view ns;
+  const field_match* fields;
+  std::uint32_t field_count;
+  int text_field;  ///< index of the simple-content text field, or -1
+  /// Reset fields that did not occur (optional, vector tail, defaults).
+  void (*finalize)(void* obj, const std::uint32_t* counts);
+  const complex_vt* (*base)();  ///< extension base or nullptr
+  vt_list (*derived)();         ///< meta<T>::derived, flattened
+};
+
+/// Per-read state. Error details are only built on failure; the happy path touches none of
+/// the strings.
+struct read_ctx {
+  read_ctx(xml::reader& reader, const read_options& options) : r(reader), opts(options) {}
+  xml::reader& r;
+  const read_options& opts;
+  std::uint32_t depth = 0;
+  errc code = errc::ok;
+  std::string detail;
+  /// Path segments collected while unwinding, innermost first: name and 1-based index (0 =
+  /// not repeated). Names are static (metadata) strings.
+  std::vector<std::pair<std::string_view, std::uint32_t>> segments;
+  std::array<char, 128> root{};  ///< local name of the element read() started on
+  std::uint32_t root_size = 0;
+};
+
+/// The xsi attributes of the current start tag.
+struct xsi_attrs {
+  const xml::attribute* nil = nullptr;
+  const xml::attribute* type = nullptr;
+};
+inline xsi_attrs scan_xsi(const xml::reader& r) noexcept {
+  xsi_attrs x;
+  for (const xml::attribute& a : r.attributes()) {
+    if (a.ns.size() != xsi_namespace.size() || a.ns != xsi_namespace) continue;
+    if (a.local == "nil")
+      x.nil = &a;
+    else if (a.local == "type")
+      x.type = &a;
+  }
+  return x;
+}
+
+// ---- reading (src/bind/core.cpp) ----
+
+/// Record an error; always returns false so callers can `return fail(...)`.
+bool fail(read_ctx& c, errc code, std::string detail);
+/// Record a value error with describe_value_error's message.
+bool fail_value(read_ctx& c, errc code, std::string_view text, std::string_view type_name);
+/// Record the reader's error (token::error or token::need_more).
+bool fail_xml(read_ctx& c, xml::token t);
+inline void push_segment(read_ctx& c, std::string_view name, std::uint32_t index) {
+  c.segments.emplace_back(name, index);
+}
+
+/// On a start tag: remember the root name. False (with an error) otherwise.
+bool begin_read(read_ctx& c);
+/// Build the error_info of a failed read (path + message).
+error_info finish_read(read_ctx& c);
+
+/// xsi:nil="true"/"1" → true; "false"/"0" → false; anything else fails (returns -1).
+int nil_value(read_ctx& c, const xml::attribute& nil);
+/// Consume the (empty) content of an element that carries xsi:nil="true".
+bool skip_nil_content(read_ctx& c);
+
+/// Read a simple-content element on its start tag through its end tag: the text is parsed by
+/// `parse` into `out`. `fm` supplies the default for an empty element (may be null).
+bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_name,
+                 const field_match* fm);
+/// xsi:type on a simple-typed element: built-in XSD types and the declared type are accepted
+/// (the lexical check decides); anything else fails.
+bool check_xsi_simple(read_ctx& c, const xml::attribute& type, std::string_view type_ns,
+                      std::string_view type_name);
+/// xsi:type on a complex-typed element. Returns -1 for the declared type itself, k >= 0 for
+/// declared.derived()[k] (only when `polymorphic`), -2 after recording an error.
+int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt& declared,
+                      bool polymorphic);
+/// Read a complex value on its start tag through its end tag (xsi already checked).
+/// `counts` has vt.field_count slots.
+bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts);
+
+/// Unknown enumeration value.
+bool fail_enum(read_ctx& c, std::string_view text, std::string_view type_name);
+/// No xsi:type where the declared type is abstract.
+bool fail_abstract(read_ctx& c, std::string_view type_name);
+
+// ---- xsd:any (src/bind/any.cpp) ----
+
+/// Capture the element on its start tag (through its end tag) as standalone XML. Without
+/// `keep_name` (anyType: the name is replaced on write) the root's own prefix is not carried.
+bool capture_element(read_ctx& c, std::string& xml, bool keep_name);
+/// Re-emit a captured element. With `rename`, its start tag gets ns/local instead (anyType).
+void replay_element(xml::writer& w, std::string_view xml, bool rename, std::string_view ns,
+                    std::string_view local);
+
+// ---- writing (src/bind/core.cpp) ----
+
+/// xsi:type="p:name" on the open start tag (declaring p for ns when needed).
+void write_xsi_type(xml::writer& w, std::string_view ns, std::string_view name);
+/// <ns:local xsi:nil="true"/>
+void write_nil(xml::writer& w, std::string_view ns, std::string_view local);
+[[noreturn]] void throw_write_error(errc code, std::string message);
+/// An enum value missing from meta<E>::values.
+[[noreturn]] void throw_unknown_enum(long long value, std::string_view type_name);
+/// A dynamic type missing from meta<B>::derived.
+[[noreturn]] void throw_unregistered_type(std::string_view base_name);
+
+}  // namespace detail
+}  // namespace lather::bind

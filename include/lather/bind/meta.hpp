@@ -1,0 +1,432 @@
+// lather/bind/meta.hpp — compile-time binding metadata: how a C++ type maps to XML Schema.
+//
+// Describe a type once, non-intrusively, by specialising lather::meta<T>:
+//
+//   struct SimpleStruct { float varFloat; std::string varString; std::string varAttrString; };
+//   template <> struct lather::meta<SimpleStruct> {
+//     static constexpr std::string_view name = "SimpleStruct";          // XSD type name
+//     static constexpr std::string_view ns = "http://example.com/t";    // target namespace
+//     static constexpr auto fields = std::tuple{                        // schema order
+//         element("varFloat", &SimpleStruct::varFloat),
+//         element("varString", &SimpleStruct::varString),
+//         attribute("varAttrString", &SimpleStruct::varAttrString)};
+//   };
+//
+// Keys a complex type's meta may have (only name, ns and fields are required):
+//   element_form    lather::bind::form::qualified (default) or unqualified: elementFormDefault
+//   using base = B  xsd:extension of B (B's fields come first; xsi:type polymorphism)
+//   using derived = lather::types<D1, D2>   types an xsi:type may name where B is expected
+// An enumeration (a C++ enum restricted from xsd:string) has name, ns and
+//   static constexpr auto values = lather::enum_values<Colour>({{Colour::red, "RED"}, ...});
+//
+// Member types carry occurrence: T is 1..1, std::optional<T> 0..1, std::vector<T> 0..unbounded,
+// std::unique_ptr<T>/std::shared_ptr<T> 0..1 and polymorphic, lather::nillable<T> may be
+// xsi:nil, std::variant<A, B> is an xsd:choice (see choice()). Field modifiers refine this:
+// .min(n) .max(n) .nillable() .qualified() .unqualified() .in_namespace(uri) .default_value(text)
+// .required() (attributes).
+//
+// Everything stays introspectable: lather::bind::describe<T>() (see describe.hpp) gives a static
+// description for schema generators, lather::bind::visit_fields<T>(f) the compile-time fields.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "lather/bind/xsd.hpp"
+
+namespace lather {
+
+/// Binding metadata of T. Specialise it (see the file comment); the primary template is left
+/// undefined so the concepts below can tell bound types from others.
+template <class T>
+struct meta;
+
+/// A value that may be absent on the wire as xsi:nil="true" (XSD nillable). Empty = nil.
+template <class T>
+class nillable : public std::optional<T> {
+ public:
+  using std::optional<T>::optional;
+  bool is_nil() const noexcept { return !this->has_value(); }
+  friend bool operator==(const nillable& a, const nillable& b) {
+    return static_cast<const std::optional<T>&>(a) == static_cast<const std::optional<T>&>(b);
+  }
+};
+
+/// A list of types (used for meta<T>::derived).
+template <class... Ts>
+struct types {};
+
+}  // namespace lather
+
+namespace lather::bind {
+
+/// What a field is in XML.
+enum class field_kind : std::uint8_t {
+  element,    ///< a child element (repeated for std::vector)
+  attribute,  ///< an attribute of the type's element
+  text,       ///< the text value of a simple-content type (xsd:simpleContent)
+  any,        ///< xsd:any: foreign child elements kept as raw XML (any_element)
+};
+
+/// Element form (elementFormDefault / form="..."): qualified elements are in the namespace of
+/// the type that declares them, unqualified ones in no namespace.
+enum class form : std::uint8_t { unset, qualified, unqualified };
+
+/// maxOccurs="unbounded".
+inline constexpr std::uint32_t unbounded = 0xFFFFFFFFu;
+
+/// One foreign element captured whole (xsd:any): its XML text with every namespace it uses
+/// declared on it, so it can be re-emitted anywhere faithfully.
+struct any_element {
+  std::string xml;
+  friend bool operator==(const any_element&, const any_element&) = default;
+};
+
+/// The content of an element declared as xsd:anyType: the element as received (attributes,
+/// namespace declarations, children, text). On write its content goes under the field's name.
+struct any_type {
+  std::string xml;
+  friend bool operator==(const any_type&, const any_type&) = default;
+};
+
+// ---- member shapes: how a member type maps to occurrence ----
+
+namespace detail {
+template <class T>
+struct shape {
+  using value_type = T;
+  static constexpr std::uint32_t min = 1, max = 1;
+  static constexpr bool is_optional = false, is_vector = false, is_pointer = false;
+};
+template <class T>
+struct shape<std::optional<T>> {
+  using value_type = T;
+  static constexpr std::uint32_t min = 0, max = 1;
+  static constexpr bool is_optional = true, is_vector = false, is_pointer = false;
+};
+template <class T, class A>
+struct shape<std::vector<T, A>> {
+  using value_type = T;
+  static constexpr std::uint32_t min = 0, max = unbounded;
+  static constexpr bool is_optional = false, is_vector = true, is_pointer = false;
+};
+template <class T, class D>
+struct shape<std::unique_ptr<T, D>> {
+  using value_type = T;
+  static constexpr std::uint32_t min = 0, max = 1;
+  static constexpr bool is_optional = false, is_vector = false, is_pointer = true;
+};
+template <class T>
+struct shape<std::shared_ptr<T>> {
+  using value_type = T;
+  static constexpr std::uint32_t min = 0, max = 1;
+  static constexpr bool is_optional = false, is_vector = false, is_pointer = true;
+};
+template <class T>
+struct is_nillable : std::false_type {};
+template <class T>
+struct is_nillable<nillable<T>> : std::true_type {
+  using value_type = T;
+};
+
+template <class T>
+struct is_variant : std::false_type {};
+template <class... Ts>
+struct is_variant<std::variant<Ts...>> : std::true_type {};
+
+template <class T>
+struct unwrap_nillable {
+  using type = T;
+};
+template <class T>
+struct unwrap_nillable<nillable<T>> {
+  using type = T;
+};
+}  // namespace detail
+
+/// The per-occurrence value type of a member: vector<optional<...>> etc. peeled, nillable kept.
+template <class Member>
+using slot_type = typename detail::shape<Member>::value_type;
+/// The bound value type: slot_type without nillable.
+template <class Member>
+using value_type_of = typename detail::unwrap_nillable<slot_type<Member>>::type;
+
+// ---- type categories ----
+
+/// A complex type: meta<T> lists fields.
+template <class T>
+concept complex_type = requires {
+  meta<T>::fields;
+};
+/// An enumeration bound through meta<T>::values.
+template <class T>
+concept enum_type = std::is_enum_v<T> && requires {
+  meta<T>::values;
+};
+/// A complex type that declares an extension base.
+template <class T>
+concept derived_type = complex_type<T> && requires {
+  typename meta<T>::base;
+};
+
+// ---- fields ----
+
+/// One field of a complex type. Built with lather::element(), attribute(), text(), any() or
+/// choice() and refined with the modifiers; `Alts` is the number of choice alternatives.
+template <class Owner, class Member, std::size_t Alts = 0>
+struct field {
+  using owner_type = Owner;
+  using member_type = Member;
+
+  Member Owner::*member;
+  std::string_view name;
+  field_kind kind;
+  std::uint32_t min_occurs;
+  std::uint32_t max_occurs;
+  bool is_nillable = false;
+  bool is_required = false;  ///< attributes: use="required"
+  form element_form = form::unset;
+  bool has_ns = false;    ///< ns was set explicitly or resolved from the owning type
+  std::string_view ns{};  ///< namespace of the element/attribute ("" = none)
+  bool has_default = false;
+  std::string_view default_text{};                    ///< XSD default="..." (lexical form)
+  std::array<std::string_view, Alts> alternatives{};  ///< choice: element name per alternative
+
+  constexpr field min(std::uint32_t n) const {
+    field f = *this;
+    f.min_occurs = n;
+    return f;
+  }
+  constexpr field max(std::uint32_t n) const {
+    field f = *this;
+    f.max_occurs = n;
+    return f;
+  }
+  constexpr field nillable() const {
+    field f = *this;
+    f.is_nillable = true;
+    return f;
+  }
+  constexpr field required() const {
+    field f = *this;
+    f.is_required = true;
+    return f;
+  }
+  constexpr field qualified() const {
+    field f = *this;
+    f.element_form = form::qualified;
+    return f;
+  }
+  constexpr field unqualified() const {
+    field f = *this;
+    f.element_form = form::unqualified;
+    return f;
+  }
+  /// An element or attribute in another namespace (e.g. ref="other:elem").
+  constexpr field in_namespace(std::string_view uri) const {
+    field f = *this;
+    f.has_ns = true;
+    f.ns = uri;
+    return f;
+  }
+  /// XSD default: used when an attribute is absent or an element is present but empty.
+  constexpr field default_value(std::string_view text) const {
+    field f = *this;
+    f.has_default = true;
+    f.default_text = text;
+    return f;
+  }
+};
+
+}  // namespace lather::bind
+
+namespace lather {
+
+/// A child element bound to a member. Occurrence follows the member type (see file comment).
+template <class Owner, class Member>
+constexpr bind::field<Owner, Member> element(std::string_view name, Member Owner::*m) {
+  using S = bind::detail::shape<Member>;
+  bind::field<Owner, Member> f{m, name, bind::field_kind::element, S::min, S::max};
+  f.is_nillable = bind::detail::is_nillable<bind::slot_type<Member>>::value;
+  return f;
+}
+
+/// An attribute (optional unless .required(); unqualified unless .qualified()/.in_namespace()).
+template <class Owner, class Member>
+constexpr bind::field<Owner, Member> attribute(std::string_view name, Member Owner::*m) {
+  return {m, name, bind::field_kind::attribute, 0, 1};
+}
+
+/// The text value of a simple-content type (a struct with attributes and a text value).
+template <class Owner, class Member>
+constexpr bind::field<Owner, Member> text(Member Owner::*m) {
+  return {m, {}, bind::field_kind::text, 1, 1};
+}
+
+/// xsd:any: foreign elements at this point of the sequence, kept as raw XML. The member is an
+/// any_element, std::optional<any_element> or std::vector<any_element>.
+template <class Owner, class Member>
+constexpr bind::field<Owner, Member> any(Member Owner::*m) {
+  using S = bind::detail::shape<Member>;
+  static_assert(std::is_same_v<typename S::value_type, bind::any_element>,
+                "lather::any() needs an any_element member (or optional/vector of it)");
+  return {m, {}, bind::field_kind::any, S::min, S::max};
+}
+
+/// xsd:choice over a std::variant member (or optional/vector of one): one element name per
+/// alternative, in the variant's order.
+template <class Owner, class Member, std::size_t N>
+constexpr bind::field<Owner, Member, N> choice(Member Owner::*m,
+                                               const std::string_view (&names)[N]) {
+  using S = bind::detail::shape<Member>;
+  static_assert(bind::detail::is_variant<typename S::value_type>::value,
+                "lather::choice() needs a std::variant member (or optional/vector of one)");
+  static_assert(std::variant_size_v<typename S::value_type> == N,
+                "lather::choice(): give one element name per variant alternative");
+  bind::field<Owner, Member, N> f{m, {}, bind::field_kind::element, S::min, S::max};
+  for (std::size_t i = 0; i < N; ++i) f.alternatives[i] = names[i];
+  return f;
+}
+
+/// One value of an enumeration.
+template <class E>
+struct enumerator {
+  E value;
+  std::string_view name;
+};
+
+/// meta<E>::values = enum_values<E>({{E::a, "A"}, {E::b, "B"}}).
+template <class E, std::size_t N>
+constexpr std::array<enumerator<E>, N> enum_values(const enumerator<E> (&v)[N]) {
+  std::array<enumerator<E>, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = v[i];
+  return out;
+}
+
+}  // namespace lather
+
+namespace lather::bind {
+
+namespace detail {
+
+template <class T>
+constexpr form type_form() {
+  if constexpr (requires { meta<T>::element_form; })
+    return meta<T>::element_form;
+  else
+    return form::qualified;
+}
+
+/// Fill in the namespace of a field declared by type T (elements: T's namespace when
+/// qualified; attributes: none unless qualified).
+template <class T, class F>
+constexpr F resolve_field(F f) {
+  if (f.has_ns) return f;
+  form fm = f.element_form;
+  if (fm == form::unset) fm = f.kind == field_kind::attribute ? form::unqualified : type_form<T>();
+  f.has_ns = true;
+  f.ns = (fm == form::qualified) ? std::string_view{meta<T>::ns} : std::string_view{};
+  return f;
+}
+
+template <class T>
+constexpr auto own_fields() {
+  return std::apply([](auto... f) { return std::tuple{resolve_field<T>(f)...}; }, meta<T>::fields);
+}
+
+template <class T>
+constexpr auto collect_fields() {
+  if constexpr (derived_type<T>) {
+    using B = typename meta<T>::base;
+    static_assert(std::is_base_of_v<B, T>, "meta<T>::base must be a base class of T");
+    return std::tuple_cat(collect_fields<B>(), own_fields<T>());
+  } else {
+    return own_fields<T>();
+  }
+}
+
+template <class... Lists>
+struct concat_types;
+template <>
+struct concat_types<> {
+  using type = types<>;
+};
+template <class... As>
+struct concat_types<types<As...>> {
+  using type = types<As...>;
+};
+template <class... As, class... Bs, class... Rest>
+struct concat_types<types<As...>, types<Bs...>, Rest...> {
+  using type = typename concat_types<types<As..., Bs...>, Rest...>::type;
+};
+
+template <class T>
+struct derived_list;
+template <class... Ts>
+struct flatten_derived {
+  using type = typename concat_types<types<Ts>..., typename derived_list<Ts>::type...>::type;
+};
+template <class T>
+struct derived_list {
+  using type = types<>;
+};
+template <class T>
+requires requires {
+  typename meta<T>::derived;
+}
+struct derived_list<T> {
+  template <class... Ts>
+  static auto flatten(types<Ts...>) -> typename flatten_derived<Ts...>::type;
+  using type = decltype(flatten(typename meta<T>::derived{}));
+};
+
+}  // namespace detail
+
+/// Every field of T, base-type fields first, namespaces resolved.
+template <complex_type T>
+inline constexpr auto fields_of = detail::collect_fields<T>();
+
+/// Number of fields of T (including inherited ones).
+template <complex_type T>
+inline constexpr std::size_t field_count =
+    std::tuple_size_v<std::remove_cvref_t<decltype(fields_of<T>)>>;
+
+/// Every type derived from T that an xsi:type may name (meta<T>::derived, transitively).
+template <class T>
+using derived_types_of = typename detail::derived_list<T>::type;
+
+/// Call f(field) for every field of T (compile-time field objects: f.member, f.name, ...).
+template <complex_type T, class F>
+constexpr void visit_fields(F&& f) {
+  std::apply([&f](const auto&... fld) { (f(fld), ...); }, fields_of<T>);
+}
+
+/// XSD type name and namespace of a bound type (xsd namespace for built-ins).
+template <class T>
+constexpr std::string_view type_name_of() {
+  if constexpr (simple_type<T>)
+    return xsd_traits<T>::type_name;
+  else if constexpr (std::is_same_v<T, any_type>)
+    return "anyType";
+  else
+    return meta<T>::name;
+}
+template <class T>
+constexpr std::string_view type_ns_of() {
+  if constexpr (simple_type<T> || std::is_same_v<T, any_type>)
+    return xsd_namespace;
+  else
+    return meta<T>::ns;
+}
+
+}  // namespace lather::bind

@@ -1,0 +1,123 @@
+// lather/http/client.hpp — HTTP/1.1 client with pooled keep-alive connections (optional TLS).
+//
+//   lather::http::client c{"http://127.0.0.1:8080/perf"};
+//   std::pair<std::string_view, std::string_view> hdrs[] = {
+//       {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
+//   c.post("", hdrs,
+//          [&](xml::output& out) { xml::writer w{out}; /* ... */ w.end_document(); },
+//          [&](const http::response_head& head, const xml::source_fn& body) {
+//            if (head.status != 200) ...;
+//            reader.set_source(body); /* pull tokens */ });
+//
+// Every call runs on the calling thread: I/O is asynchronous on the connection's own
+// io_context, driven by the caller with deadlines, so timeouts are exact and there is no
+// thread hand-off. The client is thread-safe: concurrent calls take different connections
+// from the pool (at most max_connections; further callers wait, within call_timeout).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "lather/http/error.hpp"
+#include "lather/http/options.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather::http {
+
+struct client_options {
+  std::chrono::milliseconds connect_timeout{10'000};  ///< TCP connect + TLS handshake
+  std::chrono::milliseconds io_timeout{30'000};       ///< any single read/write without progress
+  std::chrono::milliseconds call_timeout{60'000};     ///< the whole call, incl. pool wait + retry
+  std::size_t max_connections = 64;                   ///< per client (= per endpoint)
+  std::chrono::milliseconds idle_expiry{30'000};      ///< pooled connections idle longer are closed
+  chunking request_chunking{};
+  std::optional<tls_options> tls{};  ///< for https:// (defaults apply when unset)
+  std::optional<basic_auth> auth{};  ///< sent preemptively on every request
+  unsigned async_threads = 2;      ///< threads of the pool behind async_post
+};
+
+namespace detail {
+struct client_call;
+}
+
+/// Status line and headers of a response; valid during the read_body callback.
+class response_head {
+ public:
+  unsigned status = 0;
+  std::string_view content_type;  ///< "" if absent
+  /// Value of the first header with this name (case-insensitive); "" if absent.
+  std::string_view header(std::string_view name) const;
+  std::optional<std::uint64_t> content_length() const;  ///< nullopt if chunked / until close
+
+ private:
+  friend struct detail::client_call;
+  const detail::client_call* call_ = nullptr;
+};
+
+using header_list = std::span<const std::pair<std::string_view, std::string_view>>;
+/// Writes the request body into the output (threshold-chunked, streamed). May be called a
+/// second time for the one retry (see post()), so it must be repeatable.
+using body_writer = std::function<void(xml::output&)>;
+/// Gets the response head and a pull source for the body (0 = end). The source throws
+/// http::error on timeout / truncation. Unread body bytes are drained (or the connection
+/// dropped) after it returns.
+using body_reader = std::function<void(const response_head&, const xml::source_fn&)>;
+
+class client {
+ public:
+  /// http://host[:port][/path] or https://... ; the path is the default target.
+  explicit client(std::string url, client_options opts = {});
+  ~client();  ///< waits for async calls in flight, then closes all connections
+  client(const client&) = delete;
+  client& operator=(const client&) = delete;
+
+  /// Synchronous POST. `target` "" = the URL's path. `headers` are sent as given (Host,
+  /// Content-Length/Transfer-Encoding, Authorization are the client's). write_body streams
+  /// the request through the chunking threshold; read_body gets the response head (any
+  /// status) and a streaming body source. If a reused pooled connection fails before any
+  /// byte of the response arrived, the call is retried once on a fresh connection
+  /// (write_body runs again). Throws http::error (connect_refused, *_timeout, tls_failed,
+  /// bad_message, connection_closed, ...); exceptions from the callbacks propagate (the
+  /// connection is then dropped).
+  void post(std::string_view target, header_list headers, const body_writer& write_body,
+            const body_reader& read_body);
+
+  /// Asynchronous POST: returns at once; the call runs on a client-owned thread pool
+  /// (client_options::async_threads) and `done` is called there with nullptr or the
+  /// exception. Headers are copied; the callbacks must stay valid until `done` runs.
+  void async_post(std::string target, std::vector<std::pair<std::string, std::string>> headers,
+                  body_writer write_body, body_reader read_body,
+                  std::function<void(std::exception_ptr)> done);
+
+  struct get_result {
+    unsigned status = 0;
+    std::string content_type;
+    std::string body;
+  };
+  /// GET helper (e.g. "?wsdl" or "/perf?wsdl"): any status is returned, not thrown.
+  /// `target` "" = the URL's path; a target starting with '?' is appended to the path.
+  get_result get(std::string_view target = {});
+
+  struct stats {
+    std::uint64_t connections_opened, requests, retries;
+    std::size_t connections_idle;
+  };
+  stats get_stats() const;
+
+ private:
+  friend struct detail::client_call;
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace lather::http

@@ -1,0 +1,158 @@
+// lather/http/server.hpp — HTTP/1.1 server (Boost.Beast parser + Asio, optional TLS).
+//
+//   lather::http::server srv{{.port = 0}};
+//   srv.route("/echo", [](http::request& req, http::response& res) {
+//     char buf[4096];
+//     while (std::size_t n = req.read_body(buf, sizeof buf)) res.body().append({buf, n});
+//     res.set_header("Content-Type", "text/xml; charset=utf-8");
+//   });
+//   srv.start();                       // returns immediately; srv.port() is the bound port
+//
+// A fixed pool of threads (one io_context each) serves many connections. Each connection runs
+// on a stackful coroutine (boost::asio::spawn), so a handler's read_body() and body() writes
+// suspend the coroutine on socket I/O instead of blocking a thread; when the whole body is
+// already buffered (small requests) nothing suspends. Handlers therefore must not block a
+// thread for long (use server::await for work done elsewhere). Keep-alive, HTTP/1.0,
+// pipelining (answered in order), Expect: 100-continue, chunked or Content-Length request
+// bodies, and responses through the chunking threshold are supported. Limits and their
+// answers are documented in docs/limits.md. Shutdown: tools call stop() from a SIGINT/SIGTERM
+// handler thread (see docs/http.md).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "lather/http/error.hpp"
+#include "lather/http/options.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather::http {
+
+struct server_options {
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 0;  ///< 0 = ephemeral (see server::port())
+  unsigned threads = 0;    ///< 0 = one per core
+  std::size_t header_limit = 16 * 1024;     ///< request line + headers; beyond -> 431 + close
+  std::uint64_t body_limit = 64ull << 20;   ///< checked while streaming; beyond -> 413 + close
+  std::chrono::milliseconds header_timeout{10'000};  ///< first byte -> end of headers
+  std::chrono::milliseconds idle_timeout{30'000};    ///< between requests; also per body read/write
+  std::chrono::milliseconds shutdown_deadline{10'000};  ///< stop(): in-flight grace period
+  /// Open connections beyond this are accepted, answered "503 Service Unavailable"
+  /// (Connection: close, Retry-After: 1) and closed at once.
+  std::size_t max_connections = 10'000;
+  chunking response_chunking{};
+  std::optional<tls_options> tls{};  ///< set = HTTPS only
+  std::optional<basic_auth> auth{};  ///< set = every request needs these credentials (else 401)
+  std::string realm = "lather";
+  /// Stack of each connection's coroutine (handlers run on it). Touched pages only.
+  std::size_t coroutine_stack = 256 * 1024;
+};
+
+namespace detail {
+struct server_connection;  // a connection and its current exchange (server.cpp)
+}
+
+/// The request being handled. Valid only inside the handler call; views stay valid until it
+/// returns.
+class request {
+ public:
+  std::string_view method() const;
+  std::string_view target() const;  ///< path + query, as sent
+  std::string_view path() const;
+  std::string_view query() const;   ///< after '?', "" if none
+  /// Value of the first header with this name (case-insensitive); "" if absent.
+  std::string_view header(std::string_view name) const;
+  unsigned version() const;  ///< 10 or 11
+  std::optional<std::uint64_t> content_length() const;  ///< nullopt for chunked (or no body)
+  /// Pull up to `capacity` body bytes as they arrive (suspends the connection's coroutine,
+  /// never blocks a thread); returns 0 at the end of the body. Sends "100 Continue" first if
+  /// the client asked for it. Throws http::error (body_limit, io_timeout, client_gone,
+  /// bad_message) — the server then answers/closes by itself; let it propagate.
+  /// Signature-compatible with xml::source_fn:
+  ///   reader.set_source([&](char* d, std::size_t n) { return req.read_body(d, n); });
+  std::size_t read_body(char* dest, std::size_t capacity);
+  /// The Basic-auth user when server_options::auth is set, else nullptr.
+  const std::string* authenticated_user() const;
+  /// Address of the peer, e.g. "127.0.0.1:53211".
+  std::string remote_endpoint() const;
+
+ private:
+  friend struct detail::server_connection;
+  explicit request(detail::server_connection& x) : x_(x) {}
+  detail::server_connection& x_;
+};
+
+/// The response being produced. Valid only inside the handler call. Default status 200.
+class response {
+ public:
+  void set_status(unsigned code);
+  /// Add a header. Content-Length, Transfer-Encoding, Connection and Date are the server's.
+  void set_header(std::string_view name, std::string_view value);
+  /// The body. Its sink is wired to the chunking threshold: the first hand-off (once more than
+  /// `threshold` bytes are buffered and the writer calls maybe_flush()/flush()) sends the
+  /// headers + first chunk; if nothing was handed off by finish(), the body goes out in one
+  /// write with Content-Length (a body over the threshold that was never flushed goes out as
+  /// one chunk). Writes suspend the coroutine on socket back-pressure and throw http::error
+  /// (client_gone, io_timeout) when the client is gone.
+  xml::output& body();
+  /// Send the response now (optional: returning from the handler finishes it too). After
+  /// finish() set_status/set_header/body() writes are ignored.
+  void finish();
+  /// The client disconnected (a long-running handler may stop early).
+  bool client_gone() const;
+
+ private:
+  friend struct detail::server_connection;
+  explicit response(detail::server_connection& x) : x_(x) {}
+  detail::server_connection& x_;
+};
+
+/// Runs on the connection's coroutine. An exception escaping it gives "500 Internal Server
+/// Error" (if nothing was sent yet) or closes the connection (if the response had started).
+using handler = std::function<void(request&, response&)>;
+
+class server {
+ public:
+  explicit server(server_options opts);
+  ~server();  ///< stop()
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  /// Route requests whose path starts with `path_prefix` (longest prefix wins; "/" matches
+  /// everything; no match -> 404). Call before start().
+  void route(std::string path_prefix, handler h);
+  /// Bind, listen and start the threads; returns immediately. Throws http::error / system_error
+  /// if the address cannot be bound or TLS files cannot be loaded.
+  void start();
+  /// The bound port (after start()).
+  std::uint16_t port() const;
+  /// start() (if not yet started) and block until stop() has completed.
+  void run();
+  /// Graceful stop, callable from any thread except a handler: stop accepting, close idle
+  /// connections, let in-flight requests finish (their responses carry Connection: close)
+  /// within shutdown_deadline, then close the rest and join the threads. Idempotent.
+  void stop();
+
+  /// From inside a handler: suspend it until `start`'s argument `resume` is called (exactly
+  /// once, from any thread), without holding a server thread. `start` runs on the handler's
+  /// thread before the suspension.
+  static void await(const std::function<void(std::function<void()> resume)>& start);
+
+  struct stats {
+    std::uint64_t connections_total, connections_open, requests, bytes_in, bytes_out;
+    std::uint64_t rejected_connections;  ///< answered 503 because of max_connections
+  };
+  stats get_stats() const;
+
+ private:
+  friend struct detail::server_connection;
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace lather::http

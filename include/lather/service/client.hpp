@@ -1,0 +1,111 @@
+// lather/service/client.hpp — code-first SOAP client: call an operation with bound structs.
+//
+//   lather::client c{"http://127.0.0.1:8080/perf"};        // pooled keep-alive connections
+//   auto reply = c.call<perf::echoComplexTypeDocResponse>("echoComplexTypeDoc", request);
+//
+// The request struct is written as the operation's wrapper element (document/literal wrapped:
+// {namespace of the request type}operation), the response read from the Body's first child;
+// a SOAP fault comes back as soap::fault_error, transport failures as http::error, anything
+// else unexpected (an HTML error page, a wrong element) as client_error with an excerpt.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lather/bind/bind.hpp"
+#include "lather/http/client.hpp"
+#include "lather/soap/envelope.hpp"
+#include "lather/soap/fault.hpp"
+#include "lather/soap/style.hpp"
+#include "lather/soap/version.hpp"
+#include "lather/service/detail/function_ref.hpp"
+#include "lather/service/service.hpp"
+
+namespace lather {
+
+struct client_options : http::client_options {
+  soap::version version = soap::version::soap11;
+  bind::read_options read{};
+};
+
+struct call_options {
+  soap::style style = soap::style::document_wrapped;
+  std::string soap_action;       ///< SOAPAction / action parameter ("" = empty)
+  std::string request_element;   ///< default: operation name (bare: the type name)
+  std::string response_element;  ///< default: operation + "Response" (checked when set)
+  std::string element_ns;        ///< default: the request type's namespace
+  /// SOAP header entries to send (each writes one element).
+  std::vector<std::function<void(xml::writer&)>> headers;
+};
+
+/// The peer answered something that is neither the expected response nor a SOAP fault.
+class client_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class client {
+ public:
+  explicit client(std::string url, client_options opts = {});
+  ~client();
+  client(const client&) = delete;
+  client& operator=(const client&) = delete;
+
+  /// Call `operation` with `request`, return the response.
+  template <class Resp, class Req>
+  Resp call(std::string_view operation, const Req& request, const call_options& o = {}) {
+    Resp r{};
+    call(operation, request, r, o);
+    return r;
+  }
+  /// Same, reading into `response` (reuse it across calls: no allocation once warmed up).
+  template <class Req, class Resp>
+  void call(std::string_view operation, const Req& request, Resp& response,
+            const call_options& o = {}) {
+    const bool bare = o.style == soap::style::document_bare;
+    std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : meta<Req>::ns;
+    std::string_view element = !o.request_element.empty() ? std::string_view(o.request_element)
+                               : bare                     ? meta<Req>::name
+                                                          : operation;
+    invoke(
+        o,
+        [&](xml::writer& w) {
+          if (bare) {
+            bind::write(w, ns, element, request);
+          } else if (soap::is_rpc(o.style)) {
+            soap::write_rpc_start(w, opts_.version, o.style, ns, element);
+            bind::write_content(w, request);
+            w.end_element();
+          } else {
+            w.start_element(ns, element);
+            bind::write_content(w, request);
+            w.end_element();
+          }
+        },
+        [&](xml::reader& r) {
+          return bare ? bind::read(r, response, opts_.read)
+                      : bind::read_content(r, response, opts_.read);
+        });
+  }
+
+  /// The service's WSDL (GET ?wsdl).
+  std::string wsdl();
+  http::client& transport() noexcept { return *http_; }
+
+ private:
+  void invoke(const call_options& o, detail::function_ref<void(xml::writer&)> write_body,
+              detail::function_ref<bind::error_info(xml::reader&)> read_body);
+
+  client_options opts_;
+  std::unique_ptr<http::client> http_;
+  struct state;
+  struct state_pool;
+  std::unique_ptr<state_pool> pool_;
+};
+
+}  // namespace lather

@@ -1,0 +1,52 @@
+// lather/service/server.hpp — serve lather::service objects over HTTP(S).
+//
+//   lather::server srv{{.port = 8080}};
+//   srv.mount("/perf", perf);   // POST /perf -> SOAP; GET /perf?wsdl -> WSDL 1.1
+//   srv.run();                  // GET /healthz, GET /metrics are always there
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "lather/http/server.hpp"
+#include "lather/service/service.hpp"
+
+namespace lather {
+
+struct server_options : http::server_options {
+  /// One access-log line per SOAP call (method, path, operation, status, bytes in/out, µs);
+  /// nullptr = off.
+  std::FILE* access_log = nullptr;
+  /// Reply to handler exceptions other than soap::fault_error with a generic reason
+  /// (no what(), no internal paths). Set false while debugging.
+  bool hide_internal_errors = true;
+  /// Address advertised in generated WSDLs; empty = from the request's Host header.
+  std::string public_base_url;
+};
+
+class server {
+ public:
+  explicit server(server_options opts = {});
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  /// Serve `s` at `path` (exact path; query "?wsdl" gives its WSDL). The service must outlive
+  /// the server. Call before start().
+  void mount(std::string path, service& s);
+  void start();
+  void run();   ///< start() and block until stop()
+  void stop();  ///< graceful (see http::server::stop)
+  std::uint16_t port() const;
+
+  /// Prometheus text exposition of the server's metrics (what GET /metrics returns).
+  std::string metrics_text() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace lather

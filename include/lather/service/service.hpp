@@ -1,0 +1,265 @@
+// lather/service/service.hpp — code-first SOAP services: C++ callables become operations.
+//
+//   lather::service perf{"PerfService", "http://cxf.apache.org/cxf/performance"};
+//   perf.operation("echoComplexTypeDoc", [](const perf::echoComplexTypeDoc& in) {
+//     return perf::echoComplexTypeDocResponse{in.in, in.id};
+//   });
+//   lather::server srv{{.port = 8080}};
+//   srv.mount("/perf", perf);          // POST /perf: SOAP 1.1 and 1.2; GET /perf?wsdl: WSDL
+//   srv.run();
+//
+// An operation's request and response are bound structs (lather::meta<T>, see
+// lather/bind/meta.hpp). Their fields are the parameters: for document/literal wrapped (the
+// default) the request struct is the wrapper element named after the operation, in the
+// struct's namespace, and the response is the wrapper `<operation>Response`; for RPC styles
+// the fields are the parts. Handler shapes (an optional leading `lather::call_context&` is
+// allowed in each):
+//   Resp f(const Req&)        the usual form
+//   void f(Req&, Resp&)       no allocation: both objects are pooled and reused across calls
+//                             (swap rather than move out of Req to keep its capacity warm)
+//   void f(const Req&)        one-way: HTTP 202, no response envelope
+// Throw lather::soap::fault_error for a fault of your own (typed detail via fault::set_detail);
+// any other exception becomes a Server/Receiver fault without internal details.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "lather/bind/bind.hpp"
+#include "lather/soap/envelope.hpp"
+#include "lather/soap/fault.hpp"
+#include "lather/soap/style.hpp"
+#include "lather/soap/version.hpp"
+
+namespace lather {
+
+namespace http {
+class request;
+class response;
+}  // namespace http
+class wsdl_builder;
+
+/// Per-operation settings.
+struct operation_options {
+  soap::style style = soap::style::document_wrapped;
+  std::string soap_action;       ///< advertised in the WSDL; dispatch fallback
+  std::string request_element;   ///< default: the operation name
+  std::string response_element;  ///< default: operation name + "Response"
+  /// Namespace of the wrapper elements. Default: the request type's namespace
+  /// (document styles) or the service's target namespace (RPC styles).
+  std::string element_ns;
+  std::string documentation;  ///< wsdl:documentation
+};
+
+/// What a handler can see of the call besides its parameters (declare a leading
+/// `lather::call_context&` parameter to get it).
+class call_context {
+ public:
+  virtual soap::version version() const = 0;
+  virtual std::string_view operation() const = 0;
+  /// SOAPAction (1.1) or the action parameter (1.2), unquoted.
+  virtual std::string_view soap_action() const = 0;
+  /// An HTTP request header (case-insensitive name); "" when absent.
+  virtual std::string_view http_header(std::string_view name) const = 0;
+  virtual std::string_view remote_user() const = 0;  ///< Basic-auth user or ""
+  /// Add a SOAP header entry to the response (written before the Body).
+  virtual void add_response_header(std::function<void(xml::writer&)> write_entry) = 0;
+
+ protected:
+  ~call_context() = default;
+};
+
+/// Typed SOAP header binding: headers the service understands (so mustUnderstand="1" on them
+/// is satisfied) and a callback that reads each one.
+using header_reader = std::function<void(call_context&, xml::reader&)>;
+
+/// Interceptors: called around every call of the service (logging, auth, metrics). `before`
+/// may throw soap::fault_error to reject the call; `after` sees the outcome (fault or not).
+struct call_info {
+  std::string_view operation;  ///< "" when dispatch failed
+  soap::version version = soap::version::soap11;
+  bool fault = false;
+  unsigned http_status = 200;
+  std::uint64_t bytes_in = 0, bytes_out = 0;
+  std::uint64_t micros = 0;
+};
+struct interceptor {
+  std::function<void(call_context&)> before;
+  std::function<void(call_context&, const call_info&)> after;
+};
+
+namespace detail {
+
+/// One call as the service layer sees it (implemented in src/service); the typed operation
+/// templates below call only these non-template members.
+class exchange : public call_context {
+ public:
+  virtual xml::reader& reader() = 0;  ///< positioned on the request's body element
+  virtual const bind::read_options& read_options() const = 0;
+  /// The request was read through its end tag: check the rest of the envelope.
+  virtual void finish_request() = 0;
+  /// Start the response envelope (headers, Body) and return the writer for its body.
+  virtual xml::writer& begin_response(bool encoded) = 0;
+  virtual void end_response() = 0;
+  /// One-way: answer 202 with no body.
+  virtual void accept_one_way() = 0;
+  [[noreturn]] virtual void request_error(const bind::error_info& e) = 0;
+
+ protected:
+  ~exchange() = default;
+};
+
+/// Reused request/response objects (so a warmed-up call allocates nothing).
+template <class T>
+class object_pool {
+ public:
+  struct lease {
+    object_pool* pool;
+    std::unique_ptr<T> object;
+    lease(object_pool* p, std::unique_ptr<T> o) : pool(p), object(std::move(o)) {}
+    lease(const lease&) = delete;
+    lease& operator=(const lease&) = delete;
+    ~lease() { pool->give_back(std::move(object)); }
+    T* operator->() const { return object.get(); }
+    T& operator*() const { return *object; }
+  };
+  lease take() {
+    {
+      std::lock_guard lock(m_);
+      if (!free_.empty()) {
+        auto o = std::move(free_.back());
+        free_.pop_back();
+        return {this, std::move(o)};
+      }
+    }
+    return {this, std::make_unique<T>()};
+  }
+
+ private:
+  void give_back(std::unique_ptr<T> o) {
+    std::lock_guard lock(m_);
+    if (free_.size() < 256) free_.push_back(std::move(o));
+  }
+  std::mutex m_;
+  std::vector<std::unique_ptr<T>> free_;
+};
+
+template <class T>
+struct callable_traits : callable_traits<decltype(&T::operator())> {};
+template <class C, class R, class... A>
+struct callable_traits<R (C::*)(A...) const> {
+  using result = R;
+  using args = std::tuple<A...>;
+};
+template <class C, class R, class... A>
+struct callable_traits<R (C::*)(A...)> {
+  using result = R;
+  using args = std::tuple<A...>;
+};
+template <class R, class... A>
+struct callable_traits<R (*)(A...)> {
+  using result = R;
+  using args = std::tuple<A...>;
+};
+
+template <class Tuple>
+struct drop_context {
+  using type = Tuple;
+  static constexpr bool has_context = false;
+};
+template <class... A>
+struct drop_context<std::tuple<call_context&, A...>> {
+  using type = std::tuple<A...>;
+  static constexpr bool has_context = true;
+};
+
+}  // namespace detail
+
+/// A registered operation (type-erased); the server dispatches to it, the WSDL generator
+/// describes it.
+class operation_entry {
+ public:
+  virtual ~operation_entry() = default;
+  const std::string& name() const noexcept { return name_; }
+  const operation_options& options() const noexcept { return options_; }
+  std::string_view request_ns() const noexcept { return request_ns_; }
+  std::string_view request_element() const noexcept { return request_element_; }
+  std::string_view response_element() const noexcept { return response_element_; }
+  bool one_way() const noexcept { return one_way_; }
+  /// Read the request, run the handler, write the response.
+  virtual void invoke(detail::exchange& x) = 0;
+  /// Add the request/response types and elements to a WSDL being generated (wsdl.hpp).
+  virtual void describe(wsdl_builder& b) const = 0;
+
+ protected:
+  std::string name_;
+  operation_options options_;
+  std::string request_ns_, request_element_, response_element_;
+  bool one_way_ = false;
+};
+
+struct service_options {
+  bool soap11 = true;  ///< accept SOAP 1.1 requests
+  bool soap12 = true;  ///< accept SOAP 1.2 requests
+  bind::read_options read{};
+  /// Default for operation_options::element_ns when the request type has no namespace.
+  std::string element_ns;
+};
+
+class service {
+ public:
+  service(std::string name, std::string target_namespace, service_options opts = {});
+  ~service();
+  service(const service&) = delete;
+  service& operator=(const service&) = delete;
+
+  /// Register an operation (see the file comment for handler shapes).
+  template <class F>
+  service& operation(std::string name, F handler, operation_options opts = {});
+
+  /// Understand the SOAP header {ns}local: `read` gets the reader on its start tag and must
+  /// read it through its end tag (e.g. lather::bind::read into a header struct).
+  service& header(std::string ns, std::string local, header_reader read);
+  service& intercept(interceptor i);
+
+  const std::string& name() const noexcept { return name_; }
+  const std::string& target_namespace() const noexcept { return tns_; }
+  const service_options& options() const noexcept { return opts_; }
+  std::span<const std::unique_ptr<operation_entry>> operations() const noexcept { return ops_; }
+
+  /// Dispatch: the operation taking body element {ns}local, else the one whose SOAPAction is
+  /// `action`; nullptr when none.
+  const operation_entry* find(std::string_view ns, std::string_view local,
+                              std::string_view action) const noexcept;
+  struct header_binding {
+    std::string ns, local;
+    header_reader read;
+  };
+  std::span<const header_binding> headers() const noexcept { return headers_; }
+  std::span<const interceptor> interceptors() const noexcept { return interceptors_; }
+
+ private:
+  void add(std::unique_ptr<operation_entry> op);
+
+  std::string name_, tns_;
+  service_options opts_;
+  std::vector<std::unique_ptr<operation_entry>> ops_;
+  std::vector<header_binding> headers_;
+  std::vector<interceptor> interceptors_;
+  struct index;
+  std::unique_ptr<index> index_;
+};
+
+}  // namespace lather
+
+#include "lather/service/detail/typed_operation.hpp"
+#include "lather/service/wsdl.hpp"
+#include "lather/service/detail/describe.hpp"

@@ -1,0 +1,687 @@
+// lather/soap/encoded.hpp — RPC/encoded values (SOAP 1.1 section 5): xsi:type, SOAP-ENC arrays,
+// apachesoap:Map, and multi-ref id/href graphs (shared objects and cycles).
+//
+// Declaring an encoded struct (its xsi:type QName and its accessors, in schema order):
+//
+//   struct Setting { std::string status; std::shared_ptr<Setting> parent;
+//                    std::vector<std::shared_ptr<Setting>> children; ... };
+//   template <> struct lather::soap::encoded_type<Setting> {
+//     static constexpr std::string_view ns = "urn:fetch", name = "Setting";
+//     static constexpr auto fields = std::make_tuple(
+//         soap::field("status", &Setting::status), soap::field("parent", &Setting::parent),
+//         soap::field("children", &Setting::children));
+//   };
+//
+// Value kinds: XSD simple types (bind::xsd_traits), encoded structs, std::optional (nil when
+// empty), std::shared_ptr (nil when null; the unit of sharing), std::vector (SOAP-ENC array),
+// soap::multi_array (multi-dimensional), std::map and soap::apache_map (apachesoap:Map).
+//
+// Writing a response part (shared_ptr identity decides what is a multi-ref):
+//
+//   soap::encoder enc{writer};
+//   enc.count(result);                            // reference-count pass, every part first
+//   soap::write_rpc_start(writer, v, soap::style::rpc_encoded, "urn:fetch", "fetchResponse");
+//   enc.write("", "return", result);
+//   writer.end_element();                         // the RPC wrapper
+//   enc.write_independents();                     // multiRef elements, after the wrapper
+//
+// Reading (one pass; forward/backward hrefs, shared objects restored as shared, cycles):
+//
+//   soap::decoder dec{reader, env.body_namespaces()};
+//   soap::rpc_reader parts{reader};
+//   while (parts.next()) if (parts.name() == "return") dec.read(result); else
+//   reader.skip_element(); dec.read_trailing(env);                       // independent elements,
+//   then resolve
+//
+// The decoder is linear: ids live in one hash map; a forward href creates the (empty) target
+// object at once, and the element with that id later fills it in place, so shared_ptr slots never
+// need fixing up. By-value slots get one copy at finish(), ordered so that a copy happens only
+// after everything it contains is complete. Elements with an id that appear before any
+// reference are kept as XML text and decoded once referenced (a worklist, no recursion).
+// Declared array sizes are never used to pre-allocate; sizes are checked against the items.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lather/bind/meta.hpp"
+#include "lather/bind/xsd.hpp"
+#include "lather/soap/capture.hpp"
+#include "lather/soap/envelope.hpp"
+#include "lather/soap/error.hpp"
+#include "lather/soap/version.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather::soap {
+
+/// Specialise for every encoded struct: `ns`, `name` (its xsi:type QName) and `fields`.
+template <class T>
+struct encoded_type;
+
+template <class C, class M>
+struct encoded_field {
+  std::string_view name;  ///< accessor element name (unqualified, as section 5 writes them)
+  M C::*member;
+};
+template <class C, class M>
+constexpr encoded_field<C, M> field(std::string_view name, M C::*member) {
+  return {name, member};
+}
+
+template <class T>
+concept declared_encoded_struct = requires {
+  encoded_type<T>::ns;
+  encoded_type<T>::name;
+  encoded_type<T>::fields;
+};
+
+/// A struct the encoding can write: declared with encoded_type<T>, or else any type bound with
+/// lather::meta<T> (bind/meta.hpp); every field is then an accessor element named as in meta
+/// (section 5 has no attributes).
+template <class T>
+concept encoded_struct = declared_encoded_struct<T> || bind::complex_type<T>;
+
+/// apachesoap:Map as an ordered list of pairs (keeps duplicates and order as received).
+template <class K, class V>
+struct apache_map {
+  std::vector<std::pair<K, V>> items;
+  friend bool operator==(const apache_map&, const apache_map&) = default;
+};
+
+/// A multi-dimensional SOAP-ENC array (arrayType="xsd:int[2,3]"): items in row-major order.
+template <class T>
+struct multi_array {
+  using value_type = T;
+  std::vector<std::size_t> dims;
+  std::vector<T> items;
+  friend bool operator==(const multi_array&, const multi_array&) = default;
+};
+
+namespace detail {
+/// Where an encoded struct's QName and fields come from.
+template <class T>
+struct struct_info;
+template <class T>
+requires declared_encoded_struct<T>
+struct struct_info<T> {
+  static constexpr std::string_view ns = encoded_type<T>::ns;
+  static constexpr std::string_view name = encoded_type<T>::name;
+  static constexpr const auto& fields = encoded_type<T>::fields;
+};
+template <class T>
+requires(!declared_encoded_struct<T> && bind::complex_type<T>) struct struct_info<T> {
+  static constexpr std::string_view ns = lather::meta<T>::ns;
+  static constexpr std::string_view name = lather::meta<T>::name;
+  static constexpr const auto& fields = lather::meta<T>::fields;
+};
+
+template <class T>
+struct is_shared_ptr : std::false_type {};
+template <class T>
+struct is_shared_ptr<std::shared_ptr<T>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_map : std::false_type {};
+template <class K, class V, class C, class A>
+struct is_map<std::map<K, V, C, A>> : std::true_type {};
+template <class T>
+struct is_apache_map : std::false_type {};
+template <class K, class V>
+struct is_apache_map<apache_map<K, V>> : std::true_type {};
+template <class T>
+struct is_multi_array : std::false_type {};
+template <class T>
+struct is_multi_array<multi_array<T>> : std::true_type {};
+
+/// One address per type: identifies the C++ type behind a multi-ref target.
+template <class T>
+struct type_tag {
+  static constexpr char id = 0;
+};
+
+template <class T>
+constexpr std::size_t field_count =
+    std::tuple_size_v<std::decay_t<decltype(detail::struct_info<T>::fields)>>;
+
+template <class T, std::size_t... I>
+constexpr auto field_names(std::index_sequence<I...>) {
+  return std::array<std::string_view, sizeof...(I)>{
+      std::get<I>(detail::struct_info<T>::fields).name...};
+}
+
+template <class T>
+concept simple = bind::simple_type<T>;
+}  // namespace detail
+
+struct encode_options {
+  /// Axis style: every struct, array and map behind a shared_ptr becomes a multiRef, even when
+  /// referenced once. Default (soap4r style): only values referenced more than once.
+  bool multiref_all = false;
+  /// Values behind shared_ptr nested deeper than this are written as multi-refs, so a long
+  /// chain (a linked list) never produces deep XML or deep recursion.
+  std::uint32_t max_inline_depth = 32;
+};
+
+/// Writes encoded values. One encoder per message (or reset()); not thread-safe.
+class encoder {
+ public:
+  explicit encoder(xml::writer& w, encode_options options = {});
+  ~encoder();
+  encoder(const encoder&) = delete;
+  encoder& operator=(const encoder&) = delete;
+
+  /// Reference-counting pass over a value; call for every part before writing any.
+  template <class T>
+  void count(const T& value) {
+    count_value(value);
+    drain_visits();
+  }
+  /// Write `value` as the accessor element {ns}name with xsi:type.
+  template <class T>
+  void write(std::string_view ns, std::string_view name, const T& value) {
+    write_value(ns, name, value, 0);
+  }
+  /// Write the multi-ref targets referenced so far as independent elements
+  /// (<multiRef id="idN" soapenc:root="0" xsi:type="...">), after the body's main element.
+  void write_independents();
+  /// Forget all references (next message); keeps capacity.
+  void reset();
+
+ private:
+  using erased_fn = void (*)(encoder&, const void*);
+  struct ref_info {
+    std::uint32_t count = 0;
+    std::uint32_t id = 0;  // 0 = not assigned yet
+  };
+  struct pending_write {
+    const void* object;
+    erased_fn write;
+    std::uint32_t id;
+  };
+
+  ref_info& lookup(const void* object);
+  void drain_visits();
+  void start(std::string_view ns, std::string_view name);
+  void end();
+  void type_attribute(std::string_view ns, std::string_view local);
+  void nil();
+  void href(ref_info& ref, const void* object, erased_fn write);
+  void array_type_attribute(std::size_t items, std::string_view dims = {});
+  void append_qname(std::string_view ns, std::string_view local);  // to type_text_
+
+  template <class T>
+  void append_type() {
+    using U = std::remove_cvref_t<T>;
+    if constexpr (detail::is_shared_ptr<U>::value) {
+      append_type<typename U::element_type>();
+    } else if constexpr (detail::is_optional<U>::value) {
+      append_type<typename U::value_type>();
+    } else if constexpr (detail::simple<U>) {
+      append_qname(xsd_ns, bind::xsd_traits<U>::type_name);
+    } else if constexpr (encoded_struct<U>) {
+      append_qname(detail::struct_info<U>::ns, detail::struct_info<U>::name);
+    } else if constexpr (detail::is_vector<U>::value) {
+      append_type<typename U::value_type>();
+      type_text_ += "[]";
+    } else if constexpr (detail::is_multi_array<U>::value) {
+      append_type<typename U::value_type>();
+      type_text_ += "[]";
+    } else if constexpr (detail::is_map<U>::value || detail::is_apache_map<U>::value) {
+      append_qname(apache_soap_ns, "Map");
+    } else {
+      static_assert(sizeof(U) == 0, "type is not an encoded value: see encoded.hpp");
+    }
+  }
+
+  template <class T>
+  void count_value(const T& v) {
+    if constexpr (detail::is_shared_ptr<T>::value) {
+      if (v && ++lookup(v.get()).count == 1) {
+        visits_.push_back({v.get(), [](encoder& e, const void* p) {
+                             e.count_value(*static_cast<const typename T::element_type*>(p));
+                           }});
+      }
+    } else if constexpr (detail::is_optional<T>::value) {
+      if (v) count_value(*v);
+    } else if constexpr (encoded_struct<T>) {
+      std::apply([&](const auto&... f) { (count_value(v.*(f.member)), ...); },
+                 detail::struct_info<T>::fields);
+    } else if constexpr (detail::is_vector<T>::value) {
+      if constexpr (!detail::simple<typename T::value_type>) {
+        for (const auto& item : v) count_value(item);
+      }
+    } else if constexpr (detail::is_multi_array<T>::value) {
+      count_value(v.items);
+    } else if constexpr (detail::is_map<T>::value) {
+      for (const auto& [key, value] : v) count_value(value);
+    } else if constexpr (detail::is_apache_map<T>::value) {
+      for (const auto& [key, value] : v.items) count_value(value);
+    }
+  }
+
+  template <class T>
+  void write_value(std::string_view ns, std::string_view name, const T& v, std::uint32_t depth) {
+    if constexpr (detail::is_shared_ptr<T>::value) {
+      using U = typename T::element_type;
+      if (!v) {
+        start(ns, name);
+        nil();
+        end();
+        return;
+      }
+      ref_info& ref = lookup(v.get());
+      // count == 0: count() was not called; only a multi-ref is safe (the value may be cyclic).
+      const bool multi = ref.count != 1 || depth >= options_.max_inline_depth ||
+                         (options_.multiref_all && !detail::simple<U>);
+      if (!multi) return write_value(ns, name, *v, depth);
+      start(ns, name);
+      href(ref, v.get(),
+           [](encoder& e, const void* p) { e.write_content(*static_cast<const U*>(p), 0); });
+      end();
+    } else if constexpr (detail::is_optional<T>::value) {
+      if (v) return write_value(ns, name, *v, depth);
+      start(ns, name);
+      nil();
+      end();
+    } else {
+      start(ns, name);
+      write_content(v, depth);
+      end();
+    }
+  }
+
+  /// xsi:type (and arrayType) plus the content of an element whose start tag is open.
+  template <class T>
+  void write_content(const T& v, std::uint32_t depth) {
+    if constexpr (detail::simple<T>) {
+      type_attribute(xsd_ns, bind::xsd_traits<T>::type_name);
+      bind::xsd_traits<T>::write(v, w_);
+    } else if constexpr (encoded_struct<T>) {
+      type_attribute(detail::struct_info<T>::ns, detail::struct_info<T>::name);
+      std::apply(
+          [&](const auto&... f) { (write_value({}, f.name, v.*(f.member), depth + 1), ...); },
+          detail::struct_info<T>::fields);
+    } else if constexpr (detail::is_vector<T>::value) {
+      type_text_.clear();
+      append_type<typename T::value_type>();
+      array_type_attribute(v.size());
+      for (const auto& item : v) write_value({}, "item", item, depth + 1);
+    } else if constexpr (detail::is_multi_array<T>::value) {
+      type_text_.clear();
+      append_type<typename T::value_type>();
+      std::string dims;
+      for (std::size_t i = 0; i < v.dims.size(); ++i) {
+        if (i) dims += ',';
+        dims += std::to_string(v.dims[i]);
+      }
+      array_type_attribute(v.items.size(), dims);
+      for (const auto& item : v.items) write_value({}, "item", item, depth + 1);
+    } else if constexpr (detail::is_map<T>::value || detail::is_apache_map<T>::value) {
+      type_attribute(apache_soap_ns, "Map");
+      const auto& items = [&]() -> const auto& {
+        if constexpr (detail::is_map<T>::value)
+          return v;
+        else
+          return v.items;
+      }
+      ();
+      for (const auto& [key, value] : items) {
+        start({}, "item");
+        write_value({}, "key", key, depth + 1);
+        write_value({}, "value", value, depth + 1);
+        end();
+      }
+    } else {
+      static_assert(sizeof(T) == 0, "type is not an encoded value: see encoded.hpp");
+    }
+  }
+
+  xml::writer& w_;
+  encode_options options_;
+  std::unordered_map<const void*, ref_info> refs_;
+  std::vector<std::pair<const void*, erased_fn>> visits_;
+  std::vector<pending_write> to_write_;
+  std::uint32_t next_id_ = 0;
+  std::string type_text_;
+  std::string scratch_;
+};
+
+struct decode_options {
+  /// Most ids + hrefs to distinct ids per message (each makes one object).
+  std::uint32_t max_references = 1u << 22;
+  /// Most items in one array (a declared arrayType larger than this is rejected).
+  std::uint64_t max_array_items = 1u << 26;
+};
+
+/// Reads encoded values from a message whose Body is being read. One decoder per message.
+class decoder {
+ public:
+  /// `outer`: namespace bindings in scope at the Body (envelope_reader::body_namespaces()),
+  /// needed to decode independent elements kept as text.
+  explicit decoder(xml::reader& r, std::span<const namespace_binding> outer = {},
+                   decode_options options = {});
+  ~decoder();
+  decoder(const decoder&) = delete;
+  decoder& operator=(const decoder&) = delete;
+
+  /// Read the accessor whose start tag is current into `out` (reader left on its end tag).
+  /// Handles href (forward or backward), id, xsi:nil.
+  template <class T>
+  void read(T& out) {
+    const ref_attrs refs = find_ref_attributes();
+    if (refs.href) {
+      bind_reference(out, refs.entry);
+    } else if (refs.id) {
+      bind_definition(out, refs.entry);
+    } else {
+      read_content(out);
+    }
+  }
+  /// A Body child after the main element (reader on its start tag, left on its end tag): an
+  /// independent element with an id is decoded (or kept until referenced); others are skipped.
+  void read_independent();
+  /// Resolve: decode kept independents that were referenced, check every href found its
+  /// target, copy by-value references. Throws fault_error{bad_reference} otherwise.
+  void finish();
+  /// read_independent() for every remaining Body child, then finish(). The reader must be on
+  /// the main element's end tag.
+  void read_trailing(envelope_reader& env);
+
+  /// Hash-map operations so far (lookups + inserts): tests assert linearity with it.
+  std::uint64_t hash_operations() const noexcept { return hash_ops_; }
+
+ private:
+  using decode_fn = void (*)(decoder&, void*);
+  using copy_fn = void (*)(void*, const void*);
+  static constexpr std::uint32_t no_entry = 0xffffffffu;
+  enum class state : std::uint8_t { unseen, deferred, filling, filled };
+  struct entry {
+    std::shared_ptr<void> object;  // the target, created by the first href or the definition
+    const void* type = nullptr;    // type_tag of *object
+    decode_fn decode = nullptr;
+    const std::string* id = nullptr;
+    std::string xml;  // kept independent element (state deferred)
+    state st = state::unseen;
+    bool queued = false;
+  };
+  struct fixup {
+    void* dst;  // slot to copy into (an offset while its array is still growing)
+    copy_fn copy;
+    std::uint32_t src;    // entry copied from
+    std::uint32_t owner;  // entry whose object holds dst (no_entry: the caller's value)
+  };
+  struct ref_attrs {
+    bool href = false;
+    bool id = false;
+    std::uint32_t entry = no_entry;
+  };
+  struct array_shape {
+    std::uint64_t total = 0;
+    bool sized = false;
+    std::vector<std::size_t> dims;
+  };
+  struct string_hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+
+  // ---- non-template core (encoded.cpp) ----
+  ref_attrs find_ref_attributes();
+  std::uint32_t entry_for(std::string_view id);
+  void on_placeholder(std::uint32_t e);
+  void begin_definition(std::uint32_t e);
+  void fill(std::uint32_t e);
+  [[noreturn]] void fail(errc code, std::string reason) const;
+  [[noreturn]] void fail_value(bind::errc code, std::string_view text,
+                               std::string_view type_name) const;
+  bool is_nil() const;
+  void skip();
+  bool next_child();
+  std::string_view read_text();
+  bool xsi_type_is(std::string_view ns, std::string_view local) const;
+  array_shape read_array_shape();
+  void check_item(std::uint64_t count, const array_shape& shape);
+  void check_array_end(std::uint64_t count, const array_shape& shape);
+  std::size_t mark() const noexcept { return fixups_.size(); }
+  /// Fixups registered since `from` whose slot lies inside [base, base+size) become relative to
+  /// item `index` of an array still being read (recorded on relocations_).
+  void make_relative(std::size_t from, const void* base, std::size_t size, std::size_t index);
+  /// Rebase relocations_ from `first` onto the final item storage, then drop them.
+  void rebase(std::size_t first, void* data, std::size_t item_size);
+  void move_slots(std::size_t from, const void* old_base, std::size_t size, void* new_base);
+  void read_base64_string(std::string_view text, std::string& out) const;
+
+  template <class U>
+  const std::shared_ptr<void>& placeholder(std::uint32_t e) {
+    entry& en = entries_[e];
+    if (!en.object) {
+      en.object = std::make_shared<U>();
+      en.type = &detail::type_tag<U>::id;
+      en.decode = [](decoder& d, void* p) { d.read_content(*static_cast<U*>(p)); };
+      on_placeholder(e);
+    } else if (en.type != &detail::type_tag<U>::id) {
+      fail(errc::bad_reference, "id \"" + *en.id + "\" is referenced as two different types");
+    }
+    return en.object;
+  }
+
+  template <class T>
+  void add_fixup(std::uint32_t e, T& slot) {
+    fixups_.push_back(
+        {&slot,
+         [](void* dst, const void* src) { *static_cast<T*>(dst) = *static_cast<const T*>(src); }, e,
+         owner_});
+  }
+
+  template <class T>
+  void bind_reference(T& out, std::uint32_t e) {
+    if constexpr (detail::is_shared_ptr<T>::value) {
+      using U = typename T::element_type;
+      out = std::static_pointer_cast<U>(placeholder<U>(e));
+    } else {
+      placeholder<T>(e);
+      add_fixup(e, out);
+    }
+  }
+
+  template <class T>
+  void bind_definition(T& out, std::uint32_t e) {
+    begin_definition(e);  // duplicate check
+    if constexpr (detail::is_shared_ptr<T>::value) {
+      using U = typename T::element_type;
+      out = std::static_pointer_cast<U>(placeholder<U>(e));
+      fill(e);
+    } else {
+      placeholder<T>(e);
+      fill(e);
+      add_fixup(e, out);
+    }
+  }
+
+  template <class T>
+  void read_content(T& out) {
+    if constexpr (detail::is_shared_ptr<T>::value) {
+      if (is_nil()) {
+        out.reset();
+        return skip();
+      }
+      out = std::make_shared<typename T::element_type>();
+      // A fresh heap object is shared, never copied by value: by-value copies into it need not
+      // wait for anything that holds it.
+      const std::uint32_t saved = owner_;
+      owner_ = no_entry;
+      read_content(*out);
+      owner_ = saved;
+    } else if constexpr (detail::is_optional<T>::value) {
+      if (is_nil()) {
+        out.reset();
+        return skip();
+      }
+      read_content(out.emplace());
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      if (is_nil()) {
+        out.clear();
+        return skip();
+      }
+      // SOAP::Lite autotyping sends non-ASCII strings as xsd:base64Binary.
+      const bool base64 =
+          xsi_type_is(xsd_ns, "base64Binary") || xsi_type_is(soap11_encoding_ns, "base64");
+      std::string_view text = read_text();
+      if (base64) return read_base64_string(text, out);
+      if (auto ec = bind::xsd_traits<T>::parse(text, out, *r_); ec != bind::errc::ok) {
+        fail_value(ec, text, bind::xsd_traits<T>::type_name);
+      }
+    } else if constexpr (detail::simple<T>) {
+      if (is_nil()) {
+        out = T{};
+        return skip();
+      }
+      std::string_view text = read_text();
+      if (auto ec = bind::xsd_traits<T>::parse(text, out, *r_); ec != bind::errc::ok) {
+        fail_value(ec, text, bind::xsd_traits<T>::type_name);
+      }
+    } else if constexpr (encoded_struct<T>) {
+      if (is_nil()) {
+        out = T{};
+        return skip();
+      }
+      read_struct(out, std::make_index_sequence<detail::field_count<T>>{});
+    } else if constexpr (detail::is_vector<T>::value) {
+      out.clear();
+      if (is_nil()) return skip();
+      const array_shape shape = read_array_shape();
+      read_items(out, shape);
+    } else if constexpr (detail::is_multi_array<T>::value) {
+      out.items.clear();
+      out.dims.clear();
+      if (is_nil()) return skip();
+      array_shape shape = read_array_shape();
+      read_items(out.items, shape);
+      out.dims = std::move(shape.dims);
+      if (out.dims.empty()) out.dims.push_back(out.items.size());
+    } else if constexpr (detail::is_map<T>::value) {
+      out.clear();
+      if (is_nil()) return skip();
+      while (next_child()) {
+        typename T::key_type key{};
+        typename T::mapped_type value{};
+        const std::size_t from = mark();
+        read_map_item(key, value);
+        auto [it, inserted] = out.insert_or_assign(std::move(key), std::move(value));
+        move_slots(from, &value, sizeof value, &it->second);
+      }
+    } else if constexpr (detail::is_apache_map<T>::value) {
+      out.items.clear();
+      if (is_nil()) return skip();
+      const std::size_t first = relocations_.size();
+      while (next_child()) {
+        auto& item = out.items.emplace_back();
+        const std::size_t from = mark();
+        read_map_item(item.first, item.second);
+        make_relative(from, &item, sizeof item, out.items.size() - 1);
+      }
+      rebase(first, out.items.data(), sizeof(typename decltype(out.items)::value_type));
+    } else {
+      static_assert(sizeof(T) == 0, "type is not an encoded value: see encoded.hpp");
+    }
+  }
+
+  template <class T, std::size_t... I>
+  void read_struct(T& out, std::index_sequence<I...>) {
+    static constexpr auto names = detail::field_names<T>(std::index_sequence<I...>{});
+    constexpr std::size_t n = sizeof...(I);
+    std::size_t cursor = 0;
+    while (next_child()) {
+      const std::string_view name = r_->local_name();
+      std::size_t found = n;
+      // Schema order is the fast path; any order is accepted.
+      if (cursor < n && names[cursor] == name) {
+        found = cursor;
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          if (names[i] == name) {
+            found = i;
+            break;
+          }
+        }
+      }
+      if (found == n) {
+        skip();  // unknown accessor: section 5 receivers ignore it
+        continue;
+      }
+      ((found == I ? (read(out.*(std::get<I>(detail::struct_info<T>::fields).member)), 0) : 0),
+       ...);
+      cursor = found + 1;
+    }
+  }
+
+  template <class U>
+  void read_items(std::vector<U>& out, const array_shape& shape) {
+    const std::size_t first = relocations_.size();
+    std::uint64_t count = 0;
+    while (next_child()) {
+      check_item(count, shape);
+      ++count;
+      U& item = out.emplace_back();
+      const std::size_t from = mark();
+      read(item);
+      make_relative(from, &item, sizeof(U), out.size() - 1);
+    }
+    check_array_end(count, shape);
+    rebase(first, out.data(), sizeof(U));
+  }
+
+  template <class K, class V>
+  void read_map_item(K& key, V& value) {
+    while (next_child()) {
+      const std::string_view name = r_->local_name();
+      if (name == "key") {
+        read(key);
+      } else if (name == "value") {
+        read(value);
+      } else {
+        skip();
+      }
+    }
+  }
+
+  xml::reader* r_;
+  std::span<const namespace_binding> outer_;
+  decode_options options_;
+  std::unordered_map<std::string, std::uint32_t, string_hash, std::equal_to<>> ids_;
+  std::vector<entry> entries_;
+  std::vector<fixup> fixups_;
+  struct relocation {
+    std::size_t fixup;
+    std::size_t index;
+  };
+  std::vector<relocation> relocations_;
+  std::vector<std::uint32_t> deferred_queue_;
+  std::uint32_t owner_ = no_entry;
+  std::uint64_t hash_ops_ = 0;
+  std::string text_;
+};
+
+}  // namespace lather::soap

@@ -1,0 +1,446 @@
+// The non-template core of struct binding: the schema-order element loop, xsi handling and
+// error paths. Everything here is shared by every bound type (see bind/detail/core.hpp).
+#include <algorithm>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+
+#include "lather/bind/detail/core.hpp"
+
+namespace lather::bind::detail {
+
+namespace {
+
+constexpr std::uint32_t attribute_segment = 0xFFFFFFFFu;
+constexpr std::string_view soapenc_namespace = "http://schemas.xmlsoap.org/soap/encoding/";
+
+/// Concatenate message pieces (one allocation; avoids GCC 12's -Wrestrict false positive on
+/// "literal" + std::string&&).
+std::string cat(std::initializer_list<std::string_view> parts) {
+  std::size_t n = 0;
+  for (std::string_view p : parts) n += p.size();
+  std::string s;
+  s.reserve(n);
+  for (std::string_view p : parts) s.append(p);
+  return s;
+}
+
+bool is_space(std::string_view s) noexcept {
+  for (char ch : s)
+    if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') return false;
+  return true;
+}
+
+/// `text` shortened for messages (values can be megabytes).
+std::string excerpt(std::string_view text) {
+  constexpr std::size_t max = 40;
+  if (text.size() <= max) return std::string(text);
+  return cat({text.substr(0, max), "..."});
+}
+
+std::string element_label(std::string_view ns, std::string_view local) {
+  std::string s = "'";
+  s.append(local);
+  s.append("'");
+  if (!ns.empty()) {
+    s.append(" in namespace '");
+    s.append(ns);
+    s.append("'");
+  }
+  return s;
+}
+
+/// Local names are short and differ early, so they are compared first; the namespace (often a
+/// 40-byte URI) only for the field whose name matched.
+bool matches_element(const field_match& f, std::string_view ns, std::string_view local,
+                     std::uint32_t& alt) noexcept {
+  if (f.kind != field_kind::element) return false;
+  if (f.alternative_count == 0) return f.name == local && f.ns == ns;
+  for (std::uint32_t a = 0; a < f.alternative_count; ++a) {
+    if (f.alternatives[a] == local && f.ns == ns) {
+      alt = a;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool counts_for_occurs(const field_match& f) noexcept {
+  return f.kind == field_kind::element || f.kind == field_kind::any;
+}
+
+std::string_view display_name(const field_match& f, std::uint32_t alt) noexcept {
+  if (f.kind == field_kind::any) return "*";
+  if (f.alternative_count != 0) return f.alternatives[alt];
+  return f.name;
+}
+
+bool fail_missing(read_ctx& c, const field_match& f) {
+  if (f.alternative_count != 0) {
+    std::string d = "required choice is missing (one of";
+    for (std::uint32_t a = 0; a < f.alternative_count; ++a) {
+      d.append(a == 0 ? " '" : ", '");
+      d.append(f.alternatives[a]);
+      d.append("'");
+    }
+    d.append(")");
+    return fail(c, errc::missing_element, std::move(d));
+  }
+  fail(c, errc::missing_element,
+       f.kind == field_kind::any
+           ? std::string("required wildcard element (xsd:any) is missing")
+           : cat({"required element is missing (minOccurs=", std::to_string(f.min_occurs), ")"}));
+  push_segment(c, display_name(f, 0), 0);
+  return false;
+}
+
+struct resolved_qname {
+  std::string_view ns;
+  std::string_view local;
+};
+
+/// Resolve an xsi:type value against the namespaces in scope; false after recording an error.
+bool resolve_type_qname(read_ctx& c, const xml::attribute& type, resolved_qname& out) {
+  std::string_view prefix, local;
+  std::string_view text = xsd::detail::trim_xml_space(type.value);
+  if (xsd::detail::split_qname(text, prefix, local) != errc::ok)
+    return fail(c, errc::invalid_lexical,
+                cat({"xsi:type \"", excerpt(type.value), "\" is not a valid QName"}));
+  std::optional<std::string_view> ns = c.r.lookup_namespace(prefix);
+  if (!ns) {
+    if (!prefix.empty())
+      return fail(c, errc::undeclared_prefix,
+                  cat({"xsi:type \"", excerpt(type.value), "\" uses the undeclared prefix '",
+                       prefix, "'"}));
+    ns = std::string_view{};
+  }
+  out = {*ns, local};
+  return true;
+}
+
+bool same_type(const complex_vt& vt, const resolved_qname& q) noexcept {
+  return vt.name == q.local && vt.ns == q.ns;
+}
+
+std::string type_label(std::string_view ns, std::string_view local) {
+  if (ns == xsd_namespace) return cat({"xsd:", local});
+  std::string s = "{";
+  s.append(ns);
+  s.append("}");
+  s.append(local);
+  return s;
+}
+
+}  // namespace
+
+bool fail(read_ctx& c, errc code, std::string detail) {
+  c.code = code;
+  c.detail = std::move(detail);
+  return false;
+}
+
+bool fail_value(read_ctx& c, errc code, std::string_view text, std::string_view type_name) {
+  return fail(c, code, describe_value_error(code, text, type_name));
+}
+
+bool fail_enum(read_ctx& c, std::string_view text, std::string_view type_name) {
+  return fail(c, errc::unknown_enum,
+              cat({"\"", excerpt(text), "\" is not a value of the enumeration ", type_name}));
+}
+
+bool fail_abstract(read_ctx& c, std::string_view type_name) {
+  return fail(c, errc::bad_xsi_type,
+              cat({"the declared type ", type_name, " is abstract: an xsi:type is required"}));
+}
+
+bool fail_xml(read_ctx& c, xml::token t) {
+  switch (t) {
+    case xml::token::error:
+      return fail(c, errc::xml_error, c.r.error().message());
+    case xml::token::need_more:
+      return fail(c, errc::xml_error,
+                  "input ended inside the element (the reader needs more bytes and has no "
+                  "source)");
+    case xml::token::end_document:
+      return fail(c, errc::xml_error, "unexpected end of document");
+    default:
+      return fail(c, errc::xml_error, "unexpected XML token");
+  }
+}
+
+bool begin_read(read_ctx& c) {
+  std::string_view local = c.r.local_name();
+  if (local.empty()) return fail(c, errc::xml_error, "read() must start on an element's start tag");
+  c.root_size = static_cast<std::uint32_t>(std::min(local.size(), c.root.size()));
+  std::memcpy(c.root.data(), local.data(), c.root_size);
+  return true;
+}
+
+error_info finish_read(read_ctx& c) {
+  error_info e;
+  e.code = c.code == errc::ok ? errc::xml_error : c.code;
+  e.path.reserve(64);
+  e.path.push_back('/');
+  e.path.append(std::string_view(c.root.data(), c.root_size));
+  for (auto it = c.segments.rbegin(); it != c.segments.rend(); ++it) {
+    e.path.push_back('/');
+    if (it->second == attribute_segment) {
+      e.path.push_back('@');
+      e.path.append(it->first);
+      continue;
+    }
+    e.path.append(it->first);
+    if (it->second != 0) {
+      e.path.push_back('[');
+      e.path.append(std::to_string(it->second));
+      e.path.push_back(']');
+    }
+  }
+  e.message.reserve(e.path.size() + 2 + c.detail.size());
+  e.message.append(e.path);
+  e.message.append(": ");
+  e.message.append(c.detail);
+  return e;
+}
+
+int nil_value(read_ctx& c, const xml::attribute& nil) {
+  std::string_view v = xsd::detail::trim_xml_space(nil.value);
+  if (v == "true" || v == "1") return 1;
+  if (v == "false" || v == "0") return 0;
+  fail(c, errc::invalid_lexical,
+       cat({"xsi:nil ", describe_value_error(errc::invalid_lexical, nil.value, "boolean")}));
+  return -1;
+}
+
+bool skip_nil_content(read_ctx& c) {
+  xml::token t = c.r.skip_element();
+  if (t != xml::token::end_element) return fail_xml(c, t);
+  return true;
+}
+
+bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_name,
+                 const field_match* fm) {
+  xml::token t = c.r.next();
+  std::string_view text;
+  bool had_text = false;
+  if (t == xml::token::text) {
+    // The reader delivers one text event per run of character data, so this is all of it.
+    text = c.r.text();
+    had_text = true;
+  } else if (t == xml::token::start_element) {
+    return fail(c, errc::unexpected_element,
+                cat({"element ", element_label(c.r.ns(), c.r.local_name()),
+                     " inside a simple-typed value"}));
+  } else if (t != xml::token::end_element) {
+    return fail_xml(c, t);
+  }
+  if (!had_text && fm != nullptr && fm->has_default) text = fm->default_text;
+  errc e = parse(text, out, c.r);
+  if (e != errc::ok) {
+    if (e == errc::unknown_enum) return fail_enum(c, text, type_name);
+    return fail_value(c, e, text, type_name);
+  }
+  if (had_text) {
+    t = c.r.next();
+    if (t == xml::token::start_element)
+      return fail(c, errc::unexpected_element,
+                  cat({"element ", element_label(c.r.ns(), c.r.local_name()),
+                       " inside a simple-typed value"}));
+    if (t != xml::token::end_element) return fail_xml(c, t);
+  }
+  return true;
+}
+
+bool check_xsi_simple(read_ctx& c, const xml::attribute& type, std::string_view type_ns,
+                      std::string_view type_name) {
+  resolved_qname q;
+  if (!resolve_type_qname(c, type, q)) return false;
+  if (q.ns == xsd_namespace || q.ns == soapenc_namespace) return true;
+  if (q.ns == type_ns && q.local == type_name) return true;
+  return fail(c, errc::bad_xsi_type,
+              cat({"xsi:type ", type_label(q.ns, q.local), " is not compatible with the declared ",
+                   type_label(type_ns, type_name)}));
+}
+
+int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt& declared,
+                      bool polymorphic) {
+  resolved_qname q;
+  if (!resolve_type_qname(c, type, q)) return -2;
+  if (same_type(declared, q)) return -1;
+  vt_list derived = declared.derived();
+  for (std::size_t k = 0; k < derived.size(); ++k) {
+    if (!same_type(*derived[k], q)) continue;
+    if (polymorphic) return static_cast<int>(k);
+    fail(c, errc::bad_xsi_type,
+         cat({"xsi:type ", type_label(q.ns, q.local), " derives from ",
+              type_label(declared.ns, declared.name),
+              " but the field holds the base type by value (bind it as a pointer)"}));
+    return -2;
+  }
+  // Types lather knows are related to the declared one: its ancestors and their other
+  // descendants. Naming one of those is an unrelated type; anything else is unknown.
+  bool known = q.ns == xsd_namespace;
+  for (const complex_vt* a = declared.base(); a != nullptr && !known; a = a->base()) {
+    if (same_type(*a, q)) known = true;
+    for (const complex_vt* d : a->derived())
+      if (same_type(*d, q)) known = true;
+  }
+  if (known) {
+    fail(c, errc::bad_xsi_type,
+         cat({"xsi:type ", type_label(q.ns, q.local), " is not ",
+              type_label(declared.ns, declared.name), " or a type derived from it"}));
+  } else {
+    fail(c, errc::unknown_xsi_type,
+         cat({"xsi:type ", type_label(q.ns, q.local), " names a type with no binding (expected ",
+              type_label(declared.ns, declared.name), " or a registered derived type)"}));
+  }
+  return -2;
+}
+
+bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts) {
+  if (++c.depth > c.opts.max_depth)
+    return fail(c, errc::limit_exceeded,
+                cat({"values nested deeper than read_options::max_depth (",
+                     std::to_string(c.opts.max_depth), ")"}));
+  const std::uint32_t n = vt.field_count;
+  const field_match* fields = vt.fields;
+  std::fill_n(counts, n, 0u);
+
+  // Attributes come with the start tag, before the first next().
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const field_match& f = fields[i];
+    if (f.kind != field_kind::attribute) continue;
+    if (!f.read_attr(c, obj, c.r.find_attribute(f.ns, f.name))) {
+      push_segment(c, f.name, attribute_segment);
+      return false;
+    }
+  }
+
+  if (vt.text_field >= 0) {  // simple content: the text is the value
+    if (!fields[vt.text_field].read_elem(c, obj, 0, 0)) return false;
+    counts[vt.text_field] = 1;
+    vt.finalize(obj, counts);
+    --c.depth;
+    return true;
+  }
+
+  std::uint32_t cursor = 0;
+  for (;;) {
+    xml::token t = c.r.next();
+    if (t == xml::token::end_element) break;
+    if (t == xml::token::text) {
+      if (is_space(c.r.text())) continue;
+      return fail(c, errc::unexpected_element,
+                  cat({"unexpected text \"", excerpt(c.r.text()), "\" in element-only content"}));
+    }
+    if (t != xml::token::start_element) return fail_xml(c, t);
+
+    const std::string_view ns = c.r.ns();
+    const std::string_view local = c.r.local_name();
+    // Schema order: the element belongs to the field at the cursor or a later one. A field
+    // that already reached maxOccurs gives way to a later field of the same name.
+    std::uint32_t alt = 0;
+    std::uint32_t k = n;
+    std::uint32_t full = n;
+    for (std::uint32_t j = cursor; j < n; ++j) {
+      if (!matches_element(fields[j], ns, local, alt)) continue;
+      if (counts[j] < fields[j].max_occurs) {
+        k = j;
+        break;
+      }
+      if (full == n) full = j;
+    }
+    if (k == n && full == n) {
+      for (std::uint32_t j = cursor; j < n; ++j) {
+        if (fields[j].kind == field_kind::any && counts[j] < fields[j].max_occurs) {
+          k = j;
+          break;
+        }
+      }
+    }
+    if (k == n) {
+      if (full != n) {
+        const field_match& f = fields[full];
+        fail(c, errc::too_many,
+             cat({"element occurs more often than maxOccurs=", std::to_string(f.max_occurs)}));
+        push_segment(c, display_name(f, alt), f.max_occurs > 1 ? counts[full] + 1 : 0);
+        return false;
+      }
+      for (std::uint32_t j = 0; j < cursor; ++j) {
+        std::uint32_t a = 0;
+        if (matches_element(fields[j], ns, local, a))
+          return fail(c, errc::unexpected_element,
+                      cat({"element ", element_label(ns, local),
+                           " is out of schema order: it must come before '",
+                           display_name(fields[cursor], 0), "'"}));
+      }
+      if (c.opts.skip_unknown_elements) {
+        t = c.r.skip_element();
+        if (t != xml::token::end_element) return fail_xml(c, t);
+        continue;
+      }
+      std::string d = cat({"unexpected element ", element_label(ns, local)});
+      for (std::uint32_t j = cursor; j < n; ++j) {
+        if (fields[j].kind == field_kind::element && counts[j] < fields[j].max_occurs) {
+          d.append(cat({"; expected '", display_name(fields[j], 0), "'"}));
+          break;
+        }
+      }
+      return fail(c, errc::unexpected_element, std::move(d));
+    }
+    for (std::uint32_t j = cursor; j < k; ++j)
+      if (counts_for_occurs(fields[j]) && counts[j] < fields[j].min_occurs)
+        return fail_missing(c, fields[j]);
+
+    const field_match& f = fields[k];
+    if (counts[k] >= c.opts.max_occurs) {
+      fail(c, errc::limit_exceeded,
+           cat({"more than read_options::max_occurs (", std::to_string(c.opts.max_occurs),
+                ") occurrences"}));
+      push_segment(c, display_name(f, alt), counts[k] + 1);
+      return false;
+    }
+    if (!f.read_elem(c, obj, counts[k], alt)) {
+      push_segment(c, display_name(f, alt), f.max_occurs > 1 ? counts[k] + 1 : 0);
+      return false;
+    }
+    ++counts[k];
+    cursor = k;
+  }
+  for (std::uint32_t j = cursor; j < n; ++j)
+    if (counts_for_occurs(fields[j]) && counts[j] < fields[j].min_occurs)
+      return fail_missing(c, fields[j]);
+  vt.finalize(obj, counts);
+  --c.depth;
+  return true;
+}
+
+void write_xsi_type(xml::writer& w, std::string_view ns, std::string_view name) {
+  std::string value{w.prefix_for(ns)};
+  if (!value.empty()) value.push_back(':');
+  value.append(name);
+  w.attribute(xsi_namespace, "type", value);
+}
+
+void write_nil(xml::writer& w, std::string_view ns, std::string_view local) {
+  w.start_element(ns, local);
+  w.attribute(xsi_namespace, "nil", "true");
+  w.end_element();
+}
+
+void throw_write_error(errc code, std::string message) {
+  throw error(error_info{code, {}, std::move(message)});
+}
+
+void throw_unknown_enum(long long value, std::string_view type_name) {
+  throw_write_error(errc::unknown_enum, cat({"value ", std::to_string(value), " is not in meta<",
+                                             type_name, ">::values"}));
+}
+
+void throw_unregistered_type(std::string_view base_name) {
+  throw_write_error(errc::unknown_xsi_type,
+                    cat({"the dynamic type of a ", base_name, " value is not listed in meta<",
+                         base_name, ">::derived"}));
+}
+
+}  // namespace lather::bind::detail

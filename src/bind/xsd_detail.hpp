@@ -1,0 +1,59 @@
+// Private to src/bind: the glue between xsd_traits' declarations and the per-type codecs.
+// Each xsd_*.cpp specialises codec<T> for its types and explicitly instantiates
+// simple_traits_base<T>, so the public header stays declarations only.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "lather/bind/xsd.hpp"
+
+namespace lather::xsd::detail {
+/// Encode into dst (room for (n+2)/3*4 resp. 2n chars); returns the characters written.
+std::size_t base64_encode_to(std::span<const std::uint8_t> bytes, char* dst,
+                             simd_level level = simd_level::automatic);
+std::size_t hex_encode_to(std::span<const std::uint8_t> bytes, char* dst,
+                          simd_level level = simd_level::automatic);
+/// Element content known to hold no markup characters (numbers, base64, hex): written with
+/// w.raw(), skipping the escape scan; the output's sink is offered the bytes afterwards so
+/// long binary values stream out in bounded memory.
+void write_markup_free(xml::writer& w, std::string_view text);
+}  // namespace lather::xsd::detail
+
+namespace lather::bind::detail {
+
+/// Specialised per type with static parse(text, out), format(value, out), write(value, w).
+template <class T>
+struct codec;
+
+template <class T>
+errc simple_traits_base<T>::parse(std::string_view text, T& out) noexcept {
+  return codec<T>::parse(text, out);
+}
+template <class T>
+void simple_traits_base<T>::format(const T& value, std::string& out) {
+  codec<T>::format(value, out);
+}
+template <class T>
+void simple_traits_base<T>::write(const T& value, xml::writer& w) {
+  codec<T>::write(value, w);
+}
+
+/// Runs `fn` with a std::string output that converts bad_alloc into an errc.
+template <class Fn>
+errc guarded(Fn&& fn) noexcept {
+  try {
+    return fn();
+  } catch (...) {
+    return errc::limit_exceeded;
+  }
+}
+
+inline bool is_xml_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+inline bool is_digit(char c) noexcept {
+  return static_cast<unsigned char>(c - '0') < 10;
+}
+
+}  // namespace lather::bind::detail

@@ -1,0 +1,203 @@
+// String-like types (string, normalizedString, token, anyURI), QName, and the shared helpers
+// (error messages, writer/reader glue).
+#include <string>
+
+#include "lather/xml/writer.hpp"
+#include "xsd_detail.hpp"
+
+namespace lather::xsd::detail {
+
+void write_text(xml::writer& w, std::string_view text) {
+  w.text(text);
+}
+
+void write_markup_free(xml::writer& w, std::string_view text) {
+  w.raw(text);
+  w.out().maybe_flush();
+}
+
+namespace {
+bool is_name_start(unsigned char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+bool is_name_char(unsigned char c) noexcept {
+  return is_name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
+}
+bool is_ncname(std::string_view s) noexcept {
+  if (s.empty() || !is_name_start(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!is_name_char(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+}  // namespace
+
+bind::errc split_qname(std::string_view text, std::string_view& prefix,
+                       std::string_view& local) noexcept {
+  text = trim_xml_space(text);
+  const std::size_t colon = text.find(':');
+  if (colon == std::string_view::npos) {
+    prefix = {};
+    local = text;
+  } else {
+    prefix = text.substr(0, colon);
+    local = text.substr(colon + 1);
+    if (!is_ncname(prefix)) return bind::errc::invalid_lexical;
+  }
+  return is_ncname(local) ? bind::errc::ok : bind::errc::invalid_lexical;
+}
+
+}  // namespace lather::xsd::detail
+
+namespace lather::bind {
+
+namespace {
+// Short form of `text` for a message: at most 64 bytes (cut on a UTF-8 boundary), control
+// characters shown as '?', so a hostile value cannot flood or break a log line.
+void append_excerpt(std::string& msg, std::string_view text) {
+  constexpr std::size_t max_bytes = 64;
+  bool cut = false;
+  if (text.size() > max_bytes) {
+    std::size_t n = max_bytes;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+    text = text.substr(0, n);
+    cut = true;
+  }
+  for (char c : text) msg.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? '?' : c);
+  if (cut) msg.append("...");
+}
+}  // namespace
+
+std::string describe_value_error(errc code, std::string_view text, std::string_view type_name) {
+  std::string msg = "\"";
+  append_excerpt(msg, text);
+  msg.append("\" ");
+  switch (code) {
+    case errc::out_of_range:
+      msg.append("is out of range for xsd:");
+      break;
+    case errc::undeclared_prefix:
+      msg.append("uses an undeclared prefix for xsd:");
+      break;
+    case errc::invalid_base64:
+    case errc::invalid_hex:
+    case errc::invalid_lexical:
+      msg.append("is not a valid xsd:");
+      break;
+    default:
+      msg.append("cannot be read as xsd:");
+      msg.append(type_name);
+      msg.append(" (");
+      msg.append(describe(code));
+      msg.append(")");
+      return msg;
+  }
+  msg.append(type_name);
+  if (code == errc::invalid_base64 || code == errc::invalid_hex) {
+    msg.append(" (");
+    msg.append(describe(code));
+    msg.append(")");
+  }
+  return msg;
+}
+
+namespace detail {
+namespace {
+
+// whiteSpace="replace": tab, LF and CR become spaces.
+void replace_space(std::string_view text, std::string& out) {
+  out.assign(text);
+  for (char& c : out)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+}
+
+// whiteSpace="collapse": runs of whitespace become one space, leading/trailing removed.
+void collapse_space(std::string_view text, std::string& out) {
+  out.clear();
+  text = xsd::detail::trim_xml_space(text);
+  out.reserve(text.size());
+  bool in_space = false;
+  for (char c : text) {
+    if (is_xml_space(c)) {
+      in_space = true;
+      continue;
+    }
+    if (in_space) out.push_back(' ');
+    in_space = false;
+    out.push_back(c);
+  }
+}
+
+}  // namespace
+
+template <>
+struct codec<std::string> {
+  static errc parse(std::string_view text, std::string& out) noexcept {
+    return guarded([&] {
+      out.assign(text);
+      return errc::ok;
+    });
+  }
+  static void format(const std::string& value, std::string& out) { out.append(value); }
+  static void write(const std::string& value, xml::writer& w) { w.text(value); }
+};
+
+// The three wrappers differ only in the whitespace rule applied on parse.
+template <class T, void (*Normalise)(std::string_view, std::string&)>
+struct string_wrapper_codec {
+  static errc parse(std::string_view text, T& out) noexcept {
+    return guarded([&] {
+      Normalise(text, out.value);
+      return errc::ok;
+    });
+  }
+  static void format(const T& value, std::string& out) { out.append(value.value); }
+  static void write(const T& value, xml::writer& w) { w.text(value.value); }
+};
+
+template <>
+struct codec<xsd::normalized_string> : string_wrapper_codec<xsd::normalized_string, replace_space> {
+};
+template <>
+struct codec<xsd::token> : string_wrapper_codec<xsd::token, collapse_space> {};
+template <>
+struct codec<xsd::any_uri> : string_wrapper_codec<xsd::any_uri, collapse_space> {};
+
+template struct simple_traits_base<std::string>;
+template struct simple_traits_base<xsd::normalized_string>;
+template struct simple_traits_base<xsd::token>;
+template struct simple_traits_base<xsd::any_uri>;
+
+}  // namespace detail
+
+void xsd_traits<xsd::qname>::write(const xsd::qname& value, xml::writer& w) {
+  const std::string_view prefix = w.prefix_for(value.ns);
+  if (prefix.empty()) {
+    w.text(value.local);
+    return;
+  }
+  // prefix + ':' + local in one text call; names are short, so a small stack buffer usually
+  // suffices.
+  char buf[256];
+  const std::size_t n = prefix.size() + 1 + value.local.size();
+  if (n <= sizeof buf) {
+    prefix.copy(buf, prefix.size());
+    buf[prefix.size()] = ':';
+    value.local.copy(buf + prefix.size() + 1, value.local.size());
+    w.text({buf, n});
+  } else {
+    std::string text{prefix};
+    text.push_back(':');
+    text.append(value.local);
+    w.text(text);
+  }
+}
+
+void xsd_traits<xsd::qname>::format(const xsd::qname& value, std::string& out) {
+  if (!value.prefix.empty()) {
+    out.append(value.prefix);
+    out.push_back(':');
+  }
+  out.append(value.local);
+}
+
+}  // namespace lather::bind

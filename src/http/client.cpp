@@ -1,0 +1,732 @@
+// HTTP/1.1 client. Each pooled connection owns a small io_context; a call checks a connection
+// out and drives its asynchronous operations from the calling thread with run_one_until(), so
+// every read, write and connect has an exact deadline and no thread hand-off is needed.
+#include "lather/http/client.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/http/error.hpp>
+#include <condition_variable>
+#include <cstring>
+#include <limits>
+#include <mutex>
+
+#include "wire.hpp"
+
+namespace lather::http {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = asio::ip::tcp;
+using clock_type = std::chrono::steady_clock;
+using sys_error = boost::system::error_code;
+
+namespace {
+
+struct parsed_url {
+  bool https = false;
+  std::string host, port, path, host_header;
+};
+
+parsed_url parse_url(std::string_view url) {
+  parsed_url u;
+  std::string_view rest;
+  if (url.substr(0, 7) == "http://") {
+    rest = url.substr(7);
+  } else if (url.substr(0, 8) == "https://") {
+    u.https = true;
+    rest = url.substr(8);
+  } else {
+    throw error(errc::invalid_url, "URL must start with http:// or https://: " + std::string(url));
+  }
+  std::size_t slash = rest.find('/');
+  std::string_view authority = rest.substr(0, slash);
+  u.path = slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
+  if (authority.find('@') != std::string_view::npos)
+    throw error(errc::invalid_url, "credentials in URLs are not supported; use client_options::auth");
+  std::string_view host = authority, port;
+  if (!authority.empty() && authority.front() == '[') {  // [IPv6]:port
+    std::size_t close = authority.find(']');
+    if (close == std::string_view::npos) throw error(errc::invalid_url, "bad IPv6 literal");
+    host = authority.substr(1, close - 1);
+    if (close + 1 < authority.size() && authority[close + 1] == ':') port = authority.substr(close + 2);
+  } else if (std::size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
+    host = authority.substr(0, colon);
+    port = authority.substr(colon + 1);
+  }
+  if (host.empty()) throw error(errc::invalid_url, "no host in URL: " + std::string(url));
+  u.host = std::string(host);
+  u.port = port.empty() ? (u.https ? "443" : "80") : std::string(port);
+  u.host_header = std::string(authority);
+  return u;
+}
+
+/// Thrown inside a call when a reused connection failed before any response byte arrived.
+struct stale_connection {
+  error cause;
+};
+
+}  // namespace
+
+namespace detail {
+
+struct client_connection;
+struct client_call;
+
+/// Beast's push parser for responses; hooks copy the head into the connection's arena and the
+/// body into the reader's buffer.
+class response_parser final : public bhttp::basic_parser<false> {
+ public:
+  explicit response_parser(client_call& c) : c_(c) {}
+
+ private:
+  client_call& c_;
+  void on_request_impl(bhttp::verb, beast::string_view, beast::string_view, int,
+                       sys_error&) override {}
+  void on_response_impl(int code, beast::string_view, int, sys_error&) override;
+  void on_field_impl(bhttp::field, beast::string_view name, beast::string_view value,
+                     sys_error&) override;
+  void on_header_impl(sys_error&) override;
+  void on_body_init_impl(const boost::optional<std::uint64_t>&, sys_error&) override {}
+  std::size_t take(beast::string_view bytes, sys_error& ec);
+  std::size_t on_body_impl(beast::string_view body, sys_error& ec) override {
+    return take(body, ec);
+  }
+  void on_chunk_header_impl(std::uint64_t, beast::string_view, sys_error&) override {}
+  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body,
+                                 sys_error& ec) override {
+    return take(body, ec);
+  }
+  void on_finish_impl(sys_error&) override {}
+};
+
+/// A pooled connection. Used by one call at a time.
+struct client_connection {
+  explicit client_connection(std::size_t read_size)
+      : read_capacity(read_size), read_buffer(std::make_unique<char[]>(read_size)) {}
+  asio::io_context ctx{1};
+  tcp::socket socket{ctx};
+  std::optional<asio::ssl::stream<tcp::socket&>> tls;
+  bool connected = false;
+  std::uint64_t uses = 0;
+  clock_type::time_point last_used{};
+  std::size_t read_capacity;
+  std::unique_ptr<char[]> read_buffer;
+  std::size_t read_begin = 0, read_end = 0;
+  xml::output body;  // request body staging (sink wired to the current call)
+  std::string head;  // request head being written
+};
+
+struct field_ref {
+  std::uint32_t name_offset, name_length, value_offset, value_length;
+};
+
+/// One request/response on a connection.
+struct client_call {
+  client_call(client::impl& owner, client_connection& conn, clock_type::time_point deadline)
+      : cl(owner), c(conn), call_deadline(deadline) {}
+  client::impl& cl;
+  client_connection& c;
+  clock_type::time_point call_deadline;
+  bool reused = false;
+  bool response_started = false;  // any response byte arrived
+  bool request_streaming = false;
+  std::string response_text;  // header names and values of the response
+  std::vector<field_ref> fields;
+  unsigned status = 0;
+  bool header_done = false;
+  std::optional<response_parser> parser;
+  char* body_dest = nullptr;
+  std::size_t body_capacity = 0, body_length = 0;
+
+  std::string_view text(std::uint32_t offset, std::uint32_t length) const {
+    return {response_text.data() + offset, length};
+  }
+  std::string_view header(std::string_view name) const {
+    for (const auto& f : fields)
+      if (wire::iequals(text(f.name_offset, f.name_length), name))
+        return text(f.value_offset, f.value_length);
+    return {};
+  }
+
+  // ---- synchronous driving of asynchronous operations ----
+  struct io_deadline {
+    clock_type::time_point at;
+    errc code;
+  };
+  io_deadline next_deadline() const;
+  template <class Start>
+  std::size_t run_io(io_deadline d, sys_error& ec, Start&& start);
+  [[noreturn]] void fail_io(const sys_error& ec, std::string_view what);
+
+  void connect();
+  void write_head_and(std::string_view framing, std::span<const asio::const_buffer> more);
+  template <class Buffers>
+  void write_all(const Buffers& b);
+  void on_body_flush(std::string_view bytes);
+  void send_request(std::string_view method, std::string_view target, header_list headers,
+                    const body_writer* write_body);
+  void read_head();
+  std::size_t read_body(char* dest, std::size_t capacity);
+  bool drain(std::size_t budget);
+  bool fill(io_deadline d);
+  response_head head() const {
+    response_head h;
+    h.status = status;
+    h.content_type = header("Content-Type");
+    h.call_ = this;
+    return h;
+  }
+};
+
+}  // namespace detail
+
+struct client::impl {
+  impl(std::string u, client_options o) : url(parse_url(u)), opts(std::move(o)) {
+    if (url.https) {
+      tls.emplace(asio::ssl::context::tls_client);
+      tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                       asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                       asio::ssl::context::no_tlsv1_1);
+      tls_options t = opts.tls.value_or(tls_options{});
+      try {
+        if (t.verify_peer) {
+          tls->set_verify_mode(asio::ssl::verify_peer);
+          if (t.ca_file.empty())
+            tls->set_default_verify_paths();
+          else
+            tls->load_verify_file(t.ca_file);
+        } else {
+          tls->set_verify_mode(asio::ssl::verify_none);
+        }
+        if (!t.cert_file.empty()) {
+          tls->use_certificate_chain_file(t.cert_file);
+          tls->use_private_key_file(t.key_file, asio::ssl::context::pem);
+        }
+      } catch (const boost::system::system_error& e) {
+        throw error(errc::tls_failed, std::string("loading TLS files: ") + e.what());
+      }
+      verify_peer = t.verify_peer;
+    }
+    if (opts.auth)
+      authorization = "Authorization: Basic " +
+                      wire::base64_encode(opts.auth->user + ":" + opts.auth->password) + "\r\n";
+  }
+
+  parsed_url url;
+  client_options opts;
+  std::optional<asio::ssl::context> tls;
+  bool verify_peer = true;
+  std::string authorization;
+
+  std::mutex pool_mutex;
+  std::condition_variable pool_changed;
+  std::vector<std::unique_ptr<detail::client_connection>> idle;
+  std::size_t open = 0;
+  std::optional<tcp::resolver::results_type> endpoints;  // resolved once, under pool_mutex
+
+  std::once_flag async_once;
+  std::unique_ptr<asio::thread_pool> async_pool;
+
+  std::atomic<std::uint64_t> connections_opened{0}, requests{0}, retries{0};
+
+  std::unique_ptr<detail::client_connection> acquire(clock_type::time_point deadline) {
+    std::vector<std::unique_ptr<detail::client_connection>> expired;  // closed outside the lock
+    std::unique_lock lock(pool_mutex);
+    for (;;) {
+      auto now = clock_type::now();
+      while (!idle.empty()) {
+        auto c = std::move(idle.back());
+        idle.pop_back();
+        if (now - c->last_used < opts.idle_expiry) return c;
+        --open;
+        expired.push_back(std::move(c));
+      }
+      if (open < opts.max_connections) {
+        ++open;
+        lock.unlock();
+        return std::make_unique<detail::client_connection>(16 * 1024);
+      }
+      if (pool_changed.wait_until(lock, deadline) == std::cv_status::timeout && idle.empty() &&
+          open >= opts.max_connections)
+        throw error(errc::call_timeout, "no pooled connection became free within call_timeout");
+    }
+  }
+  void release(std::unique_ptr<detail::client_connection> c, bool keep) {
+    c->last_used = clock_type::now();
+    {
+      std::lock_guard lock(pool_mutex);
+      if (keep)
+        idle.push_back(std::move(c));
+      else
+        --open;
+    }
+    pool_changed.notify_one();
+    // A dropped connection is destroyed here, outside the lock.
+  }
+
+  tcp::resolver::results_type resolve(asio::io_context& ctx) {
+    {
+      std::lock_guard lock(pool_mutex);
+      if (endpoints) return *endpoints;
+    }
+    tcp::resolver resolver{ctx};
+    sys_error ec;
+    auto r = resolver.resolve(url.host, url.port, ec);
+    if (ec)
+      throw error(errc::resolve_failed, "resolving " + url.host + ": " + ec.message());
+    std::lock_guard lock(pool_mutex);
+    endpoints = r;
+    return r;
+  }
+
+  std::string_view default_target() const { return url.path; }
+
+  void call(std::string_view method, std::string_view target, header_list headers,
+            const body_writer* write_body, const body_reader& read_body);
+};
+
+namespace detail {
+
+void response_parser::on_response_impl(int code, beast::string_view, int, sys_error&) {
+  c_.status = static_cast<unsigned>(code);
+}
+
+void response_parser::on_field_impl(bhttp::field, beast::string_view name,
+                                    beast::string_view value, sys_error&) {
+  if (c_.header_done) return;  // trailers are ignored
+  field_ref r;
+  r.name_offset = static_cast<std::uint32_t>(c_.response_text.size());
+  r.name_length = static_cast<std::uint32_t>(name.size());
+  c_.response_text.append(name.data(), name.size());
+  r.value_offset = static_cast<std::uint32_t>(c_.response_text.size());
+  r.value_length = static_cast<std::uint32_t>(value.size());
+  c_.response_text.append(value.data(), value.size());
+  c_.fields.push_back(r);
+}
+
+void response_parser::on_header_impl(sys_error&) { c_.header_done = true; }
+
+std::size_t response_parser::take(beast::string_view bytes, sys_error& ec) {
+  std::size_t room = c_.body_capacity - c_.body_length;
+  std::size_t n = std::min(room, bytes.size());
+  if (n) std::memcpy(c_.body_dest + c_.body_length, bytes.data(), n);
+  c_.body_length += n;
+  if (n < bytes.size()) ec = bhttp::error::need_buffer;
+  return n;
+}
+
+client_call::io_deadline client_call::next_deadline() const {
+  auto io = clock_type::now() + cl.opts.io_timeout;
+  return io < call_deadline ? io_deadline{io, errc::io_timeout}
+                            : io_deadline{call_deadline, errc::call_timeout};
+}
+
+/// Start an asynchronous operation on the connection's io_context and run that context on
+/// this thread until it completes or the deadline passes (then the socket is closed).
+template <class Start>
+std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start) {
+  bool done = false;
+  std::size_t transferred = 0;
+  start([&](const sys_error& e, std::size_t n) {
+    ec = e;
+    transferred = n;
+    done = true;
+  });
+  c.ctx.restart();
+  while (!done) {
+    if (c.ctx.run_one_until(d.at) == 0 && !done) {
+      if (clock_type::now() < d.at && !c.ctx.stopped()) continue;
+      sys_error ignored;
+      c.socket.close(ignored);  // aborts the operation; its handler still has to run
+      c.connected = false;
+      c.ctx.restart();
+      while (!done && c.ctx.run_one() > 0) {
+      }
+      throw error(d.code, std::string(describe(d.code)) + " talking to " + cl.url.host + ":" +
+                              cl.url.port);
+    }
+  }
+  return transferred;
+}
+
+void client_call::fail_io(const sys_error& ec, std::string_view what) {
+  c.connected = false;
+  errc code = errc::io_failed;
+  if (ec == asio::error::eof || ec == asio::error::connection_reset ||
+      ec == asio::error::broken_pipe || ec == asio::error::connection_aborted ||
+      ec == asio::ssl::error::stream_truncated)
+    code = errc::connection_closed;
+  error e(code, std::string(what) + " " + cl.url.host + ":" + cl.url.port + ": " + ec.message());
+  if (reused && !response_started && code == errc::connection_closed) throw stale_connection{e};
+  throw e;
+}
+
+void client_call::connect() {
+  auto endpoints = cl.resolve(c.ctx);
+  auto connect_deadline = std::min(clock_type::now() + cl.opts.connect_timeout, call_deadline);
+  io_deadline d{connect_deadline, connect_deadline == call_deadline ? errc::call_timeout
+                                                                    : errc::connect_timeout};
+  sys_error ec;
+  run_io(d, ec, [&](auto&& done) {
+    asio::async_connect(c.socket, endpoints,
+                        [done](const sys_error& e, const tcp::endpoint&) { done(e, 0); });
+  });
+  if (ec) {
+    c.connected = false;
+    errc code = ec == asio::error::connection_refused ? errc::connect_refused : errc::io_failed;
+    throw error(code, "connecting to " + cl.url.host + ":" + cl.url.port + ": " + ec.message());
+  }
+  c.socket.set_option(tcp::no_delay(true), ec);
+  if (cl.tls) {
+    c.tls.emplace(c.socket, *cl.tls);
+    sys_error not_an_address;
+    asio::ip::make_address(cl.url.host, not_an_address);
+    if (not_an_address)  // SNI is for host names only
+      SSL_set_tlsext_host_name(c.tls->native_handle(), cl.url.host.c_str());
+    if (cl.verify_peer) c.tls->set_verify_callback(asio::ssl::host_name_verification(cl.url.host));
+    run_io(d, ec, [&](auto&& done) {
+      c.tls->async_handshake(asio::ssl::stream_base::client,
+                             [done](const sys_error& e) { done(e, 0); });
+    });
+    if (ec) {
+      c.tls.reset();
+      sys_error ignored_close;
+      c.socket.close(ignored_close);
+      throw error(errc::tls_failed,
+                  "TLS handshake with " + cl.url.host + ":" + cl.url.port + ": " + ec.message());
+    }
+  }
+  c.connected = true;
+  cl.connections_opened.fetch_add(1, std::memory_order_relaxed);
+}
+
+template <class Buffers>
+void client_call::write_all(const Buffers& b) {
+  sys_error ec;
+  run_io(next_deadline(), ec, [&](auto&& done) {
+    if (c.tls)
+      asio::async_write(*c.tls, b, done);
+    else
+      asio::async_write(c.socket, b, done);
+  });
+  if (ec) fail_io(ec, "sending the request to");
+}
+
+void client_call::on_body_flush(std::string_view bytes) {
+  if (bytes.empty()) return;
+  char size_line[20];
+  std::string_view size = wire::chunk_size_line(size_line, bytes.size());
+  if (!request_streaming) {
+    c.head.append("Transfer-Encoding: chunked\r\n\r\n");
+    request_streaming = true;
+    std::array<asio::const_buffer, 4> b{asio::buffer(c.head), asio::buffer(size.data(), size.size()),
+                                        asio::buffer(bytes.data(), bytes.size()),
+                                        asio::buffer("\r\n", 2)};
+    write_all(b);
+  } else {
+    std::array<asio::const_buffer, 3> b{asio::buffer(size.data(), size.size()),
+                                        asio::buffer(bytes.data(), bytes.size()),
+                                        asio::buffer("\r\n", 2)};
+    write_all(b);
+  }
+}
+
+void client_call::send_request(std::string_view method, std::string_view target,
+                               header_list headers, const body_writer* write_body) {
+  std::string& h = c.head;
+  h.clear();
+  h.append(method);
+  h.push_back(' ');
+  if (target.empty())
+    h.append(cl.url.path);
+  else if (target.front() == '?')
+    h.append(cl.url.path).append(target);
+  else
+    h.append(target);
+  h.append(" HTTP/1.1\r\nHost: ");
+  h.append(cl.url.host_header);
+  h.append("\r\n");
+  h.append(cl.authorization);
+  for (const auto& [name, value] : headers) {
+    if (!wire::is_token(name) || !wire::is_safe_value(value))
+      throw std::invalid_argument("invalid HTTP header name or value");
+    h.append(name).append(": ").append(value).append("\r\n");
+  }
+  if (!write_body) {
+    h.append("\r\n");
+    write_all(asio::buffer(h));
+    return;
+  }
+  const chunking& ch = cl.opts.request_chunking;
+  c.body.clear();
+  if (ch.never)
+    c.body.clear_sink();
+  else
+    c.body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); },
+                    ch.threshold == 0 ? 1 : ch.threshold + 1);
+  (*write_body)(c.body);
+  std::string_view rest = c.body.view();
+  char size_line[20];
+  static constexpr std::string_view last_chunk = "0\r\n\r\n";
+  if (!request_streaming) {
+    bool fits = ch.never || (ch.threshold > 0 && rest.size() <= ch.threshold);
+    if (fits) {
+      h.append("Content-Length: ");
+      wire::append_decimal(h, rest.size());
+      h.append("\r\n\r\n");
+      std::array<asio::const_buffer, 2> b{asio::buffer(h), asio::buffer(rest.data(), rest.size())};
+      write_all(b);
+    } else {
+      h.append("Transfer-Encoding: chunked\r\n\r\n");
+      if (rest.empty()) {
+        std::array<asio::const_buffer, 2> b{asio::buffer(h),
+                                            asio::buffer(last_chunk.data(), last_chunk.size())};
+        write_all(b);
+      } else {
+        std::array<asio::const_buffer, 5> b{
+            asio::buffer(h), asio::buffer(wire::chunk_size_line(size_line, rest.size())),
+            asio::buffer(rest.data(), rest.size()), asio::buffer("\r\n", 2),
+            asio::buffer(last_chunk.data(), last_chunk.size())};
+        write_all(b);
+      }
+    }
+  } else {
+    std::array<asio::const_buffer, 4> b{asio::buffer(wire::chunk_size_line(size_line, rest.size())),
+                                        asio::buffer(rest.data(), rest.size()),
+                                        asio::buffer("\r\n", 2),
+                                        asio::buffer(last_chunk.data(), last_chunk.size())};
+    if (rest.empty())
+      write_all(asio::buffer(last_chunk.data(), last_chunk.size()));
+    else
+      write_all(b);
+  }
+  c.body.clear_sink();
+  // Keep a pooled connection from pinning a huge buffered request.
+  if (c.body.view().size() > (1u << 20)) c.body = xml::output{};
+  c.body.clear();
+}
+
+bool client_call::fill(io_deadline d) {
+  if (c.read_begin == c.read_end) c.read_begin = c.read_end = 0;
+  if (c.read_end == c.read_capacity && c.read_begin > 0) {
+    std::memmove(c.read_buffer.get(), c.read_buffer.get() + c.read_begin, c.read_end - c.read_begin);
+    c.read_end -= c.read_begin;
+    c.read_begin = 0;
+  }
+  sys_error ec;
+  auto buf = asio::buffer(c.read_buffer.get() + c.read_end, c.read_capacity - c.read_end);
+  std::size_t n = run_io(d, ec, [&](auto&& done) {
+    if (c.tls)
+      c.tls->async_read_some(buf, done);
+    else
+      c.socket.async_read_some(buf, done);
+  });
+  c.read_end += n;
+  if (n > 0) response_started = true;
+  if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated) return false;
+  if (ec) fail_io(ec, "reading the response from");
+  return n > 0;
+}
+
+void client_call::read_head() {
+  for (;;) {  // loops past 1xx interim responses
+    response_text.clear();
+    fields.clear();
+    header_done = false;
+    parser.emplace(*this);
+    parser->header_limit(64 * 1024);
+    parser->body_limit(std::numeric_limits<std::uint64_t>::max());  // the reader decides
+    for (;;) {
+      if (c.read_end > c.read_begin) {
+        sys_error ec;
+        std::size_t n = parser->put(
+            asio::buffer(c.read_buffer.get() + c.read_begin, c.read_end - c.read_begin), ec);
+        c.read_begin += n;
+        if (!ec && parser->is_header_done()) break;
+        if (ec && ec != bhttp::error::need_more) {
+          c.connected = false;
+          throw error(ec == bhttp::error::header_limit ? errc::header_limit : errc::bad_message,
+                      "response from " + cl.url.host + ":" + cl.url.port + ": " + ec.message());
+        }
+      }
+      if (!fill(next_deadline())) {
+        c.connected = false;
+        error e(errc::connection_closed,
+                "connection closed by " + cl.url.host + ":" + cl.url.port + " before a response");
+        if (reused && !response_started) throw stale_connection{e};
+        throw e;
+      }
+    }
+    if (status / 100 != 1) break;
+  }
+  parser->eager(true);
+}
+
+std::size_t client_call::read_body(char* dest, std::size_t capacity) {
+  if (capacity == 0 || parser->is_done()) return 0;
+  body_dest = dest;
+  body_capacity = capacity;
+  body_length = 0;
+  for (;;) {
+    if (c.read_end > c.read_begin) {
+      sys_error ec;
+      std::size_t n = parser->put(
+          asio::buffer(c.read_buffer.get() + c.read_begin, c.read_end - c.read_begin), ec);
+      c.read_begin += n;
+      if (ec && ec != bhttp::error::need_buffer && ec != bhttp::error::need_more) {
+        c.connected = false;
+        throw error(errc::bad_message, "response body from " + cl.url.host + ": " + ec.message());
+      }
+      if (body_length > 0 || parser->is_done()) return body_length;
+    }
+    if (!fill(next_deadline())) {
+      c.connected = false;
+      if (parser->need_eof()) {  // body delimited by the connection closing
+        sys_error ec;
+        parser->put_eof(ec);
+        return 0;
+      }
+      throw error(errc::connection_closed,
+                  "connection closed by " + cl.url.host + " in the middle of the response body");
+    }
+  }
+}
+
+bool client_call::drain(std::size_t budget) {
+  char scratch[4096];
+  while (!parser->is_done()) {
+    std::size_t n = read_body(scratch, std::min(budget, sizeof scratch));
+    if (n == 0) return parser->is_done();
+    budget -= n;
+    if (budget == 0) return parser->is_done();
+  }
+  return true;
+}
+
+}  // namespace detail
+
+// ---- response_head ----
+
+std::string_view response_head::header(std::string_view name) const {
+  return call_ ? call_->header(name) : std::string_view{};
+}
+std::optional<std::uint64_t> response_head::content_length() const {
+  if (!call_ || call_->parser->chunked()) return std::nullopt;
+  auto n = call_->parser->content_length();
+  return n ? std::optional<std::uint64_t>(*n) : std::nullopt;
+}
+
+// ---- client ----
+
+void client::impl::call(std::string_view method, std::string_view target, header_list headers,
+                        const body_writer* write_body, const body_reader& read_body) {
+  auto call_deadline = clock_type::now() + opts.call_timeout;
+  for (int attempt = 0;; ++attempt) {
+    auto conn = acquire(call_deadline);
+    bool keep = false;
+    try {
+      detail::client_call call{*this, *conn, call_deadline};
+      call.reused = conn->connected;
+      if (!conn->connected) {
+        conn->tls.reset();
+        conn->read_begin = conn->read_end = 0;
+        if (conn->socket.is_open()) {
+          sys_error ignored;
+          conn->socket.close(ignored);
+        }
+        call.connect();
+      }
+      call.send_request(method, target, headers, write_body);
+      call.read_head();
+      response_head head = call.head();
+      xml::source_fn source = [&call](char* dest, std::size_t n) { return call.read_body(dest, n); };
+      read_body(head, source);
+      keep = conn->connected && call.drain(1u << 20) && call.parser->keep_alive();
+      ++conn->uses;
+      requests.fetch_add(1, std::memory_order_relaxed);
+    } catch (const stale_connection& s) {
+      conn->connected = false;
+      release(std::move(conn), false);
+      if (attempt == 0) {
+        retries.fetch_add(1, std::memory_order_relaxed);
+        continue;
+      }
+      throw s.cause;
+    } catch (...) {
+      conn->connected = false;
+      release(std::move(conn), false);
+      throw;
+    }
+    if (!keep) conn->connected = false;
+    release(std::move(conn), keep);
+    return;
+  }
+}
+
+client::client(std::string url, client_options opts)
+    : impl_(std::make_unique<impl>(std::move(url), std::move(opts))) {}
+
+client::~client() {
+  if (impl_->async_pool) impl_->async_pool->join();
+}
+
+void client::post(std::string_view target, header_list headers, const body_writer& write_body,
+                  const body_reader& read_body) {
+  impl_->call("POST", target, headers, &write_body, read_body);
+}
+
+void client::async_post(std::string target,
+                        std::vector<std::pair<std::string, std::string>> headers,
+                        body_writer write_body, body_reader read_body,
+                        std::function<void(std::exception_ptr)> done) {
+  std::call_once(impl_->async_once, [this] {
+    impl_->async_pool = std::make_unique<asio::thread_pool>(std::max(1u, impl_->opts.async_threads));
+  });
+  asio::post(*impl_->async_pool, [this, target = std::move(target), headers = std::move(headers),
+                                  write_body = std::move(write_body),
+                                  read_body = std::move(read_body), done = std::move(done)] {
+    std::vector<std::pair<std::string_view, std::string_view>> views;
+    views.reserve(headers.size());
+    for (const auto& [n, v] : headers) views.emplace_back(n, v);
+    std::exception_ptr failure;
+    try {
+      impl_->call("POST", target, views, &write_body, read_body);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    if (done) done(failure);
+  });
+}
+
+client::get_result client::get(std::string_view target) {
+  get_result result;
+  impl_->call("GET", target, {}, nullptr, [&](const response_head& head, const xml::source_fn& body) {
+    result.status = head.status;
+    result.content_type = std::string(head.content_type);
+    char buf[16384];
+    while (std::size_t n = body(buf, sizeof buf)) result.body.append(buf, n);
+  });
+  return result;
+}
+
+client::stats client::get_stats() const {
+  stats st{};
+  st.connections_opened = impl_->connections_opened.load();
+  st.requests = impl_->requests.load();
+  st.retries = impl_->retries.load();
+  std::lock_guard lock(impl_->pool_mutex);
+  st.connections_idle = impl_->idle.size();
+  return st;
+}
+
+}  // namespace lather::http

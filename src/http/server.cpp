@@ -1,0 +1,946 @@
+// HTTP/1.1 server: one io_context per thread, one stackful coroutine per connection, Beast's
+// basic_parser for the wire format (its hooks copy the header into a per-connection arena and
+// the body straight into the handler's buffer), responses written with writev.
+#define BOOST_COROUTINES_NO_DEPRECATION_WARNING
+#define BOOST_ALLOW_DEPRECATED_HEADERS  // Boost.Coroutine 1.74 includes deprecated headers
+#include "lather/http/server.hpp"
+
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/spawn.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/http/error.hpp>
+#include <condition_variable>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "wire.hpp"
+
+namespace lather::http {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = asio::ip::tcp;
+using clock_type = std::chrono::steady_clock;
+using sys_error = boost::system::error_code;
+
+namespace {
+
+/// One thread, one io_context, and the connections it serves (touched on that thread only).
+struct worker {
+  asio::io_context ctx{1};
+  detail::server_connection* connections = nullptr;  // intrusive list head
+  std::thread thread;
+  // Single-writer counters (the worker's thread), read by get_stats from anywhere.
+  std::atomic<std::uint64_t> requests{0}, bytes_in{0}, bytes_out{0};
+  static void add(std::atomic<std::uint64_t>& c, std::uint64_t n) {
+    c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+};
+
+struct route_entry {
+  std::string prefix;
+  handler fn;
+};
+
+/// What to answer when the request could not be handed to a handler.
+struct rejection {
+  unsigned status;
+  std::string_view text;
+};
+
+rejection rejection_for(const sys_error& ec) {
+  if (ec == bhttp::error::header_limit) return {431, "request header too large\n"};
+  if (ec == bhttp::error::body_limit) return {413, "request body too large\n"};
+  return {400, "malformed request\n"};
+}
+
+errc errc_for(const sys_error& ec) {
+  if (ec == bhttp::error::body_limit) return errc::body_limit;
+  if (ec == bhttp::error::header_limit) return errc::header_limit;
+  return errc::bad_message;
+}
+
+thread_local detail::server_connection* current_connection = nullptr;
+
+// Coroutines run on their worker's io_context executor directly. asio::spawn(executor) would
+// wrap it in a strand, a lock per completion that buys nothing with one thread per context.
+void coroutine_done() {}
+using yield_type =
+    asio::basic_yield_context<asio::executor_binder<void (*)(), asio::io_context::executor_type>>;
+
+}  // namespace
+
+struct server::impl {
+  explicit impl(server_options o) : opts(std::move(o)) {}
+  server_options opts;
+  std::vector<route_entry> routes;  // longest prefix first
+  std::vector<std::unique_ptr<worker>> workers;
+  std::optional<tcp::acceptor> acceptor;
+  std::optional<asio::ssl::context> tls;
+  std::string expected_credentials;  // base64("user:password")
+  std::uint16_t bound_port = 0;
+  std::size_t next_worker = 0;
+  std::atomic<bool> started{false}, stopping{false}, stopped{false};
+  std::atomic<std::uint64_t> connections_total{0}, open_connections{0}, rejected{0};
+  std::mutex state_mutex;
+  std::condition_variable state_changed;  // open_connections fell / stop completed
+  std::once_flag stop_once;
+
+  void accept_next();
+  void on_accept(const sys_error& ec, tcp::socket socket, worker& w);
+  void reject(tcp::socket socket);
+  const handler* find_route(std::string_view path) const {
+    for (const auto& r : routes)
+      if (path.substr(0, r.prefix.size()) == r.prefix) return &r.fn;
+    return nullptr;
+  }
+  void connection_closed() {
+    {
+      std::lock_guard lock(state_mutex);
+      open_connections.fetch_sub(1, std::memory_order_relaxed);
+    }
+    state_changed.notify_all();
+  }
+};
+
+namespace detail {
+
+/// Beast's push parser; its hooks (defined below) copy the header into the connection's arena
+/// and the body straight into the handler's buffer: no allocation per request.
+class request_parser final : public bhttp::basic_parser<true> {
+ public:
+  explicit request_parser(server_connection& c) : c_(c) {}
+
+ private:
+  server_connection& c_;
+  void on_request_impl(bhttp::verb, beast::string_view method, beast::string_view target,
+                       int version, sys_error&) override;
+  void on_response_impl(int, beast::string_view, int, sys_error&) override {}
+  void on_field_impl(bhttp::field f, beast::string_view name, beast::string_view value,
+                     sys_error& ec) override;
+  void on_header_impl(sys_error&) override;
+  void on_body_init_impl(const boost::optional<std::uint64_t>&, sys_error&) override {}
+  std::size_t take(beast::string_view bytes, sys_error& ec);
+  std::size_t on_body_impl(beast::string_view body, sys_error& ec) override {
+    return take(body, ec);
+  }
+  void on_chunk_header_impl(std::uint64_t, beast::string_view, sys_error&) override {}
+  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body,
+                                 sys_error& ec) override {
+    return take(body, ec);
+  }
+  void on_finish_impl(sys_error&) override {}
+};
+
+/// A connection; also the state of the request/response exchange in progress on it.
+struct server_connection : std::enable_shared_from_this<server_connection> {
+  server_connection(server::impl& s, worker& w, tcp::socket sock)
+      : srv(s), owner(w), socket(std::move(sock)), timer(w.ctx) {
+    read_capacity = std::max<std::size_t>(16 * 1024, srv.opts.header_limit + 1024);
+    read_buffer = std::make_unique<char[]>(read_capacity);
+    install_body_sink();
+  }
+
+  server::impl& srv;
+  worker& owner;
+  tcp::socket socket;
+  std::optional<asio::ssl::stream<tcp::socket&>> tls;
+  asio::steady_timer timer;
+  clock_type::time_point deadline = clock_type::time_point::max(), armed_expiry{};
+  bool timer_pending = false;
+  bool timed_out = false, closed = false, idle = false, peer_gone = false;
+  yield_type* yield = nullptr;
+  server_connection *prev = nullptr, *next = nullptr;
+
+  // Read side: unconsumed bytes are read_buffer[read_begin, read_end).
+  std::unique_ptr<char[]> read_buffer;
+  std::size_t read_capacity = 0, read_begin = 0, read_end = 0;
+
+  // Current request.
+  std::optional<request_parser> parser;
+  struct field_ref {
+    std::uint32_t name_offset, name_length, value_offset, value_length;
+  };
+  std::string head_text;  // method, target, then each header name and value
+  std::vector<field_ref> fields;
+  std::uint32_t method_length = 0, target_length = 0;
+  unsigned version = 11;
+  unsigned content_length_fields = 0;
+  std::string_view transfer_encoding;  // points into head_text only after the header is done
+  bool has_transfer_encoding = false, expect_continue = false, continue_sent = false;
+  bool header_done = false;
+  const std::string* user = nullptr;
+  sys_error body_error;  // a framing/limit error met while streaming the body
+  char* body_dest = nullptr;
+  std::size_t body_capacity = 0, body_length = 0;
+
+  // Current response.
+  enum class phase { fresh, streaming, finished };
+  phase response_phase = phase::fresh;
+  unsigned status = 200;
+  std::string response_fields;  // "Name: value\r\n"...
+  std::string head;             // the response head being written
+  xml::output body;
+  bool keep_alive = true, head_request = false, close_delimited = false;
+
+  void install_body_sink() {
+    const chunking& c = srv.opts.response_chunking;
+    if (c.never)
+      body.clear_sink();
+    else
+      body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); },
+                    c.threshold == 0 ? 1 : c.threshold + 1);
+  }
+
+  std::string_view text(std::uint32_t offset, std::uint32_t length) const {
+    return {head_text.data() + offset, length};
+  }
+  std::string_view method() const { return text(0, method_length); }
+  std::string_view target() const { return text(method_length, target_length); }
+  std::string_view header(std::string_view name) const {
+    for (const auto& f : fields)
+      if (wire::iequals(text(f.name_offset, f.name_length), name))
+        return text(f.value_offset, f.value_length);
+    return {};
+  }
+
+  // ---- timeouts: one timer per connection, re-armed lazily to the latest deadline ----
+  void set_deadline(clock_type::duration d) { set_deadline_at(clock_type::now() + d); }
+  // The timer stays armed at `armed_expiry`; moving the deadline later costs a store (the
+  // timer re-arms itself when it fires early), moving it earlier re-arms it.
+  void set_deadline_at(clock_type::time_point t) {
+    deadline = t;
+    if (!timer_pending || t < armed_expiry) arm_timer();
+  }
+  void clear_deadline() { deadline = clock_type::time_point::max(); }
+  void arm_timer() {
+    timer_pending = true;
+    armed_expiry = deadline;
+    timer.expires_at(deadline);
+    timer.async_wait([self = shared_from_this()](const sys_error& ec) {
+      if (ec == asio::error::operation_aborted) return;  // superseded by a newer wait
+      self->timer_pending = false;
+      if (ec || self->closed) return;
+      if (self->deadline == clock_type::time_point::max()) return;  // armed again on next set
+      if (clock_type::now() >= self->deadline) {
+        self->timed_out = true;
+        self->close_socket();
+      } else {
+        self->arm_timer();
+      }
+    });
+  }
+
+  void close_socket() {
+    if (closed) return;
+    closed = true;
+    sys_error ignored;
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    socket.close(ignored);
+    timer.cancel();
+  }
+
+  // ---- raw I/O on the coroutine ----
+  std::size_t read_some(char* dest, std::size_t n, sys_error& ec) {
+    std::size_t got = tls ? tls->async_read_some(asio::buffer(dest, n), (*yield)[ec])
+                          : socket.async_read_some(asio::buffer(dest, n), (*yield)[ec]);
+    current_connection = this;
+    worker::add(owner.bytes_in, got);
+    return got;
+  }
+  template <class Buffers>
+  void write_all(const Buffers& buffers) {
+    if (closed) throw error(errc::client_gone);
+    set_deadline(srv.opts.idle_timeout);
+    sys_error ec;
+    std::size_t n = tls ? asio::async_write(*tls, buffers, (*yield)[ec])
+                        : asio::async_write(socket, buffers, (*yield)[ec]);
+    current_connection = this;
+    clear_deadline();
+    worker::add(owner.bytes_out, n);
+    if (ec) {
+      peer_gone = true;
+      keep_alive = false;
+      throw error(timed_out ? errc::io_timeout : errc::client_gone,
+                  "writing the response: " + ec.message());
+    }
+  }
+  /// Make room at the end of the read buffer (compacting), then read at least one byte.
+  bool fill(sys_error& ec) {
+    if (read_begin == read_end) read_begin = read_end = 0;
+    if (read_end == read_capacity && read_begin > 0) {
+      std::memmove(read_buffer.get(), read_buffer.get() + read_begin, read_end - read_begin);
+      read_end -= read_begin;
+      read_begin = 0;
+    }
+    std::size_t n = read_some(read_buffer.get() + read_end, read_capacity - read_end, ec);
+    read_end += n;
+    return !ec && n > 0;
+  }
+
+  void run(yield_type y);
+  bool read_request_head();
+  void serve_request();
+  void answer(unsigned code, std::string_view text, bool close);
+  std::size_t read_body(char* dest, std::size_t capacity);
+  bool drain_body(std::size_t budget);
+  void start_head(std::string_view framing);
+  void on_body_flush(std::string_view bytes);
+  void finish_response();
+};
+
+void request_parser::on_request_impl(bhttp::verb, beast::string_view method,
+                                     beast::string_view target, int version, sys_error&) {
+  c_.head_text.append(method.data(), method.size());
+  c_.head_text.append(target.data(), target.size());
+  c_.method_length = static_cast<std::uint32_t>(method.size());
+  c_.target_length = static_cast<std::uint32_t>(target.size());
+  c_.version = static_cast<unsigned>(version);
+}
+
+void request_parser::on_field_impl(bhttp::field f, beast::string_view name,
+                                   beast::string_view value, sys_error& ec) {
+  if (c_.header_done) return;  // trailer fields are read and ignored
+  if (f == bhttp::field::content_length && ++c_.content_length_fields > 1) {
+    // Even identical duplicates are refused: intermediaries disagree on them (smuggling).
+    ec = bhttp::error::bad_content_length;
+    return;
+  }
+  if (f == bhttp::field::transfer_encoding) {
+    if (c_.has_transfer_encoding) {
+      ec = bhttp::error::bad_transfer_encoding;
+      return;
+    }
+    c_.has_transfer_encoding = true;
+  }
+  if (f == bhttp::field::expect &&
+      wire::iequals(wire::trim({value.data(), value.size()}), "100-continue"))
+    c_.expect_continue = true;
+  server_connection::field_ref r;
+  r.name_offset = static_cast<std::uint32_t>(c_.head_text.size());
+  r.name_length = static_cast<std::uint32_t>(name.size());
+  c_.head_text.append(name.data(), name.size());
+  r.value_offset = static_cast<std::uint32_t>(c_.head_text.size());
+  r.value_length = static_cast<std::uint32_t>(value.size());
+  c_.head_text.append(value.data(), value.size());
+  c_.fields.push_back(r);
+}
+
+void request_parser::on_header_impl(sys_error&) { c_.header_done = true; }
+
+std::size_t request_parser::take(beast::string_view bytes, sys_error& ec) {
+  std::size_t room = c_.body_capacity - c_.body_length;
+  std::size_t n = std::min(room, bytes.size());
+  if (n) std::memcpy(c_.body_dest + c_.body_length, bytes.data(), n);
+  c_.body_length += n;
+  if (n < bytes.size()) ec = bhttp::error::need_buffer;  // the caller's buffer is full
+  return n;
+}
+
+void server_connection::run(yield_type y) {
+  yield = &y;
+  current_connection = this;
+  // Link into the worker's list so stop() can find idle connections.
+  next = owner.connections;
+  if (next) next->prev = this;
+  owner.connections = this;
+  try {
+    bool ok = true;
+    if (srv.tls) {
+      tls.emplace(socket, *srv.tls);
+      set_deadline(srv.opts.header_timeout);
+      sys_error ec;
+      tls->async_handshake(asio::ssl::stream_base::server, y[ec]);
+      current_connection = this;
+      clear_deadline();
+      ok = !ec;
+    }
+    while (ok && !closed) {
+      if (!read_request_head()) break;
+      serve_request();
+      if (!keep_alive || srv.stopping.load(std::memory_order_relaxed)) break;
+    }
+  } catch (const boost::coroutines::detail::forced_unwind&) {
+    throw;
+  } catch (...) {
+    // Connection-level failure: nothing more can be said to this client.
+  }
+  parser.reset();
+  close_socket();
+  if (prev) prev->next = next;
+  else owner.connections = next;
+  if (next) next->prev = prev;
+  current_connection = nullptr;
+  srv.connection_closed();
+}
+
+/// Parse the next request head. False = close the connection (after any error answer).
+bool server_connection::read_request_head() {
+  head_text.clear();
+  fields.clear();
+  method_length = target_length = 0;
+  content_length_fields = 0;
+  has_transfer_encoding = expect_continue = continue_sent = header_done = false;
+  user = nullptr;
+  body_error = {};
+  status = 200;
+  response_fields.clear();
+  response_phase = phase::fresh;
+  close_delimited = head_request = false;
+  keep_alive = true;
+  body.clear();
+  parser.emplace(*this);
+  parser->header_limit(static_cast<std::uint32_t>(
+      std::min<std::size_t>(srv.opts.header_limit, std::numeric_limits<std::uint32_t>::max())));
+  parser->body_limit(srv.opts.body_limit);
+
+  bool started = read_end > read_begin;  // pipelined bytes already here
+  bool header_clock = false;             // header_timeout runs from the first partial head
+  for (;;) {
+    if (read_end > read_begin) {
+      sys_error ec;
+      std::size_t n =
+          parser->put(asio::buffer(read_buffer.get() + read_begin, read_end - read_begin), ec);
+      read_begin += n;
+      if (!ec && parser->is_header_done()) break;
+      if (ec && ec != bhttp::error::need_more) {
+        clear_deadline();
+        rejection r = rejection_for(ec);
+        answer(r.status, r.text, true);
+        return false;
+      }
+      if (!header_clock) {
+        header_clock = true;
+        set_deadline(srv.opts.header_timeout);
+      }
+    }
+    idle = !started;
+    if (idle) {
+      if (srv.stopping.load(std::memory_order_relaxed)) return false;
+      set_deadline(srv.opts.idle_timeout);
+    }
+    sys_error ec;
+    bool got = fill(ec);
+    idle = false;
+    if (!got) return false;  // closed, reset or timed out: nothing to answer
+    started = true;
+  }
+  clear_deadline();
+  parser->eager(true);
+  worker::add(owner.requests, 1);
+  return true;
+}
+
+void server_connection::serve_request() {
+  keep_alive = parser->keep_alive() && !srv.stopping.load(std::memory_order_relaxed);
+  head_request = method() == "HEAD";
+  if (head_request) body.clear_sink();
+
+  std::string_view path = target().substr(0, target().find('?'));
+  const handler* h = nullptr;
+  if (has_transfer_encoding && !parser->chunked()) {
+    // Beast accepted a coding list not ending in "chunked": the length is unknowable.
+    answer(400, "transfer coding not supported\n", true);
+    return;
+  }
+  if (has_transfer_encoding && !wire::iequals(wire::trim(header("Transfer-Encoding")), "chunked")) {
+    answer(501, "transfer coding not implemented\n", true);
+    return;
+  }
+  if (!srv.expected_credentials.empty()) {
+    std::string_view auth = wire::trim(header("Authorization"));
+    bool ok = auth.size() > 6 && wire::iequals(auth.substr(0, 6), "Basic ") &&
+              wire::secure_equals(wire::trim(auth.substr(6)), srv.expected_credentials);
+    if (!ok) {
+      response_fields.append("WWW-Authenticate: Basic realm=\"");
+      response_fields.append(srv.opts.realm);
+      response_fields.append("\", charset=\"UTF-8\"\r\n");
+      answer(401, "authentication required\n", false);
+      return;
+    }
+    user = &srv.opts.auth->user;
+  }
+  if (!(h = srv.find_route(path))) {
+    answer(404, "no such endpoint\n", false);
+    return;
+  }
+
+  request req{*this};
+  response res{*this};
+  try {
+    (*h)(req, res);
+    if (response_phase != phase::finished && !parser->is_done() && !drain_body(256 * 1024))
+      keep_alive = false;
+    finish_response();
+  } catch (const boost::coroutines::detail::forced_unwind&) {
+    throw;
+  } catch (...) {
+    if (response_phase == phase::fresh && !peer_gone && !closed) {
+      response_fields.clear();
+      if (body_error) {
+        rejection r = rejection_for(body_error);
+        answer(r.status, r.text, true);
+      } else {
+        answer(500, "internal server error\n", true);
+      }
+    } else {
+      keep_alive = false;  // a half-sent response can only be ended by closing
+    }
+    return;
+  }
+  if (!parser->is_done() && !drain_body(256 * 1024)) keep_alive = false;
+}
+
+/// A short response produced by the server itself. `close` ends the connection after it.
+void server_connection::answer(unsigned code, std::string_view text, bool close) {
+  if (close || (parser && !parser->is_done() && !drain_body(64 * 1024))) keep_alive = false;
+  status = code;
+  body.clear();
+  if (!head_request) body.append(text);
+  response_phase = phase::fresh;
+  response_fields.append("Content-Type: text/plain; charset=utf-8\r\n");
+  try {
+    finish_response();
+  } catch (const error&) {
+    keep_alive = false;
+  }
+}
+
+std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
+  if (body_error) throw error(errc_for(body_error), body_error.message());
+  if (capacity == 0 || parser->is_done()) return 0;
+  if (expect_continue && !continue_sent && read_begin == read_end && response_phase == phase::fresh) {
+    continue_sent = true;
+    static constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
+    write_all(asio::buffer(continue_line.data(), continue_line.size()));
+  }
+  body_dest = dest;
+  body_capacity = capacity;
+  body_length = 0;
+  for (;;) {
+    if (read_end > read_begin) {
+      sys_error ec;
+      std::size_t n =
+          parser->put(asio::buffer(read_buffer.get() + read_begin, read_end - read_begin), ec);
+      read_begin += n;
+      if (ec && ec != bhttp::error::need_buffer && ec != bhttp::error::need_more) {
+        body_error = ec;
+        keep_alive = false;
+        throw error(errc_for(ec), "request body: " + ec.message());
+      }
+      if (body_length > 0 || parser->is_done()) return body_length;
+    }
+    set_deadline(srv.opts.idle_timeout);
+    sys_error ec;
+    bool got = fill(ec);
+    clear_deadline();
+    if (!got) {
+      peer_gone = true;
+      keep_alive = false;
+      throw error(timed_out ? errc::io_timeout : errc::client_gone,
+                  "request body: connection ended before the body did");
+    }
+  }
+}
+
+/// Read and drop what is left of the request body, up to `budget` bytes.
+bool server_connection::drain_body(std::size_t budget) {
+  if (body_error || closed) return false;
+  if (expect_continue && !continue_sent) return false;  // the client waits: close instead
+  char scratch[4096];
+  try {
+    while (!parser->is_done()) {
+      std::size_t n = read_body(scratch, std::min(budget, sizeof scratch));
+      if (n == 0 && !parser->is_done()) return false;
+      budget -= n;
+      if (budget == 0 && !parser->is_done()) return false;
+    }
+  } catch (const error&) {
+    return false;
+  }
+  return true;
+}
+
+/// Fill `head` with the status line and headers; `framing` is the Content-Length or
+/// Transfer-Encoding line (or "" for a close-delimited body).
+void server_connection::start_head(std::string_view framing) {
+  head.clear();
+  head.append("HTTP/1.1 ");
+  wire::append_decimal(head, status);
+  head.push_back(' ');
+  head.append(wire::reason_phrase(status));
+  head.append("\r\nDate: ");
+  head.append(wire::http_date());
+  head.append("\r\nServer: lather\r\n");
+  head.append(response_fields);
+  head.append(framing);
+  if (srv.stopping.load(std::memory_order_relaxed)) keep_alive = false;
+  if (!keep_alive)
+    head.append("Connection: close\r\n");
+  else if (version == 10)
+    head.append("Connection: keep-alive\r\n");
+  head.append("\r\n");
+}
+
+void server_connection::on_body_flush(std::string_view bytes) {
+  if (bytes.empty() || response_phase == phase::finished) return;
+  char size_line[20];
+  if (response_phase == phase::fresh) {
+    // HTTP/1.0 peers do not know chunked: stream the body and end it by closing.
+    close_delimited = version == 10;
+    if (close_delimited) keep_alive = false;
+    start_head(close_delimited ? std::string_view{} : "Transfer-Encoding: chunked\r\n");
+    response_phase = phase::streaming;
+    if (close_delimited) {
+      std::array<asio::const_buffer, 2> b{asio::buffer(head), asio::buffer(bytes.data(), bytes.size())};
+      write_all(b);
+    } else {
+      std::array<asio::const_buffer, 4> b{asio::buffer(head),
+                                          asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
+                                          asio::buffer(bytes.data(), bytes.size()),
+                                          asio::buffer("\r\n", 2)};
+      write_all(b);
+    }
+    return;
+  }
+  if (close_delimited) {
+    write_all(asio::buffer(bytes.data(), bytes.size()));
+  } else {
+    std::array<asio::const_buffer, 3> b{asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
+                                        asio::buffer(bytes.data(), bytes.size()),
+                                        asio::buffer("\r\n", 2)};
+    write_all(b);
+  }
+}
+
+void server_connection::finish_response() {
+  if (response_phase == phase::finished) return;
+  std::string_view rest = body.view();
+  const chunking& c = srv.opts.response_chunking;
+  char size_line[20];
+  static constexpr std::string_view last_chunk = "0\r\n\r\n";
+  if (response_phase == phase::fresh) {
+    bool fits = c.never || head_request || (c.threshold > 0 && rest.size() <= c.threshold);
+    if (fits || version == 10) {
+      std::string framing = "Content-Length: ";
+      wire::append_decimal(framing, rest.size());
+      framing.append("\r\n");
+      start_head(framing);
+      if (head_request) rest = {};
+      std::array<asio::const_buffer, 2> b{asio::buffer(head), asio::buffer(rest.data(), rest.size())};
+      response_phase = phase::finished;
+      write_all(b);
+    } else {
+      start_head("Transfer-Encoding: chunked\r\n");
+      response_phase = phase::finished;
+      if (rest.empty()) {
+        std::array<asio::const_buffer, 2> b{asio::buffer(head),
+                                            asio::buffer(last_chunk.data(), last_chunk.size())};
+        write_all(b);
+      } else {
+        std::array<asio::const_buffer, 5> b{
+            asio::buffer(head), asio::buffer(wire::chunk_size_line(size_line, rest.size())),
+            asio::buffer(rest.data(), rest.size()), asio::buffer("\r\n", 2),
+            asio::buffer(last_chunk.data(), last_chunk.size())};
+        write_all(b);
+      }
+    }
+  } else if (close_delimited) {
+    response_phase = phase::finished;
+    if (!rest.empty()) write_all(asio::buffer(rest.data(), rest.size()));
+  } else {
+    response_phase = phase::finished;
+    if (rest.empty()) {
+      write_all(asio::buffer(last_chunk.data(), last_chunk.size()));
+    } else {
+      std::array<asio::const_buffer, 4> b{asio::buffer(wire::chunk_size_line(size_line, rest.size())),
+                                          asio::buffer(rest.data(), rest.size()),
+                                          asio::buffer("\r\n", 2),
+                                          asio::buffer(last_chunk.data(), last_chunk.size())};
+      write_all(b);
+    }
+  }
+  // A huge buffered body should not pin its memory for the connection's lifetime.
+  if (body.view().size() > (1u << 20)) {
+    body = xml::output{};
+    install_body_sink();
+  } else {
+    body.clear();
+    if (head_request) install_body_sink();
+  }
+}
+
+}  // namespace detail
+
+// ---- request / response ----
+
+std::string_view request::method() const { return x_.method(); }
+std::string_view request::target() const { return x_.target(); }
+std::string_view request::path() const {
+  std::string_view t = x_.target();
+  return t.substr(0, t.find('?'));
+}
+std::string_view request::query() const {
+  std::string_view t = x_.target();
+  std::size_t q = t.find('?');
+  return q == std::string_view::npos ? std::string_view{} : t.substr(q + 1);
+}
+std::string_view request::header(std::string_view name) const { return x_.header(name); }
+unsigned request::version() const { return x_.version; }
+std::optional<std::uint64_t> request::content_length() const {
+  if (x_.parser->chunked()) return std::nullopt;
+  auto n = x_.parser->content_length();
+  return n ? std::optional<std::uint64_t>(*n) : std::optional<std::uint64_t>(0);
+}
+std::size_t request::read_body(char* dest, std::size_t capacity) {
+  return x_.read_body(dest, capacity);
+}
+const std::string* request::authenticated_user() const { return x_.user; }
+std::string request::remote_endpoint() const {
+  sys_error ec;
+  auto ep = x_.socket.remote_endpoint(ec);
+  if (ec) return {};
+  return ep.address().to_string() + ":" + std::to_string(ep.port());
+}
+
+void response::set_status(unsigned code) {
+  if (code < 100 || code > 999) throw std::invalid_argument("HTTP status out of range");
+  x_.status = code;
+}
+void response::set_header(std::string_view name, std::string_view value) {
+  if (!wire::is_token(name) || !wire::is_safe_value(value))
+    throw std::invalid_argument("invalid HTTP header name or value");
+  for (std::string_view reserved : {"Content-Length", "Transfer-Encoding", "Connection", "Date"})
+    if (wire::iequals(name, reserved)) return;
+  x_.response_fields.append(name);
+  x_.response_fields.append(": ");
+  x_.response_fields.append(value);
+  x_.response_fields.append("\r\n");
+}
+xml::output& response::body() { return x_.body; }
+void response::finish() {
+  if (!x_.parser->is_done() && !x_.drain_body(256 * 1024)) x_.keep_alive = false;
+  x_.finish_response();
+}
+bool response::client_gone() const {
+  if (x_.peer_gone || x_.closed) return true;
+  // With the request body consumed, a readable EOF means the client has gone.
+  if (!x_.parser->is_done() || x_.read_end > x_.read_begin) return false;
+  char probe;
+  ssize_t n = ::recv(const_cast<tcp::socket&>(x_.socket).native_handle(), &probe, 1,
+                     MSG_PEEK | MSG_DONTWAIT);
+  return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+// ---- server ----
+
+void server::impl::accept_next() {
+  worker& w = *workers[next_worker];
+  next_worker = (next_worker + 1) % workers.size();
+  acceptor->async_accept(w.ctx, [this, &w](const sys_error& ec, tcp::socket socket) {
+    on_accept(ec, std::move(socket), w);
+  });
+}
+
+void server::impl::on_accept(const sys_error& ec, tcp::socket socket, worker& w) {
+  if (stopping.load()) return;
+  if (ec) {
+    if (ec == asio::error::operation_aborted) return;
+    // Out of descriptors or similar: back off briefly instead of spinning.
+    auto pause = std::make_shared<asio::steady_timer>(workers[0]->ctx, std::chrono::milliseconds(50));
+    pause->async_wait([this, pause](const sys_error&) {
+      if (!stopping.load()) accept_next();
+    });
+    return;
+  }
+  sys_error ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
+  connections_total.fetch_add(1, std::memory_order_relaxed);
+  if (open_connections.load(std::memory_order_relaxed) >= opts.max_connections) {
+    reject(std::move(socket));
+  } else {
+    open_connections.fetch_add(1, std::memory_order_relaxed);
+    auto c = std::make_shared<detail::server_connection>(*this, w, std::move(socket));
+    asio::spawn(
+        asio::bind_executor(w.ctx.get_executor(), &coroutine_done),
+        [c](yield_type y) { c->run(y); },
+        boost::coroutines::attributes(opts.coroutine_stack));
+  }
+  accept_next();
+}
+
+/// Over max_connections: a fixed 503 and close, without reading the request.
+void server::impl::reject(tcp::socket socket) {
+  rejected.fetch_add(1, std::memory_order_relaxed);
+  if (tls) return;  // no handshake for a refused TLS client: just close
+  static constexpr std::string_view busy =
+      "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
+      "Content-Length: 0\r\n\r\n";
+  auto s = std::make_shared<tcp::socket>(std::move(socket));
+  asio::async_write(*s, asio::buffer(busy.data(), busy.size()),
+                    [s](const sys_error&, std::size_t) {
+                      sys_error ignored;
+                      s->shutdown(tcp::socket::shutdown_both, ignored);
+                    });
+}
+
+server::server(server_options opts) : impl_(std::make_unique<impl>(std::move(opts))) {}
+
+server::~server() {
+  stop();
+  // Suspended coroutines (if any outlived the deadline) die with their io_context, before
+  // the TLS context and routes they refer to.
+  impl_->acceptor.reset();
+  impl_->workers.clear();
+}
+
+void server::route(std::string path_prefix, handler h) {
+  if (impl_->started) throw std::logic_error("http::server::route after start()");
+  auto& routes = impl_->routes;
+  routes.push_back({std::move(path_prefix), std::move(h)});
+  std::stable_sort(routes.begin(), routes.end(), [](const route_entry& a, const route_entry& b) {
+    return a.prefix.size() > b.prefix.size();
+  });
+}
+
+void server::start() {
+  impl& s = *impl_;
+  if (s.started.exchange(true)) return;
+  unsigned n = s.opts.threads ? s.opts.threads : std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < n; ++i) s.workers.push_back(std::make_unique<worker>());
+  if (s.opts.auth) s.expected_credentials = wire::base64_encode(s.opts.auth->user + ":" + s.opts.auth->password);
+  try {
+    if (s.opts.tls) {
+      const tls_options& t = *s.opts.tls;
+      s.tls.emplace(asio::ssl::context::tls_server);
+      s.tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                         asio::ssl::context::no_tlsv1_1);
+      s.tls->use_certificate_chain_file(t.cert_file);
+      s.tls->use_private_key_file(t.key_file, asio::ssl::context::pem);
+      if (!t.ca_file.empty()) {
+        s.tls->load_verify_file(t.ca_file);
+        s.tls->set_verify_mode(asio::ssl::verify_peer | asio::ssl::verify_fail_if_no_peer_cert);
+      }
+    }
+    tcp::endpoint ep{asio::ip::make_address(s.opts.address), s.opts.port};
+    s.acceptor.emplace(s.workers[0]->ctx);
+    s.acceptor->open(ep.protocol());
+    s.acceptor->set_option(tcp::acceptor::reuse_address(true));
+    s.acceptor->bind(ep);
+    s.acceptor->listen(asio::socket_base::max_listen_connections);
+    s.bound_port = s.acceptor->local_endpoint().port();
+  } catch (const boost::system::system_error& e) {
+    throw error(errc::io_failed, std::string("http::server::start: ") + e.what());
+  }
+  s.accept_next();
+  for (auto& w : s.workers) {
+    worker* wp = w.get();
+    w->thread = std::thread([wp] {
+      auto guard = asio::make_work_guard(wp->ctx);
+      for (;;) {
+        try {
+          wp->ctx.run();
+          return;
+        } catch (...) {
+          // A handler outside any connection threw (should not happen); keep serving.
+        }
+      }
+    });
+  }
+}
+
+std::uint16_t server::port() const { return impl_->bound_port; }
+
+void server::run() {
+  start();
+  std::unique_lock lock(impl_->state_mutex);
+  impl_->state_changed.wait(lock, [&] { return impl_->stopped.load(); });
+}
+
+void server::stop() {
+  impl& s = *impl_;
+  if (!s.started) return;
+  std::call_once(s.stop_once, [&s] {
+    s.stopping = true;
+    asio::post(s.workers[0]->ctx, [&s] {
+      sys_error ignored;
+      if (s.acceptor) s.acceptor->close(ignored);
+    });
+    // Idle connections close now; busy ones close after their current response.
+    for (auto& w : s.workers) {
+      asio::post(w->ctx, [wp = w.get()] {
+        for (auto* c = wp->connections; c; c = c->next)
+          if (c->idle) c->close_socket();
+      });
+    }
+    auto deadline = clock_type::now() + s.opts.shutdown_deadline;
+    {
+      std::unique_lock lock(s.state_mutex);
+      s.state_changed.wait_until(lock, deadline, [&] { return s.open_connections.load() == 0; });
+    }
+    for (auto& w : s.workers) {
+      asio::post(w->ctx, [wp = w.get()] {
+        for (auto* c = wp->connections; c; c = c->next) c->close_socket();
+      });
+    }
+    {
+      std::unique_lock lock(s.state_mutex);
+      s.state_changed.wait_for(lock, std::chrono::seconds(1),
+                               [&] { return s.open_connections.load() == 0; });
+    }
+    for (auto& w : s.workers) w->ctx.stop();
+    for (auto& w : s.workers)
+      if (w->thread.joinable()) w->thread.join();
+    {
+      std::lock_guard lock(s.state_mutex);
+      s.stopped = true;
+    }
+    s.state_changed.notify_all();
+  });
+}
+
+void server::await(const std::function<void(std::function<void()> resume)>& start) {
+  detail::server_connection* c = current_connection;
+  if (!c || !c->yield) throw std::logic_error("http::server::await outside a handler");
+  yield_type y = *c->yield;  // async_completion moves from its token: use a copy
+  auto executor = c->socket.get_executor();  // the coroutine's own thread
+  asio::async_completion<yield_type, void()> completion(y);
+  using completion_handler = decltype(completion.completion_handler);
+  auto resume_handler = std::make_shared<completion_handler>(std::move(completion.completion_handler));
+  start([executor, resume_handler] {
+    // The coroutine must resume on its own executor, never inside the caller's stack.
+    asio::post(executor, [resume_handler] { (*resume_handler)(); });
+  });
+  completion.result.get();
+  current_connection = c;
+}
+
+server::stats server::get_stats() const {
+  stats st{};
+  st.connections_total = impl_->connections_total.load();
+  st.connections_open = impl_->open_connections.load();
+  st.rejected_connections = impl_->rejected.load();
+  for (const auto& w : impl_->workers) {
+    st.requests += w->requests.load(std::memory_order_relaxed);
+    st.bytes_in += w->bytes_in.load(std::memory_order_relaxed);
+    st.bytes_out += w->bytes_out.load(std::memory_order_relaxed);
+  }
+  return st;
+}
+
+}  // namespace lather::http

@@ -1,0 +1,41 @@
+// Internal helpers shared by the HTTP server and client (no Beast/Asio here).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace lather::http::wire {
+
+/// Reason phrase for a status code ("Unknown" for codes we do not name).
+std::string_view reason_phrase(unsigned status) noexcept;
+
+/// The current time as an IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"); formatted at most
+/// once per second per thread, so the hot path is a clock read and a compare.
+std::string_view http_date();
+
+/// ASCII case-insensitive equality (header names, tokens).
+bool iequals(std::string_view a, std::string_view b) noexcept;
+
+/// Strip optional whitespace (SP / HTAB) at both ends.
+std::string_view trim(std::string_view s) noexcept;
+
+/// RFC 9110 token (header name) check.
+bool is_token(std::string_view s) noexcept;
+/// A header value we are willing to send: no CR, LF or NUL (no response splitting).
+bool is_safe_value(std::string_view s) noexcept;
+
+/// Append n in decimal.
+void append_decimal(std::string& out, std::uint64_t n);
+
+/// "<hex size>\r\n" for a chunk of n bytes, written into buf; returns the view.
+std::string_view chunk_size_line(char (&buf)[20], std::size_t n) noexcept;
+
+/// Standard base64 (with padding).
+std::string base64_encode(std::string_view in);
+
+/// Constant-time comparison (credentials).
+bool secure_equals(std::string_view a, std::string_view b) noexcept;
+
+}  // namespace lather::http::wire

@@ -1,0 +1,161 @@
+#include "lather/service/client.hpp"
+
+#include <mutex>
+
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather {
+
+// Per-call state, pooled so a warmed-up call allocates nothing: the request is serialized into
+// `buf`, whose sink forwards to the HTTP body through the chunking threshold.
+struct client::state {
+  xml::reader reader;
+  xml::output buf;
+  xml::writer writer{buf};
+  xml::output* body = nullptr;
+  std::string header_value;  // Content-Type / SOAPAction, reused
+  std::string action_value;
+};
+
+struct client::state_pool {
+  std::mutex m;
+  std::vector<std::unique_ptr<state>> free;
+  std::unique_ptr<state> take() {
+    std::lock_guard lock(m);
+    if (free.empty()) return std::make_unique<state>();
+    auto s = std::move(free.back());
+    free.pop_back();
+    return s;
+  }
+  void give_back(std::unique_ptr<state> s) {
+    std::lock_guard lock(m);
+    free.push_back(std::move(s));
+  }
+};
+
+client::client(std::string url, client_options opts)
+    : opts_(std::move(opts)),
+      http_(std::make_unique<http::client>(std::move(url),
+                                           static_cast<const http::client_options&>(opts_))),
+      pool_(std::make_unique<state_pool>()) {}
+
+client::~client() = default;
+
+std::string client::wsdl() {
+  auto r = http_->get("?wsdl");
+  if (r.status != 200)
+    throw client_error("GET ?wsdl answered HTTP " + std::to_string(r.status) + ": " +
+                       r.body.substr(0, 200));
+  return std::move(r.body);
+}
+
+namespace {
+
+// The bits of one call the HTTP callbacks need; they capture only a pointer to it, so the
+// std::function the HTTP client takes stays in its small buffer (no allocation).
+struct call_frame {
+  client_options* opts;
+  const call_options* o;
+  detail::function_ref<void(xml::writer&)>* write_body;
+  detail::function_ref<bind::error_info(xml::reader&)>* read_body;
+  void* st;
+};
+
+std::string excerpt(const xml::source_fn& body) {
+  std::string text(200, '\0');
+  std::size_t n = 0;
+  while (n < text.size()) {
+    std::size_t got = body(text.data() + n, text.size() - n);
+    if (got == 0) break;
+    n += got;
+  }
+  text.resize(n);
+  for (char& c : text)
+    if (c == '\r' || c == '\n') c = ' ';
+  return text;
+}
+
+}  // namespace
+
+void client::invoke(const call_options& o, detail::function_ref<void(xml::writer&)> write_body,
+                    detail::function_ref<bind::error_info(xml::reader&)> read_body) {
+  std::unique_ptr<state> st = pool_->take();
+  struct give_back_guard {
+    state_pool* pool;
+    std::unique_ptr<state>& s;
+    ~give_back_guard() {
+      if (s) pool->give_back(std::move(s));
+    }
+  } guard{pool_.get(), st};
+
+  const soap::version v = opts_.version;
+  st->header_value = soap::content_type(v, v == soap::version::soap12 ? o.soap_action : "");
+  std::pair<std::string_view, std::string_view> headers[2] = {{"Content-Type", st->header_value},
+                                                              {"SOAPAction", ""}};
+  std::size_t header_count = 1;
+  if (v == soap::version::soap11) {
+    st->action_value = soap::soap_action_header(o.soap_action);
+    headers[1].second = st->action_value;
+    header_count = 2;
+  }
+  state* s = st.get();
+  const bool stream = !opts_.request_chunking.never;
+  const std::size_t threshold = std::max<std::size_t>(opts_.request_chunking.threshold, 1);
+
+  http_->post(
+      "", std::span(headers, header_count),
+      [s, &o, &write_body, v, stream, threshold](xml::output& body) {
+        s->body = &body;
+        s->buf.clear();
+        if (stream)
+          s->buf.set_sink(
+              [s](std::string_view bytes) {
+                s->body->append(bytes);
+                s->body->flush();
+              },
+              threshold);
+        else
+          s->buf.clear_sink();
+        s->writer.reset();
+        soap::envelope_writer env{s->writer, v};
+        env.begin();
+        if (!o.headers.empty()) {
+          env.begin_header();
+          for (const auto& h : o.headers) h(s->writer);
+        }
+        env.begin_body();
+        write_body(s->writer);
+        env.end();
+        if (s->buf.size() > 0) body.append(s->buf.view());
+        s->buf.clear();
+      },
+      [s, &read_body, this](const http::response_head& head, const xml::source_fn& body) {
+        const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
+                              head.content_type.starts_with("application/xml");
+        if (!xml_type || (head.status != 200 && head.status != 500 && head.status != 400)) {
+          throw client_error("HTTP " + std::to_string(head.status) + " (" +
+                             std::string(head.content_type) + "): " + excerpt(body));
+        }
+        s->reader.reset();
+        s->reader.set_source([&body](char* d, std::size_t n) { return body(d, n); });
+        soap::envelope_reader env{s->reader};
+        env.begin();
+        if (!env.at_body_element())
+          throw client_error("HTTP " + std::to_string(head.status) + ": empty SOAP Body");
+        if (env.at_fault())
+          throw soap::fault_error(soap::read_fault(s->reader, env.ver(), env.body_namespaces()));
+        if (head.status != 200)
+          throw client_error("HTTP " + std::to_string(head.status) +
+                             " with a non-fault body element {" + std::string(s->reader.ns()) +
+                             "}" + std::string(s->reader.local_name()));
+        if (bind::error_info e = read_body(s->reader)) throw bind::error(std::move(e));
+        if (env.next_body_element())
+          throw client_error("unexpected second Body element {" + std::string(s->reader.ns()) +
+                             "}" + std::string(s->reader.local_name()));
+        env.finish();
+        (void)opts_;
+      });
+}
+
+}  // namespace lather

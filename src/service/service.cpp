@@ -1,0 +1,75 @@
+#include "lather/service/service.hpp"
+
+#include <string>
+#include <unordered_map>
+
+namespace lather {
+
+// Dispatch index: body element local name -> operations (usually one). Heterogeneous lookup,
+// so finding an operation from the reader's string_views allocates nothing.
+struct service::index {
+  struct hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  std::unordered_map<std::string, std::vector<const operation_entry*>, hash, std::equal_to<>>
+      by_local;
+  std::unordered_map<std::string, const operation_entry*, hash, std::equal_to<>> by_action;
+};
+
+service::service(std::string name, std::string target_namespace, service_options opts)
+    : name_(std::move(name)),
+      tns_(std::move(target_namespace)),
+      opts_(std::move(opts)),
+      index_(std::make_unique<index>()) {}
+
+service::~service() = default;
+
+void service::add(std::unique_ptr<operation_entry> op) {
+  index_->by_local[std::string(op->request_element())].push_back(op.get());
+  if (!op->options().soap_action.empty())
+    index_->by_action.emplace(op->options().soap_action, op.get());
+  ops_.push_back(std::move(op));
+}
+
+service& service::header(std::string ns, std::string local, header_reader read) {
+  headers_.push_back({std::move(ns), std::move(local), std::move(read)});
+  return *this;
+}
+
+service& service::intercept(interceptor i) {
+  interceptors_.push_back(std::move(i));
+  return *this;
+}
+
+const operation_entry* service::find(std::string_view ns, std::string_view local,
+                                     std::string_view action) const noexcept {
+  auto it = index_->by_local.find(local);
+  if (it != index_->by_local.end()) {
+    const operation_entry* match = nullptr;
+    int matches = 0;
+    for (const operation_entry* op : it->second)
+      if (op->request_ns() == ns) {
+        match = op;
+        ++matches;
+      }
+    if (matches == 1) return match;
+    if (matches > 1) {
+      // Several operations take the same element (bare style): SOAPAction decides.
+      for (const operation_entry* op : it->second)
+        if (op->request_ns() == ns && op->options().soap_action == action) return op;
+      return match;
+    }
+  }
+  // Unknown element: the operation SOAPAction names, so the caller can say precisely which
+  // element that operation expected (server.cpp checks the element before reading).
+  if (!action.empty()) {
+    auto a = index_->by_action.find(action);
+    if (a != index_->by_action.end()) return a->second;
+  }
+  return nullptr;
+}
+
+}  // namespace lather

@@ -1,0 +1,390 @@
+// WSDL 1.1 generation: one xsd:schema per namespace (local elements carry an explicit form, so
+// the schema defaults never matter), messages, one portType, a SOAP 1.1 and/or 1.2 binding and
+// a service whose ports point at the address the WSDL was fetched from.
+#include "lather/service/wsdl.hpp"
+
+#include <map>
+#include <set>
+
+#include "lather/service/service.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather {
+namespace {
+
+constexpr std::string_view wsdl_ns = "http://schemas.xmlsoap.org/wsdl/";
+constexpr std::string_view soap11_binding_ns = "http://schemas.xmlsoap.org/wsdl/soap/";
+constexpr std::string_view soap12_binding_ns = "http://schemas.xmlsoap.org/wsdl/soap12/";
+constexpr std::string_view http_transport = "http://schemas.xmlsoap.org/soap/http";
+constexpr std::string_view xs = "http://www.w3.org/2001/XMLSchema";
+
+std::string occurs(std::uint32_t n) { return n == bind::unbounded ? "unbounded" : std::to_string(n); }
+
+class wsdl_writer {
+ public:
+  wsdl_writer(const service& s, const wsdl_builder& b) : s_(s), b_(b), w_(out_) {}
+
+  std::string write(std::string_view address) {
+    collect_namespaces();
+    w_.xml_declaration();
+    w_.declare_namespace("wsdl", wsdl_ns);
+    w_.declare_namespace("soap", soap11_binding_ns);
+    w_.declare_namespace("soap12", soap12_binding_ns);
+    w_.declare_namespace("xsd", xs);
+    w_.declare_namespace("tns", s_.target_namespace());
+    for (const auto& [ns, prefix] : prefixes_)
+      if (ns != s_.target_namespace()) w_.declare_namespace(prefix, ns);
+    w_.start_element(wsdl_ns, "definitions");
+    w_.attribute("", "name", s_.name());
+    w_.attribute("", "targetNamespace", s_.target_namespace());
+    write_types();
+    write_messages();
+    write_port_type();
+    if (s_.options().soap11) write_binding(false);
+    if (s_.options().soap12) write_binding(true);
+    write_service(address);
+    w_.end_document();
+    return out_.take();
+  }
+
+ private:
+  std::string qname(const xsd_ref& r) {
+    if (r.ns == xs) return "xsd:" + r.name;
+    return prefix_of(r.ns) + ":" + r.name;
+  }
+  std::string prefix_of(const std::string& ns) {
+    if (ns == s_.target_namespace()) return "tns";
+    return prefixes_.at(ns);
+  }
+  void note_ns(const std::string& ns) {
+    if (ns.empty() || ns == xs || ns == s_.target_namespace() || prefixes_.count(ns)) return;
+    prefixes_.emplace(ns, "ns" + std::to_string(prefixes_.size() + 1));
+  }
+  void note_fields(const std::vector<xsd_field>& fields) {
+    for (const auto& f : fields) {
+      note_ns(f.ns);
+      note_ns(f.type.ns);
+      for (const auto& a : f.alternatives) note_ns(a.second.ns);
+    }
+  }
+  void collect_namespaces() {
+    for (const auto& [key, t] : b_.types()) {
+      schema_namespaces_.insert(t.id.ns);
+      note_ns(t.id.ns);
+      note_fields(t.fields);
+      if (t.base) note_ns(t.base->ns);
+    }
+    for (const auto& e : b_.elements()) {
+      schema_namespaces_.insert(e.ns);
+      note_ns(e.ns);
+      if (e.type) note_ns(e.type->ns);
+      note_fields(e.anonymous);
+    }
+    for (const auto& op : b_.operations()) {
+      note_fields(op.request_parts);
+      note_fields(op.response_parts);
+    }
+  }
+
+  // Namespaces a schema refers to (other than its own and XSD): they need xsd:import.
+  void imports_of(const std::vector<xsd_field>& fields, std::set<std::string>& out) {
+    for (const auto& f : fields) {
+      if (!f.type.ns.empty() && f.type.ns != xs) out.insert(f.type.ns);
+      for (const auto& a : f.alternatives)
+        if (a.second.ns != xs) out.insert(a.second.ns);
+    }
+  }
+
+  void write_particles(const std::string& schema_ns, const std::vector<xsd_field>& fields) {
+    bool has_children = false;
+    for (const auto& f : fields)
+      if (f.what != xsd_field::kind::attribute && f.what != xsd_field::kind::text) has_children = true;
+    if (has_children) {
+      w_.start_element(xs, "sequence");
+      for (const auto& f : fields) {
+        switch (f.what) {
+          case xsd_field::kind::element: write_element_particle(schema_ns, f.name, f.ns, f.type, f); break;
+          case xsd_field::kind::any:
+            w_.start_element(xs, "any");
+            w_.attribute("", "namespace", "##other");
+            w_.attribute("", "processContents", "lax");
+            w_.attribute("", "minOccurs", occurs(f.min));
+            w_.attribute("", "maxOccurs", occurs(f.max));
+            w_.end_element();
+            break;
+          case xsd_field::kind::choice:
+            w_.start_element(xs, "choice");
+            w_.attribute("", "minOccurs", occurs(f.min));
+            w_.attribute("", "maxOccurs", occurs(f.max));
+            for (const auto& [name, type] : f.alternatives) {
+              xsd_field one = f;
+              one.min = one.max = 1;
+              write_element_particle(schema_ns, name, f.ns, type, one);
+            }
+            w_.end_element();
+            break;
+          default: break;
+        }
+      }
+      w_.end_element();
+    }
+    for (const auto& f : fields) {
+      if (f.what != xsd_field::kind::attribute) continue;
+      w_.start_element(xs, "attribute");
+      w_.attribute("", "name", f.name);
+      w_.attribute("", "type", qname(f.type));
+      if (!f.ns.empty()) w_.attribute("", "form", "qualified");
+      if (f.required) w_.attribute("", "use", "required");
+      if (!f.default_text.empty()) w_.attribute("", "default", f.default_text);
+      w_.end_element();
+    }
+  }
+
+  void write_element_particle(const std::string& schema_ns, const std::string& name,
+                              const std::string& ns, const xsd_ref& type, const xsd_field& f) {
+    w_.start_element(xs, "element");
+    if (!ns.empty() && ns != schema_ns) {
+      // An element of another namespace can only be referenced (a global element there).
+      w_.attribute("", "ref", prefix_of(ns) + ":" + name);
+    } else {
+      w_.attribute("", "name", name);
+      w_.attribute("", "type", qname(type));
+      w_.attribute("", "form", ns.empty() ? "unqualified" : "qualified");
+      if (f.nillable) w_.attribute("", "nillable", "true");
+      if (!f.default_text.empty()) w_.attribute("", "default", f.default_text);
+    }
+    if (f.min != 1) w_.attribute("", "minOccurs", occurs(f.min));
+    if (f.max != 1) w_.attribute("", "maxOccurs", occurs(f.max));
+    w_.end_element();
+  }
+
+  void write_complex_body(const std::string& schema_ns, const xsd_type_def& t) {
+    const xsd_field* text = nullptr;
+    for (const auto& f : t.fields)
+      if (f.what == xsd_field::kind::text) text = &f;
+    if (text) {
+      w_.start_element(xs, "simpleContent");
+      w_.start_element(xs, "extension");
+      w_.attribute("", "base", qname(text->type));
+      std::vector<xsd_field> attrs;
+      for (const auto& f : t.fields)
+        if (f.what == xsd_field::kind::attribute) attrs.push_back(f);
+      write_particles(schema_ns, attrs);
+      w_.end_element();
+      w_.end_element();
+    } else if (t.base) {
+      w_.start_element(xs, "complexContent");
+      w_.start_element(xs, "extension");
+      w_.attribute("", "base", qname(*t.base));
+      write_particles(schema_ns, t.fields);
+      w_.end_element();
+      w_.end_element();
+    } else {
+      write_particles(schema_ns, t.fields);
+    }
+  }
+
+  void write_types() {
+    w_.start_element(wsdl_ns, "types");
+    for (const std::string& ns : schema_namespaces_) {
+      std::set<std::string> imports;
+      for (const auto& [key, t] : b_.types())
+        if (t.id.ns == ns) {
+          imports_of(t.fields, imports);
+          if (t.base) imports.insert(t.base->ns);
+        }
+      for (const auto& e : b_.elements())
+        if (e.ns == ns) {
+          if (e.type && e.type->ns != xs) imports.insert(e.type->ns);
+          imports_of(e.anonymous, imports);
+        }
+      w_.start_element(xs, "schema");
+      if (!ns.empty()) w_.attribute("", "targetNamespace", ns);
+      w_.attribute("", "elementFormDefault", "qualified");
+      for (const auto& i : imports) {
+        if (i == ns || i == xs) continue;
+        w_.start_element(xs, "import");
+        if (!i.empty()) w_.attribute("", "namespace", i);
+        w_.end_element();
+      }
+      for (const auto& [key, t] : b_.types()) {
+        if (t.id.ns != ns) continue;
+        if (t.enumeration) {
+          w_.start_element(xs, "simpleType");
+          w_.attribute("", "name", t.id.name);
+          w_.start_element(xs, "restriction");
+          w_.attribute("", "base", "xsd:string");
+          for (const auto& v : t.values) {
+            w_.start_element(xs, "enumeration");
+            w_.attribute("", "value", v);
+            w_.end_element();
+          }
+          w_.end_element();
+          w_.end_element();
+          continue;
+        }
+        w_.start_element(xs, "complexType");
+        w_.attribute("", "name", t.id.name);
+        if (t.abstract) w_.attribute("", "abstract", "true");
+        write_complex_body(ns, t);
+        w_.end_element();
+      }
+      for (const auto& e : b_.elements()) {
+        if (e.ns != ns) continue;
+        w_.start_element(xs, "element");
+        w_.attribute("", "name", e.name);
+        if (e.type) {
+          w_.attribute("", "type", qname(*e.type));
+        } else {
+          w_.start_element(xs, "complexType");
+          write_particles(ns, e.anonymous);
+          w_.end_element();
+        }
+        w_.end_element();
+      }
+      w_.end_element();
+    }
+    w_.end_element();
+  }
+
+  void write_message(const std::string& name, const wsdl_operation_def& op, bool request) {
+    w_.start_element(wsdl_ns, "message");
+    w_.attribute("", "name", name);
+    if (is_rpc(op.style)) {
+      for (const auto& p : request ? op.request_parts : op.response_parts) {
+        w_.start_element(wsdl_ns, "part");
+        w_.attribute("", "name", p.name);
+        w_.attribute("", "type", qname(p.type));
+        w_.end_element();
+      }
+    } else {
+      w_.start_element(wsdl_ns, "part");
+      w_.attribute("", "name", op.style == soap::style::document_wrapped ? "parameters"
+                               : request ? op.request_element : op.response_element);
+      w_.attribute("", "element",
+                   prefix_of(op.element_ns) + ":" + (request ? op.request_element : op.response_element));
+      w_.end_element();
+    }
+    w_.end_element();
+  }
+
+  void write_messages() {
+    for (const auto& op : b_.operations()) {
+      write_message(op.name + "Request", op, true);
+      if (!op.one_way) write_message(op.name + "Response", op, false);
+    }
+  }
+
+  std::string port_type_name() const { return s_.name() + "PortType"; }
+
+  void write_port_type() {
+    w_.start_element(wsdl_ns, "portType");
+    w_.attribute("", "name", port_type_name());
+    for (const auto& op : b_.operations()) {
+      w_.start_element(wsdl_ns, "operation");
+      w_.attribute("", "name", op.name);
+      if (!op.documentation.empty()) {
+        w_.start_element(wsdl_ns, "documentation");
+        w_.text(op.documentation);
+        w_.end_element();
+      }
+      w_.start_element(wsdl_ns, "input");
+      w_.attribute("", "message", "tns:" + op.name + "Request");
+      w_.end_element();
+      if (!op.one_way) {
+        w_.start_element(wsdl_ns, "output");
+        w_.attribute("", "message", "tns:" + op.name + "Response");
+        w_.end_element();
+      }
+      w_.end_element();
+    }
+    w_.end_element();
+  }
+
+  void write_body_binding(std::string_view bns, const wsdl_operation_def& op) {
+    w_.start_element(bns, "body");
+    if (op.style == soap::style::rpc_encoded) {
+      w_.attribute("", "use", "encoded");
+      w_.attribute("", "encodingStyle", "http://schemas.xmlsoap.org/soap/encoding/");
+    } else {
+      w_.attribute("", "use", "literal");
+    }
+    if (is_rpc(op.style)) w_.attribute("", "namespace", op.element_ns);
+    w_.end_element();
+  }
+
+  void write_binding(bool soap12) {
+    const std::string_view bns = soap12 ? soap12_binding_ns : soap11_binding_ns;
+    w_.start_element(wsdl_ns, "binding");
+    w_.attribute("", "name", s_.name() + (soap12 ? "Soap12Binding" : "SoapBinding"));
+    w_.attribute("", "type", "tns:" + port_type_name());
+    w_.start_element(bns, "binding");
+    const bool rpc = !b_.operations().empty() && is_rpc(b_.operations().front().style);
+    w_.attribute("", "style", rpc ? "rpc" : "document");
+    w_.attribute("", "transport", http_transport);
+    w_.end_element();
+    for (const auto& op : b_.operations()) {
+      w_.start_element(wsdl_ns, "operation");
+      w_.attribute("", "name", op.name);
+      w_.start_element(bns, "operation");
+      w_.attribute("", "soapAction", op.action);
+      w_.attribute("", "style", is_rpc(op.style) ? "rpc" : "document");
+      w_.end_element();
+      w_.start_element(wsdl_ns, "input");
+      write_body_binding(bns, op);
+      w_.end_element();
+      if (!op.one_way) {
+        w_.start_element(wsdl_ns, "output");
+        write_body_binding(bns, op);
+        w_.end_element();
+      }
+      w_.end_element();
+    }
+    w_.end_element();
+  }
+
+  void write_service(std::string_view address) {
+    w_.start_element(wsdl_ns, "service");
+    w_.attribute("", "name", s_.name());
+    for (bool soap12 : {false, true}) {
+      if (soap12 ? !s_.options().soap12 : !s_.options().soap11) continue;
+      w_.start_element(wsdl_ns, "port");
+      w_.attribute("", "name", s_.name() + (soap12 ? "Soap12Port" : "SoapPort"));
+      w_.attribute("", "binding", "tns:" + s_.name() + (soap12 ? "Soap12Binding" : "SoapBinding"));
+      w_.start_element(soap12 ? soap12_binding_ns : soap11_binding_ns, "address");
+      w_.attribute("", "location", address);
+      w_.end_element();
+      w_.end_element();
+    }
+    w_.end_element();
+  }
+
+  const service& s_;
+  const wsdl_builder& b_;
+  xml::output out_;
+  xml::writer w_;
+  std::map<std::string, std::string> prefixes_;
+  std::set<std::string> schema_namespaces_;
+};
+
+}  // namespace
+
+void wsdl_builder::add_element(std::string ns, std::string name, std::vector<xsd_field> anonymous) {
+  for (const auto& e : elements_)
+    if (e.ns == ns && e.name == name) return;
+  elements_.push_back({std::move(ns), std::move(name), std::nullopt, std::move(anonymous)});
+}
+
+void wsdl_builder::add_element(std::string ns, std::string name, xsd_ref type) {
+  for (const auto& e : elements_)
+    if (e.ns == ns && e.name == name) return;
+  elements_.push_back({std::move(ns), std::move(name), std::move(type), {}});
+}
+
+std::string generate_wsdl(const service& s, std::string_view address) {
+  wsdl_builder b;
+  for (const auto& op : s.operations()) op->describe(b);
+  return wsdl_writer{s, b}.write(address);
+}
+
+}  // namespace lather

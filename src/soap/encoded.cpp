@@ -1,0 +1,442 @@
+#include "lather/soap/encoded.hpp"
+
+#include <charconv>
+#include <cstring>
+
+#include "detail.hpp"
+
+namespace lather::soap {
+
+// ---------------------------------------------------------------- encoder
+
+encoder::encoder(xml::writer& w, encode_options options) : w_(w), options_(options) {}
+encoder::~encoder() = default;
+
+void encoder::reset() {
+  refs_.clear();
+  visits_.clear();
+  to_write_.clear();
+  next_id_ = 0;
+}
+
+encoder::ref_info& encoder::lookup(const void* object) {
+  return refs_[object];
+}
+
+void encoder::drain_visits() {
+  // Objects are visited from a worklist, so a long chain of shared_ptrs does not recurse.
+  while (!visits_.empty()) {
+    const auto [object, visit] = visits_.back();
+    visits_.pop_back();
+    visit(*this, object);
+  }
+}
+
+void encoder::start(std::string_view ns, std::string_view name) {
+  w_.start_element(ns, name);
+}
+void encoder::end() {
+  w_.end_element();
+}
+
+void encoder::append_qname(std::string_view ns, std::string_view local) {
+  const std::string_view prefix = w_.prefix_for(ns);
+  if (!prefix.empty()) {
+    type_text_ += prefix;
+    type_text_ += ':';
+  }
+  type_text_ += local;
+}
+
+void encoder::type_attribute(std::string_view ns, std::string_view local) {
+  scratch_.clear();
+  const std::string_view prefix = w_.prefix_for(ns);
+  if (!prefix.empty()) {
+    scratch_ += prefix;
+    scratch_ += ':';
+  }
+  scratch_ += local;
+  w_.attribute(xsi_ns, "type", scratch_);
+}
+
+void encoder::nil() {
+  w_.attribute(xsi_ns, "nil", "true");
+}
+
+namespace {
+void append_id(std::string& out, std::uint32_t id) {
+  char buf[16];
+  out += "id";
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, id).ptr);
+}
+}  // namespace
+
+void encoder::href(ref_info& ref, const void* object, erased_fn write) {
+  if (ref.id == 0) {
+    ref.id = ++next_id_;
+    to_write_.push_back({object, write, ref.id});
+  }
+  scratch_.clear();
+  scratch_ += '#';
+  append_id(scratch_, ref.id);
+  w_.attribute({}, "href", scratch_);
+}
+
+void encoder::array_type_attribute(std::size_t items, std::string_view dims) {
+  type_attribute(soap11_encoding_ns, "Array");
+  type_text_ += '[';
+  if (dims.empty()) {
+    char buf[24];
+    type_text_.append(buf, std::to_chars(buf, buf + sizeof buf, items).ptr);
+  } else {
+    type_text_ += dims;
+  }
+  type_text_ += ']';
+  w_.attribute(soap11_encoding_ns, "arrayType", type_text_);
+}
+
+void encoder::write_independents() {
+  for (std::size_t i = 0; i < to_write_.size(); ++i) {  // writing may append more targets
+    const pending_write p = to_write_[i];
+    start({}, "multiRef");
+    scratch_.clear();
+    append_id(scratch_, p.id);
+    w_.attribute({}, "id", scratch_);
+    w_.attribute(soap11_encoding_ns, "root", "0");
+    p.write(*this, p.object);
+    end();
+  }
+}
+
+// ---------------------------------------------------------------- decoder
+
+decoder::decoder(xml::reader& r, std::span<const namespace_binding> outer, decode_options options)
+    : r_(&r), outer_(outer), options_(options) {}
+decoder::~decoder() = default;
+
+void decoder::fail(errc code, std::string reason) const {
+  detail::fail(code, std::move(reason));
+}
+
+void decoder::fail_value(bind::errc code, std::string_view text, std::string_view type_name) const {
+  const std::error_code ec = bind::make_error_code(code);
+  throw fault_error{make_fault(ec, bind::describe_value_error(code, text, type_name)), ec};
+}
+
+std::uint32_t decoder::entry_for(std::string_view id) {
+  ++hash_ops_;
+  if (auto it = ids_.find(id); it != ids_.end()) return it->second;
+  if (entries_.size() >= options_.max_references) {
+    fail(errc::limit_exceeded, detail::cat({"more than ", std::to_string(options_.max_references),
+                                            " distinct ids/hrefs in one message"}));
+  }
+  const auto index = static_cast<std::uint32_t>(entries_.size());
+  ++hash_ops_;
+  const auto [it, inserted] = ids_.emplace(std::string{id}, index);
+  entries_.emplace_back().id = &it->first;
+  return index;
+}
+
+decoder::ref_attrs decoder::find_ref_attributes() {
+  std::string_view href, id;
+  bool has_href = false, has_id = false;
+  for (const xml::attribute& a : r_->attributes()) {
+    if (!a.ns.empty()) continue;
+    if (a.local == "href") {
+      href = a.value;
+      has_href = true;
+    } else if (a.local == "id") {
+      id = a.value;
+      has_id = true;
+    }
+  }
+  ref_attrs out;
+  if (has_href) {
+    if (has_id) {
+      fail(errc::bad_reference,
+           detail::cat({"element with id \"", std::string{id},
+                        "\" also has href (reference chains are not allowed)"}));
+    }
+    if (href.size() < 2 || href[0] != '#') {
+      fail(errc::bad_reference,
+           detail::cat({"href \"", std::string{href}, "\" is not a same-message reference (#id)"}));
+    }
+    out.href = true;
+    out.entry = entry_for(href.substr(1));
+    skip();  // an accessor with href has no content of its own
+  } else if (has_id) {
+    if (id.empty()) fail(errc::bad_reference, "empty id");
+    out.id = true;
+    out.entry = entry_for(id);
+  }
+  return out;
+}
+
+void decoder::on_placeholder(std::uint32_t e) {
+  entry& en = entries_[e];
+  if (en.st == state::deferred && !en.queued) {
+    en.queued = true;
+    deferred_queue_.push_back(e);
+  }
+}
+
+void decoder::begin_definition(std::uint32_t e) {
+  if (entries_[e].st != state::unseen) {
+    fail(errc::bad_reference, detail::cat({"duplicate id \"", *entries_[e].id, "\""}));
+  }
+}
+
+void decoder::fill(std::uint32_t e) {
+  entries_[e].st = state::filling;
+  const std::uint32_t saved = owner_;
+  owner_ = e;
+  entries_[e].decode(*this, entries_[e].object.get());
+  owner_ = saved;
+  entries_[e].st = state::filled;
+}
+
+void decoder::read_independent() {
+  std::string_view id;
+  bool has_id = false, has_href = false;
+  for (const xml::attribute& a : r_->attributes()) {
+    if (!a.ns.empty()) continue;
+    if (a.local == "id") {
+      id = a.value;
+      has_id = true;
+    } else if (a.local == "href") {
+      has_href = true;
+    }
+  }
+  if (has_id && has_href) {
+    fail(errc::bad_reference, detail::cat({"element with id \"", std::string{id},
+                                           "\" also has href (reference chains are not allowed)"}));
+  }
+  if (!has_id) return skip();  // stray trailing element (SOAP::Lite): unreferenced, ignored
+  const std::uint32_t e = entry_for(id);
+  begin_definition(e);
+  if (entries_[e].object) {
+    fill(e);
+  } else {
+    // Not referenced yet: its type is unknown until an href names it.
+    entries_[e].xml = capture_element(*r_, outer_);
+    entries_[e].st = state::deferred;
+  }
+}
+
+void decoder::finish() {
+  // Independents that were kept as text and referenced later: decode each exactly once.
+  for (std::size_t i = 0; i < deferred_queue_.size(); ++i) {
+    const std::uint32_t e = deferred_queue_[i];
+    const std::string xml = std::move(entries_[e].xml);
+    xml::reader sub{r_->get_limits()};
+    sub.reset(xml);
+    detail::next(sub);  // its start tag
+    xml::reader* const main = r_;
+    r_ = &sub;
+    try {
+      fill(e);
+    } catch (...) {
+      r_ = main;
+      throw;
+    }
+    r_ = main;
+  }
+  deferred_queue_.clear();
+  for (const entry& en : entries_) {
+    if (en.object && en.st != state::filled) {
+      fail(errc::bad_reference,
+           detail::cat({"href \"#", *en.id, "\" names no element with that id"}));
+    }
+  }
+  // By-value copies, each after every copy into its source (Kahn's order over entries).
+  const std::size_t n = entries_.size();
+  std::vector<std::uint32_t> pending(n, 0);
+  std::vector<std::size_t> first(n + 1, 0);
+  for (const fixup& f : fixups_) {
+    if (f.owner != no_entry) ++pending[f.owner];
+    ++first[f.src + 1];
+  }
+  for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+  std::vector<std::size_t> by_src(fixups_.size());
+  {
+    std::vector<std::size_t> cursor(first.begin(), first.end() - 1);
+    for (std::size_t i = 0; i < fixups_.size(); ++i) by_src[cursor[fixups_[i].src]++] = i;
+  }
+  std::vector<std::uint32_t> ready;
+  for (std::uint32_t e = 0; e < n; ++e) {
+    if (pending[e] == 0) ready.push_back(e);
+  }
+  std::size_t done = 0;
+  for (std::size_t i = 0; i < ready.size(); ++i) {
+    const std::uint32_t e = ready[i];
+    for (std::size_t k = first[e]; k < first[e + 1]; ++k) {
+      const fixup& f = fixups_[by_src[k]];
+      f.copy(f.dst, entries_[e].object.get());
+      ++done;
+      if (f.owner != no_entry && --pending[f.owner] == 0) ready.push_back(f.owner);
+    }
+  }
+  if (done != fixups_.size()) {
+    fail(errc::bad_reference,
+         "reference cycle through by-value accessors (hold cyclic data in std::shared_ptr)");
+  }
+  fixups_.clear();
+}
+
+void decoder::read_trailing(envelope_reader& env) {
+  while (env.next_body_element()) read_independent();
+  finish();
+}
+
+bool decoder::is_nil() const {
+  const xml::attribute* nil = r_->find_attribute(xsi_ns, "nil");
+  return nil && (nil->value == "true" || nil->value == "1");
+}
+
+void decoder::skip() {
+  detail::skip(*r_);
+}
+
+bool decoder::next_child() {
+  for (;;) {
+    switch (detail::next(*r_)) {
+      case xml::token::start_element:
+        return true;
+      case xml::token::end_element:
+        return false;
+      default:
+        if (!detail::is_whitespace(r_->text())) {
+          fail(errc::unexpected_element, "text inside a compound value");
+        }
+    }
+  }
+}
+
+std::string_view decoder::read_text() {
+  detail::read_text(*r_, text_, "a simple value");
+  return text_;
+}
+
+bool decoder::xsi_type_is(std::string_view ns, std::string_view local) const {
+  const xml::attribute* type = r_->find_attribute(xsi_ns, "type");
+  if (!type) return false;
+  const std::string_view v = type->value;
+  const std::size_t colon = v.find(':');
+  const std::string_view prefix = colon == std::string_view::npos ? "" : v.substr(0, colon);
+  if (v.substr(colon == std::string_view::npos ? 0 : colon + 1) != local) return false;
+  const auto resolved = r_->lookup_namespace(prefix);
+  return resolved && *resolved == ns;
+}
+
+decoder::array_shape decoder::read_array_shape() {
+  if (r_->find_attribute(soap11_encoding_ns, "offset")) {
+    fail(errc::bad_array, "partially transmitted arrays (SOAP-ENC:offset) are not supported");
+  }
+  array_shape shape;
+  const xml::attribute* at = r_->find_attribute(soap11_encoding_ns, "arrayType");
+  if (!at) return shape;
+  std::string_view v = at->value;
+  while (!v.empty() && detail::is_whitespace(v.substr(v.size() - 1))) v.remove_suffix(1);
+  const std::size_t open = v.rfind('[');
+  if (open == std::string_view::npos || open == 0 || v.back() != ']') {
+    fail(errc::bad_array, detail::cat({"bad arrayType \"", std::string{at->value}, "\""}));
+  }
+  std::string_view dims = v.substr(open + 1, v.size() - open - 2);
+  if (dims.empty()) return shape;  // "T[]": size not declared
+  std::uint64_t total = 1;
+  for (;;) {
+    const std::size_t comma = dims.find(',');
+    std::string_view d = dims.substr(0, comma);
+    while (!d.empty() && d.front() == ' ') d.remove_prefix(1);
+    while (!d.empty() && d.back() == ' ') d.remove_suffix(1);
+    std::uint64_t size = 0;
+    const auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), size);
+    if (d.empty() || ec != std::errc{} || end != d.data() + d.size()) {
+      fail(errc::bad_array,
+           detail::cat({"bad arrayType dimensions \"", std::string{at->value}, "\""}));
+    }
+    if (size != 0 && total > (std::uint64_t{1} << 62) / size) {
+      fail(errc::bad_array,
+           detail::cat({"arrayType \"", std::string{at->value}, "\" is too large"}));
+    }
+    total *= size;
+    shape.dims.push_back(static_cast<std::size_t>(size));
+    if (comma == std::string_view::npos) break;
+    dims.remove_prefix(comma + 1);
+  }
+  if (total > options_.max_array_items) {
+    fail(errc::bad_array, detail::cat({"arrayType declares ", std::to_string(total),
+                                       " items, more than the limit of ",
+                                       std::to_string(options_.max_array_items)}));
+  }
+  shape.total = total;
+  shape.sized = true;
+  return shape;
+}
+
+void decoder::check_item(std::uint64_t count, const array_shape& shape) {
+  if (shape.sized && count >= shape.total) {
+    fail(errc::bad_array, detail::cat({"array has more items than its arrayType declares (",
+                                       std::to_string(shape.total), ")"}));
+  }
+  if (count >= options_.max_array_items) {
+    fail(errc::bad_array,
+         detail::cat({"array has more than ", std::to_string(options_.max_array_items), " items"}));
+  }
+  if (r_->find_attribute(soap11_encoding_ns, "position")) {
+    fail(errc::bad_array, "sparse arrays (SOAP-ENC:position) are not supported");
+  }
+}
+
+void decoder::check_array_end(std::uint64_t count, const array_shape& shape) {
+  if (shape.sized && count != shape.total) {
+    fail(errc::bad_array, detail::cat({"arrayType declares ", std::to_string(shape.total),
+                                       " items, ", std::to_string(count), " present"}));
+  }
+}
+
+namespace {
+bool inside(const void* p, const void* base, std::size_t size) noexcept {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const auto b = reinterpret_cast<std::uintptr_t>(base);
+  return a >= b && a < b + size;
+}
+}  // namespace
+
+void decoder::make_relative(std::size_t from, const void* base, std::size_t size,
+                            std::size_t index) {
+  for (std::size_t i = from; i < fixups_.size(); ++i) {
+    if (!inside(fixups_[i].dst, base, size)) continue;
+    fixups_[i].dst = reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(fixups_[i].dst) -
+                                             reinterpret_cast<std::uintptr_t>(base));
+    relocations_.push_back({i, index});
+  }
+}
+
+void decoder::rebase(std::size_t first, void* data, std::size_t item_size) {
+  for (std::size_t i = first; i < relocations_.size(); ++i) {
+    fixup& f = fixups_[relocations_[i].fixup];
+    f.dst = static_cast<char*>(data) + relocations_[i].index * item_size +
+            reinterpret_cast<std::uintptr_t>(f.dst);
+  }
+  relocations_.resize(first);
+}
+
+void decoder::move_slots(std::size_t from, const void* old_base, std::size_t size, void* new_base) {
+  for (std::size_t i = from; i < fixups_.size(); ++i) {
+    if (!inside(fixups_[i].dst, old_base, size)) continue;
+    fixups_[i].dst =
+        static_cast<char*>(new_base) + (reinterpret_cast<std::uintptr_t>(fixups_[i].dst) -
+                                        reinterpret_cast<std::uintptr_t>(old_base));
+  }
+}
+
+void decoder::read_base64_string(std::string_view text, std::string& out) const {
+  xsd::base64_binary bytes;
+  if (auto ec = bind::xsd_traits<xsd::base64_binary>::parse(text, bytes); ec != bind::errc::ok) {
+    fail_value(ec, text, "base64Binary");
+  }
+  out.assign(bytes.bytes.begin(), bytes.bytes.end());
+}
+
+}  // namespace lather::soap

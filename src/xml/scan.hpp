@@ -1,0 +1,152 @@
+// Vectorised byte-class searches used by the XML reader (private header).
+//
+// Each function returns the first byte in [p, end) that the reader must look at, or end. The
+// "special" sets are chosen so that plain ASCII character data (the bulk of SOAP payloads:
+// base64, hex, numbers, words) is skipped 16 bytes at a time, and everything that needs a
+// decision (markup, references, line ends, control characters, non-ASCII bytes that need UTF-8
+// validation) stops the scan. SSE2 is the x86-64 baseline, so no run-time dispatch is needed
+// for it; other targets use the scalar loops.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define LATHER_XML_SSE2 1
+#endif
+
+namespace lather::xml::detail {
+
+// Bytes below 0x20 (other than tab and LF) and all bytes >= 0x80: control characters to
+// reject, CR to normalise, and the lead/continuation bytes of multi-byte UTF-8 to validate.
+inline bool is_unusual(unsigned char c) noexcept {
+  return (c < 0x20 && c != '\t' && c != '\n') || c >= 0x80;
+}
+
+#if LATHER_XML_SSE2
+inline unsigned unusual_mask(__m128i v) noexcept {
+  // Signed compare: bytes >= 0x80 are negative, so one compare catches both ranges.
+  __m128i low = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+  __m128i ok =
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+  return static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(ok, low)));
+}
+#endif
+
+/// Character data: '<', '&', ']' (for "]]>"), CR, control characters, non-ASCII.
+inline const char* find_text_special(const char* p, const char* end) noexcept {
+#if LATHER_XML_SSE2
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    unsigned m = unusual_mask(v) | static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+                                       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
+                                                    _mm_cmpeq_epi8(v, _mm_set1_epi8('&'))),
+                                       _mm_cmpeq_epi8(v, _mm_set1_epi8(']')))));
+    if (m) return p + __builtin_ctz(m);
+    p += 16;
+  }
+#endif
+  for (; p < end; ++p) {
+    auto c = static_cast<unsigned char>(*p);
+    if (c == '<' || c == '&' || c == ']' || is_unusual(c)) return p;
+  }
+  return end;
+}
+
+/// Attribute value: the closing quote, '<', '&', any byte below 0x20 (tab/LF/CR normalise to
+/// space), non-ASCII.
+inline const char* find_attr_special(const char* p, const char* end, char quote) noexcept {
+#if LATHER_XML_SSE2
+  const __m128i q = _mm_set1_epi8(quote);
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, q));
+    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')),
+                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('&'))));
+    if (unsigned bits = static_cast<unsigned>(_mm_movemask_epi8(m))) {
+      return p + __builtin_ctz(bits);
+    }
+    p += 16;
+  }
+#endif
+  for (; p < end; ++p) {
+    auto c = static_cast<unsigned char>(*p);
+    if (c == static_cast<unsigned char>(quote) || c == '<' || c == '&' || c < 0x20 || c >= 0x80) {
+      return p;
+    }
+  }
+  return end;
+}
+
+/// Comment or CDATA content: `stop` ('-' or ']'), CR, control characters, non-ASCII.
+inline const char* find_raw_special(const char* p, const char* end, char stop) noexcept {
+#if LATHER_XML_SSE2
+  const __m128i s = _mm_set1_epi8(stop);
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    unsigned m = unusual_mask(v) | static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, s)));
+    if (m) return p + __builtin_ctz(m);
+    p += 16;
+  }
+#endif
+  for (; p < end; ++p) {
+    auto c = static_cast<unsigned char>(*p);
+    if (c == static_cast<unsigned char>(stop) || is_unusual(c)) return p;
+  }
+  return end;
+}
+
+/// First byte that is not an ASCII NCName character [A-Za-z0-9._-], or end.
+inline const char* skip_ascii_name(const char* p, const char* end) noexcept {
+#if LATHER_XML_SSE2
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Signed compares: bytes >= 0x80 are negative and fall outside every range.
+    __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));  // A-Z -> a-z
+    __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)),
+                                   _mm_cmplt_epi8(folded, _mm_set1_epi8('z' + 1)));
+    __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+                                  _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+    __m128i punct = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')), _mm_cmpeq_epi8(v, _mm_set1_epi8('.'))),
+        _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+    __m128i ok = _mm_or_si128(_mm_or_si128(letter, digit), punct);
+    unsigned bad = ~static_cast<unsigned>(_mm_movemask_epi8(ok)) & 0xFFFFu;
+    if (bad) return p + __builtin_ctz(bad);
+    p += 16;
+  }
+#endif
+  for (; p < end; ++p) {
+    char c = *p;
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '.' || c == '_';
+    if (!ok) return p;
+  }
+  return end;
+}
+
+/// First occurrence of c, or end.
+inline const char* find_byte(const char* p, const char* end, char c) noexcept {
+  if (p >= end) return end;
+  auto* r = static_cast<const char*>(std::memchr(p, c, static_cast<std::size_t>(end - p)));
+  return r ? r : end;
+}
+
+/// Number of '\n' bytes in [p, end): line counting for error positions.
+inline std::uint64_t count_newlines(const char* p, const char* end) noexcept {
+  std::uint64_t n = 0;
+#if LATHER_XML_SSE2
+  const __m128i nl = _mm_set1_epi8('\n');
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    n += static_cast<unsigned>(
+        __builtin_popcount(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)))));
+    p += 16;
+  }
+#endif
+  for (; p < end; ++p) n += (*p == '\n');
+  return n;
+}
+
+}  // namespace lather::xml::detail

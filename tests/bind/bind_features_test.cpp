@@ -1,0 +1,503 @@
+// Round trips of every metadata feature: optional, vector, nillable, choice, extension and
+// xsi:type polymorphism, xsd:any / anyType, enumerations, attributes, defaults, simple content,
+// unqualified forms, content-only read/write.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "bind_test_util.hpp"
+
+namespace feat {
+
+inline constexpr std::string_view ns = "urn:lather:test";
+
+enum class Shade { light, dark };
+
+struct Price {  // simple content: <price currency="EUR">12.5</price>
+  double amount = 0;
+  std::string currency;
+  std::optional<std::int32_t> rank;
+  friend bool operator==(const Price&, const Price&) = default;
+};
+
+struct Circle {
+  double r = 0;
+  friend bool operator==(const Circle&, const Circle&) = default;
+};
+struct Square {
+  double side = 0;
+  friend bool operator==(const Square&, const Square&) = default;
+};
+
+struct Animal {
+  virtual ~Animal() = default;
+  std::string name;
+};
+struct Dog : Animal {
+  std::int32_t barks = 0;
+};
+struct Puppy : Dog {
+  bool sleepy = false;
+};
+struct Cat : Animal {
+  bool indoor = false;
+};
+
+struct Kitchen {
+  std::string title;                                           // required
+  std::optional<std::int32_t> count;                           // 0..1
+  std::vector<std::string> tags;                               // 0..unbounded
+  lather::nillable<std::int32_t> maybe;                        // nillable, 1..1
+  std::optional<std::string> gone;                             // nillable via flag, 0..1
+  std::vector<lather::nillable<std::string>> holes;            // nillable items
+  Shade shade = Shade::light;                                  // enum
+  std::variant<Circle, Square> shape;                          // choice
+  std::vector<std::variant<std::int32_t, std::string>> mixed;  // repeated choice
+  std::int32_t level = 0;                                      // minOccurs 0 with default
+  std::vector<std::int32_t> bounded;                           // maxOccurs 3
+  Price price;                                                 // simple content + attributes
+  std::string local_only;                                      // unqualified element
+  std::string lang;                                            // attribute with default
+  std::optional<Shade> tint;                                   // optional enum attribute
+  std::int32_t version = 0;                                    // required attribute
+  std::vector<std::unique_ptr<Animal>> pets;                   // polymorphic
+  std::shared_ptr<Dog> guard;                                  // polymorphic through shared_ptr
+  lather::bind::any_type blob;                                 // xsd:anyType
+  std::vector<lather::bind::any_element> extra;                // xsd:any, last
+};
+
+struct Node {  // recursive type
+  std::int32_t value = 0;
+  std::vector<Node> children;
+  friend bool operator==(const Node&, const Node&) = default;
+};
+
+}  // namespace feat
+
+template <>
+struct lather::meta<feat::Shade> {
+  static constexpr std::string_view name = "Shade";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto values =
+      enum_values<feat::Shade>({{feat::Shade::light, "LIGHT"}, {feat::Shade::dark, "DARK"}});
+};
+template <>
+struct lather::meta<feat::Price> {
+  using T = feat::Price;
+  static constexpr std::string_view name = "Price";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields =
+      std::tuple{text(&T::amount), attribute("currency", &T::currency).required(),
+                 attribute("rank", &T::rank)};
+};
+template <>
+struct lather::meta<feat::Circle> {
+  static constexpr std::string_view name = "Circle";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields = std::tuple{element("r", &feat::Circle::r)};
+};
+template <>
+struct lather::meta<feat::Square> {
+  static constexpr std::string_view name = "Square";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields = std::tuple{element("side", &feat::Square::side)};
+};
+template <>
+struct lather::meta<feat::Animal> {
+  static constexpr std::string_view name = "Animal";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields = std::tuple{element("name", &feat::Animal::name)};
+  using derived = types<feat::Dog, feat::Cat>;
+};
+template <>
+struct lather::meta<feat::Dog> {
+  static constexpr std::string_view name = "Dog";
+  static constexpr std::string_view ns = feat::ns;
+  using base = feat::Animal;
+  using derived = types<feat::Puppy>;
+  static constexpr auto fields = std::tuple{element("barks", &feat::Dog::barks)};
+};
+template <>
+struct lather::meta<feat::Puppy> {
+  static constexpr std::string_view name = "Puppy";
+  static constexpr std::string_view ns = "urn:lather:other";  // derived type in another schema
+  using base = feat::Dog;
+  static constexpr auto fields = std::tuple{element("sleepy", &feat::Puppy::sleepy)};
+};
+template <>
+struct lather::meta<feat::Cat> {
+  static constexpr std::string_view name = "Cat";
+  static constexpr std::string_view ns = feat::ns;
+  using base = feat::Animal;
+  static constexpr auto fields = std::tuple{element("indoor", &feat::Cat::indoor)};
+};
+template <>
+struct lather::meta<feat::Kitchen> {
+  using T = feat::Kitchen;
+  static constexpr std::string_view name = "Kitchen";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields = std::tuple{attribute("lang", &T::lang).default_value("en"),
+                                            attribute("tint", &T::tint),
+                                            attribute("version", &T::version).required(),
+                                            element("title", &T::title),
+                                            element("count", &T::count),
+                                            element("tag", &T::tags),
+                                            element("maybe", &T::maybe),
+                                            element("gone", &T::gone).nillable(),
+                                            element("hole", &T::holes),
+                                            element("shade", &T::shade),
+                                            choice(&T::shape, {"circle", "square"}),
+                                            choice(&T::mixed, {"num", "word"}),
+                                            element("level", &T::level).min(0).default_value("7"),
+                                            element("bounded", &T::bounded).max(3),
+                                            element("price", &T::price),
+                                            element("localOnly", &T::local_only).unqualified(),
+                                            element("pet", &T::pets),
+                                            element("guard", &T::guard),
+                                            element("blob", &T::blob),
+                                            any(&T::extra)};
+};
+template <>
+struct lather::meta<feat::Node> {
+  static constexpr std::string_view name = "Node";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields =
+      std::tuple{element("value", &feat::Node::value), element("child", &feat::Node::children)};
+};
+
+namespace lather::bind::test {
+namespace {
+
+feat::Kitchen full_kitchen() {
+  feat::Kitchen k;
+  k.title = "main <&> kitchen";
+  k.count = 3;
+  k.tags = {"a", "b", "c"};
+  k.maybe = 5;
+  k.gone = std::nullopt;
+  k.holes = {lather::nillable<std::string>{"x"}, lather::nillable<std::string>{}};
+  k.shade = feat::Shade::dark;
+  k.shape = feat::Square{2.5};
+  k.mixed = {std::int32_t{1}, std::string("two"), std::int32_t{3}};
+  k.level = 9;
+  k.bounded = {1, 2};
+  k.price = {12.5, "EUR", 2};
+  k.local_only = "plain";
+  k.lang = "de";
+  k.tint = feat::Shade::light;
+  k.version = 4;
+  auto dog = std::make_unique<feat::Dog>();
+  dog->name = "rex";
+  dog->barks = 3;
+  auto cat = std::make_unique<feat::Cat>();
+  cat->name = "tom";
+  cat->indoor = true;
+  auto puppy = std::make_unique<feat::Puppy>();
+  puppy->name = "bit";
+  puppy->barks = 1;
+  puppy->sleepy = true;
+  auto plain = std::make_unique<feat::Animal>();
+  plain->name = "generic";
+  k.pets.push_back(std::move(dog));
+  k.pets.push_back(std::move(cat));
+  k.pets.push_back(std::move(puppy));
+  k.pets.push_back(std::move(plain));
+  k.guard = std::make_shared<feat::Puppy>();
+  k.guard->name = "guardian";
+  k.blob.xml = R"(<blob xmlns:q="urn:q" q:flag="1">text<q:inner>deep</q:inner></blob>)";
+  k.extra.push_back({R"(<x:ext xmlns:x="urn:ext" a="1"><x:sub/></x:ext>)"});
+  k.extra.push_back({R"(<plain xmlns="">no namespace</plain>)"});
+  return k;
+}
+
+void expect_same_pets(const feat::Kitchen& a, const feat::Kitchen& b) {
+  ASSERT_EQ(a.pets.size(), b.pets.size());
+  for (std::size_t i = 0; i < a.pets.size(); ++i) {
+    const feat::Animal& x = *a.pets[i];
+    const feat::Animal& y = *b.pets[i];
+    ASSERT_EQ(typeid(x), typeid(y)) << "pet " << i;
+    EXPECT_EQ(x.name, y.name);
+    if (auto* d = dynamic_cast<const feat::Dog*>(&x)) {
+      EXPECT_EQ(d->barks, dynamic_cast<const feat::Dog&>(y).barks);
+    }
+    if (auto* p = dynamic_cast<const feat::Puppy*>(&x)) {
+      EXPECT_EQ(p->sleepy, dynamic_cast<const feat::Puppy&>(y).sleepy);
+    }
+    if (auto* c = dynamic_cast<const feat::Cat*>(&x)) {
+      EXPECT_EQ(c->indoor, dynamic_cast<const feat::Cat&>(y).indoor);
+    }
+  }
+}
+
+void expect_same_kitchen(const feat::Kitchen& k, const feat::Kitchen& back) {
+  EXPECT_EQ(back.title, k.title);
+  EXPECT_EQ(back.count, k.count);
+  EXPECT_EQ(back.tags, k.tags);
+  EXPECT_EQ(back.maybe, k.maybe);
+  EXPECT_EQ(back.gone, k.gone);
+  EXPECT_EQ(back.holes, k.holes);
+  EXPECT_EQ(back.shade, k.shade);
+  EXPECT_EQ(back.shape, k.shape);
+  EXPECT_EQ(back.mixed, k.mixed);
+  EXPECT_EQ(back.level, k.level);
+  EXPECT_EQ(back.bounded, k.bounded);
+  EXPECT_EQ(back.price, k.price);
+  EXPECT_EQ(back.local_only, k.local_only);
+  EXPECT_EQ(back.lang, k.lang);
+  EXPECT_EQ(back.tint, k.tint);
+  EXPECT_EQ(back.version, k.version);
+  expect_same_pets(k, back);
+  ASSERT_EQ(static_cast<bool>(back.guard), static_cast<bool>(k.guard));
+  if (k.guard) {
+    EXPECT_EQ(typeid(*back.guard), typeid(*k.guard));
+    EXPECT_EQ(back.guard->name, k.guard->name);
+  }
+}
+
+TEST(BindFeatures, FullRoundTrip) {
+  feat::Kitchen k = full_kitchen();
+  std::string doc = to_xml(feat::ns, "kitchen", k);
+  feat::Kitchen back;
+  error_info e = from_xml(doc, back);
+  ASSERT_FALSE(e) << e.message << "\n" << doc;
+  expect_same_kitchen(k, back);
+  // Foreign XML survives with its namespaces: writing again gives the same document.
+  EXPECT_EQ(to_xml(feat::ns, "kitchen", back), doc);
+  EXPECT_NE(doc.find(":nil=\"true\""), std::string::npos) << doc;
+  EXPECT_NE(doc.find(":type=\""), std::string::npos) << doc;
+  EXPECT_NE(doc.find("<localOnly>plain</localOnly>"), std::string::npos) << doc;
+  EXPECT_NE(doc.find("urn:ext"), std::string::npos) << doc;
+}
+
+TEST(BindFeatures, AnyKeepsNamespacesDeclaredOutside) {
+  // The wildcard element uses prefixes declared on the root: the capture must declare them.
+  const std::string doc =
+      R"(<k:kitchen xmlns:k="urn:lather:test" xmlns:e="urn:ext" xmlns:t="urn:types" version="1">)"
+      R"(<k:title>t</k:title><k:maybe>1</k:maybe><k:shade>LIGHT</k:shade>)"
+      R"(<k:circle><k:r>1</k:r></k:circle><k:price currency="X">1</k:price>)"
+      R"(<localOnly/><k:blob/>)"
+      R"(<e:ext xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="t:Thing">)"
+      R"(<e:in>1</e:in></e:ext></k:kitchen>)";
+  feat::Kitchen k;
+  error_info e = from_xml(doc, k);
+  ASSERT_FALSE(e) << e.message;
+  ASSERT_EQ(k.extra.size(), 1u);
+  const std::string& x = k.extra[0].xml;
+  EXPECT_NE(x.find("urn:ext"), std::string::npos) << x;
+  EXPECT_NE(x.find("xmlns:t=\"urn:types\""), std::string::npos) << x;
+  // Re-read the captured element on its own: it is a complete namespace-well-formed document.
+  xml::reader r;
+  r.reset(x);
+  ASSERT_EQ(r.next(), xml::token::start_element) << x;
+  EXPECT_EQ(r.ns(), "urn:ext");
+  EXPECT_EQ(r.local_name(), "ext");
+  EXPECT_EQ(r.lookup_namespace("t").value_or(""), "urn:types");
+}
+
+TEST(BindFeatures, DefaultsAndAbsentOptionals) {
+  const std::string doc =
+      R"(<kitchen xmlns="urn:lather:test" version="2"><title>t</title><maybe>1</maybe>)"
+      R"(<shade>DARK</shade><square><side>3</side></square><price currency="USD">4</price>)"
+      R"(<localOnly xmlns=""/><blob/></kitchen>)";
+  feat::Kitchen k = full_kitchen();  // reused destination: absent fields must be reset
+  error_info e = from_xml(doc, k);
+  ASSERT_FALSE(e) << e.message;
+  EXPECT_EQ(k.lang, "en");  // attribute default
+  EXPECT_FALSE(k.tint);
+  EXPECT_EQ(k.version, 2);
+  EXPECT_FALSE(k.count);
+  EXPECT_TRUE(k.tags.empty());
+  EXPECT_TRUE(k.holes.empty());
+  EXPECT_TRUE(k.mixed.empty());
+  EXPECT_EQ(k.level, 7);  // element default for an absent minOccurs=0 member
+  EXPECT_TRUE(k.pets.empty());
+  EXPECT_FALSE(k.guard);
+  EXPECT_TRUE(k.extra.empty());
+  EXPECT_EQ(k.shape, (std::variant<feat::Circle, feat::Square>{feat::Square{3}}));
+  EXPECT_FALSE(k.price.rank);
+  EXPECT_EQ(k.local_only, "");
+}
+
+TEST(BindFeatures, EmptyElementTakesDefault) {
+  const std::string doc =
+      R"(<kitchen xmlns="urn:lather:test" version="2"><title>t</title><maybe>1</maybe>)"
+      R"(<shade>DARK</shade><square><side>3</side></square><level/>)"
+      R"(<price currency="USD">4</price><localOnly xmlns=""/><blob/></kitchen>)";
+  feat::Kitchen k;
+  ASSERT_FALSE(from_xml(doc, k));
+  EXPECT_EQ(k.level, 7);
+}
+
+TEST(BindFeatures, NilValues) {
+  feat::Kitchen k = full_kitchen();
+  k.maybe = lather::nillable<std::int32_t>{};
+  k.gone.reset();
+  std::string doc = to_xml(feat::ns, "kitchen", k);
+  feat::Kitchen back;
+  ASSERT_FALSE(from_xml(doc, back));
+  EXPECT_TRUE(back.maybe.is_nil());
+  EXPECT_FALSE(back.gone);
+  ASSERT_EQ(back.holes.size(), 2u);
+  EXPECT_TRUE(back.holes[1].is_nil());
+}
+
+TEST(BindFeatures, RecursiveTypeAndDepthLimit) {
+  feat::Node root{1, {feat::Node{2, {feat::Node{3, {}}}}, feat::Node{4, {}}}};
+  std::string doc = to_xml(feat::ns, "node", root);
+  feat::Node back;
+  ASSERT_FALSE(from_xml(doc, back));
+  EXPECT_EQ(back, root);
+
+  feat::Node deep{0, {}};
+  feat::Node* cur = &deep;
+  for (int i = 1; i < 40; ++i) {
+    cur->children.push_back(feat::Node{i, {}});
+    cur = &cur->children.back();
+  }
+  doc = to_xml(feat::ns, "node", deep);
+  read_options opts;
+  opts.max_depth = 10;
+  error_info e = from_xml(doc, back, opts);
+  EXPECT_EQ(e.code, errc::limit_exceeded) << e.message;
+  EXPECT_FALSE(from_xml(doc, back));
+  EXPECT_EQ(back, deep);
+}
+
+TEST(BindFeatures, ContentOnlyReadAndWrite) {
+  feat::Circle c{1.25};
+  xml::output out;
+  xml::writer w{out};
+  w.start_element("urn:wrapper", "wrap");
+  write_content(w, c);
+  w.end_element();
+  w.end_document();
+  std::string doc = out.take();
+  EXPECT_NE(doc.find("wrap"), std::string::npos);
+  xml::reader r;
+  r.reset(doc);
+  ASSERT_EQ(r.next(), xml::token::start_element);
+  feat::Circle back;
+  error_info e = read_content(r, back);
+  ASSERT_FALSE(e) << e.message;
+  EXPECT_EQ(back, c);
+  EXPECT_EQ(r.next(), xml::token::end_document);
+}
+
+TEST(BindFeatures, SkipsUnknownElementsWhenConfigured) {
+  const std::string doc =
+      R"(<circle xmlns="urn:lather:test"><junk><deep/></junk><r>2</r><more/></circle>)";
+  feat::Circle c;
+  error_info e = from_xml(doc, c);
+  EXPECT_EQ(e.code, errc::unexpected_element);
+  read_options opts;
+  opts.skip_unknown_elements = true;
+  e = from_xml(doc, c, opts);
+  ASSERT_FALSE(e) << e.message;
+  EXPECT_EQ(c.r, 2);
+}
+
+TEST(BindFeatures, ToleratesWhitespaceCommentsAndCdata) {
+  const std::string doc =
+      "<circle xmlns=\"urn:lather:test\">\n  <!-- note -->\n  <r> <![CDATA[3.5]]> </r>\n</circle>";
+  feat::Circle c;
+  error_info e = from_xml(doc, c);
+  ASSERT_FALSE(e) << e.message;
+  EXPECT_EQ(c.r, 3.5);
+}
+
+TEST(BindFeatures, XsiTypeOfDeclaredTypeIsAccepted) {
+  const std::string doc =
+      R"(<c xmlns="urn:lather:test" xmlns:p="urn:lather:test" )"
+      R"(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="p:Circle">)"
+      R"(<r xsi:type="xsd:double" xmlns:xsd="http://www.w3.org/2001/XMLSchema">1</r></c>)";
+  feat::Circle c;
+  error_info e = from_xml(doc, c);
+  ASSERT_FALSE(e) << e.message;
+  EXPECT_EQ(c.r, 1);
+}
+
+TEST(BindFeatures, RequiredAttributeAndChoiceErrors) {
+  feat::Price p;
+  error_info e = from_xml(R"(<price xmlns="urn:lather:test">3</price>)", p);
+  EXPECT_EQ(e.code, errc::missing_attribute);
+  EXPECT_EQ(e.path, "/price/@currency");
+  e = from_xml(R"(<price xmlns="urn:lather:test" currency="X" rank="high">3</price>)", p);
+  EXPECT_EQ(e.code, errc::invalid_lexical);
+  EXPECT_EQ(e.path, "/price/@rank");
+  e = from_xml(R"(<price xmlns="urn:lather:test" currency="X">3x</price>)", p);
+  EXPECT_EQ(e.code, errc::invalid_lexical);
+  EXPECT_EQ(e.path, "/price");
+
+  feat::Kitchen k;
+  const std::string no_choice =
+      R"(<kitchen xmlns="urn:lather:test" version="2"><title>t</title><maybe>1</maybe>)"
+      R"(<shade>DARK</shade><price currency="USD">4</price><localOnly xmlns=""/><blob/></kitchen>)";
+  e = from_xml(no_choice, k);
+  EXPECT_EQ(e.code, errc::missing_element);
+  EXPECT_NE(e.message.find("one of 'circle', 'square'"), std::string::npos) << e.message;
+
+  const std::string four_bounded =
+      R"(<kitchen xmlns="urn:lather:test" version="2"><title>t</title><maybe>1</maybe>)"
+      R"(<shade>DARK</shade><circle><r>1</r></circle>)"
+      R"(<bounded>1</bounded><bounded>2</bounded><bounded>3</bounded><bounded>4</bounded>)"
+      R"(<price currency="USD">4</price><localOnly xmlns=""/><blob/></kitchen>)";
+  e = from_xml(four_bounded, k);
+  EXPECT_EQ(e.code, errc::too_many);
+  EXPECT_EQ(e.path, "/kitchen/bounded[4]");
+}
+
+TEST(BindFeatures, PolymorphismErrors) {
+  const std::string head =
+      R"(<kitchen xmlns="urn:lather:test" xmlns:t="urn:lather:test" xmlns:o="urn:lather:other" )"
+      R"(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="2"><title>t</title>)"
+      R"(<maybe>1</maybe><shade>DARK</shade><circle><r>1</r></circle>)"
+      R"(<price currency="USD">4</price><localOnly xmlns=""/>)";
+  feat::Kitchen k;
+  // A sibling type where a Dog is expected: known but unrelated.
+  error_info e =
+      from_xml(head + R"(<guard xsi:type="t:Cat"><name>c</name></guard><blob/></kitchen>)", k);
+  EXPECT_EQ(e.code, errc::bad_xsi_type) << e.message;
+  EXPECT_EQ(e.path, "/kitchen/guard");
+  // The base type where a Dog is expected.
+  e = from_xml(head + R"(<guard xsi:type="t:Animal"><name>c</name></guard><blob/></kitchen>)", k);
+  EXPECT_EQ(e.code, errc::bad_xsi_type) << e.message;
+  // A derived type in another namespace is fine.
+  e = from_xml(head + R"(<guard xsi:type="o:Puppy"><name>p</name><barks>2</barks>)"
+                      R"(<o:sleepy>true</o:sleepy></guard><blob/></kitchen>)",
+               k);
+  ASSERT_FALSE(e) << e.message;
+  ASSERT_TRUE(k.guard);
+  EXPECT_EQ(typeid(*k.guard), typeid(feat::Puppy));
+  // The derived type's element in the wrong namespace.
+  e = from_xml(head + R"(<guard xsi:type="o:Puppy"><name>p</name><barks>2</barks>)"
+                      R"(<sleepy>true</sleepy></guard><blob/></kitchen>)",
+               k);
+  EXPECT_EQ(e.code, errc::unexpected_element) << e.message;
+  EXPECT_EQ(e.path, "/kitchen/guard");
+  // Unknown type name.
+  e = from_xml(head + R"(<pet xsi:type="t:Fish"><name>f</name></pet><blob/></kitchen>)", k);
+  EXPECT_EQ(e.code, errc::unknown_xsi_type) << e.message;
+  EXPECT_EQ(e.path, "/kitchen/pet[1]");
+}
+
+TEST(BindFeatures, DescribeIsIntrospectable) {
+  std::size_t n = 0;
+  lather::bind::visit_fields<feat::Puppy>([&](const auto& f) {
+    static constexpr std::string_view names[] = {"name", "barks", "sleepy"};
+    EXPECT_EQ(f.name, names[n]);
+    ++n;
+  });
+  EXPECT_EQ(n, 3u);
+  static_assert(lather::bind::field_count<feat::Kitchen> == 20);
+  static_assert(std::get<0>(lather::bind::fields_of<feat::Puppy>).ns == feat::ns);
+  static_assert(std::get<2>(lather::bind::fields_of<feat::Puppy>).ns == "urn:lather:other");
+  static_assert(std::get<15>(lather::bind::fields_of<feat::Kitchen>).ns.empty());
+  static_assert(std::get<13>(lather::bind::fields_of<feat::Kitchen>).max_occurs == 3);
+}
+
+}  // namespace
+}  // namespace lather::bind::test

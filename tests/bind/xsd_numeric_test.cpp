@@ -1,0 +1,190 @@
+// xsd:boolean, fixed-width integers, float and double: boundaries, lexical rules, round trips.
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "xsd_test_util.hpp"
+
+namespace lather::bind {
+namespace {
+
+using test::canonical;
+using test::format;
+using test::parse_error;
+using test::parse_ok;
+
+static_assert(simple_type<int>);
+static_assert(simple_type<std::uint64_t>);
+static_assert(simple_type<xsd::list<double>>);
+static_assert(!simple_type<std::vector<int>>);
+static_assert(!simple_type<char>);
+static_assert(xsd_traits<std::uint8_t>::type_name == "unsignedByte");
+static_assert(xsd_traits<std::int64_t>::type_name == "long");
+
+struct integer_bounds {
+  std::string_view min, max, below_min, above_max;
+};
+
+template <class T>
+void check_bounds(const integer_bounds& b) {
+  SCOPED_TRACE(std::string(xsd_traits<T>::type_name));
+  EXPECT_EQ(parse_ok<T>(b.min), std::numeric_limits<T>::min());
+  EXPECT_EQ(parse_ok<T>(b.max), std::numeric_limits<T>::max());
+  EXPECT_EQ(format(std::numeric_limits<T>::min()), b.min);
+  EXPECT_EQ(format(std::numeric_limits<T>::max()), b.max);
+  EXPECT_EQ(parse_error<T>(b.below_min), errc::out_of_range);
+  EXPECT_EQ(parse_error<T>(b.above_max), errc::out_of_range);
+  EXPECT_EQ(parse_error<T>("123456789012345678901234567890"), errc::out_of_range);
+  // Lexical errors win over range errors, so the message names the real problem.
+  EXPECT_EQ(parse_error<T>("123456789012345678901234567890x"), errc::invalid_lexical);
+  EXPECT_EQ(parse_ok<T>("+0"), T{0});
+  EXPECT_EQ(parse_ok<T>("-0"), T{0});
+  EXPECT_EQ(parse_ok<T>("  0042\n\t"), T{42});
+  EXPECT_EQ(parse_ok<T>("+127"), T{127});
+  for (std::string_view bad :
+       {"", " ", "+", "-", "1 2", "0x10", "1.0", "1e2", "١", "12a", "--1", "+-1", "INF"})
+    EXPECT_EQ(parse_error<T>(bad), errc::invalid_lexical) << '"' << bad << '"';
+}
+
+TEST(XsdInteger, BoundariesOfEveryWidth) {
+  check_bounds<std::int8_t>({"-128", "127", "-129", "128"});
+  check_bounds<std::int16_t>({"-32768", "32767", "-32769", "32768"});
+  check_bounds<std::int32_t>({"-2147483648", "2147483647", "-2147483649", "2147483648"});
+  check_bounds<std::int64_t>({"-9223372036854775808", "9223372036854775807", "-9223372036854775809",
+                              "9223372036854775808"});
+  check_bounds<std::uint8_t>({"0", "255", "-1", "256"});
+  check_bounds<std::uint16_t>({"0", "65535", "-1", "65536"});
+  check_bounds<std::uint32_t>({"0", "4294967295", "-1", "4294967296"});
+  check_bounds<std::uint64_t>({"0", "18446744073709551615", "-1", "18446744073709551616"});
+}
+
+template <class T>
+void round_trip_random_integers(std::mt19937_64& rng) {
+  std::uniform_int_distribution<T> dist(std::numeric_limits<T>::min(),
+                                        std::numeric_limits<T>::max());
+  for (int i = 0; i < 20000; ++i) {
+    const T v = dist(rng);
+    T back{};
+    ASSERT_EQ(test::parse(format(v), back), errc::ok);
+    ASSERT_EQ(back, v);
+  }
+}
+
+TEST(XsdInteger, PropertyFormatParseRoundTrip) {
+  std::mt19937_64 rng(20261129);
+  round_trip_random_integers<std::int16_t>(rng);
+  round_trip_random_integers<std::int32_t>(rng);
+  round_trip_random_integers<std::int64_t>(rng);
+  round_trip_random_integers<std::uint16_t>(rng);
+  round_trip_random_integers<std::uint32_t>(rng);
+  round_trip_random_integers<std::uint64_t>(rng);
+  for (int v = -128; v <= 127; ++v) EXPECT_EQ(parse_ok<std::int8_t>(format(std::int8_t(v))), v);
+  for (int v = 0; v <= 255; ++v) EXPECT_EQ(parse_ok<std::uint8_t>(format(std::uint8_t(v))), v);
+}
+
+TEST(XsdBoolean, LexicalSpace) {
+  EXPECT_TRUE(parse_ok<bool>("true"));
+  EXPECT_TRUE(parse_ok<bool>(" 1\n"));
+  EXPECT_FALSE(parse_ok<bool>("false"));
+  EXPECT_FALSE(parse_ok<bool>("0"));
+  for (std::string_view bad : {"", "TRUE", "True", "yes", "2", "t", "01", "true false"})
+    EXPECT_EQ(parse_error<bool>(bad), errc::invalid_lexical) << bad;
+  EXPECT_EQ(format(true), "true");
+  EXPECT_EQ(format(false), "false");
+}
+
+template <class F>
+void check_float_lexical() {
+  SCOPED_TRACE(std::string(xsd_traits<F>::type_name));
+  EXPECT_EQ(parse_ok<F>("INF"), std::numeric_limits<F>::infinity());
+  EXPECT_EQ(parse_ok<F>("+INF"), std::numeric_limits<F>::infinity());
+  EXPECT_EQ(parse_ok<F>(" -INF "), -std::numeric_limits<F>::infinity());
+  EXPECT_TRUE(std::isnan(parse_ok<F>("NaN")));
+  EXPECT_EQ(format(std::numeric_limits<F>::infinity()), "INF");
+  EXPECT_EQ(format(-std::numeric_limits<F>::infinity()), "-INF");
+  EXPECT_EQ(format(std::numeric_limits<F>::quiet_NaN()), "NaN");
+  EXPECT_EQ(parse_ok<F>("1E3"), F(1000));
+  EXPECT_EQ(parse_ok<F>("1e+3"), F(1000));
+  EXPECT_EQ(parse_ok<F>("1e-3"), F(0.001));
+  EXPECT_EQ(parse_ok<F>("+1.5"), F(1.5));
+  EXPECT_EQ(parse_ok<F>(".5"), F(0.5));
+  EXPECT_EQ(parse_ok<F>("5."), F(5));
+  EXPECT_EQ(parse_ok<F>("-0012.250e1"), F(-122.5));
+  const F neg_zero = parse_ok<F>("-0");
+  EXPECT_EQ(neg_zero, F(0));
+  EXPECT_TRUE(std::signbit(neg_zero));
+  EXPECT_EQ(format(F(-0.0)), "-0");
+  EXPECT_TRUE(std::signbit(parse_ok<F>(format(F(-0.0)))));
+  EXPECT_FALSE(std::signbit(parse_ok<F>("0.0")));
+  for (std::string_view bad :
+       {"",  "inf", "-inf", "+NaN", "nan", "Infinity", "INFINITY", "0x1p3", "1e",  "e5",  ".",
+        "+", "-",   "--1",  "1.5f", "1,5", "1 2",      "1e5.5",    "1.2.3", " . ", "1e+", "+.e1"})
+    EXPECT_EQ(parse_error<F>(bad), errc::invalid_lexical) << '"' << bad << '"';
+  EXPECT_EQ(parse_error<F>(std::string_view("1\0", 2)), errc::invalid_lexical);
+  // Below the smallest subnormal rounds to (signed) zero; beyond the largest is an error.
+  EXPECT_EQ(parse_ok<F>("1e-999999999999"), F(0));
+  EXPECT_TRUE(std::signbit(parse_ok<F>("-1e-400")));
+  EXPECT_EQ(parse_ok<F>("0.000000000000000000000000000000000000000000000000000e999999"), F(0));
+  EXPECT_EQ(parse_error<F>("1e400"), errc::out_of_range);
+  EXPECT_EQ(parse_error<F>("-1e99999999999999999999"), errc::out_of_range);
+  EXPECT_EQ(parse_error<F>("100000000000000000000000000000000000000000000000000000000000000e350"),
+            errc::out_of_range);
+  // Subnormals and extremes round-trip exactly.
+  for (F v : {std::numeric_limits<F>::denorm_min(), -std::numeric_limits<F>::denorm_min(),
+              std::numeric_limits<F>::min(), std::numeric_limits<F>::max(),
+              std::numeric_limits<F>::lowest(), std::numeric_limits<F>::epsilon(),
+              std::numeric_limits<F>::min() / 3})
+    EXPECT_EQ(parse_ok<F>(format(v)), v) << format(v);
+}
+
+TEST(XsdFloat, LexicalSpaceAndExtremes) {
+  check_float_lexical<float>();
+  check_float_lexical<double>();
+  EXPECT_EQ(format(std::numeric_limits<float>::max()), "3.4028235e+38");  // Java's Float.MAX_VALUE
+  EXPECT_EQ(format(std::numeric_limits<double>::max()), "1.7976931348623157e+308");
+  EXPECT_EQ(parse_ok<double>("4.9e-324"), std::numeric_limits<double>::denorm_min());
+  EXPECT_EQ(parse_ok<float>("1.4e-45"), std::numeric_limits<float>::denorm_min());
+  EXPECT_EQ(parse_error<float>("3.5e38"), errc::out_of_range);
+  EXPECT_EQ(parse_ok<float>("3.4028235e38"), std::numeric_limits<float>::max());
+  EXPECT_EQ(format(0.1), "0.1");
+  EXPECT_EQ(format(1e21), "1e+21");
+  EXPECT_EQ(format(123.0f), "123");
+}
+
+template <class F, class Bits>
+void round_trip_random_floats(std::mt19937_64& rng) {
+  for (int i = 0; i < 50000; ++i) {
+    const F v = std::bit_cast<F>(static_cast<Bits>(rng()));
+    F back{};
+    const std::string text = format(v);
+    ASSERT_EQ(test::parse(text, back), errc::ok) << text;
+    if (std::isnan(v)) {
+      ASSERT_TRUE(std::isnan(back)) << text;
+    } else {
+      ASSERT_EQ(std::bit_cast<Bits>(back), std::bit_cast<Bits>(v)) << text;
+    }
+  }
+}
+
+TEST(XsdFloat, PropertyShortestTextRoundTripsBitExact) {
+  std::mt19937_64 rng(42);
+  round_trip_random_floats<float, std::uint32_t>(rng);
+  round_trip_random_floats<double, std::uint64_t>(rng);
+}
+
+TEST(XsdList, WhitespaceSeparatedItems) {
+  using ints = xsd::list<std::int32_t>;
+  EXPECT_EQ(parse_ok<ints>(" 1  2\n\t3 ").items, (std::vector<std::int32_t>{1, 2, 3}));
+  EXPECT_TRUE(parse_ok<ints>("  ").items.empty());
+  EXPECT_EQ(format(ints{{1, -2, 3}}), "1 -2 3");
+  EXPECT_EQ(parse_error<ints>("1 x 3"), errc::invalid_lexical);
+  EXPECT_EQ(parse_error<ints>("1 99999999999"), errc::out_of_range);
+  EXPECT_EQ(canonical<xsd::list<double>>("1.0 INF -0 1e3"), "1 INF -0 1000");
+  static_assert(xsd_traits<ints>::type_name == "int");
+}
+
+}  // namespace
+}  // namespace lather::bind

@@ -1,0 +1,46 @@
+// Helpers shared by the xsd_* tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "lather/bind/xsd.hpp"
+
+namespace lather::bind::test {
+
+template <class T>
+errc parse(std::string_view text, T& out) {
+  return xsd_traits<T>::parse(text, out);
+}
+
+/// Parse text that must be valid.
+template <class T>
+T parse_ok(std::string_view text) {
+  T value{};
+  EXPECT_EQ(xsd_traits<T>::parse(text, value), errc::ok) << '"' << text << '"';
+  return value;
+}
+
+/// The error of parsing text (errc::ok if it parsed).
+template <class T>
+errc parse_error(std::string_view text) {
+  T value{};
+  return xsd_traits<T>::parse(text, value);
+}
+
+template <class T>
+std::string format(const T& value) {
+  std::string out;
+  xsd_traits<T>::format(value, out);
+  return out;
+}
+
+/// Parse then format: the canonical text of a valid lexical form.
+template <class T>
+std::string canonical(std::string_view text) {
+  return format(parse_ok<T>(text));
+}
+
+}  // namespace lather::bind::test

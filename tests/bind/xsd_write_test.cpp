@@ -1,0 +1,90 @@
+// write(): the same text as format(), as element content through the XML writer.
+#include <random>
+
+#include "lather/xml/writer.hpp"
+#include "xsd_test_util.hpp"
+
+namespace lather::bind {
+namespace {
+
+/// <v>...</v> holding value written by xsd_traits<T>::write.
+template <class T>
+std::string element_with(const T& value) {
+  xml::output out;
+  xml::writer w{out};
+  w.start_element("", "v");
+  xsd_traits<T>::write(value, w);
+  w.end_document();
+  return out.take();
+}
+
+template <class T>
+void expect_write_matches_format(const T& value) {
+  EXPECT_EQ(element_with(value), "<v>" + test::format(value) + "</v>");
+}
+
+TEST(XsdWrite, MatchesFormatForEveryType) {
+  expect_write_matches_format(true);
+  expect_write_matches_format(std::int8_t{-128});
+  expect_write_matches_format(std::uint64_t{18446744073709551615u});
+  expect_write_matches_format(-0.0);
+  expect_write_matches_format(3.4028235e38f);
+  expect_write_matches_format(std::numeric_limits<double>::infinity());
+  expect_write_matches_format(test::parse_ok<xsd::decimal>("-12345678901234567890123456789.5"));
+  expect_write_matches_format(test::parse_ok<xsd::integer>("123456789012345678901234567890"));
+  expect_write_matches_format(test::parse_ok<xsd::date_time>("2024-02-29T12:34:56.789+05:30"));
+  expect_write_matches_format(test::parse_ok<xsd::date>("-0044-03-15"));
+  expect_write_matches_format(test::parse_ok<xsd::time>("13:20:00.5Z"));
+  expect_write_matches_format(test::parse_ok<xsd::duration>("-P1Y2M3DT4H5M6.7S"));
+  expect_write_matches_format(xsd::hex_binary{{0x0F, 0xA1}});
+  expect_write_matches_format(xsd::base64_binary{{'f', 'o', 'o', 'b'}});
+  expect_write_matches_format(xsd::list<int>{{1, 2, 3}});
+  expect_write_matches_format(xsd::token{"a b"});
+  EXPECT_EQ(element_with(std::string("a<b&c")), "<v>a&lt;b&amp;c</v>");
+  EXPECT_EQ(element_with(xsd::base64_binary{}), "<v></v>");
+}
+
+TEST(XsdWrite, LongBinaryStreamsInSlices) {
+  std::mt19937_64 rng(1);
+  xsd::base64_binary b64;
+  xsd::hex_binary hex;
+  for (int i = 0; i < 100000; ++i) {
+    b64.bytes.push_back(static_cast<std::uint8_t>(rng()));
+    hex.bytes.push_back(static_cast<std::uint8_t>(rng()));
+  }
+  expect_write_matches_format(b64);
+  expect_write_matches_format(hex);
+  // With a sink the bytes leave while the element is still being written.
+  xml::output out;
+  std::size_t handed_out_before_end = 0;
+  bool in_element = true;
+  out.set_sink(
+      [&](std::string_view bytes) {
+        if (in_element) handed_out_before_end += bytes.size();
+      },
+      16384);
+  xml::writer w{out};
+  w.start_element("", "v");
+  xsd_traits<xsd::base64_binary>::write(b64, w);
+  EXPECT_GT(handed_out_before_end, 100000u);
+  in_element = false;
+  w.end_document();
+}
+
+TEST(XsdWrite, QNameDeclaresItsPrefix) {
+  xml::output out;
+  xml::writer w{out};
+  w.start_element("", "v");
+  xsd_traits<xsd::qname>::write(xsd::qname{"urn:x", "local", "ignored"}, w);
+  w.end_document();
+  const std::string text = out.take();
+  // <v xmlns:P="urn:x">P:local</v> with whichever prefix the writer picked.
+  const auto decl = text.find("xmlns:");
+  ASSERT_NE(decl, std::string::npos) << text;
+  const auto eq = text.find('=', decl);
+  const std::string prefix = text.substr(decl + 6, eq - decl - 6);
+  EXPECT_NE(text.find("=\"urn:x\">" + prefix + ":local</v>"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace lather::bind

@@ -1,0 +1,417 @@
+// HTTP client against the lather server over loopback: framing, pooling, retry, timeouts,
+// streaming both ways, async calls, Basic auth, TLS and mTLS.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+#include <thread>
+
+#include "lather/http/client.hpp"
+#include "lather/http/server.hpp"
+#include "raw_socket.hpp"
+
+namespace lather::http {
+namespace {
+
+using namespace std::chrono_literals;
+using header_pair = std::pair<std::string_view, std::string_view>;
+
+std::string url(const server& s, std::string_view path = "/echo") {
+  return "http://127.0.0.1:" + std::to_string(s.port()) + std::string(path);
+}
+
+void echo(request& req, response& res) {
+  char buf[8192];
+  while (std::size_t n = req.read_body(buf, sizeof buf)) {
+    res.body().append({buf, n});
+    res.body().maybe_flush();
+  }
+  res.set_header("Content-Type", "text/xml; charset=utf-8");
+}
+
+/// POST `body` and return the response body (status must be 200).
+std::string call(client& c, std::string_view body, unsigned* status = nullptr) {
+  std::string out;
+  header_pair hdrs[] = {{"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
+  c.post(
+      "", hdrs, [&](xml::output& o) { o.append(body); },
+      [&](const response_head& head, const xml::source_fn& src) {
+        if (status) *status = head.status;
+        char buf[4096];
+        while (std::size_t n = src(buf, sizeof buf)) out.append(buf, n);
+      });
+  return out;
+}
+
+TEST(HttpClient, RoundTripAndHeaders) {
+  server srv{{}};
+  std::string soap_action, content_type;
+  srv.route("/echo", [&](request& req, response& res) {
+    soap_action = req.header("SOAPAction");
+    content_type = req.header("content-type");
+    echo(req, res);
+    res.set_header("X-Reply", "yes");
+  });
+  srv.start();
+  client c{url(srv)};
+  header_pair hdrs[] = {{"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"urn:x\""}};
+  std::string got, reply_header, ct;
+  unsigned status = 0;
+  c.post(
+      "", hdrs, [](xml::output& o) { o.append("<a/>"); },
+      [&](const response_head& head, const xml::source_fn& src) {
+        status = head.status;
+        ct = head.content_type;
+        reply_header = head.header("x-reply");
+        char buf[100];
+        while (std::size_t n = src(buf, sizeof buf)) got.append(buf, n);
+      });
+  EXPECT_EQ(status, 200u);
+  EXPECT_EQ(got, "<a/>");
+  EXPECT_EQ(ct, "text/xml; charset=utf-8");
+  EXPECT_EQ(reply_header, "yes");
+  EXPECT_EQ(soap_action, "\"urn:x\"");
+  EXPECT_EQ(content_type, "text/xml; charset=utf-8");
+}
+
+TEST(HttpClient, RequestChunkingThreshold) {
+  struct observed {
+    bool chunked;
+    std::size_t size;
+  };
+  observed seen{};
+  server srv{{}};
+  srv.route("/", [&](request& req, response& res) {
+    seen.chunked = !req.content_length().has_value();
+    EXPECT_EQ(seen.chunked, req.header("Transfer-Encoding") == "chunked");
+    std::size_t total = 0;
+    char buf[4096];
+    while (std::size_t n = req.read_body(buf, sizeof buf)) total += n;
+    seen.size = total;
+    res.body().append("ok");
+  });
+  srv.start();
+  struct request_case {
+    chunking setting;
+    std::size_t size;
+    bool chunked;
+  };
+  const request_case cases[] = {
+      {{4096, false}, 0, false},    {{4096, false}, 4095, false}, {{4096, false}, 4096, false},
+      {{4096, false}, 4097, true},  {{4096, false}, 200000, true}, {{0, false}, 0, true},
+      {{0, false}, 10, true},       {{4096, true}, 200000, false},
+  };
+  for (const auto& rc : cases) {
+    SCOPED_TRACE("threshold=" + std::to_string(rc.setting.threshold) +
+                 " never=" + std::to_string(rc.setting.never) + " size=" + std::to_string(rc.size));
+    client c{url(srv, "/"), {.request_chunking = rc.setting}};
+    for (bool pieces : {false, true}) {
+      EXPECT_EQ(call(c, ""), "ok");  // warm: keep-alive after each framing
+      header_pair none[1];
+      c.post(
+          "", std::span(none, 0),
+          [&](xml::output& o) {
+            if (!pieces) return o.append(std::string(rc.size, 'x'));
+            for (std::size_t i = 0; i < rc.size; ++i) {
+              o.push_back('x');
+              o.maybe_flush();
+            }
+          },
+          [](const response_head& h, const xml::source_fn&) { EXPECT_EQ(h.status, 200u); });
+      EXPECT_EQ(seen.chunked, rc.chunked);
+      EXPECT_EQ(seen.size, rc.size);
+    }
+  }
+}
+
+TEST(HttpClient, ResponseFramingBothWaysThroughTheClient) {
+  for (std::size_t size : {std::size_t{10}, std::size_t{4096}, std::size_t{4097}, std::size_t{1} << 20}) {
+    server srv{{}};
+    srv.route("/echo", echo);
+    srv.start();
+    client c{url(srv)};
+    std::string body(size, 'q');
+    std::optional<std::uint64_t> length;
+    std::string got;
+    header_pair none[1];
+    c.post(
+        "", std::span(none, 0), [&](xml::output& o) { o.append(body); },
+        [&](const response_head& h, const xml::source_fn& src) {
+          length = h.content_length();
+          char buf[1000];
+          while (std::size_t n = src(buf, sizeof buf)) got.append(buf, n);
+        });
+    EXPECT_EQ(got.size(), size);
+    EXPECT_EQ(length.has_value(), size <= 4096) << size;
+  }
+}
+
+TEST(HttpClient, KeepAliveReusesOneConnectionForAThousandCalls) {
+  server srv{{}};
+  srv.route("/echo", echo);
+  srv.start();
+  client c{url(srv)};
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(call(c, std::to_string(i)), std::to_string(i));
+  EXPECT_EQ(srv.get_stats().connections_total, 1u);
+  EXPECT_EQ(srv.get_stats().requests, 1000u);
+  EXPECT_EQ(c.get_stats().connections_opened, 1u);
+}
+
+TEST(HttpClient, RetriesOnceWhenTheServerClosedAnIdleConnection) {
+  server srv{{.idle_timeout = 100ms}};
+  srv.route("/echo", echo);
+  srv.start();
+  client c{url(srv)};
+  EXPECT_EQ(call(c, "one"), "one");
+  // Wait (bounded) until the server has closed the idle connection.
+  for (int i = 0; i < 300 && srv.get_stats().connections_open > 0; ++i) std::this_thread::sleep_for(10ms);
+  ASSERT_EQ(srv.get_stats().connections_open, 0u);
+  EXPECT_EQ(call(c, "two"), "two");
+  EXPECT_EQ(c.get_stats().retries, 1u);
+  EXPECT_EQ(c.get_stats().connections_opened, 2u);
+}
+
+TEST(HttpClient, ConcurrentCallsShareABoundedPool) {
+  server srv{{}};
+  srv.route("/echo", echo);
+  srv.start();
+  client c{url(srv), {.max_connections = 3}};
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 6; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 100; ++i)
+        if (call(c, std::to_string(t * 1000 + i)) == std::to_string(t * 1000 + i)) ++ok;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(ok.load(), 600);
+  EXPECT_LE(srv.get_stats().connections_total, 3u);
+}
+
+TEST(HttpClient, AsyncPost) {
+  server srv{{}};
+  srv.route("/echo", echo);
+  srv.start();
+  client c{url(srv)};
+  constexpr int calls = 20;
+  std::vector<std::promise<std::string>> results(calls);
+  std::vector<std::string> bodies(calls);
+  for (int i = 0; i < calls; ++i) {
+    c.async_post(
+        "", {{"Content-Type", "text/xml"}}, [i](xml::output& o) { o.append("async " + std::to_string(i)); },
+        [&bodies, i](const response_head&, const xml::source_fn& src) {
+          char buf[256];
+          while (std::size_t n = src(buf, sizeof buf)) bodies[i].append(buf, n);
+        },
+        [&results, &bodies, i](std::exception_ptr e) {
+          if (e)
+            results[i].set_exception(e);
+          else
+            results[i].set_value(bodies[i]);
+        });
+  }
+  for (int i = 0; i < calls; ++i) {
+    auto f = results[i].get_future();
+    ASSERT_EQ(f.wait_for(10s), std::future_status::ready);
+    EXPECT_EQ(f.get(), "async " + std::to_string(i));
+  }
+}
+
+TEST(HttpClient, GetHelper) {
+  server srv{{}};
+  srv.route("/svc", [](request& req, response& res) {
+    res.set_header("Content-Type", "text/xml");
+    res.body().append(std::string(req.method()) + " " + std::string(req.target()));
+  });
+  srv.start();
+  client c{url(srv, "/svc")};
+  auto r = c.get("?wsdl");
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.content_type, "text/xml");
+  EXPECT_EQ(r.body, "GET /svc?wsdl");
+  EXPECT_EQ(c.get("/nothing").status, 404u);
+}
+
+TEST(HttpClient, Errors) {
+  std::uint16_t closed_port;
+  {
+    server probe{{}};
+    probe.start();
+    closed_port = probe.port();
+  }
+  client refused{"http://127.0.0.1:" + std::to_string(closed_port) + "/"};
+  try {
+    call(refused, "x");
+    FAIL() << "no exception";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), errc::connect_refused) << e.what();
+  }
+  EXPECT_THROW(client("ftp://x/"), error);
+
+  server slow{{}};
+  slow.route("/", [](request&, response& res) {
+    server::await([](std::function<void()> resume) {
+      std::thread([resume] {
+        std::this_thread::sleep_for(800ms);
+        resume();
+      }).detach();
+    });
+    res.body().append("late");
+  });
+  slow.start();
+  client impatient{url(slow, "/"), {.io_timeout = 150ms}};
+  auto start = std::chrono::steady_clock::now();
+  try {
+    call(impatient, "x");
+    FAIL() << "no exception";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), errc::io_timeout) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 700ms);
+  client whole{url(slow, "/"), {.call_timeout = 200ms}};
+  try {
+    call(whole, "x");
+    FAIL() << "no exception";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), errc::call_timeout) << e.what();
+  }
+}
+
+TEST(HttpClient, StreamsALargeRequestWhileTheServerConsumesIt) {
+  constexpr std::size_t total = 50u << 20, piece = 64u << 10;
+  std::atomic<bool> client_done{false}, overlap{false};
+  std::atomic<std::size_t> received{0};
+  server srv{{.threads = 1}};
+  srv.route("/", [&](request& req, response& res) {
+    std::vector<char> buf(64 * 1024);
+    bool first = true;
+    while (std::size_t n = req.read_body(buf.data(), buf.size())) {
+      if (first) overlap = !client_done;
+      first = false;
+      received += n;
+    }
+    res.body().append(std::to_string(received.load()));
+  });
+  srv.start();
+  client c{url(srv, "/")};
+  std::string chunk(piece, 'z');
+  std::string reply;
+  header_pair none[1];
+  c.post(
+      "", std::span(none, 0),
+      [&](xml::output& o) {
+        for (std::size_t sent = 0; sent < total; sent += piece) {
+          o.append(chunk);
+          o.maybe_flush();
+          EXPECT_LE(o.size(), 2 * piece);  // streamed, not accumulated
+        }
+        client_done = true;
+      },
+      [&](const response_head&, const xml::source_fn& src) {
+        char buf[64];
+        while (std::size_t n = src(buf, sizeof buf)) reply.append(buf, n);
+      });
+  EXPECT_EQ(reply, std::to_string(total));
+  EXPECT_TRUE(overlap.load());
+}
+
+TEST(HttpClient, BasicAuth) {
+  server srv{{.auth = basic_auth{"bob", "pw"}}};
+  std::string user;
+  srv.route("/echo", [&](request& req, response& res) {
+    user = *req.authenticated_user();
+    echo(req, res);
+  });
+  srv.start();
+  client good{url(srv), {.auth = basic_auth{"bob", "pw"}}};
+  EXPECT_EQ(call(good, "hi"), "hi");
+  EXPECT_EQ(user, "bob");
+  client bad{url(srv), {.auth = basic_auth{"bob", "nope"}}};
+  unsigned status = 0;
+  call(bad, "hi", &status);
+  EXPECT_EQ(status, 401u);
+  client none{url(srv)};
+  call(none, "hi", &status);
+  EXPECT_EQ(status, 401u);
+}
+
+// ---------------- TLS ----------------
+
+class HttpTls : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::filesystem::temp_directory_path() / ("lather-http-tls-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    std::string d = dir_.string();
+    std::string script =
+        "cd '" + d + "' && "
+        "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 "
+        "  -subj /CN=lather-test-ca 2>/dev/null && "
+        "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\n' > san.ext && "
+        "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr "
+        "  -subj /CN=localhost 2>/dev/null && "
+        "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
+        "  -out server.pem -days 2 -extfile san.ext 2>/dev/null && "
+        "openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr "
+        "  -subj /CN=lather-client 2>/dev/null && "
+        "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
+        "  -out client.pem -days 2 2>/dev/null && "
+        "openssl req -x509 -newkey rsa:2048 -nodes -keyout other.key -out other.pem -days 2 "
+        "  -subj /CN=other-ca 2>/dev/null";
+    ok_ = std::system(script.c_str()) == 0;
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+  static std::string file(const char* name) { return (dir_ / name).string(); }
+  void SetUp() override {
+    if (!ok_) GTEST_SKIP() << "openssl CLI could not generate test certificates";
+  }
+  static std::string https(const server& s) {
+    return "https://127.0.0.1:" + std::to_string(s.port()) + "/echo";
+  }
+  static inline std::filesystem::path dir_;
+  static inline bool ok_ = false;
+};
+
+TEST_F(HttpTls, VerifiedServer) {
+  server srv{{.tls = tls_options{.cert_file = file("server.pem"), .key_file = file("server.key")}}};
+  srv.route("/echo", echo);
+  srv.start();
+  client c{https(srv), {.tls = tls_options{.ca_file = file("ca.pem")}}};
+  EXPECT_EQ(call(c, "secret"), "secret");
+  EXPECT_EQ(call(c, std::string(100000, 's')).size(), 100000u);
+  EXPECT_EQ(c.get_stats().connections_opened, 1u);
+
+  client wrong_ca{https(srv), {.tls = tls_options{.ca_file = file("other.pem")}}};
+  try {
+    call(wrong_ca, "x");
+    FAIL() << "no exception";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), errc::tls_failed) << e.what();
+  }
+  client unverified{https(srv), {.tls = tls_options{.verify_peer = false}}};
+  EXPECT_EQ(call(unverified, "trusting"), "trusting");
+}
+
+TEST_F(HttpTls, MutualTls) {
+  server srv{{.tls = tls_options{.cert_file = file("server.pem"),
+                                 .key_file = file("server.key"),
+                                 .ca_file = file("ca.pem")}}};
+  srv.route("/echo", echo);
+  srv.start();
+  client with_cert{https(srv), {.tls = tls_options{.cert_file = file("client.pem"),
+                                                   .key_file = file("client.key"),
+                                                   .ca_file = file("ca.pem")}}};
+  EXPECT_EQ(call(with_cert, "mutual"), "mutual");
+  client without_cert{https(srv), {.tls = tls_options{.ca_file = file("ca.pem")}}};
+  EXPECT_THROW(call(without_cert, "x"), error);
+  // A plain-HTTP client on the TLS port gets no answer, and the server keeps serving.
+  client plain{"http://127.0.0.1:" + std::to_string(srv.port()) + "/echo", {.io_timeout = 2s}};
+  EXPECT_THROW(call(plain, "x"), error);
+  EXPECT_EQ(call(with_cert, "still"), "still");
+}
+
+}  // namespace
+}  // namespace lather::http

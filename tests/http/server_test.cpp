@@ -1,0 +1,475 @@
+// HTTP server over real loopback sockets: framing, keep-alive, pipelining, 100-continue,
+// HTTP/1.0, auth, async handlers, shutdown, and hostile input.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include "lather/http/server.hpp"
+#include "raw_socket.hpp"
+
+namespace lather::http {
+namespace {
+
+using test::post_request;
+using test::raw_socket;
+using namespace std::chrono_literals;
+
+/// Echo handler: the request body comes back, read in small pieces.
+void echo(request& req, response& res) {
+  char buf[1000];
+  while (std::size_t n = req.read_body(buf, sizeof buf)) res.body().append({buf, n});
+  res.set_header("Content-Type", "application/octet-stream");
+}
+
+struct echo_server {
+  explicit echo_server(server_options o = {}) : srv(std::move(o)) {
+    srv.route("/", echo);
+    srv.start();
+  }
+  server srv;
+  std::uint16_t port() const { return srv.port(); }
+};
+
+/// The server still answers a fresh, well-formed request.
+void expect_serving(std::uint16_t port) {
+  raw_socket s{port};
+  ASSERT_TRUE(s.send(post_request("/", "still alive")));
+  auto r = s.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, "still alive");
+}
+
+TEST(HttpServer, EchoesWithContentLength) {
+  echo_server e;
+  raw_socket s{e.port()};
+  ASSERT_TRUE(s.send(post_request("/x", "hello")));
+  auto r = s.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, "hello");
+  EXPECT_TRUE(r.has_content_length);
+  EXPECT_FALSE(r.chunked);
+  EXPECT_FALSE(r.header("Date").empty());
+  EXPECT_EQ(r.header("Content-Type"), "application/octet-stream");
+}
+
+struct framing_case {
+  chunking setting;
+  std::size_t size;
+  bool expect_chunked;
+};
+
+TEST(HttpServer, ResponseChunkingThreshold) {
+  const framing_case cases[] = {
+      {{4096, false}, 0, false},      {{4096, false}, 4095, false}, {{4096, false}, 4096, false},
+      {{4096, false}, 4097, true},    {{4096, false}, 100000, true}, {{0, false}, 0, true},
+      {{0, false}, 1, true},          {{0, false}, 5000, true},     {{4096, true}, 4097, false},
+      {{4096, true}, 300000, false},  {{100, false}, 100, false},   {{100, false}, 101, true},
+  };
+  for (const auto& c : cases) {
+    server srv{{.response_chunking = c.setting}};
+    // One append of the whole body, then another in small pieces (writer-style flushing).
+    srv.route("/one", [&](request&, response& res) { res.body().append(std::string(c.size, 'a')); });
+    srv.route("/pieces", [&](request&, response& res) {
+      for (std::size_t i = 0; i < c.size; ++i) {
+        res.body().push_back(char('a' + i % 26));
+        res.body().maybe_flush();
+      }
+    });
+    srv.start();
+    raw_socket s{srv.port()};
+    for (std::string target : {"/one", "/pieces"}) {
+      SCOPED_TRACE(target + " threshold=" + std::to_string(c.setting.threshold) +
+                   " never=" + std::to_string(c.setting.never) + " size=" + std::to_string(c.size));
+      ASSERT_TRUE(s.send(post_request(target, "")));
+      auto r = s.read_response();
+      ASSERT_EQ(r.status, 200u);
+      EXPECT_EQ(r.chunked, c.expect_chunked);
+      EXPECT_EQ(r.has_content_length, !c.expect_chunked);
+      ASSERT_EQ(r.body.size(), c.size);
+      if (target == "/pieces" && c.size > 27) {
+        EXPECT_EQ(r.body[27], 'b');
+      }
+    }
+  }
+}
+
+TEST(HttpServer, ChunkedRequestBodiesAndTrailers) {
+  echo_server e;
+  raw_socket s{e.port()};
+  ASSERT_TRUE(s.send("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     "5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\nX-Trailer: yes\r\n\r\n"));
+  auto r = s.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, "hello world");
+  // Keep-alive after a chunked request.
+  ASSERT_TRUE(s.send(post_request("/", "again")));
+  EXPECT_EQ(s.read_response().body, "again");
+}
+
+TEST(HttpServer, PipelinedRequestsAnsweredInOrder) {
+  echo_server e;
+  raw_socket s{e.port()};
+  std::string all;
+  for (int i = 0; i < 20; ++i) all += post_request("/", "request " + std::to_string(i));
+  all += "GET /x HTTP/1.1\r\nHost: t\r\n\r\n";
+  ASSERT_TRUE(s.send(all));
+  for (int i = 0; i < 20; ++i) {
+    auto r = s.read_response();
+    ASSERT_EQ(r.status, 200u);
+    EXPECT_EQ(r.body, "request " + std::to_string(i));
+  }
+  auto last = s.read_response();
+  EXPECT_EQ(last.status, 200u);
+  EXPECT_EQ(last.body, "");
+  EXPECT_EQ(e.srv.get_stats().connections_total, 1u);
+  EXPECT_EQ(e.srv.get_stats().requests, 21u);
+}
+
+TEST(HttpServer, ExpectContinue) {
+  echo_server e;
+  raw_socket s{e.port()};
+  ASSERT_TRUE(s.send("POST / HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n"));
+  auto interim = s.read_response();
+  ASSERT_EQ(interim.status, 100u);
+  ASSERT_TRUE(s.send("body"));
+  auto r = s.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, "body");
+}
+
+TEST(HttpServer, ExpectContinueRejectedBeforeTheBodyIsSent) {
+  echo_server e{{.body_limit = 1000}};
+  raw_socket s{e.port()};
+  ASSERT_TRUE(
+      s.send("POST / HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n"));
+  EXPECT_EQ(s.read_response().status, 413u);
+  EXPECT_TRUE(s.closed_by_peer());
+}
+
+TEST(HttpServer, Http10) {
+  echo_server e;
+  {
+    raw_socket s{e.port()};
+    ASSERT_TRUE(s.send("POST / HTTP/1.0\r\nContent-Length: 3\r\n\r\nabc"));
+    auto r = s.read_response();
+    EXPECT_EQ(r.status, 200u);
+    EXPECT_EQ(r.body, "abc");
+    EXPECT_EQ(r.header("Connection"), "close");
+    EXPECT_TRUE(s.closed_by_peer());
+  }
+  {
+    raw_socket s{e.port()};
+    ASSERT_TRUE(s.send("POST / HTTP/1.0\r\nConnection: keep-alive\r\nContent-Length: 3\r\n\r\nabc"));
+    auto r = s.read_response();
+    EXPECT_EQ(r.header("Connection"), "keep-alive");
+    ASSERT_TRUE(s.send("POST / HTTP/1.0\r\nContent-Length: 3\r\n\r\ndef"));
+    EXPECT_EQ(s.read_response().body, "def");
+  }
+  {
+    // A big HTTP/1.0 response is never chunked.
+    server srv{{.response_chunking = {.threshold = 10}}};
+    srv.route("/", [](request&, response& res) {
+      for (int i = 0; i < 100; ++i) {
+        res.body().append("0123456789");
+        res.body().maybe_flush();
+      }
+    });
+    srv.start();
+    raw_socket s{srv.port()};
+    ASSERT_TRUE(s.send("GET / HTTP/1.0\r\n\r\n"));
+    auto r = s.read_response();
+    EXPECT_FALSE(r.chunked);
+    EXPECT_EQ(r.body.size(), 1000u);
+  }
+}
+
+TEST(HttpServer, RoutingAndRequestView) {
+  server srv{{}};
+  std::string seen;
+  srv.route("/a", [&](request& req, response& res) {
+    seen = std::string(req.method()) + " " + std::string(req.path()) + " ? " +
+           std::string(req.query()) + " v" + std::to_string(req.version()) + " h=" +
+           std::string(req.header("x-custom"));
+    res.set_status(202);
+  });
+  srv.route("/a/b", [&](request&, response& res) { res.set_status(203); });
+  srv.start();
+  raw_socket s{srv.port()};
+  ASSERT_TRUE(s.send("GET /a/x?wsdl HTTP/1.1\r\nHost: t\r\nX-Custom: 42\r\n\r\n"));
+  EXPECT_EQ(s.read_response().status, 202u);
+  EXPECT_EQ(seen, "GET /a/x ? wsdl v11 h=42");
+  ASSERT_TRUE(s.send("GET /a/b/c HTTP/1.1\r\nHost: t\r\n\r\n"));
+  EXPECT_EQ(s.read_response().status, 203u);
+  ASSERT_TRUE(s.send("GET /zzz HTTP/1.1\r\nHost: t\r\n\r\n"));
+  EXPECT_EQ(s.read_response().status, 404u);
+  ASSERT_TRUE(s.send("GET /a HTTP/1.1\r\nHost: t\r\n\r\n"));  // 404 kept the connection
+  EXPECT_EQ(s.read_response().status, 202u);
+}
+
+TEST(HttpServer, BasicAuth) {
+  echo_server e{{.auth = basic_auth{"alice", "s3cret"}, .realm = "perf"}};
+  raw_socket s{e.port()};
+  ASSERT_TRUE(s.send(post_request("/", "x")));
+  auto r = s.read_response();
+  EXPECT_EQ(r.status, 401u);
+  EXPECT_EQ(r.header("WWW-Authenticate"), "Basic realm=\"perf\", charset=\"UTF-8\"");
+  // "alice:wrong"
+  ASSERT_TRUE(s.send(post_request("/", "x", "Authorization: Basic YWxpY2U6d3Jvbmc=\r\n")));
+  EXPECT_EQ(s.read_response().status, 401u);
+  // "alice:s3cret"
+  ASSERT_TRUE(s.send(post_request("/", "ok", "Authorization: Basic YWxpY2U6czNjcmV0\r\n")));
+  r = s.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, "ok");
+}
+
+TEST(HttpServer, AsyncHandlerDoesNotHoldTheThread) {
+  // One server thread: while the first handler waits for an outside thread, the second
+  // connection is served.
+  server srv{{.threads = 1}};
+  std::atomic<bool> second_served{false};
+  std::thread helper;
+  srv.route("/slow", [&](request&, response& res) {
+    server::await([&](std::function<void()> resume) {
+      helper = std::thread([&, resume] {
+        for (int i = 0; i < 500 && !second_served; ++i) std::this_thread::sleep_for(10ms);
+        resume();
+      });
+    });
+    res.body().append(second_served ? "after" : "before");
+  });
+  srv.route("/fast", [&](request&, response& res) {
+    second_served = true;
+    res.body().append("fast");
+  });
+  srv.start();
+  raw_socket slow{srv.port()}, fast{srv.port()};
+  ASSERT_TRUE(slow.send(post_request("/slow", "")));
+  ASSERT_TRUE(fast.send(post_request("/fast", "")));
+  EXPECT_EQ(fast.read_response().body, "fast");
+  EXPECT_EQ(slow.read_response().body, "after");
+  helper.join();
+}
+
+TEST(HttpServer, GracefulStopFinishesInFlightAndClosesIdle) {
+  auto srv = std::make_unique<server>(server_options{.shutdown_deadline = 5s});
+  std::atomic<bool> in_handler{false};
+  std::atomic<bool> release{false};
+  srv->route("/", [&](request&, response& res) {
+    in_handler = true;
+    server::await([&](std::function<void()> resume) {
+      std::thread([&, resume] {
+        while (!release) std::this_thread::sleep_for(1ms);
+        resume();
+      }).detach();
+    });
+    res.body().append("done");
+  });
+  srv->start();
+  raw_socket idle{srv->port()}, busy{srv->port()};
+  ASSERT_TRUE(busy.send(post_request("/", "")));
+  while (!in_handler) std::this_thread::sleep_for(1ms);
+  std::thread stopper([&] { srv->stop(); });
+  EXPECT_TRUE(idle.closed_by_peer());  // idle connection closed promptly
+  release = true;
+  auto r = busy.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, "done");
+  EXPECT_EQ(r.header("Connection"), "close");
+  stopper.join();
+  EXPECT_THROW(raw_socket{srv->port()}, std::runtime_error);  // no longer accepting
+}
+
+// ---------------- hostile input ----------------
+
+struct bad_case {
+  const char* name;
+  std::string request;
+  unsigned status;  // 0 = the server just closes
+};
+
+TEST(HttpServerHostile, MalformedRequestsGetStatusAndClose) {
+  echo_server e{{.header_limit = 4096, .body_limit = 1 << 20}};
+  const bad_case cases[] = {
+      {"garbage", "GARBAGE\r\n\r\n", 400},
+      {"bad version", "GET / HTTP/2.7\r\n\r\n", 400},
+      {"no target", "GET HTTP/1.1\r\n\r\n", 400},
+      {"space in name", "GET / HTTP/1.1\r\nBad Header: v\r\n\r\n", 400},
+      {"colon-less header", "GET / HTTP/1.1\r\nNoColon\r\n\r\n", 400},
+      {"control char in value", "GET / HTTP/1.1\r\nX: a\x01z\r\n\r\n", 400},
+      {"bare LF in value", "GET / HTTP/1.1\r\nX: a\nY: b\r\n\r\n", 400},
+      {"duplicate content-length", "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc", 400},
+      {"conflicting content-length", "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd", 400},
+      {"content-length list", "POST / HTTP/1.1\r\nContent-Length: 3, 4\r\n\r\nabcd", 400},
+      {"negative content-length", "POST / HTTP/1.1\r\nContent-Length: -3\r\n\r\n", 400},
+      {"CL then TE", "POST / HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400},
+      {"TE then CL", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n", 400},
+      {"TE not chunked", "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\nabc", 400},
+      {"TE other coding", "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501},
+      {"chunk size not hex", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", 400},
+      {"chunk size negative", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\nhello\r\n0\r\n\r\n", 400},
+      {"chunk size overflow", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nhello\r\n0\r\n\r\n", 400},
+      {"chunk missing CRLF", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhelloXX0\r\n\r\n", 400},
+      {"header too large", "GET / HTTP/1.1\r\nX: " + std::string(8000, 'a') + "\r\n\r\n", 431},
+      {"body too large (CL)", "POST / HTTP/1.1\r\nContent-Length: 2000000\r\n\r\nabc", 413},
+      {"body too large (chunked)",
+       "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1FFFFF\r\n" + std::string(100, 'a'), 413},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    raw_socket s{e.port()};
+    s.send(c.request);
+    auto r = s.read_response();
+    EXPECT_EQ(r.status, c.status);
+    if (c.status >= 400) {
+      EXPECT_TRUE(s.closed_by_peer());
+    }
+  }
+  expect_serving(e.port());
+}
+
+TEST(HttpServerHostile, TruncatedBodyAndMidBodyDisconnect) {
+  std::atomic<int> failures{0};
+  server srv{{}};
+  srv.route("/", [&](request& req, response& res) {
+    try {
+      echo(req, res);
+    } catch (const error& ex) {
+      EXPECT_EQ(ex.code(), errc::client_gone);
+      ++failures;
+      throw;
+    }
+  });
+  srv.start();
+  {
+    raw_socket s{srv.port()};
+    s.send("POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n0123456789");
+    s.shutdown_write();
+    EXPECT_EQ(s.read_response().status, 0u);  // nothing sensible to answer: closed
+  }
+  {
+    raw_socket s{srv.port()};
+    s.send("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel");
+  }  // closed mid-chunk
+  expect_serving(srv.port());
+  EXPECT_EQ(failures.load(), 2);
+}
+
+TEST(HttpServerHostile, SlowlorisIsCutOff) {
+  echo_server e{{.header_timeout = 300ms, .idle_timeout = 5s}};
+  raw_socket s{e.port()};
+  auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(s.send("POST / HTTP/1.1\r\nHost: t\r\n"));
+  // Keep trickling header bytes: the header deadline does not move.
+  for (int i = 0; i < 20 && s.send("X"); ++i) std::this_thread::sleep_for(50ms);
+  EXPECT_TRUE(s.closed_by_peer());
+  auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took, 3s);
+  expect_serving(e.port());
+}
+
+TEST(HttpServerHostile, IdleTimeoutClosesQuietConnections) {
+  echo_server e{{.idle_timeout = 200ms}};
+  raw_socket s{e.port()};
+  ASSERT_TRUE(s.send(post_request("/", "a")));
+  EXPECT_EQ(s.read_response().status, 200u);
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(s.closed_by_peer());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+}
+
+TEST(HttpServerHostile, ThousandIdleConnections) {
+  echo_server e{{.threads = 2}};
+  std::vector<raw_socket> idle;
+  idle.reserve(1000);
+  for (int i = 0; i < 1000; ++i) idle.emplace_back(e.port());
+  // Each idle socket is served by now once a request on a later connection is answered.
+  expect_serving(e.port());
+  for (int i = 0; i < 1000 && e.srv.get_stats().connections_open < 1000; ++i)
+    std::this_thread::sleep_for(5ms);
+  EXPECT_GE(e.srv.get_stats().connections_open, 1000u);
+  // And they still work.
+  ASSERT_TRUE(idle[500].send(post_request("/", "idle 500")));
+  EXPECT_EQ(idle[500].read_response().body, "idle 500");
+}
+
+TEST(HttpServerHostile, MaxConnectionsAnswers503) {
+  echo_server e{{.max_connections = 2}};
+  raw_socket a{e.port()}, b{e.port()};
+  ASSERT_TRUE(a.send(post_request("/", "a")));
+  ASSERT_TRUE(b.send(post_request("/", "b")));
+  EXPECT_EQ(a.read_response().status, 200u);
+  EXPECT_EQ(b.read_response().status, 200u);
+  raw_socket c{e.port()};
+  auto r = c.read_response();
+  EXPECT_EQ(r.status, 503u);
+  EXPECT_EQ(e.srv.get_stats().rejected_connections, 1u);
+}
+
+TEST(HttpServerHostile, HandlerExceptionGives500) {
+  server srv{{}};
+  srv.route("/", [](request&, response& res) {
+    res.set_header("Content-Type", "text/xml");
+    res.body().append("partial");
+    throw std::runtime_error("boom");
+  });
+  srv.start();
+  raw_socket s{srv.port()};
+  ASSERT_TRUE(s.send(post_request("/", "")));
+  auto r = s.read_response();
+  EXPECT_EQ(r.status, 500u);
+  EXPECT_EQ(r.header("Content-Type"), "text/plain; charset=utf-8");
+}
+
+/// Resident set size of this process in bytes.
+std::size_t rss_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages_total = 0, pages_resident = 0;
+  statm >> pages_total >> pages_resident;
+  return pages_resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+TEST(HttpServer, LargeRequestStreamsThroughHandlerInBoundedMemory) {
+  // 50 MB chunked upload, sent in 64 KB chunks; the handler sees the first bytes while the
+  // client is still sending and consumes the body piecewise.
+  constexpr std::size_t total = 50u << 20, piece = 64u << 10;
+  std::atomic<bool> client_done{false};
+  std::atomic<bool> first_bytes_before_end{false};
+  std::atomic<std::size_t> received{0}, largest_read{0};
+  std::atomic<std::size_t> rss_peak{0};
+  std::size_t rss_before = rss_bytes();
+  server srv{{.threads = 1}};
+  srv.route("/", [&](request& req, response& res) {
+    std::vector<char> buf(32 * 1024);
+    bool first = true;
+    while (std::size_t n = req.read_body(buf.data(), buf.size())) {
+      if (first) first_bytes_before_end = !client_done;
+      first = false;
+      received += n;
+      largest_read = std::max(largest_read.load(), n);
+      if (received % (4u << 20) < n) rss_peak = std::max(rss_peak.load(), rss_bytes());
+    }
+    res.body().append(std::to_string(received.load()));
+  });
+  srv.start();
+  raw_socket s{srv.port(), 20000};
+  ASSERT_TRUE(s.send("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"));
+  std::string chunk = "10000\r\n" + std::string(piece, 'x') + "\r\n";
+  for (std::size_t sent = 0; sent < total; sent += piece) ASSERT_TRUE(s.send(chunk));
+  client_done = true;
+  ASSERT_TRUE(s.send("0\r\n\r\n"));
+  auto r = s.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, std::to_string(total));
+  EXPECT_TRUE(first_bytes_before_end.load());
+  EXPECT_LE(largest_read.load(), 32u * 1024);
+  // The 50 MB never sat in memory: growth stays far below the body size.
+  EXPECT_LT(rss_peak.load() > rss_before ? rss_peak.load() - rss_before : 0, 16u << 20);
+}
+
+}  // namespace
+}  // namespace lather::http

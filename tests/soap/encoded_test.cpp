@@ -1,0 +1,597 @@
+// RPC/encoded (SOAP 1.1 section 5): the fetch.wsdl graph as Axis 1.4, soap4r and SOAP::Lite
+// write it (WIRE-QUIRKS.md), round trips through the encoder, arrays, maps, nil, and every
+// malformed reference/array case answered with its fault.
+#include "lather/soap/encoded.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "fetch_types.hpp"
+#include "lather/soap/envelope.hpp"
+#include "lather/soap/style.hpp"
+
+namespace soap = lather::soap;
+namespace xml = lather::xml;
+using fetch::Setting;
+using fetch::Value;
+
+namespace {
+
+/// Decode part `part` of the RPC element of a whole message (then the trailing multi-refs).
+template <class T>
+T decode_part(const std::string& doc, std::string_view part = "return") {
+  xml::reader r;
+  r.reset(doc);
+  soap::envelope_reader env{r};
+  env.begin();
+  soap::decoder dec{r, env.body_namespaces()};
+  soap::rpc_reader parts{r};
+  T out{};
+  while (parts.next()) {
+    if (parts.name() == part) {
+      dec.read(out);
+    } else {
+      r.skip_element();
+    }
+  }
+  dec.read_trailing(env);
+  env.finish();
+  return out;
+}
+
+template <class T>
+soap::fault_error decode_fault(const std::string& doc, std::string_view part = "return") {
+  try {
+    T value = decode_part<T>(doc, part);
+    if constexpr (std::is_same_v<T, std::shared_ptr<Setting>>) fetch::release(value);
+  } catch (const soap::fault_error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no fault for: " << doc;
+  return soap::fault_error{soap::fault{}};
+}
+
+void expect_graph(const std::shared_ptr<Setting>& root, const std::string& stype = "root:x") {
+  ASSERT_TRUE(root);
+  EXPECT_EQ(root->status, "ok");
+  EXPECT_EQ(root->parent, nullptr);
+  EXPECT_EQ(root->stype, stype);
+  ASSERT_EQ(root->children.size(), 2u);
+  const auto& c1 = root->children[0];
+  const auto& c2 = root->children[1];
+  ASSERT_TRUE(c1 && c2);
+  EXPECT_EQ(c1->parent, root) << "cycle child -> root restored as the same object";
+  EXPECT_EQ(c2->parent, root);
+  EXPECT_EQ(c1->status, "ok");
+  EXPECT_EQ(c2->status, "warn");
+  EXPECT_EQ(c1->stype, "child");
+  EXPECT_TRUE(c1->children.empty());
+  EXPECT_TRUE(c2->params.empty());
+  ASSERT_EQ(root->params.size(), 3u);
+  ASSERT_EQ(c1->params.size(), 1u);
+  const auto& v1 = root->params.at("a");
+  const auto& v2 = root->params.at("c");
+  ASSERT_TRUE(v1 && v2);
+  EXPECT_EQ(root->params.at("b"), v1) << "v1 shared under two keys";
+  EXPECT_EQ(c1->params.at("x"), v2) << "v2 shared across two maps";
+  EXPECT_EQ(*v1, (Value{0, "1", "none", "0"}));
+  EXPECT_EQ(*v2, (Value{2, "h\xC3\xA9llo", "out of range <&>", "5"}));
+}
+
+std::string encode_response(const std::shared_ptr<Setting>& root, soap::encode_options opts) {
+  xml::output out;
+  xml::writer w{out};
+  soap::envelope_writer env{w, soap::version::soap11};
+  env.begin(
+      {.encoded = true,
+       .namespaces = {{"tns", "urn:fetch"}, {"apachesoap", std::string{soap::apache_soap_ns}}}});
+  env.begin_body();
+  soap::encoder enc{w, opts};
+  enc.count(root);
+  soap::write_rpc_start(w, soap::version::soap11, soap::style::rpc_encoded, "urn:fetch",
+                        "fetchResponse");
+  enc.write("", "return", root);
+  w.end_element();
+  enc.write_independents();
+  env.end();
+  return std::string{out.view()};
+}
+
+std::size_t count_of(const std::string& s, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+// ---- the fetch response as each stack writes it (WIRE-QUIRKS.md) ----
+
+const std::string axis_fetch = R"(<?xml version="1.0" encoding="utf-8"?>
+<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+ <soapenv:Body>
+  <ns1:fetchResponse soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xmlns:ns1="urn:fetch">
+   <return href="#id0"/>
+  </ns1:fetchResponse>
+  <multiRef id="id0" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns2:Setting" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:ns2="urn:fetch">
+   <status xsi:type="xsd:string">ok</status>
+   <parent xsi:type="ns2:Setting" xsi:nil="true"/>
+   <children soapenc:arrayType="ns2:Setting[2]" xsi:type="soapenc:Array">
+    <children href="#id1"/>
+    <children href="#id2"/>
+   </children>
+   <stype xsi:type="xsd:string">root:x</stype>
+   <params href="#id3"/>
+  </multiRef>
+  <multiRef id="id3" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns3:Map" xmlns:ns3="http://xml.apache.org/xml-soap" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/">
+   <item><key xsi:type="soapenc:string">a</key><value href="#id4"/></item>
+   <item><key xsi:type="soapenc:string">b</key><value href="#id4"/></item>
+   <item><key xsi:type="soapenc:string">c</key><value href="#id5"/></item>
+  </multiRef>
+  <multiRef id="id6" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns6:Map" xmlns:ns6="http://xml.apache.org/xml-soap" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/">
+   <item><key xsi:type="soapenc:string">x</key><value href="#id5"/></item>
+  </multiRef>
+  <multiRef id="id1" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns4:Setting" xmlns:ns4="urn:fetch" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/">
+   <status xsi:type="xsd:string">ok</status>
+   <parent href="#id0"/>
+   <children soapenc:arrayType="ns4:Setting[0]" xsi:type="soapenc:Array"/>
+   <stype xsi:type="xsd:string">child</stype>
+   <params href="#id6"/>
+  </multiRef>
+  <multiRef id="id2" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns5:Setting" xmlns:ns5="urn:fetch" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/">
+   <status xsi:type="xsd:string">warn</status>
+   <parent href="#id0"/>
+   <children soapenc:arrayType="ns5:Setting[0]" xsi:type="soapenc:Array"/>
+   <stype xsi:type="xsd:string">child</stype>
+   <params href="#id7"/>
+  </multiRef>
+  <multiRef id="id4" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns7:Value" xmlns:ns7="urn:fetch" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/">
+   <errcode xsi:type="xsd:int">0</errcode>
+   <new xsi:type="xsd:string">1</new>
+   <errtext xsi:type="xsd:string">none</errtext>
+   <cur xsi:type="xsd:string">0</cur>
+  </multiRef>
+  <multiRef id="id5" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns8:Value" xmlns:ns8="urn:fetch" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/">
+   <errcode xsi:type="xsd:int">2</errcode>
+   <new xsi:type="xsd:string">h&#xe9;llo</new>
+   <errtext xsi:type="xsd:string">out of range &lt;&amp;&gt;</errtext>
+   <cur xsi:type="xsd:string">5</cur>
+  </multiRef>
+  <multiRef id="id7" soapenc:root="0" soapenv:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xsi:type="ns9:Map" xmlns:ns9="http://xml.apache.org/xml-soap" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"/>
+ </soapenv:Body>
+</soapenv:Envelope>)";
+
+const std::string soap4r_fetch = R"(<?xml version="1.0" encoding="utf-8" ?>
+<env:Envelope xmlns:xsd="http://www.w3.org/2001/XMLSchema"
+    xmlns:env="http://schemas.xmlsoap.org/soap/envelope/"
+    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <env:Body>
+    <n1:fetchResponse xmlns:n1="urn:fetch"
+        env:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">
+      <return href="#id3560"/>
+    </n1:fetchResponse>
+    <return id="id3560" xsi:type="n2:Setting" xmlns:n2="urn:fetch"
+        env:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">
+      <status xsi:type="xsd:string">ok</status>
+      <parent xsi:nil="true"></parent>
+      <children xmlns:n3="http://schemas.xmlsoap.org/soap/encoding/"
+          xsi:type="n3:Array"
+          n3:arrayType="xsd:anyType[2]">
+        <item xsi:type="n2:Setting">
+          <status xsi:type="xsd:string">ok</status>
+          <parent href="#id3560"></parent>
+          <children xsi:type="n3:Array" n3:arrayType="xsd:anyType[0]"></children>
+          <stype xsi:type="xsd:string">child</stype>
+          <params xmlns:n4="http://xml.apache.org/xml-soap" xsi:type="n4:Map">
+            <item>
+              <key xsi:type="xsd:string">x</key>
+              <value href="#id3940"></value>
+            </item>
+          </params>
+        </item>
+        <item xsi:type="n2:Setting">
+          <status xsi:type="xsd:string">warn</status>
+          <parent href="#id3560"></parent>
+          <children xsi:type="n3:Array" n3:arrayType="xsd:anyType[0]"></children>
+          <stype xsi:type="xsd:string">child</stype>
+          <params xmlns:n5="http://xml.apache.org/xml-soap" xsi:type="n5:Map"></params>
+        </item>
+      </children>
+      <stype xsi:type="xsd:string">root:x</stype>
+      <params xmlns:n6="http://xml.apache.org/xml-soap" xsi:type="n6:Map">
+        <item><key xsi:type="xsd:string">a</key><value href="#id3920"></value></item>
+        <item><key xsi:type="xsd:string">b</key><value href="#id3920"></value></item>
+        <item><key xsi:type="xsd:string">c</key><value href="#id3940"></value></item>
+      </params>
+    </return>
+    <value id="id3920" xsi:type="n7:Value" xmlns:n7="urn:fetch"
+        env:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">
+      <errcode xsi:type="xsd:int">0</errcode>
+      <new xsi:type="xsd:string">1</new>
+      <errtext xsi:type="xsd:string">none</errtext>
+      <cur xsi:type="xsd:string">0</cur>
+    </value>
+    <value id="id3940" xsi:type="n8:Value" xmlns:n8="urn:fetch"
+        env:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">
+      <errcode xsi:type="xsd:int">2</errcode>
+      <new xsi:type="xsd:string">h&#233;llo</new>
+      <errtext xsi:type="xsd:string">out of range &lt;&amp;&gt;</errtext>
+      <cur xsi:type="xsd:string">5</cur>
+    </value>
+  </env:Body>
+</env:Envelope>)";
+
+// SOAP::Lite: root in place with an id, hrefs back to the enclosing element, xsi:type and
+// arrayType on referring elements, empty arrays as multi-refs, autotyped values (xsd:int,
+// base64 for non-ASCII), shared Values named after the class, and stray orphan copies.
+const std::string soaplite_fetch =
+    R"(<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><fetchResponse xmlns="urn:fetch"><return id="ref-94286374969384" xsi:type="namesp1:Setting" xmlns:namesp1="http://namespaces.soaplite.com/perl"><status xsi:type="xsd:string">ok</status><parent xsi:nil="true" /><children soapenc:arrayType="namesp1:Setting[2]" xsi:type="soapenc:Array"><item xsi:type="namesp1:Setting"><status xsi:type="xsd:string">ok</status><parent href="#ref-94286374969384" xsi:type="namesp1:Setting" /><children href="#ref-94286375100000" xsi:type="soapenc:Array" soapenc:arrayType="xsd:anyType[0]" /><stype xsi:type="xsd:string">child</stype><params xsi:type="apachens:Map" xmlns:apachens="http://xml.apache.org/xml-soap"><item><key xsi:type="xsd:string">x</key><value href="#ref-94286375200000" xsi:type="namesp1:Value" /></item></params></item><item xsi:type="namesp1:Setting"><status xsi:type="xsd:string">warn</status><parent href="#ref-94286374969384" xsi:type="namesp1:Setting" /><children href="#ref-94286375100000" xsi:type="soapenc:Array" soapenc:arrayType="xsd:anyType[0]" /><stype xsi:type="xsd:string">child</stype><params xsi:type="apachens:Map" xmlns:apachens="http://xml.apache.org/xml-soap" /></item></children><stype xsi:type="xsd:string">root:x</stype><params xsi:type="apachens:Map" xmlns:apachens="http://xml.apache.org/xml-soap"><item><key xsi:type="xsd:string">a</key><value href="#ref-94286375300000" xsi:type="namesp1:Value" /></item><item><key xsi:type="xsd:string">b</key><value href="#ref-94286375300000" xsi:type="namesp1:Value" /></item><item><key xsi:type="xsd:string">c</key><value href="#ref-94286375200000" xsi:type="namesp1:Value" /></item></params></return></fetchResponse><soapenc:Array id="ref-94286375100000" soapenc:arrayType="xsd:anyType[0]" xsi:type="soapenc:Array" /><Value id="ref-94286375300000" xsi:type="namesp2:Value" xmlns:namesp2="http://namespaces.soaplite.com/perl"><errcode xsi:type="xsd:int">0</errcode><new xsi:type="xsd:int">1</new><errtext xsi:type="xsd:string">none</errtext><cur xsi:type="xsd:int">0</cur></Value><Value id="ref-94286375200000" xsi:type="namesp3:Value" xmlns:namesp3="http://namespaces.soaplite.com/perl"><errcode xsi:type="xsd:int">2</errcode><new xsi:type="xsd:base64Binary">aMOpbGxv</new><errtext xsi:type="xsd:string">out of range &lt;&amp;&gt;</errtext><cur xsi:type="xsd:int">5</cur></Value><params xsi:type="apachens:Map" xmlns:apachens="http://xml.apache.org/xml-soap"><item><key xsi:type="xsd:string">a</key><value xsi:type="xsd:string">stray</value></item></params><status _id="1" xsi:type="xsd:string">ok</status><cur _id="1" xsi:type="xsd:int">5</cur></soap:Body></soap:Envelope>)";
+
+}  // namespace
+
+TEST(SoapEncoded, ReadsAxisMultiRefs) {
+  auto root = decode_part<std::shared_ptr<Setting>>(axis_fetch);
+  expect_graph(root);
+  fetch::release(root);
+}
+
+TEST(SoapEncoded, ReadsSoap4rInlineObjectsAndAccessorNamedIndependents) {
+  auto root = decode_part<std::shared_ptr<Setting>>(soap4r_fetch);
+  expect_graph(root);
+  fetch::release(root);
+}
+
+TEST(SoapEncoded, ReadsSoapLiteInPlaceRootStraysAndAutotypes) {
+  auto root = decode_part<std::shared_ptr<Setting>>(soaplite_fetch);
+  expect_graph(root);
+  // The empty array multi-ref is by value: both children got their own (empty) copy.
+  EXPECT_TRUE(root->children[1]->children.empty());
+  fetch::release(root);
+}
+
+TEST(SoapEncoded, RoundTripSharedOnlyPolicy) {
+  auto graph = fetch::make_graph("x");
+  const std::string doc = encode_response(graph, {});
+  // root (3 refs), v1 (2), v2 (2) are multi-refs; c1, c2 stay inline.
+  EXPECT_EQ(count_of(doc, "<multiRef "), 3u) << doc;
+  EXPECT_EQ(count_of(doc, "xmlns:tns"), 1u) << "type namespace declared once: " << doc;
+  auto root = decode_part<std::shared_ptr<Setting>>(doc);
+  expect_graph(root);
+  fetch::release(root);
+  fetch::release(graph);
+}
+
+TEST(SoapEncoded, RoundTripAxisPolicy) {
+  auto graph = fetch::make_graph("y");
+  soap::encode_options opts;
+  opts.multiref_all = true;
+  const std::string doc = encode_response(graph, opts);
+  EXPECT_EQ(count_of(doc, "<multiRef "), 5u) << doc;  // 3 settings + 2 values
+  auto root = decode_part<std::shared_ptr<Setting>>(doc);
+  expect_graph(root, "root:y");
+  fetch::release(root);
+  fetch::release(graph);
+}
+
+TEST(SoapEncoded, LongChainsBecomeMultiRefsNotDeepXml) {
+  // A 1000-long linked list of Settings through `parent`: depth stays bounded.
+  std::shared_ptr<Setting> head;
+  for (int i = 0; i < 1000; ++i) {
+    auto s = std::make_shared<Setting>();
+    s->status = std::to_string(i);
+    s->parent = head;
+    head = s;
+  }
+  const std::string doc = encode_response(head, {});
+  auto back = decode_part<std::shared_ptr<Setting>>(doc);
+  int n = 0;
+  for (auto p = back; p; p = p->parent) {
+    EXPECT_EQ(p->status, std::to_string(999 - n));
+    ++n;
+  }
+  EXPECT_EQ(n, 1000);
+  // Unlink iteratively (a recursive destructor chain of 1000 is fine, but be tidy).
+  while (back) back = std::exchange(back->parent, nullptr);
+  while (head) head = std::exchange(head->parent, nullptr);
+}
+
+TEST(SoapEncoded, IndependentBeforeItsReferenceIsKeptAndDecodedLater) {
+  // id "v" appears before the multiRef that refers to it, and the root is last.
+  const std::string doc =
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:t="urn:fetch">
+<e:Body>
+<t:fetchResponse><return href="#r"/></t:fetchResponse>
+<Value id="v" xsi:type="t:Value"><errcode>7</errcode><new>n</new><errtext>e</errtext><cur>c</cur></Value>
+<m id="m"><item><key>k</key><value href="#v"/></item><item><key>k2</key><value href="#v"/></item></m>
+<Setting id="r"><status>ok</status><children enc:arrayType="t:Setting[1]"><item href="#c"/></children><params href="#m"/></Setting>
+<Setting id="c"><status>child</status><parent href="#r"/><params href="#m"/></Setting>
+</e:Body></e:Envelope>)";
+  auto root = decode_part<std::shared_ptr<Setting>>(doc);
+  ASSERT_TRUE(root);
+  ASSERT_EQ(root->children.size(), 1u);
+  EXPECT_EQ(root->children[0]->parent, root);
+  ASSERT_EQ(root->params.size(), 2u);
+  EXPECT_EQ(root->params.at("k")->errcode, 7);
+  EXPECT_EQ(root->params.at("k"), root->params.at("k2"));
+  // The map itself is by value: each Setting has its own copy, sharing the Value.
+  EXPECT_EQ(root->children[0]->params.at("k"), root->params.at("k"));
+  fetch::release(root);
+}
+
+struct Point {
+  std::int32_t x = 0, y = 0;
+  friend bool operator==(const Point&, const Point&) = default;
+};
+template <>
+struct lather::soap::encoded_type<Point> {
+  static constexpr std::string_view ns = "urn:geo", name = "Point";
+  static constexpr auto fields =
+      std::make_tuple(soap::field("x", &Point::x), soap::field("y", &Point::y));
+};
+
+TEST(SoapEncoded, ArraysOfStructsByReferenceByValue) {
+  // Axis-style: items named after the field, every struct a multiRef, forward references.
+  const std::string doc =
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:g="urn:geo">
+<e:Body><g:pathResponse><points enc:arrayType="g:Point[3]" xsi:type="enc:Array"><points href="#id1"/><points href="#id2"/><points href="#id1"/></points></g:pathResponse>
+<multiRef id="id1" xsi:type="g:Point"><x xsi:type="xsd:int" xmlns:xsd="http://www.w3.org/2001/XMLSchema">1</x><y>2</y></multiRef>
+<multiRef id="id2" xsi:type="g:Point"><x>3</x><y>4</y></multiRef>
+</e:Body></e:Envelope>)";
+  auto points = decode_part<std::vector<Point>>(doc, "points");
+  EXPECT_EQ(points, (std::vector<Point>{{1, 2}, {3, 4}, {1, 2}}));
+}
+
+TEST(SoapEncoded, NestedMultiDimensionalNilAndEmptyArrays) {
+  const std::string doc =
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/">
+<e:Body><m:r xmlns:m="urn:m">
+ <nested enc:arrayType="xsd:string[][2]">
+   <item enc:arrayType="xsd:string[2]"><item>a</item><item>b</item></item>
+   <!-- comment between items -->
+   <item href="#inner"/>
+ </nested>
+ <grid enc:arrayType="xsd:int[2,3]"><i>1</i><i>2</i><i>3</i><i>4</i><i>5</i><i>6</i></grid>
+ <empty enc:arrayType="xsd:anyType[0]" xsi:type="enc:Array"/>
+ <nilarr xsi:nil="true"/>
+ <opts enc:arrayType="xsd:int[3]"><item>1</item><item xsi:nil="true"/><item>3</item></opts>
+ <plus enc:arrayType="xsd:double[2]"><item>+1234.5</item><item>INF</item></plus>
+</m:r>
+<enc:Array id="inner" enc:arrayType="xsd:string[1]"><item>c</item></enc:Array>
+</e:Body></e:Envelope>)";
+  EXPECT_EQ(decode_part<std::vector<std::vector<std::string>>>(doc, "nested"),
+            (std::vector<std::vector<std::string>>{{"a", "b"}, {"c"}}));
+  const auto grid = decode_part<soap::multi_array<std::int32_t>>(doc, "grid");
+  EXPECT_EQ(grid.dims, (std::vector<std::size_t>{2, 3}));
+  EXPECT_EQ(grid.items, (std::vector<std::int32_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_TRUE(decode_part<std::vector<std::string>>(doc, "empty").empty());
+  EXPECT_TRUE(decode_part<std::vector<std::string>>(doc, "nilarr").empty());
+  EXPECT_EQ(decode_part<std::vector<std::optional<std::int32_t>>>(doc, "opts"),
+            (std::vector<std::optional<std::int32_t>>{1, std::nullopt, 3}));
+  const auto plus = decode_part<std::vector<double>>(doc, "plus");
+  ASSERT_EQ(plus.size(), 2u);
+  EXPECT_EQ(plus[0], 1234.5);
+  EXPECT_TRUE(std::isinf(plus[1]));
+}
+
+TEST(SoapEncoded, ApacheMapAsPairsAndNilValues) {
+  const std::string doc =
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:a="http://xml.apache.org/xml-soap">
+<e:Body><m:r xmlns:m="urn:m"><map xsi:type="a:Map">
+<item><value>1</value><key>z</key></item>
+<item><key>a</key><value>2</value></item>
+<item><key>z</key><value>3</value></item>
+</map><n xsi:nil="true"/></m:r></e:Body></e:Envelope>)";
+  const auto pairs = decode_part<soap::apache_map<std::string, std::int32_t>>(doc, "map");
+  EXPECT_EQ(pairs.items,
+            (std::vector<std::pair<std::string, std::int32_t>>{{"z", 1}, {"a", 2}, {"z", 3}}));
+  const auto as_map = decode_part<std::map<std::string, std::int32_t>>(doc, "map");
+  EXPECT_EQ(as_map, (std::map<std::string, std::int32_t>{{"a", 2}, {"z", 3}}));
+  EXPECT_EQ(decode_part<std::shared_ptr<Value>>(doc, "n"), nullptr);
+  EXPECT_EQ(decode_part<std::optional<std::string>>(doc, "n"), std::nullopt);
+}
+
+TEST(SoapEncoded, EncoderWritesTypesArraysAndMaps) {
+  xml::output out;
+  xml::writer w{out};
+  soap::envelope_writer env{w, soap::version::soap11};
+  env.begin({.encoded = true, .namespaces = {{"g", "urn:geo"}}});
+  env.begin_body();
+  soap::encoder enc{w};
+  const std::vector<Point> pts{{1, 2}, {3, 4}};
+  const soap::multi_array<std::int32_t> grid{{2, 2}, {1, 2, 3, 4}};
+  const soap::apache_map<std::string, std::int32_t> m{{{"a", 1}}};
+  const std::optional<std::string> none;
+  soap::write_rpc_start(w, soap::version::soap11, soap::style::rpc_encoded, "urn:geo", "op");
+  enc.write("", "pts", pts);
+  enc.write("", "grid", grid);
+  enc.write("", "m", m);
+  enc.write("", "none", none);
+  w.end_element();
+  enc.write_independents();
+  env.end();
+  const std::string doc{out.view()};
+  EXPECT_NE(doc.find(R"(soapenc:arrayType="g:Point[2]")"), std::string::npos) << doc;
+  EXPECT_NE(doc.find(R"(soapenc:arrayType="xsd:int[2,2]")"), std::string::npos) << doc;
+  EXPECT_NE(doc.find(R"(xsi:type="xsd:int")"), std::string::npos) << doc;
+  EXPECT_NE(doc.find(R"(xsi:nil="true")"), std::string::npos) << doc;
+  EXPECT_NE(doc.find(R"(xsi:type="ns1:Map")"), std::string::npos) << doc;
+  EXPECT_EQ(decode_part<std::vector<Point>>(doc, "pts"), pts);
+  EXPECT_EQ(decode_part<std::remove_const_t<decltype(grid)>>(doc, "grid"), grid);
+  EXPECT_EQ(decode_part<std::remove_const_t<decltype(m)>>(doc, "m"), m);
+}
+
+// ---- hostile and malformed input ----
+
+namespace {
+std::string body(std::string_view content) {
+  std::string doc =
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:t="urn:fetch"><e:Body>)";
+  doc += content;
+  doc += "</e:Body></e:Envelope>";
+  return doc;
+}
+using setting_ptr = std::shared_ptr<Setting>;
+using ints = std::vector<std::int32_t>;
+}  // namespace
+
+TEST(SoapEncodedHostile, DanglingHref) {
+  auto e = decode_fault<setting_ptr>(body(R"(<t:r><return href="#nowhere"/></t:r>)"));
+  EXPECT_EQ(e.code(), soap::make_error_code(soap::errc::bad_reference));
+  EXPECT_EQ(e.get().code, soap::fault_code::sender);
+  EXPECT_NE(e.get().reason.find("nowhere"), std::string::npos);
+}
+
+TEST(SoapEncodedHostile, HrefToNonIdAndNonLocal) {
+  // An element exists but carries no id.
+  EXPECT_EQ(
+      decode_fault<setting_ptr>(
+          body(R"(<t:r><return href="#x"/></t:r><Setting name="x"><status>s</status></Setting>)"))
+          .code(),
+      soap::make_error_code(soap::errc::bad_reference));
+  EXPECT_EQ(decode_fault<setting_ptr>(body(R"(<t:r><return href="http://evil/x"/></t:r>)")).code(),
+            soap::make_error_code(soap::errc::bad_reference));
+  EXPECT_EQ(decode_fault<setting_ptr>(body(R"(<t:r><return href="#"/></t:r>)")).code(),
+            soap::make_error_code(soap::errc::bad_reference));
+}
+
+TEST(SoapEncodedHostile, DuplicateIds) {
+  EXPECT_EQ(
+      decode_fault<setting_ptr>(
+          body(
+              R"(<t:r><return href="#a"/></t:r><m id="a"><status>1</status></m><m id="a"><status>2</status></m>)"))
+          .code(),
+      soap::make_error_code(soap::errc::bad_reference));
+  // In place and independent.
+  EXPECT_EQ(decode_fault<setting_ptr>(
+                body(R"(<t:r><return id="a"><status>1</status></return></t:r><m id="a"/>)"))
+                .code(),
+            soap::make_error_code(soap::errc::bad_reference));
+  // Unreferenced duplicates are still an error (ids must be unique).
+  EXPECT_EQ(decode_fault<setting_ptr>(
+                body(R"(<t:r><return><status>1</status></return></t:r><m id="z"/><m id="z"/>)"))
+                .code(),
+            soap::make_error_code(soap::errc::bad_reference));
+}
+
+TEST(SoapEncodedHostile, HrefChains) {
+  EXPECT_EQ(
+      decode_fault<setting_ptr>(
+          body(
+              R"(<t:r><return href="#a"/></t:r><m id="a" href="#b"/><m id="b"><status>x</status></m>)"))
+          .code(),
+      soap::make_error_code(soap::errc::bad_reference));
+}
+
+TEST(SoapEncodedHostile, ReferencedAsTwoTypes) {
+  EXPECT_EQ(
+      decode_fault<setting_ptr>(
+          body(
+              R"(<t:r><return href="#a"/></t:r><m id="a"><status>x</status><params><item><key>k</key><value href="#a"/></item></params></m>)"))
+          .code(),
+      soap::make_error_code(soap::errc::bad_reference));
+}
+
+TEST(SoapEncodedHostile, CyclesThroughArraysBySharedPointerWork) {
+  // The root's children array holds the root itself.
+  auto root = decode_part<setting_ptr>(body(
+      R"(<t:r><return href="#a"/></t:r><m id="a"><status>x</status><children enc:arrayType="t:Setting[2]"><item href="#a"/><item href="#a"/></children></m>)"));
+  ASSERT_TRUE(root);
+  ASSERT_EQ(root->children.size(), 2u);
+  EXPECT_EQ(root->children[0], root);
+  EXPECT_EQ(root->children[1], root);
+  root->children.clear();
+}
+
+struct Node {
+  std::string name;
+  std::vector<Node> kids;  // by value: a cycle here can never be materialised
+};
+template <>
+struct lather::soap::encoded_type<Node> {
+  static constexpr std::string_view ns = "urn:n", name = "Node";
+  static constexpr auto fields =
+      std::make_tuple(soap::field("name", &Node::name), soap::field("kids", &Node::kids));
+};
+
+TEST(SoapEncodedHostile, ByValueCyclesThroughArraysAreRejected) {
+  // a -> kids[0] = b -> kids[0] = a, all by value.
+  const auto e = decode_fault<Node>(body(
+      R"(<t:r><return href="#a"/></t:r><n id="a"><name>a</name><kids enc:arrayType="n:Node[1]" xmlns:n="urn:n"><item href="#b"/></kids></n><n id="b"><name>b</name><kids enc:arrayType="n:Node[1]" xmlns:n="urn:n"><item href="#a"/></kids></n>)"));
+  EXPECT_EQ(e.code(), soap::make_error_code(soap::errc::bad_reference));
+  // Shared (acyclic) by-value references are copied in the right order: b complete before a.
+  const Node ok = decode_part<Node>(body(
+      R"(<t:r><return href="#a"/></t:r><n id="a"><name>a</name><kids><item href="#b"/><item href="#b"/></kids></n><n id="b"><name>b</name><kids><item href="#c"/></kids></n><n id="c"><name>c</name></n>)"));
+  ASSERT_EQ(ok.kids.size(), 2u);
+  EXPECT_EQ(ok.kids[1].name, "b");
+  ASSERT_EQ(ok.kids[1].kids.size(), 1u);
+  EXPECT_EQ(ok.kids[1].kids[0].name, "c");
+}
+
+TEST(SoapEncodedHostile, ArrayTypeSizeMismatches) {
+  EXPECT_EQ(decode_fault<ints>(
+                body(R"(<t:r><return enc:arrayType="xsd:int[3]"><i>1</i><i>2</i></return></t:r>)"))
+                .code(),
+            soap::make_error_code(soap::errc::bad_array));
+  EXPECT_EQ(decode_fault<ints>(
+                body(R"(<t:r><return enc:arrayType="xsd:int[1]"><i>1</i><i>2</i></return></t:r>)"))
+                .code(),
+            soap::make_error_code(soap::errc::bad_array));
+  EXPECT_EQ(decode_fault<ints>(body(R"(<t:r><return enc:arrayType="xsd:int[x]"/></t:r>)")).code(),
+            soap::make_error_code(soap::errc::bad_array));
+  EXPECT_EQ(decode_fault<ints>(body(R"(<t:r><return enc:arrayType="xsd:int"/></t:r>)")).code(),
+            soap::make_error_code(soap::errc::bad_array));
+  EXPECT_EQ(decode_fault<ints>(
+                body(R"(<t:r><return enc:arrayType="xsd:int[99999999999,99999999999]"/></t:r>)"))
+                .code(),
+            soap::make_error_code(soap::errc::bad_array));
+}
+
+TEST(SoapEncodedHostile, HugeDeclaredArrayOnTinyMessageAllocatesNothing) {
+  // 10^7 declared, two present: the fault comes from counting, not from a 40 MB reserve.
+  const auto e = decode_fault<ints>(
+      body(R"(<t:r><return enc:arrayType="xsd:int[10000000]"><i>1</i><i>2</i></return></t:r>)"));
+  EXPECT_EQ(e.code(), soap::make_error_code(soap::errc::bad_array));
+  EXPECT_NE(e.get().reason.find("10000000"), std::string::npos);
+}
+
+TEST(SoapEncodedHostile, PartialAndSparseArraysRejectedClearly) {
+  const auto e1 = decode_fault<ints>(
+      body(R"(<t:r><return enc:arrayType="xsd:int[5]" enc:offset="[2]"><i>3</i></return></t:r>)"));
+  EXPECT_EQ(e1.code(), soap::make_error_code(soap::errc::bad_array));
+  EXPECT_NE(e1.get().reason.find("offset"), std::string::npos);
+  const auto e2 = decode_fault<ints>(body(
+      R"(<t:r><return enc:arrayType="xsd:int[5]"><i enc:position="[4]">3</i></return></t:r>)"));
+  EXPECT_EQ(e2.code(), soap::make_error_code(soap::errc::bad_array));
+  EXPECT_NE(e2.get().reason.find("position"), std::string::npos);
+}
+
+TEST(SoapEncodedHostile, BadValuesAndStructure) {
+  const auto e = decode_fault<ints>(body(R"(<t:r><return><i>12x</i></return></t:r>)"));
+  EXPECT_EQ(e.code().category(), lather::bind::category());
+  EXPECT_EQ(e.get().code, soap::fault_code::sender);
+  EXPECT_EQ(decode_fault<ints>(body(R"(<t:r><return><i><j/></i></return></t:r>)")).code(),
+            soap::make_error_code(soap::errc::unexpected_element));
+  EXPECT_EQ(decode_fault<ints>(body(R"(<t:r><return>text<i>1</i></return></t:r>)")).code(),
+            soap::make_error_code(soap::errc::unexpected_element));
+}
+
+TEST(SoapEncodedHostile, ReferenceLimit) {
+  std::string items;
+  for (int i = 0; i < 20; ++i) items += "<i href=\"#r" + std::to_string(i) + "\"/>";
+  const std::string doc = body("<t:r><return>" + items + "</return></t:r>");
+  xml::reader r;
+  r.reset(doc);
+  soap::envelope_reader env{r};
+  env.begin();
+  soap::decode_options opts;
+  opts.max_references = 10;
+  soap::decoder dec{r, env.body_namespaces(), opts};
+  r.next();  // <return>
+  std::vector<std::shared_ptr<Value>> out;
+  try {
+    dec.read(out);
+    FAIL();
+  } catch (const soap::fault_error& err) {
+    EXPECT_EQ(err.code(), soap::make_error_code(soap::errc::limit_exceeded));
+  }
+}

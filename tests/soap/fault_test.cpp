@@ -1,0 +1,268 @@
+// Faults: both versions round-trip with details; faults as real stacks send them
+// (WIRE-QUIRKS.md fault table); error -> fault code mapping.
+#include "lather/soap/fault.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lather/bind/error.hpp"
+#include "lather/soap/envelope.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace soap = lather::soap;
+namespace xml = lather::xml;
+
+namespace {
+
+std::string write_envelope(soap::version v, const soap::fault& f) {
+  xml::output out;
+  xml::writer w{out};
+  soap::write_fault_envelope(w, v, f);
+  return std::string{out.view()};
+}
+
+soap::fault read_back(const std::string& doc) {
+  auto f = soap::read_fault_document(doc);
+  EXPECT_TRUE(f.has_value()) << doc;
+  return f.value_or(soap::fault{});
+}
+
+soap::fault sample_fault() {
+  soap::fault f;
+  f.code = soap::fault_code::sender;
+  f.subcodes = {{"urn:app", "InvalidId", {}}};
+  f.reason = "id must be positive <-1>";
+  f.node = "http://127.0.0.1:8080/fetch";
+  f.set_detail([](xml::writer& w) {
+    w.start_element("urn:app", "badValue");
+    w.attribute("", "field", "id");
+    w.text("-1");
+    w.end_element();
+    w.start_element("urn:app2", "hint");
+    w.text("use 1..100");
+    w.end_element();
+  });
+  return f;
+}
+
+}  // namespace
+
+TEST(SoapFault, RoundTrip11WithDetail) {
+  const std::string doc = write_envelope(soap::version::soap11, sample_fault());
+  EXPECT_NE(doc.find("<faultcode>soap:Client.InvalidId</faultcode>"), std::string::npos) << doc;
+  const soap::fault f = read_back(doc);
+  EXPECT_EQ(f.code, soap::fault_code::sender);
+  ASSERT_EQ(f.subcodes.size(), 1u);
+  EXPECT_EQ(f.subcodes[0].local, "InvalidId");
+  EXPECT_EQ(f.reason, "id must be positive <-1>");
+  EXPECT_EQ(f.node, "http://127.0.0.1:8080/fetch");
+  EXPECT_TRUE(f.has_detail);
+  std::string seen;
+  EXPECT_TRUE(f.read_detail([&](xml::reader& r) {
+    seen += r.local_name();
+    seen += '@';
+    seen += r.ns();
+    seen += ';';
+    r.skip_element();
+  }));
+  EXPECT_EQ(seen, "badValue@urn:app;hint@urn:app2;");
+}
+
+TEST(SoapFault, RoundTrip12WithSubcodesRoleAndDetail) {
+  soap::fault in = sample_fault();
+  in.role = "http://www.w3.org/2003/05/soap-envelope/role/ultimateReceiver";
+  in.reason_lang = "de";
+  const std::string doc = write_envelope(soap::version::soap12, in);
+  const soap::fault f = read_back(doc);
+  EXPECT_EQ(f.code, soap::fault_code::sender);
+  ASSERT_EQ(f.subcodes.size(), 1u);
+  EXPECT_EQ(f.subcodes[0].ns, "urn:app");
+  EXPECT_EQ(f.subcodes[0].local, "InvalidId");
+  EXPECT_EQ(f.reason, in.reason);
+  EXPECT_EQ(f.reason_lang, "de");
+  EXPECT_EQ(f.node, in.node);
+  EXPECT_EQ(f.role, in.role);
+  std::string values;
+  f.read_detail([&](xml::reader& r) {
+    r.next();
+    values += r.text();
+    values += ';';
+    r.next();
+  });
+  EXPECT_EQ(values, "-1;use 1..100;");
+}
+
+TEST(SoapFault, AllCodesRoundTripInBothVersions) {
+  using fc = soap::fault_code;
+  for (soap::version v : {soap::version::soap11, soap::version::soap12}) {
+    for (fc c : {fc::version_mismatch, fc::must_understand, fc::sender, fc::receiver}) {
+      soap::fault f;
+      f.code = c;
+      f.reason = "r";
+      EXPECT_EQ(read_back(write_envelope(v, f)).code, c);
+    }
+    soap::fault deu;
+    deu.code = fc::data_encoding_unknown;
+    // 1.1 has no DataEncodingUnknown: it goes out as Client.
+    EXPECT_EQ(read_back(write_envelope(v, deu)).code,
+              v == soap::version::soap11 ? fc::sender : fc::data_encoding_unknown);
+  }
+}
+
+TEST(SoapFault, MustUnderstand12CarriesNotUnderstoodHeaders) {
+  soap::fault f;
+  f.code = soap::fault_code::must_understand;
+  f.reason = "header not understood";
+  f.not_understood = {{"urn:tx", "Transaction", {}}};
+  const std::string doc = write_envelope(soap::version::soap12, f);
+  EXPECT_NE(doc.find("NotUnderstood"), std::string::npos) << doc;
+  xml::reader r;
+  r.reset(doc);
+  std::string qname_ns;
+  soap::envelope_options opts;
+  opts.on_header = [&](const soap::header_info& h, xml::reader& rr) {
+    if (h.local == "NotUnderstood") {
+      const auto* q = rr.find_attribute("", "qname");
+      const std::string_view v = q->value;
+      qname_ns = std::string{rr.lookup_namespace(v.substr(0, v.find(':'))).value_or("")};
+      EXPECT_EQ(v.substr(v.find(':') + 1), "Transaction");
+    }
+    return soap::header_use::understood;
+  };
+  soap::envelope_reader env{r, std::move(opts)};
+  env.begin();
+  EXPECT_EQ(qname_ns, "urn:tx");
+  EXPECT_TRUE(env.at_fault());
+}
+
+TEST(SoapFault, VersionMismatch12CarriesUpgrade) {
+  soap::fault f;
+  f.code = soap::fault_code::version_mismatch;
+  f.reason = "wrong version";
+  const std::string doc = write_envelope(soap::version::soap12, f);
+  EXPECT_NE(doc.find("Upgrade"), std::string::npos);
+  EXPECT_NE(doc.find("SupportedEnvelope"), std::string::npos);
+  EXPECT_EQ(read_back(doc).code, soap::fault_code::version_mismatch);
+}
+
+TEST(SoapFault, AxisFaultWithStackTraceDetail) {
+  const std::string doc = R"(<?xml version="1.0" encoding="UTF-8"?>
+<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+ <soapenv:Body>
+  <soapenv:Fault>
+   <faultcode>soapenv:Client</faultcode>
+   <faultstring>a must be non-negative</faultstring>
+   <detail>
+    <ns1:stackTrace xmlns:ns1="http://xml.apache.org/axis/">java.lang.IllegalArgumentException
+	at Interop.addNumbers(Interop.java:12)</ns1:stackTrace>
+    <ns2:hostname xmlns:ns2="http://xml.apache.org/axis/">host1</ns2:hostname>
+   </detail>
+  </soapenv:Fault>
+ </soapenv:Body>
+</soapenv:Envelope>)";
+  const soap::fault f = read_back(doc);
+  EXPECT_EQ(f.code, soap::fault_code::sender);
+  EXPECT_EQ(f.received_code.ns, "http://schemas.xmlsoap.org/soap/envelope/");
+  EXPECT_EQ(f.received_code.local, "Client");
+  EXPECT_EQ(f.reason, "a must be non-negative");
+  EXPECT_NE(f.detail_xml.find("stackTrace"), std::string::npos);
+  EXPECT_NE(f.detail_xml.find("xmlns:ns2=\"http://xml.apache.org/axis/\""), std::string::npos);
+}
+
+TEST(SoapFault, Soap4rFaultWithTypesActorAndNilDetail) {
+  const std::string doc = R"(<?xml version="1.0" encoding="utf-8" ?>
+<env:Envelope xmlns:xsd="http://www.w3.org/2001/XMLSchema"
+    xmlns:env="http://schemas.xmlsoap.org/soap/envelope/"
+    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+  <env:Body>
+    <env:Fault xmlns:n1="http://schemas.xmlsoap.org/soap/encoding/"
+        env:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">
+      <faultcode xsi:type="xsd:QName">env:Server</faultcode>
+      <faultstring xsi:type="xsd:string">a must be non-negative (ArgumentError)</faultstring>
+      <faultactor xsi:type="xsd:string">interop</faultactor>
+      <detail xsi:nil="true"/>
+    </env:Fault>
+  </env:Body>
+</env:Envelope>)";
+  const soap::fault f = read_back(doc);
+  EXPECT_EQ(f.code, soap::fault_code::receiver);
+  EXPECT_EQ(f.reason, "a must be non-negative (ArgumentError)");
+  EXPECT_EQ(f.node, "interop");
+  EXPECT_TRUE(f.has_detail);
+  EXPECT_TRUE(f.detail_xml.empty());
+}
+
+TEST(SoapFault, SpyneDottedCodeAndEmptyActor) {
+  const std::string doc =
+      R"(<soap11env:Envelope xmlns:soap11env="http://schemas.xmlsoap.org/soap/envelope/"><soap11env:Body><soap11env:Fault><faultcode>soap11env:Client.SchemaValidationError</faultcode><faultstring>invalid</faultstring><faultactor></faultactor></soap11env:Fault></soap11env:Body></soap11env:Envelope>)";
+  const soap::fault f = read_back(doc);
+  EXPECT_EQ(f.code, soap::fault_code::sender);
+  ASSERT_EQ(f.subcodes.size(), 1u);
+  EXPECT_EQ(f.subcodes[0].local, "SchemaValidationError");
+  EXPECT_EQ(f.node, "");
+}
+
+TEST(SoapFault, NodeSoap12ShapedBodyIn11EnvelopeWithUndeclaredPrefix) {
+  // node-soap: 1.2-shaped children in a 1.1 envelope, value with an undeclared prefix.
+  const std::string doc =
+      R"(<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><soap:Code><soap:Value>SOAP-ENV:Server</soap:Value><soap:Subcode><soap:Value>InternalError</soap:Value></soap:Subcode></soap:Code><soap:Reason><soap:Text>boom</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>)";
+  const soap::fault f = read_back(doc);
+  EXPECT_EQ(f.code, soap::fault_code::receiver);
+  EXPECT_EQ(f.received_code.local, "Server");
+  EXPECT_EQ(f.received_code.prefix, "SOAP-ENV");
+  EXPECT_EQ(f.reason, "boom");
+  ASSERT_EQ(f.subcodes.size(), 1u);
+  EXPECT_EQ(f.subcodes[0].local, "InternalError");
+}
+
+TEST(SoapFault, PhpAndSoapLiteFaults) {
+  const std::string php = R"(<?xml version="1.0" encoding="UTF-8"?>
+<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body><SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode><faultstring>bad</faultstring></SOAP-ENV:Fault></SOAP-ENV:Body></SOAP-ENV:Envelope>)";
+  EXPECT_EQ(read_back(php).code, soap::fault_code::sender);
+  const std::string lite =
+      R"(<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>a must be non-negative</faultstring><faultactor>http://127.0.0.1:8081/</faultactor></soap:Fault></soap:Body></soap:Envelope>)";
+  const soap::fault f = read_back(lite);
+  EXPECT_EQ(f.code, soap::fault_code::sender);
+  EXPECT_EQ(f.node, "http://127.0.0.1:8081/");
+}
+
+TEST(SoapFault, NotAFaultAndFaultWithoutCode) {
+  EXPECT_FALSE(soap::read_fault_document(
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body><r xmlns="urn:x"/></e:Body></e:Envelope>)"));
+  try {
+    soap::read_fault_document(
+        R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body><e:Fault><faultstring>x</faultstring></e:Fault></e:Body></e:Envelope>)");
+    FAIL() << "expected bad_fault";
+  } catch (const soap::fault_error& e) {
+    EXPECT_EQ(e.code(), soap::make_error_code(soap::errc::bad_fault));
+  }
+}
+
+TEST(SoapFault, ErrorMapping) {
+  using fc = soap::fault_code;
+  EXPECT_EQ(soap::fault_code_for(soap::make_error_code(soap::errc::version_mismatch)),
+            fc::version_mismatch);
+  EXPECT_EQ(soap::fault_code_for(soap::make_error_code(soap::errc::must_understand)),
+            fc::must_understand);
+  EXPECT_EQ(soap::fault_code_for(soap::make_error_code(soap::errc::data_encoding_unknown)),
+            fc::data_encoding_unknown);
+  EXPECT_EQ(soap::fault_code_for(soap::make_error_code(soap::errc::bad_reference)), fc::sender);
+  EXPECT_EQ(soap::fault_code_for(xml::make_error_code(xml::errc::tag_mismatch)), fc::sender);
+  EXPECT_EQ(soap::fault_code_for(lather::bind::make_error_code(lather::bind::errc::out_of_range)),
+            fc::sender);
+  EXPECT_EQ(soap::fault_code_for(std::make_error_code(std::errc::io_error)), fc::receiver);
+
+  auto from = [](auto ex) { return soap::fault_from_exception(std::make_exception_ptr(ex)); };
+  EXPECT_EQ(from(std::runtime_error("db down")).code, fc::receiver);
+  EXPECT_EQ(from(std::runtime_error("db down")).reason, "db down");
+  EXPECT_EQ(soap::fault_from_exception(std::make_exception_ptr(std::runtime_error("secret")), true)
+                .reason,
+            "Internal server error");
+  EXPECT_EQ(from(xml::error(xml::errc::bad_syntax, {}, "bad")).code, fc::sender);
+  soap::fault mine;
+  mine.code = fc::sender;
+  mine.reason = "mine";
+  EXPECT_EQ(from(soap::fault_error{mine}).reason, "mine");
+}

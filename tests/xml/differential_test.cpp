@@ -1,0 +1,99 @@
+// Differential conformance: lather accepts iff expat accepts (except by-design rejections of
+// DTDs, PIs and foreign encodings) and produces the same events, for every corpus input, fed
+// whole, in random pieces, one byte at a time, pulled, and (small inputs) split at every byte.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "differential.hpp"
+
+namespace lather::xml::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<fs::path> corpus_files() {
+  std::vector<fs::path> files;
+  auto add_dir = [&](const fs::path& dir, bool recursive) {
+    if (!fs::exists(dir)) return;
+    auto take = [&](const fs::directory_entry& e) {
+      if (!e.is_regular_file()) return;
+      auto ext = e.path().extension().string();
+      if (ext == ".xml" || ext == ".wsdl" || ext == ".xsd" || ext.empty())
+        files.push_back(e.path());
+    };
+    if (recursive) {
+      for (const auto& e : fs::recursive_directory_iterator(dir)) take(e);
+    } else {
+      for (const auto& e : fs::directory_iterator(dir)) take(e);
+    }
+  };
+  add_dir(fs::path(LATHER_SOURCE_DIR) / "fuzz/corpus/xml", false);
+  add_dir(fs::path(LATHER_SOURCE_DIR) / "tests/xml/data", false);
+  add_dir(fs::path(LATHER_SOURCE_DIR) / "tests/hostile/xml", false);
+  add_dir(fs::path(LATHER_SHARED_DIR) / "wsdl-corpus", true);
+  add_dir(fs::path(LATHER_SHARED_DIR) / "interop", false);
+  add_dir(fs::path(LATHER_SHARED_DIR) / "bench/cxf-perf", false);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(Differential, CorpusIsLarge) {
+  EXPECT_GE(corpus_files().size(), 150u);
+}
+
+TEST(Differential, WholeDocumentAgreesWithExpat) {
+  std::size_t accepted = 0, rejected = 0;
+  for (const auto& f : corpus_files()) {
+    std::string doc = read_file(f);
+    std::string diff = compare_with_expat(doc);
+    EXPECT_EQ(diff, "") << f;
+    (run_reader(doc, feed_mode::whole).accepted() ? accepted : rejected)++;
+  }
+  EXPECT_GT(accepted, 50u);
+  EXPECT_GT(rejected, 50u);
+}
+
+TEST(Differential, StreamingAgreesWithWholeDocument) {
+  for (const auto& f : corpus_files()) {
+    std::string doc = read_file(f);
+    trace_result whole = run_reader(doc, feed_mode::whole);
+    bool big = doc.size() > 300000;
+    for (feed_mode m : {feed_mode::push, feed_mode::pull}) {
+      if (!big) {
+        EXPECT_EQ(compare_modes(doc, whole, m, 1, 1), "") << f;
+      }
+      EXPECT_EQ(compare_modes(doc, whole, m, -5, 7), "") << f;
+      EXPECT_EQ(compare_modes(doc, whole, m, -3000, 11), "") << f;
+    }
+  }
+}
+
+TEST(Differential, ParseGrindSmallFixtures) {
+  for (const auto& f : corpus_files()) {
+    std::string doc = read_file(f);
+    if (doc.size() > 4096) continue;
+    trace_result whole = run_reader(doc, feed_mode::whole);
+    for (std::size_t at = 0; at <= doc.size(); ++at) {
+      std::string diff = compare_split(doc, whole, at);
+      if (!diff.empty()) {
+        ADD_FAILURE() << f << ": " << diff;
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lather::xml::test

@@ -1,0 +1,257 @@
+// Unit tests of lather::xml::reader: events, namespaces, decoding, errors, feeding modes.
+#include "lather/xml/reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "event_trace.hpp"
+
+namespace lather::xml {
+namespace {
+
+using test::feed_mode;
+using test::run_reader;
+using test::trace_result;
+
+// Parses `doc` whole, and fed/pulled 1 byte and random pieces at a time; all must agree.
+trace_result parse_all_ways(std::string_view doc) {
+  trace_result whole = run_reader(doc, feed_mode::whole);
+  for (feed_mode m : {feed_mode::push, feed_mode::pull}) {
+    for (int piece : {1, 3, -7, 4096}) {
+      trace_result t = run_reader(doc, m, piece, 42);
+      EXPECT_EQ(t.events, whole.events) << "mode " << int(m) << " piece " << piece;
+      EXPECT_EQ(t.code, whole.code) << "mode " << int(m) << " piece " << piece;
+      EXPECT_EQ(t.offset, whole.offset) << "mode " << int(m) << " piece " << piece;
+    }
+  }
+  return whole;
+}
+
+std::string events_of(std::string_view doc) {
+  trace_result t = parse_all_ways(doc);
+  EXPECT_TRUE(t.accepted()) << describe(t.code) << " at " << t.offset << " in " << doc;
+  return t.events;
+}
+
+void expect_error(std::string_view doc, errc code, std::uint64_t offset) {
+  trace_result t = parse_all_ways(doc);
+  EXPECT_EQ(t.code, code) << "got " << describe(t.code) << " for " << doc;
+  EXPECT_EQ(t.offset, offset) << doc;
+}
+
+TEST(Reader, SimpleElementsAndText) {
+  EXPECT_EQ(events_of("<a>hi</a>"), "<{}a\nThi\n>\n");
+  EXPECT_EQ(events_of("<a/>"), "<{}a\n>\n");
+  EXPECT_EQ(events_of("<a><b x='1' y=\"2\"/>t</a>"), "<{}a\n<{}b {}x=1 {}y=2\n>\nTt\n>\n");
+}
+
+TEST(Reader, AccessorsAndDepth) {
+  reader r;
+  r.reset("<p:a xmlns:p='urn:p' q='v'><b/>text</p:a>");
+  ASSERT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.ns(), "urn:p");
+  EXPECT_EQ(r.local_name(), "a");
+  EXPECT_EQ(r.prefix(), "p");
+  EXPECT_EQ(r.depth(), 1u);
+  EXPECT_TRUE(r.is("urn:p", "a"));
+  ASSERT_EQ(r.attributes().size(), 1u);
+  ASSERT_EQ(r.namespace_declarations().size(), 1u);
+  EXPECT_EQ(r.namespace_declarations()[0].prefix, "p");
+  EXPECT_EQ(r.namespace_declarations()[0].uri, "urn:p");
+  ASSERT_NE(r.find_attribute("", "q"), nullptr);
+  EXPECT_EQ(r.find_attribute("", "q")->value, "v");
+  EXPECT_EQ(r.lookup_namespace("p").value_or("none"), "urn:p");
+  EXPECT_FALSE(r.lookup_namespace("zz").has_value());
+  ASSERT_EQ(r.next(), token::start_element);
+  EXPECT_TRUE(r.is_empty_element());
+  EXPECT_EQ(r.depth(), 2u);
+  ASSERT_EQ(r.next(), token::end_element);
+  EXPECT_EQ(r.local_name(), "b");
+  EXPECT_EQ(r.depth(), 2u);
+  ASSERT_EQ(r.next(), token::text);
+  EXPECT_EQ(r.text(), "text");
+  EXPECT_EQ(r.depth(), 1u);
+  ASSERT_EQ(r.next(), token::end_element);
+  EXPECT_EQ(r.ns(), "urn:p");
+  EXPECT_EQ(r.lookup_namespace("p").value_or("none"), "urn:p");
+  ASSERT_EQ(r.next(), token::end_document);
+  EXPECT_FALSE(r.lookup_namespace("p").has_value());
+  EXPECT_EQ(r.next(), token::end_document);
+}
+
+TEST(Reader, ZeroCopyTextPointsIntoDocument) {
+  std::string doc = "<a>plain text</a>";
+  reader r;
+  r.reset(doc);
+  ASSERT_EQ(r.next(), token::start_element);
+  ASSERT_EQ(r.next(), token::text);
+  EXPECT_EQ(r.text().data(), doc.data() + 3);
+  EXPECT_EQ(r.local_name(), "a");
+}
+
+TEST(Reader, Namespaces) {
+  EXPECT_EQ(events_of("<a xmlns='urn:d'><b/><c xmlns=''/></a>"),
+            "<{urn:d}a\n<{urn:d}b\n>\n<{}c\n>\n>\n");
+  EXPECT_EQ(events_of("<p:a xmlns:p='u1'><p:b xmlns:p='u2' p:x='1'/><p:c/></p:a>"),
+            "<{u1}a\n<{u2}b {u2}x=1\n>\n<{u1}c\n>\n>\n");
+  EXPECT_EQ(events_of("<a xml:lang='en'/>"),
+            "<{}a {http://www.w3.org/XML/1998/namespace}lang=en\n>\n");
+  // Declarations are scoped exactly to their element.
+  expect_error("<a><b xmlns:p='u'/><p:c/></a>", errc::undeclared_prefix, 20);
+}
+
+TEST(Reader, DecodingAndNormalisation) {
+  EXPECT_EQ(events_of("<a>&lt;&gt;&amp;&apos;&quot;&#65;&#x42;&#x20AC;</a>"),
+            "<{}a\nT<>&'\"AB\xE2\x82\xAC\n>\n");
+  EXPECT_EQ(events_of("<a>x\r\ny\rz</a>"), "<{}a\nTx\\ny\\nz\n>\n");
+  EXPECT_EQ(events_of("<a v='a\tb\nc\r\nd&#10;e&amp;'/>"), "<{}a {}v=a b c d\\ne&\n>\n");
+  EXPECT_EQ(events_of("<a>1<![CDATA[<&]]>2<!-- c -->3</a>"), "<{}a\nT1<&23\n>\n");
+  EXPECT_EQ(events_of("<a><!-- only --></a>"), "<{}a\n>\n");
+}
+
+TEST(Reader, PrologAndEpilog) {
+  EXPECT_EQ(events_of("<?xml version='1.0' encoding='UTF-8'?>\n<!-- c --><a/>\n<!-- d -->\n"),
+            "<{}a\n>\n");
+  EXPECT_EQ(events_of("\xEF\xBB\xBF<a/>"), "<{}a\n>\n");
+  EXPECT_EQ(events_of("<?xml version=\"1.0\" standalone='yes' ?><a/>"), "<{}a\n>\n");
+  expect_error("<!DOCTYPE a [<!ENTITY x 'y'>]><a/>", errc::doctype_forbidden, 0);
+  expect_error("<a><?pi x?></a>", errc::pi_forbidden, 3);
+  expect_error("<?pi x?><a/>", errc::pi_forbidden, 0);
+  expect_error("<?xml version='1.0' encoding='ISO-8859-1'?><a/>", errc::unsupported_encoding, 20);
+  expect_error("\xFF\xFE<\0a\0/\0>\0", errc::unsupported_encoding, 0);
+  expect_error(" <?xml version='1.0'?><a/>", errc::bad_xml_declaration, 1);
+  expect_error("", errc::no_root_element, 0);
+  expect_error("  <!-- x -->", errc::no_root_element, 12);
+  expect_error("<a/><b/>", errc::junk_after_root, 4);
+  expect_error("<a/>x", errc::junk_after_root, 4);
+  expect_error("x<a/>", errc::text_outside_root, 0);
+}
+
+TEST(Reader, WellFormednessErrors) {
+  expect_error("<a>", errc::unexpected_eof, 3);
+  expect_error("<a></b>", errc::tag_mismatch, 3);
+  expect_error("<a x='1' x='2'/>", errc::duplicate_attribute, 9);
+  expect_error("<a xmlns:p='u' xmlns:q='u' p:x='1' q:x='2'/>", errc::duplicate_attribute, 35);
+  expect_error("<p:a/>", errc::undeclared_prefix, 1);
+  expect_error("<a p:x='1'/>", errc::undeclared_prefix, 3);
+  expect_error("<a xmlns:p=''/>", errc::empty_namespace_prefix, 3);
+  expect_error("<a xmlns:xml='urn:x'/>", errc::reserved_prefix, 3);
+  expect_error("<a xmlns:p='http://www.w3.org/2000/xmlns/'/>", errc::reserved_prefix, 3);
+  expect_error("<a>&foo;</a>", errc::undefined_entity, 3);
+  expect_error("<a>&#0;</a>", errc::bad_char_ref, 3);
+  expect_error("<a>&#xD800;</a>", errc::bad_char_ref, 3);
+  expect_error("<a x='<'/>", errc::lt_in_attribute, 6);
+  expect_error("<a>]]></a>", errc::cdata_end_in_text, 3);
+  expect_error("<a>\x01</a>", errc::invalid_char, 3);
+  expect_error("<a>\xC0\x80</a>", errc::invalid_utf8, 3);
+  expect_error("<a>\xED\xA0\x80</a>", errc::invalid_utf8, 3);
+  expect_error("<a>\xEF\xBF\xBE</a>", errc::invalid_char, 3);
+  expect_error("<a>\xE2\x82</a>", errc::invalid_utf8, 3);
+  expect_error("<1a/>", errc::bad_name, 1);
+  expect_error("<a:b:c xmlns:a='u'/>", errc::bad_name, 4);
+  expect_error("<a x='1'y='2'/>", errc::bad_syntax, 8);
+  expect_error("<a><!-- a -- b --></a>", errc::bad_syntax, 10);
+}
+
+TEST(Reader, Limits) {
+  limits lim;
+  lim.max_depth = 3;
+  lim.max_name_length = 8;
+  lim.max_attributes = 2;
+  lim.max_namespaces = 2;
+  lim.max_text_length = 5;
+  lim.max_total_bytes = 40;
+  auto run = [&](std::string_view doc) {
+    reader r(lim);
+    return run_reader(r, doc, feed_mode::whole);
+  };
+  auto check = [&](std::string_view doc, errc code, std::uint64_t off) {
+    trace_result t = run(doc);
+    EXPECT_EQ(t.code, code) << describe(t.code) << " " << doc;
+    EXPECT_EQ(t.offset, off) << doc;
+    reader r(lim);
+    trace_result s = run_reader(r, doc, feed_mode::push, 1);
+    EXPECT_EQ(s.code, code) << describe(s.code) << " " << doc;
+    EXPECT_EQ(s.offset, off) << doc;
+  };
+  check("<a><b><c><d/></c></b></a>", errc::limit_depth, 9);
+  check("<abcdefghij/>", errc::limit_name_length, 9);
+  check("<a x='1' y='2' z='3'/>", errc::limit_attributes, 15);
+  check("<a><b>1</b><b>2</b><b>3</b><b>4</b><b>5</b></a>", errc::limit_total_bytes, 40);
+  lim.max_total_bytes = 0;
+  check("<a xmlns:p='1' xmlns:q='2'><b xmlns:r='3'/></a>", errc::limit_namespaces, 30);
+  EXPECT_TRUE(run("<a xmlns:p='1' xmlns:q='2'><b/><b/></a>").accepted());
+  check("<a>123456</a>", errc::limit_text_length, 8);
+  check("<a x='123456'/>", errc::limit_text_length, 11);
+  check("<a>      </a>                                        ", errc::limit_text_length, 8);
+  EXPECT_TRUE(run("<a>12345</a>").accepted());
+}
+
+TEST(Reader, ErrorPositionHasLineAndColumn) {
+  reader r;
+  r.reset("<a>\n  <b>\n </c></a>");
+  token t;
+  while ((t = r.next()) != token::error && t != token::end_document) {
+  }
+  ASSERT_EQ(t, token::error);
+  EXPECT_EQ(r.error().code, errc::tag_mismatch);
+  EXPECT_EQ(r.error().where.line, 3u);
+  EXPECT_EQ(r.error().where.column, 2u);
+  EXPECT_EQ(r.error().where.offset, 11u);
+  EXPECT_NE(r.error().message().find("tag_mismatch at line 3, column 2"), std::string::npos);
+  EXPECT_EQ(r.next(), token::error);
+}
+
+TEST(Reader, WhereReportsTokenStart) {
+  reader r;
+  r.reset("<a>\n <b/>x</a>");
+  ASSERT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.where().offset, 0u);
+  ASSERT_EQ(r.next(), token::text);
+  ASSERT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.where().offset, 5u);
+  EXPECT_EQ(r.where().line, 2u);
+  EXPECT_EQ(r.where().column, 2u);
+}
+
+TEST(Reader, SkipElement) {
+  reader r;
+  r.reset("<a><b><c>x</c><c/></b><d/></a>");
+  ASSERT_EQ(r.next(), token::start_element);
+  ASSERT_EQ(r.next(), token::start_element);
+  ASSERT_EQ(r.local_name(), "b");
+  ASSERT_EQ(r.skip_element(), token::end_element);
+  EXPECT_EQ(r.local_name(), "b");
+  ASSERT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.local_name(), "d");
+}
+
+TEST(Reader, PushModeReportsNeedMore) {
+  reader r;
+  r.reset();
+  EXPECT_EQ(r.next(), token::need_more);
+  r.feed("<a>te");
+  EXPECT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.next(), token::need_more);
+  r.feed("xt</a>");
+  EXPECT_EQ(r.next(), token::text);
+  EXPECT_EQ(r.text(), "text");
+  EXPECT_EQ(r.next(), token::end_element);
+  EXPECT_EQ(r.next(), token::need_more);
+  r.finish();
+  EXPECT_EQ(r.next(), token::end_document);
+}
+
+TEST(Reader, ReaderIsReusable) {
+  reader r;
+  for (int i = 0; i < 3; ++i) {
+    trace_result t = run_reader(r, "<a xmlns='u'><b>1</b></a>", feed_mode::whole);
+    EXPECT_EQ(t.events, "<{u}a\n<{u}b\nT1\n>\n>\n");
+    t = run_reader(r, "<a xmlns='u'><b>1</b></a>", feed_mode::push, 2);
+    EXPECT_EQ(t.events, "<{u}a\n<{u}b\nT1\n>\n>\n");
+  }
+}
+
+}  // namespace
+}  // namespace lather::xml

@@ -1,0 +1,285 @@
+#include "harness.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace lather::bench {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+double seconds_between(clock::time_point a, clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// Bucket index: the top bit picks the octave, the next 6 bits the sub-bucket.
+int bucket_of(std::uint64_t ns) {
+  if (ns < 64) return static_cast<int>(ns);
+  int octave = std::bit_width(ns) - 7;  // ns >= 64 -> octave >= 0
+  int sub = static_cast<int>(ns >> octave) & 63;
+  return std::min((octave + 1) * 64 + sub, 40 * 64 - 1);
+}
+
+std::uint64_t bucket_upper(int index) {
+  if (index < 64) return static_cast<std::uint64_t>(index);
+  int octave = index / 64 - 1;
+  std::uint64_t sub = static_cast<std::uint64_t>(index % 64) + 64;
+  return ((sub + 1) << octave) - 1;
+}
+
+// Counts calls across threads for the progress line; relaxed: it is only displayed.
+struct progress_counter {
+  std::atomic<std::uint64_t> calls{0};
+  std::atomic<std::uint64_t> errors{0};
+};
+
+void note_error(thread_result& r, const char* what) {
+  ++r.errors;
+  if (r.error_samples.size() < 3) r.error_samples.emplace_back(what);
+}
+
+// CXF's global warm-up: a few threads call for at least `seconds` and at least `min_calls`
+// each. Stops a thread early when its first calls all fail (dead or wrong server).
+std::uint64_t warm_up(const run_options& opts, const caller_factory& make, std::string& first_error) {
+  const unsigned threads = 4;
+  std::atomic<std::uint64_t> successes{0};
+  std::mutex m;
+  std::vector<std::thread> pool;
+  const auto until = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                         std::chrono::duration<double>(opts.warmup_seconds));
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&] {
+      std::unique_ptr<caller> c;
+      std::uint64_t ok = 0, failed = 0;
+      try {
+        c = make();
+      } catch (const std::exception& e) {
+        std::lock_guard lock(m);
+        if (first_error.empty()) first_error = e.what();
+        return;
+      }
+      for (std::int32_t id = 1; ok < opts.warmup_min_calls || clock::now() < until; ++id) {
+        try {
+          c->call(id);
+          ++ok;
+        } catch (const std::exception& e) {
+          ++failed;
+          std::lock_guard lock(m);
+          if (first_error.empty()) first_error = e.what();
+          if (ok == 0 && failed >= 3) break;
+        }
+        if (ok == 0 && failed >= 3) break;
+      }
+      successes += ok;
+    });
+  }
+  for (auto& th : pool) th.join();
+  return successes.load();
+}
+
+run_result timed_run(const run_options& opts, const caller_factory& make, unsigned threads) {
+  run_result result;
+  result.threads = threads;
+  result.per_thread.resize(threads);
+  progress_counter progress;
+  std::atomic<bool> done{false};
+  std::mutex m;
+  std::condition_variable cv;
+  unsigned ready = 0, finished = 0;
+
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      thread_result& r = result.per_thread[t];
+      std::unique_ptr<caller> c;
+      try {
+        c = make();
+      } catch (const std::exception& e) {
+        note_error(r, e.what());
+      }
+      // Ids are distinct per thread so a misrouted response is caught.
+      std::int32_t id = static_cast<std::int32_t>(t) << 24;
+      auto untimed = [&](unsigned n) {
+        for (unsigned i = 0; c && i < n; ++i) {
+          try {
+            c->call(++id);
+          } catch (const std::exception& e) {
+            note_error(r, e.what());
+          }
+        }
+      };
+      untimed(opts.guard_calls);
+      {
+        std::lock_guard lock(m);
+        ++ready;
+      }
+      cv.notify_all();
+      const auto start = clock::now();
+      auto last = start;
+      for (std::uint64_t i = 0; c; ++i) {
+        if (opts.seconds > 0 ? done.load(std::memory_order_relaxed) : i >= opts.count) break;
+        try {
+          c->call(++id);
+          const auto now = clock::now();
+          r.latency.record(
+              static_cast<std::uint64_t>(std::chrono::nanoseconds(now - last).count()));
+          last = now;
+          ++r.invocations;
+          progress.calls.fetch_add(1, std::memory_order_relaxed);
+        } catch (const std::exception& e) {
+          note_error(r, e.what());
+          progress.errors.fetch_add(1, std::memory_order_relaxed);
+          last = clock::now();
+        }
+      }
+      r.duration_s = seconds_between(start, clock::now());
+      {
+        std::lock_guard lock(m);
+        ++finished;
+      }
+      cv.notify_all();
+      // "so other threads get accurate results": keep the load on until everyone is done.
+      untimed(opts.guard_calls);
+    });
+  }
+
+  const bool tty = opts.progress && isatty(STDERR_FILENO);
+  {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return ready == threads; });
+  }
+  const auto start = clock::now();
+  const auto deadline =
+      start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(opts.seconds));
+  for (;;) {
+    std::unique_lock lock(m);
+    if (opts.seconds > 0) {
+      if (cv.wait_until(lock, std::min(deadline, clock::now() + std::chrono::milliseconds(500)),
+                        [&] { return finished == threads; }))
+        break;
+      if (clock::now() >= deadline) {
+        done = true;
+        cv.wait(lock, [&] { return finished == threads; });
+        break;
+      }
+    } else if (cv.wait_for(lock, std::chrono::milliseconds(500),
+                           [&] { return finished == threads; })) {
+      break;
+    }
+    if (tty) {
+      const double el = seconds_between(start, clock::now());
+      std::fprintf(stderr, "\r[%u threads] %6.1f s  %10llu calls  %10.0f calls/s  %llu errors ",
+                   threads, el, static_cast<unsigned long long>(progress.calls.load()),
+                   el > 0 ? double(progress.calls.load()) / el : 0.0,
+                   static_cast<unsigned long long>(progress.errors.load()));
+    }
+  }
+  if (tty) std::fprintf(stderr, "\r%*s\r", 78, "");
+  for (auto& th : pool) th.join();
+
+  double sum_avg = 0;
+  for (const auto& r : result.per_thread) {
+    result.invocations += r.invocations;
+    result.running_s += r.duration_s;
+    result.errors += r.errors;
+    result.latency.merge(r.latency);
+    if (r.duration_s > 0) result.total_tps += double(r.invocations) / r.duration_s;
+    if (r.invocations > 0) sum_avg += r.duration_s / double(r.invocations);
+  }
+  if (result.running_s > 0) result.overall_throughput = double(result.invocations) / result.running_s;
+  if (result.invocations > 0)
+    result.overall_avg_ms = result.running_s / double(result.invocations) * 1000.0;
+  result.total_avg_ms = sum_avg / threads * 1000.0;
+  return result;
+}
+
+}  // namespace
+
+void latency_histogram::record(std::uint64_t ns) {
+  ++buckets_[bucket_of(ns)];
+  ++count_;
+  sum_ += ns;
+  max_ = std::max(max_, ns);
+}
+
+void latency_histogram::merge(const latency_histogram& o) {
+  for (int i = 0; i < octaves * sub_buckets; ++i) buckets_[i] += o.buckets_[i];
+  count_ += o.count_;
+  sum_ += o.sum_;
+  max_ = std::max(max_, o.max_);
+}
+
+std::uint64_t latency_histogram::percentile(double p) const {
+  if (count_ == 0) return 0;
+  const auto rank = static_cast<std::uint64_t>(p / 100.0 * double(count_ - 1)) + 1;
+  std::uint64_t seen = 0;
+  for (int i = 0; i < octaves * sub_buckets; ++i) {
+    seen += buckets_[i];
+    if (seen >= rank) return std::min(bucket_upper(i), max_);
+  }
+  return max_;
+}
+
+std::vector<run_result> run_benchmark(const run_options& opts, const caller_factory& make) {
+  if (opts.warmup_seconds > 0 || opts.warmup_min_calls > 0) {
+    if (!opts.json)
+      std::printf("TestCase %s is warming up. (%.0f sec/%llu iterations, 4 threads)\n",
+                  opts.operation.c_str(), opts.warmup_seconds,
+                  static_cast<unsigned long long>(opts.warmup_min_calls));
+    std::string first_error;
+    if (warm_up(opts, make, first_error) == 0)
+      throw std::runtime_error(first_error.empty() ? "no call succeeded" : first_error);
+  }
+  std::vector<run_result> results;
+  for (unsigned threads : opts.thread_counts) {
+    results.push_back(timed_run(opts, make, threads));
+    print_result(opts, results.back());
+    std::fflush(stdout);
+  }
+  return results;
+}
+
+void print_result(const run_options& opts, const run_result& r) {
+  const double ms = 1e-6;
+  if (opts.json) {
+    std::printf(
+        "{\"operation\":\"%s\",\"threads\":%u,\"invocations\":%llu,\"running_s\":%.3f,"
+        "\"overall_throughput\":%.1f,\"overall_avg_ms\":%.4f,\"total_tps\":%.1f,"
+        "\"total_avg_ms\":%.4f,\"p50_ms\":%.4f,\"p90_ms\":%.4f,\"p99_ms\":%.4f,\"max_ms\":%.4f,"
+        "\"errors\":%llu}\n",
+        opts.operation.c_str(), r.threads, static_cast<unsigned long long>(r.invocations),
+        r.running_s, r.overall_throughput, r.overall_avg_ms, r.total_tps, r.total_avg_ms,
+        double(r.latency.percentile(50)) * ms, double(r.latency.percentile(90)) * ms,
+        double(r.latency.percentile(99)) * ms, double(r.latency.max()) * ms,
+        static_cast<unsigned long long>(r.errors));
+    return;
+  }
+  std::printf("=============Overall Test Result============\n");
+  std::printf("Overall Throughput: %s %.2f (invocations/sec)\n", opts.operation.c_str(),
+              r.overall_throughput);
+  std::printf("Overall AVG. response time: %.4f (ms)\n", r.overall_avg_ms);
+  std::printf("%llu (invocations), running %.2f (sec)\n",
+              static_cast<unsigned long long>(r.invocations), r.running_s);
+  std::printf("============================================\n");
+  std::printf("Total(%u): %.2f tps %.4f ms\n", r.threads, r.total_tps, r.total_avg_ms);
+  std::printf("Latency (ms): p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n",
+              double(r.latency.percentile(50)) * ms, double(r.latency.percentile(90)) * ms,
+              double(r.latency.percentile(99)) * ms, double(r.latency.max()) * ms);
+  std::printf("Errors: %llu\n", static_cast<unsigned long long>(r.errors));
+  int shown = 0;
+  for (const auto& t : r.per_thread)
+    for (const auto& e : t.error_samples)
+      if (shown++ < 5) std::printf("  error: %s\n", e.c_str());
+}
+
+}  // namespace lather::bench

@@ -1,0 +1,82 @@
+// lather-bench's measuring harness: CXF's timing rules (TestCaseBase/TestRunner/TestResult of
+// apache/cxf samples/performance), independent of what a call does.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lather::bench {
+
+/// One client thread's way to make calls; made per thread (one connection per thread, as in
+/// CXF, where each TestRunner builds its own port/proxy).
+class caller {
+ public:
+  virtual ~caller() = default;
+  /// One invocation with this id. Throws std::exception with a one-line message on any error
+  /// (transport failure, SOAP fault, wrong id or payload echoed).
+  virtual void call(std::int32_t id) = 0;
+};
+using caller_factory = std::function<std::unique_ptr<caller>()>;
+
+struct run_options {
+  std::string operation = "echoComplexTypeDoc";
+  std::vector<unsigned> thread_counts{1};
+  double seconds = 0;          ///< time mode when > 0
+  std::uint64_t count = 0;     ///< count mode (calls per thread) when seconds == 0
+  double warmup_seconds = 5;   ///< global warm-up (CXF: 30 s and 1200 calls per thread)
+  std::uint64_t warmup_min_calls = 0;
+  unsigned guard_calls = 25;   ///< untimed calls before and after each thread's timed window
+  bool progress = false;       ///< live progress line on stderr
+  bool json = false;
+};
+
+/// Latency histogram with fixed log-linear buckets: no allocation while recording.
+class latency_histogram {
+ public:
+  void record(std::uint64_t ns);
+  void merge(const latency_histogram& other);
+  std::uint64_t count() const { return count_; }
+  std::uint64_t max() const { return max_; }
+  double mean_ns() const { return count_ ? double(sum_) / double(count_) : 0; }
+  std::uint64_t percentile(double p) const;  ///< upper bound of the bucket holding p
+
+ private:
+  static constexpr int sub_buckets = 64;  // per power of two: <1.6% relative error
+  static constexpr int octaves = 40;
+  std::uint64_t buckets_[octaves * sub_buckets] = {};
+  std::uint64_t count_ = 0, sum_ = 0, max_ = 0;
+};
+
+struct thread_result {
+  std::uint64_t invocations = 0;
+  double duration_s = 0;  ///< timed window
+  std::uint64_t errors = 0;
+  latency_histogram latency;
+  std::vector<std::string> error_samples;  ///< first few error messages
+};
+
+struct run_result {
+  unsigned threads = 0;
+  std::vector<thread_result> per_thread;
+  // CXF's figures (see the README of bench/ and cxf-perf): Overall = per-thread rate.
+  double overall_throughput = 0;   ///< sum(invocations) / sum(durations)
+  double overall_avg_ms = 0;       ///< sum(durations) / sum(invocations) * 1000
+  std::uint64_t invocations = 0;
+  double running_s = 0;            ///< sum of durations
+  double total_tps = 0;            ///< sum of per-thread throughputs (aggregate)
+  double total_avg_ms = 0;         ///< mean of per-thread mean latency
+  std::uint64_t errors = 0;
+  latency_histogram latency;
+};
+
+/// Runs the global warm-up once, then one timed run per thread count; prints CXF's result
+/// block per run (or JSON lines). Returns the results; errors are counted, not thrown, except
+/// when not a single call of the warm-up succeeded (then the first error is thrown).
+std::vector<run_result> run_benchmark(const run_options& opts, const caller_factory& make);
+
+void print_result(const run_options& opts, const run_result& r);
+
+}  // namespace lather::bench

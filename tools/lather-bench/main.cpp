@@ -1,0 +1,161 @@
+// lather-bench — a CXF-compatible client harness for the performance contract (perf.wsdl).
+// Works against any server of that WSDL (lather's, gSOAP's, CXF's, spyne's). See
+// docs/benchmarks.md for the timing rules and the meaning of each figure.
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "harness.hpp"
+#include "lather/http/error.hpp"
+#include "lather/perf/types.hpp"
+#include "lather/service/client.hpp"
+#include "options.hpp"
+
+namespace {
+
+using namespace lather;
+
+client_options make_client_options(const bench::options& o) {
+  client_options c;
+  c.version = o.soap12 ? soap::version::soap12 : soap::version::soap11;
+  c.max_connections = 1;  // one connection per thread, as each CXF TestRunner has its own port
+  c.request_chunking.threshold = o.chunking_threshold;
+  c.request_chunking.never = o.chunking_never;
+  const auto timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
+  c.call_timeout = timeout;
+  c.io_timeout = timeout;
+  c.connect_timeout = std::min(timeout, std::chrono::milliseconds(10'000));
+  return c;
+}
+
+class failure : public std::exception {
+ public:
+  explicit failure(std::string what) : what_(std::move(what)) {}
+  const char* what() const noexcept override { return what_.c_str(); }
+
+ private:
+  std::string what_;
+};
+
+// echoComplexTypeDoc: the request is built once per thread (CXF sends the same objects each
+// call); only the id changes. The response object is reused, so a call allocates nothing on
+// the client either once warmed up.
+class complex_caller final : public bench::caller {
+ public:
+  explicit complex_caller(const bench::options& o)
+      : client_(o.url, make_client_options(o)), verify_(o.verify) {
+    request_.in = perf::make_cxf_seq(static_cast<int>(o.packet_size));
+  }
+  void call(std::int32_t id) override {
+    request_.id = id;
+    client_.call("echoComplexTypeDoc", request_, response_);
+    if (response_.idout != id)
+      throw failure("wrong id echoed: sent " + std::to_string(id) + ", got " +
+                    std::to_string(response_.idout));
+    if (verify_ && !(response_.return_ == request_.in))
+      throw failure("echoed NestedComplexTypeSeq differs from the one sent (" +
+                    std::to_string(response_.return_.item.size()) + " of " +
+                    std::to_string(request_.in.item.size()) + " items back)");
+  }
+
+ private:
+  client client_;
+  bool verify_;
+  perf::echoComplexTypeDoc request_;
+  perf::echoComplexTypeDocResponse response_;
+};
+
+class string_caller final : public bench::caller {
+ public:
+  explicit string_caller(const bench::options& o) : client_(o.url, make_client_options(o)) {
+    request_.in = perf::make_cxf_string(static_cast<int>(o.packet_size));
+  }
+  void call(std::int32_t) override {
+    client_.call("echoStringDoc", request_, response_);
+    if (response_.out != request_.in)
+      throw failure("echoed string differs (" + std::to_string(response_.out.size()) + " of " +
+                    std::to_string(request_.in.size()) + " characters back)");
+  }
+
+ private:
+  client client_;
+  perf::echoStringDoc request_;
+  perf::echoStringDocResponse response_;
+};
+
+class base64_caller final : public bench::caller {
+ public:
+  explicit base64_caller(const bench::options& o) : client_(o.url, make_client_options(o)) {
+    request_.in = perf::make_cxf_base64();
+  }
+  void call(std::int32_t) override {
+    client_.call("echoBase64Doc", request_, response_);
+    if (!(response_.out == request_.in))
+      throw failure("echoed base64Binary differs (" + std::to_string(response_.out.bytes.size()) +
+                    " of " + std::to_string(request_.in.bytes.size()) + " bytes back)");
+  }
+
+ private:
+  client client_;
+  perf::echoBase64Doc request_;
+  perf::echoBase64DocResponse response_;
+};
+
+// --wait-ready: poll GET ?wsdl until the server answers (connection refused -> retry).
+bool wait_ready(const bench::options& o) {
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::milliseconds(static_cast<long long>(o.wait_ready_s * 1000));
+  for (;;) {
+    try {
+      http::client_options c;
+      c.connect_timeout = std::chrono::milliseconds(1000);
+      c.call_timeout = std::chrono::milliseconds(5000);
+      http::client probe{o.url, c};
+      probe.get("?wsdl");
+      return true;
+    } catch (const std::exception&) {
+      if (std::chrono::steady_clock::now() >= until) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));  // polling interval, not sync
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  signal(SIGPIPE, SIG_IGN);
+  bench::options o;
+  try {
+    o = bench::parse_options(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lather-bench: %s\n\n%s", e.what(), bench::usage());
+    return 2;
+  }
+  if (o.wait_ready_s > 0 && !wait_ready(o)) {
+    std::fprintf(stderr, "lather-bench: %s did not answer within %.0f s\n", o.url.c_str(),
+                 o.wait_ready_s);
+    return 2;
+  }
+  bench::caller_factory make = [&o]() -> std::unique_ptr<bench::caller> {
+    if (o.run.operation == "echoStringDoc") return std::make_unique<string_caller>(o);
+    if (o.run.operation == "echoBase64Doc") return std::make_unique<base64_caller>(o);
+    return std::make_unique<complex_caller>(o);
+  };
+  try {
+    if (!o.run.json)
+      std::printf("lather-bench: %s %s, PacketSize %u\n", o.url.c_str(), o.run.operation.c_str(),
+                  o.packet_size);
+    auto results = bench::run_benchmark(o.run, make);
+    for (const auto& r : results)
+      if (r.errors > 0) return 1;
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lather-bench: no call succeeded: %s\n", e.what());
+    return 2;
+  }
+}

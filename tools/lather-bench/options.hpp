@@ -1,0 +1,31 @@
+// Command line of lather-bench (CXF's client flags, in GNU long-option form).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness.hpp"
+
+namespace lather::bench {
+
+struct options {
+  std::string url;
+  run_options run;
+  unsigned packet_size = 1;
+  std::size_t chunking_threshold = 4096;
+  bool chunking_never = false;
+  bool soap12 = false;
+  bool verify = true;
+  bool progress = true;
+  double timeout_s = 30;
+  double wait_ready_s = 0;
+};
+
+/// Throws std::invalid_argument with a one-line message.
+options parse_options(int argc, char** argv);
+std::vector<unsigned> parse_thread_list(std::string_view spec);
+const char* usage();
+
+}  // namespace lather::bench

@@ -1,0 +1,147 @@
+// lather-perf-server — the Apache CXF performance contract (perf.wsdl) served by lather:
+// DocPortType (document/literal wrapped) at /perf and at CXF's sample address, RPCPortType
+// (rpc/literal) at /perf/rpc, WSDL at ?wsdl. See docs/benchmarks.md.
+#include <signal.h>
+
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "lather/perf/rpc_types.hpp"
+#include "lather/perf/types.hpp"
+#include "lather/service/server.hpp"
+#include "lather/service/service.hpp"
+
+namespace {
+
+constexpr std::string_view cxf_path = "/cxf-benchmark-soapdoclit/services/SoapHttpDocLitPort";
+
+const char* usage =
+    "usage: lather-perf-server [--port P] [--address A] [--threads N] [--path PATH]\n"
+    "                          [--chunking-threshold N|never] [--access-log] [--quiet]\n"
+    "Serves perf.wsdl's DocPortType at /perf and " "/cxf-benchmark-soapdoclit/services/"
+    "SoapHttpDocLitPort\n(and at --path), RPCPortType at /perf/rpc; GET <path>?wsdl, /healthz, "
+    "/metrics.\n";
+
+template <class T>
+T number(const char* text, const char* what) {
+  T v{};
+  auto [end, ec] = std::from_chars(text, text + std::strlen(text), v);
+  if (ec != std::errc{} || *end != '\0') {
+    std::fprintf(stderr, "lather-perf-server: bad %s '%s'\n%s", what, text, usage);
+    std::exit(2);
+  }
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace lather;
+  server_options opts;
+  opts.port = 8080;
+  std::vector<std::string> extra_paths;
+  bool quiet = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "lather-perf-server: %s needs a value\n%s", argv[i], usage);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--port") opts.port = number<std::uint16_t>(value(), "port");
+    else if (a == "--address") opts.address = value();
+    else if (a == "--threads") opts.threads = number<unsigned>(value(), "thread count");
+    else if (a == "--path") extra_paths.emplace_back(value());
+    else if (a == "--chunking-threshold") {
+      std::string_view v = value();
+      if (v == "never") opts.response_chunking.never = true;
+      else opts.response_chunking.threshold = number<std::size_t>(v.data(), "threshold");
+    } else if (a == "--access-log") opts.access_log = stderr;
+    else if (a == "--quiet") quiet = true;
+    else if (a == "--help" || a == "-h") {
+      std::fputs(usage, stdout);
+      return 0;
+    } else {
+      std::fprintf(stderr, "lather-perf-server: unknown option '%s'\n%s", argv[i], usage);
+      return 2;
+    }
+  }
+  // 1 GB bodies for the size sweep; the XML layer's own limits still apply per token.
+  opts.body_limit = 1ull << 30;
+
+  service doc{"PerfService", std::string(perf::service_ns)};
+  // (Req&, Resp&) handlers: both objects are pooled; swapping keeps every buffer warm, so a
+  // steady-state echo allocates nothing.
+  doc.operation("echoComplexTypeDoc",
+                [](perf::echoComplexTypeDoc& in, perf::echoComplexTypeDocResponse& out) {
+                  std::swap(out.return_, in.in);
+                  out.idout = in.id;
+                });
+  doc.operation("echoStringDoc", [](perf::echoStringDoc& in, perf::echoStringDocResponse& out) {
+    std::swap(out.out, in.in);
+  });
+  doc.operation("echoBase64Doc", [](perf::echoBase64Doc& in, perf::echoBase64DocResponse& out) {
+    std::swap(out.out, in.in);
+  });
+
+  service rpc{"PerfServiceRPC", std::string(perf::service_ns)};
+  operation_options rpc_style;
+  rpc_style.style = soap::style::rpc_literal;
+  rpc.operation(
+      "echoComplexTypeRPC",
+      [](perf::echoComplexTypeRPC& in, perf::echoComplexTypeRPCResponse& out) {
+        std::swap(out.out, in.in);
+      },
+      rpc_style);
+  rpc.operation(
+      "echoStringRPC",
+      [](perf::echoStringRPC& in, perf::echoStringRPCResponse& out) { std::swap(out.out, in.in); },
+      rpc_style);
+  rpc.operation(
+      "echoBase64RPC",
+      [](perf::echoBase64RPC& in, perf::echoBase64RPCResponse& out) { std::swap(out.out, in.in); },
+      rpc_style);
+
+  // SIGINT/SIGTERM: handled by a thread with sigwait, which stops the server gracefully.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  server srv{opts};
+  srv.mount("/perf", doc);
+  srv.mount(std::string(cxf_path), doc);
+  for (const auto& p : extra_paths) srv.mount(p, doc);
+  srv.mount("/perf/rpc", rpc);
+  try {
+    srv.start();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lather-perf-server: cannot start: %s\n", e.what());
+    return 1;
+  }
+  std::printf("listening on http://%s:%u/perf\n", opts.address.c_str(), unsigned(srv.port()));
+  if (!quiet)
+    std::printf("  also %s and /perf/rpc; WSDL at /perf?wsdl; /healthz, /metrics\n",
+                std::string(cxf_path).c_str());
+  std::fflush(stdout);
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    srv.stop();
+  });
+  srv.run();
+  // run() returns after stop(); if it returned for another reason, release the waiter.
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  return 0;
+}
