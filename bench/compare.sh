@@ -54,7 +54,7 @@ if [[ $mode = quick ]]; then
   secs=1 warm=1 reps=1
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
-  client_counts="1 16 128 1024"
+  client_counts="1 16 1024"
   sweep_items="6 64 640"
   axis_calls="1 10 100 1000"
 else
@@ -174,9 +174,12 @@ best() { # best OLD NEW -> the larger number (empty/"-" loses)
 fmt0() { [[ -z ${1:-} || $1 = - ]] && echo - || awk -v a="$1" 'BEGIN { printf "%.0f", a }'; }
 
 emit() { printf '%s\n' "$*" | tee -a "$report"; }
+# section "N. title": a table's heading; the marker lets a later --only run replace just it.
 section() {
-  emit ""
+  printf '\n<!-- compare.sh:section %s -->\n' "${1%%.*}" >>"$report"
   emit "### $*"
+  emit ""
+  emit "_Run $(date -u '+%Y-%m-%d %H:%M UTC'), $mode mode, load average $(cut -d' ' -f1 /proc/loadavg)._"
   emit ""
 }
 
@@ -254,9 +257,11 @@ measure_e2e() {
   if have "$gsoap_server" && have "$gsoap_client"; then
     start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 200 --io store &&
       gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
-    start_server gsoap-perf-server-fixed 0 "$gsoap_server" --port 0 --threads 200 --io store \
-      --qname-prefix fixed && gsoap_fixed_url=http://127.0.0.1:$server_port/perf &&
-      gsoap_fixed_pid=$server_pid
+    if [[ $mode = full ]]; then
+      start_server gsoap-perf-server-fixed 0 "$gsoap_server" --port 0 --threads 200 --io store \
+        --qname-prefix fixed && gsoap_fixed_url=http://127.0.0.1:$server_port/perf &&
+        gsoap_fixed_pid=$server_pid
+    fi
   else
     echo "gsoap: not built"
   fi
@@ -268,12 +273,14 @@ measure_e2e() {
   fi
 
   declare -A e2e=()
-  local rep k t s stacks=(lather gsoap gsoap_fixed grpc) order value
+  local rep k t s order value stacks=(lather gsoap gsoap_fixed grpc)
+  [[ $mode = quick ]] && stacks=(lather gsoap grpc) # the fixed-prefix variant only in full mode
   for ((rep = 0; rep < reps; rep++)); do
     for k in 1 100; do
       for t in $e2e_threads; do
         # Alternate the order between repetitions to cancel drift.
-        if ((rep % 2)); then order=(grpc gsoap_fixed gsoap lather); else order=("${stacks[@]}"); fi
+        order=("${stacks[@]}")
+        if ((rep % 2)); then order=(); for s in "${stacks[@]}"; do order=("$s" "${order[@]}"); done; fi
         for s in "${order[@]}"; do
           value=-
           case $s in
@@ -291,6 +298,12 @@ measure_e2e() {
   done
   emit "Calls/s, best of $reps run(s) of ${secs} s after ${warm} s warm-up; gSOAP with"
   emit "keep-alive, thread pool, SOAP_IO_STORE, -O2, memory freed per request; gRPC sync."
+  emit "Servers: \`lather-perf-server --port P --quiet\`, \`gsoap-perf-server --port 0 --threads 200"
+  emit "--io store [--qname-prefix fixed]\`, \`grpc-perf-server --port 0\`. Clients: \`lather-bench --url U"
+  emit "--operation echoComplexTypeDoc --threads T --time $secs --packet-size K --warmup $warm --json\`,"
+  emit "\`gsoap-perf-client --url U --threads T --time $secs --warmup $warm --packet-size K --io store"
+  emit "--qname-prefix generated|fixed\`, \`grpc-perf-client --port P --threads T --time $secs --warmup"
+  emit "$warm --packet-size K\`."
   emit ""
   emit "| PacketSize | threads | lather | gSOAP | gSOAP fixed prefix | gRPC | lather/gSOAP | lather/gRPC |"
   emit "|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -308,7 +321,7 @@ measure_e2e() {
   emit ""
   emit "Goals: lather >= 2x gSOAP (ratio against the faster gSOAP variant) and >= gRPC at"
   emit "PacketSize 1 and 100; lather aggregate at PacketSize 1: $(fmt0 "$best_p1") calls/s (goal >= 34,722)."
-  plot e2e "set title 'echoComplexTypeDoc end to end'; set xlabel 'client threads'; set ylabel 'calls/s'; set logscale x; set key outside; plot '$work/e2e.dat' using (\$1==1?\$2:1/0):3 with linespoints title 'lather P1', '' using (\$1==1?\$2:1/0):4 with linespoints title 'gSOAP P1', '' using (\$1==1?\$2:1/0):6 with linespoints title 'gRPC P1', '' using (\$1==100?\$2:1/0):3 with linespoints title 'lather P100', '' using (\$1==100?\$2:1/0):4 with linespoints title 'gSOAP P100', '' using (\$1==100?\$2:1/0):6 with linespoints title 'gRPC P100'"
+  plot e2e "set title 'echoComplexTypeDoc end to end'; set xlabel 'client threads'; set ylabel 'calls/s'; set logscale xy; set key outside; plot '$work/e2e.dat' using (\$1==1?\$2:1/0):3 with linespoints title 'lather P1', '' using (\$1==1?\$2:1/0):4 with linespoints title 'gSOAP P1', '' using (\$1==1?\$2:1/0):5 with linespoints title 'gSOAP fixed P1', '' using (\$1==1?\$2:1/0):6 with linespoints title 'gRPC P1', '' using (\$1==100?\$2:1/0):3 with linespoints title 'lather P100', '' using (\$1==100?\$2:1/0):4 with linespoints title 'gSOAP P100', '' using (\$1==100?\$2:1/0):5 with linespoints title 'gSOAP fixed P100', '' using (\$1==100?\$2:1/0):6 with linespoints title 'gRPC P100'"
   local pid
   for pid in ${lather_pid:-} ${gsoap_pid:-} ${gsoap_fixed_pid:-} ${grpc_pid:-}; do stop_pid "$pid"; done
   lather_pid='' gsoap_pid='' gsoap_fixed_pid='' grpc_pid=''
@@ -421,7 +434,8 @@ measure_client() {
       done
     done
   done
-  emit "Calls/s against \`gsoap-perf-server --io store\`, best of $reps run(s) of ${secs} s."
+  emit "Calls/s against \`gsoap-perf-server --threads 64 --io store\`, best of $reps run(s) of ${secs} s;"
+  emit "clients as in section 1."
   emit ""
   emit "| PacketSize | threads | lather-bench | gsoap-perf-client | lather/gSOAP |"
   emit "|---:|---:|---:|---:|---:|"
@@ -448,8 +462,10 @@ measure_clients() {
       gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
   fi
   : >"$work/clients.dat"
-  emit "${secs} s per point after ${warm} s warm-up; gSOAP server pool of 1030 threads (one per"
-  emit "keep-alive connection)."
+  emit "${secs} s per point after ${warm} s warm-up: \`lather-bench --url U --threads C --time $secs"
+  emit "--warmup $warm --json\` (overall_throughput, total_tps) and \`gsoap-perf-client --url U --threads C"
+  emit "--time $secs --warmup $warm --io store\` (per_thread, calls_per_s) against \`gsoap-perf-server"
+  emit "--threads 1030 --io store\` (one worker per keep-alive connection)."
   emit ""
   emit "| clients | lather per client | lather total | gSOAP per client | gSOAP total |"
   emit "|---:|---:|---:|---:|---:|"
@@ -501,8 +517,9 @@ measure_axis() {
       gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
   fi
   : >"$work/axis.dat"
-  emit "One client thread, \`--count C --packet-size 1000/C\`, after a 1 s warm-up; seconds for"
-  emit "all C calls (gSOAP with its generated QName prefixes)."
+  emit "One client thread, \`lather-bench --threads 1 --count C --packet-size 1000/C --warmup 1"
+  emit "--guard-calls 0 --json\` (running_s) and \`gsoap-perf-client --threads 1 --count C --packet-size"
+  emit "1000/C --warmup 1 --io store\` (seconds; QName prefixes as generated); seconds for all C calls."
   emit ""
   emit "| calls | items/call | lather s | gSOAP s |"
   emit "|---:|---:|---:|---:|"
@@ -553,9 +570,12 @@ measure_sizes() {
   if ! have "$gsoap_client"; then echo "gsoap: not built (needed to size the requests)"; return; fi
   local lather_ok=0
   need_lather "$lather_server" "$lather_bench" && lather_ok=1
-  emit "One client thread; request size is gSOAP's serialization of the same items (fixed"
-  emit "prefix); peak RSS is the server's VmHWM after the calls minus after start-up; each point"
-  emit "on a fresh server. lather runs with the chunking threshold at its default and 'never'."
+  emit "One client thread: \`lather-bench --threads 1 --count N --packet-size ITEMS --warmup 0"
+  emit "--guard-calls 1 --json [--chunking-threshold never]\` against \`lather-perf-server"
+  emit "[--chunking-threshold never]\`, and \`gsoap-perf-client --threads 1 --count N --packet-size ITEMS"
+  emit "--warmup 0 --io store --qname-prefix fixed\` against \`gsoap-perf-server --io store --qname-prefix"
+  emit "fixed\`. Request size is gSOAP's serialization of the same items (fixed prefix); peak RSS is"
+  emit "the server's VmHWM after the calls minus after start-up, each point on a fresh server."
   emit ""
   emit "| items | request MB | calls | lather ms | lather ms/MB | lather RSS MB | lather 'never' ms/MB | 'never' RSS MB | gSOAP ms | gSOAP ms/MB | gSOAP RSS MB |"
   emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -659,7 +679,10 @@ measure_drb() {
     fi
   fi
   emit "Median of 5 runs of 100 sequential fetch(\"test\") calls, seconds (2003: DRb 0.31 s,"
-  emit "soap4r 48.6 s on a PIII-400)."
+  emit "soap4r 48.6 s on a PIII-400): \`ruby bench/drb/drbclient.rb --uri druby://127.0.0.1:P --calls 100"
+  emit "--runs 5\` against \`ruby bench/drb/drbserver.rb --port 0\`, and \`lather-bench --url"
+  emit "http://127.0.0.1:P/fetch --operation fetch --threads 1 --count 100 --warmup 0 --guard-calls 0"
+  emit "--json\` (5 times) against \`lather-fetch-server --port P --quiet\`."
   emit ""
   emit "| stack | 100 calls, s | vs DRb |"
   emit "|---|---:|---:|"
@@ -672,6 +695,7 @@ measure_drb() {
 # ---------------------------------------------------------------------------------------------
 
 started_at=$(date -u '+%Y-%m-%d %H:%M UTC')
+load_before=$(cut -d' ' -f1 /proc/loadavg)
 echo "compare.sh: $mode mode, binaries from $bin" >&2
 wants 1 && measure_e2e
 wants 2 && measure_wrk
@@ -682,19 +706,33 @@ wants 6 && measure_sizes
 wants 7 && measure_drb
 
 if ((write_results)); then
-  "$python" - "$root/bench/RESULTS.md" "$report" "$mode" "$started_at" "$only" <<'PY'
-import os, platform, sys
-results, report, mode, started, only = sys.argv[1:]
+  "$python" - "$root/bench/RESULTS.md" "$report" "$mode" "$started_at" "$only" \
+    "$load_before" "$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
+import os, re, sys
+results, report, mode, started, only, load_before, load_after = sys.argv[1:]
 begin, end = "<!-- compare.sh:begin -->", "<!-- compare.sh:end -->"
-body = open(report).read().strip()
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-block = (f"{begin}\n## Peer comparison (bench/compare.sh)\n\n"
-         f"Written by `bench/compare.sh{' --quick' if mode == 'quick' else ''}"
-         f"{' --only ' + only if only != '1,2,3,4,5,6,7' else ''}` on {started}; "
-         f"{os.cpu_count()} cores ({cpu}), shared with other work, so read ratios rather than "
-         f"absolute figures. Plots: `bench/results/*.png`. Peer builds: `bench/peers.md`.\n\n"
-         f"{body}\n{end}")
+marker = re.compile(r"^<!-- compare\.sh:section (\d+) -->$", re.M)
+
+def sections(text):
+    """{number: text from its marker up to the next marker} of a compare.sh block."""
+    found = list(marker.finditer(text))
+    return {m.group(1): text[m.start():(found[i + 1].start() if i + 1 < len(found) else len(text))].strip()
+            for i, m in enumerate(found)}
+
 text = open(results).read() if os.path.exists(results) else "# Benchmark results\n"
+old = text.split(begin, 1)[1].split(end, 1)[0] if begin in text and end in text else ""
+merged = sections(old)
+merged.update(sections(open(report).read()))  # this run's sections replace older ones
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+header = (f"## Peer comparison (bench/compare.sh)\n\n"
+          f"Tables written by `bench/compare.sh` (full) or `bench/compare.sh --quick`; each says when "
+          f"it ran. Last run: {started}, {mode} mode, sections {only}. Machine: {os.cpu_count()} "
+          f"cores ({cpu}), shared with other work (1-minute load average {load_before} at the start "
+          f"of the last run, {load_after} at its end), so read ratios taken in the same run rather "
+          f"than absolute figures. Plots: `bench/results/*.png`. How the peers are built and "
+          f"configured: `bench/peers.md`.")
+body = "\n\n".join(merged[k] for k in sorted(merged, key=int))
+block = f"{begin}\n{header}\n\n{body}\n{end}"
 if begin in text and end in text:
     head, rest = text.split(begin, 1)
     text = head + block + rest.split(end, 1)[1]

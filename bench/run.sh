@@ -3,9 +3,10 @@
 #
 # Modes:
 #   xml   lather's XML reader vs expat vs libxml2 (+ lather's writer), ~1 minute.
+#   bind  lather vs gSOAP: serialize+parse of the CXF request, 1..1000 items, ~2 minutes.
 #
-# Environment: BUILD_DIR (default <repo>/build; configured and built here if the binary is
-# missing), REPETITIONS (default 3), MIN_TIME (seconds per repetition, default 0.3).
+# Environment: BUILD_DIR (default <repo>/build; configured if needed, the mode's target is
+# brought up to date first), REPETITIONS (default 3), MIN_TIME (seconds per repetition, 0.3).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,18 +14,18 @@ build_dir="${BUILD_DIR:-$repo/build}"
 python=/usr/bin/python3
 
 usage() {
-  sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  # The comment block at the top of this file.
+  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'
   exit 2
 }
 
-# ensure_target <target>: build it (Release) unless the binary already exists.
+# ensure_target <target>: configure (Release) if needed and bring the target up to date, so a
+# stale binary never produces the figures.
 ensure_target() {
-  if [[ ! -x "$build_dir/bin/$1" ]]; then
-    if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
-      cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-    fi
-    cmake --build "$build_dir" --target "$1" -j2
+  if [[ ! -f "$build_dir/CMakeCache.txt" ]]; then
+    cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
   fi
+  cmake --build "$build_dir" --target "$1" -j2 >/dev/null
 }
 
 run_xml() {
@@ -32,7 +33,8 @@ run_xml() {
   local json log
   json="$(mktemp)"
   log="$(mktemp)"
-  trap 'rm -f "$json" "$log"' RETURN
+  # RETURN traps outlive the function in bash: clear it once it has run.
+  trap 'rm -f "$json" "$log"; trap - RETURN' RETURN
   local status=0
   "$build_dir/bin/lather-bench-xml" \
     --benchmark_repetitions="${REPETITIONS:-3}" \
@@ -132,8 +134,66 @@ LUA
   rm -rf "$dir"
 }
 
+run_bind() {
+  ensure_target lather-bench-bind
+  local json log
+  json="$(mktemp)"
+  log="$(mktemp)"
+  trap 'rm -f "$json" "$log"' RETURN
+  local status=0
+  "$build_dir/bin/lather-bench-bind" \
+    --benchmark_repetitions="${REPETITIONS:-3}" \
+    --benchmark_min_time="${MIN_TIME:-0.3}" \
+    --benchmark_report_aggregates_only=true \
+    --benchmark_out="$json" --benchmark_out_format=json >/dev/null 2>"$log" || status=$?
+  grep -E '^(checked|CHECK FAILED)' "$log" || true
+  [[ -s "$json" ]] || { cat "$log"; return "$status"; }
+  "$python" - "$json" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))["benchmarks"]
+med = {}  # (op, engine, items) -> benchmark record (median)
+for b in runs:
+    if b.get("aggregate_name") != "median" or b.get("error_occurred"):
+        continue
+    op, engine, items = b["run_name"].split("/")
+    med[(op, engine, int(items))] = b
+def ns(b):
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b["time_unit"]]
+    return b["cpu_time"] * scale
+for op in ("roundtrip", "serialize", "parse"):
+    print(f"{op}: CPU ns per message, MB/s of message text, heap allocations per message")
+    print(f"{'items':>6}{'lather ns':>13}{'gSOAP ns':>14}{'ratio':>8}{'lather MB/s':>13}"
+          f"{'gSOAP MB/s':>12}{'lather allocs':>15}{'gSOAP allocs':>14}")
+    for items in sorted({k[2] for k in med if k[0] == op}):
+        l, g = med.get((op, "lather", items)), med.get((op, "gsoap", items))
+        row = f"{items:>6}{ns(l):>13.0f}" if l else f"{items:>6}{'-':>13}"
+        row += f"{ns(g):>14.0f}" if g else f"{'-':>14}"
+        row += f"{ns(g) / ns(l):>7.1f}x" if l and g else f"{'-':>8}"
+        for b in (l, g):
+            w = 13 if b is l else 12
+            row += f"{b['bytes_per_second'] / 1e6:>{w}.1f}" if b else f"{'-':>{w}}"
+        row += f"{l['allocs']:>15.1f}" if l else f"{'-':>15}"
+        row += f"{g['allocs']:>14.1f}" if g else f"{'-':>14}"
+        print(row)
+    print()
+print("ratio = gSOAP time / lather time; median of repetitions; MB = 10^6 bytes.")
+PY
+  return "$status"
+}
+
+# multiref: RPC/encoded arrays of N structs by multi-ref (N = 1k, 10k, 100k, 1M), encode and
+# decode time per element and the 1M/1k ratio (goal <= 1.5x). Environment: SIZES (default
+# 1000,10000,100000,1000000), REPETITIONS (default 3). Needs ~700 MB of memory at 1M.
+run_multiref() {
+  ensure_target lather-bench-multiref
+  "$build_dir/bin/lather-bench-multiref" --sizes "${SIZES:-1000,10000,100000,1000000}" \
+    --reps "${REPETITIONS:-3}"
+}
+
 case "${1:-}" in
   xml) run_xml ;;
+  bind) run_bind ;;
   wrk) run_wrk ;;
+  multiref) run_multiref ;;
   *) usage ;;
 esac

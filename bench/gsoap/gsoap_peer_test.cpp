@@ -26,7 +26,11 @@ TEST_P(gsoap_codec_test, RoundTripsEveryItemCount) {
 
 INSTANTIATE_TEST_SUITE_P(qname, gsoap_codec_test,
                          ::testing::Values(gsoap_qname_prefix::as_generated,
-                                           gsoap_qname_prefix::fixed));
+                                           gsoap_qname_prefix::fixed),
+                         [](const ::testing::TestParamInfo<gsoap_qname_prefix>& info) {
+                           return info.param == gsoap_qname_prefix::fixed ? "fixed"
+                                                                          : "as_generated";
+                         });
 
 // The gSOAP server and client binaries talk to each other over loopback.
 

@@ -133,7 +133,8 @@ class caller {
     base64_request_.in.__size = static_cast<int>(payload_.echo_bytes().size());
   }
 
-  bool call(int id) {
+  /// One call; on failure, the first failure's description goes into `first_error`.
+  bool call(int id, std::string& first_error) {
     const char* url = opts_.url.c_str();
     bool ok = false;
     switch (opts_.op) {
@@ -160,6 +161,12 @@ class caller {
                          static_cast<std::size_t>(response.out.__size)) == 0;
         break;
       }
+    }
+    if (!ok && first_error.empty()) {
+      // Read the fault before soap_end frees it.
+      char message[512] = "reply did not match the request";
+      if (ctx_->error != SOAP_OK) soap_sprint_fault(ctx_, message, sizeof message);
+      first_error = message;
     }
     soap_destroy(ctx_);
     soap_end(ctx_);
@@ -197,16 +204,11 @@ void run_thread(const options& opts, const run_state& state, int thread_index,
       if (counting && opts.count > 0 && result.timed_calls + result.timed_errors >= opts.count) {
         break;
       }
-      if (client.call(++id)) {
+      if (client.call(++id, result.first_error)) {
         if (counting) ++result.timed_calls;
       } else {
         ++result.errors;
         if (counting) ++result.timed_errors;
-        if (result.first_error.empty()) {
-          char message[512] = "reply did not match the request";
-          if (ctx.error != SOAP_OK) soap_sprint_fault(&ctx, message, sizeof message);
-          result.first_error = message;
-        }
         soap_closesock(&ctx);
       }
     }

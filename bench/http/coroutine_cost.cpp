@@ -30,7 +30,9 @@ int main() {
   const boost::coroutines::attributes stack(256 * 1024);
 
   auto t0 = clock_type::now();
-  for (long i = 0; i < spawns; ++i) asio::spawn(handler, [](yield_type) {}, stack);
+  for (long i = 0; i < spawns; ++i)
+    asio::spawn(
+        handler, [](yield_type) {}, stack);
   ctx.run();
   auto spawn_cost = clock_type::now() - t0;
 
@@ -56,7 +58,8 @@ int main() {
   auto callback_cost = clock_type::now() - t0;
 
   std::printf("spawn (create + run + destroy a coroutine): %.0f ns\n", ns_per(spawn_cost, spawns));
-  std::printf("suspend/resume through the io_context:     %.0f ns\n", ns_per(switch_cost, switches));
+  std::printf("suspend/resume through the io_context:     %.0f ns\n",
+              ns_per(switch_cost, switches));
   std::printf("same round trip as a plain callback:       %.0f ns\n",
               ns_per(callback_cost, switches));
   return 0;

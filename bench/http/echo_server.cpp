@@ -16,9 +16,12 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     unsigned long value = std::strtoul(argv[i + 1], nullptr, 10);
-    if (flag == "--port") opts.port = static_cast<std::uint16_t>(value);
-    else if (flag == "--threads") opts.threads = static_cast<unsigned>(value);
-    else if (flag == "--threshold") opts.response_chunking.threshold = value;
+    if (flag == "--port")
+      opts.port = static_cast<std::uint16_t>(value);
+    else if (flag == "--threads")
+      opts.threads = static_cast<unsigned>(value);
+    else if (flag == "--threshold")
+      opts.response_chunking.threshold = value;
     else {
       std::fprintf(stderr, "usage: %s [--port N] [--threads N] [--threshold BYTES]\n", argv[0]);
       return 2;
@@ -34,13 +37,10 @@ int main(int argc, char** argv) {
 
   lather::http::server srv{opts};
   srv.route("/", [](lather::http::request& req, lather::http::response& res) {
-    lather::xml::output& out = res.body();
-    for (;;) {
-      char* dest = out.prepare(16384);
-      std::size_t n = req.read_body(dest, 16384);
-      if (n == 0) break;
-      out.commit(n);
-      out.maybe_flush();
+    char buf[4096];
+    while (std::size_t n = req.read_body(buf, sizeof buf)) {
+      res.body().append({buf, n});
+      res.body().maybe_flush();
     }
     std::string_view type = req.header("Content-Type");
     res.set_header("Content-Type", type.empty() ? "application/octet-stream" : type);

@@ -93,8 +93,8 @@ struct expat_parser {
 
 // ---- libxml2 -------------------------------------------------------------------------------
 
-void libxml2_start(void*, const xmlChar*, const xmlChar*, const xmlChar*, int, const xmlChar**,
-                   int, int, const xmlChar**) {}
+void libxml2_start(void*, const xmlChar*, const xmlChar*, const xmlChar*, int, const xmlChar**, int,
+                   int, const xmlChar**) {}
 void libxml2_end(void*, const xmlChar*, const xmlChar*, const xmlChar*) {}
 void libxml2_text(void*, const xmlChar*, int) {}
 void libxml2_error(void*, xmlErrorPtr) {}
@@ -192,8 +192,8 @@ int main(int argc, char** argv) {
       if (!lather_parse(reader, d.bytes, &lather_counts, &message)) {
         lather_problems[i] = "lather rejects " + d.name + ": " + message;
       } else if (!(lather_counts == expat_counts)) {
-        lather_problems[i] = "lather/expat disagree on " + d.name + ": " +
-                             describe(lather_counts) + " vs " + describe(expat_counts);
+        lather_problems[i] = "lather/expat disagree on " + d.name + ": " + describe(lather_counts) +
+                             " vs " + describe(expat_counts);
       }
       if (!lather_problems[i].empty()) {
         std::fprintf(stderr, "CHECK FAILED: %s\n", lather_problems[i].c_str());

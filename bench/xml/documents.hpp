@@ -37,6 +37,7 @@ inline std::string cxf_echo_string_request(int packet_size) {
   w.declare_namespace("soap", soap11_ns);
   w.start_element(soap11_ns, "Envelope");
   w.start_element(soap11_ns, "Body");
+  w.raw("");  // close <soap:Body>: ns2 goes on the wrapper, as JAXB puts it
   w.declare_namespace("ns2", perf_types_ns);
   w.start_element(perf_types_ns, "echoStringDoc");
   w.start_element(perf_types_ns, "in");

@@ -50,14 +50,34 @@ std::string element_label(std::string_view ns, std::string_view local) {
   return s;
 }
 
-/// Local names are short and differ early, so they are compared first; the namespace (often a
-/// 40-byte URI) only for the field whose name matched.
-bool matches_element(const field_match& f, std::string_view ns, std::string_view local,
-                     std::uint32_t& alt) noexcept {
+/// Equality without a call into libc's memcmp: names are short and URIs differ, if at all,
+/// near their end, so compare 8-byte words from the back.
+[[gnu::always_inline]] inline bool same(std::string_view a, std::string_view b) noexcept {
+  std::size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* pa = a.data();
+  const char* pb = b.data();
+  while (n >= 8) {
+    n -= 8;
+    std::uint64_t x, y;
+    std::memcpy(&x, pa + n, 8);
+    std::memcpy(&y, pb + n, 8);
+    if (x != y) return false;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (pa[i] != pb[i]) return false;
+  return true;
+}
+
+/// Local names first (they differ early); the namespace only for the field whose name matched.
+[[gnu::always_inline]] inline bool matches_element(const field_match& f, std::string_view ns,
+                                                   std::string_view local,
+                                                   std::uint32_t& alt) noexcept {
   if (f.kind != field_kind::element) return false;
-  if (f.alternative_count == 0) return f.name == local && f.ns == ns;
+  if (f.alternative_count == 0)
+    return f.name.size() == local.size() && same(f.name, local) && same(f.ns, ns);
   for (std::uint32_t a = 0; a < f.alternative_count; ++a) {
-    if (f.alternatives[a] == local && f.ns == ns) {
+    if (same(f.alternatives[a], local) && same(f.ns, ns)) {
       alt = a;
       return true;
     }

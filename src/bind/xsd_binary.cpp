@@ -415,15 +415,18 @@ errc base64_decode(std::string_view text, std::vector<std::uint8_t>& out,
   std::uint8_t* dst = out.data();
   const std::size_t end = text.size();
   std::size_t p = 0;
-  std::size_t scalar_until = 0;  // after a SIMD block fails, go scalar past it before retrying
+  // After a SIMD block stops, the scalar code takes over until it has stepped over the
+  // whitespace that stopped it (anything else ends the input or is an error), so MIME line
+  // breaks cost one failed block each and the decode stays linear.
+  std::size_t simd_resume = 0;
   std::uint32_t acc = 0;
   unsigned pending = 0;  // sextets in acc
   while (p != end) {
-    if (pending == 0 && p >= scalar_until) {
+    if (pending == 0 && p >= simd_resume) {
       const std::size_t done = kernel(text.data() + p, end - p, dst);
       p += done;
       dst += done / 4 * 3;
-      scalar_until = p + 32;
+      simd_resume = end;
       if (p == end) break;
     }
     const std::uint8_t v = base64_table[static_cast<unsigned char>(text[p])];
@@ -437,9 +440,11 @@ errc base64_decode(std::string_view text, std::vector<std::uint8_t>& out,
         acc = 0;
         pending = 0;
       }
+    } else if (v == b64_space) {
+      simd_resume = p + 1;
     } else if (v == b64_pad) {
       break;
-    } else if (v != b64_space) {
+    } else {
       return errc::invalid_base64;
     }
     ++p;

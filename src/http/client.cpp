@@ -52,13 +52,15 @@ parsed_url parse_url(std::string_view url) {
   std::string_view authority = rest.substr(0, slash);
   u.path = slash == std::string_view::npos ? "/" : std::string(rest.substr(slash));
   if (authority.find('@') != std::string_view::npos)
-    throw error(errc::invalid_url, "credentials in URLs are not supported; use client_options::auth");
+    throw error(errc::invalid_url,
+                "credentials in URLs are not supported; use client_options::auth");
   std::string_view host = authority, port;
   if (!authority.empty() && authority.front() == '[') {  // [IPv6]:port
     std::size_t close = authority.find(']');
     if (close == std::string_view::npos) throw error(errc::invalid_url, "bad IPv6 literal");
     host = authority.substr(1, close - 1);
-    if (close + 1 < authority.size() && authority[close + 1] == ':') port = authority.substr(close + 2);
+    if (close + 1 < authority.size() && authority[close + 1] == ':')
+      port = authority.substr(close + 2);
   } else if (std::size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
     host = authority.substr(0, colon);
     port = authority.substr(colon + 1);
@@ -102,8 +104,7 @@ class response_parser final : public bhttp::basic_parser<false> {
     return take(body, ec);
   }
   void on_chunk_header_impl(std::uint64_t, beast::string_view, sys_error&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body,
-                                 sys_error& ec) override {
+  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, sys_error& ec) override {
     return take(body, ec);
   }
   void on_finish_impl(sys_error&) override {}
@@ -112,7 +113,7 @@ class response_parser final : public bhttp::basic_parser<false> {
 /// A pooled connection. Used by one call at a time.
 struct client_connection {
   explicit client_connection(std::size_t read_size)
-      : read_capacity(read_size), read_buffer(std::make_unique<char[]>(read_size)) {}
+      : read_capacity(read_size), read_buffer(std::make_unique_for_overwrite<char[]>(read_size)) {}
   asio::io_context ctx{1};
   tcp::socket socket{ctx};
   std::optional<asio::ssl::stream<tcp::socket&>> tls;
@@ -282,8 +283,7 @@ struct client::impl {
     tcp::resolver resolver{ctx};
     sys_error ec;
     auto r = resolver.resolve(url.host, url.port, ec);
-    if (ec)
-      throw error(errc::resolve_failed, "resolving " + url.host + ": " + ec.message());
+    if (ec) throw error(errc::resolve_failed, "resolving " + url.host + ": " + ec.message());
     std::lock_guard lock(pool_mutex);
     endpoints = r;
     return r;
@@ -301,8 +301,8 @@ void response_parser::on_response_impl(int code, beast::string_view, int, sys_er
   c_.status = static_cast<unsigned>(code);
 }
 
-void response_parser::on_field_impl(bhttp::field, beast::string_view name,
-                                    beast::string_view value, sys_error&) {
+void response_parser::on_field_impl(bhttp::field, beast::string_view name, beast::string_view value,
+                                    sys_error&) {
   if (c_.header_done) return;  // trailers are ignored
   field_ref r;
   r.name_offset = static_cast<std::uint32_t>(c_.response_text.size());
@@ -314,7 +314,9 @@ void response_parser::on_field_impl(bhttp::field, beast::string_view name,
   c_.fields.push_back(r);
 }
 
-void response_parser::on_header_impl(sys_error&) { c_.header_done = true; }
+void response_parser::on_header_impl(sys_error&) {
+  c_.header_done = true;
+}
 
 std::size_t response_parser::take(beast::string_view bytes, sys_error& ec) {
   std::size_t room = c_.body_capacity - c_.body_length;
@@ -352,8 +354,8 @@ std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start) {
       c.ctx.restart();
       while (!done && c.ctx.run_one() > 0) {
       }
-      throw error(d.code, std::string(describe(d.code)) + " talking to " + cl.url.host + ":" +
-                              cl.url.port);
+      throw error(d.code,
+                  std::string(describe(d.code)) + " talking to " + cl.url.host + ":" + cl.url.port);
     }
   }
   return transferred;
@@ -374,8 +376,8 @@ void client_call::fail_io(const sys_error& ec, std::string_view what) {
 void client_call::connect() {
   auto endpoints = cl.resolve(c.ctx);
   auto connect_deadline = std::min(clock_type::now() + cl.opts.connect_timeout, call_deadline);
-  io_deadline d{connect_deadline, connect_deadline == call_deadline ? errc::call_timeout
-                                                                    : errc::connect_timeout};
+  io_deadline d{connect_deadline,
+                connect_deadline == call_deadline ? errc::call_timeout : errc::connect_timeout};
   sys_error ec;
   run_io(d, ec, [&](auto&& done) {
     asio::async_connect(c.socket, endpoints,
@@ -429,9 +431,9 @@ void client_call::on_body_flush(std::string_view bytes) {
   if (!request_streaming) {
     c.head.append("Transfer-Encoding: chunked\r\n\r\n");
     request_streaming = true;
-    std::array<asio::const_buffer, 4> b{asio::buffer(c.head), asio::buffer(size.data(), size.size()),
-                                        asio::buffer(bytes.data(), bytes.size()),
-                                        asio::buffer("\r\n", 2)};
+    std::array<asio::const_buffer, 4> b{
+        asio::buffer(c.head), asio::buffer(size.data(), size.size()),
+        asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
     write_all(b);
   } else {
     std::array<asio::const_buffer, 3> b{asio::buffer(size.data(), size.size()),
@@ -519,7 +521,8 @@ void client_call::send_request(std::string_view method, std::string_view target,
 bool client_call::fill(io_deadline d) {
   if (c.read_begin == c.read_end) c.read_begin = c.read_end = 0;
   if (c.read_end == c.read_capacity && c.read_begin > 0) {
-    std::memmove(c.read_buffer.get(), c.read_buffer.get() + c.read_begin, c.read_end - c.read_begin);
+    std::memmove(c.read_buffer.get(), c.read_buffer.get() + c.read_begin,
+                 c.read_end - c.read_begin);
     c.read_end -= c.read_begin;
     c.read_begin = 0;
   }
@@ -649,7 +652,9 @@ void client::impl::call(std::string_view method, std::string_view target, header
       call.send_request(method, target, headers, write_body);
       call.read_head();
       response_head head = call.head();
-      xml::source_fn source = [&call](char* dest, std::size_t n) { return call.read_body(dest, n); };
+      xml::source_fn source = [&call](char* dest, std::size_t n) {
+        return call.read_body(dest, n);
+      };
       read_body(head, source);
       keep = conn->connected && call.drain(1u << 20) && call.parser->keep_alive();
       ++conn->uses;
@@ -690,7 +695,8 @@ void client::async_post(std::string target,
                         body_writer write_body, body_reader read_body,
                         std::function<void(std::exception_ptr)> done) {
   std::call_once(impl_->async_once, [this] {
-    impl_->async_pool = std::make_unique<asio::thread_pool>(std::max(1u, impl_->opts.async_threads));
+    impl_->async_pool =
+        std::make_unique<asio::thread_pool>(std::max(1u, impl_->opts.async_threads));
   });
   asio::post(*impl_->async_pool, [this, target = std::move(target), headers = std::move(headers),
                                   write_body = std::move(write_body),
@@ -710,12 +716,13 @@ void client::async_post(std::string target,
 
 client::get_result client::get(std::string_view target) {
   get_result result;
-  impl_->call("GET", target, {}, nullptr, [&](const response_head& head, const xml::source_fn& body) {
-    result.status = head.status;
-    result.content_type = std::string(head.content_type);
-    char buf[16384];
-    while (std::size_t n = body(buf, sizeof buf)) result.body.append(buf, n);
-  });
+  impl_->call("GET", target, {}, nullptr,
+              [&](const response_head& head, const xml::source_fn& body) {
+                result.status = head.status;
+                result.content_type = std::string(head.content_type);
+                char buf[16384];
+                while (std::size_t n = body(buf, sizeof buf)) result.body.append(buf, n);
+              });
   return result;
 }
 

@@ -139,8 +139,7 @@ class request_parser final : public bhttp::basic_parser<true> {
     return take(body, ec);
   }
   void on_chunk_header_impl(std::uint64_t, beast::string_view, sys_error&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body,
-                                 sys_error& ec) override {
+  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, sys_error& ec) override {
     return take(body, ec);
   }
   void on_finish_impl(sys_error&) override {}
@@ -150,8 +149,9 @@ class request_parser final : public bhttp::basic_parser<true> {
 struct server_connection : std::enable_shared_from_this<server_connection> {
   server_connection(server::impl& s, worker& w, tcp::socket sock)
       : srv(s), owner(w), socket(std::move(sock)), timer(w.ctx) {
+    // Room for a whole head: the parser reports header_limit before the buffer can fill up.
     read_capacity = std::max<std::size_t>(16 * 1024, srv.opts.header_limit + 1024);
-    read_buffer = std::make_unique<char[]>(read_capacity);
+    read_buffer = std::make_unique_for_overwrite<char[]>(read_capacity);
     install_body_sink();
   }
 
@@ -340,7 +340,9 @@ void request_parser::on_field_impl(bhttp::field f, beast::string_view name,
   c_.fields.push_back(r);
 }
 
-void request_parser::on_header_impl(sys_error&) { c_.header_done = true; }
+void request_parser::on_header_impl(sys_error&) {
+  c_.header_done = true;
+}
 
 std::size_t request_parser::take(beast::string_view bytes, sys_error& ec) {
   std::size_t room = c_.body_capacity - c_.body_length;
@@ -381,8 +383,10 @@ void server_connection::run(yield_type y) {
   }
   parser.reset();
   close_socket();
-  if (prev) prev->next = next;
-  else owner.connections = next;
+  if (prev)
+    prev->next = next;
+  else
+    owner.connections = next;
   if (next) next->prev = prev;
   current_connection = nullptr;
   srv.connection_closed();
@@ -523,7 +527,8 @@ void server_connection::answer(unsigned code, std::string_view text, bool close)
 std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
   if (body_error) throw error(errc_for(body_error), body_error.message());
   if (capacity == 0 || parser->is_done()) return 0;
-  if (expect_continue && !continue_sent && read_begin == read_end && response_phase == phase::fresh) {
+  if (expect_continue && !continue_sent && read_begin == read_end &&
+      response_phase == phase::fresh) {
     continue_sent = true;
     static constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
     write_all(asio::buffer(continue_line.data(), continue_line.size()));
@@ -606,13 +611,13 @@ void server_connection::on_body_flush(std::string_view bytes) {
     start_head(close_delimited ? std::string_view{} : "Transfer-Encoding: chunked\r\n");
     response_phase = phase::streaming;
     if (close_delimited) {
-      std::array<asio::const_buffer, 2> b{asio::buffer(head), asio::buffer(bytes.data(), bytes.size())};
+      std::array<asio::const_buffer, 2> b{asio::buffer(head),
+                                          asio::buffer(bytes.data(), bytes.size())};
       write_all(b);
     } else {
-      std::array<asio::const_buffer, 4> b{asio::buffer(head),
-                                          asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
-                                          asio::buffer(bytes.data(), bytes.size()),
-                                          asio::buffer("\r\n", 2)};
+      std::array<asio::const_buffer, 4> b{
+          asio::buffer(head), asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
+          asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
       write_all(b);
     }
     return;
@@ -620,9 +625,9 @@ void server_connection::on_body_flush(std::string_view bytes) {
   if (close_delimited) {
     write_all(asio::buffer(bytes.data(), bytes.size()));
   } else {
-    std::array<asio::const_buffer, 3> b{asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
-                                        asio::buffer(bytes.data(), bytes.size()),
-                                        asio::buffer("\r\n", 2)};
+    std::array<asio::const_buffer, 3> b{
+        asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
+        asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
     write_all(b);
   }
 }
@@ -641,7 +646,8 @@ void server_connection::finish_response() {
       framing.append("\r\n");
       start_head(framing);
       if (head_request) rest = {};
-      std::array<asio::const_buffer, 2> b{asio::buffer(head), asio::buffer(rest.data(), rest.size())};
+      std::array<asio::const_buffer, 2> b{asio::buffer(head),
+                                          asio::buffer(rest.data(), rest.size())};
       response_phase = phase::finished;
       write_all(b);
     } else {
@@ -667,10 +673,10 @@ void server_connection::finish_response() {
     if (rest.empty()) {
       write_all(asio::buffer(last_chunk.data(), last_chunk.size()));
     } else {
-      std::array<asio::const_buffer, 4> b{asio::buffer(wire::chunk_size_line(size_line, rest.size())),
-                                          asio::buffer(rest.data(), rest.size()),
-                                          asio::buffer("\r\n", 2),
-                                          asio::buffer(last_chunk.data(), last_chunk.size())};
+      std::array<asio::const_buffer, 4> b{
+          asio::buffer(wire::chunk_size_line(size_line, rest.size())),
+          asio::buffer(rest.data(), rest.size()), asio::buffer("\r\n", 2),
+          asio::buffer(last_chunk.data(), last_chunk.size())};
       write_all(b);
     }
   }
@@ -688,8 +694,12 @@ void server_connection::finish_response() {
 
 // ---- request / response ----
 
-std::string_view request::method() const { return x_.method(); }
-std::string_view request::target() const { return x_.target(); }
+std::string_view request::method() const {
+  return x_.method();
+}
+std::string_view request::target() const {
+  return x_.target();
+}
 std::string_view request::path() const {
   std::string_view t = x_.target();
   return t.substr(0, t.find('?'));
@@ -699,8 +709,12 @@ std::string_view request::query() const {
   std::size_t q = t.find('?');
   return q == std::string_view::npos ? std::string_view{} : t.substr(q + 1);
 }
-std::string_view request::header(std::string_view name) const { return x_.header(name); }
-unsigned request::version() const { return x_.version; }
+std::string_view request::header(std::string_view name) const {
+  return x_.header(name);
+}
+unsigned request::version() const {
+  return x_.version;
+}
 std::optional<std::uint64_t> request::content_length() const {
   if (x_.parser->chunked()) return std::nullopt;
   auto n = x_.parser->content_length();
@@ -709,7 +723,9 @@ std::optional<std::uint64_t> request::content_length() const {
 std::size_t request::read_body(char* dest, std::size_t capacity) {
   return x_.read_body(dest, capacity);
 }
-const std::string* request::authenticated_user() const { return x_.user; }
+const std::string* request::authenticated_user() const {
+  return x_.user;
+}
 std::string request::remote_endpoint() const {
   sys_error ec;
   auto ep = x_.socket.remote_endpoint(ec);
@@ -731,7 +747,9 @@ void response::set_header(std::string_view name, std::string_view value) {
   x_.response_fields.append(value);
   x_.response_fields.append("\r\n");
 }
-xml::output& response::body() { return x_.body; }
+xml::output& response::body() {
+  return x_.body;
+}
 void response::finish() {
   if (!x_.parser->is_done() && !x_.drain_body(256 * 1024)) x_.keep_alive = false;
   x_.finish_response();
@@ -761,7 +779,8 @@ void server::impl::on_accept(const sys_error& ec, tcp::socket socket, worker& w)
   if (ec) {
     if (ec == asio::error::operation_aborted) return;
     // Out of descriptors or similar: back off briefly instead of spinning.
-    auto pause = std::make_shared<asio::steady_timer>(workers[0]->ctx, std::chrono::milliseconds(50));
+    auto pause =
+        std::make_shared<asio::steady_timer>(workers[0]->ctx, std::chrono::milliseconds(50));
     pause->async_wait([this, pause](const sys_error&) {
       if (!stopping.load()) accept_next();
     });
@@ -777,8 +796,7 @@ void server::impl::on_accept(const sys_error& ec, tcp::socket socket, worker& w)
     auto c = std::make_shared<detail::server_connection>(*this, w, std::move(socket));
     asio::spawn(
         asio::bind_executor(w.ctx.get_executor(), &coroutine_done),
-        [c](yield_type y) { c->run(y); },
-        boost::coroutines::attributes(opts.coroutine_stack));
+        [c](yield_type y) { c->run(y); }, boost::coroutines::attributes(opts.coroutine_stack));
   }
   accept_next();
 }
@@ -791,11 +809,10 @@ void server::impl::reject(tcp::socket socket) {
       "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
       "Content-Length: 0\r\n\r\n";
   auto s = std::make_shared<tcp::socket>(std::move(socket));
-  asio::async_write(*s, asio::buffer(busy.data(), busy.size()),
-                    [s](const sys_error&, std::size_t) {
-                      sys_error ignored;
-                      s->shutdown(tcp::socket::shutdown_both, ignored);
-                    });
+  asio::async_write(*s, asio::buffer(busy.data(), busy.size()), [s](const sys_error&, std::size_t) {
+    sys_error ignored;
+    s->shutdown(tcp::socket::shutdown_both, ignored);
+  });
 }
 
 server::server(server_options opts) : impl_(std::make_unique<impl>(std::move(opts))) {}
@@ -822,7 +839,8 @@ void server::start() {
   if (s.started.exchange(true)) return;
   unsigned n = s.opts.threads ? s.opts.threads : std::max(1u, std::thread::hardware_concurrency());
   for (unsigned i = 0; i < n; ++i) s.workers.push_back(std::make_unique<worker>());
-  if (s.opts.auth) s.expected_credentials = wire::base64_encode(s.opts.auth->user + ":" + s.opts.auth->password);
+  if (s.opts.auth)
+    s.expected_credentials = wire::base64_encode(s.opts.auth->user + ":" + s.opts.auth->password);
   try {
     if (s.opts.tls) {
       const tls_options& t = *s.opts.tls;
@@ -864,7 +882,9 @@ void server::start() {
   }
 }
 
-std::uint16_t server::port() const { return impl_->bound_port; }
+std::uint16_t server::port() const {
+  return impl_->bound_port;
+}
 
 void server::run() {
   start();
@@ -917,11 +937,12 @@ void server::stop() {
 void server::await(const std::function<void(std::function<void()> resume)>& start) {
   detail::server_connection* c = current_connection;
   if (!c || !c->yield) throw std::logic_error("http::server::await outside a handler");
-  yield_type y = *c->yield;  // async_completion moves from its token: use a copy
+  yield_type y = *c->yield;                  // async_completion moves from its token: use a copy
   auto executor = c->socket.get_executor();  // the coroutine's own thread
   asio::async_completion<yield_type, void()> completion(y);
   using completion_handler = decltype(completion.completion_handler);
-  auto resume_handler = std::make_shared<completion_handler>(std::move(completion.completion_handler));
+  auto resume_handler =
+      std::make_shared<completion_handler>(std::move(completion.completion_handler));
   start([executor, resume_handler] {
     // The coroutine must resume on its own executor, never inside the caller's stack.
     asio::post(executor, [resume_handler] { (*resume_handler)(); });

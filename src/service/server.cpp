@@ -69,6 +69,14 @@ soap::fault_error sender_fault(std::string reason, std::error_code ec = {}) {
   return soap::fault_error(std::move(f), ec);
 }
 
+std::string substitute_address(std::string text, std::string_view address) {
+  constexpr std::string_view placeholder = "{{address}}";
+  for (std::size_t at = text.find(placeholder); at != std::string::npos;
+       at = text.find(placeholder, at + address.size()))
+    text.replace(at, placeholder.size(), address);
+  return text;
+}
+
 unsigned fault_status(soap::version v, const soap::fault& f) {
   // SOAP 1.2 HTTP binding (part 2, 7.5.2.2): Sender faults are 400, others 500.
   // SOAP 1.1 / WS-I BP R1126: every fault is 500.
@@ -128,8 +136,9 @@ class soap_exchange final : public detail::exchange {
   // ---- exchange ----
   xml::reader& reader() override { return reader_; }
   const bind::read_options& read_options() const override { return svc_->options().read; }
-  void finish_request() override {
-    if (env_->next_body_element()) {
+  soap::envelope_reader& envelope() override { return *env_; }
+  void finish_request(bool body_consumed) override {
+    if (!body_consumed && env_->next_body_element()) {
       throw sender_fault("unexpected second Body element {" + std::string(reader_.ns()) + "}" +
                          std::string(reader_.local_name()));
     }
@@ -363,7 +372,9 @@ void server::impl::serve_wsdl(mount_point& mp, http::request& req, http::respons
   {
     std::lock_guard lock(mp.wsdl_mutex);
     if (mp.wsdl_cache.empty() || mp.wsdl_address != address) {
-      mp.wsdl_cache = generate_wsdl(*mp.svc, address);
+      mp.wsdl_cache = mp.svc->options().static_wsdl.empty()
+                          ? generate_wsdl(*mp.svc, address)
+                          : substitute_address(mp.svc->options().static_wsdl, address);
       mp.wsdl_address = address;
     }
     text = mp.wsdl_cache;

@@ -198,6 +198,12 @@ class wsdl_writer {
           if (e.type && e.type->ns != xs) imports.insert(e.type->ns);
           imports_of(e.anonymous, imports);
         }
+      // Each schema declares what its QName values use, so it stands alone when a tool
+      // (xmllint, a schema cache) cuts it out of the WSDL.
+      w_.declare_namespace("xsd", xs);
+      if (!ns.empty() && ns != s_.target_namespace()) w_.declare_namespace(prefix_of(ns), ns);
+      for (const auto& i : imports)
+        if (!i.empty() && i != xs && i != s_.target_namespace()) w_.declare_namespace(prefix_of(i), i);
       w_.start_element(xs, "schema");
       if (!ns.empty()) w_.attribute("", "targetNamespace", ns);
       w_.attribute("", "elementFormDefault", "qualified");

@@ -125,16 +125,24 @@ void decoder::fail_value(bind::errc code, std::string_view text, std::string_vie
 
 std::uint32_t decoder::entry_for(std::string_view id) {
   ++hash_ops_;
-  if (auto it = ids_.find(id); it != ids_.end()) return it->second;
   if (entries_.size() >= options_.max_references) {
+    bool inserted = false;
+    // Full: only existing ids may still be looked up (insert into a scratch value, then check).
+    const auto index =
+        ids_.find_or_insert(id, static_cast<std::uint32_t>(entries_.size()), inserted);
+    if (!inserted) return index;
     fail(errc::limit_exceeded, detail::cat({"more than ", std::to_string(options_.max_references),
                                             " distinct ids/hrefs in one message"}));
   }
-  const auto index = static_cast<std::uint32_t>(entries_.size());
-  ++hash_ops_;
-  const auto [it, inserted] = ids_.emplace(std::string{id}, index);
-  entries_.emplace_back().id = &it->first;
+  bool inserted = false;
+  const auto index = ids_.find_or_insert(id, static_cast<std::uint32_t>(entries_.size()), inserted);
+  if (inserted) entries_.emplace_back();
   return index;
+}
+
+void decoder::fail_type_mismatch(std::uint32_t e) const {
+  fail(errc::bad_reference,
+       detail::cat({"id \"", ids_.key(e), "\" is referenced as two different types"}));
 }
 
 decoder::ref_attrs decoder::find_ref_attributes() {
@@ -182,7 +190,7 @@ void decoder::on_placeholder(std::uint32_t e) {
 
 void decoder::begin_definition(std::uint32_t e) {
   if (entries_[e].st != state::unseen) {
-    fail(errc::bad_reference, detail::cat({"duplicate id \"", *entries_[e].id, "\""}));
+    fail(errc::bad_reference, detail::cat({"duplicate id \"", ids_.key(e), "\""}));
   }
 }
 
@@ -218,7 +226,8 @@ void decoder::read_independent() {
     fill(e);
   } else {
     // Not referenced yet: its type is unknown until an href names it.
-    entries_[e].xml = capture_element(*r_, outer_);
+    entries_[e].kept = static_cast<std::uint32_t>(kept_.size());
+    kept_.push_back(capture_element(*r_, outer_));
     entries_[e].st = state::deferred;
   }
 }
@@ -227,7 +236,7 @@ void decoder::finish() {
   // Independents that were kept as text and referenced later: decode each exactly once.
   for (std::size_t i = 0; i < deferred_queue_.size(); ++i) {
     const std::uint32_t e = deferred_queue_[i];
-    const std::string xml = std::move(entries_[e].xml);
+    const std::string xml = std::move(kept_[entries_[e].kept]);
     xml::reader sub{r_->get_limits()};
     sub.reset(xml);
     detail::next(sub);  // its start tag
@@ -242,10 +251,11 @@ void decoder::finish() {
     r_ = main;
   }
   deferred_queue_.clear();
-  for (const entry& en : entries_) {
+  for (std::uint32_t e = 0; e < entries_.size(); ++e) {
+    const entry& en = entries_[e];
     if (en.object && en.st != state::filled) {
       fail(errc::bad_reference,
-           detail::cat({"href \"#", *en.id, "\" names no element with that id"}));
+           detail::cat({"href \"#", ids_.key(e), "\" names no element with that id"}));
     }
   }
   // By-value copies, each after every copy into its source (Kahn's order over entries).

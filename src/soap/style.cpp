@@ -37,6 +37,18 @@ std::string_view rpc_reader::name() const noexcept {
   return r_.local_name();
 }
 
+void check_encoding_style(const xml::reader& r, version v, std::string_view inherited) {
+  const xml::attribute* own = r.find_attribute(envelope_ns(v), "encodingStyle");
+  std::string_view style = own ? own->value : inherited;
+  while (!style.empty() && detail::is_whitespace(style.substr(0, 1))) style.remove_prefix(1);
+  if (style.empty()) return;
+  // A list of URIs, most specific first; SOAP 1.1 lets a URI be more specific than SOAP-ENC.
+  const std::string_view first = style.substr(0, style.find_first_of(" \t\r\n"));
+  if (first.substr(0, soap11_encoding_ns.size()) == soap11_encoding_ns) return;
+  detail::fail(errc::data_encoding_unknown,
+               detail::cat({"encodingStyle \"", first, "\" is not supported"}));
+}
+
 void expect_element(const xml::reader& r, std::string_view ns, std::string_view name) {
   if (!r.is(ns, name)) {
     detail::fail(errc::unexpected_element,

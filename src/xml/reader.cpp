@@ -50,13 +50,6 @@ constexpr std::array<std::uint8_t, 128> make_name_table() {
 }
 constexpr auto ascii_name = make_name_table();
 
-// 1 for the ASCII NCName characters [A-Za-z0-9._-], 0 for every other byte.
-constexpr std::array<bool, 256> make_name_char_table() {
-  std::array<bool, 256> t{};
-  for (int c = 0; c < 128; ++c) t[c] = (ascii_name[c] & name_char_bit) != 0;
-  return t;
-}
-constexpr auto ascii_name_char = make_name_char_table();
 
 inline bool is_space(char c) noexcept {
   return c == ' ' || c == '\n' || c == '\t' || c == '\r';
@@ -147,6 +140,20 @@ inline std::uint32_t hash_bytes(std::string_view s) noexcept {
   std::uint32_t h = 2166136261u;
   for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
   return h;
+}
+
+// Short comparisons (names, prefixes) are cheaper inline than through memcmp.
+inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+  for (; n >= 8; a += 8, b += 8, n -= 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (x != y) return false;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
 }
 
 inline bool starts_with(const char* p, const char* end, std::string_view s) noexcept {
@@ -243,6 +250,8 @@ struct reader::impl {
   const char* text_ptr = nullptr;
   std::size_t text_len = 0;
   bool text_in_buf = false;
+  bool text_resume = false;         // streaming: a text run continues at pos (text in text_buf)
+  const char* text_safe = nullptr;  // where the suspended run stopped
 
   // ---- positions ----
   std::uint64_t tok_off = 0;
@@ -305,6 +314,7 @@ struct reader::impl {
     attrs.clear();
     decls.clear();
     text_buf.clear();
+    text_resume = false;
     retry_at = 0;
     tok_off = 0;
     tok_pos_valid = false;
@@ -518,18 +528,13 @@ struct reader::impl {
         return x < cap && (ascii_name[static_cast<unsigned char>(*x) & 0x7F] & name_start_bit) &&
                static_cast<unsigned char>(*x) < 0x80;
       };
-      auto skip = [&](const char* x) {
-        while (x < cap && ascii_name_char[static_cast<unsigned char>(*x)]) ++x;
-        return x;
-      };
       if (starts_ncname(p)) {
-        const char* s = skip(p + 1);
         const char* colon = nullptr;
-        if (s < cap && *s == ':' && starts_ncname(s + 1)) {
-          colon = s;
-          s = skip(s + 2);
-        }
-        if (s < cap && static_cast<unsigned char>(*s) < 0x80 && *s != ':') {
+        const char* s = detail::skip_ascii_qname(p + 1, cap, colon);
+        // Accept when the name ended on an ASCII byte, with at most one colon that is followed
+        // by a name start character (the name cannot end on a colon then).
+        if (s < cap && static_cast<unsigned char>(*s) < 0x80 &&
+            (colon == nullptr || (colon != detail::many_colons && starts_ncname(colon + 1)))) {
           q = s;
           prefix_len = colon ? static_cast<std::uint32_t>(colon - p) : 0;
           return st::ok;
@@ -582,6 +587,30 @@ struct reader::impl {
   // ------------------------------------------------------------------ references
   // Decodes the reference at p ('&'). On ok, q is past ';' and out[0, n) holds the UTF-8.
   st decode_ref(const char* p, const char* end, const char*& q, char* out, std::size_t& n) {
+    // Fast path: the five predefined entities (the bulk of escaped SOAP text). Same result as
+    // the general path below whenever their names fit the name length limit.
+    if (lim.max_name_length >= 4 &&
+        (end - p >= 6 || (end - p >= 4 && (p[1] == 'l' || p[1] == 'g')))) {
+      char c = 0;
+      std::size_t len = 0;
+      if (p[2] == 't' && p[3] == ';' && (p[1] == 'l' || p[1] == 'g')) {
+        c = p[1] == 'l' ? '<' : '>';
+        len = 4;
+      } else if (end - p >= 5 && p[1] == 'a' && p[2] == 'm' && p[3] == 'p' && p[4] == ';') {
+        c = '&';
+        len = 5;
+      } else if (end - p >= 6 && p[5] == ';' &&
+                 (std::memcmp(p + 1, "quot", 4) == 0 || std::memcmp(p + 1, "apos", 4) == 0)) {
+        c = p[1] == 'q' ? '"' : '\'';
+        len = 6;
+      }
+      if (len) {
+        out[0] = c;
+        n = 1;
+        q = p + len;
+        return st::ok;
+      }
+    }
     const char* s = p + 1;
     if (s == end) return st::more;
     if (*s == '#') {
@@ -606,12 +635,13 @@ struct reader::impl {
         }
         value = value * (hex ? 16 : 10) + d;
         if (value > 0x10FFFF) value = 0x110000;  // saturate: stays illegal
-        if (s - digits > 64) return fail(errc::bad_char_ref, p);
+        // Digits are bounded like a name, so zero padding cannot make a token unbounded.
+        if (static_cast<std::size_t>(s - digits) >= lim.max_name_length) {
+          return fail(errc::limit_name_length, digits + lim.max_name_length);
+        }
       }
       if (s == digits || *s != ';' || !is_xml_char(value)) return fail(errc::bad_char_ref, p);
-      if (ascii_only && value >= 0x80) {
-        // A reference names a character, not a byte: fine even in US-ASCII documents.
-      }
+      // A reference names a character, not a byte: fine even in US-ASCII documents.
       n = encode_utf8(value, out);
       q = s + 1;
       return st::ok;
@@ -620,7 +650,6 @@ struct reader::impl {
     std::uint32_t prefix_len = 0;
     st r = scan_qname(s, end, name_end, prefix_len, errc::bad_syntax);
     if (r != st::ok) return r;
-    if (name_end == end) return st::more;
     if (*name_end != ';') return fail(errc::bad_syntax, name_end);
     std::string_view name(s, static_cast<std::size_t>(name_end - s));
     char c;
@@ -759,37 +788,63 @@ struct reader::impl {
   // A run of character data (with CDATA sections and comments) at p, inside the root. On ok,
   // q is the '<' of the next tag.
   st parse_text_run(const char* p, const char* end, const char*& q) {
-    text_in_buf = false;
-    text_len = 0;
-    text_buf.clear();
+    if (!text_resume) {
+      text_in_buf = false;
+      text_len = 0;
+      text_buf.clear();
+    }
+    text_resume = false;
     const char* seg = p;
     const char* s = p;
+    // Out of bytes at `upto`: everything before it is validated; keep it (copied, since the
+    // input buffer may move) so a streamed run is never rescanned from its start.
+    auto suspend = [&](const char* upto) {
+      text_append(seg, upto);
+      if (!text_in_buf) {
+        text_buf.assign(text_ptr, text_ptr + text_len);
+        text_in_buf = true;
+      }
+      text_safe = upto;
+      text_resume = true;
+      return st::more;
+    };
     for (;;) {
       s = detail::find_text_special(s, end);
       if (text_limit(seg, s) != st::ok) return st::fail;
-      if (s == end) return st::more;
+      if (s == end) return suspend(s);
       switch (*s) {
         case '<': {
-          if (s + 1 == end) return st::more;
+          if (s + 1 == end) return suspend(s);
           if (s[1] != '!') {
             text_append(seg, s);
             q = s;
             return st::ok;
           }
           text_append(seg, s);
+          seg = s;
           const char* after = nullptr;
           st r;
+          std::size_t before = text_size();
           if (starts_with(s, end, "<!--")) {
             r = parse_comment(s, end, after);
           } else if (starts_with(s, end, "<![CDATA[")) {
             r = parse_cdata(s, end, after);
           } else if (is_prefix_of(s, end, "<![CDATA[") || is_prefix_of(s, end, "<!--") ||
                      is_prefix_of(s, end, "<!DOCTYPE")) {
-            return st::more;
+            return suspend(s);
           } else if (starts_with(s, end, "<!DOCTYPE")) {
             return fail(errc::doctype_forbidden, s);
           } else {
             return fail(errc::bad_syntax, s);
+          }
+          if (r == st::more) {
+            // Drop what the unfinished CDATA section appended; it is parsed again later.
+            if (text_in_buf) {
+              text_buf.resize(before);
+            } else {
+              text_len = before;
+            }
+            return suspend(s);
           }
           if (r != st::ok) return r;
           s = seg = after;
@@ -797,10 +852,12 @@ struct reader::impl {
         }
         case '&': {
           text_append(seg, s);
+          seg = s;
           char buf[4];
           std::size_t n = 0;
           const char* after = nullptr;
           st r = decode_ref(s, end, after, buf, n);
+          if (r == st::more) return suspend(s);
           if (r != st::ok) return r;
           text_append_decoded(buf, n);
           if (text_size() > lim.max_text_length) return fail(errc::limit_text_length, s);
@@ -808,12 +865,12 @@ struct reader::impl {
           continue;
         }
         case ']':
-          if (s + 1 == end || (s[1] == ']' && s + 2 == end)) return st::more;
+          if (s + 1 == end || (s[1] == ']' && s + 2 == end)) return suspend(s);
           if (s[1] == ']' && s[2] == '>') return fail(errc::cdata_end_in_text, s);
           ++s;
           continue;
         case '\r':
-          if (s + 1 == end) return st::more;
+          if (s + 1 == end) return suspend(s);
           text_append(seg, s);
           text_append_decoded("\n", 1);
           if (text_size() > lim.max_text_length) return fail(errc::limit_text_length, s);
@@ -823,6 +880,7 @@ struct reader::impl {
         default: {
           const char* after = nullptr;
           st r = check_unusual(s, end, after);
+          if (r == st::more) return suspend(s);
           if (r != st::ok) return r;
           s = after;
         }
@@ -1021,7 +1079,7 @@ struct reader::impl {
     std::uint32_t uri_off = 0, uri_len = 0;
     const open_element* parent = elements.empty() ? nullptr : &elements.back();
     if (parent && bindings.size() == mark && parent->prefix_len == prefix_len &&
-        std::memcmp(names.data() + parent->name_off, name, prefix_len) == 0) {
+        same_bytes(names.data() + parent->name_off, name, prefix_len)) {
       // Same prefix as the parent and no declarations here: same namespace (the common case).
       uri_off = parent->uri_off;
       uri_len = parent->uri_len;
@@ -1113,6 +1171,17 @@ struct reader::impl {
 
   st parse_end_tag(reader& r, const char* p, const char* end, const char*& q) {
     const char* name = p + 2;
+    {
+      // Fast path: exactly the open element's name, then '>'. That name was validated when
+      // the start tag was read, so no character checks are needed.
+      const open_element& e = elements.back();
+      if (static_cast<std::size_t>(end - name) > e.name_len && name[e.name_len] == '>' &&
+          same_bytes(name, names.data() + e.name_off, e.name_len)) {
+        q = name + e.name_len + 1;
+        emit_end(r);
+        return st::ok;
+      }
+    }
     const char* s = nullptr;
     std::uint32_t prefix_len = 0;
     st res = scan_qname(name, end, s, prefix_len);
@@ -1301,10 +1370,12 @@ struct reader::impl {
     const char* p = data + pos;
     const char* end = data + size;
     if (p == end) return st::more;
-    tok_off = offset_of(p);
-    tok_pos_valid = false;
     const char* q = nullptr;
-    if (*p == '<') {
+    if (!text_resume) {
+      tok_off = offset_of(p);
+      tok_pos_valid = false;
+    }
+    if (*p == '<' && !text_resume) {
       if (p + 1 == end) return st::more;
       char c = p[1];
       if (c == '/') {
@@ -1324,6 +1395,9 @@ struct reader::impl {
       }
     }
     st res = parse_text_run(p, end, q);
+    if (res == st::more && text_resume && !whole) {
+      pos = static_cast<std::size_t>(text_safe - data);  // the run so far is in text_buf
+    }
     if (res != st::ok) return res;
     pos = static_cast<std::size_t>(q - data);
     if (text_size() == 0) return st::skip;  // comments only
@@ -1343,7 +1417,9 @@ struct reader::impl {
     hint_at = 0;
     hint_quote = 0;
     hint_in_content = ph == phase::content;
-    if (ph == phase::start) {
+    if (text_resume) {
+      hint_state = hint::text;
+    } else if (ph == phase::start) {
       // A declaration (possibly after a BOM) ends at '>'; shorter prefixes decide quickly.
       bool decl =
           starts_with(p, p + avail, "<?xml") || starts_with(p, p + avail, "\xEF\xBB\xBF<?xml");

@@ -97,8 +97,12 @@ inline const char* find_raw_special(const char* p, const char* end, char stop) n
   return end;
 }
 
-/// First byte that is not an ASCII NCName character [A-Za-z0-9._-], or end.
-inline const char* skip_ascii_name(const char* p, const char* end) noexcept {
+/// Returned through `colon` by skip_ascii_qname when a name holds more than one colon.
+inline const char* const many_colons = reinterpret_cast<const char*>(1);
+
+/// First byte that is not an ASCII QName character [A-Za-z0-9._:-], or end. `colon` is set to
+/// the first colon of the run, or many_colons if there are several (it must start null).
+inline const char* skip_ascii_qname(const char* p, const char* end, const char*& colon) noexcept {
 #if LATHER_XML_SSE2
   while (end - p >= 16) {
     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
@@ -106,19 +110,33 @@ inline const char* skip_ascii_name(const char* p, const char* end) noexcept {
     __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));  // A-Z -> a-z
     __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)),
                                    _mm_cmplt_epi8(folded, _mm_set1_epi8('z' + 1)));
-    __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-                                  _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-    __m128i punct = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')), _mm_cmpeq_epi8(v, _mm_set1_epi8('.'))),
-        _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
-    __m128i ok = _mm_or_si128(_mm_or_si128(letter, digit), punct);
+    // '-' '.' '0'-'9' ':' are 0x2D..0x3A except '/' (0x2F)
+    __m128i digitish = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('-' - 1)),
+                                     _mm_cmplt_epi8(v, _mm_set1_epi8(':' + 1)));
+    digitish = _mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')), digitish);
+    __m128i ok =
+        _mm_or_si128(_mm_or_si128(letter, digitish), _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
     unsigned bad = ~static_cast<unsigned>(_mm_movemask_epi8(ok)) & 0xFFFFu;
+    unsigned colons =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(':'))));
+    if (bad) colons &= (1u << __builtin_ctz(bad)) - 1;
+    if (colons) {
+      if (colon != nullptr || (colons & (colons - 1))) {
+        colon = many_colons;
+      } else {
+        colon = p + __builtin_ctz(colons);
+      }
+    }
     if (bad) return p + __builtin_ctz(bad);
     p += 16;
   }
 #endif
   for (; p < end; ++p) {
     char c = *p;
+    if (c == ':') {
+      colon = colon ? many_colons : p;
+      continue;
+    }
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
               c == '-' || c == '.' || c == '_';
     if (!ok) return p;

@@ -127,11 +127,12 @@ constexpr auto attention_cdata = make_attention(mode::cdata);
 
 // NCName bytes, ASCII part (bytes >= 0x80 are accepted once the name is valid UTF-8).
 constexpr std::array<std::uint8_t, 256> make_name_table() {
-  std::array<std::uint8_t, 256> t{};  // 1 = may start a name, 2 = may continue it
+  // 1 = may start a name, 2 = may continue it, 4 = non-ASCII (UTF-8 to validate)
+  std::array<std::uint8_t, 256> t{};
   for (int c = 0; c < 256; ++c) {
     const bool start = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c >= 0x80;
     const bool cont = start || (c >= '0' && c <= '9') || c == '-' || c == '.';
-    t[c] = static_cast<std::uint8_t>((start ? 1 : 0) | (cont ? 2 : 0));
+    t[c] = static_cast<std::uint8_t>((start ? 1 : 0) | (cont ? 2 : 0) | (c >= 0x80 ? 4 : 0));
   }
   return t;
 }
@@ -469,15 +470,15 @@ namespace {
 }
 
 void check_ncname(const output& out, std::string_view name, const char* what) {
-  // One branch-free pass: AND of the per-byte classes, OR of the bytes (for non-ASCII).
-  std::uint8_t classes = name.empty() ? 0 : name_table[byte_at(name.data())] & 1 ? 2 : 0;
-  std::uint8_t high = 0;
-  for (char c : name) {
-    classes &= name_table[static_cast<std::uint8_t>(c)];
-    high |= static_cast<std::uint8_t>(c);
+  // Names are short: a plain loop that stops at the first bad byte beats a vectorised one.
+  bool ok = !name.empty() && (name_table[byte_at(name.data())] & 1) != 0;
+  std::uint8_t seen = 0;
+  for (std::size_t i = 0; ok && i < name.size(); ++i) {
+    const std::uint8_t t = name_table[static_cast<std::uint8_t>(name[i])];
+    ok = (t & 2) != 0;
+    seen |= t;
   }
-  bool ok = classes != 0;
-  if (ok && (high & 0x80) != 0) {  // rare: validate the UTF-8 of a non-ASCII name
+  if (ok && (seen & 4) != 0) {  // rare: validate the UTF-8 of a non-ASCII name
     const char* p = name.data();
     const char* end = p + name.size();
     while (ok && p != end) {

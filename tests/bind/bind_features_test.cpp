@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "bind_test_util.hpp"
+#include "lather/bind/describe.hpp"
+#include "lather/perf/types.hpp"
 
 namespace feat {
 
@@ -253,7 +255,9 @@ void expect_same_kitchen(const feat::Kitchen& k, const feat::Kitchen& back) {
   expect_same_pets(k, back);
   ASSERT_EQ(static_cast<bool>(back.guard), static_cast<bool>(k.guard));
   if (k.guard) {
-    EXPECT_EQ(typeid(*back.guard), typeid(*k.guard));
+    const feat::Dog& got = *back.guard;
+    const feat::Dog& want = *k.guard;
+    EXPECT_EQ(typeid(got), typeid(want));
     EXPECT_EQ(back.guard->name, k.guard->name);
   }
 }
@@ -471,7 +475,8 @@ TEST(BindFeatures, PolymorphismErrors) {
                k);
   ASSERT_FALSE(e) << e.message;
   ASSERT_TRUE(k.guard);
-  EXPECT_EQ(typeid(*k.guard), typeid(feat::Puppy));
+  const feat::Dog& guard = *k.guard;
+  EXPECT_EQ(typeid(guard), typeid(feat::Puppy));
   // The derived type's element in the wrong namespace.
   e = from_xml(head + R"(<guard xsi:type="o:Puppy"><name>p</name><barks>2</barks>)"
                       R"(<sleepy>true</sleepy></guard><blob/></kitchen>)",
@@ -497,6 +502,43 @@ TEST(BindFeatures, DescribeIsIntrospectable) {
   static_assert(std::get<2>(lather::bind::fields_of<feat::Puppy>).ns == "urn:lather:other");
   static_assert(std::get<15>(lather::bind::fields_of<feat::Kitchen>).ns.empty());
   static_assert(std::get<13>(lather::bind::fields_of<feat::Kitchen>).max_occurs == 3);
+
+  const type_description& seq = describe<lather::perf::NestedComplexTypeSeq>();
+  EXPECT_EQ(seq.name, "NestedComplexTypeSeq");
+  EXPECT_EQ(seq.kind, type_kind::complex);
+  ASSERT_EQ(seq.fields.size(), 1u);
+  EXPECT_EQ(seq.fields[0].name, "item");
+  EXPECT_EQ(seq.fields[0].min_occurs, 0u);
+  EXPECT_EQ(seq.fields[0].max_occurs, unbounded);
+  const type_description& item = seq.fields[0].type();
+  EXPECT_EQ(item.name, "NestedComplexType");
+  ASSERT_EQ(item.fields.size(), 9u);
+  EXPECT_EQ(item.fields[1].type().name, "unsignedByte");
+  EXPECT_EQ(item.fields[1].type().ns, xsd_namespace);
+  EXPECT_EQ(item.fields[8].type().kind, type_kind::enumeration);
+  ASSERT_EQ(item.fields[8].type().enum_values.size(), 3u);
+  EXPECT_EQ(item.fields[8].type().enum_values[2], "BLUE");
+  const type_description& st = item.fields[7].type();
+  EXPECT_EQ(st.fields[7].kind, field_kind::attribute);
+  EXPECT_TRUE(st.fields[7].ns.empty());
+  EXPECT_TRUE(describe<lather::perf::echoComplexTypeDoc>().anonymous);
+
+  const type_description& puppy = describe<feat::Puppy>();
+  ASSERT_EQ(puppy.fields.size(), 1u);  // own fields; the rest via base
+  ASSERT_NE(puppy.base, nullptr);
+  EXPECT_EQ(puppy.base().name, "Dog");
+  EXPECT_EQ(describe<feat::Animal>().derived.size(), 3u);  // Dog, Cat, Puppy
+  const type_description& kitchen = describe<feat::Kitchen>();
+  EXPECT_EQ(kitchen.fields[10].type().kind, type_kind::choice);
+  ASSERT_EQ(kitchen.fields[10].alternatives.size(), 2u);
+  EXPECT_EQ(kitchen.fields[10].alternatives[1].name, "square");
+  EXPECT_EQ(kitchen.fields[10].alternatives[1].type().name, "Square");
+  EXPECT_TRUE(kitchen.fields[16].polymorphic);
+  EXPECT_EQ(kitchen.fields[16].type().name, "Animal");
+  EXPECT_EQ(kitchen.fields[18].type().kind, type_kind::any_type);
+  EXPECT_EQ(kitchen.fields[19].kind, field_kind::any);
+  EXPECT_EQ(describe<feat::Price>().kind, type_kind::simple_content);
+  EXPECT_EQ(kitchen.fields[0].default_value, "en");
 }
 
 }  // namespace

@@ -157,6 +157,9 @@ TEST(HostileXml, IllegalCharacters) {
   expect_error("<a>&#1;</a>", errc::bad_char_ref, 3);
   expect_error("<a>&#xFFFE;</a>", errc::bad_char_ref, 3);
   expect_error("<a>&#99999999999999999999;</a>", errc::bad_char_ref, 3);
+  // Zero padding is legal, but the digits are bounded like a name.
+  EXPECT_EQ(parse_whole("<a>&#" + std::string(1000, '0') + "65;</a>").code, errc::ok);
+  expect_error("<a>&#" + std::string(5000, '0') + "65;</a>", errc::limit_name_length, 5 + 1024);
 }
 
 TEST(HostileXml, DtdAttacksAreRejectedAtTheDoctype) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <future>
+#include <mutex>
 #include <thread>
 
 #include "lather/http/client.hpp"
@@ -100,9 +101,9 @@ TEST(HttpClient, RequestChunkingThreshold) {
     bool chunked;
   };
   const request_case cases[] = {
-      {{4096, false}, 0, false},    {{4096, false}, 4095, false}, {{4096, false}, 4096, false},
-      {{4096, false}, 4097, true},  {{4096, false}, 200000, true}, {{0, false}, 0, true},
-      {{0, false}, 10, true},       {{4096, true}, 200000, false},
+      {{4096, false}, 0, false},   {{4096, false}, 4095, false},  {{4096, false}, 4096, false},
+      {{4096, false}, 4097, true}, {{4096, false}, 200000, true}, {{0, false}, 0, true},
+      {{0, false}, 10, true},      {{4096, true}, 200000, false},
   };
   for (const auto& rc : cases) {
     SCOPED_TRACE("threshold=" + std::to_string(rc.setting.threshold) +
@@ -127,8 +128,119 @@ TEST(HttpClient, RequestChunkingThreshold) {
   }
 }
 
+/// A one-connection raw HTTP peer that records each request's bytes exactly as sent and
+/// answers 200 with an empty body. Bodies must be made of 'x' (the chunked end is found by
+/// its terminator).
+class raw_peer {
+ public:
+  raw_peer() {
+    listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::listen(listener_, 4);
+    socklen_t len = sizeof a;
+    ::getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    thread_ = std::thread([this] { serve(); });
+  }
+  ~raw_peer() {
+    ::shutdown(listener_, SHUT_RDWR);
+    ::close(listener_);
+    thread_.join();
+  }
+  std::uint16_t port() const { return port_; }
+  std::string last_request() {
+    std::lock_guard lock(mutex_);
+    return last_;
+  }
+
+ private:
+  void serve() {
+    int fd = ::accept(listener_, nullptr, nullptr);
+    if (fd < 0) return;
+    timeval tv{5, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    std::string in;
+    char buf[65536];
+    for (;;) {
+      std::size_t head_end, request_end = std::string::npos;
+      while (request_end == std::string::npos) {
+        head_end = in.find("\r\n\r\n");
+        if (head_end != std::string::npos) {
+          std::string head = in.substr(0, head_end);
+          auto cl = head.find("Content-Length: ");
+          if (head.find("Transfer-Encoding: chunked") != std::string::npos) {
+            auto t = in.find("\r\n0\r\n\r\n", head_end);
+            if (t != std::string::npos)
+              request_end = t + 7;
+            else if (in.compare(head_end + 4, 5, "0\r\n\r\n") == 0)
+              request_end = head_end + 9;
+          } else if (cl != std::string::npos) {
+            std::size_t n = std::stoul(head.substr(cl + 16));
+            if (in.size() >= head_end + 4 + n) request_end = head_end + 4 + n;
+          } else {
+            request_end = head_end + 4;
+          }
+        }
+        if (request_end != std::string::npos) break;
+        ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) {
+          ::close(fd);
+          return;
+        }
+        in.append(buf, static_cast<std::size_t>(n));
+      }
+      {
+        std::lock_guard lock(mutex_);
+        last_ = in.substr(0, request_end);
+      }
+      in.erase(0, request_end);
+      static constexpr char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+      ::send(fd, ok, sizeof ok - 1, MSG_NOSIGNAL);
+    }
+  }
+  int listener_;
+  std::uint16_t port_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::string last_;
+};
+
+TEST(HttpClient, RequestFramingOnTheWire) {
+  raw_peer peer;
+  client c{"http://127.0.0.1:" + std::to_string(peer.port()) + "/svc"};
+  for (std::size_t size : {std::size_t{0}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097},
+                           std::size_t{50000}}) {
+    SCOPED_TRACE(size);
+    header_pair hdrs[] = {{"Content-Type", "text/xml"}};
+    c.post(
+        "", hdrs,
+        [&](xml::output& o) {
+          for (std::size_t i = 0; i < size; ++i) {
+            o.push_back('x');
+            o.maybe_flush();
+          }
+        },
+        [](const response_head& h, const xml::source_fn&) { EXPECT_EQ(h.status, 200u); });
+    std::string wire = peer.last_request();
+    EXPECT_EQ(wire.rfind("POST /svc HTTP/1.1\r\nHost: 127.0.0.1:", 0), 0u) << wire.substr(0, 80);
+    if (size <= 4096) {
+      EXPECT_NE(wire.find("Content-Length: " + std::to_string(size) + "\r\n"), std::string::npos);
+      EXPECT_EQ(wire.find("Transfer-Encoding"), std::string::npos);
+    } else {
+      EXPECT_NE(wire.find("Transfer-Encoding: chunked\r\n"), std::string::npos);
+      EXPECT_EQ(wire.find("Content-Length"), std::string::npos);
+      EXPECT_EQ(wire.substr(wire.size() - 7), "\r\n0\r\n\r\n");
+    }
+  }
+  EXPECT_EQ(c.get_stats().connections_opened, 1u);
+}
+
 TEST(HttpClient, ResponseFramingBothWaysThroughTheClient) {
-  for (std::size_t size : {std::size_t{10}, std::size_t{4096}, std::size_t{4097}, std::size_t{1} << 20}) {
+  for (std::size_t size :
+       {std::size_t{10}, std::size_t{4096}, std::size_t{4097}, std::size_t{1} << 20}) {
     server srv{{}};
     srv.route("/echo", echo);
     srv.start();
@@ -167,7 +279,8 @@ TEST(HttpClient, RetriesOnceWhenTheServerClosedAnIdleConnection) {
   client c{url(srv)};
   EXPECT_EQ(call(c, "one"), "one");
   // Wait (bounded) until the server has closed the idle connection.
-  for (int i = 0; i < 300 && srv.get_stats().connections_open > 0; ++i) std::this_thread::sleep_for(10ms);
+  for (int i = 0; i < 300 && srv.get_stats().connections_open > 0; ++i)
+    std::this_thread::sleep_for(10ms);
   ASSERT_EQ(srv.get_stats().connections_open, 0u);
   EXPECT_EQ(call(c, "two"), "two");
   EXPECT_EQ(c.get_stats().retries, 1u);
@@ -201,7 +314,8 @@ TEST(HttpClient, AsyncPost) {
   std::vector<std::string> bodies(calls);
   for (int i = 0; i < calls; ++i) {
     c.async_post(
-        "", {{"Content-Type", "text/xml"}}, [i](xml::output& o) { o.append("async " + std::to_string(i)); },
+        "", {{"Content-Type", "text/xml"}},
+        [i](xml::output& o) { o.append("async " + std::to_string(i)); },
         [&bodies, i](const response_head&, const xml::source_fn& src) {
           char buf[256];
           while (std::size_t n = src(buf, sizeof buf)) bodies[i].append(buf, n);
@@ -343,11 +457,13 @@ TEST(HttpClient, BasicAuth) {
 class HttpTls : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = std::filesystem::temp_directory_path() / ("lather-http-tls-" + std::to_string(::getpid()));
+    dir_ =
+        std::filesystem::temp_directory_path() / ("lather-http-tls-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
     std::string d = dir_.string();
     std::string script =
-        "cd '" + d + "' && "
+        "cd '" + d +
+        "' && "
         "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 "
         "  -subj /CN=lather-test-ca 2>/dev/null && "
         "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\n' > san.ext && "
@@ -401,9 +517,10 @@ TEST_F(HttpTls, MutualTls) {
                                  .ca_file = file("ca.pem")}}};
   srv.route("/echo", echo);
   srv.start();
-  client with_cert{https(srv), {.tls = tls_options{.cert_file = file("client.pem"),
-                                                   .key_file = file("client.key"),
-                                                   .ca_file = file("ca.pem")}}};
+  client with_cert{https(srv),
+                   {.tls = tls_options{.cert_file = file("client.pem"),
+                                       .key_file = file("client.key"),
+                                       .ca_file = file("ca.pem")}}};
   EXPECT_EQ(call(with_cert, "mutual"), "mutual");
   client without_cert{https(srv), {.tls = tls_options{.ca_file = file("ca.pem")}}};
   EXPECT_THROW(call(without_cert, "x"), error);

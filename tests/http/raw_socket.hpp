@@ -65,7 +65,9 @@ class raw_socket {
   }
   raw_socket(const raw_socket&) = delete;
   raw_socket& operator=(const raw_socket&) = delete;
-  raw_socket(raw_socket&& o) noexcept : fd_(o.fd_), buffered_(std::move(o.buffered_)) { o.fd_ = -1; }
+  raw_socket(raw_socket&& o) noexcept : fd_(o.fd_), buffered_(std::move(o.buffered_)) {
+    o.fd_ = -1;
+  }
 
   /// False if the peer has closed (send fails).
   bool send(std::string_view data) {

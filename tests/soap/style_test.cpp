@@ -79,9 +79,8 @@ class SoapStyles : public ::testing::TestWithParam<soap::version> {};
 
 TEST_P(SoapStyles, DocumentLiteralWrapped) {
   const soap::version v = GetParam();
-  const std::string doc = message(v, false, [](xml::writer& w) {
-    bind::write(w, shop::ns, "placeOrder", order);
-  });
+  const std::string doc =
+      message(v, false, [](xml::writer& w) { bind::write(w, shop::ns, "placeOrder", order); });
   receive(doc, v, [&](xml::reader& r, soap::envelope_reader& env) {
     soap::expect_element(r, shop::ns, "placeOrder");
     shop::placeOrder got;
@@ -145,8 +144,7 @@ TEST_P(SoapStyles, RpcEncodedWithMetaTypes) {
   const std::string doc = message(v, true, [v](xml::writer& w) {
     soap::encoder enc{w};
     enc.count(order);
-    soap::write_rpc_start(w, v, soap::style::rpc_encoded, "urn:shop:binding",
-                          "placeOrderResponse");
+    soap::write_rpc_start(w, v, soap::style::rpc_encoded, "urn:shop:binding", "placeOrderResponse");
     enc.write("", "return", order);
     w.end_element();
     enc.write_independents();
@@ -178,6 +176,26 @@ TEST(SoapStyle, WrongOperationElementIsASenderFault) {
       EXPECT_EQ(e.get().code, soap::fault_code::sender);
       EXPECT_NE(e.get().reason.find("{urn:other}op"), std::string::npos);
     }
+  });
+}
+
+TEST(SoapStyle, EncodingStyleCheck) {
+  const std::string doc =
+      R"(<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body>)"
+      R"(<a:op xmlns:a="urn:a" e:encodingStyle="urn:my-own-encoding"/>)"
+      R"(<a:ok xmlns:a="urn:a" e:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/>)"
+      R"(</e:Body></e:Envelope>)";
+  receive(doc, soap::version::soap12, [](xml::reader& r, soap::envelope_reader& env) {
+    try {
+      soap::check_encoding_style(r, env.ver(), env.encoding_style());
+      FAIL();
+    } catch (const soap::fault_error& e) {
+      EXPECT_EQ(e.get().code, soap::fault_code::data_encoding_unknown);
+    }
+    ASSERT_TRUE(env.skip_body_element());
+    EXPECT_NO_THROW(soap::check_encoding_style(r, env.ver(), env.encoding_style()));
+    // Inherited from the Envelope (SOAP::Lite) when the element has none.
+    EXPECT_NO_THROW(soap::check_encoding_style(r, env.ver(), soap::soap11_encoding_ns));
   });
 }
 

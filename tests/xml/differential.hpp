@@ -11,10 +11,13 @@
 namespace lather::xml::test {
 
 /// True when lather's rejection is one it makes by design where expat may accept: DTDs,
-/// processing instructions, encodings other than UTF-8/US-ASCII.
+/// processing instructions, encodings other than UTF-8/US-ASCII, and its limits.
 inline bool rejected_by_design(errc code) {
   return code == errc::doctype_forbidden || code == errc::pi_forbidden ||
-         code == errc::unsupported_encoding;
+         code == errc::unsupported_encoding || code == errc::limit_depth ||
+         code == errc::limit_name_length || code == errc::limit_attributes ||
+         code == errc::limit_namespaces || code == errc::limit_text_length ||
+         code == errc::limit_total_bytes;
 }
 
 /// expat accepts any version number in the XML declaration; lather holds to the XML 1.0

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "event_trace.hpp"
 
@@ -241,6 +243,68 @@ TEST(Reader, PushModeReportsNeedMore) {
   EXPECT_EQ(r.next(), token::need_more);
   r.finish();
   EXPECT_EQ(r.next(), token::end_document);
+}
+
+// A token whose last byte has arrived is delivered at once, however the bytes were split:
+// need_more never hides a complete token (the completion scan, not only size doubling).
+TEST(Reader, CompleteTokenNeverWaitsForMoreInput) {
+  reader r;
+  r.reset();
+  const std::string name(38, 'b');
+  r.feed("<a><" + name + " x='>'");
+  EXPECT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.next(), token::need_more);
+  r.feed(">");
+  ASSERT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.attributes()[0].value, ">");
+  r.feed("some text that is long enough to be retried only on doubling <!-- c");
+  EXPECT_EQ(r.next(), token::need_more);
+  r.feed(" -->more<");
+  EXPECT_EQ(r.next(), token::need_more);  // "<!" could still start a CDATA section
+  r.feed("/");
+  ASSERT_EQ(r.next(), token::text);
+  EXPECT_EQ(r.text(), "some text that is long enough to be retried only on doubling more");
+  EXPECT_EQ(r.next(), token::need_more);
+  r.feed(name);
+  EXPECT_EQ(r.next(), token::need_more);
+  r.feed(">");
+  EXPECT_EQ(r.next(), token::end_element);
+}
+
+// Every prefix of a document yields exactly the events whose tokens it completes: a start or
+// end tag once its '>' arrived, a text run once the byte after its closing '<' arrived.
+TEST(Reader, PushDeliversEverythingEachPrefixCompletes) {
+  std::string doc =
+      "<?xml version='1.0'?><s:E xmlns:s='urn:s'><s:B a='1&amp;2'>t&lt;x<![CDATA[c]]>"
+      "<!-- k --><i/>tail</s:B>\n</s:E>";
+  // Events of the whole document, each with the prefix length that completes it.
+  std::vector<std::pair<std::string, std::size_t>> events;
+  {
+    reader r;
+    r.reset(doc);
+    for (token t = r.next(); t != token::end_document; t = r.next()) {
+      ASSERT_NE(t, token::error);
+      std::string e = std::to_string(static_cast<int>(t)) + ":" + std::string(r.local_name()) +
+                      std::string(t == token::text ? r.text() : "");
+      std::size_t needed = r.bytes_consumed() + (t == token::text ? 2 : 0);
+      events.emplace_back(e, needed);
+    }
+  }
+  for (std::size_t n = 0; n <= doc.size(); ++n) {
+    reader r;
+    r.reset();
+    r.feed(std::string_view(doc).substr(0, n));
+    std::string got, want;
+    for (token t = r.next(); t != token::need_more; t = r.next()) {
+      ASSERT_NE(t, token::error) << n;
+      got += std::to_string(static_cast<int>(t)) + ":" + std::string(r.local_name()) +
+             std::string(t == token::text ? r.text() : "") + "\n";
+    }
+    for (const auto& [e, needed] : events) {
+      if (needed <= n) want += e + "\n";
+    }
+    EXPECT_EQ(got, want) << "prefix " << n;
+  }
 }
 
 TEST(Reader, ReaderIsReusable) {

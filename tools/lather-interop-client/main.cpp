@@ -6,9 +6,15 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "interop_types.hpp"
 #include "lather/service/client.hpp"
+#include "lather/soap/encoded.hpp"
+#include "lather/soap/envelope.hpp"
+#include "lather/soap/style.hpp"
 #include "vectors.hpp"
 
 namespace {
@@ -54,39 +60,37 @@ std::int64_t from_date_time(const lather::xsd::date_time& in) {
          micros;
 }
 
-template <class S>
-void fill(S& out, const Item& item) {
+Struct to_literal(const Item& item) {
+  Struct out;
   out.name = item.name;
   out.count = item.count;
   out.price = item.price;
   out.when = to_date_time(item.when_us);
-  out.note = item.note ? lather::nillable<std::string>{*item.note}
-                       : lather::nillable<std::string>{};
-}
-
-Struct to_literal(const Item& item) {
-  Struct out;
-  fill(out, item);
   out.tags = item.tags;
+  if (item.note) out.note = *item.note;
   return out;
 }
 
 EncodedStruct to_encoded(const Item& item) {
   EncodedStruct out;
-  fill(out, item);
-  out.tags.item = item.tags;
+  out.name = item.name;
+  out.count = item.count;
+  out.price = item.price;
+  out.when = to_date_time(item.when_us);
+  out.tags = item.tags;
+  out.note = item.note;
   return out;
 }
 
-template <class S>
-Item to_item(const S& in, const std::vector<std::string>& tags) {
-  Item item{in.name, in.count, in.price, from_date_time(in.when), tags, {}};
+Item to_item(const Struct& in) {
+  Item item{in.name, in.count, in.price, from_date_time(in.when), in.tags, {}};
   if (!in.note.is_nil()) item.note = *in.note;
   return item;
 }
 
-Item to_item(const Struct& in) { return to_item(in, in.tags); }
-Item to_item(const EncodedStruct& in) { return to_item(in, in.tags.item); }
+Item to_item(const EncodedStruct& in) {
+  return {in.name, in.count, in.price, from_date_time(in.when), in.tags, in.note};
+}
 
 // ---- the calls ----
 
@@ -97,21 +101,22 @@ class LatherCalls final : public interop::InteropCalls {
 
   CallStatus echo_string(const std::string& value, std::string& result) override {
     if (encoded_)
-      return call<EncodedEchoStringResponse>("echoString", EncodedEchoString{value},
-                                             [&](auto& r) { result = r.result; });
+      return encoded_call<EncodedEchoStringResponse>("echoString", EncodedEchoString{value},
+                                                     [&](auto& r) { result = r.result; });
     return call<EchoStringResponse>("echoString", EchoString{value},
                                     [&](auto& r) { result = r.result; });
   }
   CallStatus echo_int(int value, int& result) override {
     if (encoded_)
-      return call<EncodedEchoIntResponse>("echoInt", EncodedEchoInt{value},
-                                          [&](auto& r) { result = r.result; });
+      return encoded_call<EncodedIntResponse>("echoInt", EncodedEchoInt{value},
+                                              [&](auto& r) { result = r.result; });
     return call<EchoIntResponse>("echoInt", EchoInt{value}, [&](auto& r) { result = r.result; });
   }
   CallStatus echo_struct(const Item& value, Item& result) override {
     if (encoded_)
-      return call<EncodedEchoStructResponse>("echoStruct", EncodedEchoStruct{to_encoded(value)},
-                                             [&](auto& r) { result = to_item(r.result); });
+      return encoded_call<EncodedEchoStructResponse>("echoStruct",
+                                                     EncodedEchoStruct{to_encoded(value)},
+                                                     [&](auto& r) { result = to_item(r.result); });
     return call<EchoStructResponse>("echoStruct", EchoStruct{to_literal(value)},
                                     [&](auto& r) { result = to_item(r.result); });
   }
@@ -119,9 +124,9 @@ class LatherCalls final : public interop::InteropCalls {
     result.clear();
     if (encoded_) {
       EncodedEchoArray request;
-      for (const Item& item : value) request.value.item.push_back(to_encoded(item));
-      return call<EncodedEchoArrayResponse>("echoArray", request, [&](auto& r) {
-        for (const auto& item : r.result.item) result.push_back(to_item(item));
+      for (const Item& item : value) request.value.push_back(to_encoded(item));
+      return encoded_call<EncodedEchoArrayResponse>("echoArray", request, [&](auto& r) {
+        for (const auto& item : r.result) result.push_back(to_item(item));
       });
     }
     EchoArray request;
@@ -132,8 +137,8 @@ class LatherCalls final : public interop::InteropCalls {
   }
   CallStatus add_numbers(int a, int b, int& result) override {
     if (encoded_)
-      return call<EncodedEchoIntResponse>("addNumbers", EncodedAddNumbers{a, b},
-                                          [&](auto& r) { result = r.result; });
+      return encoded_call<EncodedIntResponse>("addNumbers", EncodedAddNumbers{a, b},
+                                              [&](auto& r) { result = r.result; });
     return call<AddNumbersResponse>("addNumbers", AddNumbers{a, b},
                                     [&](auto& r) { result = r.result; });
   }
@@ -142,7 +147,7 @@ class LatherCalls final : public interop::InteropCalls {
     lather::xsd::base64_binary bytes{{value.begin(), value.end()}};
     auto copy = [&](auto& r) { result.assign(r.result.bytes.begin(), r.result.bytes.end()); };
     if (encoded_)
-      return call<EncodedEchoBinaryResponse>("echoBinary", EncodedEchoBinary{bytes}, copy);
+      return encoded_call<EncodedEchoBinaryResponse>("echoBinary", EncodedEchoBinary{bytes}, copy);
     return call<EchoBinaryResponse>("echoBinary", EchoBinary{bytes}, copy);
   }
 
@@ -154,14 +159,88 @@ class LatherCalls final : public interop::InteropCalls {
     return o;
   }
 
+  // document/literal wrapped through lather::client.
   template <class Resp, class Req, class Copy>
   CallStatus call(std::string_view operation, const Req& request, Copy copy) {
     lather::call_options o;
     o.soap_action = "urn:interop#" + std::string(operation);
-    if (encoded_) o.style = lather::soap::style::rpc_encoded;
-    try {
+    return guarded([&] {
       Resp response = client_.call<Resp>(operation, request, o);
       copy(response);
+    });
+  }
+
+  // RPC/encoded: lather::client speaks literal only, so the envelope is written with
+  // soap::encoder (xsi:type, SOAP-ENC arrays) and read with soap::decoder over its transport.
+  template <class Resp, class Req, class Copy>
+  CallStatus encoded_call(std::string_view operation, const Req& request, Copy copy) {
+    namespace soap = lather::soap;
+    const std::string action = soap::soap_action_header("urn:interop#" + std::string(operation));
+    const std::pair<std::string_view, std::string_view> headers[] = {
+        {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", action}};
+    return guarded([&] {
+      Resp response{};
+      client_.transport().post(
+          "", headers,
+          [&](lather::xml::output& out) {
+            lather::xml::writer w{out};
+            soap::envelope_writer envelope{w, soap::version::soap11};
+            soap::envelope_write_options options;
+            options.encoded = true;
+            envelope.begin(options);
+            envelope.begin_body();
+            soap::encoder encoder{w};
+            for_each_part(request,
+                          [&](std::string_view, const auto& part) { encoder.count(part); });
+            soap::write_rpc_start(w, soap::version::soap11, soap::style::rpc_encoded, ns,
+                                  operation);
+            for_each_part(request, [&](std::string_view name, const auto& part) {
+              encoder.write("", name, part);
+            });
+            w.end_element();
+            encoder.write_independents();
+            envelope.end();
+          },
+          [&](const lather::http::response_head& head, const lather::xml::source_fn& body) {
+            lather::xml::reader reader;
+            reader.set_source(body);
+            soap::envelope_reader envelope{reader};
+            envelope.begin();
+            if (!envelope.at_body_element())
+              throw std::runtime_error("HTTP " + std::to_string(head.status) + ": empty Body");
+            if (envelope.at_fault())
+              throw soap::fault_error(
+                  soap::read_fault(reader, envelope.ver(), envelope.body_namespaces()));
+            soap::decoder decoder{reader, envelope.body_namespaces()};
+            soap::rpc_reader parts{reader};
+            while (parts.next()) {
+              bool known = false;
+              for_each_part(response, [&](std::string_view name, auto& part) {
+                if (!known && name == parts.name()) {
+                  decoder.read(part);
+                  known = true;
+                }
+              });
+              if (!known) reader.skip_element();
+            }
+            decoder.read_trailing(envelope);
+            envelope.finish();
+          });
+      copy(response);
+    });
+  }
+
+  // Calls f(accessor name, member) for every accessor of an encoded message struct.
+  template <class Message, class F>
+  static void for_each_part(Message& message, F&& f) {
+    std::apply([&](const auto&... field) { (f(field.name, message.*(field.member)), ...); },
+               lather::soap::encoded_type<std::remove_const_t<Message>>::fields);
+  }
+
+  template <class Call>
+  static CallStatus guarded(Call&& run) {
+    try {
+      run();
       return {};
     } catch (const lather::soap::fault_error& e) {
       const lather::soap::fault& f = e.get();

@@ -83,11 +83,13 @@ std::string status_problem(const CallStatus& status) {
 }
 
 Item s1() {
-  return {std::string(kUnicode) + " " + kWeird, 7, 1234.5, kWhen, {"alpha", kUnicode, kWeird},
-          "a note"};
+  return {std::string(kUnicode) + " " + kWeird, 7,       1234.5, kWhen,
+          {"alpha", kUnicode, kWeird},          "a note"};
 }
 
-Item s2() { return {"n", 0, -0.25, instant_us(1999y / 12 / 31, 23h, 59min, 59s), {}, {}}; }
+Item s2() {
+  return {"n", 0, -0.25, instant_us(1999y / 12 / 31, 23h, 59min, 59s), {}, {}};
+}
 
 Item extreme(double price) {
   Item item = s2();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -11,6 +12,7 @@
 
 #include "lather/bind/meta.hpp"
 #include "lather/bind/xsd.hpp"
+#include "lather/soap/encoded.hpp"
 
 namespace interop_types {
 
@@ -65,22 +67,16 @@ struct EchoBinaryResponse {
   lather::xsd::base64_binary result;
 };
 
-// ---- RPC/encoded (interop-encoded.wsdl): unqualified parts and accessors, SOAP-ENC arrays
-// read and written as <item> children ----
+// ---- RPC/encoded (interop-encoded.wsdl): SOAP 1.1 section 5 values (xsi:type, SOAP-ENC
+// arrays for the vectors, unqualified accessors), declared with soap::encoded_type ----
 
-struct EncodedStrings {
-  std::vector<std::string> item;
-};
 struct EncodedStruct {
   std::string name;
   std::int32_t count = 0;
   double price = 0;
   lather::xsd::date_time when;
-  EncodedStrings tags;
-  lather::nillable<std::string> note;
-};
-struct EncodedStructs {
-  std::vector<EncodedStruct> item;
+  std::vector<std::string> tags;
+  std::optional<std::string> note;  // empty = xsi:nil
 };
 struct EncodedEchoString {
   std::string value;
@@ -91,7 +87,7 @@ struct EncodedEchoStringResponse {
 struct EncodedEchoInt {
   std::int32_t value = 0;
 };
-struct EncodedEchoIntResponse {
+struct EncodedIntResponse {
   std::int32_t result = 0;
 };
 struct EncodedEchoStruct {
@@ -101,10 +97,10 @@ struct EncodedEchoStructResponse {
   EncodedStruct result;
 };
 struct EncodedEchoArray {
-  EncodedStructs value;
+  std::vector<EncodedStruct> value;
 };
 struct EncodedEchoArrayResponse {
-  EncodedStructs result;
+  std::vector<EncodedStruct> result;
 };
 struct EncodedAddNumbers {
   std::int32_t a = 0;
@@ -120,21 +116,20 @@ struct EncodedEchoBinaryResponse {
 }  // namespace interop_types
 
 // A literal type: XSD name `type_name`, fields in urn:interop (qualified).
-#define INTEROP_LITERAL(T, type_name, ...)                               \
-  template <>                                                            \
-  struct lather::meta<interop_types::T> {                                \
-    static constexpr std::string_view name = type_name;                  \
-    static constexpr std::string_view ns = interop_types::ns;            \
-    static constexpr auto fields = std::tuple{__VA_ARGS__};              \
+#define INTEROP_LITERAL(T, type_name, ...)                    \
+  template <>                                                 \
+  struct lather::meta<interop_types::T> {                     \
+    static constexpr std::string_view name = type_name;       \
+    static constexpr std::string_view ns = interop_types::ns; \
+    static constexpr auto fields = std::tuple{__VA_ARGS__};   \
   }
-// An encoded type: accessors unqualified, as SOAP 1.1 section 5 writes them.
-#define INTEROP_ENCODED(T, type_name, ...)                               \
-  template <>                                                            \
-  struct lather::meta<interop_types::T> {                                \
-    static constexpr std::string_view name = type_name;                  \
-    static constexpr std::string_view ns = interop_types::ns;            \
-    static constexpr auto element_form = lather::bind::form::unqualified; \
-    static constexpr auto fields = std::tuple{__VA_ARGS__};              \
+// An encoded type: its xsi:type QName {urn:interop}type_name and its accessors.
+#define INTEROP_ENCODED(T, type_name, ...)                       \
+  template <>                                                    \
+  struct lather::soap::encoded_type<interop_types::T> {          \
+    static constexpr std::string_view ns = interop_types::ns;    \
+    static constexpr std::string_view name = type_name;          \
+    static constexpr auto fields = std::make_tuple(__VA_ARGS__); \
   }
 
 INTEROP_LITERAL(Struct, "Struct", lather::element("name", &interop_types::Struct::name),
@@ -143,13 +138,15 @@ INTEROP_LITERAL(Struct, "Struct", lather::element("name", &interop_types::Struct
                 lather::element("when", &interop_types::Struct::when),
                 lather::element("tags", &interop_types::Struct::tags),
                 lather::element("note", &interop_types::Struct::note).min(0));
-INTEROP_LITERAL(EchoString, "echoString", lather::element("value", &interop_types::EchoString::value));
+INTEROP_LITERAL(EchoString, "echoString",
+                lather::element("value", &interop_types::EchoString::value));
 INTEROP_LITERAL(EchoStringResponse, "echoStringResponse",
                 lather::element("result", &interop_types::EchoStringResponse::result));
 INTEROP_LITERAL(EchoInt, "echoInt", lather::element("value", &interop_types::EchoInt::value));
 INTEROP_LITERAL(EchoIntResponse, "echoIntResponse",
                 lather::element("result", &interop_types::EchoIntResponse::result));
-INTEROP_LITERAL(EchoStruct, "echoStruct", lather::element("value", &interop_types::EchoStruct::value));
+INTEROP_LITERAL(EchoStruct, "echoStruct",
+                lather::element("value", &interop_types::EchoStruct::value));
 INTEROP_LITERAL(EchoStructResponse, "echoStructResponse",
                 lather::element("result", &interop_types::EchoStructResponse::result));
 INTEROP_LITERAL(EchoArray, "echoArray", lather::element("value", &interop_types::EchoArray::value));
@@ -159,42 +156,41 @@ INTEROP_LITERAL(AddNumbers, "addNumbers", lather::element("a", &interop_types::A
                 lather::element("b", &interop_types::AddNumbers::b));
 INTEROP_LITERAL(AddNumbersResponse, "addNumbersResponse",
                 lather::element("result", &interop_types::AddNumbersResponse::result));
-INTEROP_LITERAL(EchoBinary, "echoBinary", lather::element("value", &interop_types::EchoBinary::value));
+INTEROP_LITERAL(EchoBinary, "echoBinary",
+                lather::element("value", &interop_types::EchoBinary::value));
 INTEROP_LITERAL(EchoBinaryResponse, "echoBinaryResponse",
                 lather::element("result", &interop_types::EchoBinaryResponse::result));
 
-INTEROP_ENCODED(EncodedStrings, "ArrayOfString",
-                lather::element("item", &interop_types::EncodedStrings::item));
-INTEROP_ENCODED(EncodedStruct, "Struct", lather::element("name", &interop_types::EncodedStruct::name),
-                lather::element("count", &interop_types::EncodedStruct::count),
-                lather::element("price", &interop_types::EncodedStruct::price),
-                lather::element("when", &interop_types::EncodedStruct::when),
-                lather::element("tags", &interop_types::EncodedStruct::tags),
-                lather::element("note", &interop_types::EncodedStruct::note).min(0));
-INTEROP_ENCODED(EncodedStructs, "ArrayOfStruct",
-                lather::element("item", &interop_types::EncodedStructs::item));
+INTEROP_ENCODED(EncodedStruct, "Struct",
+                lather::soap::field("name", &interop_types::EncodedStruct::name),
+                lather::soap::field("count", &interop_types::EncodedStruct::count),
+                lather::soap::field("price", &interop_types::EncodedStruct::price),
+                lather::soap::field("when", &interop_types::EncodedStruct::when),
+                lather::soap::field("tags", &interop_types::EncodedStruct::tags),
+                lather::soap::field("note", &interop_types::EncodedStruct::note));
 INTEROP_ENCODED(EncodedEchoString, "echoString",
-                lather::element("value", &interop_types::EncodedEchoString::value));
+                lather::soap::field("value", &interop_types::EncodedEchoString::value));
 INTEROP_ENCODED(EncodedEchoStringResponse, "echoStringResponse",
-                lather::element("result", &interop_types::EncodedEchoStringResponse::result));
-INTEROP_ENCODED(EncodedEchoInt, "echoInt", lather::element("value", &interop_types::EncodedEchoInt::value));
-INTEROP_ENCODED(EncodedEchoIntResponse, "echoIntResponse",
-                lather::element("result", &interop_types::EncodedEchoIntResponse::result));
+                lather::soap::field("result", &interop_types::EncodedEchoStringResponse::result));
+INTEROP_ENCODED(EncodedEchoInt, "echoInt",
+                lather::soap::field("value", &interop_types::EncodedEchoInt::value));
+INTEROP_ENCODED(EncodedIntResponse, "intResponse",
+                lather::soap::field("result", &interop_types::EncodedIntResponse::result));
 INTEROP_ENCODED(EncodedEchoStruct, "echoStruct",
-                lather::element("value", &interop_types::EncodedEchoStruct::value));
+                lather::soap::field("value", &interop_types::EncodedEchoStruct::value));
 INTEROP_ENCODED(EncodedEchoStructResponse, "echoStructResponse",
-                lather::element("result", &interop_types::EncodedEchoStructResponse::result));
+                lather::soap::field("result", &interop_types::EncodedEchoStructResponse::result));
 INTEROP_ENCODED(EncodedEchoArray, "echoArray",
-                lather::element("value", &interop_types::EncodedEchoArray::value));
+                lather::soap::field("value", &interop_types::EncodedEchoArray::value));
 INTEROP_ENCODED(EncodedEchoArrayResponse, "echoArrayResponse",
-                lather::element("result", &interop_types::EncodedEchoArrayResponse::result));
+                lather::soap::field("result", &interop_types::EncodedEchoArrayResponse::result));
 INTEROP_ENCODED(EncodedAddNumbers, "addNumbers",
-                lather::element("a", &interop_types::EncodedAddNumbers::a),
-                lather::element("b", &interop_types::EncodedAddNumbers::b));
+                lather::soap::field("a", &interop_types::EncodedAddNumbers::a),
+                lather::soap::field("b", &interop_types::EncodedAddNumbers::b));
 INTEROP_ENCODED(EncodedEchoBinary, "echoBinary",
-                lather::element("value", &interop_types::EncodedEchoBinary::value));
+                lather::soap::field("value", &interop_types::EncodedEchoBinary::value));
 INTEROP_ENCODED(EncodedEchoBinaryResponse, "echoBinaryResponse",
-                lather::element("result", &interop_types::EncodedEchoBinaryResponse::result));
+                lather::soap::field("result", &interop_types::EncodedEchoBinaryResponse::result));
 
 #undef INTEROP_LITERAL
 #undef INTEROP_ENCODED

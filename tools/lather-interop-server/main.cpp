@@ -66,7 +66,8 @@ void add_literal_operations(lather::service& s) {
   s.operation(
       "echoInt", [](const EchoInt& in) { return EchoIntResponse{in.value}; }, literal("echoInt"));
   s.operation(
-      "echoStruct", [](EchoStruct& in, EchoStructResponse& out) { std::swap(out.result, in.value); },
+      "echoStruct",
+      [](EchoStruct& in, EchoStructResponse& out) { std::swap(out.result, in.value); },
       literal("echoStruct"));
   s.operation(
       "echoArray", [](EchoArray& in, EchoArrayResponse& out) { out.result.swap(in.value); },
@@ -87,19 +88,21 @@ void add_encoded_operations(lather::service& s) {
       [](EncodedEchoString& in, EncodedEchoStringResponse& out) { out.result.swap(in.value); },
       encoded("echoString"));
   s.operation(
-      "echoInt", [](const EncodedEchoInt& in) { return EncodedEchoIntResponse{in.value}; },
+      "echoInt", [](const EncodedEchoInt& in) { return EncodedIntResponse{in.value}; },
       encoded("echoInt"));
   s.operation(
       "echoStruct",
-      [](EncodedEchoStruct& in, EncodedEchoStructResponse& out) { std::swap(out.result, in.value); },
+      [](EncodedEchoStruct& in, EncodedEchoStructResponse& out) {
+        std::swap(out.result, in.value);
+      },
       encoded("echoStruct"));
   s.operation(
       "echoArray",
-      [](EncodedEchoArray& in, EncodedEchoArrayResponse& out) { std::swap(out.result, in.value); },
+      [](EncodedEchoArray& in, EncodedEchoArrayResponse& out) { out.result.swap(in.value); },
       encoded("echoArray"));
   s.operation(
       "addNumbers",
-      [](const EncodedAddNumbers& in) { return EncodedEchoIntResponse{checked_sum(in.a, in.b)}; },
+      [](const EncodedAddNumbers& in) { return EncodedIntResponse{checked_sum(in.a, in.b)}; },
       encoded("addNumbers"));
   s.operation(
       "echoBinary",

@@ -121,7 +121,8 @@ bool read_derived(read_ctx& c, P& p) {
     return fail_abstract(c, meta<D>::name);
   } else {
     // Reuse the existing object when it already has the right dynamic type.
-    D* obj = (p && typeid(*p) == typeid(D)) ? static_cast<D*>(p.get()) : nullptr;
+    B* current = p.get();
+    D* obj = (current && typeid(*current) == typeid(D)) ? static_cast<D*>(current) : nullptr;
     if (!obj) {
       if constexpr (std::is_same_v<P, std::shared_ptr<B>>) {
         auto d = std::make_shared<D>();

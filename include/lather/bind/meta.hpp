@@ -344,6 +344,10 @@ constexpr auto own_fields() {
   return std::apply([](auto... f) { return std::tuple{resolve_field<T>(f)...}; }, meta<T>::fields);
 }
 
+/// T's own fields (without inherited ones), namespaces resolved.
+template <class T>
+inline constexpr auto own_fields_v = own_fields<T>();
+
 template <class T>
 constexpr auto collect_fields() {
   if constexpr (derived_type<T>) {

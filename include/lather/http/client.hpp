@@ -43,7 +43,7 @@ struct client_options {
   chunking request_chunking{};
   std::optional<tls_options> tls{};  ///< for https:// (defaults apply when unset)
   std::optional<basic_auth> auth{};  ///< sent preemptively on every request
-  unsigned async_threads = 2;      ///< threads of the pool behind async_post
+  unsigned async_threads = 2;        ///< threads of the pool behind async_post
 };
 
 namespace detail {

@@ -12,25 +12,27 @@ namespace lather::http {
 
 enum class errc : int {
   ok = 0,
-  invalid_url = 1,      ///< client: URL is not http://host[:port][/path] or https://...
-  resolve_failed,       ///< client: host name did not resolve
-  connect_refused,      ///< client: the server refused or reset the connection attempt
-  connect_timeout,      ///< client: connect (incl. TLS handshake) exceeded connect_timeout
-  io_timeout,           ///< a read or write made no progress within its timeout
-  call_timeout,         ///< client: the whole call exceeded call_timeout
-  connection_closed,    ///< the peer closed the connection (mid-message or before a response)
-  tls_failed,           ///< TLS handshake or certificate verification failed
-  bad_message,          ///< malformed HTTP (request/status line, header, chunk framing)
-  header_limit,         ///< header block larger than the limit (server answers 431)
-  body_limit,           ///< body larger than the limit (server answers 413)
-  http_status,          ///< client: the server answered with a status the caller rejected
-  client_gone,          ///< server: the client disconnected while the handler was running
-  shutting_down,        ///< the server or client is stopping
-  io_failed,            ///< any other socket error (what() carries the system message)
+  invalid_url = 1,    ///< client: URL is not http://host[:port][/path] or https://...
+  resolve_failed,     ///< client: host name did not resolve
+  connect_refused,    ///< client: the server refused or reset the connection attempt
+  connect_timeout,    ///< client: connect (incl. TLS handshake) exceeded connect_timeout
+  io_timeout,         ///< a read or write made no progress within its timeout
+  call_timeout,       ///< client: the whole call exceeded call_timeout
+  connection_closed,  ///< the peer closed the connection (mid-message or before a response)
+  tls_failed,         ///< TLS handshake or certificate verification failed
+  bad_message,        ///< malformed HTTP (request/status line, header, chunk framing)
+  header_limit,       ///< header block larger than the limit (server answers 431)
+  body_limit,         ///< body larger than the limit (server answers 413)
+  http_status,        ///< client: the server answered with a status the caller rejected
+  client_gone,        ///< server: the client disconnected while the handler was running
+  shutting_down,      ///< the server or client is stopping
+  io_failed,          ///< any other socket error (what() carries the system message)
 };
 
 const std::error_category& category() noexcept;
-inline std::error_code make_error_code(errc e) noexcept { return {static_cast<int>(e), category()}; }
+inline std::error_code make_error_code(errc e) noexcept {
+  return {static_cast<int>(e), category()};
+}
 
 /// Stable, short description of a code (also what category().message() returns).
 const char* describe(errc e) noexcept;

@@ -9,7 +9,7 @@ namespace lather::http {
 /// TLS settings. Files are PEM.
 struct tls_options {
   std::string cert_file{};  ///< server: its certificate chain; client: its certificate (mTLS)
-  std::string key_file{};  ///< private key matching cert_file
+  std::string key_file{};   ///< private key matching cert_file
   /// client: CA bundle to verify the server (empty = system default paths);
   /// server: CA for client certificates — when set, clients must present one (mTLS).
   std::string ca_file{};

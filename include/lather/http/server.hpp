@@ -35,10 +35,10 @@ namespace lather::http {
 
 struct server_options {
   std::string address = "127.0.0.1";
-  std::uint16_t port = 0;  ///< 0 = ephemeral (see server::port())
-  unsigned threads = 0;    ///< 0 = one per core
-  std::size_t header_limit = 16 * 1024;     ///< request line + headers; beyond -> 431 + close
-  std::uint64_t body_limit = 64ull << 20;   ///< checked while streaming; beyond -> 413 + close
+  std::uint16_t port = 0;                  ///< 0 = ephemeral (see server::port())
+  unsigned threads = 0;                    ///< 0 = one per core
+  std::size_t header_limit = 16 * 1024;    ///< request line + headers; beyond -> 431 + close
+  std::uint64_t body_limit = 64ull << 20;  ///< checked while streaming; beyond -> 413 + close
   std::chrono::milliseconds header_timeout{10'000};  ///< first byte -> end of headers
   std::chrono::milliseconds idle_timeout{30'000};    ///< between requests; also per body read/write
   std::chrono::milliseconds shutdown_deadline{10'000};  ///< stop(): in-flight grace period
@@ -64,11 +64,11 @@ class request {
   std::string_view method() const;
   std::string_view target() const;  ///< path + query, as sent
   std::string_view path() const;
-  std::string_view query() const;   ///< after '?', "" if none
+  std::string_view query() const;  ///< after '?', "" if none
   /// Value of the first header with this name (case-insensitive); "" if absent.
   std::string_view header(std::string_view name) const;
-  unsigned version() const;  ///< 10 or 11
-  std::optional<std::uint64_t> content_length() const;  ///< nullopt for chunked (or no body)
+  unsigned version() const;                             ///< 10 or 11
+  std::optional<std::uint64_t> content_length() const;  ///< nullopt for chunked; 0 if no body
   /// Pull up to `capacity` body bytes as they arrive (suspends the connection's coroutine,
   /// never blocks a thread); returns 0 at the end of the body. Sends "100 Continue" first if
   /// the client asked for it. Throws http::error (body_limit, io_timeout, client_gone,

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "lather/bind/bind.hpp"
+#include "lather/soap/encoded.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/fault.hpp"
 #include "lather/soap/style.hpp"
@@ -104,8 +105,10 @@ class exchange : public call_context {
  public:
   virtual xml::reader& reader() = 0;  ///< positioned on the request's body element
   virtual const bind::read_options& read_options() const = 0;
-  /// The request was read through its end tag: check the rest of the envelope.
-  virtual void finish_request() = 0;
+  virtual soap::envelope_reader& envelope() = 0;
+  /// The request was read through its end tag: check the rest of the envelope (after
+  /// `body_consumed` = the trailing Body children were read already, e.g. multi-refs).
+  virtual void finish_request(bool body_consumed) = 0;
   /// Start the response envelope (headers, Body) and return the writer for its body.
   virtual xml::writer& begin_response(bool encoded) = 0;
   virtual void end_response() = 0;
@@ -212,6 +215,10 @@ struct service_options {
   bind::read_options read{};
   /// Default for operation_options::element_ns when the request type has no namespace.
   std::string element_ns;
+  /// Serve this WSDL at ?wsdl instead of generating one ("{{address}}" is replaced by the
+  /// endpoint address) — for contract-first services and styles the generator does not
+  /// describe (RPC/encoded).
+  std::string static_wsdl;
 };
 
 class service {

@@ -52,13 +52,13 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "lather/bind/meta.hpp"
 #include "lather/bind/xsd.hpp"
 #include "lather/soap/capture.hpp"
+#include "lather/soap/detail/tables.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/error.hpp"
 #include "lather/soap/version.hpp"
@@ -209,10 +209,7 @@ class encoder {
 
  private:
   using erased_fn = void (*)(encoder&, const void*);
-  struct ref_info {
-    std::uint32_t count = 0;
-    std::uint32_t id = 0;  // 0 = not assigned yet
-  };
+  using ref_info = detail::pointer_table::info;
   struct pending_write {
     const void* object;
     erased_fn write;
@@ -358,7 +355,7 @@ class encoder {
 
   xml::writer& w_;
   encode_options options_;
-  std::unordered_map<const void*, ref_info> refs_;
+  detail::pointer_table refs_;
   std::vector<std::pair<const void*, erased_fn>> visits_;
   std::vector<pending_write> to_write_;
   std::uint32_t next_id_ = 0;
@@ -419,8 +416,7 @@ class decoder {
     std::shared_ptr<void> object;  // the target, created by the first href or the definition
     const void* type = nullptr;    // type_tag of *object
     decode_fn decode = nullptr;
-    const std::string* id = nullptr;
-    std::string xml;  // kept independent element (state deferred)
+    std::uint32_t kept = 0;  // state deferred: index into kept_ (the element as XML text)
     state st = state::unseen;
     bool queued = false;
   };
@@ -440,12 +436,6 @@ class decoder {
     bool sized = false;
     std::vector<std::size_t> dims;
   };
-  struct string_hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept {
-      return std::hash<std::string_view>{}(s);
-    }
-  };
 
   // ---- non-template core (encoded.cpp) ----
   ref_attrs find_ref_attributes();
@@ -454,6 +444,7 @@ class decoder {
   void begin_definition(std::uint32_t e);
   void fill(std::uint32_t e);
   [[noreturn]] void fail(errc code, std::string reason) const;
+  [[noreturn]] void fail_type_mismatch(std::uint32_t e) const;
   [[noreturn]] void fail_value(bind::errc code, std::string_view text,
                                std::string_view type_name) const;
   bool is_nil() const;
@@ -482,7 +473,7 @@ class decoder {
       en.decode = [](decoder& d, void* p) { d.read_content(*static_cast<U*>(p)); };
       on_placeholder(e);
     } else if (en.type != &detail::type_tag<U>::id) {
-      fail(errc::bad_reference, "id \"" + *en.id + "\" is referenced as two different types");
+      fail_type_mismatch(e);
     }
     return en.object;
   }
@@ -670,7 +661,7 @@ class decoder {
   xml::reader* r_;
   std::span<const namespace_binding> outer_;
   decode_options options_;
-  std::unordered_map<std::string, std::uint32_t, string_hash, std::equal_to<>> ids_;
+  detail::id_table ids_;
   std::vector<entry> entries_;
   std::vector<fixup> fixups_;
   struct relocation {
@@ -679,6 +670,7 @@ class decoder {
   };
   std::vector<relocation> relocations_;
   std::vector<std::uint32_t> deferred_queue_;
+  std::vector<std::string> kept_;  // independent elements seen before any reference
   std::uint32_t owner_ = no_entry;
   std::uint64_t hash_ops_ = 0;
   std::string text_;

@@ -55,6 +55,13 @@ class rpc_reader {
   xml::reader& r_;
 };
 
+/// For an rpc/encoded operation: throws fault_error{data_encoding_unknown} (1.2
+/// DataEncodingUnknown, 1.1 Client) when the encodingStyle in effect on the current element (its
+/// own env:encodingStyle, else `inherited`, e.g. envelope_reader::encoding_style()) names an
+/// encoding other than SOAP 1.1 section 5 (or a more specific URI under it). Absent or ""
+/// is accepted.
+void check_encoding_style(const xml::reader& r, version v, std::string_view inherited = {});
+
 /// Check that the reader is on {ns}name's start tag; throws fault_error{unexpected_element}
 /// (Client/Sender) naming what was found otherwise.
 void expect_element(const xml::reader& r, std::string_view ns, std::string_view name);

@@ -113,7 +113,8 @@ class writer {
   /// Write <?xml version="1.0" encoding="UTF-8"?>. Only as the very first thing written.
   void xml_declaration();
 
-  /// Declare prefix -> uri on the start tag that is open, or else on the next start tag.
+  /// Declare prefix -> uri on the start tag that is open, or else on the next start tag
+  /// (call raw("") first to close an open start tag and aim at the next one).
   /// prefix "" declares the default namespace (uri "" undeclares it). Declaring what is
   /// already declared on the same tag is a no-op. Refused (writer_bad_state): reserved
   /// xml/xmlns bindings, a non-NCName prefix, prefix -> "", a second binding of one prefix on

@@ -76,8 +76,7 @@ class EncodedCalls final : public interop::InteropCalls {
 
   static Item from_struct(const ns1__Struct& in) {
     Item item{in.name, in.count, in.price, gsoap_interop::from_timeval(in.when), {}, {}};
-    if (in.tags)
-      item.tags.assign(in.tags->__ptr, in.tags->__ptr + std::max(in.tags->__size, 0));
+    if (in.tags) item.tags.assign(in.tags->__ptr, in.tags->__ptr + std::max(in.tags->__size, 0));
     if (in.note) item.note = *in.note;
     return item;
   }

@@ -71,7 +71,8 @@ class LiteralCalls final : public interop::InteropCalls {
   // gSOAP picks the envelope version from the first entries of its namespace table, so SOAP
   // 1.2 takes a copy of the table with the 1.2 envelope and encoding namespaces first.
   void use_soap12() {
-    for (const Namespace* entry = namespaces; entry->id; ++entry) soap12_namespaces_.push_back(*entry);
+    for (const Namespace* entry = namespaces; entry->id; ++entry)
+      soap12_namespaces_.push_back(*entry);
     soap12_namespaces_.push_back({});
     soap12_namespaces_[0].ns = "http://www.w3.org/2003/05/soap-envelope";
     soap12_namespaces_[0].in = "http://schemas.xmlsoap.org/soap/envelope/";

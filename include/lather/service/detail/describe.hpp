@@ -18,6 +18,10 @@ void lather::detail::typed_operation<Req, Resp, F, Ctx, Form>::describe(wsdl_bui
   d.request_element = request_element_;
   d.response_element = response_element_;
   constexpr bool has_response = Form != handler_form::one_way;
+  if constexpr (!bind::complex_type<Req> || (!bind::complex_type<Resp> && has_response)) {
+    b.add_operation(std::move(d));  // encoded messages: described by service_options::static_wsdl
+    return;
+  }
   switch (options_.style) {
     case soap::style::document_wrapped:
       b.add_element(request_ns_, request_element_, b.fields_of<Req>());

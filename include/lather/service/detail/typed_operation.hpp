@@ -3,6 +3,7 @@
 // else is non-template code in src/service (fmt's thin-template pattern).
 #pragma once
 
+#include <stdexcept>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -10,6 +11,27 @@
 namespace lather::detail {
 
 enum class handler_form { returns, out_param, one_way };
+
+/// Name and namespace of a message type: lather::meta<T> (literal) or soap::encoded_type<T>
+/// (RPC/encoded: the parts are the encoded struct's accessors).
+template <class T>
+constexpr std::string_view message_type_name() {
+  if constexpr (soap::declared_encoded_struct<T>)
+    return soap::encoded_type<T>::name;
+  else if constexpr (bind::complex_type<T>)
+    return meta<T>::name;
+  else
+    return {};
+}
+template <class T>
+constexpr std::string_view message_type_ns() {
+  if constexpr (soap::declared_encoded_struct<T>)
+    return soap::encoded_type<T>::ns;
+  else if constexpr (bind::complex_type<T>)
+    return meta<T>::ns;
+  else
+    return {};
+}
 
 template <class Req, class Resp, class F, bool Ctx, handler_form Form>
 class typed_operation final : public operation_entry {
@@ -19,25 +41,32 @@ class typed_operation final : public operation_entry {
     name_ = std::move(name);
     options_ = std::move(opts);
     one_way_ = Form == handler_form::one_way;
+    if constexpr (soap::declared_encoded_struct<Req>)
+      options_.style = soap::style::rpc_encoded;
+    else if (options_.style == soap::style::rpc_encoded)
+      throw std::invalid_argument("operation " + name_ +
+                                  ": rpc/encoded needs soap::encoded_type<> request and "
+                                  "response types (see lather/soap/encoded.hpp)");
     const bool bare = options_.style == soap::style::document_bare;
     request_element_ = !options_.request_element.empty() ? options_.request_element
-                       : bare                            ? std::string(meta<Req>::name)
+                       : bare                            ? std::string(message_type_name<Req>())
                                                          : name_;
     if (!options_.response_element.empty()) {
       response_element_ = options_.response_element;
     } else if constexpr (Form != handler_form::one_way) {
-      response_element_ = bare ? std::string(meta<Resp>::name) : soap::response_name(name_);
+      response_element_ =
+          bare ? std::string(message_type_name<Resp>()) : soap::response_name(name_);
     }
     request_ns_ = !options_.element_ns.empty() ? options_.element_ns
-                  : soap::is_rpc(options_.style) || meta<Req>::ns.empty()
+                  : soap::is_rpc(options_.style) || message_type_ns<Req>().empty()
                       ? std::string(tns)
-                      : std::string(meta<Req>::ns);
+                      : std::string(message_type_ns<Req>());
   }
 
   void invoke(exchange& x) override {
     auto s = pool_.take();
     read_request(x, s->req);
-    x.finish_request();
+    x.finish_request(options_.style == soap::style::rpc_encoded);
     if constexpr (Form == handler_form::one_way) {
       call(x, s->req);
       x.accept_one_way();
@@ -67,33 +96,93 @@ class typed_operation final : public operation_entry {
   }
 
   void read_request(exchange& x, Req& req) {
-    bind::error_info e;
-    if (options_.style == soap::style::document_bare)
-      e = bind::read(x.reader(), req, x.read_options());
+    if (options_.style == soap::style::rpc_encoded)
+      read_encoded(x, req);
     else
-      e = bind::read_content(x.reader(), req, x.read_options());
-    if (e) x.request_error(e);
+      read_literal(x, req);
+  }
+
+  void read_encoded(exchange& x, Req& req) {
+    if constexpr (soap::declared_encoded_struct<Req>) {
+      // SOAP 1.1 section 5: parts by accessor name, multi-refs resolved after the wrapper.
+      soap::decoder dec{x.reader(), x.envelope().body_namespaces()};
+      soap::rpc_reader parts{x.reader()};
+      while (parts.next()) {
+        bool known = false;
+        std::apply(
+            [&](const auto&... f) {
+              ((!known && parts.name() == f.name ? (dec.read(req.*(f.member)), known = true)
+                                                 : false),
+               ...);
+            },
+            soap::detail::struct_info<Req>::fields);
+        if (!known) x.reader().skip_element();
+      }
+      dec.read_trailing(x.envelope());
+    }
+  }
+
+  void read_literal(exchange& x, Req& req) {
+    if constexpr (!bind::complex_type<Req>) {
+      (void)x, (void)req;
+      throw std::logic_error("operation " + name_ + ": a literal style needs lather::meta<Req>");
+    } else {
+      bind::error_info e;
+      if (options_.style == soap::style::document_bare)
+        e = bind::read(x.reader(), req, x.read_options());
+      else
+        e = bind::read_content(x.reader(), req, x.read_options());
+      if (e) x.request_error(e);
+    }
   }
 
   void write_response(exchange& x, const Resp& resp) {
-    xml::writer& w = x.begin_response(false);
-    switch (options_.style) {
-      case soap::style::document_bare:
-        bind::write(w, request_ns_, response_element_, resp);
-        break;
-      case soap::style::rpc_literal:
-      case soap::style::rpc_encoded:
-        soap::write_rpc_start(w, x.version(), options_.style, request_ns_, response_element_);
-        bind::write_content(w, resp);
-        w.end_element();
-        break;
-      case soap::style::document_wrapped:
-        w.start_element(request_ns_, response_element_);
-        bind::write_content(w, resp);
-        w.end_element();
-        break;
+    if (options_.style == soap::style::rpc_encoded)
+      write_encoded(x, resp);
+    else
+      write_literal(x, resp);
+  }
+
+  void write_encoded(exchange& x, const Resp& resp) {
+    if constexpr (soap::declared_encoded_struct<Resp>) {
+      xml::writer& w = x.begin_response(true);
+      soap::encoder enc{w};
+      std::apply([&](const auto&... f) { (enc.count(resp.*(f.member)), ...); },
+                 soap::detail::struct_info<Resp>::fields);
+      soap::write_rpc_start(w, x.version(), soap::style::rpc_encoded, request_ns_,
+                            response_element_);
+      std::apply([&](const auto&... f) { (enc.write("", f.name, resp.*(f.member)), ...); },
+                 soap::detail::struct_info<Resp>::fields);
+      w.end_element();
+      enc.write_independents();
+      x.end_response();
     }
-    x.end_response();
+  }
+
+  void write_literal(exchange& x, const Resp& resp) {
+    if constexpr (!bind::complex_type<Resp>) {
+      (void)resp;
+      throw std::logic_error("operation " + name_ + ": a literal style needs lather::meta<Resp>");
+    } else {
+      xml::writer& w = x.begin_response(false);
+      switch (options_.style) {
+        case soap::style::document_bare:
+          bind::write(w, request_ns_, response_element_, resp);
+          break;
+        case soap::style::rpc_literal:
+        case soap::style::rpc_encoded:
+          soap::write_rpc_start(w, x.version(), options_.style, request_ns_, response_element_);
+          bind::write_content(w, resp);
+          w.end_element();
+          break;
+        case soap::style::document_wrapped:
+          w.start_element(request_ns_, response_element_);
+          bind::write_content(w, resp);
+          w.end_element();
+          break;
+      }
+      x.end_response();
+    }
   }
 
   F fn_;
@@ -115,22 +204,25 @@ lather::service& lather::service::operation(std::string name, F handler, operati
                 "an operation handler takes (Req) or (Req&, Resp&), optionally after "
                 "lather::call_context&");
   using Req = std::remove_cvref_t<std::tuple_element_t<0, args>>;
-  static_assert(bind::complex_type<Req>, "the request type needs lather::meta<Req> with fields");
+  static_assert(bind::complex_type<Req> || soap::encoded_struct<Req>,
+                "the request type needs lather::meta<Req> (or soap::encoded_type<Req>)");
   if constexpr (std::tuple_size_v<args> == 2) {
     using Resp = std::remove_cvref_t<std::tuple_element_t<1, args>>;
     static_assert(std::is_void_v<R>, "a (Req&, Resp&) handler returns void");
-    static_assert(bind::complex_type<Resp>, "the response type needs lather::meta<Resp>");
-    add(std::make_unique<detail::typed_operation<Req, Resp, std::decay_t<F>, ctx,
-                                                 detail::handler_form::out_param>>(
+    static_assert(bind::complex_type<Resp> || soap::encoded_struct<Resp>,
+                  "the response type needs lather::meta<Resp> (or soap::encoded_type<Resp>)");
+    add(std::make_unique<
+        detail::typed_operation<Req, Resp, std::decay_t<F>, ctx, detail::handler_form::out_param>>(
         std::move(name), std::move(handler), std::move(opts), tns_));
   } else if constexpr (std::is_void_v<R>) {
     add(std::make_unique<detail::typed_operation<Req, detail::no_response, std::decay_t<F>, ctx,
                                                  detail::handler_form::one_way>>(
         std::move(name), std::move(handler), std::move(opts), tns_));
   } else {
-    static_assert(bind::complex_type<R>, "the response type needs lather::meta<Resp>");
-    add(std::make_unique<detail::typed_operation<Req, R, std::decay_t<F>, ctx,
-                                                 detail::handler_form::returns>>(
+    static_assert(bind::complex_type<R> || soap::encoded_struct<R>,
+                  "the response type needs lather::meta<Resp> (or soap::encoded_type<Resp>)");
+    add(std::make_unique<
+        detail::typed_operation<Req, R, std::decay_t<F>, ctx, detail::handler_form::returns>>(
         std::move(name), std::move(handler), std::move(opts), tns_));
   }
   return *this;

@@ -1,0 +1,31 @@
+// Tests of the DRb peer: drbclient.rb gets the fetch.wsdl graph from drbserver.rb with its
+// sharing and cycle intact (drbclient checks both and fails otherwise).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "../gsoap/peer_process.hpp"
+
+namespace {
+
+constexpr const char* ruby = "/usr/bin/ruby";
+
+std::string script(const char* name) {
+  return std::string(LATHER_SOURCE_DIR) + "/bench/drb/" + name;
+}
+
+TEST(drb_peer_processes, ClientGetsTheSharedCyclicGraph) {
+  if (access(ruby, X_OK) != 0) GTEST_SKIP() << "no " << ruby;
+  peer_test::child_process server({ruby, script("drbserver.rb"), "--port", "0"});
+  const std::string port = peer_test::banner_port(server.read_line());
+  ASSERT_FALSE(port.empty());
+  const auto [result, status] =
+      peer_test::run_to_result({ruby, script("drbclient.rb"), "--uri", "druby://127.0.0.1:" + port,
+                                "--calls", "20", "--runs", "2"});
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(peer_test::result_field(result, "calls"), "20") << result;
+  EXPECT_NE(peer_test::result_field(result, "median_s"), "") << result;
+}
+
+}  // namespace

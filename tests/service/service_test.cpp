@@ -1,0 +1,348 @@
+// End-to-end tests of the service layer over loopback: typed operations in every style, both
+// SOAP versions, faults, headers, one-way calls, dispatch errors, health and metrics.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+
+#include "lather/http/client.hpp"
+#include "lather/perf/rpc_types.hpp"
+#include "lather/perf/types.hpp"
+#include "lather/service/client.hpp"
+#include "lather/service/server.hpp"
+#include "lather/service/service.hpp"
+
+namespace {
+
+using namespace lather;
+
+constexpr std::string_view test_ns = "urn:lather:test";
+
+struct add_request {
+  std::int32_t a = 0;
+  std::int32_t b = 0;
+};
+struct add_response {
+  std::int32_t result = 0;
+};
+struct notify_request {
+  std::string message;
+};
+struct auth_header {
+  std::string token;
+};
+struct error_detail {
+  std::int32_t code = 0;
+  std::string field;
+};
+
+}  // namespace
+
+template <>
+struct lather::meta<add_request> {
+  static constexpr std::string_view name = "add";
+  static constexpr std::string_view ns = test_ns;
+  static constexpr auto fields = std::tuple{element("a", &add_request::a), element("b", &add_request::b)};
+};
+template <>
+struct lather::meta<add_response> {
+  static constexpr std::string_view name = "addResponse";
+  static constexpr std::string_view ns = test_ns;
+  static constexpr auto fields = std::tuple{element("result", &add_response::result)};
+};
+template <>
+struct lather::meta<notify_request> {
+  static constexpr std::string_view name = "notify";
+  static constexpr std::string_view ns = test_ns;
+  static constexpr auto fields = std::tuple{element("message", &notify_request::message)};
+};
+template <>
+struct lather::meta<auth_header> {
+  static constexpr std::string_view name = "Auth";
+  static constexpr std::string_view ns = test_ns;
+  static constexpr auto fields = std::tuple{element("token", &auth_header::token)};
+};
+template <>
+struct lather::meta<error_detail> {
+  static constexpr std::string_view name = "errorDetail";
+  static constexpr std::string_view ns = test_ns;
+  static constexpr auto fields =
+      std::tuple{element("code", &error_detail::code), element("field", &error_detail::field)};
+};
+
+namespace {
+
+// A server with a perf service (wrapped), an RPC service and a small test service.
+class service_fixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    svc_.operation("add", [this](call_context& ctx, const add_request& in) {
+      last_version_ = ctx.version();
+      if (in.a < 0) {
+        soap::fault f;
+        f.code = soap::fault_code::sender;
+        f.reason = "negative";
+        error_detail d{7, "a"};
+        f.set_detail([&](xml::writer& w) { bind::write(w, test_ns, "errorDetail", d); });
+        throw soap::fault_error(std::move(f));
+      }
+      if (in.a == 666) throw std::runtime_error("secret internal state at /srv/app/x.cpp:12");
+      return add_response{in.a + in.b};
+    });
+    svc_.operation("notify", [this](const notify_request& in) {
+      notified_ = in.message;
+      ++notifications_;
+    });
+    svc_.header(std::string(test_ns), "Auth", [this](call_context&, xml::reader& r) {
+      auth_header h;
+      bind::read_or_throw(r, h);
+      token_ = h.token;
+    });
+
+    perf_.operation("echoComplexTypeDoc",
+                    [](perf::echoComplexTypeDoc& in, perf::echoComplexTypeDocResponse& out) {
+                      std::swap(out.return_, in.in);
+                      out.idout = in.id;
+                    });
+    operation_options rpc;
+    rpc.style = soap::style::rpc_literal;
+    rpc_.operation(
+        "echoStringRPC",
+        [](const perf::echoStringRPC& in) { return perf::echoStringRPCResponse{in.in}; }, rpc);
+
+    only11_.operation("add", [](const add_request& in) { return add_response{in.a + in.b}; });
+
+    srv_.mount("/test", svc_);
+    srv_.mount("/perf", perf_);
+    srv_.mount("/perf/rpc", rpc_);
+    srv_.mount("/only11", only11_);
+    srv_.start();
+    base_ = "http://127.0.0.1:" + std::to_string(srv_.port());
+  }
+  void TearDown() override { srv_.stop(); }
+
+  // Raw POST: status, content type and body text.
+  struct raw_reply {
+    unsigned status = 0;
+    std::string content_type, body;
+  };
+  raw_reply post_raw(const std::string& path, std::string_view content_type, std::string_view body,
+                     std::string_view action = "\"\"") {
+    http::client c{base_ + path};
+    std::pair<std::string_view, std::string_view> headers[] = {{"Content-Type", content_type},
+                                                               {"SOAPAction", action}};
+    raw_reply r;
+    c.post(
+        "", headers, [&](xml::output& out) { out.append(body); },
+        [&](const http::response_head& h, const xml::source_fn& src) {
+          r.status = h.status;
+          r.content_type = std::string(h.content_type);
+          char buf[4096];
+          while (std::size_t n = src(buf, sizeof buf)) r.body.append(buf, n);
+        });
+    return r;
+  }
+
+  service svc_{"TestService", std::string(test_ns)};
+  service perf_{"PerfService", std::string(perf::service_ns)};
+  service rpc_{"PerfServiceRPC", std::string(perf::service_ns)};
+  service only11_{"Only11", std::string(test_ns), [] {
+                    service_options o;
+                    o.soap12 = false;
+                    return o;
+                  }()};
+  server srv_{[] {
+    server_options o;
+    o.threads = 2;
+    return o;
+  }()};
+  std::string base_;
+  std::atomic<int> notifications_{0};
+  std::string notified_, token_;
+  soap::version last_version_ = soap::version::soap11;
+};
+
+TEST_F(service_fixture, WrappedEchoRoundTripsTheCxfPayloadOverBothVersions) {
+  for (auto v : {soap::version::soap11, soap::version::soap12}) {
+    client_options o;
+    o.version = v;
+    client c{base_ + "/perf", o};
+    perf::echoComplexTypeDoc req{perf::make_cxf_seq(3), 42};
+    perf::echoComplexTypeDocResponse resp;
+    c.call("echoComplexTypeDoc", req, resp);
+    EXPECT_EQ(resp.idout, 42);
+    ASSERT_EQ(resp.return_.item.size(), 3u);
+    EXPECT_EQ(resp.return_, req.in);
+  }
+}
+
+TEST_F(service_fixture, LargeResponsesStreamAndStillRoundTrip) {
+  client c{base_ + "/perf"};
+  perf::echoComplexTypeDoc req{perf::make_cxf_seq(500), 7};  // ~1 MB each way: chunked
+  auto resp = c.call<perf::echoComplexTypeDocResponse>("echoComplexTypeDoc", req);
+  EXPECT_EQ(resp.idout, 7);
+  EXPECT_EQ(resp.return_, req.in);
+}
+
+TEST_F(service_fixture, TypedCallReturnsResultAndSeesVersion) {
+  client_options o;
+  o.version = soap::version::soap12;
+  client c{base_ + "/test", o};
+  auto r = c.call<add_response>("add", add_request{2, 3});
+  EXPECT_EQ(r.result, 5);
+  EXPECT_EQ(last_version_, soap::version::soap12);
+}
+
+TEST_F(service_fixture, FaultWithTypedDetailReachesTheClient) {
+  for (auto v : {soap::version::soap11, soap::version::soap12}) {
+    client_options o;
+    o.version = v;
+    client c{base_ + "/test", o};
+    try {
+      c.call<add_response>("add", add_request{-1, 5});
+      FAIL() << "expected a fault";
+    } catch (const soap::fault_error& e) {
+      EXPECT_EQ(e.get().code, soap::fault_code::sender);
+      EXPECT_EQ(e.get().reason, "negative");
+      error_detail d;
+      bool seen = false;
+      e.get().read_detail([&](xml::reader& r) {
+        bind::read_or_throw(r, d);
+        seen = true;
+      });
+      EXPECT_TRUE(seen);
+      EXPECT_EQ(d.code, 7);
+      EXPECT_EQ(d.field, "a");
+    }
+  }
+}
+
+TEST_F(service_fixture, HandlerExceptionsBecomeServerFaultsWithoutInternals) {
+  auto r = post_raw("/test", "text/xml; charset=utf-8",
+                    "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                    "<t:add xmlns:t='urn:lather:test'><t:a>666</t:a><t:b>1</t:b></t:add>"
+                    "</s:Body></s:Envelope>");
+  EXPECT_EQ(r.status, 500u);
+  EXPECT_NE(r.body.find("Server</faultcode>"), std::string::npos) << r.body;
+  EXPECT_EQ(r.body.find("secret"), std::string::npos) << r.body;
+  EXPECT_EQ(r.body.find("/srv/app"), std::string::npos) << r.body;
+}
+
+TEST_F(service_fixture, UnknownOperationIsAClientFaultNamingTheElement) {
+  auto r = post_raw("/test", "text/xml",
+                    "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                    "<t:subtract xmlns:t='urn:lather:test'/></s:Body></s:Envelope>");
+  EXPECT_EQ(r.status, 500u);
+  EXPECT_NE(r.body.find("Client</faultcode>"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("{urn:lather:test}subtract"), std::string::npos) << r.body;
+}
+
+TEST_F(service_fixture, WrongNamespaceOnTheBodyElementIsRejected) {
+  auto r = post_raw("/test", "text/xml",
+                    "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                    "<t:add xmlns:t='urn:other'><t:a>1</t:a><t:b>1</t:b></t:add>"
+                    "</s:Body></s:Envelope>");
+  EXPECT_EQ(r.status, 500u);
+  EXPECT_NE(r.body.find("{urn:other}add"), std::string::npos) << r.body;
+}
+
+TEST_F(service_fixture, MissingRequiredParameterNamesItsPath) {
+  auto r = post_raw("/test", "text/xml",
+                    "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                    "<t:add xmlns:t='urn:lather:test'><t:a>1</t:a></t:add></s:Body></s:Envelope>");
+  EXPECT_EQ(r.status, 500u);
+  EXPECT_NE(r.body.find("Client</faultcode>"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("b"), std::string::npos) << r.body;
+}
+
+TEST_F(service_fixture, Soap12ToA11OnlyEndpointIsVersionMismatch) {
+  auto r = post_raw("/only11", "application/soap+xml; charset=utf-8",
+                    "<e:Envelope xmlns:e='http://www.w3.org/2003/05/soap-envelope'><e:Body>"
+                    "<t:add xmlns:t='urn:lather:test'><t:a>1</t:a><t:b>1</t:b></t:add>"
+                    "</e:Body></e:Envelope>");
+  EXPECT_EQ(r.status, 500u);
+  EXPECT_NE(r.body.find("VersionMismatch"), std::string::npos) << r.body;
+}
+
+TEST_F(service_fixture, EnvelopeNamespaceNotMatchingTheContentTypeIsVersionMismatch) {
+  auto r = post_raw("/test", "text/xml",
+                    "<e:Envelope xmlns:e='urn:not-soap'><e:Body/></e:Envelope>");
+  EXPECT_EQ(r.status, 500u);
+  EXPECT_NE(r.body.find("VersionMismatch"), std::string::npos) << r.body;
+}
+
+TEST_F(service_fixture, NonSoapContentTypeIs415) {
+  auto r = post_raw("/test", "application/json", "{}");
+  EXPECT_EQ(r.status, 415u);
+}
+
+TEST_F(service_fixture, OneWayOperationAnswers202WithoutBody) {
+  auto r = post_raw("/test", "text/xml",
+                    "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                    "<t:notify xmlns:t='urn:lather:test'><t:message>hi</t:message></t:notify>"
+                    "</s:Body></s:Envelope>");
+  EXPECT_EQ(r.status, 202u);
+  EXPECT_TRUE(r.body.empty());
+  EXPECT_EQ(notifications_.load(), 1);
+  EXPECT_EQ(notified_, "hi");
+}
+
+TEST_F(service_fixture, MustUnderstandHeadersAreCheckedAndBoundHeadersRead) {
+  auto unknown = post_raw(
+      "/test", "text/xml",
+      "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Header>"
+      "<x:Tx xmlns:x='urn:x' s:mustUnderstand='1'>1</x:Tx></s:Header><s:Body>"
+      "<t:add xmlns:t='urn:lather:test'><t:a>1</t:a><t:b>1</t:b></t:add></s:Body></s:Envelope>");
+  EXPECT_EQ(unknown.status, 500u);
+  EXPECT_NE(unknown.body.find("MustUnderstand"), std::string::npos) << unknown.body;
+
+  auto known = post_raw(
+      "/test", "text/xml",
+      "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Header>"
+      "<t:Auth xmlns:t='urn:lather:test' s:mustUnderstand='1'><t:token>abc</t:token></t:Auth>"
+      "</s:Header><s:Body><t:add xmlns:t='urn:lather:test'><t:a>1</t:a><t:b>2</t:b></t:add>"
+      "</s:Body></s:Envelope>");
+  EXPECT_EQ(known.status, 200u) << known.body;
+  EXPECT_EQ(token_, "abc");
+  EXPECT_NE(known.body.find(">3<"), std::string::npos) << known.body;
+}
+
+TEST_F(service_fixture, RpcLiteralUsesOperationWrapperAndUnqualifiedParts) {
+  auto r = post_raw("/perf/rpc", "text/xml",
+                    "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                    "<p:echoStringRPC xmlns:p='http://cxf.apache.org/cxf/performance'>"
+                    "<in>x&lt;y</in></p:echoStringRPC></s:Body></s:Envelope>");
+  EXPECT_EQ(r.status, 200u) << r.body;
+  EXPECT_NE(r.body.find("echoStringRPCResponse"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("<out>x&lt;y</out>"), std::string::npos) << r.body;
+
+  client c{base_ + "/perf/rpc"};
+  call_options o;
+  o.style = soap::style::rpc_literal;
+  auto resp = c.call<perf::echoStringRPCResponse>("echoStringRPC", perf::echoStringRPC{"hé"}, o);
+  EXPECT_EQ(resp.out, "hé");
+}
+
+TEST_F(service_fixture, HealthAndMetricsEndpoints) {
+  client c{base_ + "/test"};
+  for (int i = 0; i < 3; ++i) c.call<add_response>("add", add_request{1, 1});
+  http::client h{base_};
+  auto health = h.get("/healthz");
+  EXPECT_EQ(health.status, 200u);
+  EXPECT_EQ(health.body, "ok\n");
+  auto m = h.get("/metrics");
+  EXPECT_EQ(m.status, 200u);
+  EXPECT_NE(m.body.find("lather_requests_total{service=\"TestService\",path=\"/test\","
+                        "operation=\"add\"} 3"),
+            std::string::npos)
+      << m.body;
+  EXPECT_NE(m.body.find("lather_request_duration_seconds_bucket"), std::string::npos);
+}
+
+TEST_F(service_fixture, GetWithoutWsdlQueryIs405AndUnknownPathIs404) {
+  http::client h{base_};
+  EXPECT_EQ(h.get("/test").status, 405u);
+  EXPECT_EQ(h.get("/test/nothing").status, 404u);
+}
+
+}  // namespace
