@@ -1,6 +1,12 @@
 // End-to-end tests of the service layer over loopback: typed operations in every style, both
 // SOAP versions, faults, headers, one-way calls, dispatch errors, health and metrics.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
 
 #include <atomic>
 #include <string>
@@ -343,6 +349,55 @@ TEST_F(service_fixture, GetWithoutWsdlQueryIs405AndUnknownPathIs404) {
   http::client h{base_};
   EXPECT_EQ(h.get("/test").status, 405u);
   EXPECT_EQ(h.get("/test/nothing").status, 404u);
+}
+
+}  // namespace
+
+namespace {
+
+// The getting-started example: start the built binary on an ephemeral port, call it, stop it
+// by its PID.
+TEST(example, HelloServiceAnswersAndServesItsWsdl) {
+  const std::string bin = std::string(LATHER_BIN_DIR) + "/lather-example-hello";
+  int out[2];
+  ASSERT_EQ(pipe(out), 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, out[0]);
+  char* argv[] = {const_cast<char*>(bin.c_str()), const_cast<char*>("0"), nullptr};
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, bin.c_str(), &actions, nullptr, argv, environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  close(out[1]);
+  FILE* p = fdopen(out[0], "r");
+  char line[256] = {};
+  ASSERT_NE(fgets(line, sizeof line, p), nullptr);  // blocks until the server is listening
+  std::string url = std::string(line).substr(std::string(line).find("http://"));
+  url.erase(url.find_last_not_of("\r\n") + 1);
+  std::string body;
+  {
+    lather::http::client c{url};
+    std::pair<std::string_view, std::string_view> headers[] = {
+        {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
+    c.post(
+        "", headers,
+        [](lather::xml::output& o) {
+          o.append(
+              "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+              "<h:greet xmlns:h='urn:hello'><h:name>Ada</h:name></h:greet></s:Body></s:Envelope>");
+        },
+        [&](const lather::http::response_head&, const lather::xml::source_fn& src) {
+          char buf[1024];
+          while (std::size_t n = src(buf, sizeof buf)) body.append(buf, n);
+        });
+    EXPECT_EQ(c.get("?wsdl").status, 200u);
+  }
+  EXPECT_NE(body.find("Hello, Ada!"), std::string::npos) << body;
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  fclose(p);
 }
 
 }  // namespace

@@ -13,9 +13,6 @@ namespace xml = lather::xml;
 
 namespace {
 
-constexpr std::string_view s11 = "http://schemas.xmlsoap.org/soap/envelope/";
-constexpr std::string_view s12 = "http://www.w3.org/2003/05/soap-envelope";
-
 /// Read the envelope; returns the body child's "{ns}local" names (each skipped).
 std::string read_all(std::string_view doc, soap::envelope_options opts = {}) {
   xml::reader r;
