@@ -623,10 +623,32 @@ bool client_call::drain(std::size_t budget) {
 std::string_view response_head::header(std::string_view name) const {
   return call_ ? call_->header(name) : std::string_view{};
 }
+std::string response_head::peer() const {
+  return call_ ? call_->cl.url.host + ":" + call_->cl.url.port : std::string{};
+}
 std::optional<std::uint64_t> response_head::content_length() const {
   if (!call_ || call_->parser->chunked()) return std::nullopt;
   auto n = call_->parser->content_length();
   return n ? std::optional<std::uint64_t>(*n) : std::nullopt;
+}
+
+error status_error(const response_head& head, const xml::source_fn& body, std::size_t excerpt) {
+  std::string text(excerpt, '\0');
+  std::size_t got = 0;
+  while (got < excerpt) {
+    std::size_t n = body(text.data() + got, excerpt - got);
+    if (n == 0) break;
+    got += n;
+  }
+  text.resize(got);
+  for (char& ch : text)
+    if (static_cast<unsigned char>(ch) < 0x20) ch = '.';
+  std::string what = "HTTP " + std::to_string(head.status);
+  if (std::string peer = head.peer(); !peer.empty()) what += " from " + peer;
+  what +=
+      " (" + std::string(head.content_type.empty() ? "no content type" : head.content_type) + ")";
+  if (!text.empty()) what += ": " + text;
+  return std::move(error(errc::http_status, what).with_status(head.status));
 }
 
 // ---- client ----
@@ -637,6 +659,7 @@ void client::impl::call(std::string_view method, std::string_view target, header
   for (int attempt = 0;; ++attempt) {
     auto conn = acquire(call_deadline);
     bool keep = false;
+    std::exception_ptr rejected;  // the reader threw (e.g. status_error): keep the connection
     try {
       detail::client_call call{*this, *conn, call_deadline};
       call.reused = conn->connected;
@@ -655,8 +678,16 @@ void client::impl::call(std::string_view method, std::string_view target, header
       xml::source_fn source = [&call](char* dest, std::size_t n) {
         return call.read_body(dest, n);
       };
-      read_body(head, source);
-      keep = conn->connected && call.drain(1u << 20) && call.parser->keep_alive();
+      try {
+        read_body(head, source);
+      } catch (...) {
+        rejected = std::current_exception();
+      }
+      try {
+        keep = conn->connected && call.drain(1u << 20) && call.parser->keep_alive();
+      } catch (const error&) {
+        if (!rejected) throw;
+      }
       ++conn->uses;
       requests.fetch_add(1, std::memory_order_relaxed);
     } catch (const stale_connection& s) {
@@ -674,6 +705,7 @@ void client::impl::call(std::string_view method, std::string_view target, header
     }
     if (!keep) conn->connected = false;
     release(std::move(conn), keep);
+    if (rejected) std::rethrow_exception(rejected);
     return;
   }
 }

@@ -34,6 +34,50 @@ void service::add(std::unique_ptr<operation_entry> op) {
   ops_.push_back(std::move(op));
 }
 
+namespace {
+
+class raw_operation_entry final : public operation_entry {
+ public:
+  raw_operation_entry(std::string name, std::string ns, std::string local,
+                      service::raw_handler h, operation_options opts)
+      : handler_(std::move(h)) {
+    name_ = std::move(name);
+    request_ns_ = std::move(ns);
+    request_element_ = std::move(local);
+    response_element_ = opts.response_element;
+    options_ = std::move(opts);
+  }
+  void invoke(detail::exchange& x) override {
+    xml::writer& w = x.begin_response(options_.style == soap::style::rpc_encoded);
+    handler_(x, x.reader(), w);
+    x.finish_request(false);
+    x.end_response();
+  }
+  // A raw operation has no typed messages: its WSDL entry names the element only.
+  void describe(wsdl_builder& b) const override {
+    wsdl_operation_def d;
+    d.name = name_;
+    d.action = options_.soap_action;
+    d.style = options_.style;
+    d.element_ns = request_ns_;
+    d.request_element = request_element_;
+    d.response_element = response_element_;
+    b.add_operation(std::move(d));
+  }
+
+ private:
+  service::raw_handler handler_;
+};
+
+}  // namespace
+
+service& service::raw_operation(std::string name, std::string ns, std::string local,
+                                raw_handler handler, operation_options opts) {
+  add(std::make_unique<raw_operation_entry>(std::move(name), std::move(ns), std::move(local),
+                                            std::move(handler), std::move(opts)));
+  return *this;
+}
+
 service& service::header(std::string ns, std::string local, header_reader read) {
   headers_.push_back({std::move(ns), std::move(local), std::move(read)});
   return *this;

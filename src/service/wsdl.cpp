@@ -81,6 +81,7 @@ class wsdl_writer {
       note_fields(e.anonymous);
     }
     for (const auto& op : b_.operations()) {
+      note_ns(op.element_ns);
       note_fields(op.request_parts);
       note_fields(op.response_parts);
     }

@@ -50,7 +50,6 @@ constexpr std::array<std::uint8_t, 128> make_name_table() {
 }
 constexpr auto ascii_name = make_name_table();
 
-
 inline bool is_space(char c) noexcept {
   return c == ' ' || c == '\n' || c == '\t' || c == '\r';
 }

@@ -349,6 +349,34 @@ TEST(HttpClient, GetHelper) {
   EXPECT_EQ(c.get("/nothing").status, 404u);
 }
 
+TEST(HttpClient, StatusErrorCarriesStatusTypeAndExcerpt) {
+  server srv{{}};
+  srv.route("/", [](request&, response& res) {
+    res.set_status(502);
+    res.set_header("Content-Type", "text/html");
+    res.body().append("<html>bad\ngateway</html>" + std::string(5000, 'z'));
+  });
+  srv.start();
+  client c{url(srv, "/")};
+  header_pair none[1];
+  try {
+    c.post(
+        "", std::span(none, 0), [](xml::output&) {},
+        [](const response_head& head, const xml::source_fn& body) {
+          if (head.status != 200) throw status_error(head, body, 20);
+        });
+    FAIL() << "no exception";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), errc::http_status);
+    EXPECT_EQ(e.status(), 502u);
+    EXPECT_EQ(std::string(e.what()), "HTTP 502 from 127.0.0.1:" + std::to_string(srv.port()) +
+                                         " (text/html): <html>bad.gateway</h");
+  }
+  // The unread rest of the body was drained: the connection is reused.
+  EXPECT_EQ(c.get("/").status, 502u);
+  EXPECT_EQ(c.get_stats().connections_opened, 1u);
+}
+
 TEST(HttpClient, Errors) {
   std::uint16_t closed_port;
   {

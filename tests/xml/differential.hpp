@@ -20,14 +20,19 @@ inline bool rejected_by_design(errc code) {
          code == errc::limit_total_bytes;
 }
 
-/// expat accepts any version number in the XML declaration; lather holds to the XML 1.0
-/// grammar (VersionNum ::= '1.' [0-9]+).
+/// expat accepts any version number in the XML declaration ("2.0", "1."); lather holds to the
+/// XML 1.0 grammar (VersionNum ::= '1.' [0-9]+).
 inline bool version_not_1x(std::string_view doc) {
   if (doc.substr(0, 5) != "<?xml") return false;
   auto v = doc.find("version");
   if (v == std::string_view::npos) return false;
   auto q = doc.find_first_of("'\"", v);
-  return q != std::string_view::npos && doc.substr(q + 1, 2) != "1.";
+  if (q == std::string_view::npos) return false;
+  auto close = doc.find(doc[q], q + 1);
+  if (close == std::string_view::npos) return false;
+  std::string_view value = doc.substr(q + 1, close - q - 1);
+  if (value.size() < 3 || value.substr(0, 2) != "1.") return true;
+  return value.find_first_not_of("0123456789", 2) != std::string_view::npos;
 }
 
 /// True when a non-ASCII character appears in a name position (element or attribute name,

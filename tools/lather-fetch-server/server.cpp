@@ -72,15 +72,7 @@ int main(int argc, char** argv) {
   svc_opts.soap12 = false;  // the contract is SOAP 1.1 only
   svc_opts.static_wsdl = std::string(fetch_wsdl);
   service svc{"Fetch", std::string(perf::fetch_ns), std::move(svc_opts)};
-  operation_options op;
-  op.soap_action = std::string(perf::fetch_action);
-  // Out-parameter form: the pooled response's previous graph is released when replaced.
-  svc.operation(
-      "fetch",
-      [](perf::fetch& in, perf::fetchResponse& out) {
-        out = perf::fetchResponse{perf::make_fetch_graph(in.param)};
-      },
-      op);
+  perf::add_fetch_operation(svc);
 
   // SIGINT/SIGTERM: handled by a thread with sigwait, which stops the server gracefully.
   sigset_t signals;

@@ -58,19 +58,28 @@ class response_head {
   /// Value of the first header with this name (case-insensitive); "" if absent.
   std::string_view header(std::string_view name) const;
   std::optional<std::uint64_t> content_length() const;  ///< nullopt if chunked / until close
+  std::string peer() const;                             ///< "host:port" of the server that answered
 
  private:
   friend struct detail::client_call;
   const detail::client_call* call_ = nullptr;
 };
 
+/// For a read_body callback that rejects the status: an http::error (errc::http_status,
+/// status() set) whose message names the status, the content type and the first `excerpt`
+/// bytes of the body (control characters shown as '.'), e.g.
+///   "HTTP 502 from 127.0.0.1:8080 (text/html): <html>Bad gateway..."
+///   if (head.status != 200 && head.status != 500) throw http::status_error(head, body);
+error status_error(const response_head& head, const xml::source_fn& body,
+                   std::size_t excerpt = 200);
+
 using header_list = std::span<const std::pair<std::string_view, std::string_view>>;
 /// Writes the request body into the output (threshold-chunked, streamed). May be called a
 /// second time for the one retry (see post()), so it must be repeatable.
 using body_writer = std::function<void(xml::output&)>;
 /// Gets the response head and a pull source for the body (0 = end). The source throws
-/// http::error on timeout / truncation. Unread body bytes are drained (or the connection
-/// dropped) after it returns.
+/// http::error on timeout / truncation. Unread body bytes (up to 1 MiB) are drained after it
+/// returns — or throws: its exception then propagates out of post() with the connection kept.
 using body_reader = std::function<void(const response_head&, const xml::source_fn&)>;
 
 class client {

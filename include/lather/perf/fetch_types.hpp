@@ -3,9 +3,7 @@
 // SOAP 1.1 RPC/encoded (urn:fetch, SOAPAction "urn:fetch#fetch").
 //
 //   lather::service svc{"Fetch", std::string(perf::fetch_ns)};
-//   svc.operation("fetch", [](perf::fetch& in, perf::fetchResponse& out) {
-//     out = perf::fetchResponse{perf::make_fetch_graph(in.param)};
-//   }, {.soap_action = std::string(perf::fetch_action)});
+//   perf::add_fetch_operation(svc);                      // fetch(param) -> the README graph
 //
 //   perf::fetch_client c{"http://127.0.0.1:8080/fetch"};
 //   perf::fetchResponse r = c.call("test");              // r.return_ is the root
@@ -27,6 +25,7 @@
 #include <vector>
 
 #include "lather/http/client.hpp"
+#include "lather/service/service.hpp"
 #include "lather/soap/encoded.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/fault.hpp"
@@ -97,6 +96,40 @@ struct fetchResponse {
   ~fetchResponse() { release_graph(return_); }
 };
 
+}  // namespace lather::perf
+
+template <>
+struct lather::soap::encoded_type<lather::perf::Value> {
+  static constexpr std::string_view ns = lather::perf::fetch_ns, name = "Value";
+  static constexpr auto fields = std::make_tuple(
+      soap::field("errcode", &perf::Value::errcode), soap::field("new", &perf::Value::new_),
+      soap::field("errtext", &perf::Value::errtext), soap::field("cur", &perf::Value::cur));
+};
+
+template <>
+struct lather::soap::encoded_type<lather::perf::Setting> {
+  static constexpr std::string_view ns = lather::perf::fetch_ns, name = "Setting";
+  static constexpr auto fields = std::make_tuple(
+      soap::field("status", &perf::Setting::status), soap::field("parent", &perf::Setting::parent),
+      soap::field("children", &perf::Setting::children),
+      soap::field("stype", &perf::Setting::stype), soap::field("params", &perf::Setting::params));
+};
+
+template <>
+struct lather::soap::encoded_type<lather::perf::fetch> {
+  static constexpr std::string_view ns = lather::perf::fetch_ns, name = "fetch";
+  static constexpr auto fields = std::make_tuple(soap::field("param", &perf::fetch::param));
+};
+
+template <>
+struct lather::soap::encoded_type<lather::perf::fetchResponse> {
+  static constexpr std::string_view ns = lather::perf::fetch_ns, name = "fetchResponse";
+  static constexpr auto fields =
+      std::make_tuple(soap::field("return", &perf::fetchResponse::return_));
+};
+
+namespace lather::perf {
+
 /// The README's graph: root {ok, nil parent, "root:"+param, [c1, c2], {a: v1, b: v1, c: v2}},
 /// c1 {ok, parent root, "child", [], {x: v2}}, c2 {warn, parent root, "child", [], {}}.
 inline std::shared_ptr<Setting> make_fetch_graph(std::string_view param) {
@@ -129,8 +162,7 @@ inline std::shared_ptr<Value> find_param(const Setting& s, std::string_view key)
 
 /// "" when `root` is make_fetch_graph(param) with its sharing and cycle intact; otherwise
 /// what differs.
-inline std::string check_fetch_graph(const std::shared_ptr<Setting>& root,
-                                     std::string_view param) {
+inline std::string check_fetch_graph(const std::shared_ptr<Setting>& root, std::string_view param) {
   if (!root) return "no root";
   if (root->status != "ok" || root->parent || root->stype != "root:" + std::string(param))
     return "root fields wrong";
@@ -139,11 +171,10 @@ inline std::string check_fetch_graph(const std::shared_ptr<Setting>& root,
   const auto& c2 = root->children[1];
   if (!c1 || !c2) return "nil child";
   if (c1->parent != root || c2->parent != root) return "child -> root cycle not restored";
-  if (c1->status != "ok" || c2->status != "warn" || c1->stype != "child" ||
-      c2->stype != "child" || !c1->children.empty() || !c2->children.empty())
+  if (c1->status != "ok" || c2->status != "warn" || c1->stype != "child" || c2->stype != "child" ||
+      !c1->children.empty() || !c2->children.empty())
     return "child fields wrong";
-  if (root->params.items.size() != 3 || c1->params.items.size() != 1 ||
-      !c2->params.items.empty())
+  if (root->params.items.size() != 3 || c1->params.items.size() != 1 || !c2->params.items.empty())
     return "map sizes wrong";
   auto v1 = find_param(*root, "a"), v2 = find_param(*root, "c");
   if (!v1 || !v2) return "map keys wrong";
@@ -155,6 +186,42 @@ inline std::string check_fetch_graph(const std::shared_ptr<Setting>& root,
   return {};
 }
 
+/// fetch(param) -> make_fetch_graph(param), built anew on every call. The pooled response's
+/// previous graph is released when replaced.
+inline void serve_fetch(fetch& in, fetchResponse& out) {
+  out = fetchResponse{make_fetch_graph(in.param)};
+}
+using fetch_operation =
+    lather::detail::typed_operation<fetch, fetchResponse, void (*)(fetch&, fetchResponse&), false,
+                                    lather::detail::handler_form::out_param>;
+
+}  // namespace lather::perf
+
+// The generic describe() instantiates the literal schema path even for encoded messages (it
+// has no `else` after its early return); an encoded operation is described by the static WSDL,
+// so this one only lists the operation. Drop once detail/describe.hpp is fixed.
+template <>
+inline void lather::perf::fetch_operation::describe(wsdl_builder& b) const {
+  wsdl_operation_def d;
+  d.name = name_;
+  d.action = options_.soap_action;
+  d.documentation = options_.documentation;
+  d.style = options_.style;
+  d.element_ns = request_ns_;
+  d.request_element = request_element_;
+  d.response_element = response_element_;
+  b.add_operation(std::move(d));
+}
+
+namespace lather::perf {
+
+/// Register fetch(param) on `svc` (target namespace urn:fetch), SOAPAction urn:fetch#fetch.
+inline void add_fetch_operation(service& svc) {
+  operation_options op;
+  op.soap_action = std::string(fetch_action);
+  svc.operation("fetch", &serve_fetch, std::move(op));
+}
+
 /// Read an RPC/encoded response envelope (reader at document start): the parts of the
 /// `<op>Response` wrapper into `out`'s fields by accessor name, then the trailing independent
 /// elements (multi-refs), then the rest of the envelope. A Fault throws soap::fault_error;
@@ -164,7 +231,8 @@ void read_encoded_response(xml::reader& r, Resp& out) {
   soap::envelope_reader env{r};
   env.begin();
   if (!env.at_body_element()) throw std::runtime_error("fetch: empty SOAP Body");
-  if (env.at_fault()) throw soap::fault_error(soap::read_fault(r, env.ver(), env.body_namespaces()));
+  if (env.at_fault())
+    throw soap::fault_error(soap::read_fault(r, env.ver(), env.body_namespaces()));
   soap::decoder dec{r, env.body_namespaces()};
   soap::rpc_reader parts{r};
   while (parts.next()) {
@@ -196,7 +264,9 @@ template <class Req>
 void write_encoded_request(xml::writer& w, std::string_view ns, std::string_view operation,
                            const Req& req) {
   soap::envelope_writer env{w, soap::version::soap11};
-  env.begin({.encoded = true});
+  soap::envelope_write_options encoded;
+  encoded.encoded = true;
+  env.begin(encoded);
   env.begin_body();
   soap::encoder enc{w};
   std::apply([&](const auto&... f) { (enc.count(req.*(f.member)), ...); },
@@ -251,33 +321,3 @@ class fetch_client {
 };
 
 }  // namespace lather::perf
-
-template <>
-struct lather::soap::encoded_type<lather::perf::Value> {
-  static constexpr std::string_view ns = lather::perf::fetch_ns, name = "Value";
-  static constexpr auto fields = std::make_tuple(
-      soap::field("errcode", &perf::Value::errcode), soap::field("new", &perf::Value::new_),
-      soap::field("errtext", &perf::Value::errtext), soap::field("cur", &perf::Value::cur));
-};
-
-template <>
-struct lather::soap::encoded_type<lather::perf::Setting> {
-  static constexpr std::string_view ns = lather::perf::fetch_ns, name = "Setting";
-  static constexpr auto fields = std::make_tuple(
-      soap::field("status", &perf::Setting::status), soap::field("parent", &perf::Setting::parent),
-      soap::field("children", &perf::Setting::children),
-      soap::field("stype", &perf::Setting::stype), soap::field("params", &perf::Setting::params));
-};
-
-template <>
-struct lather::soap::encoded_type<lather::perf::fetch> {
-  static constexpr std::string_view ns = lather::perf::fetch_ns, name = "fetch";
-  static constexpr auto fields = std::make_tuple(soap::field("param", &perf::fetch::param));
-};
-
-template <>
-struct lather::soap::encoded_type<lather::perf::fetchResponse> {
-  static constexpr std::string_view ns = lather::perf::fetch_ns, name = "fetchResponse";
-  static constexpr auto fields =
-      std::make_tuple(soap::field("return", &perf::fetchResponse::return_));
-};

@@ -232,6 +232,15 @@ class service {
   template <class F>
   service& operation(std::string name, F handler, operation_options opts = {});
 
+  /// Message-level operation taking body element {ns}local: `handler` gets the reader on
+  /// that element's start tag (it must read through the end tag) and the writer positioned in
+  /// the response Body (nothing written = empty Body). Nothing is buffered on either side: a
+  /// handler that reads one item and writes one item at a time streams a request and response
+  /// of any size in bounded memory (the response goes out chunked as it is written).
+  using raw_handler = std::function<void(call_context&, xml::reader&, xml::writer&)>;
+  service& raw_operation(std::string name, std::string ns, std::string local, raw_handler handler,
+                         operation_options opts = {});
+
   /// Understand the SOAP header {ns}local: `read` gets the reader on its start tag and must
   /// read it through its end tag (e.g. lather::bind::read into a header struct).
   service& header(std::string ns, std::string local, header_reader read);

@@ -137,6 +137,9 @@ class reader {
   position where() const noexcept;
   const error_info& error() const noexcept;
   std::uint64_t bytes_consumed() const noexcept;
+  /// Bytes currently allocated for buffering streamed input (push/pull modes). Stays about
+  /// twice the largest token plus one chunk, however long the document: for memory tests.
+  std::size_t buffer_capacity() const noexcept;
 
  private:
   struct impl;
