@@ -140,6 +140,11 @@ std::uint32_t decoder::entry_for(std::string_view id) {
   return index;
 }
 
+void decoder::fail_depth() const {
+  fail(errc::limit_exceeded,
+       detail::cat({"encoded values nested deeper than ", std::to_string(options_.max_depth)}));
+}
+
 void decoder::fail_type_mismatch(std::uint32_t e) const {
   fail(errc::bad_reference,
        detail::cat({"id \"", ids_.key(e), "\" is referenced as two different types"}));

@@ -257,8 +257,8 @@ bool fault::read_detail(const std::function<void(xml::reader&)>& read_child) con
   detail::next(r);  // <d>
   // Each child is read through its end tag by the callback, so the next token is either the
   // next child's start tag or </d>.
-  while (detail::next(r) != xml::token::end_element) {
-    if (r.depth() == 2 && r.local_name().size() > 0) read_child(r);
+  for (xml::token t = detail::next(r); t != xml::token::end_element; t = detail::next(r)) {
+    if (t == xml::token::start_element) read_child(r);
   }
   return true;
 }

@@ -1674,4 +1674,8 @@ std::uint64_t reader::bytes_consumed() const noexcept {
   return impl_->base + impl_->pos;
 }
 
+std::size_t reader::buffer_capacity() const noexcept {
+  return impl_->store_cap;
+}
+
 }  // namespace lather::xml

@@ -151,20 +151,4 @@ inline const char* find_byte(const char* p, const char* end, char c) noexcept {
   return r ? r : end;
 }
 
-/// Number of '\n' bytes in [p, end): line counting for error positions.
-inline std::uint64_t count_newlines(const char* p, const char* end) noexcept {
-  std::uint64_t n = 0;
-#if LATHER_XML_SSE2
-  const __m128i nl = _mm_set1_epi8('\n');
-  while (end - p >= 16) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    n += static_cast<unsigned>(
-        __builtin_popcount(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)))));
-    p += 16;
-  }
-#endif
-  for (; p < end; ++p) n += (*p == '\n');
-  return n;
-}
-
 }  // namespace lather::xml::detail

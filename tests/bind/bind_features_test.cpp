@@ -72,6 +72,11 @@ struct Kitchen {
   std::vector<lather::bind::any_element> extra;                // xsd:any, last
 };
 
+struct Lamp {  // enum element with minOccurs 0 and a default
+  Shade shade = Shade::light;
+  friend bool operator==(const Lamp&, const Lamp&) = default;
+};
+
 struct Node {  // recursive type
   std::int32_t value = 0;
   std::vector<Node> children;
@@ -162,6 +167,13 @@ struct lather::meta<feat::Kitchen> {
                                             element("guard", &T::guard),
                                             element("blob", &T::blob),
                                             any(&T::extra)};
+};
+template <>
+struct lather::meta<feat::Lamp> {
+  static constexpr std::string_view name = "Lamp";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields =
+      std::tuple{element("shade", &feat::Lamp::shade).min(0).default_value("DARK")};
 };
 template <>
 struct lather::meta<feat::Node> {
@@ -324,6 +336,16 @@ TEST(BindFeatures, DefaultsAndAbsentOptionals) {
   EXPECT_EQ(k.shape, (std::variant<feat::Circle, feat::Square>{feat::Square{3}}));
   EXPECT_FALSE(k.price.rank);
   EXPECT_EQ(k.local_only, "");
+}
+
+TEST(BindFeatures, EnumDefault) {
+  feat::Lamp lamp;
+  ASSERT_FALSE(from_xml(R"(<lamp xmlns="urn:lather:test"/>)", lamp));
+  EXPECT_EQ(lamp.shade, feat::Shade::dark);
+  ASSERT_FALSE(from_xml(R"(<lamp xmlns="urn:lather:test"><shade/></lamp>)", lamp));
+  EXPECT_EQ(lamp.shade, feat::Shade::dark);
+  ASSERT_FALSE(from_xml(R"(<lamp xmlns="urn:lather:test"><shade>LIGHT</shade></lamp>)", lamp));
+  EXPECT_EQ(lamp.shade, feat::Shade::light);
 }
 
 TEST(BindFeatures, EmptyElementTakesDefault) {

@@ -183,13 +183,13 @@ class generator {
     for (std::size_t i = below(5); i > 0; --i) t.leaves.push_back(leaf());
     switch (below(3)) {
       case 0:
-        t.pick = integer<std::int32_t>();
+        t.pick.emplace<0>(integer<std::int32_t>());
         break;
       case 1:
-        t.pick = text();
+        t.pick.emplace<1>(text());
         break;
       default:
-        t.pick = leaf();
+        t.pick.emplace<2>(leaf());
     }
     t.mode = static_cast<prop::Mode>(below(3));
     if (coin()) t.mode_attr = static_cast<prop::Mode>(below(3));

@@ -270,6 +270,41 @@ TEST(HostileXml, TrickledHugeTokensStayLinear) {
   }
 }
 
+// Streaming memory is bounded by the largest token plus a chunk, not by the document.
+TEST(HostileXml, StreamingBufferStaysSmallOnHugeDocuments) {
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{4096}}) {
+    reader r;
+    r.reset();
+    std::uint64_t at = 0;
+    const std::string head = "<r>", item = "<item a='1'>some text &amp; more</item>\n",
+                      tail = "</r>";
+    std::uint64_t body = ((50ull << 20) / item.size()) * item.size();
+    r.set_source([&](char* dest, std::size_t cap) {
+      std::size_t n = static_cast<std::size_t>(
+          std::min<std::uint64_t>({cap, chunk, head.size() + body + tail.size() - at}));
+      for (std::size_t i = 0; i < n; ++i, ++at) {
+        if (at < head.size()) {
+          dest[i] = head[at];
+        } else if (at < head.size() + body) {
+          dest[i] = item[(at - head.size()) % item.size()];
+        } else {
+          dest[i] = tail[at - head.size() - body];
+        }
+      }
+      return n;
+    });
+    std::size_t max_capacity = 0, items = 0;
+    for (token t = r.next(); t != token::end_document; t = r.next()) {
+      ASSERT_NE(t, token::error) << r.error().message();
+      if (t == token::start_element && r.depth() == 2) ++items;
+      max_capacity = std::max(max_capacity, r.buffer_capacity());
+      if (chunk == 1 && at > (4u << 20)) break;  // 1-byte pulls: 4 MB is plenty to show it
+    }
+    EXPECT_GT(items, 1000u);
+    EXPECT_LE(max_capacity, 64u * 1024) << chunk;
+  }
+}
+
 // The Axis NSStack bug: siblings each declaring a fresh prefix must not accumulate bindings.
 TEST(HostileXml, FreshPrefixPerSiblingDoesNotLeakBindings) {
   std::string doc = "<r xmlns:xsd='urn:xsd'>";

@@ -9,6 +9,9 @@
 extern char** environ;
 
 #include <atomic>
+#include <mutex>
+#include <thread>
+#include <vector>
 #include <string>
 
 #include "lather/http/client.hpp"
@@ -398,6 +401,48 @@ TEST(example, HelloServiceAnswersAndServesItsWsdl) {
   int status = 0;
   waitpid(pid, &status, 0);
   fclose(p);
+}
+
+}  // namespace
+
+namespace {
+
+// Async handlers: the reply comes from another thread while the server's only thread keeps
+// serving other calls; a dropped reply becomes a Server fault instead of a hang.
+TEST(async_handlers, ReplyFromAnotherThreadWithoutHoldingTheServerThread) {
+  std::vector<std::thread> workers;
+  std::mutex m;
+  lather::service svc{"Async", std::string(test_ns)};
+  svc.operation("add", [&](const add_request& in, lather::reply<add_response> done) {
+    if (in.a == -1) return;  // drops the reply
+    std::lock_guard lock(m);
+    workers.emplace_back([in, done] { done(add_response{in.a + in.b}); });
+  });
+  lather::server_options o;
+  o.threads = 1;  // one server thread: a blocked handler would stall everything
+  lather::server srv{o};
+  srv.mount("/async", svc);
+  srv.start();
+  const std::string url = "http://127.0.0.1:" + std::to_string(srv.port()) + "/async";
+  std::vector<std::thread> callers;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 8; ++t)
+    callers.emplace_back([&, t] {
+      lather::client c{url};
+      for (int i = 0; i < 20; ++i)
+        if (c.call<add_response>("add", add_request{t, i}).result == t + i) ++ok;
+    });
+  for (auto& c : callers) c.join();
+  EXPECT_EQ(ok.load(), 160);
+  lather::client c{url};
+  try {
+    c.call<add_response>("add", add_request{-1, 0});
+    ADD_FAILURE() << "expected a fault";
+  } catch (const lather::soap::fault_error& e) {
+    EXPECT_EQ(e.get().code, lather::soap::fault_code::receiver);
+  }
+  srv.stop();
+  for (auto& w : workers) w.join();
 }
 
 }  // namespace

@@ -595,3 +595,21 @@ TEST(SoapEncodedHostile, ReferenceLimit) {
     EXPECT_EQ(err.code(), soap::make_error_code(soap::errc::limit_exceeded));
   }
 }
+
+TEST(SoapEncodedHostile, DeepInlineNestingIsBounded) {
+  std::string deep = "<t:r><return>";
+  for (int i = 0; i < 300; ++i) deep += "<parent>";
+  for (int i = 0; i < 300; ++i) deep += "</parent>";
+  deep += "</return></t:r>";
+  const auto e = decode_fault<setting_ptr>(body(deep));
+  EXPECT_EQ(e.code(), soap::make_error_code(soap::errc::limit_exceeded));
+  // 100 levels are fine.
+  std::string ok = "<t:r><return>";
+  for (int i = 0; i < 100; ++i) ok += "<parent><status>s</status>";
+  for (int i = 0; i < 100; ++i) ok += "</parent>";
+  ok += "</return></t:r>";
+  auto root = decode_part<setting_ptr>(body(ok));
+  int n = 0;
+  for (auto p = root; p; p = p->parent) ++n;
+  EXPECT_EQ(n, 101);
+}

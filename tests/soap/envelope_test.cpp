@@ -321,3 +321,42 @@ TEST(SoapEnvelope, CapturesBodyAsSelfContainedXml) {
   ASSERT_EQ(c.next(), xml::token::start_element);
   EXPECT_TRUE(c.is("urn:d", "w"));
 }
+
+TEST(SoapEnvelope, Soap12PrimerTravelReservation) {
+  // SOAP 1.2 Part 0 (Primer), Example 1: two header blocks for role "next", mustUnderstand.
+  const std::string doc = R"(<?xml version='1.0' ?>
+<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope">
+ <env:Header>
+  <m:reservation xmlns:m="http://travelcompany.example.org/reservation"
+          env:role="http://www.w3.org/2003/05/soap-envelope/role/next"
+           env:mustUnderstand="true">
+   <m:reference>uuid:093a2da1-q345-739r-ba5d-pqff98fe8j7d</m:reference>
+   <m:dateAndTime>2001-11-29T13:20:00.000-05:00</m:dateAndTime>
+  </m:reservation>
+  <n:passenger xmlns:n="http://mycompany.example.com/employees"
+          env:role="http://www.w3.org/2003/05/soap-envelope/role/next"
+           env:mustUnderstand="true">
+   <n:name>Åke Jógvan Øyvind</n:name>
+  </n:passenger>
+ </env:Header>
+ <env:Body>
+  <p:itinerary xmlns:p="http://travelcompany.example.org/reservation/travel">
+   <p:departure><p:departing>New York</p:departing></p:departure>
+  </p:itinerary>
+ </env:Body>
+</env:Envelope>)";
+  // Understanding only the reservation: the passenger block faults.
+  soap::envelope_options opts;
+  opts.on_header = [](const soap::header_info& h, xml::reader&) {
+    return h.local == "reservation" ? soap::header_use::understood
+                                    : soap::header_use::not_understood;
+  };
+  const soap::fault_error e = fault_of(doc, opts);
+  ASSERT_EQ(e.get().not_understood.size(), 1u);
+  EXPECT_EQ(e.get().not_understood[0].ns, "http://mycompany.example.com/employees");
+  // Understanding both: the body is reached.
+  opts.on_header = [](const soap::header_info&, xml::reader&) {
+    return soap::header_use::understood;
+  };
+  EXPECT_EQ(read_all(doc, opts), "{http://travelcompany.example.org/reservation/travel}itinerary;");
+}

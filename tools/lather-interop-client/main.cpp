@@ -203,6 +203,7 @@ class LatherCalls final : public interop::InteropCalls {
           },
           [&](const lather::http::response_head& head, const lather::xml::source_fn& body) {
             lather::xml::reader reader;
+            reader.reset();  // streaming mode: the bytes come from the source
             reader.set_source(body);
             soap::envelope_reader envelope{reader};
             envelope.begin();
@@ -233,8 +234,8 @@ class LatherCalls final : public interop::InteropCalls {
   // Calls f(accessor name, member) for every accessor of an encoded message struct.
   template <class Message, class F>
   static void for_each_part(Message& message, F&& f) {
-    std::apply([&](const auto&... field) { (f(field.name, message.*(field.member)), ...); },
-               lather::soap::encoded_type<std::remove_const_t<Message>>::fields);
+    lather::bind::visit_fields<std::remove_const_t<Message>>(
+        [&](const auto& field) { f(field.name, message.*(field.member)); });
   }
 
   template <class Call>

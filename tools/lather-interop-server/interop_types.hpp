@@ -68,7 +68,7 @@ struct EchoBinaryResponse {
 };
 
 // ---- RPC/encoded (interop-encoded.wsdl): SOAP 1.1 section 5 values (xsi:type, SOAP-ENC
-// arrays for the vectors, unqualified accessors), declared with soap::encoded_type ----
+// arrays for the vectors, unqualified accessors) ----
 
 struct EncodedStruct {
   std::string name;
@@ -123,13 +123,23 @@ struct EncodedEchoBinaryResponse {
     static constexpr std::string_view ns = interop_types::ns; \
     static constexpr auto fields = std::tuple{__VA_ARGS__};   \
   }
-// An encoded type: its xsi:type QName {urn:interop}type_name and its accessors.
-#define INTEROP_ENCODED(T, type_name, ...)                       \
-  template <>                                                    \
-  struct lather::soap::encoded_type<interop_types::T> {          \
-    static constexpr std::string_view ns = interop_types::ns;    \
-    static constexpr std::string_view name = type_name;          \
-    static constexpr auto fields = std::make_tuple(__VA_ARGS__); \
+// An encoded type: its xsi:type QName {urn:interop}type_name and its accessors (unqualified,
+// as section 5 writes them).  Declared as soap::encoded_type (what the service's rpc/encoded
+// path requires) with the fields of a lather::meta binding, so the WSDL generator, which
+// describes meta-bound types, can describe it too.
+#define INTEROP_ENCODED(T, type_name, ...)                                        \
+  template <>                                                                     \
+  struct lather::meta<interop_types::T> {                                         \
+    static constexpr std::string_view name = type_name;                           \
+    static constexpr std::string_view ns = interop_types::ns;                     \
+    static constexpr auto element_form = lather::bind::form::unqualified;         \
+    static constexpr auto fields = std::tuple{__VA_ARGS__};                       \
+  };                                                                              \
+  template <>                                                                     \
+  struct lather::soap::encoded_type<interop_types::T> {                           \
+    static constexpr std::string_view ns = interop_types::ns;                     \
+    static constexpr std::string_view name = type_name;                           \
+    static constexpr const auto& fields = lather::meta<interop_types::T>::fields; \
   }
 
 INTEROP_LITERAL(Struct, "Struct", lather::element("name", &interop_types::Struct::name),
@@ -162,35 +172,35 @@ INTEROP_LITERAL(EchoBinaryResponse, "echoBinaryResponse",
                 lather::element("result", &interop_types::EchoBinaryResponse::result));
 
 INTEROP_ENCODED(EncodedStruct, "Struct",
-                lather::soap::field("name", &interop_types::EncodedStruct::name),
-                lather::soap::field("count", &interop_types::EncodedStruct::count),
-                lather::soap::field("price", &interop_types::EncodedStruct::price),
-                lather::soap::field("when", &interop_types::EncodedStruct::when),
-                lather::soap::field("tags", &interop_types::EncodedStruct::tags),
-                lather::soap::field("note", &interop_types::EncodedStruct::note));
+                lather::element("name", &interop_types::EncodedStruct::name),
+                lather::element("count", &interop_types::EncodedStruct::count),
+                lather::element("price", &interop_types::EncodedStruct::price),
+                lather::element("when", &interop_types::EncodedStruct::when),
+                lather::element("tags", &interop_types::EncodedStruct::tags),
+                lather::element("note", &interop_types::EncodedStruct::note));
 INTEROP_ENCODED(EncodedEchoString, "echoString",
-                lather::soap::field("value", &interop_types::EncodedEchoString::value));
+                lather::element("value", &interop_types::EncodedEchoString::value));
 INTEROP_ENCODED(EncodedEchoStringResponse, "echoStringResponse",
-                lather::soap::field("result", &interop_types::EncodedEchoStringResponse::result));
+                lather::element("result", &interop_types::EncodedEchoStringResponse::result));
 INTEROP_ENCODED(EncodedEchoInt, "echoInt",
-                lather::soap::field("value", &interop_types::EncodedEchoInt::value));
+                lather::element("value", &interop_types::EncodedEchoInt::value));
 INTEROP_ENCODED(EncodedIntResponse, "intResponse",
-                lather::soap::field("result", &interop_types::EncodedIntResponse::result));
+                lather::element("result", &interop_types::EncodedIntResponse::result));
 INTEROP_ENCODED(EncodedEchoStruct, "echoStruct",
-                lather::soap::field("value", &interop_types::EncodedEchoStruct::value));
+                lather::element("value", &interop_types::EncodedEchoStruct::value));
 INTEROP_ENCODED(EncodedEchoStructResponse, "echoStructResponse",
-                lather::soap::field("result", &interop_types::EncodedEchoStructResponse::result));
+                lather::element("result", &interop_types::EncodedEchoStructResponse::result));
 INTEROP_ENCODED(EncodedEchoArray, "echoArray",
-                lather::soap::field("value", &interop_types::EncodedEchoArray::value));
+                lather::element("value", &interop_types::EncodedEchoArray::value));
 INTEROP_ENCODED(EncodedEchoArrayResponse, "echoArrayResponse",
-                lather::soap::field("result", &interop_types::EncodedEchoArrayResponse::result));
+                lather::element("result", &interop_types::EncodedEchoArrayResponse::result));
 INTEROP_ENCODED(EncodedAddNumbers, "addNumbers",
-                lather::soap::field("a", &interop_types::EncodedAddNumbers::a),
-                lather::soap::field("b", &interop_types::EncodedAddNumbers::b));
+                lather::element("a", &interop_types::EncodedAddNumbers::a),
+                lather::element("b", &interop_types::EncodedAddNumbers::b));
 INTEROP_ENCODED(EncodedEchoBinary, "echoBinary",
-                lather::soap::field("value", &interop_types::EncodedEchoBinary::value));
+                lather::element("value", &interop_types::EncodedEchoBinary::value));
 INTEROP_ENCODED(EncodedEchoBinaryResponse, "echoBinaryResponse",
-                lather::soap::field("result", &interop_types::EncodedEchoBinaryResponse::result));
+                lather::element("result", &interop_types::EncodedEchoBinaryResponse::result));
 
 #undef INTEROP_LITERAL
 #undef INTEROP_ENCODED

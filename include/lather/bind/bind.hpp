@@ -50,15 +50,20 @@ inline std::string_view trim_space(std::string_view s) noexcept {
 }
 
 template <class E>
-errc parse_enum_thunk(std::string_view text, void* out, const xml::reader&) {
+errc parse_enum(std::string_view text, E& out) {
   std::string_view t = trim_space(text);
   for (const auto& e : meta<E>::values) {
     if (e.name == t) {
-      *static_cast<E*>(out) = e.value;
+      out = e.value;
       return errc::ok;
     }
   }
   return errc::unknown_enum;
+}
+
+template <class E>
+errc parse_enum_thunk(std::string_view text, void* out, const xml::reader&) {
+  return parse_enum(text, *static_cast<E*>(out));
 }
 
 template <class E>
@@ -256,7 +261,10 @@ void finalize_field(T& obj, std::uint32_t count) {
       if (count == 0) m.reset();
     } else {
       if (count == 0) {
-        if constexpr (f.has_default && requires { xsd_traits<M>::parse(f.default_text, m); }) {
+        if constexpr (f.has_default && enum_type<M>) {
+          if (parse_enum(f.default_text, m) == errc::ok) return;
+        } else if constexpr (f.has_default &&
+                             requires { xsd_traits<M>::parse(f.default_text, m); }) {
           if (xsd_traits<M>::parse(f.default_text, m) == errc::ok) return;
         }
         m = M{};

@@ -197,21 +197,6 @@ using fetch_operation =
 
 }  // namespace lather::perf
 
-// The generic describe() instantiates the literal schema path even for encoded messages (it
-// has no `else` after its early return); an encoded operation is described by the static WSDL,
-// so this one only lists the operation. Drop once detail/describe.hpp is fixed.
-template <>
-inline void lather::perf::fetch_operation::describe(wsdl_builder& b) const {
-  wsdl_operation_def d;
-  d.name = name_;
-  d.action = options_.soap_action;
-  d.documentation = options_.documentation;
-  d.style = options_.style;
-  d.element_ns = request_ns_;
-  d.request_element = request_element_;
-  d.response_element = response_element_;
-  b.add_operation(std::move(d));
-}
 
 namespace lather::perf {
 

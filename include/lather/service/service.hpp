@@ -18,6 +18,8 @@
 //   void f(Req&, Resp&)       no allocation: both objects are pooled and reused across calls
 //                             (swap rather than move out of Req to keep its capacity warm)
 //   void f(const Req&)        one-way: HTTP 202, no response envelope
+//   void f(const Req&, lather::reply<Resp>)   async: answer later, from any thread
+//                             (lather/service/reply.hpp); no server thread waits meanwhile
 // Throw lather::soap::fault_error for a fault of your own (typed detail via fault::set_detail);
 // any other exception becomes a Server/Receiver fault without internal details.
 #pragma once
@@ -34,6 +36,8 @@
 #include <vector>
 
 #include "lather/bind/bind.hpp"
+#include "lather/http/server.hpp"
+#include "lather/service/reply.hpp"
 #include "lather/soap/encoded.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/fault.hpp"

@@ -368,6 +368,9 @@ struct decode_options {
   std::uint32_t max_references = 1u << 22;
   /// Most items in one array (a declared arrayType larger than this is rejected).
   std::uint64_t max_array_items = 1u << 26;
+  /// Deepest nesting of encoded values (each level is a few stack frames; handlers may run
+  /// on coroutine stacks). Writers inline at most 32 levels (encode_options).
+  std::uint32_t max_depth = 128;
 };
 
 /// Reads encoded values from a message whose Body is being read. One decoder per message.
@@ -385,6 +388,7 @@ class decoder {
   /// Handles href (forward or backward), id, xsi:nil.
   template <class T>
   void read(T& out) {
+    const depth_guard guard{*this};
     const ref_attrs refs = find_ref_attributes();
     if (refs.href) {
       bind_reference(out, refs.entry);
@@ -431,6 +435,15 @@ class decoder {
     bool id = false;
     std::uint32_t entry = no_entry;
   };
+  struct depth_guard {
+    explicit depth_guard(decoder& d) : d_(d) {
+      if (++d_.depth_ > d_.options_.max_depth) d_.fail_depth();
+    }
+    ~depth_guard() { --d_.depth_; }
+    depth_guard(const depth_guard&) = delete;
+    depth_guard& operator=(const depth_guard&) = delete;
+    decoder& d_;
+  };
   struct array_shape {
     std::uint64_t total = 0;
     bool sized = false;
@@ -445,6 +458,7 @@ class decoder {
   void fill(std::uint32_t e);
   [[noreturn]] void fail(errc code, std::string reason) const;
   [[noreturn]] void fail_type_mismatch(std::uint32_t e) const;
+  [[noreturn]] void fail_depth() const;
   [[noreturn]] void fail_value(bind::errc code, std::string_view text,
                                std::string_view type_name) const;
   bool is_nil() const;
@@ -672,6 +686,7 @@ class decoder {
   std::vector<std::uint32_t> deferred_queue_;
   std::vector<std::string> kept_;  // independent elements seen before any reference
   std::uint32_t owner_ = no_entry;
+  std::uint32_t depth_ = 0;
   std::uint64_t hash_ops_ = 0;
   std::string text_;
 };

@@ -18,24 +18,25 @@ void lather::detail::typed_operation<Req, Resp, F, Ctx, Form>::describe(wsdl_bui
   d.request_element = request_element_;
   d.response_element = response_element_;
   constexpr bool has_response = Form != handler_form::one_way;
-  if constexpr (!bind::complex_type<Req> || (!bind::complex_type<Resp> && has_response)) {
-    b.add_operation(std::move(d));  // encoded messages: described by service_options::static_wsdl
-    return;
-  }
-  switch (options_.style) {
-    case soap::style::document_wrapped:
-      b.add_element(request_ns_, request_element_, b.fields_of<Req>());
-      if constexpr (has_response) b.add_element(request_ns_, response_element_, b.fields_of<Resp>());
-      break;
-    case soap::style::document_bare:
-      b.add_element(request_ns_, request_element_, b.type_of<Req>());
-      if constexpr (has_response) b.add_element(request_ns_, response_element_, b.type_of<Resp>());
-      break;
-    case soap::style::rpc_literal:
-    case soap::style::rpc_encoded:
-      d.request_parts = b.fields_of<Req>();
-      if constexpr (has_response) d.response_parts = b.fields_of<Resp>();
-      break;
+  // Encoded messages (soap::encoded_type) are described by service_options::static_wsdl.
+  if constexpr (bind::complex_type<Req> && (bind::complex_type<Resp> || !has_response)) {
+    switch (options_.style) {
+      case soap::style::document_wrapped:
+        b.add_element(request_ns_, request_element_, b.fields_of<Req>());
+        if constexpr (has_response)
+          b.add_element(request_ns_, response_element_, b.fields_of<Resp>());
+        break;
+      case soap::style::document_bare:
+        b.add_element(request_ns_, request_element_, b.type_of<Req>());
+        if constexpr (has_response)
+          b.add_element(request_ns_, response_element_, b.type_of<Resp>());
+        break;
+      case soap::style::rpc_literal:
+      case soap::style::rpc_encoded:
+        d.request_parts = b.fields_of<Req>();
+        if constexpr (has_response) d.response_parts = b.fields_of<Resp>();
+        break;
+    }
   }
   b.add_operation(std::move(d));
 }

@@ -10,7 +10,7 @@
 
 namespace lather::detail {
 
-enum class handler_form { returns, out_param, one_way };
+enum class handler_form { returns, out_param, one_way, async };
 
 /// Name and namespace of a message type: lather::meta<T> (literal) or soap::encoded_type<T>
 /// (RPC/encoded: the parts are the encoded struct's accessors).
@@ -71,10 +71,19 @@ class typed_operation final : public operation_entry {
       call(x, s->req);
       x.accept_one_way();
     } else {
-      if constexpr (Form == handler_form::returns)
+      if constexpr (Form == handler_form::returns) {
         s->resp = call(x, s->req);
-      else
+      } else if constexpr (Form == handler_form::async) {
+        auto state = std::make_shared<reply_state<Resp>>();
+        http::server::await([&](std::function<void()> resume) {
+          state->resume = std::move(resume);
+          call_async(x, s->req, reply<Resp>{state});
+        });
+        if (state->error) std::rethrow_exception(state->error);
+        s->resp = std::move(*state->value);
+      } else {
         call(x, s->req, s->resp);
+      }
       write_response(x, s->resp);
     }
   }
@@ -86,6 +95,15 @@ class typed_operation final : public operation_entry {
     Req req{};
     Resp resp{};
   };
+
+  void call_async(exchange& x, Req& req, reply<Resp> r) {
+    if constexpr (Form == handler_form::async) {
+      if constexpr (Ctx)
+        fn_(static_cast<call_context&>(x), req, std::move(r));
+      else
+        fn_(req, std::move(r));
+    }
+  }
 
   template <class... A>
   decltype(auto) call(exchange& x, A&... a) {
@@ -206,7 +224,14 @@ lather::service& lather::service::operation(std::string name, F handler, operati
   using Req = std::remove_cvref_t<std::tuple_element_t<0, args>>;
   static_assert(bind::complex_type<Req> || soap::encoded_struct<Req>,
                 "the request type needs lather::meta<Req> (or soap::encoded_type<Req>)");
-  if constexpr (std::tuple_size_v<args> == 2) {
+  using Second = std::remove_cvref_t<std::tuple_element_t<std::tuple_size_v<args> - 1, args>>;
+  if constexpr (std::tuple_size_v<args> == 2 && is_reply<Second>::value) {
+    using Resp = typename is_reply<Second>::response;
+    static_assert(std::is_void_v<R>, "an async handler returns void and answers via its reply");
+    add(std::make_unique<detail::typed_operation<Req, Resp, std::decay_t<F>, ctx,
+                                                 detail::handler_form::async>>(
+        std::move(name), std::move(handler), std::move(opts), tns_));
+  } else if constexpr (std::tuple_size_v<args> == 2) {
     using Resp = std::remove_cvref_t<std::tuple_element_t<1, args>>;
     static_assert(std::is_void_v<R>, "a (Req&, Resp&) handler returns void");
     static_assert(bind::complex_type<Resp> || soap::encoded_struct<Resp>,
