@@ -1,5 +1,6 @@
 #include "lather/service/client.hpp"
 
+#include <chrono>
 #include <mutex>
 
 #include "lather/xml/reader.hpp"
@@ -52,15 +53,6 @@ std::string client::wsdl() {
 
 namespace {
 
-// The bits of one call the HTTP callbacks need; they capture only a pointer to it, so the
-// std::function the HTTP client takes stays in its small buffer (no allocation).
-struct call_frame {
-  client_options* opts;
-  const call_options* o;
-  detail::function_ref<void(xml::writer&)>* write_body;
-  detail::function_ref<bind::error_info(xml::reader&)>* read_body;
-  void* st;
-};
 
 std::string excerpt(const xml::source_fn& body) {
   std::string text(200, '\0');
@@ -78,8 +70,41 @@ std::string excerpt(const xml::source_fn& body) {
 
 }  // namespace
 
-void client::invoke(const call_options& o, detail::function_ref<void(xml::writer&)> write_body,
+client& client::intercept(client_interceptor i) {
+  interceptors_.push_back(std::move(i));
+  return *this;
+}
+
+void client::invoke(std::string_view operation, const call_options& o,
+                    detail::function_ref<void(xml::writer&)> write_body,
                     detail::function_ref<bind::error_info(xml::reader&)> read_body) {
+  if (interceptors_.empty()) return invoke_plain(operation, o, write_body, read_body);
+  const auto started = std::chrono::steady_clock::now();
+  call_info info;
+  info.operation = operation;
+  info.version = opts_.version;
+  try {
+    invoke_plain(operation, o, write_body, read_body);
+  } catch (...) {
+    info.fault = true;
+    info.http_status = 500;
+    info.micros = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                                  std::chrono::steady_clock::now() - started)
+                                                  .count());
+    for (const auto& i : interceptors_)
+      if (i.after) i.after(info);
+    throw;
+  }
+  info.micros = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                                std::chrono::steady_clock::now() - started)
+                                                .count());
+  for (const auto& i : interceptors_)
+    if (i.after) i.after(info);
+}
+
+void client::invoke_plain(std::string_view operation, const call_options& o,
+                          detail::function_ref<void(xml::writer&)> write_body,
+                          detail::function_ref<bind::error_info(xml::reader&)> read_body) {
   std::unique_ptr<state> st = pool_->take();
   struct give_back_guard {
     state_pool* pool;
@@ -105,14 +130,16 @@ void client::invoke(const call_options& o, detail::function_ref<void(xml::writer
 
   http_->post(
       "", std::span(headers, header_count),
-      [s, &o, &write_body, v, stream, threshold](xml::output& body) {
+      [this, s, &o, &write_body, operation, v, stream, threshold](xml::output& body) {
         s->body = &body;
         s->buf.clear();
         if (stream)
           s->buf.set_sink(
               [s](std::string_view bytes) {
+                // Hand on to the HTTP body, which itself switches to chunked only once past
+                // the threshold: a small request still goes out with Content-Length.
                 s->body->append(bytes);
-                s->body->flush();
+                s->body->maybe_flush();
               },
               threshold);
         else
@@ -120,9 +147,13 @@ void client::invoke(const call_options& o, detail::function_ref<void(xml::writer
         s->writer.reset();
         soap::envelope_writer env{s->writer, v};
         env.begin();
-        if (!o.headers.empty()) {
+        bool header_hooks = false;
+        for (const auto& i : interceptors_) header_hooks |= static_cast<bool>(i.write_headers);
+        if (!o.headers.empty() || header_hooks) {
           env.begin_header();
           for (const auto& h : o.headers) h(s->writer);
+          for (const auto& i : interceptors_)
+            if (i.write_headers) i.write_headers(operation, s->writer);
         }
         env.begin_body();
         write_body(s->writer);

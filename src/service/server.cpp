@@ -136,6 +136,9 @@ class soap_exchange final : public detail::exchange {
   // ---- exchange ----
   xml::reader& reader() override { return reader_; }
   const bind::read_options& read_options() const override { return svc_->options().read; }
+  std::chrono::milliseconds handler_timeout() const override {
+    return svc_->options().handler_timeout;
+  }
   soap::envelope_reader& envelope() override { return *env_; }
   void finish_request(bool body_consumed) override {
     if (!body_consumed && env_->next_body_element()) {

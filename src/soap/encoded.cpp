@@ -398,8 +398,12 @@ void decoder::check_item(std::uint64_t count, const array_shape& shape) {
     fail(errc::bad_array,
          detail::cat({"array has more than ", std::to_string(options_.max_array_items), " items"}));
   }
-  if (r_->find_attribute(soap11_encoding_ns, "position")) {
-    fail(errc::bad_array, "sparse arrays (SOAP-ENC:position) are not supported");
+  if (const xml::attribute* pos = r_->find_attribute(soap11_encoding_ns, "position")) {
+    // gSOAP writes a redundant position="[i]" on the items of dense arrays: accept a position
+    // that names exactly the next item; a gap (a sparse array) is rejected.
+    const std::string expected = detail::cat({"[", std::to_string(count), "]"});
+    if (shape.dims.size() > 1 || pos->value != expected)
+      fail(errc::bad_array, "sparse arrays (SOAP-ENC:position) are not supported");
   }
 }
 

@@ -364,6 +364,39 @@ TEST_F(LatherWire, FaultIsClientWithReason) {
       << answer->body;
 }
 
+TEST_F(LatherWire, EncodedAxisMultiRefsAnsweredWithTypedValues) {
+  // Axis 1.4 style: the struct is a top-level multiRef after the RPC element, items of the
+  // SOAP-ENC array are named after the field, encodingStyle on every element.
+  const std::string body =
+      "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\" "
+      "xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" "
+      "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"><soapenv:Body>"
+      "<ns1:echoStruct soapenv:encodingStyle=\"http://schemas.xmlsoap.org/soap/encoding/\" "
+      "xmlns:ns1=\"urn:interop\"><value href=\"#id0\"/></ns1:echoStruct>"
+      "<multiRef id=\"id0\" soapenc:root=\"0\" "
+      "soapenv:encodingStyle=\"http://schemas.xmlsoap.org/soap/encoding/\" "
+      "xsi:type=\"ns2:Struct\" xmlns:soapenc=\"http://schemas.xmlsoap.org/soap/encoding/\" "
+      "xmlns:ns2=\"urn:interop\"><name xsi:type=\"xsd:string\">axis</name>"
+      "<count xsi:type=\"xsd:int\">3</count><price xsi:type=\"xsd:double\">0.5</price>"
+      "<when xsi:type=\"xsd:dateTime\">2003-11-05T12:34:56.000Z</when>"
+      "<tags xsi:type=\"soapenc:Array\" soapenc:arrayType=\"xsd:string[2]\">"
+      "<tags xsi:type=\"xsd:string\">a</tags><tags xsi:type=\"xsd:string\">b</tags></tags>"
+      "<note xsi:type=\"xsd:string\" xsi:nil=\"true\"/></multiRef></soapenv:Body>"
+      "</soapenv:Envelope>";
+  const auto answer =
+      send_raw(port_, http_request("POST /interop/encoded HTTP/1.1",
+                                   {"Content-Type: text/xml; charset=utf-8",
+                                    "SOAPAction: \"urn:interop#echoStruct\"", "Connection: close"},
+                                   body));
+  ASSERT_TRUE(answer);
+  EXPECT_EQ(answer->status, 200) << answer->body;
+  EXPECT_NE(answer->body.find(">axis</name>"), std::string::npos) << answer->body;
+  EXPECT_NE(answer->body.find(">b</item>"), std::string::npos) << answer->body;
+  // Section 5 on the way out: typed values and a SOAP-ENC array with its arrayType.
+  EXPECT_NE(answer->body.find("xsi:type=\""), std::string::npos) << answer->body;
+  EXPECT_NE(answer->body.find(":arrayType=\"xsd:string[2]\""), std::string::npos) << answer->body;
+}
+
 TEST_F(LatherWire, ResponseNamesItsContentType) {
   const std::string body =
       envelope11("<n:echoString xmlns:n=\"urn:interop\"><n:value>ct</n:value></n:echoString>");

@@ -332,6 +332,31 @@ TEST_F(service_fixture, RpcLiteralUsesOperationWrapperAndUnqualifiedParts) {
   EXPECT_EQ(resp.out, "hé");
 }
 
+TEST_F(service_fixture, ClientInterceptorsAddHeadersAndSeeEveryOutcome) {
+  client c{base_ + "/test"};
+  int calls = 0, faults = 0;
+  c.intercept({.write_headers =
+                   [](std::string_view op, xml::writer& w) {
+                     w.start_element(test_ns, "Auth");
+                     soap::write_header_attributes(w, soap::version::soap11, true);
+                     w.start_element(test_ns, "token");
+                     w.text(std::string("for-") + std::string(op));
+                     w.end_element();
+                     w.end_element();
+                   },
+               .after =
+                   [&](const call_info& info) {
+                     ++calls;
+                     if (info.fault) ++faults;
+                     EXPECT_EQ(info.operation, "add");
+                   }});
+  EXPECT_EQ(c.call<add_response>("add", add_request{1, 2}).result, 3);
+  EXPECT_EQ(token_, "for-add");  // the server's header binding read what the hook wrote
+  EXPECT_THROW(c.call<add_response>("add", add_request{-1, 2}), soap::fault_error);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(faults, 1);
+}
+
 TEST_F(service_fixture, HealthAndMetricsEndpoints) {
   client c{base_ + "/test"};
   for (int i = 0; i < 3; ++i) c.call<add_response>("add", add_request{1, 1});
@@ -411,11 +436,18 @@ namespace {
 // serving other calls; a dropped reply becomes a Server fault instead of a hang.
 TEST(async_handlers, ReplyFromAnotherThreadWithoutHoldingTheServerThread) {
   std::vector<std::thread> workers;
+  std::vector<lather::reply<add_response>> kept;
   std::mutex m;
-  lather::service svc{"Async", std::string(test_ns)};
+  lather::service_options so;
+  so.handler_timeout = std::chrono::milliseconds(300);
+  lather::service svc{"Async", std::string(test_ns), so};
   svc.operation("add", [&](const add_request& in, lather::reply<add_response> done) {
     if (in.a == -1) return;  // drops the reply
     std::lock_guard lock(m);
+    if (in.a == -2) {
+      kept.push_back(done);  // holds the reply forever
+      return;
+    }
     workers.emplace_back([in, done] { done(add_response{in.a + in.b}); });
   });
   lather::server_options o;
@@ -435,6 +467,12 @@ TEST(async_handlers, ReplyFromAnotherThreadWithoutHoldingTheServerThread) {
   for (auto& c : callers) c.join();
   EXPECT_EQ(ok.load(), 160);
   lather::client c{url};
+  try {
+    c.call<add_response>("add", add_request{-2, 0});  // keeps its reply, never answers
+    ADD_FAILURE() << "expected a timeout fault";
+  } catch (const lather::soap::fault_error& e) {
+    EXPECT_EQ(e.get().reason, "the operation timed out");
+  }
   try {
     c.call<add_response>("add", add_request{-1, 0});
     ADD_FAILURE() << "expected a fault";

@@ -37,10 +37,18 @@ struct call_options {
   soap::style style = soap::style::document_wrapped;
   std::string soap_action;       ///< SOAPAction / action parameter ("" = empty)
   std::string request_element;   ///< default: operation name (bare: the type name)
-  std::string response_element;  ///< default: operation + "Response" (checked when set)
+  std::string response_element;  ///< informational: the response wrapper is not name-checked
   std::string element_ns;        ///< default: the request type's namespace
   /// SOAP header entries to send (each writes one element).
   std::vector<std::function<void(xml::writer&)>> headers;
+};
+
+/// Client-side interceptor (logging, auth, metrics around every call of a client).
+struct client_interceptor {
+  /// Before sending: may write SOAP header entries (e.g. a security token) with `w`.
+  std::function<void(std::string_view operation, xml::writer& w)> write_headers;
+  /// After the call, whatever its outcome (fault = a SOAP fault or any other failure).
+  std::function<void(const call_info& info)> after;
 };
 
 /// The peer answered something that is neither the expected response nor a SOAP fault.
@@ -73,7 +81,7 @@ class client {
                                : bare                     ? meta<Req>::name
                                                           : operation;
     invoke(
-        o,
+        operation, o,
         [&](xml::writer& w) {
           if (bare) {
             bind::write(w, ns, element, request);
@@ -93,15 +101,23 @@ class client {
         });
   }
 
+  /// Add an interceptor (before the first call; not synchronised with calls in flight).
+  client& intercept(client_interceptor i);
+
   /// The service's WSDL (GET ?wsdl).
   std::string wsdl();
   http::client& transport() noexcept { return *http_; }
 
  private:
-  void invoke(const call_options& o, detail::function_ref<void(xml::writer&)> write_body,
+  void invoke(std::string_view operation, const call_options& o,
+              detail::function_ref<void(xml::writer&)> write_body,
               detail::function_ref<bind::error_info(xml::reader&)> read_body);
+  void invoke_plain(std::string_view operation, const call_options& o,
+                    detail::function_ref<void(xml::writer&)> write_body,
+                    detail::function_ref<bind::error_info(xml::reader&)> read_body);
 
   client_options opts_;
+  std::vector<client_interceptor> interceptors_;
   std::unique_ptr<http::client> http_;
   struct state;
   struct state_pool;

@@ -10,6 +10,8 @@
 // never hang a client. Only the first call of a reply counts.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -70,6 +72,21 @@ class reply {
  private:
   std::shared_ptr<detail::reply_token<Resp>> token_;
 };
+
+namespace detail {
+/// Calls `expire` once `after` has passed unless the returned guard was destroyed first
+/// (one shared timer thread for the whole process; src/service/timeouts.cpp).
+class deadline_guard {
+ public:
+  deadline_guard(std::chrono::milliseconds after, std::function<void()> expire);
+  ~deadline_guard();
+  deadline_guard(const deadline_guard&) = delete;
+  deadline_guard& operator=(const deadline_guard&) = delete;
+
+ private:
+  std::uint64_t id_;
+};
+}  // namespace detail
 
 template <class T>
 struct is_reply : std::false_type {};

@@ -24,6 +24,7 @@
 // any other exception becomes a Server/Receiver fault without internal details.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -109,6 +110,7 @@ class exchange : public call_context {
  public:
   virtual xml::reader& reader() = 0;  ///< positioned on the request's body element
   virtual const bind::read_options& read_options() const = 0;
+  virtual std::chrono::milliseconds handler_timeout() const = 0;
   virtual soap::envelope_reader& envelope() = 0;
   /// The request was read through its end tag: check the rest of the envelope (after
   /// `body_consumed` = the trailing Body children were read already, e.g. multi-refs).
@@ -217,6 +219,9 @@ struct service_options {
   bool soap11 = true;  ///< accept SOAP 1.1 requests
   bool soap12 = true;  ///< accept SOAP 1.2 requests
   bind::read_options read{};
+  /// An async handler (lather::reply) that has not answered by then gets a Server fault
+  /// "the operation timed out". (A synchronous handler holds its thread and cannot be cut.)
+  std::chrono::milliseconds handler_timeout{60'000};
   /// Default for operation_options::element_ns when the request type has no namespace.
   std::string element_ns;
   /// Serve this WSDL at ?wsdl instead of generating one ("{{address}}" is replaced by the

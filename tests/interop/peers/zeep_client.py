@@ -16,6 +16,7 @@ import zeep.exceptions
 from zeep.plugins import HistoryPlugin
 from zeep.wsdl.bindings.soap import Soap11Binding, Soap12Binding
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectors  # noqa: E402
 

@@ -12,6 +12,9 @@ namespace lather::detail {
 
 enum class handler_form { returns, out_param, one_way, async };
 
+/// The fault an async handler gets when it does not answer within handler_timeout.
+soap::fault timeout_fault();
+
 /// Name and namespace of a message type: lather::meta<T> (literal) or soap::encoded_type<T>
 /// (RPC/encoded: the parts are the encoded struct's accessors).
 template <class T>
@@ -75,6 +78,12 @@ class typed_operation final : public operation_entry {
         s->resp = call(x, s->req);
       } else if constexpr (Form == handler_form::async) {
         auto state = std::make_shared<reply_state<Resp>>();
+        // A handler that never answers gets a Server fault after handler_timeout.
+        deadline_guard deadline{x.handler_timeout(), [state] {
+                                  state->complete(std::nullopt,
+                                                  std::make_exception_ptr(soap::fault_error(
+                                                      timeout_fault())));
+                                }};
         http::server::await([&](std::function<void()> resume) {
           state->resume = std::move(resume);
           call_async(x, s->req, reply<Resp>{state});
@@ -123,6 +132,8 @@ class typed_operation final : public operation_entry {
   void read_encoded(exchange& x, Req& req) {
     if constexpr (soap::declared_encoded_struct<Req>) {
       // SOAP 1.1 section 5: parts by accessor name, multi-refs resolved after the wrapper.
+      // Absent accessors mean nil/default, so the pooled object starts from scratch.
+      req = Req{};
       soap::decoder dec{x.reader(), x.envelope().body_namespaces()};
       soap::rpc_reader parts{x.reader()};
       while (parts.next()) {
