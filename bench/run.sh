@@ -139,7 +139,7 @@ run_bind() {
   local json log
   json="$(mktemp)"
   log="$(mktemp)"
-  trap 'rm -f "$json" "$log"' RETURN
+  trap 'rm -f "$json" "$log"; trap - RETURN' RETURN
   local status=0
   "$build_dir/bin/lather-bench-bind" \
     --benchmark_repetitions="${REPETITIONS:-3}" \
