@@ -13,9 +13,11 @@ namespace {
 
 class timer_thread {
  public:
+  // Never destroyed: its detached thread waits on the condition variable until the process
+  // ends, and destroying a condition variable with a waiter blocks exit forever (glibc).
   static timer_thread& get() {
-    static timer_thread t;
-    return t;
+    static timer_thread* t = new timer_thread;
+    return *t;
   }
   std::uint64_t add(std::chrono::steady_clock::time_point when, std::function<void()> f) {
     std::lock_guard lock(m_);
