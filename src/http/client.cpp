@@ -192,6 +192,7 @@ struct client_call {
 }  // namespace detail
 
 struct client::impl {
+  std::atomic<bool> peer_http10{false};  ///< the server answered HTTP/1.0: never chunk
   impl(std::string u, client_options o) : url(parse_url(u)), opts(std::move(o)) {
     if (url.https) {
       tls.emplace(asio::ssl::context::tls_client);
@@ -297,8 +298,12 @@ struct client::impl {
 
 namespace detail {
 
-void response_parser::on_response_impl(int code, beast::string_view, int, sys_error&) {
+void response_parser::on_response_impl(int code, beast::string_view, int version, sys_error&) {
   c_.status = static_cast<unsigned>(code);
+  // An HTTP/1.0 server cannot read a chunked body (RFC 9112 §7.1 is HTTP/1.1 only): once one
+  // has answered, this client buffers requests and sends Content-Length (CXF's
+  // AllowChunking=false, decided for us).
+  if (version < 11) c_.cl.peer_http10.store(true, std::memory_order_relaxed);
 }
 
 void response_parser::on_field_impl(bhttp::field, beast::string_view name, beast::string_view value,
@@ -469,7 +474,9 @@ void client_call::send_request(std::string_view method, std::string_view target,
     write_all(asio::buffer(h));
     return;
   }
-  const chunking& ch = cl.opts.request_chunking;
+  const chunking& configured = cl.opts.request_chunking;
+  const chunking ch{configured.threshold,
+                    configured.never || cl.peer_http10.load(std::memory_order_relaxed)};
   c.body.clear();
   if (ch.never)
     c.body.clear_sink();

@@ -195,15 +195,6 @@ constexpr KnownIssue kKnownIssues[] = {
      "(`/echoStructResponse/result/price: \"-inf\" is not a valid xsd:double`)."},
     {Side::peer, "lather", "spyne", "*", "echoStruct.nan",
      "the same spyne bug for NaN: it writes `nan` instead of XSD's `NaN`."},
-    {Side::lather, "lather", "spyne", "*", "echoString.5mb",
-     "lather's client streams a request past the 4 KiB chunking threshold with "
-     "`Transfer-Encoding: chunked` (by design: the server parses while the client writes); "
-     "spyne's wsgiref server speaks HTTP/1.0 and does not de-chunk, reads an empty body and "
-     "answers 500 `A server error occurred`. Requests under the threshold go out with "
-     "Content-Length and pass. Set `client_options::request_chunking.never` for such servers "
-     "(CXF's AllowChunking=false)."},
-    {Side::lather, "lather", "spyne", "*", "echoArray.1000",
-     "the same: the 1000-element request is past the chunking threshold."},
 };
 
 // "*" matches anything, "prefix*" any value starting with prefix.
