@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -641,10 +642,13 @@ void server_connection::finish_response() {
   if (response_phase == phase::fresh) {
     bool fits = c.never || head_request || (c.threshold > 0 && rest.size() <= c.threshold);
     if (fits || version == 10) {
-      std::string framing = "Content-Length: ";
-      wire::append_decimal(framing, rest.size());
-      framing.append("\r\n");
-      start_head(framing);
+      // Built on the stack: "Content-Length: " alone is past std::string's small buffer.
+      char framing[48] = "Content-Length: ";
+      constexpr std::size_t prefix = sizeof("Content-Length: ") - 1;
+      auto digits = std::to_chars(framing + prefix, framing + sizeof framing - 2, rest.size());
+      digits.ptr[0] = '\r';
+      digits.ptr[1] = '\n';
+      start_head(std::string_view(framing, static_cast<std::size_t>(digits.ptr + 2 - framing)));
       if (head_request) rest = {};
       std::array<asio::const_buffer, 2> b{asio::buffer(head),
                                           asio::buffer(rest.data(), rest.size())};
