@@ -293,7 +293,8 @@ struct client::impl {
   std::string_view default_target() const { return url.path; }
 
   void call(std::string_view method, std::string_view target, header_list headers,
-            const body_writer* write_body, const body_reader& read_body);
+            const body_writer* write_body, const body_reader& read_body,
+            std::chrono::milliseconds timeout = {});
 };
 
 namespace detail {
@@ -661,8 +662,10 @@ error status_error(const response_head& head, const xml::source_fn& body, std::s
 // ---- client ----
 
 void client::impl::call(std::string_view method, std::string_view target, header_list headers,
-                        const body_writer* write_body, const body_reader& read_body) {
-  auto call_deadline = clock_type::now() + opts.call_timeout;
+                        const body_writer* write_body, const body_reader& read_body,
+                        std::chrono::milliseconds timeout) {
+  auto call_deadline =
+      clock_type::now() + (timeout.count() > 0 ? timeout : opts.call_timeout);
   for (int attempt = 0;; ++attempt) {
     auto conn = acquire(call_deadline);
     bool keep = false;
@@ -725,8 +728,8 @@ client::~client() {
 }
 
 void client::post(std::string_view target, header_list headers, const body_writer& write_body,
-                  const body_reader& read_body) {
-  impl_->call("POST", target, headers, &write_body, read_body);
+                  const body_reader& read_body, std::chrono::milliseconds timeout) {
+  impl_->call("POST", target, headers, &write_body, read_body, timeout);
 }
 
 void client::async_post(std::string target,

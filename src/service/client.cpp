@@ -185,8 +185,8 @@ void client::invoke_plain(std::string_view operation, const call_options& o,
           throw client_error("unexpected second Body element {" + std::string(s->reader.ns()) +
                              "}" + std::string(s->reader.local_name()));
         env.finish();
-        (void)opts_;
-      });
+      },
+      o.timeout);
 }
 
 }  // namespace lather

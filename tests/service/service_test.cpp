@@ -357,6 +357,35 @@ TEST_F(service_fixture, ClientInterceptorsAddHeadersAndSeeEveryOutcome) {
   EXPECT_EQ(faults, 1);
 }
 
+TEST(client_timeouts, PerCallTimeoutCutsASlowCall) {
+  std::mutex m;
+  std::vector<lather::reply<add_response>> held;  // answered only after the client gave up
+  lather::service svc{"Slow", std::string(test_ns)};
+  svc.operation("add", [&](const add_request&, lather::reply<add_response> done) {
+    std::lock_guard lock(m);
+    held.push_back(done);
+  });
+  lather::server srv{lather::server_options{}};
+  srv.mount("/slow", svc);
+  srv.start();
+  lather::client c{"http://127.0.0.1:" + std::to_string(srv.port()) + "/slow"};
+  call_options o;
+  o.timeout = std::chrono::milliseconds(200);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    c.call<add_response>("add", add_request{1, 2}, o);
+    ADD_FAILURE() << "expected a timeout";
+  } catch (const http::error& e) {
+    EXPECT_EQ(e.code(), http::errc::call_timeout);
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  {
+    std::lock_guard lock(m);
+    for (auto& r : held) r(add_response{0});
+  }
+  srv.stop();
+}
+
 TEST_F(service_fixture, HealthAndMetricsEndpoints) {
   client c{base_ + "/test"};
   for (int i = 0; i < 3; ++i) c.call<add_response>("add", add_request{1, 1});

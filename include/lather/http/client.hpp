@@ -98,8 +98,9 @@ class client {
   /// (write_body runs again). Throws http::error (connect_refused, *_timeout, tls_failed,
   /// bad_message, connection_closed, ...); exceptions from the callbacks propagate (the
   /// connection is then dropped).
+  /// `timeout` > 0 replaces client_options::call_timeout for this call.
   void post(std::string_view target, header_list headers, const body_writer& write_body,
-            const body_reader& read_body);
+            const body_reader& read_body, std::chrono::milliseconds timeout = {});
 
   /// Asynchronous POST: returns at once; the call runs on a client-owned thread pool
   /// (client_options::async_threads) and `done` is called there with nullptr or the

@@ -41,6 +41,9 @@ struct call_options {
   std::string element_ns;        ///< default: the request type's namespace
   /// SOAP header entries to send (each writes one element).
   std::vector<std::function<void(xml::writer&)>> headers;
+  /// Deadline for this call (pool wait, connect, write, response); 0 = the client's
+  /// call_timeout. Expiry throws http::error (errc::call_timeout).
+  std::chrono::milliseconds timeout{0};
 };
 
 /// Client-side interceptor (logging, auth, metrics around every call of a client).
