@@ -74,6 +74,7 @@ report=$work/compare-report.md
 lather_server=$bin/lather-perf-server
 lather_bench=$bin/lather-bench
 lather_fetch=$bin/lather-fetch-server
+lather_fetch_client=$bin/lather-fetch-client
 gsoap_server=$bin/gsoap-perf-server
 gsoap_client=$bin/gsoap-perf-client
 grpc_server=$bin/grpc-perf-server
@@ -666,35 +667,28 @@ measure_drb() {
   else
     echo "drb: /usr/bin/ruby missing"
   fi
-  if need_lather "$lather_fetch" "$lather_bench"; then
+  if need_lather "$lather_fetch" "$lather_fetch_client"; then
     if start_lather lather-fetch-server "$lather_fetch"; then
-      local pid=$server_pid out=$work/lather-fetch.out i runs=()
-      for i in 1 2 3 4 5; do
-        if run_bounded 120 "$out" "$lather_bench" --url "http://127.0.0.1:$server_port/fetch" \
-          --operation fetch --threads 1 --count 100 --warmup 0 --guard-calls 0 --json \
-          --no-progress && [[ $(json_field errors "$out") = 0 ]]; then
-          runs+=("$(json_field running_s "$out")")
-        else
-          echo "lather: fetch client not available ($(tail -1 "$out"))"
-          break
-        fi
-      done
-      if ((${#runs[@]} == 5)); then
-        lather_median=$(printf '%s\n' "${runs[@]}" | sort -g | sed -n 3p)
+      local pid=$server_pid out=$work/lather-fetch.out
+      if run_bounded 120 "$out" "$lather_fetch_client" --url "http://127.0.0.1:$server_port/fetch" \
+        --calls 100 --runs 5; then
+        lather_median=$(result_field median_s "$out")
+      else
+        echo "lather-fetch-client failed: $(tail -2 "$out")" >&2
       fi
       stop_pid "$pid"
     fi
   fi
   emit "Median of 5 runs of 100 sequential fetch(\"test\") calls, seconds (2003: DRb 0.31 s,"
   emit "soap4r 48.6 s on a PIII-400): \`ruby bench/drb/drbclient.rb --uri druby://127.0.0.1:P --calls 100"
-  emit "--runs 5\` against \`ruby bench/drb/drbserver.rb --port 0\`, and \`lather-bench --url"
-  emit "http://127.0.0.1:P/fetch --operation fetch --threads 1 --count 100 --warmup 0 --guard-calls 0"
-  emit "--json\` (5 times) against \`lather-fetch-server --port P --quiet\`."
+  emit "--runs 5\` against \`ruby bench/drb/drbserver.rb --port 0\`, and \`lather-fetch-client --url"
+  emit "http://127.0.0.1:P/fetch --calls 100 --runs 5\` against \`lather-fetch-server\` (both verify"
+  emit "the graph: shared objects shared, the cycle a cycle)."
   emit ""
   emit "| stack | 100 calls, s | vs DRb |"
   emit "|---|---:|---:|"
   emit "| Ruby DRb (drbserver.rb / drbclient.rb) | $drb_median | 1.00 |"
-  emit "| lather (lather-fetch-server / lather-bench) | $lather_median | $(ratio "$lather_median" "$drb_median") |"
+  emit "| lather (lather-fetch-server / lather-fetch-client) | $lather_median | $(ratio "$lather_median" "$drb_median") |"
   emit ""
   emit "Goal: lather's 100 calls faster than DRb's (ratio < 1)."
 }

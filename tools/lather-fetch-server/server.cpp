@@ -21,7 +21,7 @@ extern const std::string_view fetch_wsdl;
 namespace {
 
 const char* usage =
-    "usage: lather-fetch-server [--port P] [--address A] [--threads N] [--access-log]\n"
+    "usage: lather-fetch-server [--port P] [--address A] [--threads N] [--access-log] [--quiet]\n"
     "Serves fetch.wsdl (RPC/encoded) at /fetch, its WSDL at /fetch?wsdl; /healthz, /metrics.\n"
     "Port 0 picks a free port. SIGINT/SIGTERM stop it.\n";
 
@@ -59,6 +59,8 @@ int main(int argc, char** argv) {
       opts.threads = number<unsigned>(value(), "thread count");
     } else if (a == "--access-log") {
       opts.access_log = stderr;
+    } else if (a == "--quiet") {
+      // Accepted for symmetry with lather-perf-server: this server prints one line anyway.
     } else if (a == "--help" || a == "-h") {
       std::fputs(usage, stdout);
       return 0;
