@@ -161,7 +161,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o,
         if (s->buf.size() > 0) body.append(s->buf.view());
         s->buf.clear();
       },
-      [s, &read_body, this](const http::response_head& head, const xml::source_fn& body) {
+      [s, &read_body](const http::response_head& head, const xml::source_fn& body) {
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
         if (!xml_type || (head.status != 200 && head.status != 500 && head.status != 400)) {
