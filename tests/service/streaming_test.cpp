@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <future>
+#include <stdexcept>
 #include <string>
 
 #include "lather/http/client.hpp"
@@ -32,7 +35,9 @@ long peak_rss_kb() {
     if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
   return -1;
 }
-void reset_peak_rss() { std::ofstream("/proc/self/clear_refs") << "5"; }
+void reset_peak_rss() {
+  std::ofstream("/proc/self/clear_refs") << "5";
+}
 
 // Reads the children of the current element one at a time; calls f for each <item>.
 template <class F>
@@ -160,6 +165,66 @@ TEST_F(streaming, FiftyMegabyteResponseIsProducedAndReadItemByItem) {
   EXPECT_EQ(received, items);
   EXPECT_GT(bytes, std::size_t(items) * 1800);
   EXPECT_LT(growth_kb, 16 * 1024) << "peak RSS grew by " << growth_kb << " KB";
+}
+
+}  // namespace
+
+namespace {
+
+// A client that disconnects in the middle of a streamed response: the handler's next write
+// throws (the client is gone), the handler unwinds, and the server goes on serving.
+TEST(streaming_disconnect, HandlerIsCancelledWhenTheClientGoesAway) {
+  std::atomic<int> finished{0}, unwound{0};
+  std::promise<void> handler_exited;
+  service svc{"Cancel", std::string(test_ns)};
+  svc.raw_operation("produce", std::string(test_ns), "produce",
+                    [&](call_context&, xml::reader& r, xml::writer& w) {
+                      struct on_exit {
+                        std::atomic<int>& n;
+                        std::promise<void>& done;
+                        ~on_exit() {
+                          ++n;
+                          done.set_value();
+                        }
+                      } guard{unwound, handler_exited};
+                      r.skip_element();
+                      const perf::NestedComplexType item = perf::make_cxf_item();
+                      w.start_element(test_ns, "produceResponse");
+                      for (int i = 0; i < 200'000; ++i) bind::write(w, test_ns, "item", item);
+                      w.end_element();
+                      ++finished;
+                    });
+  server srv{server_options{}};
+  srv.mount("/s", svc);
+  srv.start();
+  const std::string url = "http://127.0.0.1:" + std::to_string(srv.port()) + "/s";
+  {
+    http::client c{url};
+    try {
+      c.post(
+          "", soap11_headers,
+          [](xml::output& out) {
+            out.append(
+                "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                "<p:produce xmlns:p='urn:lather:stream'/></s:Body></s:Envelope>");
+          },
+          [](const http::response_head&, const xml::source_fn& src) {
+            char buf[4096];
+            src(buf, sizeof buf);  // read a little, then hang up
+            throw std::runtime_error("client hangs up");
+          });
+    } catch (const std::runtime_error&) {
+    }
+  }  // the client and its connection are gone
+  // The handler notices on a write and unwinds.
+  ASSERT_EQ(handler_exited.get_future().wait_for(std::chrono::seconds(30)),
+            std::future_status::ready);
+  EXPECT_EQ(unwound.load(), 1);
+  EXPECT_EQ(finished.load(), 0);  // it did not run to the end of its 400 MB
+  // The server still answers.
+  http::client c2{url};
+  EXPECT_EQ(c2.get("?wsdl").status, 200u);
+  srv.stop();
 }
 
 }  // namespace
