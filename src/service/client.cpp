@@ -19,27 +19,11 @@ struct client::state {
   std::string action_value;
 };
 
-struct client::state_pool {
-  std::mutex m;
-  std::vector<std::unique_ptr<state>> free;
-  std::unique_ptr<state> take() {
-    std::lock_guard lock(m);
-    if (free.empty()) return std::make_unique<state>();
-    auto s = std::move(free.back());
-    free.pop_back();
-    return s;
-  }
-  void give_back(std::unique_ptr<state> s) {
-    std::lock_guard lock(m);
-    free.push_back(std::move(s));
-  }
-};
-
 client::client(std::string url, client_options opts)
     : opts_(std::move(opts)),
       http_(std::make_unique<http::client>(std::move(url),
                                            static_cast<const http::client_options&>(opts_))),
-      pool_(std::make_unique<state_pool>()) {}
+      pool_(std::make_unique<detail::object_pool<state>>()) {}
 
 client::~client() = default;
 
@@ -52,7 +36,6 @@ std::string client::wsdl() {
 }
 
 namespace {
-
 
 std::string excerpt(const xml::source_fn& body) {
   std::string text(200, '\0');
@@ -89,15 +72,15 @@ void client::invoke(std::string_view operation, const call_options& o,
     info.fault = true;
     info.http_status = 500;
     info.micros = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                                  std::chrono::steady_clock::now() - started)
-                                                  .count());
+                                                 std::chrono::steady_clock::now() - started)
+                                                 .count());
     for (const auto& i : interceptors_)
       if (i.after) i.after(info);
     throw;
   }
   info.micros = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                                std::chrono::steady_clock::now() - started)
-                                                .count());
+                                               std::chrono::steady_clock::now() - started)
+                                               .count());
   for (const auto& i : interceptors_)
     if (i.after) i.after(info);
 }
@@ -105,14 +88,7 @@ void client::invoke(std::string_view operation, const call_options& o,
 void client::invoke_plain(std::string_view operation, const call_options& o,
                           detail::function_ref<void(xml::writer&)> write_body,
                           detail::function_ref<bind::error_info(xml::reader&)> read_body) {
-  std::unique_ptr<state> st = pool_->take();
-  struct give_back_guard {
-    state_pool* pool;
-    std::unique_ptr<state>& s;
-    ~give_back_guard() {
-      if (s) pool->give_back(std::move(s));
-    }
-  } guard{pool_.get(), st};
+  auto st = pool_->take();
 
   const soap::version v = opts_.version;
   st->header_value = soap::content_type(v, v == soap::version::soap12 ? o.soap_action : "");
@@ -124,7 +100,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o,
     headers[1].second = st->action_value;
     header_count = 2;
   }
-  state* s = st.get();
+  state* s = st.object.get();
   const bool stream = !opts_.request_chunking.never;
   const std::size_t threshold = std::max<std::size_t>(opts_.request_chunking.threshold, 1);
 

@@ -30,9 +30,8 @@ namespace {
 using clock = std::chrono::steady_clock;
 
 // Latency histogram buckets (seconds) for /metrics.
-constexpr std::array<double, 14> latency_bounds = {0.00005, 0.0001, 0.00025, 0.0005, 0.001,
-                                                   0.0025,  0.005,  0.01,    0.025,  0.05,
-                                                   0.1,     0.25,   1.0,     5.0};
+constexpr std::array<double, 14> latency_bounds = {
+    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0};
 
 struct operation_metrics {
   std::atomic<std::uint64_t> requests{0}, faults{0}, bytes_in{0}, bytes_out{0};
@@ -195,23 +194,10 @@ struct server::impl {
   std::atomic<std::int64_t> in_flight{0};
   std::atomic<std::uint64_t> http_errors{0};
 
-  explicit impl(server_options o) : opts(std::move(o)), http(static_cast<http::server_options&>(opts)) {}
+  explicit impl(server_options o)
+      : opts(std::move(o)), http(static_cast<http::server_options&>(opts)) {}
 
-  std::unique_ptr<soap_exchange> take_exchange() {
-    std::lock_guard lock(free_mutex);
-    if (!free.empty()) {
-      auto x = std::move(free.back());
-      free.pop_back();
-      return x;
-    }
-    return nullptr;
-  }
-  void give_back(std::unique_ptr<soap_exchange> x) {
-    std::lock_guard lock(free_mutex);
-    if (free.size() < 1024) free.push_back(std::move(x));
-  }
-  std::mutex free_mutex;
-  std::vector<std::unique_ptr<soap_exchange>> free;
+  detail::object_pool<soap_exchange> exchanges;
 
   void handle(mount_point& mp, http::request& req, http::response& res);
   void handle_soap(mount_point& mp, http::request& req, http::response& res);
@@ -256,19 +242,19 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
     // Not a SOAP media type: an HTTP-level answer, as CXF and WCF give (415).
     res.set_status(415);
     res.set_header("Content-Type", "text/plain; charset=utf-8");
-    res.body().append("expected Content-Type text/xml (SOAP 1.1) or application/soap+xml "
-                      "(SOAP 1.2)\n");
+    res.body().append(
+        "expected Content-Type text/xml (SOAP 1.1) or application/soap+xml "
+        "(SOAP 1.2)\n");
     http_errors.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   info.version = ct->ver;
-  std::string_view action =
-      ct->ver == soap::version::soap11 ? soap::unquote_soap_action(req.header("SOAPAction"))
-                                       : std::string_view(ct->action);
+  std::string_view action = ct->ver == soap::version::soap11
+                                ? soap::unquote_soap_action(req.header("SOAPAction"))
+                                : std::string_view(ct->action);
 
-  std::unique_ptr<soap_exchange> xp = take_exchange();
-  if (!xp) xp = std::make_unique<soap_exchange>(opts);
-  soap_exchange& x = *xp;
+  auto lease = exchanges.take(opts);
+  soap_exchange& x = *lease;
   x.bind_call(req, res, svc, ct->ver, action);
   x.one_way_ = false;
   in_flight.fetch_add(1, std::memory_order_relaxed);
@@ -293,24 +279,21 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
     soap::envelope_reader env{x.reader_, std::move(eo)};
     x.env_ = &env;
     env.begin();
-    if (!env.at_body_element())
-      throw sender_fault("the SOAP Body is empty");
+    if (!env.at_body_element()) throw sender_fault("the SOAP Body is empty");
     const operation_entry* op = svc.find(x.reader_.ns(), x.reader_.local_name(), action);
     if (!op) {
-      std::string reason = "no operation takes body element {" + std::string(x.reader_.ns()) +
-                           "}" + std::string(x.reader_.local_name());
+      std::string reason = "no operation takes body element {" + std::string(x.reader_.ns()) + "}" +
+                           std::string(x.reader_.local_name());
       if (!action.empty()) reason += " (SOAPAction \"" + std::string(action) + "\")";
       throw sender_fault(std::move(reason));
     }
     if (op->request_element() != x.reader_.local_name() || op->request_ns() != x.reader_.ns())
-      throw sender_fault(
-          "operation " + op->name() + " (SOAPAction \"" + std::string(action) +
-                    "\") takes body element {" + std::string(op->request_ns()) + "}" +
-                    std::string(op->request_element()) + ", not {" +
-                    std::string(x.reader_.ns()) + "}" + std::string(x.reader_.local_name()));
+      throw sender_fault("operation " + op->name() + " (SOAPAction \"" + std::string(action) +
+                         "\") takes body element {" + std::string(op->request_ns()) + "}" +
+                         std::string(op->request_element()) + ", not {" +
+                         std::string(x.reader_.ns()) + "}" + std::string(x.reader_.local_name()));
     x.op_ = op;
-    for (std::size_t i = 0; i < svc.operations().size(); ++i)
-      if (svc.operations()[i].get() == op) op_index = i;
+    op_index = op->index();
     info.operation = op->name();
     for (const auto& ic : svc.interceptors())
       if (ic.before) ic.before(x);
@@ -321,7 +304,6 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
     // closes; nothing can be written here.
     in_flight.fetch_sub(1, std::memory_order_relaxed);
     x.env_ = nullptr;
-    give_back(std::move(xp));
     throw;
   } catch (...) {
     soap::fault f = soap::fault_from_exception(std::current_exception(), opts.hide_internal_errors);
@@ -330,7 +312,7 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
       // Part of a streamed response is already on the wire: the only honest signal left is
       // to cut the connection (the client sees a truncated message, not a bogus success).
       in_flight.fetch_sub(1, std::memory_order_relaxed);
-      give_back(std::move(xp));
+      x.env_ = nullptr;
       throw;
     }
     x.buf_.clear();
@@ -360,7 +342,6 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
                  static_cast<unsigned long long>(info.bytes_out),
                  static_cast<unsigned long long>(info.micros));
   in_flight.fetch_sub(1, std::memory_order_relaxed);
-  give_back(std::move(xp));
 }
 
 void server::impl::serve_wsdl(mount_point& mp, http::request& req, http::response& res) {
@@ -400,22 +381,26 @@ std::string server::impl::metrics_text() const {
   };
   for (const auto& mp : mounts)
     for (std::size_t i = 0; i < mp->metrics.size(); ++i)
-      line("lather_requests_total" + label(*mp, i) + " " + std::to_string(mp->metrics[i]->requests.load()));
+      line("lather_requests_total" + label(*mp, i) + " " +
+           std::to_string(mp->metrics[i]->requests.load()));
   line("# HELP lather_faults_total SOAP faults returned.");
   line("# TYPE lather_faults_total counter");
   for (const auto& mp : mounts)
     for (std::size_t i = 0; i < mp->metrics.size(); ++i)
-      line("lather_faults_total" + label(*mp, i) + " " + std::to_string(mp->metrics[i]->faults.load()));
+      line("lather_faults_total" + label(*mp, i) + " " +
+           std::to_string(mp->metrics[i]->faults.load()));
   line("# HELP lather_request_bytes_total SOAP request bytes parsed.");
   line("# TYPE lather_request_bytes_total counter");
   for (const auto& mp : mounts)
     for (std::size_t i = 0; i < mp->metrics.size(); ++i)
-      line("lather_request_bytes_total" + label(*mp, i) + " " + std::to_string(mp->metrics[i]->bytes_in.load()));
+      line("lather_request_bytes_total" + label(*mp, i) + " " +
+           std::to_string(mp->metrics[i]->bytes_in.load()));
   line("# HELP lather_response_bytes_total SOAP response bytes written.");
   line("# TYPE lather_response_bytes_total counter");
   for (const auto& mp : mounts)
     for (std::size_t i = 0; i < mp->metrics.size(); ++i)
-      line("lather_response_bytes_total" + label(*mp, i) + " " + std::to_string(mp->metrics[i]->bytes_out.load()));
+      line("lather_response_bytes_total" + label(*mp, i) + " " +
+           std::to_string(mp->metrics[i]->bytes_out.load()));
   line("# HELP lather_request_duration_seconds Time from request start to response written.");
   line("# TYPE lather_request_duration_seconds histogram");
   for (const auto& mp : mounts) {
@@ -432,11 +417,13 @@ std::string server::impl::metrics_text() const {
              std::to_string(cumulative));
       }
       cumulative += m.buckets[latency_bounds.size()].load();
-      line("lather_request_duration_seconds_bucket" + l + ",le=\"+Inf\"} " + std::to_string(cumulative));
+      line("lather_request_duration_seconds_bucket" + l + ",le=\"+Inf\"} " +
+           std::to_string(cumulative));
       char sum[64];
       std::snprintf(sum, sizeof sum, "%.6f", double(m.micros_total.load()) * 1e-6);
       line("lather_request_duration_seconds_sum" + label(*mp, i) + " " + sum);
-      line("lather_request_duration_seconds_count" + label(*mp, i) + " " + std::to_string(m.requests.load()));
+      line("lather_request_duration_seconds_count" + label(*mp, i) + " " +
+           std::to_string(m.requests.load()));
     }
   }
   line("# HELP lather_in_flight SOAP calls being handled now.");
@@ -489,10 +476,20 @@ void server::mount(std::string path, service& s) {
   });
 }
 
-void server::start() { impl_->http.start(); }
-void server::run() { impl_->http.run(); }
-void server::stop() { impl_->http.stop(); }
-std::uint16_t server::port() const { return impl_->http.port(); }
-std::string server::metrics_text() const { return impl_->metrics_text(); }
+void server::start() {
+  impl_->http.start();
+}
+void server::run() {
+  impl_->http.run();
+}
+void server::stop() {
+  impl_->http.stop();
+}
+std::uint16_t server::port() const {
+  return impl_->http.port();
+}
+std::string server::metrics_text() const {
+  return impl_->metrics_text();
+}
 
 }  // namespace lather

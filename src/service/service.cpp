@@ -28,6 +28,7 @@ service::service(std::string name, std::string target_namespace, service_options
 service::~service() = default;
 
 void service::add(std::unique_ptr<operation_entry> op) {
+  op->index_ = ops_.size();
   index_->by_local[std::string(op->request_element())].push_back(op.get());
   if (!op->options().soap_action.empty())
     index_->by_action.emplace(op->options().soap_action, op.get());

@@ -19,12 +19,12 @@
 
 #include "lather/bind/bind.hpp"
 #include "lather/http/client.hpp"
+#include "lather/service/detail/function_ref.hpp"
+#include "lather/service/service.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/fault.hpp"
 #include "lather/soap/style.hpp"
 #include "lather/soap/version.hpp"
-#include "lather/service/detail/function_ref.hpp"
-#include "lather/service/service.hpp"
 
 namespace lather {
 
@@ -123,8 +123,7 @@ class client {
   std::vector<client_interceptor> interceptors_;
   std::unique_ptr<http::client> http_;
   struct state;
-  struct state_pool;
-  std::unique_ptr<state_pool> pool_;
+  std::unique_ptr<detail::object_pool<state>> pool_;
 };
 
 }  // namespace lather

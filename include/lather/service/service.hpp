@@ -126,7 +126,9 @@ class exchange : public call_context {
   ~exchange() = default;
 };
 
-/// Reused request/response objects (so a warmed-up call allocates nothing).
+/// Reused objects (request/response objects, per-call state): a warmed-up call allocates
+/// nothing. take() hands out a free object or constructs one from `args`; the lease gives it
+/// back when it goes away.
 template <class T>
 class object_pool {
  public:
@@ -140,7 +142,8 @@ class object_pool {
     T* operator->() const { return object.get(); }
     T& operator*() const { return *object; }
   };
-  lease take() {
+  template <class... Args>
+  lease take(Args&&... args) {
     {
       std::lock_guard lock(m_);
       if (!free_.empty()) {
@@ -149,13 +152,14 @@ class object_pool {
         return {this, std::move(o)};
       }
     }
-    return {this, std::make_unique<T>()};
+    return {this, std::make_unique<T>(std::forward<Args>(args)...)};
   }
 
  private:
+  static constexpr std::size_t max_free = 1024;
   void give_back(std::unique_ptr<T> o) {
     std::lock_guard lock(m_);
-    if (free_.size() < 256) free_.push_back(std::move(o));
+    if (free_.size() < max_free) free_.push_back(std::move(o));
   }
   std::mutex m_;
   std::vector<std::unique_ptr<T>> free_;
@@ -203,6 +207,8 @@ class operation_entry {
   std::string_view request_element() const noexcept { return request_element_; }
   std::string_view response_element() const noexcept { return response_element_; }
   bool one_way() const noexcept { return one_way_; }
+  /// Position in service::operations() (set when registered; indexes per-operation metrics).
+  std::size_t index() const noexcept { return index_; }
   /// Read the request, run the handler, write the response.
   virtual void invoke(detail::exchange& x) = 0;
   /// Add the request/response types and elements to a WSDL being generated (wsdl.hpp).
@@ -213,6 +219,10 @@ class operation_entry {
   operation_options options_;
   std::string request_ns_, request_element_, response_element_;
   bool one_way_ = false;
+
+ private:
+  friend class service;
+  std::size_t index_ = 0;
 };
 
 struct service_options {
@@ -285,6 +295,6 @@ class service {
 
 }  // namespace lather
 
+#include "lather/service/detail/describe.hpp"
 #include "lather/service/detail/typed_operation.hpp"
 #include "lather/service/wsdl.hpp"
-#include "lather/service/detail/describe.hpp"
