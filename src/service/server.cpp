@@ -115,6 +115,7 @@ class soap_exchange final : public detail::exchange {
     head_set_ = false;
     response_headers_.clear();
     reader_.reset();
+    reader_.set_limits(svc.options().xml_limits);
     buf_.clear();
     writer_.reset();
   }

@@ -35,12 +35,32 @@ void service::add(std::unique_ptr<operation_entry> op) {
   ops_.push_back(std::move(op));
 }
 
+void operation_entry::set_names(std::string name, operation_options opts, std::string_view tns,
+                                std::string_view request_type, std::string_view request_type_ns,
+                                std::string_view response_type, bool one_way) {
+  name_ = std::move(name);
+  options_ = std::move(opts);
+  one_way_ = one_way;
+  const bool bare = options_.style == soap::style::document_bare;
+  request_element_ = !options_.request_element.empty() ? options_.request_element
+                     : bare                            ? std::string(request_type)
+                                                       : name_;
+  if (!options_.response_element.empty())
+    response_element_ = options_.response_element;
+  else if (!one_way)
+    response_element_ = bare ? std::string(response_type) : soap::response_name(name_);
+  request_ns_ = !options_.element_ns.empty() ? options_.element_ns
+                : soap::is_rpc(options_.style) || request_type_ns.empty()
+                    ? std::string(tns)
+                    : std::string(request_type_ns);
+}
+
 namespace {
 
 class raw_operation_entry final : public operation_entry {
  public:
-  raw_operation_entry(std::string name, std::string ns, std::string local,
-                      service::raw_handler h, operation_options opts)
+  raw_operation_entry(std::string name, std::string ns, std::string local, service::raw_handler h,
+                      operation_options opts)
       : handler_(std::move(h)) {
     name_ = std::move(name);
     request_ns_ = std::move(ns);
@@ -63,7 +83,7 @@ class raw_operation_entry final : public operation_entry {
     d.element_ns = request_ns_;
     d.request_element = request_element_;
     d.response_element = response_element_;
-    b.add_operation(std::move(d));
+    b.add_operation(std::move(d), options_);
   }
 
  private:

@@ -276,11 +276,25 @@ class wsdl_writer {
   }
 
   void write_messages() {
+    std::set<std::string> fault_messages;
     for (const auto& op : b_.operations()) {
       write_message(op.name + "Request", op, true);
       if (!op.one_way) write_message(op.name + "Response", op, false);
+      // One message per fault name, shared by the operations that declare it.
+      for (const auto& f : op.faults) {
+        if (!fault_messages.insert(f.name).second) continue;
+        w_.start_element(wsdl_ns, "message");
+        w_.attribute("", "name", fault_message_name(f));
+        w_.start_element(wsdl_ns, "part");
+        w_.attribute("", "name", "fault");
+        w_.attribute("", "element", qname(f.element));
+        w_.end_element();
+        w_.end_element();
+      }
     }
   }
+
+  static std::string fault_message_name(const wsdl_fault_def& f) { return f.name + "Fault"; }
 
   std::string port_type_name() const { return s_.name() + "PortType"; }
 
@@ -301,6 +315,12 @@ class wsdl_writer {
       if (!op.one_way) {
         w_.start_element(wsdl_ns, "output");
         w_.attribute("", "message", "tns:" + op.name + "Response");
+        w_.end_element();
+      }
+      for (const auto& f : op.faults) {
+        w_.start_element(wsdl_ns, "fault");
+        w_.attribute("", "name", f.name);
+        w_.attribute("", "message", "tns:" + fault_message_name(f));
         w_.end_element();
       }
       w_.end_element();
@@ -345,6 +365,15 @@ class wsdl_writer {
         write_body_binding(bns, op);
         w_.end_element();
       }
+      for (const auto& f : op.faults) {
+        w_.start_element(wsdl_ns, "fault");
+        w_.attribute("", "name", f.name);
+        w_.start_element(bns, "fault");
+        w_.attribute("", "name", f.name);
+        w_.attribute("", "use", "literal");
+        w_.end_element();
+        w_.end_element();
+      }
       w_.end_element();
     }
     w_.end_element();
@@ -386,6 +415,16 @@ void wsdl_builder::add_element(std::string ns, std::string name, xsd_ref type) {
   for (const auto& e : elements_)
     if (e.ns == ns && e.name == name) return;
   elements_.push_back({std::move(ns), std::move(name), std::move(type), {}});
+}
+
+void wsdl_builder::add_operation(wsdl_operation_def op, const operation_options& o) {
+  // WSDL 1.1 one-way operations have no faults.
+  if (!op.one_way)
+    for (const fault_declaration& f : o.faults) {
+      f.describe(*this, f);
+      op.faults.push_back({f.name, {f.ns, f.element}});
+    }
+  operations_.push_back(std::move(op));
 }
 
 std::string generate_wsdl(const service& s, std::string_view address) {

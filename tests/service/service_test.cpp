@@ -10,6 +10,7 @@ extern char** environ;
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 #include <string>
@@ -43,6 +44,13 @@ struct auth_header {
 struct error_detail {
   std::int32_t code = 0;
   std::string field;
+};
+struct invalid_id {
+  std::int32_t id = 0;
+  std::string hint;
+};
+struct lookup_request {
+  std::int32_t id = 0;
 };
 
 }  // namespace
@@ -79,6 +87,20 @@ struct lather::meta<error_detail> {
       std::tuple{element("code", &error_detail::code), element("field", &error_detail::field)};
 };
 
+template <>
+struct lather::meta<invalid_id> {
+  static constexpr std::string_view name = "InvalidId";
+  static constexpr std::string_view ns = test_ns;
+  static constexpr auto fields =
+      std::tuple{element("id", &invalid_id::id), element("hint", &invalid_id::hint)};
+};
+template <>
+struct lather::meta<lookup_request> {
+  static constexpr std::string_view name = "lookup";
+  static constexpr std::string_view ns = test_ns;
+  static constexpr auto fields = std::tuple{element("id", &lookup_request::id)};
+};
+
 namespace {
 
 // A server with a perf service (wrapped), an RPC service and a small test service.
@@ -98,6 +120,15 @@ class service_fixture : public ::testing::Test {
       if (in.a == 666) throw std::runtime_error("secret internal state at /srv/app/x.cpp:12");
       return add_response{in.a + in.b};
     });
+    operation_options lookup;
+    lookup.faults = {fault_type<invalid_id>(), fault_type<error_detail>("Busy")};
+    svc_.operation(
+        "lookup",
+        [](const lookup_request& in) {
+          if (in.id < 0) throw fault_of<invalid_id>{"no such id", invalid_id{in.id, "positive"}};
+          return add_response{in.id};
+        },
+        lookup);
     svc_.operation("notify", [this](const notify_request& in) {
       notified_ = in.message;
       ++notifications_;
@@ -224,6 +255,48 @@ TEST_F(service_fixture, FaultWithTypedDetailReachesTheClient) {
       EXPECT_EQ(d.field, "a");
     }
   }
+}
+
+TEST_F(service_fixture, DeclaredTypedFaultReachesTheClientAsItsDetailType) {
+  for (auto v : {soap::version::soap11, soap::version::soap12}) {
+    client_options o;
+    o.version = v;
+    client c{base_ + "/test", o};
+    EXPECT_EQ(c.call<add_response>("lookup", lookup_request{4}).result, 4);
+    try {
+      c.call<add_response>("lookup", lookup_request{-3});
+      ADD_FAILURE() << "expected a fault";
+    } catch (const soap::fault_error& e) {
+      EXPECT_EQ(e.get().code, soap::fault_code::sender);
+      EXPECT_EQ(e.get().reason, "no such id");
+      std::optional<invalid_id> d = soap::detail_as<invalid_id>(e);
+      ASSERT_TRUE(d.has_value());
+      EXPECT_EQ(d->id, -3);
+      EXPECT_EQ(d->hint, "positive");
+      EXPECT_FALSE(soap::detail_as<error_detail>(e).has_value());  // a different element
+    }
+  }
+}
+
+TEST_F(service_fixture, DeclaredFaultsAreDescribedInTheWsdl) {
+  client c{base_ + "/test"};
+  const std::string wsdl = c.wsdl();
+  EXPECT_NE(wsdl.find("<xsd:element name=\"InvalidId\" type=\"tns:InvalidId\""), std::string::npos)
+      << wsdl;
+  EXPECT_NE(wsdl.find("<wsdl:message name=\"InvalidIdFault\"><wsdl:part name=\"fault\" "
+                      "element=\"tns:InvalidId\"/>"),
+            std::string::npos)
+      << wsdl;
+  EXPECT_NE(wsdl.find("<wsdl:fault name=\"InvalidId\" message=\"tns:InvalidIdFault\"/>"),
+            std::string::npos);
+  EXPECT_NE(wsdl.find("<wsdl:fault name=\"Busy\" message=\"tns:BusyFault\"/>"),
+            std::string::npos);
+  EXPECT_NE(wsdl.find("<wsdl:fault name=\"InvalidId\"><soap:fault name=\"InvalidId\" "
+                      "use=\"literal\"/></wsdl:fault>"),
+            std::string::npos);
+  EXPECT_NE(wsdl.find("<wsdl:fault name=\"InvalidId\"><soap12:fault name=\"InvalidId\" "
+                      "use=\"literal\"/></wsdl:fault>"),
+            std::string::npos);
 }
 
 TEST_F(service_fixture, HandlerExceptionsBecomeServerFaultsWithoutInternals) {

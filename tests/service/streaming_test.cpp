@@ -81,7 +81,12 @@ class streaming : public ::testing::Test {
   }
   void TearDown() override { srv_->stop(); }
 
-  service svc_{"Streaming", std::string(test_ns)};
+  // No total-size cap on the request reader: LATHER_STREAM_ITEMS can make it 1 GB.
+  service svc_{"Streaming", std::string(test_ns), [] {
+                 service_options o;
+                 o.xml_limits.max_total_bytes = 0;
+                 return o;
+               }()};
   std::unique_ptr<server> srv_;
   std::string url_;
   std::atomic<int> written_{0};
@@ -145,7 +150,9 @@ TEST_F(streaming, FiftyMegabyteResponseIsProducedAndReadItemByItem) {
       [&](const http::response_head& h, const xml::source_fn& src) {
         ASSERT_EQ(h.status, 200u);
         EXPECT_FALSE(h.content_length().has_value());  // streamed: chunked
-        xml::reader r;
+        xml::limits unlimited;
+        unlimited.max_total_bytes = 0;
+        xml::reader r{unlimited};
         r.reset();
         r.set_source([&](char* d, std::size_t n) {
           std::size_t got = src(d, n);

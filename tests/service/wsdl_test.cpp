@@ -8,11 +8,47 @@
 #include <fstream>
 #include <string>
 
+#include "lather/http/client.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
+
+namespace {
+
+struct lookup_request {
+  std::int32_t id = 0;
+};
+struct lookup_response {
+  std::string name;
+};
+struct invalid_id {
+  std::int32_t id = 0;
+  std::string hint;
+};
+
+}  // namespace
+
+template <>
+struct lather::meta<lookup_request> {
+  static constexpr std::string_view name = "lookup";
+  static constexpr std::string_view ns = perf::types_ns;
+  static constexpr auto fields = std::tuple{element("id", &lookup_request::id)};
+};
+template <>
+struct lather::meta<lookup_response> {
+  static constexpr std::string_view name = "lookupResponse";
+  static constexpr std::string_view ns = perf::types_ns;
+  static constexpr auto fields = std::tuple{element("name", &lookup_response::name)};
+};
+template <>
+struct lather::meta<invalid_id> {
+  static constexpr std::string_view name = "InvalidId";
+  static constexpr std::string_view ns = perf::types_ns;
+  static constexpr auto fields =
+      std::tuple{element("id", &invalid_id::id), element("hint", &invalid_id::hint)};
+};
 
 namespace {
 
@@ -45,6 +81,15 @@ class wsdl_fixture : public ::testing::Test {
     perf_.operation("echoStringDoc", [](const perf::echoStringDoc& in) {
       return perf::echoStringDocResponse{in.in};
     });
+    operation_options lookup;
+    lookup.faults = {fault_type<invalid_id>()};
+    perf_.operation(
+        "lookup",
+        [](const lookup_request& in) {
+          if (in.id < 0) throw fault_of<invalid_id>{"no such id", invalid_id{in.id, "positive"}};
+          return lookup_response{"item" + std::to_string(in.id)};
+        },
+        lookup);
     srv_.mount("/perf", perf_);
     srv_.start();
     url_ = "http://127.0.0.1:" + std::to_string(srv_.port()) + "/perf";
@@ -81,7 +126,7 @@ TEST_F(wsdl_fixture, WsdlIsWellFormedAndNamesEveryOperationAndTheAddress) {
     if (r.local_name() == "address")
       if (auto* a = r.find_attribute("", "location")) address = a->value == url_;
   }
-  EXPECT_EQ(operations, 2 + 2 * 2);  // portType + SOAP 1.1 and 1.2 bindings
+  EXPECT_EQ(operations, 3 + 3 * 2);  // portType + SOAP 1.1 and 1.2 bindings
   EXPECT_TRUE(address);
 }
 
@@ -109,6 +154,21 @@ assert back[1]['varBase64Binary'] == bytes(range(256))
 assert back[1]['varStruct']['varString'] == 'a<&>b'
 assert back[1]['varEnum'] == 'GREEN'
 assert svc.echoStringDoc(**{'in': 'héllo ✓'}) == 'héllo ✓'
+assert svc.lookup(id=5) == 'item5'
+try:
+    svc.lookup(id=-2)
+    raise SystemExit('expected a fault')
+except zeep.exceptions.Fault as f:
+    assert f.message == 'no such id', f.message
+    tns = '{http://cxf.apache.org/cxf/performance/types}'
+    bad = f.detail.find(tns + 'InvalidId')
+    assert bad is not None, etree.tostring(f.detail)
+    assert bad.findtext(tns + 'id') == '-2' and bad.findtext(tns + 'hint') == 'positive'
+# zeep read the declared fault from the WSDL and can bind its detail element.
+op = client.service._binding._operations['lookup']
+assert 'InvalidId' in op.faults, op.faults
+detail = client.get_element('{http://cxf.apache.org/cxf/performance/types}InvalidId')
+assert detail.parse(bad, client.wsdl.types).id == -2
 print('OK')
 )PY";
   auto r = run("/usr/bin/python3 " + (dir_ / "call.py").string() + " '" + url_ + "?wsdl'");
@@ -121,6 +181,12 @@ TEST_F(wsdl_fixture, GsoapWsdl2hAcceptsTheWsdl) {
   auto r = run("cd " + dir_.string() + " && wsdl2h -o perf.h perf.wsdl && soapcpp2 -C -j -L -x perf.h");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(fs::exists(dir_ / "perf.h"));
+  // The declared fault became a typed SOAP_ENV__Detail member of gSOAP's fault struct.
+  std::ifstream in(dir_ / "perf.h");
+  const std::string header{std::istreambuf_iterator<char>(in), {}};
+  EXPECT_NE(header.find("SOAP Fault message \"InvalidIdFault\" part \"fault\""), std::string::npos)
+      << header;
+  EXPECT_NE(header.find("__InvalidId*"), std::string::npos);
 }
 
 TEST_F(wsdl_fixture, EmbeddedSchemaValidatesLathersOwnMessages) {
@@ -147,6 +213,31 @@ etree.ElementTree(schema).write(sys.argv[2], xml_declaration=True, encoding='utf
   auto v = run("xmllint --noout --schema " + (dir_ / "perf.xsd").string() + " " +
                (dir_ / "request.xml").string());
   EXPECT_EQ(v.status, 0) << v.output;
+
+  // The detail entry of a declared fault, exactly as the server wrote it.
+  http::client c{url_};
+  std::pair<std::string_view, std::string_view> headers[] = {
+      {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
+  std::string reply;
+  c.post(
+      "", headers,
+      [](xml::output& body) {
+        body.append(
+            "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+            "<t:lookup xmlns:t='http://cxf.apache.org/cxf/performance/types'><t:id>-9</t:id>"
+            "</t:lookup></s:Body></s:Envelope>");
+      },
+      [&](const http::response_head&, const xml::source_fn& src) {
+        char buf[4096];
+        while (std::size_t n = src(buf, sizeof buf)) reply.append(buf, n);
+      });
+  auto f = soap::read_fault_document(reply);
+  ASSERT_TRUE(f.has_value()) << reply;
+  std::ofstream(dir_ / "detail.xml") << f->detail_xml;
+  auto d = run("xmllint --noout --schema " + (dir_ / "perf.xsd").string() + " " +
+               (dir_ / "detail.xml").string());
+  EXPECT_EQ(d.status, 0) << d.output << f->detail_xml;
+  EXPECT_NE(f->detail_xml.find(">-9<"), std::string::npos) << f->detail_xml;
 }
 
 }  // namespace

@@ -20,7 +20,8 @@
 //   void f(const Req&)        one-way: HTTP 202, no response envelope
 //   void f(const Req&, lather::reply<Resp>)   async: answer later, from any thread
 //                             (lather/service/reply.hpp); no server thread waits meanwhile
-// Throw lather::soap::fault_error for a fault of your own (typed detail via fault::set_detail);
+// Throw lather::soap::fault_of<Detail> for a fault declared in operation_options::faults (or
+// soap::fault_error for any fault of your own);
 // any other exception becomes a Server/Receiver fault without internal details.
 #pragma once
 
@@ -39,11 +40,14 @@
 #include "lather/bind/bind.hpp"
 #include "lather/http/server.hpp"
 #include "lather/service/reply.hpp"
+#include "lather/service/sequence.hpp"
 #include "lather/soap/encoded.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/fault.hpp"
+#include "lather/soap/fault_of.hpp"
 #include "lather/soap/style.hpp"
 #include "lather/soap/version.hpp"
+#include "lather/xml/reader.hpp"
 
 namespace lather {
 
@@ -52,6 +56,17 @@ class request;
 class response;
 }  // namespace http
 class wsdl_builder;
+
+/// A fault an operation declares (operation_options::faults): the generated WSDL gets a
+/// wsdl:message whose part is the detail element, a wsdl:fault in the portType operation and a
+/// soap:fault in each binding. Make one with lather::fault_type<Detail>() and throw
+/// soap::fault_of<Detail> from the handler.
+struct fault_declaration {
+  std::string name;         ///< wsdl:fault name (default: the detail type's name)
+  std::string ns, element;  ///< the detail element {ns}element
+  /// Registers the detail element and its type with the WSDL being generated.
+  void (*describe)(wsdl_builder&, const fault_declaration&) = nullptr;
+};
 
 /// Per-operation settings.
 struct operation_options {
@@ -63,7 +78,26 @@ struct operation_options {
   /// (document styles) or the service's target namespace (RPC styles).
   std::string element_ns;
   std::string documentation;  ///< wsdl:documentation
+  /// Typed faults the handler may throw (soap::fault_of<Detail>), for the WSDL.
+  std::vector<fault_declaration> faults;
 };
+
+using soap::fault_of;
+
+namespace detail {
+template <class Detail>
+void describe_fault(wsdl_builder& b, const fault_declaration& f);  // detail/describe.hpp
+}  // namespace detail
+
+/// Declare that an operation throws soap::fault_of<Detail>:
+///   opts.faults = {lather::fault_type<InvalidId>()};
+template <class Detail>
+fault_declaration fault_type(std::string name = {}) {
+  static_assert(bind::complex_type<Detail>, "a fault detail type needs lather::meta<Detail>");
+  return {name.empty() ? std::string(meta<Detail>::name) : std::move(name),
+          std::string(meta<Detail>::ns), std::string(meta<Detail>::name),
+          &detail::describe_fault<Detail>};
+}
 
 /// What a handler can see of the call besides its parameters (declare a leading
 /// `lather::call_context&` parameter to get it).
@@ -215,6 +249,12 @@ class operation_entry {
   virtual void describe(wsdl_builder& b) const = 0;
 
  protected:
+  /// Name, options and element names of a typed operation: from the options where they say,
+  /// else from the operation name and the message types (`response_type` for bare style).
+  void set_names(std::string name, operation_options opts, std::string_view tns,
+                 std::string_view request_type, std::string_view request_type_ns,
+                 std::string_view response_type, bool one_way);
+
   std::string name_;
   operation_options options_;
   std::string request_ns_, request_element_, response_element_;
@@ -229,6 +269,10 @@ struct service_options {
   bool soap11 = true;  ///< accept SOAP 1.1 requests
   bool soap12 = true;  ///< accept SOAP 1.2 requests
   bind::read_options read{};
+  /// Limits of the request's XML reader. Streaming services taking requests larger than
+  /// max_total_bytes (256 MB) raise it or set it to 0; http server_options::body_limit caps
+  /// the body as well.
+  xml::limits xml_limits{};
   /// An async handler (lather::reply) that has not answered by then gets a Server fault
   /// "the operation timed out". (A synchronous handler holds its thread and cannot be cut.)
   std::chrono::milliseconds handler_timeout{60'000};

@@ -19,6 +19,7 @@
 namespace lather {
 
 class service;
+struct operation_options;
 
 /// An XSD type reference {namespace}name.
 struct xsd_ref {
@@ -45,12 +46,19 @@ struct xsd_type_def {
   bool abstract = false;
 };
 
+/// A declared fault: wsdl:fault `name`, its message's part is the global element `element`.
+struct wsdl_fault_def {
+  std::string name;
+  xsd_ref element;
+};
+
 struct wsdl_operation_def {
   std::string name, action, documentation;
   soap::style style = soap::style::document_wrapped;
   bool one_way = false;
   std::string element_ns, request_element, response_element;  ///< document styles
   std::vector<xsd_field> request_parts, response_parts;       ///< RPC styles
+  std::vector<wsdl_fault_def> faults;
 };
 
 /// Collects types, global elements and operations while operations describe themselves.
@@ -65,14 +73,17 @@ class wsdl_builder {
 
   void add_element(std::string ns, std::string name, std::vector<xsd_field> anonymous_type);
   void add_element(std::string ns, std::string name, xsd_ref type);
-  void add_operation(wsdl_operation_def op) { operations_.push_back(std::move(op)); }
+  /// Add `op`, with the faults `o` declares (their detail elements are registered too).
+  void add_operation(wsdl_operation_def op, const operation_options& o);
 
   struct element_def {
     std::string ns, name;
     std::optional<xsd_ref> type;
     std::vector<xsd_field> anonymous;
   };
-  const std::map<std::pair<std::string, std::string>, xsd_type_def>& types() const { return types_; }
+  const std::map<std::pair<std::string, std::string>, xsd_type_def>& types() const {
+    return types_;
+  }
   const std::vector<element_def>& elements() const { return elements_; }
   const std::vector<wsdl_operation_def>& operations() const { return operations_; }
 
@@ -117,10 +128,18 @@ xsd_field wsdl_builder::field_of(const F& f) {
   x.required = f.is_required;
   if (f.has_default) x.default_text = std::string(f.default_text);
   switch (f.kind) {
-    case bind::field_kind::attribute: x.what = xsd_field::kind::attribute; break;
-    case bind::field_kind::text: x.what = xsd_field::kind::text; break;
-    case bind::field_kind::any: x.what = xsd_field::kind::any; break;
-    case bind::field_kind::element: x.what = xsd_field::kind::element; break;
+    case bind::field_kind::attribute:
+      x.what = xsd_field::kind::attribute;
+      break;
+    case bind::field_kind::text:
+      x.what = xsd_field::kind::text;
+      break;
+    case bind::field_kind::any:
+      x.what = xsd_field::kind::any;
+      break;
+    case bind::field_kind::element:
+      x.what = xsd_field::kind::element;
+      break;
   }
   if constexpr (bind::detail::is_variant<V>::value) {
     x.what = xsd_field::kind::choice;
@@ -128,7 +147,8 @@ xsd_field wsdl_builder::field_of(const F& f) {
       (x.alternatives.emplace_back(std::string(f.alternatives[I]),
                                    value_type_ref<std::variant_alternative_t<I, V>>()),
        ...);
-    }(std::make_index_sequence<std::variant_size_v<V>>{});
+    }
+    (std::make_index_sequence<std::variant_size_v<V>>{});
   } else if constexpr (!std::is_same_v<V, bind::any_element>) {
     x.type = value_type_ref<V>();
   }

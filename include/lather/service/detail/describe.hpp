@@ -2,41 +2,70 @@
 // generation (needs both typed_operation and wsdl_builder complete).
 #pragma once
 
+#include "lather/service/detail/streaming_operation.hpp"
 #include "lather/service/detail/typed_operation.hpp"
 #include "lather/service/wsdl.hpp"
 
-// The typed operations describe themselves through the builder.
-template <class Req, class Resp, class F, bool Ctx, lather::detail::handler_form Form>
-void lather::detail::typed_operation<Req, Resp, F, Ctx, Form>::describe(wsdl_builder& b) const {
+namespace lather::detail {
+
+/// The WSDL description of an operation whose messages are Req and Resp (streaming operations
+/// are described by their plain message structs, like the non-streaming equivalent).
+template <class Req, class Resp>
+void describe_operation(wsdl_builder& b, const operation_entry& op, bool has_response) {
+  const operation_options& o = op.options();
   wsdl_operation_def d;
-  d.name = name_;
-  d.action = options_.soap_action;
-  d.documentation = options_.documentation;
-  d.style = options_.style;
-  d.one_way = Form == handler_form::one_way;
-  d.element_ns = request_ns_;
-  d.request_element = request_element_;
-  d.response_element = response_element_;
-  constexpr bool has_response = Form != handler_form::one_way;
+  d.name = op.name();
+  d.action = o.soap_action;
+  d.documentation = o.documentation;
+  d.style = o.style;
+  d.one_way = !has_response;
+  d.element_ns = std::string(op.request_ns());
+  d.request_element = std::string(op.request_element());
+  d.response_element = std::string(op.response_element());
+  const std::string ns = d.element_ns;
   // Encoded messages (soap::encoded_type) are described by service_options::static_wsdl.
-  if constexpr (bind::complex_type<Req> && (bind::complex_type<Resp> || !has_response)) {
-    switch (options_.style) {
+  if constexpr (bind::complex_type<Req> &&
+                (bind::complex_type<Resp> || std::is_same_v<Resp, no_response>)) {
+    switch (o.style) {
       case soap::style::document_wrapped:
-        b.add_element(request_ns_, request_element_, b.fields_of<Req>());
-        if constexpr (has_response)
-          b.add_element(request_ns_, response_element_, b.fields_of<Resp>());
+        b.add_element(ns, d.request_element, b.fields_of<Req>());
+        if (has_response) {
+          if constexpr (bind::complex_type<Resp>)
+            b.add_element(ns, d.response_element, b.fields_of<Resp>());
+        }
         break;
       case soap::style::document_bare:
-        b.add_element(request_ns_, request_element_, b.type_of<Req>());
-        if constexpr (has_response)
-          b.add_element(request_ns_, response_element_, b.type_of<Resp>());
+        b.add_element(ns, d.request_element, b.type_of<Req>());
+        if (has_response) {
+          if constexpr (bind::complex_type<Resp>)
+            b.add_element(ns, d.response_element, b.type_of<Resp>());
+        }
         break;
       case soap::style::rpc_literal:
       case soap::style::rpc_encoded:
         d.request_parts = b.fields_of<Req>();
-        if constexpr (has_response) d.response_parts = b.fields_of<Resp>();
+        if constexpr (bind::complex_type<Resp>)
+          if (has_response) d.response_parts = b.fields_of<Resp>();
         break;
     }
   }
-  b.add_operation(std::move(d));
+  b.add_operation(std::move(d), o);
+}
+
+template <class Detail>
+void describe_fault(wsdl_builder& b, const fault_declaration& f) {
+  b.add_element(f.ns, f.element, b.type_of<Detail>());
+}
+
+}  // namespace lather::detail
+
+template <class Req, class Resp, class F, bool Ctx, lather::detail::handler_form Form>
+void lather::detail::typed_operation<Req, Resp, F, Ctx, Form>::describe(wsdl_builder& b) const {
+  describe_operation<Req, Resp>(b, *this, Form != handler_form::one_way);
+}
+
+template <class Req, class Resp, class F, bool Ctx, bool In, bool Out>
+void lather::detail::streaming_operation<Req, Resp, F, Ctx, In, Out>::describe(
+    wsdl_builder& b) const {
+  describe_operation<Req, Resp>(b, *this, !std::is_same_v<Resp, no_response>);
 }

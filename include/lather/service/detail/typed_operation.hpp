@@ -12,6 +12,11 @@ namespace lather::detail {
 
 enum class handler_form { returns, out_param, one_way, async };
 
+struct no_response {};
+
+template <class Req, class Resp, class F, bool Ctx, bool In, bool Out>
+class streaming_operation;  // detail/streaming_operation.hpp
+
 /// The fault an async handler gets when it does not answer within handler_timeout.
 soap::fault timeout_fault();
 
@@ -36,34 +41,61 @@ constexpr std::string_view message_type_ns() {
     return {};
 }
 
+/// Read a literal request message (wrapper or bare element) into `req`; a binding error is
+/// the sender's fault.
+template <class Req>
+void read_literal(exchange& x, const operation_entry& op, Req& req) {
+  if constexpr (!bind::complex_type<Req>) {
+    (void)x, (void)req;
+    throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Req>");
+  } else {
+    bind::error_info e;
+    if (op.options().style == soap::style::document_bare)
+      e = bind::read(x.reader(), req, x.read_options());
+    else
+      e = bind::read_content(x.reader(), req, x.read_options());
+    if (e) x.request_error(e);
+  }
+}
+
+/// Start the literal response's element (wrapper, RPC wrapper or bare element), write `head`'s
+/// attributes and children, and leave the element open.
+template <class Resp>
+xml::writer& begin_literal(exchange& x, const operation_entry& op, const Resp& head) {
+  xml::writer& w = x.begin_response(false);
+  if (soap::is_rpc(op.options().style))
+    soap::write_rpc_start(w, x.version(), op.options().style, op.request_ns(),
+                          op.response_element());
+  else
+    w.start_element(op.request_ns(), op.response_element());
+  bind::write_content(w, head);
+  return w;
+}
+
+template <class Resp>
+void write_literal(exchange& x, const operation_entry& op, const Resp& resp) {
+  if constexpr (!bind::complex_type<Resp>) {
+    (void)x, (void)resp;
+    throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Resp>");
+  } else {
+    begin_literal(x, op, resp).end_element();
+    x.end_response();
+  }
+}
+
 template <class Req, class Resp, class F, bool Ctx, handler_form Form>
 class typed_operation final : public operation_entry {
  public:
   typed_operation(std::string name, F fn, operation_options opts, std::string_view tns)
       : fn_(std::move(fn)) {
-    name_ = std::move(name);
-    options_ = std::move(opts);
-    one_way_ = Form == handler_form::one_way;
     if constexpr (soap::declared_encoded_struct<Req>)
-      options_.style = soap::style::rpc_encoded;
-    else if (options_.style == soap::style::rpc_encoded)
-      throw std::invalid_argument("operation " + name_ +
+      opts.style = soap::style::rpc_encoded;
+    else if (opts.style == soap::style::rpc_encoded)
+      throw std::invalid_argument("operation " + name +
                                   ": rpc/encoded needs soap::encoded_type<> request and "
                                   "response types (see lather/soap/encoded.hpp)");
-    const bool bare = options_.style == soap::style::document_bare;
-    request_element_ = !options_.request_element.empty() ? options_.request_element
-                       : bare                            ? std::string(message_type_name<Req>())
-                                                         : name_;
-    if (!options_.response_element.empty()) {
-      response_element_ = options_.response_element;
-    } else if constexpr (Form != handler_form::one_way) {
-      response_element_ =
-          bare ? std::string(message_type_name<Resp>()) : soap::response_name(name_);
-    }
-    request_ns_ = !options_.element_ns.empty() ? options_.element_ns
-                  : soap::is_rpc(options_.style) || message_type_ns<Req>().empty()
-                      ? std::string(tns)
-                      : std::string(message_type_ns<Req>());
+    set_names(std::move(name), std::move(opts), tns, message_type_name<Req>(),
+              message_type_ns<Req>(), message_type_name<Resp>(), Form == handler_form::one_way);
   }
 
   void invoke(exchange& x) override {
@@ -80,9 +112,9 @@ class typed_operation final : public operation_entry {
         auto state = std::make_shared<reply_state<Resp>>();
         // A handler that never answers gets a Server fault after handler_timeout.
         deadline_guard deadline{x.handler_timeout(), [state] {
-                                  state->complete(std::nullopt,
-                                                  std::make_exception_ptr(soap::fault_error(
-                                                      timeout_fault())));
+                                  state->complete(
+                                      std::nullopt,
+                                      std::make_exception_ptr(soap::fault_error(timeout_fault())));
                                 }};
         http::server::await([&](std::function<void()> resume) {
           state->resume = std::move(resume);
@@ -126,7 +158,7 @@ class typed_operation final : public operation_entry {
     if (options_.style == soap::style::rpc_encoded)
       read_encoded(x, req);
     else
-      read_literal(x, req);
+      read_literal(x, *this, req);
   }
 
   void read_encoded(exchange& x, Req& req) {
@@ -151,25 +183,11 @@ class typed_operation final : public operation_entry {
     }
   }
 
-  void read_literal(exchange& x, Req& req) {
-    if constexpr (!bind::complex_type<Req>) {
-      (void)x, (void)req;
-      throw std::logic_error("operation " + name_ + ": a literal style needs lather::meta<Req>");
-    } else {
-      bind::error_info e;
-      if (options_.style == soap::style::document_bare)
-        e = bind::read(x.reader(), req, x.read_options());
-      else
-        e = bind::read_content(x.reader(), req, x.read_options());
-      if (e) x.request_error(e);
-    }
-  }
-
   void write_response(exchange& x, const Resp& resp) {
     if (options_.style == soap::style::rpc_encoded)
       write_encoded(x, resp);
     else
-      write_literal(x, resp);
+      write_literal(x, *this, resp);
   }
 
   void write_encoded(exchange& x, const Resp& resp) {
@@ -188,37 +206,9 @@ class typed_operation final : public operation_entry {
     }
   }
 
-  void write_literal(exchange& x, const Resp& resp) {
-    if constexpr (!bind::complex_type<Resp>) {
-      (void)resp;
-      throw std::logic_error("operation " + name_ + ": a literal style needs lather::meta<Resp>");
-    } else {
-      xml::writer& w = x.begin_response(false);
-      switch (options_.style) {
-        case soap::style::document_bare:
-          bind::write(w, request_ns_, response_element_, resp);
-          break;
-        case soap::style::rpc_literal:
-        case soap::style::rpc_encoded:
-          soap::write_rpc_start(w, x.version(), options_.style, request_ns_, response_element_);
-          bind::write_content(w, resp);
-          w.end_element();
-          break;
-        case soap::style::document_wrapped:
-          w.start_element(request_ns_, response_element_);
-          bind::write_content(w, resp);
-          w.end_element();
-          break;
-      }
-      x.end_response();
-    }
-  }
-
   F fn_;
   object_pool<slot> pool_;
 };
-
-struct no_response {};
 
 }  // namespace lather::detail
 
@@ -229,18 +219,38 @@ lather::service& lather::service::operation(std::string name, F handler, operati
   using args = typename params::type;
   using R = typename traits::result;
   constexpr bool ctx = params::has_context;
-  static_assert(std::tuple_size_v<args> == 1 || std::tuple_size_v<args> == 2,
-                "an operation handler takes (Req) or (Req&, Resp&), optionally after "
-                "lather::call_context&");
+  constexpr std::size_t arity = std::tuple_size_v<args>;
+  using Last = std::remove_cvref_t<std::tuple_element_t<arity - 1, args>>;
+  using Second = std::remove_cvref_t<std::tuple_element_t<arity == 1 ? 0 : 1, args>>;
+  constexpr bool streams_in = arity >= 2 && is_sequence_reader<Second>::value;
+  constexpr bool streams_out = arity >= 2 && is_sequence_writer<Last>::value;
+  static_assert(arity == 1 || arity == 2 || (arity == 3 && streams_in && streams_out),
+                "an operation handler takes (Req), (Req&, Resp&), (Req, reply<Resp>) or a "
+                "streaming form (Req, sequence_reader<Item>[, sequence_writer<Resp>&]), "
+                "(Req, sequence_writer<Resp>&), optionally after lather::call_context&");
   using Req = std::remove_cvref_t<std::tuple_element_t<0, args>>;
   static_assert(bind::complex_type<Req> || soap::encoded_struct<Req>,
                 "the request type needs lather::meta<Req> (or soap::encoded_type<Req>)");
-  using Second = std::remove_cvref_t<std::tuple_element_t<std::tuple_size_v<args> - 1, args>>;
-  if constexpr (std::tuple_size_v<args> == 2 && is_reply<Second>::value) {
-    using Resp = typename is_reply<Second>::response;
+  if constexpr (streams_in || streams_out) {
+    static_assert(bind::complex_type<Req>, "a streaming request needs lather::meta<Req>");
+    if constexpr (streams_in)
+      static_assert(std::is_same_v<typename is_sequence_reader<Second>::item,
+                                   typename detail::stream_field<Req>::item>,
+                    "sequence_reader<Item>: Item must be the element type of the request's "
+                    "last field");
+    using Resp = typename std::conditional_t<
+        streams_out, is_sequence_writer<Last>,
+        std::conditional<std::is_void_v<R>, detail::no_response, R>>::type;
+    static_assert(!streams_out || std::is_void_v<R>,
+                  "a handler with a sequence_writer returns void");
+    add(std::make_unique<
+        detail::streaming_operation<Req, Resp, std::decay_t<F>, ctx, streams_in, streams_out>>(
+        std::move(name), std::move(handler), std::move(opts), tns_));
+  } else if constexpr (std::tuple_size_v<args> == 2 && is_reply<Last>::value) {
+    using Resp = typename is_reply<Last>::response;
     static_assert(std::is_void_v<R>, "an async handler returns void and answers via its reply");
-    add(std::make_unique<detail::typed_operation<Req, Resp, std::decay_t<F>, ctx,
-                                                 detail::handler_form::async>>(
+    add(std::make_unique<
+        detail::typed_operation<Req, Resp, std::decay_t<F>, ctx, detail::handler_form::async>>(
         std::move(name), std::move(handler), std::move(opts), tns_));
   } else if constexpr (std::tuple_size_v<args> == 2) {
     using Resp = std::remove_cvref_t<std::tuple_element_t<1, args>>;

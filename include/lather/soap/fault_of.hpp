@@ -1,0 +1,59 @@
+// lather/soap/fault_of.hpp — faults whose detail is a bound struct (lather::meta<Detail>).
+//
+// Server: declare the fault on the operation (operation_options::faults, so the WSDL has its
+// wsdl:fault and detail element) and throw it from the handler:
+//   throw lather::soap::fault_of<InvalidId>{"no such id", InvalidId{id}};
+// The detail entry is written as element {meta<Detail>::ns}meta<Detail>::name.
+// Client: the call throws soap::fault_error; read the typed detail back with
+//   if (auto d = lather::soap::detail_as<InvalidId>(e)) ...
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "lather/bind/bind.hpp"
+#include "lather/soap/fault.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather::soap {
+
+template <class Detail>
+class fault_of : public fault_error {
+ public:
+  fault_of(std::string reason, Detail detail, fault_code code = fault_code::sender)
+      : fault_error(make(std::move(reason), detail, code)), detail_(std::move(detail)) {}
+  const Detail& detail() const noexcept { return detail_; }
+
+ private:
+  static fault make(std::string reason, const Detail& d, fault_code code) {
+    fault f;
+    f.code = code;
+    f.reason = std::move(reason);
+    f.set_detail([&d](xml::writer& w) { bind::write(w, meta<Detail>::ns, meta<Detail>::name, d); });
+    return f;
+  }
+  Detail detail_;
+};
+
+/// The first detail entry named {meta<Detail>::ns}meta<Detail>::name, bound; nullopt when the
+/// fault has no such entry. A malformed entry throws bind::error.
+template <class Detail>
+std::optional<Detail> detail_as(const fault& f) {
+  std::optional<Detail> out;
+  f.read_detail([&out](xml::reader& r) {
+    if (!out && r.is(meta<Detail>::ns, meta<Detail>::name)) {
+      bind::read_or_throw(r, out.emplace());
+    } else {
+      r.skip_element();
+    }
+  });
+  return out;
+}
+template <class Detail>
+std::optional<Detail> detail_as(const fault_error& e) {
+  return detail_as<Detail>(e.get());
+}
+
+}  // namespace lather::soap
