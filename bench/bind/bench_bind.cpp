@@ -8,8 +8,10 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "alloc_hook.hpp"
 #include "lather/bind/bind.hpp"
@@ -192,9 +194,43 @@ void register_all() {
   }
 }
 
+/// `n` round trips, nothing else: callgrind measures this function alone
+/// (--toggle-collect='*count_roundtrips*'), so instructions per round trip = Ir / n.
+template <class Codec>
+[[gnu::noinline]] bool count_roundtrips(Codec& codec, int items, int n) {
+  bool ok = true;
+  for (int i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<Codec, lather_codec>)
+      ok = codec.parse(codec.serialize(), items) && ok;
+    else
+      ok = codec.parse(codec.serialize(items), items) && ok;
+  }
+  return ok;
+}
+
+/// --count <lather|gsoap> <items> <n>: one warm-up round trip, then n in count_roundtrips.
+int count_mode(std::string_view engine, int items, int n) {
+  bool ok = false;
+  if (engine == "lather") {
+    lather_codec codec(items);
+    ok = codec.parse(codec.serialize(), items) && count_roundtrips(codec, items, n);
+  }
+#if LATHER_BENCH_GSOAP
+  if (engine == "gsoap") {
+    gsoap_perf_codec codec;
+    ok = codec.parse(codec.serialize(items), items) && count_roundtrips(codec, items, n);
+  }
+#endif
+  std::printf("%s %d items x %d round trips: %s\n", std::string(engine).c_str(), items, n,
+              ok ? "ok" : "FAILED");
+  return ok ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 5 && std::string_view(argv[1]) == "--count")
+    return count_mode(argv[2], std::atoi(argv[3]), std::atoi(argv[4]));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   if (!check()) {

@@ -143,16 +143,7 @@ inline std::uint32_t hash_bytes(std::string_view s) noexcept {
 
 // Short comparisons (names, prefixes) are cheaper inline than through memcmp.
 inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
-  for (; n >= 8; a += 8, b += 8, n -= 8) {
-    std::uint64_t x, y;
-    std::memcpy(&x, a, 8);
-    std::memcpy(&y, b, 8);
-    if (x != y) return false;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
+  return detail::same_bytes(a, b, n);
 }
 
 inline bool starts_with(const char* p, const char* end, std::string_view s) noexcept {
@@ -212,12 +203,15 @@ struct reader::impl {
   bool pending_pop = false;  // the element closed by the last end_element is still on the stack
   std::uint32_t skip_depth = 0;
 
-  // ---- open elements (qnames copied, since streaming input is discarded) ----
+  // ---- open elements: qnames point into the document (whole mode) or are copied to `names`
+  // (streaming, since consumed input is discarded); name_off is relative to names_base() ----
   struct open_element {
-    std::uint32_t name_off, name_len, prefix_len, uri_off, uri_len, bindings_mark;
+    std::size_t name_off;
+    std::uint32_t name_len, prefix_len, uri_off, uri_len, bindings_mark;
   };
   std::vector<open_element> elements;
   std::vector<char> names;
+  const char* names_base() const noexcept { return whole ? data : names.data(); }
 
   // ---- namespace bindings: a stack, plus prefix -> newest binding (open addressing) ----
   struct binding {
@@ -510,7 +504,7 @@ struct reader::impl {
   void pop_element() {
     const open_element& e = elements.back();
     while (bindings.size() > e.bindings_mark) pop_binding();
-    names.resize(e.name_off);
+    if (!whole) names.resize(e.name_off);
     elements.pop_back();
   }
 
@@ -1078,7 +1072,7 @@ struct reader::impl {
     std::uint32_t uri_off = 0, uri_len = 0;
     const open_element* parent = elements.empty() ? nullptr : &elements.back();
     if (parent && bindings.size() == mark && parent->prefix_len == prefix_len &&
-        same_bytes(names.data() + parent->name_off, name, prefix_len)) {
+        same_bytes(names_base() + parent->name_off, name, prefix_len)) {
       // Same prefix as the parent and no declarations here: same namespace (the common case).
       uri_off = parent->uri_off;
       uri_len = parent->uri_len;
@@ -1105,13 +1099,17 @@ struct reader::impl {
     if (st d = check_duplicates(); d != st::ok) return d;
     // 4. push the element
     open_element e;
-    e.name_off = static_cast<std::uint32_t>(names.size());
+    if (whole) {
+      e.name_off = static_cast<std::size_t>(name - data);
+    } else {
+      e.name_off = names.size();
+      names.insert(names.end(), qname.begin(), qname.end());
+    }
     e.name_len = static_cast<std::uint32_t>(qname.size());
     e.prefix_len = prefix_len;
     e.uri_off = uri_off;
     e.uri_len = uri_len;
     e.bindings_mark = mark;
-    names.insert(names.end(), qname.begin(), qname.end());
     elements.push_back(e);
     r.prefix_ = prefix;
     r.local_ = prefix_len ? qname.substr(prefix_len + 1) : qname;
@@ -1175,7 +1173,7 @@ struct reader::impl {
       // the start tag was read, so no character checks are needed.
       const open_element& e = elements.back();
       if (static_cast<std::size_t>(end - name) > e.name_len && name[e.name_len] == '>' &&
-          same_bytes(name, names.data() + e.name_off, e.name_len)) {
+          same_bytes(name, names_base() + e.name_off, e.name_len)) {
         q = name + e.name_len + 1;
         emit_end(r);
         return st::ok;
@@ -1190,7 +1188,7 @@ struct reader::impl {
     if (s == end) return st::more;
     if (*s != '>') return fail(errc::bad_syntax, s);
     const open_element& e = elements.back();
-    std::string_view open(names.data() + e.name_off, e.name_len);
+    std::string_view open(names_base() + e.name_off, e.name_len);
     if (qname != open) return fail(errc::tag_mismatch, p);
     q = s + 1;
     emit_end(r);
@@ -1199,7 +1197,7 @@ struct reader::impl {
 
   void emit_end(reader& r) {
     const open_element& e = elements.back();
-    std::string_view qname(names.data() + e.name_off, e.name_len);
+    std::string_view qname(names_base() + e.name_off, e.name_len);
     r.prefix_ = qname.substr(0, e.prefix_len);
     r.local_ = e.prefix_len ? qname.substr(e.prefix_len + 1) : qname;
     r.ns_ = uri_view(e.uri_off, e.uri_len);

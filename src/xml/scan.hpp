@@ -144,6 +144,32 @@ inline const char* skip_ascii_qname(const char* p, const char* end, const char*&
   return end;
 }
 
+/// Equality of two short byte ranges (names, prefixes, URIs) without a call into memcmp: word
+/// compares, the last word first (URIs tend to differ near their end) and overlapping the
+/// others, so no byte loop.
+inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+  auto word = [](const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  };
+  auto half = [](const char* p) {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+  };
+  if (n >= 8) {
+    if (word(a + n - 8) != word(b + n - 8)) return false;
+    for (std::size_t i = 0; i + 8 < n; i += 8)
+      if (word(a + i) != word(b + i)) return false;
+    return true;
+  }
+  if (n >= 4) return half(a) == half(b) && half(a + n - 4) == half(b + n - 4);
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 /// First occurrence of c, or end.
 inline const char* find_byte(const char* p, const char* end, char c) noexcept {
   if (p >= end) return end;

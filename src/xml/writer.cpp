@@ -224,7 +224,10 @@ class string_table {
     }
   }
 
-  void set(std::string_view key, int value) {
+  void set(std::string_view key, int value) { exchange(key, value); }
+
+  // set(), returning the previous value (none if the key was absent): one lookup, not two.
+  int exchange(std::string_view key, int value) {
     if ((count_ + 1) * 2 > slots_.size()) rehash(std::max<std::size_t>(16, slots_.size() * 2));
     const std::size_t h = hash(key);
     for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
@@ -232,12 +235,9 @@ class string_table {
       if (s.value == none) {
         s = {key, h, value};
         ++count_;
-        return;
+        return none;
       }
-      if (s.hash == h && s.key == key) {
-        s.value = value;
-        return;
-      }
+      if (s.hash == h && s.key == key) return std::exchange(s.value, value);
     }
   }
 
@@ -276,8 +276,31 @@ class string_table {
     std::size_t hash = 0;
     int value = none;
   };
+  // Inline word-at-a-time hash: keys are URIs and prefixes (tens of bytes), for which the call
+  // into std::hash cost more than the lookup itself.
   static std::size_t hash(std::string_view key) noexcept {
-    return std::hash<std::string_view>{}(key);
+    auto mix = [](std::uint64_t h, std::uint64_t w) {
+      h = (h ^ w) * 0xbf58476d1ce4e5b9u;
+      return h ^ (h >> 31);
+    };
+    const char* p = key.data();
+    std::size_t n = key.size();
+    std::uint64_t h = 0x9e3779b97f4a7c15u ^ n;
+    for (; n >= 8; p += 8, n -= 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p, 8);
+      h = mix(h, w);
+    }
+    if (n >= 4) {
+      std::uint32_t a, b;
+      std::memcpy(&a, p, 4);
+      std::memcpy(&b, p + n - 4, 4);
+      h = mix(h, (std::uint64_t{a} << 32) | b);
+    } else if (n != 0) {
+      h = mix(h, (std::uint64_t{byte_at(p)} << 16) | (std::uint64_t{byte_at(p + n / 2)} << 8) |
+                     byte_at(p + n - 1));
+    }
+    return static_cast<std::size_t>(h);
   }
   void rehash(std::size_t capacity) {
     std::vector<slot> old = std::exchange(slots_, std::vector<slot>(capacity));
@@ -401,9 +424,8 @@ struct writer::state {
 
   int push_binding(std::string_view prefix, std::string_view uri) {
     const int index = static_cast<int>(bindings.size());
-    bindings.push_back({prefix, uri, uri_top.get(uri), prefix_top.get(prefix)});
-    uri_top.set(uri, index);
-    prefix_top.set(prefix, index);
+    const int prev_same_uri = uri_top.exchange(uri, index);
+    bindings.push_back({prefix, uri, prev_same_uri, prefix_top.exchange(prefix, index)});
     return index;
   }
 
@@ -436,15 +458,19 @@ struct writer::state {
   // A generated prefix "nsN" for `uri`: the number this URI already got in this document if
   // that prefix is free here, else the next unused number.
   std::string_view generate_prefix(std::string_view uri) {
-    int number = assigned.get(uri);
-    const bool known = number >= 0;
+    const int assigned_number = assigned.get(uri);
+    const bool known = assigned_number >= 0;
+    int number = assigned_number;
     char buf[16] = {'n', 's'};
     for (;;) {
       if (number < 0) number = next_prefix_number++;
       const auto r = std::to_chars(buf + 2, buf + sizeof buf, number);
       const std::string_view candidate{buf, static_cast<std::size_t>(r.ptr - buf)};
       if (prefix_top.get(candidate) < 0) {
-        assigned.set(known ? uri : doc_names.store(uri), number);  // known: value update only
+        if (!known)
+          assigned.set(doc_names.store(uri), number);
+        else if (number != assigned_number)
+          assigned.set(uri, number);  // value update only: the key is stored already
         return names.store(candidate);
       }
       number = -1;  // bound here by the user: take the next number
@@ -634,9 +660,18 @@ void writer::declare_namespace(std::string_view prefix, std::string_view uri) {
 }
 
 void writer::start_element(std::string_view ns, std::string_view local) {
+  check_ncname(out_, local, "element name");
+  start_checked(ns, local);
+}
+
+void writer::start_element(std::string_view ns, ncname local) {
+  if (!local.checked()) check_ncname(out_, local.text(), "element name");
+  start_checked(ns, local.text());
+}
+
+void writer::start_checked(std::string_view ns, std::string_view local) {
   state& st = *st_;
   if (st.at == state::phase::epilog) fail(out_, errc::writer_bad_state, "a second root element");
-  check_ncname(out_, local, "element name");
   if (ns == xmlns_ns_uri) fail(out_, errc::writer_bad_state, "the xmlns namespace is reserved");
   if (st.tag_open) {
     out_.push_back('>');
@@ -701,10 +736,10 @@ void writer::start_element(std::string_view ns, std::string_view local) {
   const std::size_t qlen = prefix.empty() ? local.size() : prefix.size() + 1 + local.size();
   char* q = st.names.allocate(qlen);
   if (!prefix.empty()) {
-    std::memcpy(q, prefix.data(), prefix.size());
+    detail::copy_bytes(q, prefix.data(), prefix.size());
     q[prefix.size()] = ':';
   }
-  std::memcpy(q + qlen - local.size(), local.data(), local.size());
+  detail::copy_bytes(q + qlen - local.size(), local.data(), local.size());
   f.qname = {q, qlen};
 
   out_.push_back('<');
@@ -721,9 +756,19 @@ void writer::start_element(std::string_view ns, std::string_view local) {
 }
 
 void writer::attribute(std::string_view ns, std::string_view local, std::string_view value) {
+  check_ncname(out_, local, "attribute name");
+  attribute_checked(ns, local, value);
+}
+
+void writer::attribute(std::string_view ns, ncname local, std::string_view value) {
+  if (!local.checked()) check_ncname(out_, local.text(), "attribute name");
+  attribute_checked(ns, local.text(), value);
+}
+
+void writer::attribute_checked(std::string_view ns, std::string_view local,
+                               std::string_view value) {
   state& st = *st_;
   if (!st.tag_open) fail(out_, errc::writer_bad_state, "attribute outside a start tag");
-  check_ncname(out_, local, "attribute name");
   if (ns == xmlns_ns_uri || (ns.empty() && local == "xmlns"))
     fail(out_, errc::writer_bad_state, "namespace declarations go through declare_namespace");
   if (ns.empty()) {
@@ -844,7 +889,7 @@ void writer::end_element() {
     char* p = out_.prepare(f.qname.size() + 3);
     p[0] = '<';
     p[1] = '/';
-    std::memcpy(p + 2, f.qname.data(), f.qname.size());
+    detail::copy_bytes(p + 2, f.qname.data(), f.qname.size());
     p[f.qname.size() + 2] = '>';
     out_.commit(f.qname.size() + 3);
   }

@@ -342,8 +342,21 @@ struct complex_vt_of {
 
 // ---- writing ----
 
-template <class X>
-void write_value(xml::writer& w, std::string_view ns, std::string_view local, const X& x);
+/// The XML names of field I of T, checked once at compile time (the writer then skips its
+/// per-element name check; see xml::ncname).
+template <class T, std::size_t I>
+struct field_names {
+  static constexpr xml::ncname name{std::get<I>(fields_of<T>).name};
+  static constexpr auto alternatives = []<std::size_t... A>(std::index_sequence<A...>) consteval {
+    return std::array<xml::ncname, sizeof...(A)>{
+        xml::ncname(std::get<I>(fields_of<T>).alternatives[A])...};
+  }
+  (std::make_index_sequence<std::get<I>(fields_of<T>).alternatives.size()>{});
+};
+
+// `Name` is std::string_view (a caller's name: checked by the writer) or xml::ncname (metadata).
+template <class Name, class X>
+void write_value(xml::writer& w, std::string_view ns, Name local, const X& x);
 template <class T>
 void write_complex_content(xml::writer& w, const T& x);
 
@@ -356,7 +369,7 @@ void write_simple_text(xml::writer& w, const X& x) {
 }
 
 template <class X>
-void write_attribute_value(xml::writer& w, std::string_view ns, std::string_view name, const X& x) {
+void write_attribute_value(xml::writer& w, std::string_view ns, xml::ncname name, const X& x) {
   if constexpr (std::is_same_v<X, std::string>) {
     w.attribute(ns, name, x);
   } else if constexpr (enum_type<X>) {
@@ -373,8 +386,8 @@ void write_attribute_value(xml::writer& w, std::string_view ns, std::string_view
   }
 }
 
-template <class B, class D>
-bool write_if_dynamic(xml::writer& w, std::string_view ns, std::string_view local, const B& b) {
+template <class B, class D, class Name>
+bool write_if_dynamic(xml::writer& w, std::string_view ns, Name local, const B& b) {
   if (typeid(b) != typeid(D)) return false;
   w.start_element(ns, local);
   write_xsi_type(w, meta<D>::ns, meta<D>::name);
@@ -383,8 +396,8 @@ bool write_if_dynamic(xml::writer& w, std::string_view ns, std::string_view loca
   return true;
 }
 
-template <class B>
-void write_polymorphic(xml::writer& w, std::string_view ns, std::string_view local, const B& b) {
+template <class B, class Name>
+void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const B& b) {
   if constexpr (std::is_polymorphic_v<B>) {
     if (typeid(b) != typeid(B)) {
       bool done = [&]<class... Ds>(types<Ds...>) {
@@ -397,8 +410,8 @@ void write_polymorphic(xml::writer& w, std::string_view ns, std::string_view loc
   write_value(w, ns, local, b);
 }
 
-template <class X>
-void write_value(xml::writer& w, std::string_view ns, std::string_view local, const X& x) {
+template <class Name, class X>
+void write_value(xml::writer& w, std::string_view ns, Name local, const X& x) {
   if constexpr (is_nillable<X>::value) {
     if (!x)
       write_nil(w, ns, local);
@@ -417,7 +430,10 @@ void write_value(xml::writer& w, std::string_view ns, std::string_view local, co
     write_complex_content(w, x);
     w.end_element();
   } else if constexpr (std::is_same_v<X, any_type>) {
-    replay_element(w, x.xml, true, ns, local);
+    if constexpr (std::is_same_v<Name, xml::ncname>)
+      replay_element(w, x.xml, true, ns, local.text());
+    else
+      replay_element(w, x.xml, true, ns, local);
   } else if constexpr (std::is_same_v<X, any_element>) {
     replay_element(w, x.xml, false, {}, {});
   } else {
@@ -427,15 +443,18 @@ void write_value(xml::writer& w, std::string_view ns, std::string_view local, co
   }
 }
 
-template <class F, class Slot>
-void write_slot(xml::writer& w, const F& f, const Slot& s) {
+template <class T, std::size_t I, class Slot>
+void write_slot(xml::writer& w, const Slot& s) {
+  constexpr auto& f = std::get<I>(fields_of<T>);
+  using names = field_names<T, I>;
   if constexpr (is_nillable<Slot>::value) {
-    if (!s) return write_nil(w, f.ns, f.name);
-    write_slot(w, f, *s);
+    if (!s) return write_nil(w, f.ns, names::name);
+    write_slot<T, I>(w, *s);
   } else if constexpr (is_variant<Slot>::value) {
-    std::visit([&](const auto& alt) { write_value(w, f.ns, f.alternatives[s.index()], alt); }, s);
+    std::visit([&](const auto& alt) { write_value(w, f.ns, names::alternatives[s.index()], alt); },
+               s);
   } else {
-    write_value(w, f.ns, f.name, s);
+    write_value(w, f.ns, names::name, s);
   }
 }
 
@@ -446,9 +465,9 @@ void write_attr(xml::writer& w, const T& obj) {
     const auto& m = obj.*(f.member);
     using M = std::remove_cvref_t<decltype(m)>;
     if constexpr (shape<M>::is_optional) {
-      if (m) write_attribute_value(w, f.ns, f.name, *m);
+      if (m) write_attribute_value(w, f.ns, field_names<T, I>::name, *m);
     } else {
-      write_attribute_value(w, f.ns, f.name, m);
+      write_attribute_value(w, f.ns, field_names<T, I>::name, m);
     }
   }
 }
@@ -470,20 +489,21 @@ void write_child(xml::writer& w, const T& obj) {
       replay_element(w, m.xml, false, {}, {});
     }
   } else if constexpr (f.kind == field_kind::element) {
+    using names = field_names<T, I>;
     if constexpr (S::is_vector) {
-      for (const auto& s : m) write_slot(w, f, s);
+      for (const auto& s : m) write_slot<T, I>(w, s);
     } else if constexpr (S::is_optional) {
       if (m)
-        write_slot(w, f, *m);
+        write_slot<T, I>(w, *m);
       else if (f.is_nillable)
-        write_nil(w, f.ns, f.name);
+        write_nil(w, f.ns, names::name);
     } else if constexpr (S::is_pointer) {
       if (m)
-        write_polymorphic(w, f.ns, f.name, *m);
+        write_polymorphic(w, f.ns, names::name, *m);
       else if (f.is_nillable)
-        write_nil(w, f.ns, f.name);
+        write_nil(w, f.ns, names::name);
     } else {
-      write_slot(w, f, m);
+      write_slot<T, I>(w, m);
     }
   }
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -23,6 +24,31 @@
 #include "lather/xml/error.hpp"
 
 namespace lather::xml {
+
+namespace detail {
+/// memcpy without a call for the short pieces markup is made of (names, delimiters).
+inline void copy_bytes(char* dest, const char* src, std::size_t n) noexcept {
+  if (n >= 16) {
+    std::memcpy(dest, src, n);
+  } else if (n >= 8) {  // two overlapping words
+    std::uint64_t a, b;
+    std::memcpy(&a, src, 8);
+    std::memcpy(&b, src + n - 8, 8);
+    std::memcpy(dest, &a, 8);
+    std::memcpy(dest + n - 8, &b, 8);
+  } else if (n >= 4) {
+    std::uint32_t a, b;
+    std::memcpy(&a, src, 4);
+    std::memcpy(&b, src + n - 4, 4);
+    std::memcpy(dest, &a, 4);
+    std::memcpy(dest + n - 4, &b, 4);
+  } else if (n != 0) {
+    dest[0] = src[0];
+    dest[n / 2] = src[n / 2];
+    dest[n - 1] = src[n - 1];
+  }
+}
+}  // namespace detail
 
 /// A reusable growable byte buffer with an optional flushing sink.
 class output {
@@ -45,7 +71,7 @@ class output {
 
   void append(std::string_view s) {
     if (end_ - cur_ < static_cast<std::ptrdiff_t>(s.size())) grow(s.size());
-    if (!s.empty()) std::memcpy(cur_, s.data(), s.size());
+    detail::copy_bytes(cur_, s.data(), s.size());
     cur_ += s.size();
   }
   void push_back(char c) {
@@ -92,6 +118,32 @@ class output {
   std::size_t flushed_ = 0;
 };
 
+/// An element or attribute name that was checked to be an (ASCII) NCName when the program was
+/// compiled: the constructor is consteval, so a checked name can only come from a constant
+/// (binding metadata, literals). The writer skips its per-call name check for it. A constant
+/// that is not an ASCII NCName still compiles; the writer then checks it as usual (and refuses
+/// it if it is not an NCName at all).
+class ncname {
+ public:
+  consteval explicit ncname(std::string_view name) : text_(name), checked_(is_ascii(name)) {}
+  std::string_view text() const noexcept { return text_; }
+  /// True when the name is known to be an NCName.
+  bool checked() const noexcept { return checked_; }
+
+ private:
+  static consteval bool is_ascii(std::string_view s) {
+    auto start = [](char c) {
+      return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+    };
+    if (s.empty() || !start(s[0])) return false;
+    for (char c : s)
+      if (!start(c) && !(c >= '0' && c <= '9') && c != '-' && c != '.') return false;
+    return true;
+  }
+  std::string_view text_;
+  bool checked_;
+};
+
 /// Writes well-formed XML into an output. Errors (bad state, characters XML cannot carry,
 /// invalid UTF-8) throw lather::xml::error: errc::writer_bad_state for misuse,
 /// errc::writer_invalid_char for text, attribute values, CDATA or URIs that XML cannot carry.
@@ -127,8 +179,11 @@ class writer {
   /// NCName. The start tag stays open (declarations and attributes can be added) until
   /// content, a child or end_element() follows.
   void start_element(std::string_view ns, std::string_view local);
+  /// The same with a name checked at compile time (no per-call name check).
+  void start_element(std::string_view ns, ncname local);
   /// Add an attribute to the open start tag. Namespaced attributes always get a prefix.
   void attribute(std::string_view ns, std::string_view local, std::string_view value);
+  void attribute(std::string_view ns, ncname local, std::string_view value);
   /// Make `ns` usable as a QName prefix in content or attribute values and return its
   /// prefix ("" if it is the default namespace). Declares it on the open start tag if needed
   /// (writer_bad_state when no tag is open and ns is not in scope). The view stays valid
@@ -153,6 +208,8 @@ class writer {
 
  private:
   struct state;
+  void start_checked(std::string_view ns, std::string_view local);
+  void attribute_checked(std::string_view ns, std::string_view local, std::string_view value);
   output& out_;
   state* st_;
 };

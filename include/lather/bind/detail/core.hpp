@@ -165,6 +165,7 @@ void replay_element(xml::writer& w, std::string_view xml, bool rename, std::stri
 void write_xsi_type(xml::writer& w, std::string_view ns, std::string_view name);
 /// <ns:local xsi:nil="true"/>
 void write_nil(xml::writer& w, std::string_view ns, std::string_view local);
+void write_nil(xml::writer& w, std::string_view ns, xml::ncname local);
 [[noreturn]] void throw_write_error(errc code, std::string message);
 /// An enum value missing from meta<E>::values.
 [[noreturn]] void throw_unknown_enum(long long value, std::string_view type_name);
