@@ -5,6 +5,10 @@
 #include <initializer_list>
 #include <string>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "lather/bind/detail/core.hpp"
 
 namespace lather::bind::detail {
@@ -68,6 +72,19 @@ std::string element_label(std::string_view ns, std::string_view local) {
     std::memcpy(&w, p, 4);
     return w;
   };
+#if defined(__SSE2__)
+  if (n >= 16) {  // namespace URIs: 16-byte blocks
+    auto block_equal = [](const char* x, const char* y) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y));
+      return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xFFFF;
+    };
+    if (!block_equal(pa + n - 16, pb + n - 16)) return false;
+    for (std::size_t i = 0; i + 16 < n; i += 16)
+      if (!block_equal(pa + i, pb + i)) return false;
+    return true;
+  }
+#endif
   if (n >= 8) {
     if (word(pa + n - 8) != word(pb + n - 8)) return false;
     for (std::size_t i = 0; i + 8 < n; i += 8)

@@ -65,21 +65,28 @@ float_scan scan_float(std::string_view text) noexcept {
   const char* end = p + text.size();
   if (p != end && (*p == '+' || *p == '-')) s.negative = *p++ == '-';
   s.number = (text.data() != end && *text.data() == '+') ? text.data() + 1 : text.data();
-  std::size_t int_digits = 0, frac_digits = 0;
-  long leading = 0;  // significant integer digits, or minus the fraction's leading zeros
-  bool seen_nonzero = false;
-  for (; p != end && is_digit(*p); ++p, ++int_digits) {
-    if (*p != '0') seen_nonzero = true;
-    if (seen_nonzero) ++leading;
-  }
+  // leading: significant integer digits, or minus the fraction's leading zeros
+  auto skip = [&](char c) {
+    const char* from = p;
+    while (p != end && *p == c) ++p;
+    return p - from;
+  };
+  auto skip_digits = [&] {
+    const char* from = p;
+    while (p != end && is_digit(*p)) ++p;
+    return p - from;
+  };
+  const long int_zeros = skip('0');
+  const long leading_digits = skip_digits();
+  long leading = leading_digits;
+  long frac_digits = 0;
   if (p != end && *p == '.') {
     ++p;
-    for (; p != end && is_digit(*p); ++p, ++frac_digits) {
-      if (*p != '0') seen_nonzero = true;
-      if (!seen_nonzero) --leading;
-    }
+    const long frac_zeros = leading == 0 ? skip('0') : 0;
+    if (leading == 0) leading = -frac_zeros;
+    frac_digits = frac_zeros + skip_digits();
   }
-  if (int_digits + frac_digits == 0) return s;
+  if (int_zeros + leading_digits + frac_digits == 0) return s;
   long exponent = 0;
   if (p != end && (*p == 'e' || *p == 'E')) {
     ++p;

@@ -979,6 +979,20 @@ struct reader::impl {
     st res = scan_qname(name, end, s, prefix_len);
     if (res != st::ok) return res;
     const char* name_end = s;
+    if (*s == '>' && !elements.empty()) {
+      // Fast path, most elements of a SOAP body: "<p:name>" with its parent's prefix, so no
+      // attributes or declarations to apply and the parent's namespace.
+      const open_element& parent = elements.back();
+      if (parent.prefix_len == prefix_len &&
+          same_bytes(names_base() + parent.name_off, name, prefix_len)) {
+        q = s + 1;
+        push_element(r, {name, static_cast<std::size_t>(s - name)}, prefix_len, parent.uri_off,
+                     parent.uri_len, static_cast<std::uint32_t>(bindings.size()), false);
+        r.attributes_ = {};
+        r.declarations_ = {};
+        return st::ok;
+      }
+    }
     bool empty = false;
     for (;;) {
       const char* ws = s;
@@ -1097,8 +1111,18 @@ struct reader::impl {
       attrs.push_back(at);
     }
     if (st d = check_duplicates(); d != st::ok) return d;
-    // 4. push the element
+    push_element(r, qname, prefix_len, uri_off, uri_len, mark, empty);
+    r.attributes_ = {attrs.data(), attrs.size()};
+    r.declarations_ = {decls.data(), decls.size()};
+    return st::ok;
+  }
+
+  // Pushes the element whose start tag was read and publishes the token (except attributes
+  // and declarations).
+  void push_element(reader& r, std::string_view qname, std::uint32_t prefix_len,
+                    std::uint32_t uri_off, std::uint32_t uri_len, std::uint32_t mark, bool empty) {
     open_element e;
+    const char* name = qname.data();
     if (whole) {
       e.name_off = static_cast<std::size_t>(name - data);
     } else {
@@ -1111,16 +1135,13 @@ struct reader::impl {
     e.uri_len = uri_len;
     e.bindings_mark = mark;
     elements.push_back(e);
-    r.prefix_ = prefix;
+    r.prefix_ = qname.substr(0, prefix_len);
     r.local_ = prefix_len ? qname.substr(prefix_len + 1) : qname;
     r.ns_ = uri_view(uri_off, uri_len);
-    r.attributes_ = {attrs.data(), attrs.size()};
-    r.declarations_ = {decls.data(), decls.size()};
     r.depth_ = static_cast<std::uint32_t>(elements.size());
     r.empty_element_ = empty;
     r.text_ = {};
     pending_end = empty;
-    return st::ok;
   }
 
   // Finds the position (in raw) of the attribute attrs[i] for error reporting.
@@ -1388,6 +1409,22 @@ struct reader::impl {
         if (res != st::ok) return res;
         pos = static_cast<std::size_t>(q - data);
         out = token::start_element;
+        return st::ok;
+      }
+    }
+    if (!text_resume) {
+      // Fast path: character data that needs no decoding, ended by a tag.
+      const char* s = detail::find_text_special(p, end);
+      if (s != end && *s == '<' && end - s >= 2 && s[1] != '!' &&
+          static_cast<std::uint64_t>(s - p) <= lim.max_text_length) {
+        pos = static_cast<std::size_t>(s - data);
+        text_in_buf = false;
+        text_len = 0;
+        r.text_ = {p, static_cast<std::size_t>(s - p)};
+        r.depth_ = static_cast<std::uint32_t>(elements.size());
+        r.attributes_ = {};
+        r.declarations_ = {};
+        out = token::text;
         return st::ok;
       }
     }

@@ -158,6 +158,19 @@ inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
     std::memcpy(&w, p, 4);
     return w;
   };
+#if LATHER_XML_SSE2
+  if (n >= 16) {  // namespace URIs: 16-byte blocks
+    auto block_equal = [](const char* x, const char* y) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x));
+      const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y));
+      return _mm_movemask_epi8(_mm_cmpeq_epi8(v, w)) == 0xFFFF;
+    };
+    if (!block_equal(a + n - 16, b + n - 16)) return false;
+    for (std::size_t i = 0; i + 16 < n; i += 16)
+      if (!block_equal(a + i, b + i)) return false;
+    return true;
+  }
+#endif
   if (n >= 8) {
     if (word(a + n - 8) != word(b + n - 8)) return false;
     for (std::size_t i = 0; i + 8 < n; i += 8)

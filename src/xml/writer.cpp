@@ -11,9 +11,7 @@
 #include <string>
 #include <utility>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "scan.hpp"
 
 namespace lather::xml {
 
@@ -696,7 +694,9 @@ void writer::start_checked(std::string_view ns, std::string_view local) {
     f.names_mark = st.names.get_mark();
     // Fast path: same namespace as the parent and no declaration since the parent's name was
     // resolved, so the lookup would give the parent's binding again.
-    if (parent != nullptr && parent->bindings_at_name == st.bindings.size() && parent->ns == ns) {
+    if (parent != nullptr && parent->bindings_at_name == st.bindings.size() &&
+        parent->ns.size() == ns.size() &&
+        detail::same_bytes(parent->ns.data(), ns.data(), ns.size())) {
       f.ns = parent->ns;
       f.name_binding = parent->name_binding;
       resolved = true;
