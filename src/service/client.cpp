@@ -58,16 +58,15 @@ client& client::intercept(client_interceptor i) {
   return *this;
 }
 
-void client::invoke(std::string_view operation, const call_options& o,
-                    detail::function_ref<void(xml::writer&)> write_body,
-                    detail::function_ref<bind::error_info(xml::reader&)> read_body) {
-  if (interceptors_.empty()) return invoke_plain(operation, o, write_body, read_body);
+void client::invoke(std::string_view operation, const call_options& o, bool encoded,
+                    detail::function_ref<void(xml::writer&)> write_body, body_reader read_body) {
+  if (interceptors_.empty()) return invoke_plain(operation, o, encoded, write_body, read_body);
   const auto started = std::chrono::steady_clock::now();
   call_info info;
   info.operation = operation;
   info.version = opts_.version;
   try {
-    invoke_plain(operation, o, write_body, read_body);
+    invoke_plain(operation, o, encoded, write_body, read_body);
   } catch (...) {
     info.fault = true;
     info.http_status = 500;
@@ -85,9 +84,9 @@ void client::invoke(std::string_view operation, const call_options& o,
     if (i.after) i.after(info);
 }
 
-void client::invoke_plain(std::string_view operation, const call_options& o,
+void client::invoke_plain(std::string_view operation, const call_options& o, bool encoded,
                           detail::function_ref<void(xml::writer&)> write_body,
-                          detail::function_ref<bind::error_info(xml::reader&)> read_body) {
+                          body_reader read_body) {
   auto st = pool_->take();
 
   const soap::version v = opts_.version;
@@ -106,7 +105,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o,
 
   http_->post(
       "", std::span(headers, header_count),
-      [this, s, &o, &write_body, operation, v, stream, threshold](xml::output& body) {
+      [this, s, &o, &write_body, operation, v, stream, threshold, encoded](xml::output& body) {
         s->body = &body;
         s->buf.clear();
         if (stream)
@@ -122,7 +121,9 @@ void client::invoke_plain(std::string_view operation, const call_options& o,
           s->buf.clear_sink();
         s->writer.reset();
         soap::envelope_writer env{s->writer, v};
-        env.begin();
+        soap::envelope_write_options eo;
+        eo.encoded = encoded;
+        env.begin(eo);
         bool header_hooks = false;
         for (const auto& i : interceptors_) header_hooks |= static_cast<bool>(i.write_headers);
         if (!o.headers.empty() || header_hooks) {
@@ -137,7 +138,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o,
         if (s->buf.size() > 0) body.append(s->buf.view());
         s->buf.clear();
       },
-      [s, &read_body](const http::response_head& head, const xml::source_fn& body) {
+      [s, &read_body, encoded](const http::response_head& head, const xml::source_fn& body) {
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
         if (!xml_type || (head.status != 200 && head.status != 500 && head.status != 400)) {
@@ -156,8 +157,8 @@ void client::invoke_plain(std::string_view operation, const call_options& o,
           throw client_error("HTTP " + std::to_string(head.status) +
                              " with a non-fault body element {" + std::string(s->reader.ns()) +
                              "}" + std::string(s->reader.local_name()));
-        if (bind::error_info e = read_body(s->reader)) throw bind::error(std::move(e));
-        if (env.next_body_element())
+        if (bind::error_info e = read_body(s->reader, env)) throw bind::error(std::move(e));
+        if (!encoded && env.next_body_element())
           throw client_error("unexpected second Body element {" + std::string(s->reader.ns()) +
                              "}" + std::string(s->reader.local_name()));
         env.finish();

@@ -101,20 +101,20 @@ class LatherCalls final : public interop::InteropCalls {
 
   CallStatus echo_string(const std::string& value, std::string& result) override {
     if (encoded_)
-      return encoded_call<EncodedEchoStringResponse>("echoString", EncodedEchoString{value},
+      return call<EncodedEchoStringResponse>("echoString", EncodedEchoString{value},
                                                      [&](auto& r) { result = r.result; });
     return call<EchoStringResponse>("echoString", EchoString{value},
                                     [&](auto& r) { result = r.result; });
   }
   CallStatus echo_int(int value, int& result) override {
     if (encoded_)
-      return encoded_call<EncodedIntResponse>("echoInt", EncodedEchoInt{value},
+      return call<EncodedIntResponse>("echoInt", EncodedEchoInt{value},
                                               [&](auto& r) { result = r.result; });
     return call<EchoIntResponse>("echoInt", EchoInt{value}, [&](auto& r) { result = r.result; });
   }
   CallStatus echo_struct(const Item& value, Item& result) override {
     if (encoded_)
-      return encoded_call<EncodedEchoStructResponse>("echoStruct",
+      return call<EncodedEchoStructResponse>("echoStruct",
                                                      EncodedEchoStruct{to_encoded(value)},
                                                      [&](auto& r) { result = to_item(r.result); });
     return call<EchoStructResponse>("echoStruct", EchoStruct{to_literal(value)},
@@ -125,7 +125,7 @@ class LatherCalls final : public interop::InteropCalls {
     if (encoded_) {
       EncodedEchoArray request;
       for (const Item& item : value) request.value.push_back(to_encoded(item));
-      return encoded_call<EncodedEchoArrayResponse>("echoArray", request, [&](auto& r) {
+      return call<EncodedEchoArrayResponse>("echoArray", request, [&](auto& r) {
         for (const auto& item : r.result) result.push_back(to_item(item));
       });
     }
@@ -137,7 +137,7 @@ class LatherCalls final : public interop::InteropCalls {
   }
   CallStatus add_numbers(int a, int b, int& result) override {
     if (encoded_)
-      return encoded_call<EncodedIntResponse>("addNumbers", EncodedAddNumbers{a, b},
+      return call<EncodedIntResponse>("addNumbers", EncodedAddNumbers{a, b},
                                               [&](auto& r) { result = r.result; });
     return call<AddNumbersResponse>("addNumbers", AddNumbers{a, b},
                                     [&](auto& r) { result = r.result; });
@@ -147,7 +147,7 @@ class LatherCalls final : public interop::InteropCalls {
     lather::xsd::base64_binary bytes{{value.begin(), value.end()}};
     auto copy = [&](auto& r) { result.assign(r.result.bytes.begin(), r.result.bytes.end()); };
     if (encoded_)
-      return encoded_call<EncodedEchoBinaryResponse>("echoBinary", EncodedEchoBinary{bytes}, copy);
+      return call<EncodedEchoBinaryResponse>("echoBinary", EncodedEchoBinary{bytes}, copy);
     return call<EchoBinaryResponse>("echoBinary", EchoBinary{bytes}, copy);
   }
 
@@ -159,7 +159,8 @@ class LatherCalls final : public interop::InteropCalls {
     return o;
   }
 
-  // document/literal wrapped through lather::client.
+  // Through lather::client: document/literal wrapped, or RPC/encoded for the Encoded* types
+  // (they have a soap::encoded_type<>).
   template <class Resp, class Req, class Copy>
   CallStatus call(std::string_view operation, const Req& request, Copy copy) {
     lather::call_options o;
@@ -168,74 +169,6 @@ class LatherCalls final : public interop::InteropCalls {
       Resp response = client_.call<Resp>(operation, request, o);
       copy(response);
     });
-  }
-
-  // RPC/encoded: lather::client speaks literal only, so the envelope is written with
-  // soap::encoder (xsi:type, SOAP-ENC arrays) and read with soap::decoder over its transport.
-  template <class Resp, class Req, class Copy>
-  CallStatus encoded_call(std::string_view operation, const Req& request, Copy copy) {
-    namespace soap = lather::soap;
-    const std::string action = soap::soap_action_header("urn:interop#" + std::string(operation));
-    const std::pair<std::string_view, std::string_view> headers[] = {
-        {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", action}};
-    return guarded([&] {
-      Resp response{};
-      client_.transport().post(
-          "", headers,
-          [&](lather::xml::output& out) {
-            lather::xml::writer w{out};
-            soap::envelope_writer envelope{w, soap::version::soap11};
-            soap::envelope_write_options options;
-            options.encoded = true;
-            envelope.begin(options);
-            envelope.begin_body();
-            soap::encoder encoder{w};
-            for_each_part(request,
-                          [&](std::string_view, const auto& part) { encoder.count(part); });
-            soap::write_rpc_start(w, soap::version::soap11, soap::style::rpc_encoded, ns,
-                                  operation);
-            for_each_part(request, [&](std::string_view name, const auto& part) {
-              encoder.write("", name, part);
-            });
-            w.end_element();
-            encoder.write_independents();
-            envelope.end();
-          },
-          [&](const lather::http::response_head& head, const lather::xml::source_fn& body) {
-            lather::xml::reader reader;
-            reader.reset();  // streaming mode: the bytes come from the source
-            reader.set_source(body);
-            soap::envelope_reader envelope{reader};
-            envelope.begin();
-            if (!envelope.at_body_element())
-              throw std::runtime_error("HTTP " + std::to_string(head.status) + ": empty Body");
-            if (envelope.at_fault())
-              throw soap::fault_error(
-                  soap::read_fault(reader, envelope.ver(), envelope.body_namespaces()));
-            soap::decoder decoder{reader, envelope.body_namespaces()};
-            soap::rpc_reader parts{reader};
-            while (parts.next()) {
-              bool known = false;
-              for_each_part(response, [&](std::string_view name, auto& part) {
-                if (!known && name == parts.name()) {
-                  decoder.read(part);
-                  known = true;
-                }
-              });
-              if (!known) reader.skip_element();
-            }
-            decoder.read_trailing(envelope);
-            envelope.finish();
-          });
-      copy(response);
-    });
-  }
-
-  // Calls f(accessor name, member) for every accessor of an encoded message struct.
-  template <class Message, class F>
-  static void for_each_part(Message& message, F&& f) {
-    lather::bind::visit_fields<std::remove_const_t<Message>>(
-        [&](const auto& field) { f(field.name, message.*(field.member)); });
   }
 
   template <class Call>

@@ -9,9 +9,8 @@
 //   perf::fetchResponse r = c.call("test");              // r.return_ is the root
 //   if (auto why = perf::check_fetch_graph(r.return_, "test"); !why.empty()) ...
 //
-// lather::client does not speak RPC/encoded yet, so fetch_client writes the request with
-// soap::encoder and reads the response (wrapper, then the trailing multi-refs) with
-// soap::decoder over lather::http::client. Graphs with cycles are reference-counted loops:
+// fetch_client is lather::client calling RPC/encoded (the types have soap::encoded_type<>).
+// Graphs with cycles are reference-counted loops:
 // fetchResponse owns its graph and breaks the loops when it lets go (release_graph).
 #pragma once
 
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "lather/http/client.hpp"
+#include "lather/service/client.hpp"
 #include "lather/service/service.hpp"
 #include "lather/soap/encoded.hpp"
 #include "lather/soap/envelope.hpp"
@@ -197,7 +197,6 @@ using fetch_operation =
 
 }  // namespace lather::perf
 
-
 namespace lather::perf {
 
 /// Register fetch(param) on `svc` (target namespace urn:fetch), SOAPAction urn:fetch#fetch.
@@ -218,19 +217,7 @@ void read_encoded_response(xml::reader& r, Resp& out) {
   if (!env.at_body_element()) throw std::runtime_error("fetch: empty SOAP Body");
   if (env.at_fault())
     throw soap::fault_error(soap::read_fault(r, env.ver(), env.body_namespaces()));
-  soap::decoder dec{r, env.body_namespaces()};
-  soap::rpc_reader parts{r};
-  while (parts.next()) {
-    bool known = false;
-    std::apply(
-        [&](const auto&... f) {
-          ((!known && parts.name() == f.name ? (dec.read(out.*(f.member)), known = true) : false),
-           ...);
-        },
-        soap::detail::struct_info<Resp>::fields);
-    if (!known) r.skip_element();
-  }
-  dec.read_trailing(env);
+  lather::detail::read_encoded_message(r, env, out);
   env.finish();
 }
 
@@ -243,33 +230,14 @@ inline fetchResponse decode_fetch_response(std::string_view document) {
   return out;
 }
 
-/// Write an RPC/encoded request envelope: the wrapper {ns}operation with `req`'s fields as
-/// parts, shared/cyclic values as multi-refs after it.
-template <class Req>
-void write_encoded_request(xml::writer& w, std::string_view ns, std::string_view operation,
-                           const Req& req) {
-  soap::envelope_writer env{w, soap::version::soap11};
-  soap::envelope_write_options encoded;
-  encoded.encoded = true;
-  env.begin(encoded);
-  env.begin_body();
-  soap::encoder enc{w};
-  std::apply([&](const auto&... f) { (enc.count(req.*(f.member)), ...); },
-             soap::detail::struct_info<Req>::fields);
-  soap::write_rpc_start(w, soap::version::soap11, soap::style::rpc_encoded, ns, operation);
-  std::apply([&](const auto&... f) { (enc.write("", f.name, req.*(f.member)), ...); },
-             soap::detail::struct_info<Req>::fields);
-  w.end_element();
-  enc.write_independents();
-  env.end();
-}
-
-/// A SOAP 1.1 RPC/encoded client for fetch.wsdl over pooled keep-alive HTTP connections.
-/// One call at a time per fetch_client (the request buffer and reader are reused).
+/// A SOAP 1.1 RPC/encoded client for fetch.wsdl: lather::client (pooled keep-alive
+/// connections) calling fetch with SOAPAction urn:fetch#fetch.
 class fetch_client {
  public:
   explicit fetch_client(std::string url, http::client_options opts = {})
-      : http_(std::move(url), std::move(opts)) {}
+      : client_(std::move(url), options(std::move(opts))) {
+    call_options_.soap_action = std::string(fetch_action);
+  }
 
   fetchResponse call(std::string_view param) {
     fetchResponse out;
@@ -278,31 +246,20 @@ class fetch_client {
   }
   /// Same, into `out` (its previous graph is released first).
   void call(std::string_view param, fetchResponse& out) {
-    out = fetchResponse{};
     request_.param.assign(param);
-    buf_.clear();
-    writer_.reset();
-    write_encoded_request(writer_, fetch_ns, "fetch", request_);
-    const std::pair<std::string_view, std::string_view> headers[] = {
-        {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"urn:fetch#fetch\""}};
-    http_.post(
-        "", headers, [this](xml::output& body) { body.append(buf_.view()); },
-        [this, &out](const http::response_head& head, const xml::source_fn& body) {
-          if (head.status != 200 && head.status != 500)
-            throw std::runtime_error("fetch: HTTP " + std::to_string(head.status));
-          reader_.reset();
-          reader_.set_source([&body](char* d, std::size_t n) { return body(d, n); });
-          read_encoded_response(reader_, out);
-        });
+    client_.call("fetch", request_, out, call_options_);
   }
-  http::client& transport() noexcept { return http_; }
+  http::client& transport() noexcept { return client_.transport(); }
 
  private:
-  http::client http_;
+  static client_options options(http::client_options transport) {
+    client_options o;
+    static_cast<http::client_options&>(o) = std::move(transport);
+    return o;
+  }
+  client client_;
+  call_options call_options_;
   fetch request_;
-  xml::output buf_;
-  xml::writer writer_{buf_};
-  xml::reader reader_;
 };
 
 }  // namespace lather::perf

@@ -4,7 +4,10 @@
 //   auto reply = c.call<perf::echoComplexTypeDocResponse>("echoComplexTypeDoc", request);
 //
 // The request struct is written as the operation's wrapper element (document/literal wrapped:
-// {namespace of the request type}operation), the response read from the Body's first child;
+// {namespace of the request type}operation), the response read from the Body's first child.
+// Request types with a soap::encoded_type<> are called RPC/encoded (SOAP 1.1 section 5:
+// xsi:typed parts, SOAP-ENC arrays, multi-ref responses with shared values and cycles);
+
 // a SOAP fault comes back as soap::fault_error, transport failures as http::error, anything
 // else unexpected (an HTML error page, a wrong element) as client_error with an excerpt.
 #pragma once
@@ -78,30 +81,52 @@ class client {
   template <class Req, class Resp>
   void call(std::string_view operation, const Req& request, Resp& response,
             const call_options& o = {}) {
-    const bool bare = o.style == soap::style::document_bare;
-    std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : meta<Req>::ns;
-    std::string_view element = !o.request_element.empty() ? std::string_view(o.request_element)
-                               : bare                     ? meta<Req>::name
-                                                          : operation;
-    invoke(
-        operation, o,
-        [&](xml::writer& w) {
-          if (bare) {
-            bind::write(w, ns, element, request);
-          } else if (soap::is_rpc(o.style)) {
-            soap::write_rpc_start(w, opts_.version, o.style, ns, element);
-            bind::write_content(w, request);
-            w.end_element();
-          } else {
-            w.start_element(ns, element);
-            bind::write_content(w, request);
-            w.end_element();
-          }
-        },
-        [&](xml::reader& r) {
-          return bare ? bind::read(r, response, opts_.read)
-                      : bind::read_content(r, response, opts_.read);
-        });
+    if constexpr (soap::declared_encoded_struct<Req>) {
+      // RPC/encoded (soap::encoded_type<Req>): xsi:typed parts, SOAP-ENC arrays, multi-refs.
+      static_assert(soap::declared_encoded_struct<Resp>,
+                    "an RPC/encoded call needs soap::encoded_type<Resp> as well");
+      std::string_view ns =
+          !o.element_ns.empty() ? std::string_view(o.element_ns) : soap::encoded_type<Req>::ns;
+      std::string_view element =
+          !o.request_element.empty() ? std::string_view(o.request_element) : operation;
+      invoke(
+          operation, o, true,
+          [&](xml::writer& w) {
+            detail::write_encoded_message(w, opts_.version, ns, element, request);
+          },
+          [&](xml::reader& r, soap::envelope_reader& env) {
+            detail::read_encoded_message(r, env, response);
+            return bind::error_info{};
+          });
+    } else {
+      if (o.style == soap::style::rpc_encoded)
+        throw std::invalid_argument(
+            "rpc/encoded calls need soap::encoded_type<> request and response types");
+      const bool bare = o.style == soap::style::document_bare;
+      std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : meta<Req>::ns;
+      std::string_view element = !o.request_element.empty() ? std::string_view(o.request_element)
+                                 : bare                     ? meta<Req>::name
+                                                            : operation;
+      invoke(
+          operation, o, false,
+          [&](xml::writer& w) {
+            if (bare) {
+              bind::write(w, ns, element, request);
+            } else if (soap::is_rpc(o.style)) {
+              soap::write_rpc_start(w, opts_.version, o.style, ns, element);
+              bind::write_content(w, request);
+              w.end_element();
+            } else {
+              w.start_element(ns, element);
+              bind::write_content(w, request);
+              w.end_element();
+            }
+          },
+          [&](xml::reader& r, soap::envelope_reader&) {
+            return bare ? bind::read(r, response, opts_.read)
+                        : bind::read_content(r, response, opts_.read);
+          });
+    }
   }
 
   /// Add an interceptor (before the first call; not synchronised with calls in flight).
@@ -112,12 +137,13 @@ class client {
   http::client& transport() noexcept { return *http_; }
 
  private:
-  void invoke(std::string_view operation, const call_options& o,
-              detail::function_ref<void(xml::writer&)> write_body,
-              detail::function_ref<bind::error_info(xml::reader&)> read_body);
-  void invoke_plain(std::string_view operation, const call_options& o,
-                    detail::function_ref<void(xml::writer&)> write_body,
-                    detail::function_ref<bind::error_info(xml::reader&)> read_body);
+  // `encoded`: the envelope declares SOAP-ENC, and read_body reads the rest of the Body too
+  // (the multi-refs after the wrapper).
+  using body_reader = detail::function_ref<bind::error_info(xml::reader&, soap::envelope_reader&)>;
+  void invoke(std::string_view operation, const call_options& o, bool encoded,
+              detail::function_ref<void(xml::writer&)> write_body, body_reader read_body);
+  void invoke_plain(std::string_view operation, const call_options& o, bool encoded,
+                    detail::function_ref<void(xml::writer&)> write_body, body_reader read_body);
 
   client_options opts_;
   std::vector<client_interceptor> interceptors_;

@@ -41,6 +41,42 @@ constexpr std::string_view message_type_ns() {
     return {};
 }
 
+/// Read an RPC/encoded message (SOAP 1.1 section 5; reader on its wrapper element): the parts
+/// by accessor name, then the multi-refs after the wrapper (the rest of the Body). Absent
+/// accessors mean nil/default, so `msg` starts from scratch.
+template <class T>
+void read_encoded_message(xml::reader& r, soap::envelope_reader& env, T& msg) {
+  msg = T{};
+  soap::decoder dec{r, env.body_namespaces()};
+  soap::rpc_reader parts{r};
+  while (parts.next()) {
+    bool known = false;
+    std::apply(
+        [&](const auto&... f) {
+          ((!known && parts.name() == f.name ? (dec.read(msg.*(f.member)), known = true) : false),
+           ...);
+        },
+        soap::detail::struct_info<T>::fields);
+    if (!known) r.skip_element();
+  }
+  dec.read_trailing(env);
+}
+
+/// Write an RPC/encoded message into an open Body: the wrapper {ns}element with `msg`'s fields
+/// as xsi:typed parts, then shared and cyclic values as multi-refs after it.
+template <class T>
+void write_encoded_message(xml::writer& w, soap::version v, std::string_view ns,
+                           std::string_view element, const T& msg) {
+  soap::encoder enc{w};
+  std::apply([&](const auto&... f) { (enc.count(msg.*(f.member)), ...); },
+             soap::detail::struct_info<T>::fields);
+  soap::write_rpc_start(w, v, soap::style::rpc_encoded, ns, element);
+  std::apply([&](const auto&... f) { (enc.write("", f.name, msg.*(f.member)), ...); },
+             soap::detail::struct_info<T>::fields);
+  w.end_element();
+  enc.write_independents();
+}
+
 /// Read a literal request message (wrapper or bare element) into `req`; a binding error is
 /// the sender's fault.
 template <class Req>
@@ -162,25 +198,8 @@ class typed_operation final : public operation_entry {
   }
 
   void read_encoded(exchange& x, Req& req) {
-    if constexpr (soap::declared_encoded_struct<Req>) {
-      // SOAP 1.1 section 5: parts by accessor name, multi-refs resolved after the wrapper.
-      // Absent accessors mean nil/default, so the pooled object starts from scratch.
-      req = Req{};
-      soap::decoder dec{x.reader(), x.envelope().body_namespaces()};
-      soap::rpc_reader parts{x.reader()};
-      while (parts.next()) {
-        bool known = false;
-        std::apply(
-            [&](const auto&... f) {
-              ((!known && parts.name() == f.name ? (dec.read(req.*(f.member)), known = true)
-                                                 : false),
-               ...);
-            },
-            soap::detail::struct_info<Req>::fields);
-        if (!known) x.reader().skip_element();
-      }
-      dec.read_trailing(x.envelope());
-    }
+    if constexpr (soap::declared_encoded_struct<Req>)
+      read_encoded_message(x.reader(), x.envelope(), req);
   }
 
   void write_response(exchange& x, const Resp& resp) {
@@ -192,16 +211,8 @@ class typed_operation final : public operation_entry {
 
   void write_encoded(exchange& x, const Resp& resp) {
     if constexpr (soap::declared_encoded_struct<Resp>) {
-      xml::writer& w = x.begin_response(true);
-      soap::encoder enc{w};
-      std::apply([&](const auto&... f) { (enc.count(resp.*(f.member)), ...); },
-                 soap::detail::struct_info<Resp>::fields);
-      soap::write_rpc_start(w, x.version(), soap::style::rpc_encoded, request_ns_,
-                            response_element_);
-      std::apply([&](const auto&... f) { (enc.write("", f.name, resp.*(f.member)), ...); },
-                 soap::detail::struct_info<Resp>::fields);
-      w.end_element();
-      enc.write_independents();
+      write_encoded_message(x.begin_response(true), x.version(), request_ns_, response_element_,
+                            resp);
       x.end_response();
     }
   }
