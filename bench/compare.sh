@@ -51,16 +51,16 @@ mkdir -p "$work"
 ((write_results)) && mkdir -p "$plots"
 
 # guard: lather-bench's untimed calls per thread around each window (CXF: 25); axis_warm: the
-# warm-up before each Axis split.
+# warm-up before each Axis split; axis_reps: interleaved rounds over all Axis splits.
 if [[ $mode = quick ]]; then
-  secs=1 warm=1 reps=1 guard=2 axis_warm=0
+  secs=1 warm=1 reps=1 guard=2 axis_warm=0 axis_reps=2
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 16 1024"
   sweep_items="6 64 640"
   axis_calls="1 10 100 1000"
 else
-  secs=5 warm=2 reps=2 guard=25 axis_warm=1
+  secs=5 warm=2 reps=2 guard=25 axis_warm=1 axis_reps=5
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 8 16 32 64 100 128 256 512 1024"
@@ -513,6 +513,38 @@ measure_clients() {
 # ---------------------------------------------------------------------------------------------
 # 5. Axis 2002 table
 
+# spread "SAMPLES..." -> "min median max" (empty samples ignored; "- - -" when none)
+spread() {
+  printf '%s\n' "$@" | grep -v '^-\{0,1\}$' | sort -g |
+    awk '{ v[NR] = $1 } END { if (!NR) { print "- - -"; exit }
+      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      printf "%.4f %.4f %.4f\n", v[1], m, v[NR] }'
+}
+
+# One Axis split, seconds for all C calls (or "-"): from the mean per call, which both clients
+# print with microsecond resolution (the totals only to the millisecond).
+axis_lather() { # URL CALLS ITEMS
+  local out=$work/lather-bench.out
+  if run_bounded 120 "$out" "$lather_bench" --url "$1" --threads 1 --count "$2" \
+    --packet-size "$3" --warmup "$axis_warm" --guard-calls 1 --json --no-progress &&
+    [[ $(json_field errors "$out") = 0 ]]; then
+    awk -v a="$(json_field overall_avg_ms "$out")" -v n="$(json_field invocations "$out")" \
+      'BEGIN { printf "%.6f", a * n / 1000 }'
+  else
+    echo -
+  fi
+}
+axis_gsoap() { # URL CALLS ITEMS
+  local out=$work/gsoap-client.out
+  if run_bounded 120 "$out" "$gsoap_client" --url "$1" --threads 1 --count "$2" \
+    --packet-size "$3" --warmup "$axis_warm" --io store; then
+    awk -v a="$(result_field mean_ms "$out")" -v n="$(result_field calls "$out")" \
+      'BEGIN { printf "%.6f", a * n / 1000 }'
+  else
+    echo -
+  fi
+}
+
 measure_axis() {
   section "5. 1000 items as 1..1000 calls (the 2002 Axis table): total time per split"
   local lather_url='' gsoap_url='' lather_pid='' gsoap_pid=''
@@ -524,46 +556,61 @@ measure_axis() {
     start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 4 --io store &&
       gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
   fi
+  # Every split is measured axis_reps times. The repetitions are interleaved: each round runs
+  # all splits (forward in even rounds, backward in odd ones) and alternates which stack goes
+  # first, so drift (other load, CPU frequency) spreads over all splits and both stacks alike.
+  declare -A samples=()
+  local rep c k s order splits=($axis_calls) i
+  for ((rep = 0; rep < axis_reps; rep++)); do
+    for ((i = 0; i < ${#splits[@]}; i++)); do
+      c=${splits[rep % 2 ? ${#splits[@]} - 1 - i : i]}
+      k=$((1000 / c))
+      if (((rep + i) % 2)); then order=(gsoap lather); else order=(lather gsoap); fi
+      for s in "${order[@]}"; do
+        case $s in
+          lather) [[ -n $lather_url ]] && samples[lather,$c]+=" $(axis_lather "$lather_url" "$c" "$k")" ;;
+          gsoap) [[ -n $gsoap_url ]] && samples[gsoap,$c]+=" $(axis_gsoap "$gsoap_url" "$c" "$k")" ;;
+        esac
+      done
+      printf '  axis round %d: %4d calls x %4d items: lather%s, gSOAP%s\n' "$rep" "$c" "$k" \
+        "${samples[lather,$c]:-}" "${samples[gsoap,$c]:-}" >&2
+    done
+  done
   : >"$work/axis.dat"
-  emit "One client thread, \`lather-bench --threads 1 --count C --packet-size 1000/C --warmup $axis_warm"
-  emit "--guard-calls 0 --json\` (running_s) and \`gsoap-perf-client --threads 1 --count C --packet-size"
-  emit "1000/C --warmup $axis_warm --io store\` (seconds; QName prefixes as generated); seconds for all C calls."
+  emit "One client thread, $axis_reps interleaved rounds over all splits: \`lather-bench --threads 1"
+  emit "--count C --packet-size 1000/C --warmup $axis_warm --guard-calls 1 --json\` (overall_avg_ms x C; the"
+  emit "guard call warms the timing thread's own connection and buffers, as gSOAP's timed thread"
+  emit "is warmed by its own warm-up calls) and \`gsoap-perf-client --threads 1 --count C"
+  emit "--packet-size 1000/C --warmup $axis_warm --io store\` (mean_ms x C; QName prefixes as generated)."
+  emit "Seconds for all C calls: the **minimum** of the $axis_reps rounds, then median and maximum."
+  emit "The minimum, because interference from other load on the shared box only ever adds time:"
+  emit "the fastest round is the closest to what the split itself costs, and the median shows"
+  emit "whether that minimum is typical."
   emit ""
-  emit "| calls | items/call | lather s | gSOAP s |"
-  emit "|---:|---:|---:|---:|"
-  local c k out ls gs monotonic=n/a previous=
+  emit "| calls | items/call | lather min s | lather median | lather max | gSOAP min s | gSOAP median | gSOAP max |"
+  emit "|---:|---:|---:|---:|---:|---:|---:|---:|"
+  local lmin lmed lmax gmin gmed gmax monotonic=n/a median_monotonic=n/a previous='' previous_med=''
   for c in $axis_calls; do
     k=$((1000 / c))
-    ls=- gs=-
-    if [[ -n $lather_url ]]; then
-      out=$work/lather-bench.out
-      if run_bounded 120 "$out" "$lather_bench" --url "$lather_url" --threads 1 --count "$c" \
-        --packet-size "$k" --warmup "$axis_warm" --guard-calls 0 --json --no-progress &&
-        [[ $(json_field errors "$out") = 0 ]]; then
-        ls=$(json_field running_s "$out")
-      fi
+    # shellcheck disable=SC2086 # the samples are a word list
+    read -r lmin lmed lmax <<<"$(spread ${samples[lather,$c]:-})"
+    # shellcheck disable=SC2086
+    read -r gmin gmed gmax <<<"$(spread ${samples[gsoap,$c]:-})"
+    if [[ $lmin != - ]]; then
+      [[ $monotonic = n/a ]] && monotonic=yes median_monotonic=yes
+      [[ -n $previous ]] && awk -v a="$lmin" -v b="$previous" 'BEGIN { exit !(a < b) }' &&
+        monotonic="no (at $c calls)"
+      [[ -n $previous_med ]] && awk -v a="$lmed" -v b="$previous_med" 'BEGIN { exit !(a < b) }' &&
+        median_monotonic="no (at $c calls)"
+      previous=$lmin previous_med=$lmed
     fi
-    if [[ -n $gsoap_url ]]; then
-      out=$work/gsoap-client.out
-      if run_bounded 120 "$out" "$gsoap_client" --url "$gsoap_url" --threads 1 --count "$c" \
-        --packet-size "$k" --warmup "$axis_warm" --io store; then
-        gs=$(result_field seconds "$out")
-      fi
-    fi
-    if [[ $ls != - && -n $previous ]] &&
-      awk -v a="$ls" -v b="$previous" 'BEGIN { exit !(a < b) }'; then
-      monotonic=no
-    fi
-    if [[ $ls != - ]]; then
-      [[ $monotonic = n/a ]] && monotonic=yes
-      previous=$ls
-    fi
-    emit "| $c | $k | $ls | $gs |"
-    echo "$c $ls $gs" >>"$work/axis.dat"
+    emit "| $c | $k | $lmin | $lmed | $lmax | $gmin | $gmed | $gmax |"
+    echo "$c $lmin $gmin $lmed $gmed" >>"$work/axis.dat"
   done
   emit ""
-  emit "Goal: lather's time grows with the number of calls (monotonic): $monotonic."
-  plot axis "set title '1000 items split into C calls'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints title 'lather', '' using 1:3 with linespoints title 'gSOAP'"
+  emit "Goal: lather's time grows with the number of calls (monotonic): by the minimum $monotonic;"
+  emit "by the median $median_monotonic."
+  plot axis "set title '1000 items split into C calls (minimum of $axis_reps rounds)'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints title 'lather', '' using 1:3 with linespoints title 'gSOAP'"
   local pid
   for pid in $lather_pid $gsoap_pid; do stop_pid "$pid"; done
 }
@@ -572,6 +619,16 @@ measure_axis() {
 # 6. message size sweep
 
 vm_hwm_kb() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null; }
+
+# lather_request_bytes URL -> mean request body bytes of the calls a lather server has served
+# (its /metrics: request bytes parsed / requests, for echoComplexTypeDoc at the /perf mount).
+lather_request_bytes() {
+  local metrics
+  metrics=$(timeout 10 curl -s "${1%/perf}/metrics") || return 0
+  awk '/^lather_request(s|_bytes)_total\{.*path="\/perf".*operation="echoComplexTypeDoc"/ {
+      if ($1 ~ /^lather_requests_total/) n = $2; else b = $2 }
+    END { if (n > 0) printf "%.0f", b / n }' <<<"$metrics"
+}
 
 measure_sizes() {
   section "6. Message size sweep: round trip, ms/MB, server peak RSS"
@@ -582,24 +639,26 @@ measure_sizes() {
   emit "--guard-calls 1 --json [--chunking-threshold never]\` against \`lather-perf-server"
   emit "[--chunking-threshold never]\`, and \`gsoap-perf-client --threads 1 --count N --packet-size ITEMS"
   emit "--warmup 0 --io store --qname-prefix fixed\` against \`gsoap-perf-server --io store --qname-prefix"
-  emit "fixed\`. Request size is gSOAP's serialization of the same items (fixed prefix); peak RSS is"
-  emit "the server's VmHWM after the calls minus after start-up, each point on a fresh server."
+  emit "fixed\`. Each stack's request size is its own serialization of the same items (gSOAP's: its"
+  emit "saved request; lather's: the server's /metrics request bytes per call), and each stack's"
+  emit "ms/MB and RSS ratio use its own size. Peak RSS is the server's VmHWM after the calls minus"
+  emit "after start-up, each point on a fresh server; 'x req' = that growth / the request size."
   emit ""
-  emit "| items | request MB | calls | lather ms | lather ms/MB | lather RSS MB | lather 'never' ms/MB | 'never' RSS MB | gSOAP ms | gSOAP ms/MB | gSOAP RSS MB |"
-  emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  emit "| items | lather request MB | calls | lather ms | lather ms/MB | lather RSS MB | x req | 'never' ms/MB | 'never' RSS MB | gSOAP request MB | gSOAP ms | gSOAP ms/MB | gSOAP RSS MB | x req |"
+  emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   : >"$work/sizes.dat"
-  local items bytes mb calls out base rss ms mspmb
+  local items bytes calls out base rss ms request_bytes
   for items in $sweep_items; do
     "$gsoap_client" --save-request "$work/sweep-request.xml" --packet-size "$items" \
       --qname-prefix fixed || continue
     bytes=$(stat -c %s "$work/sweep-request.xml")
-    mb=$(awk -v b="$bytes" 'BEGIN { printf "%.3f", b / 1048576 }')
     calls=$(awk -v b="$bytes" -v q="$mode" 'BEGIN { n = int((q == "quick" ? 4e6 : 2e7) / b);
       if (n < 2) n = 2; if (n > 300) n = 300; print n }')
     declare -A cell=()
     local variant
     for variant in default never gsoap; do
-      cell[$variant,ms]=- cell[$variant,mspmb]=- cell[$variant,rss]=-
+      cell[$variant,ms]=- cell[$variant,mb]=- cell[$variant,mspmb]=- cell[$variant,rss]=-
+      cell[$variant,ratio]=-
       if [[ $variant = gsoap ]]; then
         have "$gsoap_server" || continue
         start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 2 --io store \
@@ -613,7 +672,7 @@ measure_sizes() {
       local pid=$server_pid url=http://127.0.0.1:$server_port/perf
       base=$(vm_hwm_kb "$pid")
       out=$work/sweep-client.out
-      ms=
+      ms='' request_bytes=$bytes
       if [[ $variant = gsoap ]]; then
         if run_bounded 300 "$out" "$gsoap_client" --url "$url" --threads 1 --count "$calls" \
           --packet-size "$items" --warmup 0 --io store --qname-prefix fixed; then
@@ -625,24 +684,28 @@ measure_sizes() {
           "${threshold_args[@]}" && [[ $(json_field errors "$out") = 0 ]]; then
           ms=$(awk -v s="$(json_field running_s "$out")" -v n="$(json_field invocations "$out")" \
             'BEGIN { if (n > 0) printf "%.3f", s * 1000 / n }')
+          request_bytes=$(lather_request_bytes "$url")
         fi
       fi
       rss=$(vm_hwm_kb "$pid")
       stop_pid "$pid"
-      if [[ -n $ms ]]; then
+      if [[ -n $ms && -n $request_bytes ]]; then
         cell[$variant,ms]=$ms
-        cell[$variant,mspmb]=$(awk -v t="$ms" -v m="$mb" 'BEGIN { printf "%.2f", t / m }')
+        cell[$variant,mb]=$(awk -v b="$request_bytes" 'BEGIN { printf "%.3f", b / 1048576 }')
+        cell[$variant,mspmb]=$(awk -v t="$ms" -v m="${cell[$variant,mb]}" 'BEGIN { printf "%.2f", t / m }')
         cell[$variant,rss]=$(awk -v a="$rss" -v b="$base" 'BEGIN { printf "%.1f", (a - b) / 1024 }')
+        cell[$variant,ratio]=$(awk -v a="$rss" -v b="$base" -v r="$request_bytes" \
+          'BEGIN { printf "%.2f", (a - b) * 1024 / r }')
       fi
     done
-    emit "| $items | $mb | $calls | ${cell[default,ms]} | ${cell[default,mspmb]} | ${cell[default,rss]} | ${cell[never,mspmb]} | ${cell[never,rss]} | ${cell[gsoap,ms]} | ${cell[gsoap,mspmb]} | ${cell[gsoap,rss]} |"
-    echo "$mb ${cell[default,mspmb]} ${cell[never,mspmb]} ${cell[gsoap,mspmb]} ${cell[default,rss]} ${cell[gsoap,rss]}" >>"$work/sizes.dat"
+    emit "| $items | ${cell[default,mb]} | $calls | ${cell[default,ms]} | ${cell[default,mspmb]} | ${cell[default,rss]} | ${cell[default,ratio]} | ${cell[never,mspmb]} | ${cell[never,rss]} | ${cell[gsoap,mb]} | ${cell[gsoap,ms]} | ${cell[gsoap,mspmb]} | ${cell[gsoap,rss]} | ${cell[gsoap,ratio]} |"
+    echo "${cell[gsoap,mb]} ${cell[default,mspmb]} ${cell[never,mspmb]} ${cell[gsoap,mspmb]} ${cell[default,rss]} ${cell[gsoap,rss]}" >>"$work/sizes.dat"
     unset cell
   done
   rm -f "$work/sweep-request.xml"
   emit ""
   emit "Goals: lather ms/MB at the largest size within 1.2x of ~100 KB (64 items) and <= 5 ms/MB;"
-  emit "lather peak RSS <= 1.0x the request size."
+  emit "lather peak RSS <= 1.0x the request size ('x req')."
   plot sizes "set title 'message size sweep'; set xlabel 'request MB'; set ylabel 'ms per MB'; set logscale x; plot '$work/sizes.dat' using 1:2 with linespoints title 'lather', '' using 1:3 with linespoints title 'lather never chunk', '' using 1:4 with linespoints title 'gSOAP (fixed prefix)'"
   plot sizes-rss "set title 'server peak RSS growth'; set xlabel 'request MB'; set ylabel 'MB'; set logscale xy; plot '$work/sizes.dat' using 1:5 with linespoints title 'lather', '' using 1:6 with linespoints title 'gSOAP', '' using 1:1 with lines title '1.0x request'"
 }

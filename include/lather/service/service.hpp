@@ -160,9 +160,14 @@ class exchange : public call_context {
   ~exchange() = default;
 };
 
+/// Messages up to this size leave their request/response objects in the pool, warm for the
+/// next call; larger ones free them, so one big message does not pin its object graph (or,
+/// with a swapping handler, two of them) for the life of the server.
+inline constexpr std::uint64_t pooled_message_limit = 1u << 20;
+
 /// Reused objects (request/response objects, per-call state): a warmed-up call allocates
 /// nothing. take() hands out a free object or constructs one from `args`; the lease gives it
-/// back when it goes away.
+/// back when it goes away, unless discard() was called (then the object is destroyed).
 template <class T>
 class object_pool {
  public:
@@ -172,7 +177,10 @@ class object_pool {
     lease(object_pool* p, std::unique_ptr<T> o) : pool(p), object(std::move(o)) {}
     lease(const lease&) = delete;
     lease& operator=(const lease&) = delete;
-    ~lease() { pool->give_back(std::move(object)); }
+    ~lease() {
+      if (object) pool->give_back(std::move(object));
+    }
+    void discard() { object.reset(); }
     T* operator->() const { return object.get(); }
     T& operator*() const { return *object; }
   };

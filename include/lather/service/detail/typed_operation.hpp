@@ -136,6 +136,14 @@ class typed_operation final : public operation_entry {
 
   void invoke(exchange& x) override {
     auto s = pool_.take();
+    // Also on a failed call: a partly read big request is as big.
+    struct trim_after_large_message {
+      exchange& x;
+      typename object_pool<slot>::lease& s;
+      ~trim_after_large_message() {
+        if (x.reader().bytes_consumed() > pooled_message_limit) s.discard();
+      }
+    } trim{x, s};
     read_request(x, s->req);
     x.finish_request(options_.style == soap::style::rpc_encoded);
     if constexpr (Form == handler_form::one_way) {
