@@ -179,6 +179,73 @@ std::string type_label(std::string_view ns, std::string_view local) {
   return s;
 }
 
+/// The general case of matching a child element to a field (read_complex_body handles the
+/// field at the cursor and the next one inline): a later field, a wildcard, maxOccurs and
+/// schema-order errors, skipping unknown elements. On found::yes `k` (and `alt`) name the field.
+enum class found : std::uint8_t { yes, skipped, no };
+found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
+                 const std::uint32_t* counts, std::uint32_t cursor, std::string_view ns,
+                 std::string_view local, std::uint32_t& k, std::uint32_t& alt) {
+  std::uint32_t full = n;
+  for (std::uint32_t j = cursor; j < n; ++j) {
+    if (!matches_element(fields[j], ns, local, alt)) continue;
+    if (counts[j] < fields[j].max_occurs) {
+      k = j;
+      break;
+    }
+    if (full == n) full = j;
+  }
+  if (k == n && full == n) {
+    for (std::uint32_t j = cursor; j < n; ++j) {
+      if (fields[j].kind == field_kind::any && counts[j] < fields[j].max_occurs) {
+        k = j;
+        break;
+      }
+    }
+  }
+  if (k == n) {
+    if (full != n) {
+      const field_match& f = fields[full];
+      fail(c, errc::too_many,
+           cat({"element occurs more often than maxOccurs=", std::to_string(f.max_occurs)}));
+      push_segment(c, display_name(f, alt), f.max_occurs > 1 ? counts[full] + 1 : 0);
+      return found::no;
+    }
+    for (std::uint32_t j = 0; j < cursor; ++j) {
+      std::uint32_t a = 0;
+      if (matches_element(fields[j], ns, local, a)) {
+        fail(c, errc::unexpected_element,
+             cat({"element ", element_label(ns, local),
+                  " is out of schema order: it must come before '", display_name(fields[cursor], 0),
+                  "'"}));
+        return found::no;
+      }
+    }
+    if (c.opts.skip_unknown_elements) {
+      const xml::token t = c.r.skip_element();
+      if (t == xml::token::end_element) return found::skipped;
+      fail_xml(c, t);
+      return found::no;
+    }
+    std::string d = cat({"unexpected element ", element_label(ns, local)});
+    for (std::uint32_t j = cursor; j < n; ++j) {
+      if (fields[j].kind == field_kind::element && counts[j] < fields[j].max_occurs) {
+        d.append(cat({"; expected '", display_name(fields[j], 0), "'"}));
+        break;
+      }
+    }
+    fail(c, errc::unexpected_element, std::move(d));
+    return found::no;
+  }
+  for (std::uint32_t j = cursor; j < k; ++j) {
+    if (counts_for_occurs(fields[j]) && counts[j] < fields[j].min_occurs) {
+      fail_missing(c, fields[j]);
+      return found::no;
+    }
+  }
+  return found::yes;
+}
+
 }  // namespace
 
 bool fail(read_ctx& c, errc code, std::string detail) {
@@ -389,57 +456,20 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
     // that already reached maxOccurs gives way to a later field of the same name.
     std::uint32_t alt = 0;
     std::uint32_t k = n;
-    std::uint32_t full = n;
-    for (std::uint32_t j = cursor; j < n; ++j) {
-      if (!matches_element(fields[j], ns, local, alt)) continue;
-      if (counts[j] < fields[j].max_occurs) {
-        k = j;
-        break;
-      }
-      if (full == n) full = j;
+    if (cursor < n && matches_element(fields[cursor], ns, local, alt) &&
+        counts[cursor] < fields[cursor].max_occurs) {
+      k = cursor;  // fast path: the field at the cursor repeats
+    } else if (cursor + 1 < n && matches_element(fields[cursor + 1], ns, local, alt) &&
+               counts[cursor + 1] < fields[cursor + 1].max_occurs) {
+      // fast path: the next field in schema order
+      if (counts_for_occurs(fields[cursor]) && counts[cursor] < fields[cursor].min_occurs)
+        return fail_missing(c, fields[cursor]);
+      k = cursor + 1;
+    } else {
+      const found r = find_field(c, fields, n, counts, cursor, ns, local, k, alt);
+      if (r == found::no) return false;
+      if (r == found::skipped) continue;
     }
-    if (k == n && full == n) {
-      for (std::uint32_t j = cursor; j < n; ++j) {
-        if (fields[j].kind == field_kind::any && counts[j] < fields[j].max_occurs) {
-          k = j;
-          break;
-        }
-      }
-    }
-    if (k == n) {
-      if (full != n) {
-        const field_match& f = fields[full];
-        fail(c, errc::too_many,
-             cat({"element occurs more often than maxOccurs=", std::to_string(f.max_occurs)}));
-        push_segment(c, display_name(f, alt), f.max_occurs > 1 ? counts[full] + 1 : 0);
-        return false;
-      }
-      for (std::uint32_t j = 0; j < cursor; ++j) {
-        std::uint32_t a = 0;
-        if (matches_element(fields[j], ns, local, a))
-          return fail(c, errc::unexpected_element,
-                      cat({"element ", element_label(ns, local),
-                           " is out of schema order: it must come before '",
-                           display_name(fields[cursor], 0), "'"}));
-      }
-      if (c.opts.skip_unknown_elements) {
-        t = c.r.skip_element();
-        if (t != xml::token::end_element) return fail_xml(c, t);
-        continue;
-      }
-      std::string d = cat({"unexpected element ", element_label(ns, local)});
-      for (std::uint32_t j = cursor; j < n; ++j) {
-        if (fields[j].kind == field_kind::element && counts[j] < fields[j].max_occurs) {
-          d.append(cat({"; expected '", display_name(fields[j], 0), "'"}));
-          break;
-        }
-      }
-      return fail(c, errc::unexpected_element, std::move(d));
-    }
-    for (std::uint32_t j = cursor; j < k; ++j)
-      if (counts_for_occurs(fields[j]) && counts[j] < fields[j].min_occurs)
-        return fail_missing(c, fields[j]);
-
     const field_match& f = fields[k];
     if (counts[k] >= c.opts.max_occurs) {
       fail(c, errc::limit_exceeded,

@@ -1304,7 +1304,7 @@ struct reader::impl {
     return st::ok;
   }
 
-  st step_start() {
+  [[gnu::noinline]] st step_start() {
     const char* p = data + pos;
     const char* end = data + size;
     std::size_t avail = size - pos;
@@ -1333,8 +1333,10 @@ struct reader::impl {
     return st::skip;
   }
 
-  // Prolog and epilog: whitespace, comments; in the prolog also the root start tag.
-  st step_misc(reader& r, token& out) {
+  // Prolog and epilog: whitespace, comments; in the prolog also the root start tag. (This and
+  // the other once-per-document steps stay out of line: inlined, their set-up ran on every
+  // next().)
+  [[gnu::noinline]] st step_misc(reader& r, token& out) {
     const char* p = data + pos;
     const char* end = data + size;
     while (p != end && is_space(*p)) ++p;
@@ -1445,7 +1447,7 @@ struct reader::impl {
   }
 
   // Starts the completion scan for the incomplete token at pos.
-  void start_hint() {
+  [[gnu::noinline]] void start_hint() {
     const char* p = data + pos;
     std::size_t avail = size - pos;
     hint_at = 0;
@@ -1475,7 +1477,7 @@ struct reader::impl {
   }
 
   // Scans the bytes that arrived since the last scan; true if the token may now be complete.
-  bool hint_complete() {
+  [[gnu::noinline]] bool hint_complete() {
     const char* base_p = data + pos;
     const char* end = data + size;
     const char* s = base_p + hint_at;

@@ -657,17 +657,9 @@ void writer::declare_namespace(std::string_view prefix, std::string_view uri) {
   write_declaration(out_, stored_prefix, stored_uri);
 }
 
-void writer::start_element(std::string_view ns, std::string_view local) {
-  check_ncname(out_, local, "element name");
-  start_checked(ns, local);
-}
-
-void writer::start_element(std::string_view ns, ncname local) {
-  if (!local.checked()) check_ncname(out_, local.text(), "element name");
-  start_checked(ns, local.text());
-}
-
-void writer::start_checked(std::string_view ns, std::string_view local) {
+// Inlined into both start_element()s: the call would cost more than the name check saves.
+[[gnu::always_inline]] inline void writer::start_checked(std::string_view ns,
+                                                         std::string_view local) {
   state& st = *st_;
   if (st.at == state::phase::epilog) fail(out_, errc::writer_bad_state, "a second root element");
   if (ns == xmlns_ns_uri) fail(out_, errc::writer_bad_state, "the xmlns namespace is reserved");
@@ -753,6 +745,16 @@ void writer::start_checked(std::string_view ns, std::string_view local) {
   st.tag_open = true;
   st.tag_has_ns_attribute = false;
   st.wrote_anything = true;
+}
+
+void writer::start_element(std::string_view ns, std::string_view local) {
+  check_ncname(out_, local, "element name");
+  start_checked(ns, local);
+}
+
+void writer::start_element(std::string_view ns, ncname local) {
+  if (!local.checked()) check_ncname(out_, local.text(), "element name");
+  start_checked(ns, local.text());
 }
 
 void writer::attribute(std::string_view ns, std::string_view local, std::string_view value) {
