@@ -511,8 +511,9 @@ struct reader::impl {
   // ------------------------------------------------------------------ names
   // Scans a QName (NCName (':' NCName)?) at p. On ok, `q` is past it and `prefix_len` is the
   // length of the prefix (0 if none). `what_if_empty` is the error when no name starts at p.
-  st scan_qname(const char* p, const char* end, const char*& q, std::uint32_t& prefix_len,
-                errc what_if_empty = errc::bad_name) {
+  [[gnu::always_inline]] st scan_qname(const char* p, const char* end, const char*& q,
+                                       std::uint32_t& prefix_len,
+                                       errc what_if_empty = errc::bad_name) {
     std::size_t max = lim.max_name_length;
     // Fast path: ASCII "ncname" or "ncname:ncname" ended by an ASCII non-name byte.
     {
@@ -534,7 +535,14 @@ struct reader::impl {
         }
       }
     }
-    // General path: non-ASCII names, errors, limits, names running into the end of input.
+    return scan_qname_general(p, end, q, prefix_len, what_if_empty);
+  }
+
+  // scan_qname's general path (out of line, so the fast path above inlines without its
+  // set-up): non-ASCII names, errors, limits, names running into the end of input.
+  [[gnu::noinline]] st scan_qname_general(const char* p, const char* end, const char*& q,
+                                          std::uint32_t& prefix_len, errc what_if_empty) {
+    std::size_t max = lim.max_name_length;
     const char* s = p;
     const char* colon = nullptr;
     bool at_start = true;  // next char must be a NameStartChar (start of name or after ':')

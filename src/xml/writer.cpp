@@ -177,8 +177,7 @@ const char* find_attention(const char* p, const char* end) {
   const __m128i tab = _mm_set1_epi8('\t');
   const __m128i nl = _mm_set1_epi8('\n');
   const __m128i bracket = _mm_set1_epi8(']');
-  while (end - p >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  auto attention_mask = [&](__m128i v) {
     // Signed compare: bytes >= 0x80 are negative, so this flags C0 controls and non-ASCII.
     __m128i hit = _mm_cmplt_epi8(v, space);
     if constexpr (M == mode::text) {
@@ -194,10 +193,32 @@ const char* find_attention(const char* p, const char* end) {
       hit = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)), hit);
       hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, bracket));
     }
-    const int mask = _mm_movemask_epi8(hit);
-    if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    return static_cast<unsigned>(_mm_movemask_epi8(hit));
+  };
+  while (end - p >= 16) {
+    const unsigned mask = attention_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    if (mask != 0) return p + __builtin_ctz(mask);
     p += 16;
   }
+  if (p == end) return end;
+  // The tail (most values are shorter than 16 bytes): scan a copy padded with a byte that
+  // needs no attention, never reading past the end.
+  char padded[16];
+  std::memset(padded, 'a', sizeof padded);
+  const auto n = static_cast<std::size_t>(end - p);
+  if (n >= 8) {  // two overlapping words
+    std::memcpy(padded, p, 8);
+    std::memcpy(padded + n - 8, p + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(padded, p, 4);
+    std::memcpy(padded + n - 4, p + n - 4, 4);
+  } else {
+    padded[0] = p[0];
+    padded[n / 2] = p[n / 2];
+    padded[n - 1] = p[n - 1];
+  }
+  const unsigned mask = attention_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(padded)));
+  return mask != 0 ? p + __builtin_ctz(mask) : end;
 #endif
   const auto& table = M == mode::text        ? attention_text
                       : M == mode::attribute ? attention_attribute
