@@ -103,6 +103,12 @@ void output::grow(std::size_t need) {
 
 namespace {
 
+[[noreturn]] void fail(const output& out, errc code, const std::string& what) {
+  position where;
+  where.offset = out.flushed() + out.size();
+  throw error(code, where, "xml writer: " + what);
+}
+
 constexpr std::string_view xml_ns_uri = "http://www.w3.org/XML/1998/namespace";
 constexpr std::string_view xmlns_ns_uri = "http://www.w3.org/2000/xmlns/";
 
@@ -441,14 +447,15 @@ struct writer::state {
     push_binding("xml", xml_ns_uri);  // bound by definition, never declared
   }
 
-  int push_binding(std::string_view prefix, std::string_view uri) {
+  // The table work stays out of line: inlined, it made every start/end tag pay its set-up.
+  [[gnu::noinline]] int push_binding(std::string_view prefix, std::string_view uri) {
     const int index = static_cast<int>(bindings.size());
     const int prev_same_uri = uri_top.exchange(uri, index);
     bindings.push_back({prefix, uri, prev_same_uri, prefix_top.exchange(prefix, index)});
     return index;
   }
 
-  void pop_bindings(std::size_t first) {
+  [[gnu::noinline]] void pop_bindings(std::size_t first) {
     while (bindings.size() > first) {
       const binding& b = bindings.back();
       if (b.prev_same_uri < 0)
@@ -465,7 +472,7 @@ struct writer::state {
 
   // Innermost binding whose prefix maps to `uri` right now, or -1. A binding may be shadowed
   // by a later binding of its prefix to another URI; those are skipped.
-  int find_prefix(std::string_view uri, bool allow_default) const {
+  [[gnu::noinline]] int find_prefix(std::string_view uri, bool allow_default) const {
     for (int i = uri_top.get(uri); i >= 0; i = bindings[i].prev_same_uri) {
       const binding& b = bindings[i];
       if (b.prefix.empty() && !allow_default) continue;
@@ -476,7 +483,7 @@ struct writer::state {
 
   // A generated prefix "nsN" for `uri`: the number this URI already got in this document if
   // that prefix is free here, else the next unused number.
-  std::string_view generate_prefix(std::string_view uri) {
+  [[gnu::noinline]] std::string_view generate_prefix(std::string_view uri) {
     const int assigned_number = assigned.get(uri);
     const bool known = assigned_number >= 0;
     int number = assigned_number;
@@ -496,6 +503,45 @@ struct writer::state {
     }
   }
 
+  // Applies the pending declarations to the element being started and resolves its prefix
+  // (declaring one when needed) into f. On a refused declaration: undoes this element's
+  // bindings, drops the pending declarations and throws, leaving the writer as if the element
+  // had not been started.
+  [[gnu::noinline]] void resolve_element(const output& out, frame& f, std::string_view ns) {
+    auto abandon_start = [&](const char* what) {
+      pop_bindings(f.first_binding);
+      names.release(f.names_mark);
+      pending.clear();
+      fail(out, errc::writer_bad_state, what);
+    };
+    if (!pending.empty()) {
+      f.names_mark = pending_mark;
+      for (const auto& d : pending) {
+        const int current = prefix_top.get(d.prefix);
+        if (current >= static_cast<int>(f.first_binding)) {
+          if (bindings[current].uri == d.uri) continue;
+          abandon_start("one prefix declared twice on an element");
+        }
+        push_binding(d.prefix, d.uri);
+      }
+    }
+    if (ns.empty()) {
+      if (!default_namespace().empty()) {
+        const int current = prefix_top.get({});
+        if (current >= static_cast<int>(f.first_binding))
+          abandon_start("element in no namespace under its own xmlns");
+        push_binding({}, {});
+      }
+    } else {
+      f.name_binding = find_prefix(ns, true);
+      if (f.name_binding < 0) {
+        const std::string_view uri = names.store(ns);
+        f.name_binding = push_binding(generate_prefix(uri), uri);
+      }
+      f.ns = bindings[f.name_binding].uri;
+    }
+  }
+
   // The URI the default namespace maps to right now ("" when none).
   std::string_view default_namespace() const {
     const int i = prefix_top.get({});
@@ -507,12 +553,6 @@ struct writer::state {
 // writer
 
 namespace {
-
-[[noreturn]] void fail(const output& out, errc code, const std::string& what) {
-  position where;
-  where.offset = out.flushed() + out.size();
-  throw error(code, where, "xml writer: " + what);
-}
 
 void check_ncname(const output& out, std::string_view name, const char* what) {
   // Names are short: a plain loop that stops at the first bad byte beats a vectorised one.
@@ -692,55 +732,18 @@ void writer::declare_namespace(std::string_view prefix, std::string_view uri) {
 
   state::frame f{};
   f.first_binding = static_cast<std::uint32_t>(st.bindings.size());
-  // On a refused declaration: undo this element's bindings, drop the pending declarations and
-  // throw, leaving the writer as if start_element had not been called.
-  auto abandon_start = [&](const state::frame& started, const char* what) {
-    st.pop_bindings(started.first_binding);
-    st.names.release(started.names_mark);
-    st.pending.clear();
-    fail(out_, errc::writer_bad_state, what);
-  };
   f.name_binding = -1;
+  f.names_mark = st.names.get_mark();
   const state::frame* parent = st.frames.empty() ? nullptr : &st.frames.back();
-  bool resolved = false;
-  if (st.pending.empty()) {
-    f.names_mark = st.names.get_mark();
-    // Fast path: same namespace as the parent and no declaration since the parent's name was
-    // resolved, so the lookup would give the parent's binding again.
-    if (parent != nullptr && parent->bindings_at_name == st.bindings.size() &&
-        parent->ns.size() == ns.size() &&
-        detail::same_bytes(parent->ns.data(), ns.data(), ns.size())) {
-      f.ns = parent->ns;
-      f.name_binding = parent->name_binding;
-      resolved = true;
-    }
+  // Fast path: same namespace as the parent and no declaration since the parent's name was
+  // resolved, so the lookup would give the parent's binding again.
+  if (st.pending.empty() && parent != nullptr && parent->bindings_at_name == st.bindings.size() &&
+      parent->ns.size() == ns.size() &&
+      detail::same_bytes(parent->ns.data(), ns.data(), ns.size())) {
+    f.ns = parent->ns;
+    f.name_binding = parent->name_binding;
   } else {
-    f.names_mark = st.pending_mark;
-    for (const auto& d : st.pending) {
-      const int current = st.prefix_top.get(d.prefix);
-      if (current >= static_cast<int>(f.first_binding)) {
-        if (st.bindings[current].uri == d.uri) continue;
-        abandon_start(f, "one prefix declared twice on an element");
-      }
-      st.push_binding(d.prefix, d.uri);
-    }
-  }
-  if (!resolved) {
-    if (ns.empty()) {
-      if (!st.default_namespace().empty()) {
-        const int current = st.prefix_top.get({});
-        if (current >= static_cast<int>(f.first_binding))
-          abandon_start(f, "element in no namespace under its own xmlns");
-        st.push_binding({}, {});
-      }
-    } else {
-      f.name_binding = st.find_prefix(ns, true);
-      if (f.name_binding < 0) {
-        const std::string_view uri = st.names.store(ns);
-        f.name_binding = st.push_binding(st.generate_prefix(uri), uri);
-      }
-      f.ns = st.bindings[f.name_binding].uri;
-    }
+    st.resolve_element(out_, f, ns);
   }
 
   f.bindings_at_name = st.bindings.size();
@@ -916,7 +919,7 @@ void writer::end_element() {
     p[f.qname.size() + 2] = '>';
     out_.commit(f.qname.size() + 3);
   }
-  st.pop_bindings(f.first_binding);
+  if (st.bindings.size() > f.first_binding) st.pop_bindings(f.first_binding);
   st.names.release(f.names_mark);
   st.frames.pop_back();
   if (st.frames.empty()) st.at = state::phase::epilog;
