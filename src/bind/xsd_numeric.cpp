@@ -117,6 +117,23 @@ errc parse_floating(std::string_view text, F& out) noexcept {
     out = std::numeric_limits<F>::quiet_NaN();
     return errc::ok;
   }
+  // Fast path: from_chars' decimal grammar is XSD's once a leading '+' is dropped (it takes
+  // none) and the digits start with a digit or '.' (which rules out its inf/nan spellings).
+  if (!text.empty()) {
+    const bool plus = text.front() == '+';
+    const std::string_view number = text.substr(plus ? 1 : 0);
+    const std::size_t digits = !plus && number.front() == '-' ? 1 : 0;
+    if (number.size() > digits && (is_digit(number[digits]) || number[digits] == '.')) {
+      F value{};
+      const char* const last = number.data() + number.size();
+      const auto [ptr, ec] =
+          std::from_chars(number.data(), last, value, std::chars_format::general);
+      if (ec == std::errc{} && ptr == last) {
+        out = value;
+        return errc::ok;
+      }
+    }
+  }
   const float_scan s = scan_float(text);
   if (!s.valid) return errc::invalid_lexical;
   F value{};

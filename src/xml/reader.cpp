@@ -1224,7 +1224,7 @@ struct reader::impl {
     return st::ok;
   }
 
-  void emit_end(reader& r) {
+  [[gnu::always_inline]] void emit_end(reader& r) {
     const open_element& e = elements.back();
     std::string_view qname(names_base() + e.name_off, e.name_len);
     r.prefix_ = qname.substr(0, e.prefix_len);

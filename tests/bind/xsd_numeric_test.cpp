@@ -120,8 +120,9 @@ void check_float_lexical() {
   EXPECT_TRUE(std::signbit(parse_ok<F>(format(F(-0.0)))));
   EXPECT_FALSE(std::signbit(parse_ok<F>("0.0")));
   for (std::string_view bad :
-       {"",  "inf", "-inf", "+NaN", "nan", "Infinity", "INFINITY", "0x1p3", "1e",  "e5",  ".",
-        "+", "-",   "--1",  "1.5f", "1,5", "1 2",      "1e5.5",    "1.2.3", " . ", "1e+", "+.e1"})
+       {"",      "inf", "-inf", "+NaN", "nan", "Infinity", "INFINITY", "0x1p3", "1e",
+        "e5",    ".",   "+",    "-",    "--1", "1.5f",     "1,5",      "1 2",   "1e5.5",
+        "1.2.3", " . ", "1e+",  "+.e1", "+-1", "-+1",      "+-.5",     "++1"})
     EXPECT_EQ(parse_error<F>(bad), errc::invalid_lexical) << '"' << bad << '"';
   EXPECT_EQ(parse_error<F>(std::string_view("1\0", 2)), errc::invalid_lexical);
   // Below the smallest subnormal rounds to (signed) zero; beyond the largest is an error.
