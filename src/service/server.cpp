@@ -111,7 +111,6 @@ class soap_exchange final : public detail::exchange {
     version_ = v;
     action_ = action;
     op_ = nullptr;
-    env_ = nullptr;
     head_set_ = false;
     response_headers_.clear();
     reader_.reset();
@@ -139,13 +138,13 @@ class soap_exchange final : public detail::exchange {
   std::chrono::milliseconds handler_timeout() const override {
     return svc_->options().handler_timeout;
   }
-  soap::envelope_reader& envelope() override { return *env_; }
+  soap::envelope_reader& envelope() override { return env_; }
   void finish_request(bool body_consumed) override {
-    if (!body_consumed && env_->next_body_element()) {
+    if (!body_consumed && env_.next_body_element()) {
       throw sender_fault("unexpected second Body element {" + std::string(reader_.ns()) + "}" +
                          std::string(reader_.local_name()));
     }
-    env_->finish();
+    env_.finish();
   }
   xml::writer& begin_response(bool encoded) override {
     response_writer_.emplace(writer_, version_);
@@ -170,13 +169,13 @@ class soap_exchange final : public detail::exchange {
   void set_head(unsigned status, soap::version v) {
     head_set_ = true;
     if (status != 200) res_->set_status(status);
-    if (status != 202) res_->set_header("Content-Type", soap::content_type(v));
+    if (status != 202) res_->set_header("Content-Type", soap::content_type_utf8(v));
   }
   bool head_set_ = false;
-  soap::envelope_reader* env_ = nullptr;
   const operation_entry* op_ = nullptr;
   bool one_way_ = false;
   xml::reader reader_;
+  soap::envelope_reader env_{reader_};  // kept with the reader: its scope strings stay warm
   xml::output buf_;
   xml::writer writer_{buf_};
   std::optional<soap::envelope_writer> response_writer_;
@@ -277,10 +276,9 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
       eo.expect = ct->ver == soap::version::soap11 ? soap::version::soap12 : soap::version::soap11;
     else
       eo.expect = ct->ver;
-    soap::envelope_reader env{x.reader_, std::move(eo)};
-    x.env_ = &env;
-    env.begin();
-    if (!env.at_body_element()) throw sender_fault("the SOAP Body is empty");
+    x.env_.set_options(std::move(eo));
+    x.env_.begin();
+    if (!x.env_.at_body_element()) throw sender_fault("the SOAP Body is empty");
     const operation_entry* op = svc.find(x.reader_.ns(), x.reader_.local_name(), action);
     if (!op) {
       std::string reason = "no operation takes body element {" + std::string(x.reader_.ns()) + "}" +
@@ -304,7 +302,6 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
     // The transport failed (client gone, body limit, timeout): the HTTP layer answers or
     // closes; nothing can be written here.
     in_flight.fetch_sub(1, std::memory_order_relaxed);
-    x.env_ = nullptr;
     throw;
   } catch (...) {
     soap::fault f = soap::fault_from_exception(std::current_exception(), opts.hide_internal_errors);
@@ -313,7 +310,6 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
       // Part of a streamed response is already on the wire: the only honest signal left is
       // to cut the connection (the client sees a truncated message, not a bogus success).
       in_flight.fetch_sub(1, std::memory_order_relaxed);
-      x.env_ = nullptr;
       throw;
     }
     x.buf_.clear();
@@ -325,7 +321,6 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
     x.set_head(info.http_status, fv);
     soap::write_fault_envelope(x.writer_, fv, f);
   }
-  x.env_ = nullptr;
   // Whatever the sink did not forward yet goes to the HTTP body now (small responses: all).
   if (x.buf_.size() > 0) res.body().append(x.buf_.view());
   info.bytes_in = x.reader_.bytes_consumed();

@@ -7,20 +7,23 @@
 namespace lather::soap {
 
 void namespace_scope::push(const xml::reader& r) {
-  marks_.push_back(bindings_.size());
+  marks_.push_back(size_);
   for (const xml::namespace_declaration& d : r.namespace_declarations()) {
-    bindings_.push_back({std::string{d.prefix}, std::string{d.uri}});
+    if (size_ == bindings_.size()) bindings_.emplace_back();
+    namespace_binding& b = bindings_[size_++];
+    b.prefix.assign(d.prefix);
+    b.uri.assign(d.uri);
   }
 }
 
 void namespace_scope::pop() {
   if (marks_.empty()) return;
-  bindings_.resize(marks_.back());
+  size_ = marks_.back();
   marks_.pop_back();
 }
 
 void namespace_scope::clear() noexcept {
-  bindings_.clear();
+  size_ = 0;
   marks_.clear();
 }
 

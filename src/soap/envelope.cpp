@@ -37,7 +37,7 @@ void envelope_reader::begin() {
   scope_.push(r_);
   encoding_style_.clear();
   if (const xml::attribute* es = r_.find_attribute(env, "encodingStyle")) {
-    encoding_style_ = std::string{es->value};
+    encoding_style_.assign(es->value);
   }
   relayable_.clear();
   at_body_element_ = false;
@@ -62,7 +62,7 @@ void envelope_reader::begin() {
   }
   scope_.push(r_);
   if (const xml::attribute* es = r_.find_attribute(env, "encodingStyle")) {
-    encoding_style_ = std::string{es->value};
+    encoding_style_.assign(es->value);
   }
   advance_in_body();
 }

@@ -9,11 +9,9 @@
 #include <string>
 #include <string_view>
 #include <thread>
-#include <utility>
 #include <vector>
 
-#include "lather/perf/rpc_types.hpp"
-#include "lather/perf/types.hpp"
+#include "lather/perf/echo_service.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
 
@@ -24,7 +22,8 @@ constexpr std::string_view cxf_path = "/cxf-benchmark-soapdoclit/services/SoapHt
 const char* usage =
     "usage: lather-perf-server [--port P] [--address A] [--threads N] [--path PATH]\n"
     "                          [--chunking-threshold N|never] [--access-log] [--quiet]\n"
-    "Serves perf.wsdl's DocPortType at /perf and " "/cxf-benchmark-soapdoclit/services/"
+    "Serves perf.wsdl's DocPortType at /perf and "
+    "/cxf-benchmark-soapdoclit/services/"
     "SoapHttpDocLitPort\n(and at --path), RPCPortType at /perf/rpc; GET <path>?wsdl, /healthz, "
     "/metrics.\n";
 
@@ -56,16 +55,24 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--port") opts.port = number<std::uint16_t>(value(), "port");
-    else if (a == "--address") opts.address = value();
-    else if (a == "--threads") opts.threads = number<unsigned>(value(), "thread count");
-    else if (a == "--path") extra_paths.emplace_back(value());
+    if (a == "--port")
+      opts.port = number<std::uint16_t>(value(), "port");
+    else if (a == "--address")
+      opts.address = value();
+    else if (a == "--threads")
+      opts.threads = number<unsigned>(value(), "thread count");
+    else if (a == "--path")
+      extra_paths.emplace_back(value());
     else if (a == "--chunking-threshold") {
       std::string_view v = value();
-      if (v == "never") opts.response_chunking.never = true;
-      else opts.response_chunking.threshold = number<std::size_t>(v.data(), "threshold");
-    } else if (a == "--access-log") opts.access_log = stderr;
-    else if (a == "--quiet") quiet = true;
+      if (v == "never")
+        opts.response_chunking.never = true;
+      else
+        opts.response_chunking.threshold = number<std::size_t>(v.data(), "threshold");
+    } else if (a == "--access-log")
+      opts.access_log = stderr;
+    else if (a == "--quiet")
+      quiet = true;
     else if (a == "--help" || a == "-h") {
       std::fputs(usage, stdout);
       return 0;
@@ -78,37 +85,9 @@ int main(int argc, char** argv) {
   opts.body_limit = 1ull << 30;
 
   service doc{"PerfService", std::string(perf::service_ns)};
-  // (Req&, Resp&) handlers: both objects are pooled; swapping keeps every buffer warm, so a
-  // steady-state echo allocates nothing.
-  doc.operation("echoComplexTypeDoc",
-                [](perf::echoComplexTypeDoc& in, perf::echoComplexTypeDocResponse& out) {
-                  std::swap(out.return_, in.in);
-                  out.idout = in.id;
-                });
-  doc.operation("echoStringDoc", [](perf::echoStringDoc& in, perf::echoStringDocResponse& out) {
-    std::swap(out.out, in.in);
-  });
-  doc.operation("echoBase64Doc", [](perf::echoBase64Doc& in, perf::echoBase64DocResponse& out) {
-    std::swap(out.out, in.in);
-  });
-
+  perf::add_doc_echo_operations(doc);
   service rpc{"PerfServiceRPC", std::string(perf::service_ns)};
-  operation_options rpc_style;
-  rpc_style.style = soap::style::rpc_literal;
-  rpc.operation(
-      "echoComplexTypeRPC",
-      [](perf::echoComplexTypeRPC& in, perf::echoComplexTypeRPCResponse& out) {
-        std::swap(out.out, in.in);
-      },
-      rpc_style);
-  rpc.operation(
-      "echoStringRPC",
-      [](perf::echoStringRPC& in, perf::echoStringRPCResponse& out) { std::swap(out.out, in.in); },
-      rpc_style);
-  rpc.operation(
-      "echoBase64RPC",
-      [](perf::echoBase64RPC& in, perf::echoBase64RPCResponse& out) { std::swap(out.out, in.in); },
-      rpc_style);
+  perf::add_rpc_echo_operations(rpc);
 
   // SIGINT/SIGTERM: handled by a thread with sigwait, which stops the server gracefully.
   sigset_t signals;

@@ -26,17 +26,19 @@ struct namespace_binding {
 
 /// Namespace declarations in scope along a path of elements the caller walks through (the
 /// xml::reader resolves names but cannot list what is in scope). push() the declarations of
-/// every start tag entered, pop() on its end tag.
+/// every start tag entered, pop() on its end tag. Popped entries keep their strings' capacity,
+/// so a scope reused for the next message allocates nothing.
 class namespace_scope {
  public:
   void push(const xml::reader& r);  ///< record the declarations of the current start tag
   void pop();
   void clear() noexcept;
   /// Bindings in scope, innermost last (a prefix may repeat: the last one wins).
-  std::span<const namespace_binding> bindings() const noexcept { return bindings_; }
+  std::span<const namespace_binding> bindings() const noexcept { return {bindings_.data(), size_}; }
 
  private:
-  std::vector<namespace_binding> bindings_;
+  std::vector<namespace_binding> bindings_;  // [0, size_) in scope; the rest are spares
+  std::size_t size_ = 0;
   std::vector<std::size_t> marks_;
 };
 

@@ -86,7 +86,11 @@ class envelope_reader {
  public:
   explicit envelope_reader(xml::reader& r, envelope_options options = {});
 
-  /// Read Envelope and Header up to the first Body child (or the Body end tag).
+  /// Options for the next message: an envelope_reader kept with its xml::reader (one per
+  /// connection) reads message after message without allocating.
+  void set_options(envelope_options options) { options_ = std::move(options); }
+  /// Read Envelope and Header up to the first Body child (or the Body end tag). Starts over:
+  /// the reader may be reused for the next message.
   void begin();
   /// After begin(): the version seen (soap11 before that, and for VersionMismatch).
   version ver() const noexcept { return version_; }

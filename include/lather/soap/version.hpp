@@ -48,6 +48,10 @@ constexpr std::optional<version> version_from_namespace(std::string_view ns) noe
 constexpr std::string_view media_type(version v) noexcept {
   return v == version::soap11 ? "text/xml" : "application/soap+xml";
 }
+/// content_type(v) without an action, as a constant (no string built per message).
+constexpr std::string_view content_type_utf8(version v) noexcept {
+  return v == version::soap11 ? "text/xml; charset=utf-8" : "application/soap+xml; charset=utf-8";
+}
 /// Content-Type header value. 1.1: `text/xml; charset=utf-8` (the action travels in the
 /// SOAPAction header, see soap_action_header); 1.2: `application/soap+xml; charset=utf-8`
 /// plus `; action="..."` when `action` is not empty.

@@ -1,0 +1,167 @@
+// lather-loopback-floor: the kernel's loopback TCP cost per call, with no HTTP, XML or SOAP.
+// A trivial echo with the same shape as an echoComplexTypeDoc call at PacketSize 1: each of
+// T client threads owns one blocking connection and sends a REQ-byte message, the server (S
+// epoll threads, connections spread round-robin, one read and one write per message) answers
+// with RESP bytes. What it reaches is the ceiling for any stack on the same machine and
+// sockets; lather's calls/s divided by it is the share the kernel leaves to user space.
+//
+//   lather-loopback-floor [--threads T] [--server-threads S] [--time SEC] [--req N] [--resp N]
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct options {
+  unsigned threads = 16, server_threads = 2;
+  double seconds = 5;
+  std::size_t request = 2150, response = 2190;  // PacketSize 1 call, HTTP head included
+};
+
+// Bytes of the current request seen on a server connection (fits epoll_event's u64).
+struct server_conn {
+  int fd;
+  std::size_t got = 0;
+};
+
+void serve(int epfd, const options& o, const std::atomic<bool>& stop) {
+  std::vector<char> buf(64 * 1024), reply(o.response, 'r');
+  epoll_event events[64];
+  while (!stop.load(std::memory_order_relaxed)) {
+    int n = ::epoll_wait(epfd, events, 64, 100);
+    for (int i = 0; i < n; ++i) {
+      auto* c = static_cast<server_conn*>(events[i].data.ptr);
+      ssize_t r = ::recv(c->fd, buf.data(), buf.size(), MSG_DONTWAIT);
+      if (r <= 0) {
+        if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+          ::epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, nullptr);
+          ::close(c->fd);
+          delete c;
+        }
+        continue;
+      }
+      c->got += static_cast<std::size_t>(r);
+      while (c->got >= o.request) {
+        c->got -= o.request;
+        if (::send(c->fd, reply.data(), reply.size(), MSG_NOSIGNAL) < 0) break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i];
+    double v = std::strtod(argv[i + 1], nullptr);
+    if (flag == "--threads")
+      o.threads = static_cast<unsigned>(v);
+    else if (flag == "--server-threads")
+      o.server_threads = static_cast<unsigned>(v);
+    else if (flag == "--time")
+      o.seconds = v;
+    else if (flag == "--req")
+      o.request = static_cast<std::size_t>(v);
+    else if (flag == "--resp")
+      o.response = static_cast<std::size_t>(v);
+    else {
+      std::fprintf(stderr,
+                   "usage: %s [--threads T] [--server-threads S] [--time SEC] [--req N] "
+                   "[--resp N]\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::listen(listener, 4096) != 0 ||
+      ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    std::perror("listen");
+    return 1;
+  }
+  std::atomic<bool> stop{false}, go{false}, servers_stop{false};
+  std::vector<int> epolls;
+  std::vector<std::thread> servers;
+  for (unsigned s = 0; s < o.server_threads; ++s) epolls.push_back(::epoll_create1(0));
+
+  std::atomic<std::uint64_t> calls{0}, failures{0};
+  std::atomic<unsigned> connected{0};
+  std::vector<std::thread> clients;
+  for (unsigned t = 0; t < o.threads; ++t) {
+    clients.emplace_back([&] {
+      int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+      int one = 1;
+      ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        failures.fetch_add(1);
+        connected.fetch_add(1);
+        return;
+      }
+      connected.fetch_add(1);
+      std::vector<char> request(o.request, 'q'), buf(64 * 1024);
+      while (!go.load()) std::this_thread::yield();
+      std::uint64_t mine = 0;
+      while (!stop.load(std::memory_order_relaxed)) {
+        if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) < 0) break;
+        std::size_t got = 0;
+        while (got < o.response) {
+          ssize_t r = ::recv(fd, buf.data(), buf.size(), 0);
+          if (r <= 0) {
+            failures.fetch_add(1);
+            ::close(fd);
+            return;
+          }
+          got += static_cast<std::size_t>(r);
+        }
+        ++mine;
+      }
+      calls.fetch_add(mine);
+      ::close(fd);
+    });
+  }
+  for (unsigned i = 0; i < o.threads; ++i) {
+    int fd = ::accept(listener, nullptr, nullptr);
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.ptr = new server_conn{fd};
+    ::epoll_ctl(epolls[i % epolls.size()], EPOLL_CTL_ADD, fd, &ev);
+  }
+  while (connected.load() < o.threads) std::this_thread::yield();
+  for (int epfd : epolls)
+    servers.emplace_back([&o, &servers_stop, epfd] { serve(epfd, o, servers_stop); });
+  const auto start = std::chrono::steady_clock::now();
+  go = true;
+  std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));  // the timed window
+  stop = true;
+  for (auto& c : clients) c.join();
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  servers_stop = true;  // only now: a client may still wait for its last answer above
+  for (auto& s : servers) s.join();
+  std::printf(
+      "loopback floor: %u client threads, %u server threads, %zu/%zu bytes: %.0f calls/s"
+      " (%llu calls, %llu failures)\n",
+      o.threads, o.server_threads, o.request, o.response, double(calls.load()) / elapsed,
+      static_cast<unsigned long long>(calls.load()),
+      static_cast<unsigned long long>(failures.load()));
+  return failures.load() == 0 ? 0 : 1;
+}

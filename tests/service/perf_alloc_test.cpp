@@ -1,0 +1,125 @@
+// The whole server call path — HTTP, SOAP envelope, dispatch, binding, handler, response —
+// makes no heap allocation per call once warm (issue #7): lather-perf-server's operations
+// in-process, called over one keep-alive connection by lather's own client. Only allocations
+// made off the test's thread are counted: the client runs on the calling thread, the server
+// on its own worker threads.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "lather/perf/echo_service.hpp"
+#include "lather/service/client.hpp"
+#include "lather/service/server.hpp"
+
+namespace {
+std::atomic<std::uint64_t> server_allocations{0};
+thread_local bool client_thread = false;
+}  // namespace
+
+// noinline: GCC's -Wmismatched-new-delete misfires when these inline into new/delete pairs.
+[[gnu::noinline]] void* operator new(std::size_t n) {
+  if (!client_thread) server_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+[[gnu::noinline]] void operator delete(void* p) noexcept {
+  std::free(p);
+}
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+namespace {
+
+using namespace lather;
+
+constexpr int warm_up_calls = 200;
+constexpr int counted_calls = 1000;
+
+class perf_server_allocations : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    client_thread = true;
+    perf::add_doc_echo_operations(doc_);
+    server_options o;
+    o.address = "127.0.0.1";
+    o.port = 0;
+    o.threads = 1;
+    srv_.emplace(o);
+    srv_->mount("/perf", doc_);
+    srv_->start();
+  }
+  void TearDown() override { srv_->stop(); }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(srv_->port()) + "/perf"; }
+
+  /// Server-side allocations per call over `counted_calls` calls, after a warm-up.
+  template <class Call>
+  double allocations_per_call(Call&& call) {
+    for (int i = 0; i < warm_up_calls; ++i) call(i);
+    const std::uint64_t before = server_allocations.load();
+    for (int i = 0; i < counted_calls; ++i) call(warm_up_calls + i);
+    const std::uint64_t during = server_allocations.load() - before;
+    return double(during) / counted_calls;
+  }
+
+  service doc_{"PerfService", std::string(perf::service_ns)};
+  std::optional<server> srv_;
+};
+
+TEST_F(perf_server_allocations, EchoComplexTypeDocPacketSize1AllocatesNothingPerCall) {
+  client_options co;
+  co.max_connections = 1;  // one keep-alive connection, as each lather-bench thread has
+  client c{url(), co};
+  perf::echoComplexTypeDoc request;
+  request.in = perf::make_cxf_seq(1);
+  perf::echoComplexTypeDocResponse response;
+  int failures = 0;
+  const double per_call = allocations_per_call([&](int id) {
+    request.id = id;
+    c.call("echoComplexTypeDoc", request, response);
+    failures += response.idout != id || !(response.return_ == request.in);
+  });
+  std::printf("server allocations per echoComplexTypeDoc call (PacketSize 1): %.3f\n", per_call);
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(per_call, 0.0);
+}
+
+TEST_F(perf_server_allocations, EchoStringDocAllocatesNothingPerCall) {
+  client_options co;
+  co.max_connections = 1;
+  client c{url(), co};
+  perf::echoStringDoc request;
+  request.in = perf::make_cxf_string(1);
+  perf::echoStringDocResponse response;
+  int failures = 0;
+  const double per_call = allocations_per_call([&](int) {
+    c.call("echoStringDoc", request, response);
+    failures += response.out != request.in;
+  });
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(per_call, 0.0);
+}
+
+TEST_F(perf_server_allocations, Soap12CallAllocatesNothingPerCall) {
+  client_options co;
+  co.max_connections = 1;
+  co.version = soap::version::soap12;
+  client c{url(), co};
+  perf::echoComplexTypeDoc request;
+  request.in = perf::make_cxf_seq(1);
+  perf::echoComplexTypeDocResponse response;
+  int failures = 0;
+  const double per_call = allocations_per_call([&](int id) {
+    request.id = id;
+    c.call("echoComplexTypeDoc", request, response);
+    failures += response.idout != id;
+  });
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(per_call, 0.0);
+}
+
+}  // namespace
