@@ -1,7 +1,14 @@
 // HTTP/1.1 client. Each pooled connection owns a small io_context; a call checks a connection
 // out and drives its asynchronous operations from the calling thread with run_one_until(), so
 // every read, write and connect has an exact deadline and no thread hand-off is needed.
+// Once a plain TCP connection is up, its reads and writes skip the reactor: the socket is
+// blocking with SO_SNDTIMEO/SO_RCVTIMEO no later than the deadline, so a call is one sendmsg
+// and one recv (asio's reactor added an epoll_wait per operation and a handler allocation).
 #include "lather/http/client.hpp"
+
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/uio.h>
 
 #include <algorithm>
 #include <array>
@@ -125,10 +132,14 @@ struct client_connection {
   std::size_t read_begin = 0, read_end = 0;
   xml::output body;  // request body staging (sink wired to the current call)
   std::string head;  // request head being written
-};
-
-struct field_ref {
-  std::uint32_t name_offset, name_length, value_offset, value_length;
+  // The current response's header names and values, kept here so their capacity is reused.
+  std::string response_text;
+  struct field_ref {
+    std::uint32_t name_offset, name_length, value_offset, value_length;
+  };
+  std::vector<field_ref> fields;
+  // SO_SNDTIMEO / SO_RCVTIMEO now set on the blocking plain-TCP socket (zero = not yet).
+  clock_type::duration send_timeout{}, receive_timeout{};
 };
 
 /// One request/response on a connection.
@@ -141,8 +152,8 @@ struct client_call {
   bool reused = false;
   bool response_started = false;  // any response byte arrived
   bool request_streaming = false;
-  std::string response_text;  // header names and values of the response
-  std::vector<field_ref> fields;
+  std::string& response_text = c.response_text;
+  std::vector<client_connection::field_ref>& fields = c.fields;
   unsigned status = 0;
   bool header_done = false;
   std::optional<response_parser> parser;
@@ -168,6 +179,11 @@ struct client_call {
   template <class Start>
   std::size_t run_io(io_deadline d, sys_error& ec, Start&& start);
   [[noreturn]] void fail_io(const sys_error& ec, std::string_view what);
+  // Plain TCP: blocking socket calls bounded by the deadline.
+  [[noreturn]] void time_out(io_deadline d);
+  void bound_wait(int option, clock_type::duration& applied, io_deadline d);
+  void send_blocking(iovec* iov, std::size_t count);
+  std::size_t receive_blocking(char* dest, std::size_t capacity, io_deadline d, sys_error& ec);
 
   void connect();
   void write_head_and(std::string_view framing, std::span<const asio::const_buffer> more);
@@ -310,7 +326,7 @@ void response_parser::on_response_impl(int code, beast::string_view, int version
 void response_parser::on_field_impl(bhttp::field, beast::string_view name, beast::string_view value,
                                     sys_error&) {
   if (c_.header_done) return;  // trailers are ignored
-  field_ref r;
+  client_connection::field_ref r;
   r.name_offset = static_cast<std::uint32_t>(c_.response_text.size());
   r.name_length = static_cast<std::uint32_t>(name.size());
   c_.response_text.append(name.data(), name.size());
@@ -367,6 +383,73 @@ std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start) {
   return transferred;
 }
 
+void client_call::time_out(io_deadline d) {
+  sys_error ignored;
+  c.socket.close(ignored);
+  c.connected = false;
+  throw error(d.code,
+              std::string(describe(d.code)) + " talking to " + cl.url.host + ":" + cl.url.port);
+}
+
+/// Make the socket's SO_SNDTIMEO/SO_RCVTIMEO end no later than the deadline. A timeout already
+/// set that ends sooner is kept (an early wake-up just re-checks the clock), so a steady stream
+/// of calls does not pay a setsockopt each; a new one is set a little short of the deadline for
+/// the same reason. The kernel rounds it up to a scheduler tick.
+void client_call::bound_wait(int option, clock_type::duration& applied, io_deadline d) {
+  const auto now = clock_type::now();
+  if (now >= d.at) time_out(d);
+  const auto remaining = d.at - now;
+  if (applied > clock_type::duration::zero() && applied <= remaining) return;
+  auto wait = remaining > std::chrono::milliseconds(16) ? remaining - remaining / 16 : remaining;
+  auto us = std::max<std::int64_t>(
+      1, std::chrono::duration_cast<std::chrono::microseconds>(wait).count());
+  timeval tv{static_cast<time_t>(us / 1'000'000), static_cast<suseconds_t>(us % 1'000'000)};
+  if (::setsockopt(c.socket.native_handle(), SOL_SOCKET, option, &tv, sizeof tv) != 0)
+    fail_io(sys_error(errno, boost::system::system_category()), "setting a timeout for");
+  applied = std::chrono::microseconds(us);
+}
+
+void client_call::send_blocking(iovec* iov, std::size_t count) {
+  const io_deadline d = next_deadline();
+  while (count > 0) {
+    bound_wait(SO_SNDTIMEO, c.send_timeout, d);
+    msghdr m{};
+    m.msg_iov = iov;
+    m.msg_iovlen = count;
+    ssize_t n = ::sendmsg(c.socket.native_handle(), &m, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;  // re-check clock
+      fail_io(sys_error(errno, boost::system::system_category()), "sending the request to");
+    }
+    auto sent = static_cast<std::size_t>(n);
+    while (count > 0 && sent >= iov->iov_len) {
+      sent -= iov->iov_len;
+      ++iov;
+      --count;
+    }
+    if (count > 0) {
+      iov->iov_base = static_cast<char*>(iov->iov_base) + sent;
+      iov->iov_len -= sent;
+    }
+  }
+}
+
+std::size_t client_call::receive_blocking(char* dest, std::size_t capacity, io_deadline d,
+                                          sys_error& ec) {
+  for (;;) {
+    bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
+    ssize_t n = ::recv(c.socket.native_handle(), dest, capacity, 0);
+    if (n > 0) return static_cast<std::size_t>(n);
+    if (n == 0) {
+      ec = asio::error::eof;
+      return 0;
+    }
+    if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;  // re-check clock
+    ec = sys_error(errno, boost::system::system_category());
+    return 0;
+  }
+}
+
 void client_call::fail_io(const sys_error& ec, std::string_view what) {
   c.connected = false;
   errc code = errc::io_failed;
@@ -395,7 +478,11 @@ void client_call::connect() {
     throw error(code, "connecting to " + cl.url.host + ":" + cl.url.port + ": " + ec.message());
   }
   c.socket.set_option(tcp::no_delay(true), ec);
-  if (cl.tls) {
+  if (!cl.tls) {
+    c.socket.native_non_blocking(false, ec);  // plain TCP: blocking calls from here on
+    if (ec) fail_io(ec, "configuring the connection to");
+    c.send_timeout = c.receive_timeout = clock_type::duration::zero();
+  } else {
     c.tls.emplace(c.socket, *cl.tls);
     sys_error not_an_address;
     asio::ip::make_address(cl.url.host, not_an_address);
@@ -420,6 +507,16 @@ void client_call::connect() {
 
 template <class Buffers>
 void client_call::write_all(const Buffers& b) {
+  if (!c.tls) {
+    std::array<iovec, 8> iov;
+    std::size_t count = 0;
+    for (auto it = asio::buffer_sequence_begin(b); it != asio::buffer_sequence_end(b); ++it) {
+      asio::const_buffer part(*it);
+      if (part.size() > 0) iov[count++] = {const_cast<void*>(part.data()), part.size()};
+    }
+    send_blocking(iov.data(), count);
+    return;
+  }
   sys_error ec;
   run_io(next_deadline(), ec, [&](auto&& done) {
     if (c.tls)
@@ -535,13 +632,12 @@ bool client_call::fill(io_deadline d) {
     c.read_begin = 0;
   }
   sys_error ec;
-  auto buf = asio::buffer(c.read_buffer.get() + c.read_end, c.read_capacity - c.read_end);
-  std::size_t n = run_io(d, ec, [&](auto&& done) {
-    if (c.tls)
-      c.tls->async_read_some(buf, done);
-    else
-      c.socket.async_read_some(buf, done);
-  });
+  char* dest = c.read_buffer.get() + c.read_end;
+  const std::size_t room = c.read_capacity - c.read_end;
+  std::size_t n =
+      c.tls ? run_io(d, ec,
+                     [&](auto&& done) { c.tls->async_read_some(asio::buffer(dest, room), done); })
+            : receive_blocking(dest, room, d, ec);
   c.read_end += n;
   if (n > 0) response_started = true;
   if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated) return false;
@@ -664,8 +760,7 @@ error status_error(const response_head& head, const xml::source_fn& body, std::s
 void client::impl::call(std::string_view method, std::string_view target, header_list headers,
                         const body_writer* write_body, const body_reader& read_body,
                         std::chrono::milliseconds timeout) {
-  auto call_deadline =
-      clock_type::now() + (timeout.count() > 0 ? timeout : opts.call_timeout);
+  auto call_deadline = clock_type::now() + (timeout.count() > 0 ? timeout : opts.call_timeout);
   for (int attempt = 0;; ++attempt) {
     auto conn = acquire(call_deadline);
     bool keep = false;

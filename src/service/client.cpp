@@ -12,6 +12,7 @@ namespace lather {
 // `buf`, whose sink forwards to the HTTP body through the chunking threshold.
 struct client::state {
   xml::reader reader;
+  soap::envelope_reader envelope{reader};  // kept with the reader: its scope strings stay warm
   xml::output buf;
   xml::writer writer{buf};
   xml::output* body = nullptr;
@@ -88,27 +89,47 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
                           detail::function_ref<void(xml::writer&)> write_body,
                           body_reader read_body) {
   auto st = pool_->take();
+  state* s = st.object.get();
 
   const soap::version v = opts_.version;
-  st->header_value = soap::content_type(v, v == soap::version::soap12 ? o.soap_action : "");
-  std::pair<std::string_view, std::string_view> headers[2] = {{"Content-Type", st->header_value},
+  soap::assign_content_type(s->header_value, v,
+                            v == soap::version::soap12 ? o.soap_action : std::string_view{});
+  std::pair<std::string_view, std::string_view> headers[2] = {{"Content-Type", s->header_value},
                                                               {"SOAPAction", ""}};
   std::size_t header_count = 1;
   if (v == soap::version::soap11) {
-    st->action_value = soap::soap_action_header(o.soap_action);
-    headers[1].second = st->action_value;
+    soap::assign_soap_action_header(s->action_value, o.soap_action);
+    headers[1].second = s->action_value;
     header_count = 2;
   }
-  state* s = st.object.get();
-  const bool stream = !opts_.request_chunking.never;
-  const std::size_t threshold = std::max<std::size_t>(opts_.request_chunking.threshold, 1);
+  // What the two callbacks need, captured by one reference: a std::function holds a lambda of
+  // up to two pointers without allocating.
+  struct frame_t {
+    state* s;
+    const call_options& o;
+    detail::function_ref<void(xml::writer&)>& write_body;
+    body_reader& read_body;
+    std::string_view operation;
+    soap::version v;
+    bool stream, encoded;
+    std::size_t threshold;
+  } frame{s,
+          o,
+          write_body,
+          read_body,
+          operation,
+          v,
+          !opts_.request_chunking.never,
+          encoded,
+          std::max<std::size_t>(opts_.request_chunking.threshold, 1)};
 
   http_->post(
       "", std::span(headers, header_count),
-      [this, s, &o, &write_body, operation, v, stream, threshold, encoded](xml::output& body) {
+      [this, &frame](xml::output& body) {
+        state* s = frame.s;
         s->body = &body;
         s->buf.clear();
-        if (stream)
+        if (frame.stream)
           s->buf.set_sink(
               [s](std::string_view bytes) {
                 // Hand on to the HTTP body, which itself switches to chunked only once past
@@ -116,29 +137,30 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
                 s->body->append(bytes);
                 s->body->maybe_flush();
               },
-              threshold);
+              frame.threshold);
         else
           s->buf.clear_sink();
         s->writer.reset();
-        soap::envelope_writer env{s->writer, v};
+        soap::envelope_writer env{s->writer, frame.v};
         soap::envelope_write_options eo;
-        eo.encoded = encoded;
+        eo.encoded = frame.encoded;
         env.begin(eo);
         bool header_hooks = false;
         for (const auto& i : interceptors_) header_hooks |= static_cast<bool>(i.write_headers);
-        if (!o.headers.empty() || header_hooks) {
+        if (!frame.o.headers.empty() || header_hooks) {
           env.begin_header();
-          for (const auto& h : o.headers) h(s->writer);
+          for (const auto& h : frame.o.headers) h(s->writer);
           for (const auto& i : interceptors_)
-            if (i.write_headers) i.write_headers(operation, s->writer);
+            if (i.write_headers) i.write_headers(frame.operation, s->writer);
         }
         env.begin_body();
-        write_body(s->writer);
+        frame.write_body(s->writer);
         env.end();
         if (s->buf.size() > 0) body.append(s->buf.view());
         s->buf.clear();
       },
-      [s, &read_body, encoded](const http::response_head& head, const xml::source_fn& body) {
+      [&frame](const http::response_head& head, const xml::source_fn& body) {
+        state* s = frame.s;
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
         if (!xml_type || (head.status != 200 && head.status != 500 && head.status != 400)) {
@@ -147,7 +169,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         }
         s->reader.reset();
         s->reader.set_source([&body](char* d, std::size_t n) { return body(d, n); });
-        soap::envelope_reader env{s->reader};
+        soap::envelope_reader& env = s->envelope;
         env.begin();
         if (!env.at_body_element())
           throw client_error("HTTP " + std::to_string(head.status) + ": empty SOAP Body");
@@ -157,8 +179,8 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
           throw client_error("HTTP " + std::to_string(head.status) +
                              " with a non-fault body element {" + std::string(s->reader.ns()) +
                              "}" + std::string(s->reader.local_name()));
-        if (bind::error_info e = read_body(s->reader, env)) throw bind::error(std::move(e));
-        if (!encoded && env.next_body_element())
+        if (bind::error_info e = frame.read_body(s->reader, env)) throw bind::error(std::move(e));
+        if (!frame.encoded && env.next_body_element())
           throw client_error("unexpected second Body element {" + std::string(s->reader.ns()) +
                              "}" + std::string(s->reader.local_name()));
         env.finish();

@@ -24,21 +24,30 @@ std::string_view trim(std::string_view s) noexcept {
 
 }  // namespace
 
-std::string content_type(version v, std::string_view action) {
-  std::string out{media_type(v)};
-  out += "; charset=utf-8";
+void assign_content_type(std::string& out, version v, std::string_view action) {
+  out.assign(content_type_utf8(v));
   if (v == version::soap12 && !action.empty()) {
     out += "; action=\"";
     out += action;
     out += '"';
   }
+}
+
+std::string content_type(version v, std::string_view action) {
+  std::string out;
+  assign_content_type(out, v, action);
   return out;
 }
 
-std::string soap_action_header(std::string_view action) {
-  std::string out = "\"";
+void assign_soap_action_header(std::string& out, std::string_view action) {
+  out.assign(1, '"');
   out += action;
   out += '"';
+}
+
+std::string soap_action_header(std::string_view action) {
+  std::string out;
+  assign_soap_action_header(out, action);
   return out;
 }
 

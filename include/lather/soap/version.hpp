@@ -56,8 +56,12 @@ constexpr std::string_view content_type_utf8(version v) noexcept {
 /// SOAPAction header, see soap_action_header); 1.2: `application/soap+xml; charset=utf-8`
 /// plus `; action="..."` when `action` is not empty.
 std::string content_type(version v, std::string_view action = {});
+/// content_type() into `out` (replacing its text): a reused string builds it without allocating.
+void assign_content_type(std::string& out, version v, std::string_view action = {});
 /// SOAPAction header value for 1.1: the action in double quotes (`""` when empty).
 std::string soap_action_header(std::string_view action);
+/// soap_action_header() into `out` (replacing its text).
+void assign_soap_action_header(std::string& out, std::string_view action);
 
 /// What a receiver learns from the HTTP headers.
 struct content_type_info {
