@@ -5,11 +5,8 @@
 #include <initializer_list>
 #include <string>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "lather/bind/detail/core.hpp"
+#include "lather/xml/bytes.hpp"
 
 namespace lather::bind::detail {
 
@@ -54,47 +51,9 @@ std::string element_label(std::string_view ns, std::string_view local) {
   return s;
 }
 
-/// Equality without a call into libc's memcmp: names are short and URIs differ, if at all,
-/// near their end, so compare the last 8-byte word first, then the others (overlapping: no
-/// byte loop).
+/// Names are short and URIs differ, if at all, near their end: xml::detail::same_bytes.
 [[gnu::always_inline]] inline bool same(std::string_view a, std::string_view b) noexcept {
-  const std::size_t n = a.size();
-  if (n != b.size()) return false;
-  const char* pa = a.data();
-  const char* pb = b.data();
-  auto word = [](const char* p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    return w;
-  };
-  auto half = [](const char* p) {
-    std::uint32_t w;
-    std::memcpy(&w, p, 4);
-    return w;
-  };
-#if defined(__SSE2__)
-  if (n >= 16) {  // namespace URIs: 16-byte blocks
-    auto block_equal = [](const char* x, const char* y) {
-      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x));
-      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(y));
-      return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xFFFF;
-    };
-    if (!block_equal(pa + n - 16, pb + n - 16)) return false;
-    for (std::size_t i = 0; i + 16 < n; i += 16)
-      if (!block_equal(pa + i, pb + i)) return false;
-    return true;
-  }
-#endif
-  if (n >= 8) {
-    if (word(pa + n - 8) != word(pb + n - 8)) return false;
-    for (std::size_t i = 0; i + 8 < n; i += 8)
-      if (word(pa + i) != word(pb + i)) return false;
-    return true;
-  }
-  if (n >= 4) return half(pa) == half(pb) && half(pa + n - 4) == half(pb + n - 4);
-  for (std::size_t i = 0; i < n; ++i)
-    if (pa[i] != pb[i]) return false;
-  return true;
+  return a.size() == b.size() && xml::detail::same_bytes(a.data(), b.data(), a.size());
 }
 
 /// Local names first (they differ early); the namespace only for the field whose name matched.
