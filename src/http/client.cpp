@@ -534,6 +534,7 @@ void client_call::on_body_flush(std::string_view bytes) {
   if (!request_streaming) {
     c.head.append("Transfer-Encoding: chunked\r\n\r\n");
     request_streaming = true;
+    c.body.set_threshold(wire::streaming_flush(cl.opts.request_chunking));
     std::array<asio::const_buffer, 4> b{
         asio::buffer(c.head), asio::buffer(size.data(), size.size()),
         asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
@@ -580,7 +581,7 @@ void client_call::send_request(std::string_view method, std::string_view target,
     c.body.clear_sink();
   else
     c.body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); },
-                    ch.threshold == 0 ? 1 : ch.threshold + 1);
+                    wire::first_flush(ch));
   (*write_body)(c.body);
   std::string_view rest = c.body.view();
   char size_line[20];

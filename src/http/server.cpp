@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -20,6 +19,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
+#include <charconv>
 #include <condition_variable>
 #include <cstring>
 #include <limits>
@@ -203,8 +203,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     if (c.never)
       body.clear_sink();
     else
-      body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); },
-                    c.threshold == 0 ? 1 : c.threshold + 1);
+      body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); }, wire::first_flush(c));
   }
 
   std::string_view text(std::uint32_t offset, std::uint32_t length) const {
@@ -408,6 +407,7 @@ bool server_connection::read_request_head() {
   close_delimited = head_request = false;
   keep_alive = true;
   body.clear();
+  body.set_threshold(wire::first_flush(srv.opts.response_chunking));
   parser.emplace(*this);
   parser->header_limit(static_cast<std::uint32_t>(
       std::min<std::size_t>(srv.opts.header_limit, std::numeric_limits<std::uint32_t>::max())));
@@ -611,6 +611,7 @@ void server_connection::on_body_flush(std::string_view bytes) {
     if (close_delimited) keep_alive = false;
     start_head(close_delimited ? std::string_view{} : "Transfer-Encoding: chunked\r\n");
     response_phase = phase::streaming;
+    body.set_threshold(wire::streaming_flush(srv.opts.response_chunking));
     if (close_delimited) {
       std::array<asio::const_buffer, 2> b{asio::buffer(head),
                                           asio::buffer(bytes.data(), bytes.size())};

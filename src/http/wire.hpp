@@ -6,7 +6,22 @@
 #include <string>
 #include <string_view>
 
+#include "lather/http/options.hpp"
+
 namespace lather::http::wire {
+
+/// Bytes buffered before a body's first hand-off to the socket: past the threshold the framing
+/// switches to chunked.
+constexpr std::size_t first_flush(const chunking& c) noexcept {
+  return c.threshold == 0 ? 1 : c.threshold + 1;
+}
+/// Once a body streams (chunked), it goes out in chunks of at least this size: a write per
+/// threshold-sized (4 KiB) chunk cost a syscall on this side and a wake-up on the other per
+/// 4 KiB (12,000 of each for a 50 MB message). The chunking buffer holds up to twice this.
+constexpr std::size_t stream_chunk = 32 * 1024;
+constexpr std::size_t streaming_flush(const chunking& c) noexcept {
+  return first_flush(c) > stream_chunk ? first_flush(c) : stream_chunk;
+}
 
 /// Reason phrase for a status code ("Unknown" for codes we do not name).
 std::string_view reason_phrase(unsigned status) noexcept;

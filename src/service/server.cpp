@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -90,17 +91,31 @@ class soap_exchange final : public detail::exchange {
  public:
   explicit soap_exchange(const server_options& opts) {
     reader_.set_source([this](char* dest, std::size_t n) { return req_->read_body(dest, n); });
-    // Forward the serialized response to the HTTP body through the chunking threshold.
-    if (!opts.response_chunking.never)
+    const std::size_t piece = std::max<std::size_t>(opts.response_chunking.threshold, 1);
+    if (opts.response_chunking.never) {
+      // The response collects in the HTTP body, sent with its Content-Length at the end; it is
+      // bounded like a request body: past body_limit the call fails (a Server fault).
       buf_.set_sink(
-          [this](std::string_view bytes) {
-            // Streaming starts: the status and Content-Type go out with the first chunk.
-            if (!head_set_) set_head(200, version_);
+          [this, limit = opts.body_limit](std::string_view bytes) {
             xml::output& body = res_->body();
+            if (body.size() + bytes.size() > limit)
+              throw std::length_error("the response exceeds body_limit (" + std::to_string(limit) +
+                                      " bytes), the most a never-chunked response may buffer");
             body.append(bytes);
-            body.maybe_flush();
           },
-          std::max<std::size_t>(opts.response_chunking.threshold, 1));
+          piece);
+      return;
+    }
+    // Forward the serialized response to the HTTP body through the chunking threshold.
+    buf_.set_sink(
+        [this](std::string_view bytes) {
+          // Streaming starts: the status and Content-Type go out with the first chunk.
+          if (!head_set_) set_head(200, version_);
+          xml::output& body = res_->body();
+          body.append(bytes);
+          body.maybe_flush();
+        },
+        piece);
   }
 
   void bind_call(http::request& req, http::response& res, service& svc, soap::version v,
@@ -313,6 +328,7 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
       throw;
     }
     x.buf_.clear();
+    res.body().clear();  // what a never-chunked response had collected (nothing is sent yet)
     x.writer_.reset();
     x.response_writer_.reset();
     soap::version fv = x.version_;

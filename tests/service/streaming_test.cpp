@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <future>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -246,6 +247,55 @@ TEST(streaming_typed, LargeEchoHoldsOneObjectGraphSmallerThanTheMessage) {
       << "peak RSS grew by " << first_kb << " KB";
   EXPECT_LT(both_kb, first_kb + first_kb / 4)
       << "first call " << first_kb << " KB, both " << both_kb << " KB";
+}
+
+// chunking never buffers a whole response to send its Content-Length; that buffer is bounded
+// like a request body: a response past body_limit becomes a Server fault instead of growing.
+TEST(streaming_never, BufferedResponseIsBoundedByTheBodyLimit) {
+  service svc{"PerfService", std::string(perf::service_ns)};
+  svc.operation("echoStringDoc", [](perf::echoStringDoc& in, perf::echoStringDocResponse& out) {
+    out.out.assign(std::stoul(in.in), 'x');  // a response of the requested size
+  });
+  server_options o;
+  o.response_chunking.never = true;
+  o.body_limit = 256 * 1024;
+  server srv{o};
+  srv.mount("/perf", svc);
+  srv.start();
+  http::client c{"http://127.0.0.1:" + std::to_string(srv.port()) + "/perf"};
+  struct answer {
+    unsigned status = 0;
+    std::optional<std::uint64_t> content_length;
+    std::string body;
+  };
+  auto call = [&](std::size_t size) {
+    answer a;
+    c.post(
+        "", soap11_headers,
+        [&](xml::output& out) {
+          out.append(
+              "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+              "<p:echoStringDoc xmlns:p='http://cxf.apache.org/cxf/performance/types'><p:in>" +
+              std::to_string(size) + "</p:in></p:echoStringDoc></s:Body></s:Envelope>");
+        },
+        [&](const http::response_head& h, const xml::source_fn& src) {
+          a.status = h.status;
+          a.content_length = h.content_length();
+          char buf[4096];
+          while (std::size_t n = src(buf, sizeof buf)) a.body.append(buf, n);
+        });
+    return a;
+  };
+  const answer fits = call(200'000);
+  EXPECT_EQ(fits.status, 200u);
+  ASSERT_TRUE(fits.content_length.has_value());
+  EXPECT_GT(*fits.content_length, 200'000u);
+  const answer too_big = call(300'000);
+  EXPECT_EQ(too_big.status, 500u);
+  EXPECT_NE(too_big.body.find("Fault>"), std::string::npos) << too_big.body.substr(0, 300);
+  EXPECT_LT(too_big.body.size(), 4096u);
+  EXPECT_EQ(call(100).status, 200u);  // the exchange is usable again
+  srv.stop();
 }
 
 }  // namespace

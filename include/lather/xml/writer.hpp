@@ -67,6 +67,9 @@ class output {
   /// Stream: call `sink` with the buffered bytes whenever at least `threshold` are buffered.
   void set_sink(sink_fn sink, std::size_t threshold = 16384);
   void clear_sink();
+  /// Change the sink's threshold, e.g. to larger pieces once a stream is under way (also
+  /// from inside the sink).
+  void set_threshold(std::size_t threshold) noexcept { threshold_ = threshold; }
   bool has_sink() const noexcept { return static_cast<bool>(sink_); }
 
   void append(std::string_view s) {
