@@ -6,7 +6,6 @@
 #include "lather/http/server.hpp"
 
 #include <sys/socket.h>
-#include <sys/uio.h>
 
 #include <algorithm>
 #include <array>
@@ -25,7 +24,6 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
-#include <span>
 #include <thread>
 #include <vector>
 
@@ -257,72 +255,20 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   }
 
   // ---- raw I/O on the coroutine ----
-  // Plain TCP tries the socket first (MSG_DONTWAIT): under load the next request is usually
-  // there already and a small response always fits the send buffer, while asio's operations
-  // would post their completion and switch the coroutine out and back in even then. Only when
-  // the socket would block does an asio operation (and the reactor) take over; a timeout or
-  // stop() closes the socket, which aborts it.
   std::size_t read_some(char* dest, std::size_t n, sys_error& ec) {
-    std::size_t got = 0;
-    ssize_t r = -1;
-    if (!tls) {
-      do r = ::recv(socket.native_handle(), dest, n, MSG_DONTWAIT);
-      while (r < 0 && errno == EINTR);
-    }
-    if (r > 0)
-      got = static_cast<std::size_t>(r);
-    else if (r == 0)
-      ec = asio::error::eof;
-    else if (!tls && errno != EAGAIN && errno != EWOULDBLOCK)
-      ec = sys_error(errno, boost::system::system_category());
-    else
-      got = tls ? tls->async_read_some(asio::buffer(dest, n), (*yield)[ec])
-                : socket.async_read_some(asio::buffer(dest, n), (*yield)[ec]);
+    std::size_t got = tls ? tls->async_read_some(asio::buffer(dest, n), (*yield)[ec])
+                          : socket.async_read_some(asio::buffer(dest, n), (*yield)[ec]);
     current_connection = this;
     worker::add(owner.bytes_in, got);
     return got;
-  }
-  /// Plain TCP: one writev; what did not fit goes through asio::async_write.
-  template <class Buffers>
-  std::size_t send_all(const Buffers& buffers, sys_error& ec) {
-    std::array<iovec, 8> iov;
-    std::size_t count = 0;
-    for (auto it = asio::buffer_sequence_begin(buffers); it != asio::buffer_sequence_end(buffers);
-         ++it) {
-      asio::const_buffer part(*it);
-      if (part.size() > 0) iov[count++] = {const_cast<void*>(part.data()), part.size()};
-    }
-    msghdr m{};
-    m.msg_iov = iov.data();
-    m.msg_iovlen = count;
-    ssize_t r;
-    do r = ::sendmsg(socket.native_handle(), &m, MSG_DONTWAIT | MSG_NOSIGNAL);
-    while (r < 0 && errno == EINTR);
-    if (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-      ec = sys_error(errno, boost::system::system_category());
-      return 0;
-    }
-    std::size_t sent = r < 0 ? 0 : static_cast<std::size_t>(r), skip = sent;
-    std::array<asio::const_buffer, 8> rest;
-    std::size_t rest_count = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (skip >= iov[i].iov_len) {
-        skip -= iov[i].iov_len;
-        continue;
-      }
-      rest[rest_count++] = asio::const_buffer(static_cast<const char*>(iov[i].iov_base) + skip,
-                                              iov[i].iov_len - skip);
-      skip = 0;
-    }
-    if (rest_count == 0) return sent;
-    return sent + asio::async_write(socket, std::span(rest.data(), rest_count), (*yield)[ec]);
   }
   template <class Buffers>
   void write_all(const Buffers& buffers) {
     if (closed) throw error(errc::client_gone);
     set_deadline(srv.opts.idle_timeout);
     sys_error ec;
-    std::size_t n = tls ? asio::async_write(*tls, buffers, (*yield)[ec]) : send_all(buffers, ec);
+    std::size_t n = tls ? asio::async_write(*tls, buffers, (*yield)[ec])
+                        : asio::async_write(socket, buffers, (*yield)[ec]);
     current_connection = this;
     clear_deadline();
     worker::add(owner.bytes_out, n);
