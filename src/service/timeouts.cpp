@@ -66,10 +66,16 @@ class timer_thread {
 
 }  // namespace
 
+void run_detached(std::function<void()> job) {
+  std::thread(std::move(job)).detach();
+}
+
 deadline_guard::deadline_guard(std::chrono::milliseconds after, std::function<void()> expire)
     : id_(timer_thread::get().add(std::chrono::steady_clock::now() + after, std::move(expire))) {}
 
-deadline_guard::~deadline_guard() { timer_thread::get().remove(id_); }
+deadline_guard::~deadline_guard() {
+  timer_thread::get().remove(id_);
+}
 
 soap::fault timeout_fault() {
   soap::fault f;

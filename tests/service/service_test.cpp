@@ -9,11 +9,12 @@
 extern char** environ;
 
 #include <atomic>
+#include <future>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
-#include <string>
 
 #include "lather/http/client.hpp"
 #include "lather/perf/rpc_types.hpp"
@@ -59,7 +60,8 @@ template <>
 struct lather::meta<add_request> {
   static constexpr std::string_view name = "add";
   static constexpr std::string_view ns = test_ns;
-  static constexpr auto fields = std::tuple{element("a", &add_request::a), element("b", &add_request::b)};
+  static constexpr auto fields =
+      std::tuple{element("a", &add_request::a), element("b", &add_request::b)};
 };
 template <>
 struct lather::meta<add_response> {
@@ -289,8 +291,7 @@ TEST_F(service_fixture, DeclaredFaultsAreDescribedInTheWsdl) {
       << wsdl;
   EXPECT_NE(wsdl.find("<wsdl:fault name=\"InvalidId\" message=\"tns:InvalidIdFault\"/>"),
             std::string::npos);
-  EXPECT_NE(wsdl.find("<wsdl:fault name=\"Busy\" message=\"tns:BusyFault\"/>"),
-            std::string::npos);
+  EXPECT_NE(wsdl.find("<wsdl:fault name=\"Busy\" message=\"tns:BusyFault\"/>"), std::string::npos);
   EXPECT_NE(wsdl.find("<wsdl:fault name=\"InvalidId\"><soap:fault name=\"InvalidId\" "
                       "use=\"literal\"/></wsdl:fault>"),
             std::string::npos);
@@ -347,8 +348,8 @@ TEST_F(service_fixture, Soap12ToA11OnlyEndpointIsVersionMismatch) {
 }
 
 TEST_F(service_fixture, EnvelopeNamespaceNotMatchingTheContentTypeIsVersionMismatch) {
-  auto r = post_raw("/test", "text/xml",
-                    "<e:Envelope xmlns:e='urn:not-soap'><e:Body/></e:Envelope>");
+  auto r =
+      post_raw("/test", "text/xml", "<e:Envelope xmlns:e='urn:not-soap'><e:Body/></e:Envelope>");
   EXPECT_EQ(r.status, 500u);
   EXPECT_NE(r.body.find("VersionMismatch"), std::string::npos) << r.body;
 }
@@ -583,6 +584,60 @@ TEST(async_handlers, ReplyFromAnotherThreadWithoutHoldingTheServerThread) {
   }
   srv.stop();
   for (auto& w : workers) w.join();
+}
+
+}  // namespace
+
+namespace {
+
+// A synchronous handler with operation_options::timeout that blocks: the client gets the
+// timeout fault, the server's only thread keeps serving, and the late result is dropped.
+TEST(sync_handler_timeouts, ABlockedHandlerGetsATimeoutFaultWhileTheServerKeepsServing) {
+  std::promise<void> release, late_exit;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<int> late_returns{0};
+  lather::service svc{"Sync", std::string(test_ns)};
+  lather::operation_options o;
+  o.timeout = std::chrono::milliseconds(200);
+  svc.operation(
+      "add",
+      [&](const add_request& in) {
+        if (in.a == -1) {
+          released.wait();  // blocks until the test lets it go, long after the deadline
+          ++late_returns;
+          late_exit.set_value();
+        }
+        return add_response{in.a + in.b};
+      },
+      o);
+  svc.operation("notify", [](const notify_request&) {});
+  // A handler with a timeout cannot see the call context (it may outlive the call).
+  EXPECT_THROW(
+      svc.operation(
+          "ctx", [](lather::call_context&, const add_request& in) { return add_response{in.a}; },
+          o),
+      std::invalid_argument);
+  lather::server_options so;
+  so.threads = 1;  // one server thread: the blocked handler must not hold it
+  lather::server srv{so};
+  srv.mount("/sync", svc);
+  srv.start();
+  lather::client c{"http://127.0.0.1:" + std::to_string(srv.port()) + "/sync"};
+  try {
+    c.call<add_response>("add", add_request{-1, 0});
+    ADD_FAILURE() << "expected a timeout fault";
+  } catch (const lather::soap::fault_error& e) {
+    EXPECT_EQ(e.get().code, lather::soap::fault_code::receiver);
+    EXPECT_EQ(e.get().reason, "the operation timed out");
+  }
+  // The handler is still blocked, yet the server answers other calls, timed ones included.
+  EXPECT_EQ(c.call<add_response>("add", add_request{2, 3}).result, 5);
+  EXPECT_EQ(late_returns.load(), 0);
+  release.set_value();
+  late_exit.get_future().wait();
+  EXPECT_EQ(late_returns.load(), 1);
+  EXPECT_EQ(c.call<add_response>("add", add_request{4, 5}).result, 9);
+  srv.stop();
 }
 
 }  // namespace

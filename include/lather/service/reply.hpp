@@ -31,6 +31,19 @@ struct reply_state {
   std::exception_ptr error;
   std::function<void()> resume;
 
+  /// How to resume the waiting call; resumes right away when the call completed already (a
+  /// deadline can expire before the waiting side got here).
+  void set_resume(std::function<void()> r) {
+    {
+      std::lock_guard lock(m);
+      if (!done) {
+        resume = std::move(r);
+        return;
+      }
+    }
+    r();
+  }
+
   void complete(std::optional<Resp> v, std::exception_ptr e) {
     std::function<void()> r;
     {
@@ -52,8 +65,8 @@ struct reply_token {
   reply_token& operator=(const reply_token&) = delete;
   std::shared_ptr<reply_state<Resp>> state;
   ~reply_token() {
-    state->complete(std::nullopt, std::make_exception_ptr(
-                                      std::runtime_error("the handler dropped its reply")));
+    state->complete(std::nullopt,
+                    std::make_exception_ptr(std::runtime_error("the handler dropped its reply")));
   }
 };
 }  // namespace detail
@@ -74,6 +87,9 @@ class reply {
 };
 
 namespace detail {
+/// Runs `job` on a thread of its own (synchronous handlers with a timeout).
+void run_detached(std::function<void()> job);
+
 /// Calls `expire` once `after` has passed unless the returned guard was destroyed first
 /// (one shared timer thread for the whole process; src/service/timeouts.cpp).
 class deadline_guard {

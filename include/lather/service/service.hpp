@@ -78,6 +78,13 @@ struct operation_options {
   /// (document styles) or the service's target namespace (RPC styles).
   std::string element_ns;
   std::string documentation;  ///< wsdl:documentation
+  /// Deadline of the handler. A synchronous handler with a timeout runs on a thread of its own
+  /// while the server thread serves other calls (C++ cannot pre-empt a blocked function): at
+  /// the deadline the client gets the Server fault "the operation timed out" and the late
+  /// result is dropped when the handler returns. 0 (default): synchronous handlers run on the
+  /// server thread with no deadline (no thread hop on the hot path); async handlers use
+  /// service_options::handler_timeout. A handler with a timeout cannot take call_context&.
+  std::chrono::milliseconds timeout{0};
   /// Typed faults the handler may throw (soap::fault_of<Detail>), for the WSDL.
   std::vector<fault_declaration> faults;
 };
@@ -282,7 +289,7 @@ struct service_options {
   /// the body as well.
   xml::limits xml_limits{};
   /// An async handler (lather::reply) that has not answered by then gets a Server fault
-  /// "the operation timed out". (A synchronous handler holds its thread and cannot be cut.)
+  /// "the operation timed out" (synchronous handlers: operation_options::timeout).
   std::chrono::milliseconds handler_timeout{60'000};
   /// Default for operation_options::element_ns when the request type has no namespace.
   std::string element_ns;

@@ -130,11 +130,16 @@ class typed_operation final : public operation_entry {
       throw std::invalid_argument("operation " + name +
                                   ": rpc/encoded needs soap::encoded_type<> request and "
                                   "response types (see lather/soap/encoded.hpp)");
+    if (Ctx && opts.timeout.count() > 0)
+      throw std::invalid_argument("operation " + name +
+                                  ": a handler with a timeout cannot take call_context&");
     set_names(std::move(name), std::move(opts), tns, message_type_name<Req>(),
               message_type_ns<Req>(), message_type_name<Resp>(), Form == handler_form::one_way);
   }
 
   void invoke(exchange& x) override {
+    if constexpr (Form != handler_form::async && !Ctx)
+      if (options_.timeout.count() > 0) return invoke_with_deadline(x);
     auto s = pool_.take();
     // Also on a failed call: a partly read big request is as big.
     struct trim_after_large_message {
@@ -155,13 +160,14 @@ class typed_operation final : public operation_entry {
       } else if constexpr (Form == handler_form::async) {
         auto state = std::make_shared<reply_state<Resp>>();
         // A handler that never answers gets a Server fault after handler_timeout.
-        deadline_guard deadline{x.handler_timeout(), [state] {
+        const auto limit = options_.timeout.count() > 0 ? options_.timeout : x.handler_timeout();
+        deadline_guard deadline{limit, [state] {
                                   state->complete(
                                       std::nullopt,
                                       std::make_exception_ptr(soap::fault_error(timeout_fault())));
                                 }};
         http::server::await([&](std::function<void()> resume) {
-          state->resume = std::move(resume);
+          state->set_resume(std::move(resume));
           call_async(x, s->req, reply<Resp>{state});
         });
         if (state->error) std::rethrow_exception(state->error);
@@ -180,6 +186,44 @@ class typed_operation final : public operation_entry {
     Req req{};
     Resp resp{};
   };
+
+  // A synchronous handler with a deadline: it runs on a thread of its own that owns the
+  // request (a late handler still has it); this call waits without holding the server thread
+  // and answers whichever comes first, the result or the timeout fault.
+  void invoke_with_deadline(exchange& x) {
+    auto s = std::make_shared<slot>();
+    read_request(x, s->req);
+    x.finish_request(options_.style == soap::style::rpc_encoded);
+    auto state = std::make_shared<reply_state<Resp>>();
+    deadline_guard deadline{options_.timeout, [state] {
+                              state->complete(
+                                  std::nullopt,
+                                  std::make_exception_ptr(soap::fault_error(timeout_fault())));
+                            }};
+    http::server::await([&](std::function<void()> resume) {
+      state->set_resume(std::move(resume));
+      run_detached([this, s, state] {
+        try {
+          if constexpr (Form == handler_form::one_way) {
+            fn_(s->req);
+            state->complete(Resp{}, nullptr);
+          } else if constexpr (Form == handler_form::returns) {
+            state->complete(fn_(s->req), nullptr);
+          } else {
+            fn_(s->req, s->resp);
+            state->complete(std::move(s->resp), nullptr);
+          }
+        } catch (...) {
+          state->complete(std::nullopt, std::current_exception());
+        }
+      });
+    });
+    if (state->error) std::rethrow_exception(state->error);
+    if constexpr (Form == handler_form::one_way)
+      x.accept_one_way();
+    else
+      write_response(x, *state->value);
+  }
 
   void call_async(exchange& x, Req& req, reply<Resp> r) {
     if constexpr (Form == handler_form::async) {
