@@ -17,6 +17,7 @@
 #include "lather/perf/types.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
+#include "streaming_support.hpp"
 
 namespace {
 
@@ -29,16 +30,7 @@ const int items = [] {
   return env ? std::atoi(env) : 25'000;
 }();
 
-long peak_rss_kb() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
-  return -1;
-}
-void reset_peak_rss() {
-  std::ofstream("/proc/self/clear_refs") << "5";
-}
+using namespace streaming_support;
 
 // Reads the children of the current element one at a time; calls f for each <item>.
 template <class F>
@@ -94,9 +86,6 @@ class streaming : public ::testing::Test {
   int written_at_first_item_ = -1;
 };
 
-constexpr std::pair<std::string_view, std::string_view> soap11_headers[] = {
-    {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
-
 TEST_F(streaming, FiftyMegabyteRequestIsConsumedWhileItArrivesInBoundedMemory) {
   http::client c{url_};
   const perf::NestedComplexType item = perf::make_cxf_item();
@@ -109,9 +98,7 @@ TEST_F(streaming, FiftyMegabyteRequestIsConsumedWhileItArrivesInBoundedMemory) {
       [&](xml::output& out) {
         written_ = 0;
         xml::writer w{out};
-        w.declare_namespace("soap", "http://schemas.xmlsoap.org/soap/envelope/");
-        w.start_element("http://schemas.xmlsoap.org/soap/envelope/", "Envelope");
-        w.start_element("http://schemas.xmlsoap.org/soap/envelope/", "Body");
+        begin_soap11_body(w);
         w.start_element(test_ns, "consume");
         for (int i = 0; i < items; ++i) {
           bind::write(w, test_ns, "item", item);
@@ -151,23 +138,7 @@ TEST_F(streaming, FiftyMegabyteResponseIsProducedAndReadItemByItem) {
       [&](const http::response_head& h, const xml::source_fn& src) {
         ASSERT_EQ(h.status, 200u);
         EXPECT_FALSE(h.content_length().has_value());  // streamed: chunked
-        xml::limits unlimited;
-        unlimited.max_total_bytes = 0;
-        xml::reader r{unlimited};
-        r.reset();
-        r.set_source([&](char* d, std::size_t n) {
-          std::size_t got = src(d, n);
-          bytes += got;
-          return got;
-        });
-        perf::NestedComplexType item;
-        for (auto t = r.next(); t != xml::token::end_document; t = r.next()) {
-          ASSERT_NE(t, xml::token::error) << r.error().message();
-          if (t == xml::token::start_element && r.local_name() == "item") {
-            bind::read_or_throw(r, item);
-            ++received;
-          }
-        }
+        received = static_cast<int>(read_items(src, bytes));
       });
   const long growth_kb = peak_rss_kb() - before;
   EXPECT_EQ(received, items);
@@ -204,9 +175,7 @@ TEST(streaming_typed, LargeEchoHoldsOneObjectGraphSmallerThanTheMessage) {
         "", soap11_headers,
         [&](xml::output& out) {
           xml::writer w{out};
-          w.declare_namespace("soap", "http://schemas.xmlsoap.org/soap/envelope/");
-          w.start_element("http://schemas.xmlsoap.org/soap/envelope/", "Envelope");
-          w.start_element("http://schemas.xmlsoap.org/soap/envelope/", "Body");
+          begin_soap11_body(w);
           w.start_element(perf::types_ns, "echoComplexTypeDoc");
           w.start_element(perf::types_ns, "in");
           for (int i = 0; i < echo_items; ++i) bind::write(w, perf::types_ns, "item", item);

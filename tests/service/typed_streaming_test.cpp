@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include "lather/http/client.hpp"
@@ -14,6 +13,7 @@
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
+#include "streaming_support.hpp"
 
 namespace {
 
@@ -73,19 +73,7 @@ namespace {
 
 using namespace lather;
 
-long peak_rss_kb() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
-  return -1;
-}
-void reset_peak_rss() {
-  std::ofstream("/proc/self/clear_refs") << "5";
-}
-
-constexpr std::pair<std::string_view, std::string_view> soap11_headers[] = {
-    {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
+using namespace streaming_support;
 
 // Registers the streaming operations; `stop_after` > 0 makes upload stop reading early.
 void add_streaming_operations(service& svc, std::atomic<long>* sent_at_first_item,
@@ -130,9 +118,7 @@ class typed_streaming : public ::testing::Test {
         "", soap11_headers,
         [&](xml::output& out) {
           xml::writer w{out};
-          w.declare_namespace("soap", "http://schemas.xmlsoap.org/soap/envelope/");
-          w.start_element("http://schemas.xmlsoap.org/soap/envelope/", "Envelope");
-          w.start_element("http://schemas.xmlsoap.org/soap/envelope/", "Body");
+          begin_soap11_body(w);
           w.start_element(test_ns, "upload");
           w.attribute("", "tag", "7");
           w.start_element(test_ns, "name");
@@ -256,6 +242,47 @@ TEST_F(typed_streaming, AHandlerThatStopsEarlyStillAnswersAndTheConnectionIsReus
   EXPECT_EQ(c.get("?wsdl").status, 200u);
 }
 
+// The client side: a request sequence from a generator, a response sequence read lazily, both
+// through lather::client, ~50 MB each way in bounded memory.
+TEST_F(typed_streaming, ClientSendsASequenceFromAGeneratorAndReadsOneLazily) {
+  constexpr int count = 25'000;  // ~50 MB
+  client c{base_ + "/s"};
+  reset_peak_rss();
+  const long before = peak_rss_kb();
+  const perf::NestedComplexType item = perf::make_cxf_item();
+  auto up = c.send_sequence<upload_response>("upload", upload{"gen", 5, {}},
+                                             [&](sequence_writer<upload>& out) {
+                                               for (int i = 0; i < count; ++i) out.push(item);
+                                             });
+  EXPECT_EQ(up.name, "gen/5");
+  EXPECT_EQ(up.count, count);
+  EXPECT_EQ(up.bytes, count * 9);
+  long received = 0;
+  std::string label;
+  c.receive_sequence<download_response>(
+      "download", download{count},
+      [&](const download_response& head, sequence_reader<perf::NestedComplexType> items) {
+        label = head.label;
+        for (const perf::NestedComplexType& it : items) {
+          if (it.varString == item.varString) ++received;
+        }
+      });
+  const long growth_kb = peak_rss_kb() - before;
+  EXPECT_EQ(label, "n=" + std::to_string(count));
+  EXPECT_EQ(received, count);
+  EXPECT_LT(growth_kb, 32 * 1024) << "peak RSS grew by " << growth_kb << " KB";
+
+  // A consumer that stops early: the rest is skipped and the client stays usable.
+  long seen = 0;
+  c.receive_sequence<download_response>(
+      "download", download{1000},
+      [&](const download_response&, sequence_reader<perf::NestedComplexType> items) {
+        for (auto it = items.begin(); it != items.end() && seen < 3; ++it) ++seen;
+      });
+  EXPECT_EQ(seen, 3);
+  EXPECT_EQ(c.call<download_response>("download", download{2}).item.size(), 2u);
+}
+
 // 1 GB request through the typed operation: bound item by item while it arrives, the peak
 // RSS of the process (server and client) grows by far less than the message.
 TEST_F(typed_streaming, OneGigabyteRequestStreamsThroughATypedHandlerInBoundedMemory) {
@@ -303,23 +330,7 @@ TEST_F(typed_streaming, OneGigabyteResponseStreamsFromATypedHandlerInBoundedMemo
       [&](const http::response_head& h, const xml::source_fn& src) {
         ASSERT_EQ(h.status, 200u);
         EXPECT_FALSE(h.content_length().has_value());  // streamed: chunked
-        xml::limits unlimited;
-        unlimited.max_total_bytes = 0;
-        xml::reader r{unlimited};
-        r.reset();
-        r.set_source([&](char* d, std::size_t n) {
-          std::size_t got = src(d, n);
-          bytes += got;
-          return got;
-        });
-        perf::NestedComplexType item;
-        for (auto t = r.next(); t != xml::token::end_document; t = r.next()) {
-          ASSERT_NE(t, xml::token::error) << r.error().message();
-          if (t == xml::token::start_element && r.local_name() == "item") {
-            bind::read_or_throw(r, item);
-            ++received;
-          }
-        }
+        received = read_items(src, bytes);
       });
   const long growth_kb = peak_rss_kb() - before;
   EXPECT_EQ(received, count);

@@ -103,30 +103,58 @@ class client {
         throw std::invalid_argument(
             "rpc/encoded calls need soap::encoded_type<> request and response types");
       const bool bare = o.style == soap::style::document_bare;
-      std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : meta<Req>::ns;
-      std::string_view element = !o.request_element.empty() ? std::string_view(o.request_element)
-                                 : bare                     ? meta<Req>::name
-                                                            : operation;
       invoke(
           operation, o, false,
-          [&](xml::writer& w) {
-            if (bare) {
-              bind::write(w, ns, element, request);
-            } else if (soap::is_rpc(o.style)) {
-              soap::write_rpc_start(w, opts_.version, o.style, ns, element);
-              bind::write_content(w, request);
-              w.end_element();
-            } else {
-              w.start_element(ns, element);
-              bind::write_content(w, request);
-              w.end_element();
-            }
-          },
+          [&](xml::writer& w) { open_literal(w, operation, request, o).end_element(); },
           [&](xml::reader& r, soap::envelope_reader&) {
             return bare ? bind::read(r, response, opts_.read)
                         : bind::read_content(r, response, opts_.read);
           });
     }
+  }
+
+  /// Streaming request (lather/service/sequence.hpp): `head`'s fields, then the items
+  /// `produce(sequence_writer<Req>& out)` pushes, each serialized straight into the (chunked)
+  /// request body. Req's last field is the sequence (its value in `head` is ignored).
+  template <class Resp, class Req, class Produce>
+  Resp send_sequence(std::string_view operation, const Req& head, Produce&& produce,
+                     const call_options& o = {}) {
+    Resp response{};
+    const bool bare = o.style == soap::style::document_bare;
+    invoke(
+        operation, o, false,
+        [&](xml::writer& w) {
+          open_literal(w, operation, head, o);
+          detail::body_sink<Req> sink{w};
+          sequence_writer<Req> out{sink};
+          produce(out);
+          w.end_element();
+        },
+        [&](xml::reader& r, soap::envelope_reader&) {
+          return bare ? bind::read(r, response, opts_.read)
+                      : bind::read_content(r, response, opts_.read);
+        });
+    return response;
+  }
+
+  /// Streaming response: `consume(const Resp& head, sequence_reader<Item> items)` gets the
+  /// response's fields before its sequence (Resp's last field) and the items, each bound as
+  /// it arrives; items it leaves unread are skipped. A bad item throws bind::error.
+  template <class Resp, class Req, class Consume>
+  void receive_sequence(std::string_view operation, const Req& request, Consume&& consume,
+                        const call_options& o = {}) {
+    invoke(
+        operation, o, false,
+        [&](xml::writer& w) { open_literal(w, operation, request, o).end_element(); },
+        [&](xml::reader& r, soap::envelope_reader&) {
+          Resp head{}, items{};
+          detail::message_stream<Resp> in{r, opts_.read, head, items};
+          in.read_head();
+          sequence_reader<typename detail::stream_field<Resp>::item> reader{in};
+          consume(static_cast<const Resp&>(head), reader);
+          in.drain();
+          return bind::error_info{};
+        });
   }
 
   /// Add an interceptor (before the first call; not synchronised with calls in flight).
@@ -137,6 +165,24 @@ class client {
   http::client& transport() noexcept { return *http_; }
 
  private:
+  // Start the literal request element (wrapper, RPC wrapper or bare element) and write
+  // `request`'s attributes and children; the caller ends it.
+  template <class Req>
+  xml::writer& open_literal(xml::writer& w, std::string_view operation, const Req& request,
+                            const call_options& o) {
+    const bool bare = o.style == soap::style::document_bare;
+    std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : meta<Req>::ns;
+    std::string_view element = !o.request_element.empty() ? std::string_view(o.request_element)
+                               : bare                     ? meta<Req>::name
+                                                          : operation;
+    if (soap::is_rpc(o.style))
+      soap::write_rpc_start(w, opts_.version, o.style, ns, element);
+    else
+      w.start_element(ns, element);
+    bind::write_content(w, request);
+    return w;
+  }
+
   // `encoded`: the envelope declares SOAP-ENC, and read_body reads the rest of the Body too
   // (the multi-refs after the wrapper).
   using body_reader = detail::function_ref<bind::error_info(xml::reader&, soap::envelope_reader&)>;

@@ -34,53 +34,54 @@ struct head_table {
   }();
 };
 
-/// The request side of a streaming call: the head, then the items on demand.
+/// A streamed message being read (the server's request, the client's response): the head,
+/// then the items on demand. Binding errors throw bind::error with the element path.
 template <class Req>
-class request_stream final : public item_source<typename stream_field<Req>::item> {
+class message_stream final : public item_source<typename stream_field<Req>::item> {
  public:
   using item = typename stream_field<Req>::item;
 
-  request_stream(exchange& x, const operation_entry& op, Req& head, Req& items)
-      : x_(x), op_(op), head_(head), items_(items) {}
+  /// `r` is on the message element's start tag.
+  message_stream(xml::reader& r, const bind::read_options& opts, Req& head, Req& items)
+      : r_(r), opts_(opts), wrapper_(r.local_name()), head_(head), items_(items) {}
 
   /// Bind the wrapper's attributes and the fields before the sequence into the head.
   void read_head() {
-    bind::detail::read_ctx c{x_.reader(), x_.read_options()};
+    bind::detail::read_ctx c{r_, opts_};
     std::array<std::uint32_t, bind::field_count<Req>> counts;
-    if (!bind::detail::begin_read(c)) x_.request_error(bind::detail::finish_read(c));
+    if (!bind::detail::begin_read(c)) fail(bind::detail::finish_read(c));
     if (bind::detail::read_complex_body(c, head_table<Req>::vt, &head_, counts.data())) {
       at_ = position::done;  // the wrapper ended: no items
       return;
     }
-    if (c.code != bind::errc::ok) x_.request_error(bind::detail::finish_read(c));
+    if (c.code != bind::errc::ok) fail(bind::detail::finish_read(c));
     // Stopped on the first item: reset the head fields that did not occur (pooled object).
     bind::detail::complex_vt_of<Req>::value.finalize(&head_, counts.data());
     at_ = position::on_item;
   }
 
   item* next() override {
-    xml::reader& r = x_.reader();
+    xml::reader& r = r_;
     if (at_ == position::done) return nullptr;
     if (at_ == position::after_item && !next_element(r)) return nullptr;
     constexpr const auto& f = stream_field<Req>::field;
     if (!r.is(f.ns, f.name)) {
       bind::error_info e;
       e.code = bind::errc::unexpected_element;
-      e.path = "/" + std::string(op_.request_element()) + "/" + std::string(r.local_name());
+      e.path = "/" + wrapper_ + "/" + std::string(r.local_name());
       e.message = e.path + ": unexpected element {" + std::string(r.ns()) + "}" +
                   std::string(r.local_name()) + "; expected '" + std::string(f.name) + "'";
-      x_.request_error(e);
+      fail(std::move(e));
     }
     at_ = position::after_item;
-    bind::detail::read_ctx c{r, x_.read_options()};
-    const std::string_view wrapper = op_.request_element();
-    c.root_size = static_cast<std::uint32_t>(std::min(wrapper.size(), c.root.size()));
-    std::memcpy(c.root.data(), wrapper.data(), c.root_size);
+    bind::detail::read_ctx c{r, opts_};
+    c.root_size = static_cast<std::uint32_t>(std::min(wrapper_.size(), c.root.size()));
+    std::memcpy(c.root.data(), wrapper_.data(), c.root_size);
     c.depth = 1;
     const auto& match = bind::detail::complex_vt_of<Req>::matches[stream_field<Req>::index];
     if (!match.read_elem(c, &items_, 0, 0)) {
       c.segments.emplace_back(f.name, static_cast<std::uint32_t>(count_ + 1));
-      x_.request_error(bind::detail::finish_read(c));
+      fail(bind::detail::finish_read(c));
     }
     ++count_;
     return &(items_.*(f.member))[0];
@@ -89,7 +90,7 @@ class request_stream final : public item_source<typename stream_field<Req>::item
 
   /// Skip the items the handler left unread, through the wrapper's end tag.
   void drain() {
-    xml::reader& r = x_.reader();
+    xml::reader& r = r_;
     if (at_ == position::on_item) {
       skip(r);
       at_ = position::after_item;
@@ -112,23 +113,42 @@ class request_stream final : public item_source<typename stream_field<Req>::item
         return false;
       }
       if (t != xml::token::text) throw xml::error(r.error());
-      if (r.text().find_first_not_of(" \t\r\n") != std::string_view::npos) {
-        const std::string path = "/" + std::string(op_.request_element());
-        x_.request_error({bind::errc::unexpected_element, path,
-                          path + ": unexpected text in element-only content"});
-      }
+      if (r.text().find_first_not_of(" \t\r\n") != std::string_view::npos)
+        fail({bind::errc::unexpected_element, "/" + wrapper_,
+              "/" + wrapper_ + ": unexpected text in element-only content"});
     }
   }
   static void skip(xml::reader& r) {
     if (r.skip_element() == xml::token::error) throw xml::error(r.error());
   }
 
-  exchange& x_;
-  const operation_entry& op_;
+  [[noreturn]] static void fail(bind::error_info e) { throw bind::error(std::move(e)); }
+
+  xml::reader& r_;
+  const bind::read_options& opts_;
+  const std::string wrapper_;
   Req& head_;
   Req& items_;  // its sequence holds the one reused item
   std::size_t count_ = 0;
   position at_ = position::done;
+};
+
+/// Items pushed into a message whose head is written already (the client's request).
+template <class Msg>
+class body_sink final : public item_sink<Msg, typename stream_field<Msg>::item> {
+ public:
+  using item = typename stream_field<Msg>::item;
+  explicit body_sink(xml::writer& w) : w_(w) {}
+  void begin(const Msg&) override {
+    throw std::logic_error("sequence_writer::begin(): the request's head is the call's argument");
+  }
+  void push(const item& it) override {
+    constexpr const auto& f = stream_field<Msg>::field;
+    bind::write(w_, f.ns, f.name, it);
+  }
+
+ private:
+  xml::writer& w_;
 };
 
 /// The response side of a streaming call: the wrapper and head fields once, then each item.
@@ -177,23 +197,23 @@ class streaming_operation final : public operation_entry {
   void invoke(exchange& x) override {
     auto s = pool_.take();
     if constexpr (In) {
-      request_stream<Req> in{x, *this, s->head, s->items};
+      message_stream<Req> in{x.reader(), x.read_options(), s->head, s->items};
       in.read_head();
-      sequence_reader<typename request_stream<Req>::item> items{in};
+      sequence_reader<typename message_stream<Req>::item> items{in};
       if constexpr (Out) {
         response_stream<Resp> sink{x, *this};
         sequence_writer<Resp> out{sink};
-        call(x, s->head, items, out);
+        call_handler<Ctx>(fn_, x, s->head, items, out);
         in.drain();
         x.finish_request(false);
         sink.finish();
       } else if constexpr (std::is_same_v<Resp, no_response>) {
-        call(x, s->head, items);
+        call_handler<Ctx>(fn_, x, s->head, items);
         in.drain();
         x.finish_request(false);
         x.accept_one_way();
       } else {
-        s->resp = call(x, s->head, items);
+        s->resp = call_handler<Ctx>(fn_, x, s->head, items);
         in.drain();
         x.finish_request(false);
         write_literal(x, *this, s->resp);
@@ -203,7 +223,7 @@ class streaming_operation final : public operation_entry {
       x.finish_request(false);
       response_stream<Resp> sink{x, *this};
       sequence_writer<Resp> out{sink};
-      call(x, s->head, out);
+      call_handler<Ctx>(fn_, x, s->head, out);
       sink.finish();
     }
   }
@@ -215,14 +235,6 @@ class streaming_operation final : public operation_entry {
     Req head{}, items{};
     std::conditional_t<In && !Out, Resp, no_response> resp{};
   };
-
-  template <class... A>
-  decltype(auto) call(exchange& x, A&... a) {
-    if constexpr (Ctx)
-      return fn_(static_cast<call_context&>(x), a...);
-    else
-      return fn_(a...);
-  }
 
   F fn_;
   object_pool<slot> pool_;

@@ -77,6 +77,15 @@ void write_encoded_message(xml::writer& w, soap::version v, std::string_view ns,
   enc.write_independents();
 }
 
+/// Call a handler with its arguments, after the call context when it takes one.
+template <bool Ctx, class F, class... A>
+decltype(auto) call_handler(F& fn, exchange& x, A&&... a) {
+  if constexpr (Ctx)
+    return fn(static_cast<call_context&>(x), std::forward<A>(a)...);
+  else
+    return fn(std::forward<A>(a)...);
+}
+
 /// Read a literal request message (wrapper or bare element) into `req`; a binding error is
 /// the sender's fault.
 template <class Req>
@@ -152,11 +161,11 @@ class typed_operation final : public operation_entry {
     read_request(x, s->req);
     x.finish_request(options_.style == soap::style::rpc_encoded);
     if constexpr (Form == handler_form::one_way) {
-      call(x, s->req);
+      call_handler<Ctx>(fn_, x, s->req);
       x.accept_one_way();
     } else {
       if constexpr (Form == handler_form::returns) {
-        s->resp = call(x, s->req);
+        s->resp = call_handler<Ctx>(fn_, x, s->req);
       } else if constexpr (Form == handler_form::async) {
         auto state = std::make_shared<reply_state<Resp>>();
         // A handler that never answers gets a Server fault after handler_timeout.
@@ -173,7 +182,7 @@ class typed_operation final : public operation_entry {
         if (state->error) std::rethrow_exception(state->error);
         s->resp = std::move(*state->value);
       } else {
-        call(x, s->req, s->resp);
+        call_handler<Ctx>(fn_, x, s->req, s->resp);
       }
       write_response(x, s->resp);
     }
@@ -227,19 +236,8 @@ class typed_operation final : public operation_entry {
 
   void call_async(exchange& x, Req& req, reply<Resp> r) {
     if constexpr (Form == handler_form::async) {
-      if constexpr (Ctx)
-        fn_(static_cast<call_context&>(x), req, std::move(r));
-      else
-        fn_(req, std::move(r));
+      call_handler<Ctx>(fn_, x, req, std::move(r));
     }
-  }
-
-  template <class... A>
-  decltype(auto) call(exchange& x, A&... a) {
-    if constexpr (Ctx)
-      return fn_(static_cast<call_context&>(x), a...);
-    else
-      return fn_(a...);
   }
 
   void read_request(exchange& x, Req& req) {
