@@ -301,7 +301,9 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
       if (!action.empty()) reason += " (SOAPAction \"" + std::string(action) + "\")";
       throw sender_fault(std::move(reason));
     }
-    if (op->request_element() != x.reader_.local_name() || op->request_ns() != x.reader_.ns())
+    if (op->request_element() != x.reader_.local_name() ||
+        (op->request_ns() != x.reader_.ns() &&
+         !(x.reader_.ns().empty() && soap::is_rpc(op->options().style))))
       throw sender_fault("operation " + op->name() + " (SOAPAction \"" + std::string(action) +
                          "\") takes body element {" + std::string(op->request_ns()) + "}" +
                          std::string(op->request_element()) + ", not {" +

@@ -127,6 +127,18 @@ const operation_entry* service::find(std::string_view ns, std::string_view local
         if (op->request_ns() == ns && op->options().soap_action == action) return op;
       return match;
     }
+    // An RPC wrapper in no namespace: what clients send for a WSDL whose rpc soap:body has no
+    // namespace attribute (CXF's own perf.wsdl, against WS-I BP R2717; zeep then sends
+    // <echoStringRPC>). CXF reads such a WSDL as the target namespace, which lather writes;
+    // the unqualified wrapper is accepted too when exactly one RPC operation has that name.
+    if (ns.empty()) {
+      for (const operation_entry* op : it->second)
+        if (soap::is_rpc(op->options().style)) {
+          match = op;
+          ++matches;
+        }
+      if (matches == 1) return match;
+    }
   }
   // Unknown element: the operation SOAPAction names, so the caller can say precisely which
   // element that operation expected (server.cpp checks the element before reading).

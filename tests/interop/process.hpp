@@ -71,8 +71,18 @@ class Process {
   bool running() {
     if (pid_ <= 0 || exited_) return false;
     int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) exited_ = true;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      exited_ = true;
+      exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
     return !exited_;
+  }
+
+  // The exit status once the process has exited by itself (-1 if a signal ended it or it has
+  // not exited yet); waits at most until `deadline`.
+  int exit_code(Clock::time_point deadline) {
+    while (running() && Clock::now() < deadline) wait_a_little();
+    return exited_ ? exit_code_ : -1;
   }
 
   // Reads stdout until EOF or the deadline; false on timeout.
@@ -131,6 +141,7 @@ class Process {
   pid_t pid_ = -1;
   int stdout_fd_ = -1;
   bool exited_ = false;
+  int exit_code_ = -1;
 };
 
 inline int free_port() {

@@ -406,6 +406,22 @@ TEST_F(service_fixture, RpcLiteralUsesOperationWrapperAndUnqualifiedParts) {
   EXPECT_EQ(resp.out, "hé");
 }
 
+// CXF's perf.wsdl has no namespace on its rpc soap:body, so zeep sends the wrapper unqualified;
+// an RPC operation takes it, a document one still does not (its element is schema-defined).
+TEST_F(service_fixture, UnqualifiedRpcWrapperIsAcceptedButNotAnUnqualifiedDocumentElement) {
+  auto r = post_raw("/perf/rpc", "text/xml",
+                    "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                    "<echoStringRPC><in>plain</in></echoStringRPC></s:Body></s:Envelope>");
+  EXPECT_EQ(r.status, 200u) << r.body;
+  EXPECT_NE(r.body.find("<out>plain</out>"), std::string::npos) << r.body;
+
+  auto d = post_raw("/test", "text/xml",
+                    "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+                    "<add><a>1</a><b>1</b></add></s:Body></s:Envelope>");
+  EXPECT_EQ(d.status, 500u);
+  EXPECT_NE(d.body.find("no operation takes body element {}add"), std::string::npos) << d.body;
+}
+
 TEST_F(service_fixture, ClientInterceptorsAddHeadersAndSeeEveryOutcome) {
   client c{base_ + "/test"};
   int calls = 0, faults = 0;
