@@ -159,7 +159,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         if (s->buf.size() > 0) body.append(s->buf.view());
         s->buf.clear();
       },
-      [&frame](const http::response_head& head, const xml::source_fn& body) {
+      [this, &frame](const http::response_head& head, const xml::source_fn& body) {
         state* s = frame.s;
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
@@ -168,6 +168,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
                              std::string(head.content_type) + "): " + excerpt(body));
         }
         s->reader.reset();
+        s->reader.set_limits(opts_.xml_limits);
         s->reader.set_source([&body](char* d, std::size_t n) { return body(d, n); });
         soap::envelope_reader& env = s->envelope;
         env.begin();

@@ -226,6 +226,25 @@ TEST_F(service_fixture, LargeResponsesStreamAndStillRoundTrip) {
   EXPECT_EQ(resp.return_, req.in);
 }
 
+TEST_F(service_fixture, ClientXmlLimitsApplyToTheResponse) {
+  // ~1 MB of response against a 64 KB document limit: the client stops reading with the
+  // reader's limit error; the same client then calls successfully within the limit.
+  client_options o;
+  o.xml_limits.max_total_bytes = 64 << 10;
+  client c{base_ + "/perf", o};
+  perf::echoComplexTypeDoc big{perf::make_cxf_seq(500), 7};
+  try {
+    c.call<perf::echoComplexTypeDocResponse>("echoComplexTypeDoc", big);
+    FAIL() << "a 1 MB response passed a 64 KB limit";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("limit"), std::string::npos) << e.what();
+  }
+  perf::echoComplexTypeDoc small{perf::make_cxf_seq(2), 8};
+  auto resp = c.call<perf::echoComplexTypeDocResponse>("echoComplexTypeDoc", small);
+  EXPECT_EQ(resp.idout, 8);
+  EXPECT_EQ(resp.return_, small.in);
+}
+
 TEST_F(service_fixture, TypedCallReturnsResultAndSeesVersion) {
   client_options o;
   o.version = soap::version::soap12;
@@ -557,31 +576,34 @@ TEST(async_handlers, ReplyFromAnotherThreadWithoutHoldingTheServerThread) {
   std::vector<std::thread> workers;
   std::vector<lather::reply<add_response>> kept;
   std::mutex m;
-  lather::service_options so;
-  // Long enough that a loaded machine still schedules every worker thread in time (at 300 ms a
-  // load average of ~10 timed out a normal call now and then); only the -2 call waits it out.
-  so.handler_timeout = std::chrono::seconds(2);
-  lather::service svc{"Async", std::string(test_ns), so};
+  // Two services on the server's one thread: "Async" answers from worker threads (its
+  // deadline is the default 60 s, so a loaded machine never turns a slow answer into a
+  // fault); "Held" keeps or drops its replies and has a 300 ms deadline.
+  lather::service svc{"Async", std::string(test_ns)};
   svc.operation("add", [&](const add_request& in, lather::reply<add_response> done) {
+    std::lock_guard lock(m);
+    workers.emplace_back([in, done] { done(add_response{in.a + in.b}); });
+  });
+  lather::service_options short_deadline;
+  short_deadline.handler_timeout = std::chrono::milliseconds(300);
+  lather::service held{"Held", std::string(test_ns), short_deadline};
+  held.operation("add", [&](const add_request& in, lather::reply<add_response> done) {
     if (in.a == -1) return;  // drops the reply
     std::lock_guard lock(m);
-    if (in.a == -2) {
-      kept.push_back(done);  // holds the reply forever
-      return;
-    }
-    workers.emplace_back([in, done] { done(add_response{in.a + in.b}); });
+    kept.push_back(done);  // holds the reply forever
   });
   lather::server_options o;
   o.threads = 1;  // one server thread: a blocked handler would stall everything
   lather::server srv{o};
   srv.mount("/async", svc);
+  srv.mount("/held", held);
   srv.start();
-  const std::string url = "http://127.0.0.1:" + std::to_string(srv.port()) + "/async";
+  const std::string base = "http://127.0.0.1:" + std::to_string(srv.port());
   std::vector<std::thread> callers;
   std::atomic<int> ok{0};
   for (int t = 0; t < 8; ++t)
     callers.emplace_back([&, t] {
-      lather::client c{url};
+      lather::client c{base + "/async"};
       for (int i = 0; i < 20; ++i) {
         try {
           if (c.call<add_response>("add", add_request{t, i}).result == t + i) ++ok;
@@ -592,7 +614,7 @@ TEST(async_handlers, ReplyFromAnotherThreadWithoutHoldingTheServerThread) {
     });
   for (auto& c : callers) c.join();
   EXPECT_EQ(ok.load(), 160);
-  lather::client c{url};
+  lather::client c{base + "/held"};
   try {
     c.call<add_response>("add", add_request{-2, 0});  // keeps its reply, never answers
     ADD_FAILURE() << "expected a timeout fault";

@@ -34,6 +34,10 @@ namespace lather {
 struct client_options : http::client_options {
   soap::version version = soap::version::soap11;
   bind::read_options read{};
+  /// Limits of the response's XML reader (as service_options::xml_limits on the server):
+  /// receive_sequence of a response larger than max_total_bytes (256 MB) needs it raised or
+  /// set to 0.
+  xml::limits xml_limits{};
 };
 
 struct call_options {
