@@ -294,18 +294,21 @@ bool skip_nil_content(read_ctx& c) {
 
 bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_name,
                  const field_match* fm) {
-  xml::token t = c.r.next();
-  std::string_view text;
+  // Usually one call: the text and the end tag together (text() is then the content).
+  xml::token t = c.r.next_text_content();
+  std::string_view text = c.r.text();
   bool had_text = false;
-  if (t == xml::token::text) {
+  bool at_end = t == xml::token::end_element;
+  if (at_end) {
+    had_text = !text.empty();
+  } else if (t == xml::token::text) {
     // The reader delivers one text event per run of character data, so this is all of it.
-    text = c.r.text();
     had_text = true;
   } else if (t == xml::token::start_element) {
     return fail(c, errc::unexpected_element,
                 cat({"element ", element_label(c.r.ns(), c.r.local_name()),
                      " inside a simple-typed value"}));
-  } else if (t != xml::token::end_element) {
+  } else {
     return fail_xml(c, t);
   }
   if (!had_text && fm != nullptr && fm->has_default) text = fm->default_text;
@@ -314,7 +317,7 @@ bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_n
     if (e == errc::unknown_enum) return fail_enum(c, text, type_name);
     return fail_value(c, e, text, type_name);
   }
-  if (had_text) {
+  if (!at_end) {
     t = c.r.next();
     if (t == xml::token::start_element)
       return fail(c, errc::unexpected_element,

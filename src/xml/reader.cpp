@@ -167,6 +167,42 @@ inline bool iequals_ascii(std::string_view a, std::string_view b) noexcept {
   return true;
 }
 
+// The parts of a validated QName of `len` bytes whose prefix has `prefix_len` bytes (0 = none):
+// built directly, as string_view::substr's bounds check kept it out of line in the hot paths.
+inline std::string_view qname_prefix(const char* qname, std::size_t prefix_len) noexcept {
+  return {qname, prefix_len};
+}
+inline std::string_view qname_local(const char* qname, std::size_t len,
+                                    std::size_t prefix_len) noexcept {
+  std::size_t skip = prefix_len + (prefix_len != 0);
+  return {qname + skip, len - skip};
+}
+
+// A stack of bytes (names of open elements, namespace prefixes and URIs): appends without
+// vector::insert's general-case code, truncates on pop, keeps its capacity across documents.
+class byte_stack {
+ public:
+  const char* data() const noexcept { return bytes_.get(); }
+  std::size_t size() const noexcept { return size_; }
+  void append(const char* p, std::size_t n) {
+    if (cap_ - size_ < n) grow(n);
+    if (n != 0) std::memcpy(bytes_.get() + size_, p, n);
+    size_ += n;
+  }
+  void truncate(std::size_t n) noexcept { size_ = n; }
+
+ private:
+  [[gnu::noinline]] void grow(std::size_t n) {
+    std::size_t cap = std::max<std::size_t>({cap_ * 2, size_ + n, 256});
+    std::unique_ptr<char[]> bigger(new char[cap]);
+    if (size_ != 0) std::memcpy(bigger.get(), bytes_.get(), size_);
+    bytes_ = std::move(bigger);
+    cap_ = cap;
+  }
+  std::unique_ptr<char[]> bytes_;
+  std::size_t size_ = 0, cap_ = 0;
+};
+
 constexpr std::uint32_t builtin_xml_uri = 0xFFFFFFFFu;  // uri_off marker: the xml namespace
 
 }  // namespace
@@ -210,16 +246,17 @@ struct reader::impl {
     std::uint32_t name_len, prefix_len, uri_off, uri_len, bindings_mark;
   };
   std::vector<open_element> elements;
-  std::vector<char> names;
+  byte_stack names;
   const char* names_base() const noexcept { return whole ? data : names.data(); }
 
   // ---- namespace bindings: a stack, plus prefix -> newest binding (open addressing) ----
   struct binding {
     std::uint32_t prefix_off, prefix_len, uri_off, uri_len;
-    std::int32_t prev;  // older binding of the same prefix, or -1
+    std::int32_t prev;   // older binding of the same prefix, or -1
+    std::uint32_t hash;  // hash_bytes(prefix), so rehashing and deletion never rescan it
   };
   std::vector<binding> bindings;
-  std::vector<char> ns_chars;
+  byte_stack ns_chars;
   struct slot {
     std::int32_t head = -1;  // newest binding; -1 = empty slot
     std::uint32_t key = 0;   // oldest binding of the chain: owns the prefix bytes
@@ -298,9 +335,9 @@ struct reader::impl {
     ascii_only = pending_end = pending_pop = truncated = false;
     skip_depth = 0;
     elements.clear();
-    names.clear();
+    names.truncate(0);
     bindings.clear();
-    ns_chars.clear();
+    ns_chars.truncate(0);
     std::fill(slots.begin(), slots.end(), slot{});
     slots_used = 0;
     raw.clear();
@@ -416,9 +453,12 @@ struct reader::impl {
   }
 
   std::int32_t find_slot(std::string_view prefix) const noexcept {
+    return find_slot(prefix, hash_bytes(prefix));
+  }
+  std::int32_t find_slot(std::string_view prefix, std::uint32_t hash) const noexcept {
     if (slots.empty()) return -1;
     std::size_t mask = slots.size() - 1;
-    for (std::size_t i = hash_bytes(prefix) & mask;; i = (i + 1) & mask) {
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
       const slot& s = slots[i];
       if (s.head < 0) return -1;
       if (binding_prefix(bindings[s.key]) == prefix) return static_cast<std::int32_t>(i);
@@ -427,21 +467,23 @@ struct reader::impl {
 
   void place(const slot& s) {
     std::size_t mask = slots.size() - 1;
-    std::size_t i = hash_bytes(binding_prefix(bindings[s.key])) & mask;
+    std::size_t i = bindings[s.key].hash & mask;
     while (slots[i].head >= 0) i = (i + 1) & mask;
     slots[i] = s;
   }
 
-  void push_binding(std::string_view prefix, std::string_view uri) {
+  // Binds prefix (whose hash is `hash` and whose slot find_slot returned as `s`) to uri.
+  void push_binding(std::string_view prefix, std::string_view uri, std::uint32_t hash,
+                    std::int32_t s) {
     binding b;
+    b.hash = hash;
     b.prefix_off = static_cast<std::uint32_t>(ns_chars.size());
     b.prefix_len = static_cast<std::uint32_t>(prefix.size());
-    ns_chars.insert(ns_chars.end(), prefix.begin(), prefix.end());
+    ns_chars.append(prefix.data(), prefix.size());
     b.uri_off = static_cast<std::uint32_t>(ns_chars.size());
     b.uri_len = static_cast<std::uint32_t>(uri.size());
-    ns_chars.insert(ns_chars.end(), uri.begin(), uri.end());
+    ns_chars.append(uri.data(), uri.size());
     auto index = static_cast<std::int32_t>(bindings.size());
-    std::int32_t s = find_slot(prefix);
     if (s >= 0) {
       b.prev = slots[static_cast<std::size_t>(s)].head;
       bindings.push_back(b);
@@ -464,13 +506,13 @@ struct reader::impl {
 
   void pop_binding() {
     const binding& b = bindings.back();
-    auto i = static_cast<std::size_t>(find_slot(binding_prefix(b)));
+    auto i = static_cast<std::size_t>(find_slot(binding_prefix(b), b.hash));
     slots[i].head = b.prev;
     if (b.prev < 0) {
       // Backward-shift deletion keeps probe chains intact without tombstones.
       std::size_t mask = slots.size() - 1;
       for (std::size_t j = (i + 1) & mask; slots[j].head >= 0; j = (j + 1) & mask) {
-        std::size_t home = hash_bytes(binding_prefix(bindings[slots[j].key])) & mask;
+        std::size_t home = bindings[slots[j].key].hash & mask;
         bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
         if (stays) continue;
         slots[i] = slots[j];
@@ -479,7 +521,7 @@ struct reader::impl {
       slots[i] = slot{};
       --slots_used;
     }
-    ns_chars.resize(b.prefix_off);
+    ns_chars.truncate(b.prefix_off);
     bindings.pop_back();
   }
 
@@ -504,7 +546,7 @@ struct reader::impl {
   void pop_element() {
     const open_element& e = elements.back();
     while (bindings.size() > e.bindings_mark) pop_binding();
-    if (!whole) names.resize(e.name_off);
+    if (!whole) names.truncate(e.name_off);
     elements.pop_back();
   }
 
@@ -1051,24 +1093,32 @@ struct reader::impl {
     for (raw_attribute& a : raw) {
       std::string_view qn(a.qname, a.qname_len);
       bool is_default = qn == "xmlns";
-      bool is_prefixed = a.prefix_len == 5 && qn.substr(0, 5) == "xmlns";
+      bool is_prefixed = a.prefix_len == 5 && same_bytes(a.qname, "xmlns", 5);
       if (!is_default && !is_prefixed) continue;
       std::string_view value = a.value ? std::string_view(a.value, a.value_len)
                                        : std::string_view(values.data() + a.value_off, a.value_len);
-      std::string_view prefix = is_default ? std::string_view{} : qn.substr(6);
-      for (const namespace_declaration& d : decls) {
-        if (d.prefix == prefix) return fail(errc::duplicate_attribute, a.qname);
-      }
-      if (prefix == "xmlns") return fail(errc::reserved_prefix, a.qname);
-      if (prefix == "xml") {
+      std::string_view prefix =
+          is_default ? std::string_view{} : qname_local(a.qname, a.qname_len, a.prefix_len);
+      if (prefix.size() == 3 && prefix == "xml") {  // never bound: look through this tag's list
+        for (const namespace_declaration& d : decls) {
+          if (d.prefix == prefix) return fail(errc::duplicate_attribute, a.qname);
+        }
         if (value != xml_ns_uri) return fail(errc::reserved_prefix, a.qname);
       } else {
+        // A binding made on this tag (index >= mark) is a duplicate declaration.
+        std::uint32_t hash = hash_bytes(prefix);
+        std::int32_t slot_index = find_slot(prefix, hash);
+        if (slot_index >= 0 &&
+            slots[static_cast<std::size_t>(slot_index)].head >= static_cast<std::int32_t>(mark)) {
+          return fail(errc::duplicate_attribute, a.qname);
+        }
+        if (prefix == "xmlns") return fail(errc::reserved_prefix, a.qname);
         if (value == xml_ns_uri || value == xmlns_ns_uri) {
           return fail(errc::reserved_prefix, a.qname);
         }
         if (!is_default && value.empty()) return fail(errc::empty_namespace_prefix, a.qname);
         if (bindings.size() >= lim.max_namespaces) return fail(errc::limit_namespaces, a.qname);
-        push_binding(prefix, value);
+        push_binding(prefix, value, hash, slot_index);
       }
       // Views are fixed up below, once ns_chars stops growing; remember prefix identity now.
       decls.push_back({prefix, value});
@@ -1089,7 +1139,7 @@ struct reader::impl {
     }
     // 2. the element name
     std::string_view qname(name, static_cast<std::size_t>(name_end - name));
-    std::string_view prefix = qname.substr(0, prefix_len);
+    std::string_view prefix = qname_prefix(name, prefix_len);
     if (prefix == "xmlns") return fail(errc::reserved_prefix, name);
     std::uint32_t uri_off = 0, uri_len = 0;
     const open_element* parent = elements.empty() ? nullptr : &elements.back();
@@ -1107,8 +1157,8 @@ struct reader::impl {
       if (a.qname_len & 0x80000000u) continue;
       std::string_view qn(a.qname, a.qname_len);
       attribute at;
-      at.prefix = qn.substr(0, a.prefix_len);
-      at.local = a.prefix_len ? qn.substr(a.prefix_len + 1) : qn;
+      at.prefix = qname_prefix(a.qname, a.prefix_len);
+      at.local = qname_local(a.qname, a.qname_len, a.prefix_len);
       at.value = a.value ? std::string_view(a.value, a.value_len)
                          : std::string_view(values.data() + a.value_off, a.value_len);
       if (a.prefix_len) {
@@ -1135,7 +1185,7 @@ struct reader::impl {
       e.name_off = static_cast<std::size_t>(name - data);
     } else {
       e.name_off = names.size();
-      names.insert(names.end(), qname.begin(), qname.end());
+      names.append(qname.data(), qname.size());
     }
     e.name_len = static_cast<std::uint32_t>(qname.size());
     e.prefix_len = prefix_len;
@@ -1143,8 +1193,8 @@ struct reader::impl {
     e.uri_len = uri_len;
     e.bindings_mark = mark;
     elements.push_back(e);
-    r.prefix_ = qname.substr(0, prefix_len);
-    r.local_ = prefix_len ? qname.substr(prefix_len + 1) : qname;
+    r.prefix_ = qname_prefix(qname.data(), prefix_len);
+    r.local_ = qname_local(qname.data(), qname.size(), prefix_len);
     r.ns_ = uri_view(uri_off, uri_len);
     r.depth_ = static_cast<std::uint32_t>(elements.size());
     r.empty_element_ = empty;
@@ -1227,8 +1277,8 @@ struct reader::impl {
   [[gnu::always_inline]] void emit_end(reader& r) {
     const open_element& e = elements.back();
     std::string_view qname(names_base() + e.name_off, e.name_len);
-    r.prefix_ = qname.substr(0, e.prefix_len);
-    r.local_ = e.prefix_len ? qname.substr(e.prefix_len + 1) : qname;
+    r.prefix_ = qname_prefix(qname.data(), e.prefix_len);
+    r.local_ = qname_local(qname.data(), qname.size(), e.prefix_len);
     r.ns_ = uri_view(e.uri_off, e.uri_len);
     r.attributes_ = {};
     r.declarations_ = {};
@@ -1332,10 +1382,17 @@ struct reader::impl {
     }
     if (starts_with(p, end, "<?xml") && p + 5 != end && (is_space(p[5]))) {
       tok_off = offset_of(p);
-      const char* q = nullptr;
-      st r = parse_declaration(p, end, q);
-      if (r != st::ok) return r;
-      pos = static_cast<std::size_t>(q - data);
+      // The declaration nearly every SOAP stack writes is accepted by comparing its bytes.
+      constexpr std::string_view usual = R"(<?xml version="1.0" encoding="UTF-8"?>)";
+      if (static_cast<std::size_t>(end - p) >= usual.size() &&
+          same_bytes(p, usual.data(), usual.size())) {
+        pos = static_cast<std::size_t>(p + usual.size() - data);
+      } else {
+        const char* q = nullptr;
+        st r = parse_declaration(p, end, q);
+        if (r != st::ok) return r;
+        pos = static_cast<std::size_t>(q - data);
+      }
     }
     ph = phase::prolog;
     return st::skip;
@@ -1563,6 +1620,30 @@ struct reader::impl {
     return done;
   }
 
+  // reader::next_text_content(): the text and the end tag of a simple element in one step,
+  // when both are already buffered and need no decoding; anything else takes next().
+  token next_text_content(reader& r) {
+    if (ph == phase::content && !pending_end && !pending_pop && retry_at == 0 && !text_resume) {
+      const char* p = data + pos;
+      const char* end = data + size;
+      const char* s = detail::find_text_special(p, end);
+      const open_element& e = elements.back();
+      const char* name = s + 2;
+      if (end - s > static_cast<std::ptrdiff_t>(e.name_len) + 2 && s[0] == '<' && s[1] == '/' &&
+          name[e.name_len] == '>' && same_bytes(name, names_base() + e.name_off, e.name_len) &&
+          static_cast<std::uint64_t>(s - p) <= lim.max_text_length) {
+        tok_off = offset_of(s);
+        tok_pos_valid = false;
+        pos = static_cast<std::size_t>(name + e.name_len + 1 - data);
+        emit_end(r);
+        r.text_ = {p, static_cast<std::size_t>(s - p)};
+        r.empty_element_ = false;
+        return token::end_element;
+      }
+    }
+    return next(r);
+  }
+
   token next(reader& r) {
     if (ph == phase::failed) return token::error;
     if (ph == phase::done) return token::end_document;
@@ -1667,6 +1748,10 @@ void reader::set_source(source_fn source) {
 
 token reader::next() {
   return impl_->next(*this);
+}
+
+token reader::next_text_content() {
+  return impl_->next_text_content(*this);
 }
 
 token reader::skip_element() {

@@ -317,5 +317,78 @@ TEST(Reader, ReaderIsReusable) {
   }
 }
 
+TEST(Reader, NamespaceRedeclarationAndDuplicateDeclarations) {
+  // Redeclaring a parent's prefix is legal; declaring one twice on the same tag is not.
+  EXPECT_EQ(events_of("<a xmlns:p='u'><p:b xmlns:p='v' xmlns:q='w'/><p:c/></a>"),
+            "<{}a\n<{v}b\n>\n<{u}c\n>\n>\n");
+  expect_error("<a xmlns:p='u' xmlns:p='u'/>", errc::duplicate_attribute, 15);
+  expect_error("<a xmlns:p='u'><b xmlns:q='v' xmlns:p='w' xmlns:q='x'/></a>",
+               errc::duplicate_attribute, 42);
+  const std::string xml_decl = "xmlns:xml='http://www.w3.org/XML/1998/namespace'";
+  EXPECT_EQ(events_of("<a " + xml_decl + "/>"), "<{}a\n>\n");
+  expect_error("<a " + xml_decl + " " + xml_decl + "/>", errc::duplicate_attribute,
+               4 + xml_decl.size());
+}
+
+// Drives next_text_content() the way the binding does on every child of <r>: the text and end
+// tag of a simple element in one call when possible, else the tokens next() gives.
+std::string text_content_trace(reader& r) {
+  std::string got;
+  for (token t = r.next(); t != token::end_document; t = r.next()) {
+    if (t == token::error) return got + "error " + describe(r.error().code);
+    if (t != token::start_element || r.depth() != 2) continue;
+    got += std::string(r.local_name()) + ":";
+    t = r.next_text_content();
+    if (t == token::end_element) {
+      got += "end[" + std::string(r.text()) + "]" + (r.is_empty_element() ? " empty" : "") + "\n";
+      continue;
+    }
+    if (t == token::text) got += "text[" + std::string(r.text()) + "]";
+    while (t != token::end_element || r.depth() != 2) {
+      t = r.next();
+      if (t == token::error) return got + "error " + describe(r.error().code);
+    }
+    got += "\n";
+  }
+  return got;
+}
+
+TEST(Reader, NextTextContentReadsTextAndEndTagTogether) {
+  const std::string doc =
+      "<r xmlns:p='u'><p:b>12</p:b><c/><d></d><e>x&amp;y</e><f>t<g/></f><h> \t</h></r>";
+  reader r;
+  r.reset(doc);
+  EXPECT_EQ(text_content_trace(r),
+            "b:end[12]\nc:end[] empty\nd:end[]\ne:text[x&y]\nf:text[t]\nh:end[ \t]\n");
+  // On the fused end tag: names, depth and position are those of the end tag.
+  r.reset(doc);
+  ASSERT_EQ(r.next(), token::start_element);
+  ASSERT_EQ(r.next(), token::start_element);
+  ASSERT_EQ(r.next_text_content(), token::end_element);
+  EXPECT_TRUE(r.is("u", "b"));
+  EXPECT_EQ(r.prefix(), "p");
+  EXPECT_EQ(r.depth(), 2u);
+  EXPECT_EQ(r.where().offset, doc.find("</p:b>"));
+  EXPECT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.local_name(), "c");
+  // Streamed a byte at a time, the tokens may come apart but say the same.
+  std::size_t offset = 0;
+  r.set_source([&](char* dest, std::size_t) {
+    if (offset == doc.size()) return std::size_t{0};
+    *dest = doc[offset++];
+    return std::size_t{1};
+  });
+  r.reset();
+  std::string streamed = text_content_trace(r);
+  EXPECT_EQ(streamed.substr(0, 2), "b:");
+  EXPECT_NE(streamed.find("\nc:end[] empty\nd:end[]\ne:text[x&y]\nf:text[t]\nh:"),
+            std::string::npos)
+      << streamed;
+  r.set_source({});
+  // A mismatched end tag is reported as next() reports it.
+  r.reset("<r><b>1</c></r>");
+  EXPECT_EQ(text_content_trace(r), std::string("b:text[1]error ") + describe(errc::tag_mismatch));
+}
+
 }  // namespace
 }  // namespace lather::xml

@@ -39,12 +39,12 @@ namespace lather::xml {
 
 /// Hard limits. Every one has its own error code; all are per document (per reader reset).
 struct limits {
-  std::uint32_t max_depth = 512;             ///< element nesting
-  std::uint32_t max_name_length = 1024;      ///< bytes in one qualified name
-  std::uint32_t max_attributes = 256;        ///< attributes (incl. xmlns) on one element
-  std::uint32_t max_namespaces = 1024;       ///< namespace declarations in scope at once
-  std::uint64_t max_text_length = 64u << 20; ///< bytes in one text run or attribute value
-  std::uint64_t max_total_bytes = 256u << 20;///< bytes in the document; 0 = unlimited
+  std::uint32_t max_depth = 512;               ///< element nesting
+  std::uint32_t max_name_length = 1024;        ///< bytes in one qualified name
+  std::uint32_t max_attributes = 256;          ///< attributes (incl. xmlns) on one element
+  std::uint32_t max_namespaces = 1024;         ///< namespace declarations in scope at once
+  std::uint64_t max_text_length = 64u << 20;   ///< bytes in one text run or attribute value
+  std::uint64_t max_total_bytes = 256u << 20;  ///< bytes in the document; 0 = unlimited
 };
 
 enum class token : std::uint8_t {
@@ -102,6 +102,14 @@ class reader {
 
   /// Advance to the next token.
   token next();
+
+  /// For an element expected to hold only text (call right after its token::start_element):
+  /// when the bytes ahead are character data that needs no decoding (no references, CR, CDATA,
+  /// comments or non-ASCII), or nothing, followed by this element's end tag, consumes both and
+  /// returns token::end_element with text() = that data (empty for no data). One call instead
+  /// of a text and an end_element token; the binding reads simple values this way. Otherwise it
+  /// is exactly next() (the caller then sees token::text, a child start tag, ...).
+  token next_text_content();
 
   /// Skip the rest of the current element: call right after token::start_element. Returns
   /// token::end_element (positioned on that element's end tag), or need_more / error.
