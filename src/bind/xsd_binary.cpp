@@ -379,6 +379,24 @@ encode_kernel hex_encoder(simd_level) {
 
 constexpr std::size_t simd_slack = 32;  // SIMD stores may run this far past the last byte
 
+// The last partial block of base64 (under 32 characters): its whole quanta before any '=' are
+// decoded by the kernel on a copy padded with 'A', instead of a character at a time. Returns the
+// characters consumed (0 if that block holds whitespace or junk: the scalar code decides then).
+std::size_t decode_tail_block(decode_kernel kernel, std::string_view tail, std::uint8_t*& dst) {
+  std::size_t clean = tail.size();
+  while (clean != 0 && tail[clean - 1] == '=') --clean;
+  clean = clean / 4 * 4;
+  if (clean == 0) return 0;
+  char block[32];
+  std::memcpy(block, tail.data(), clean);
+  std::memset(block + clean, 'A', sizeof block - clean);
+  std::uint8_t bytes[32 + simd_slack];
+  if (kernel(block, sizeof block, bytes) != sizeof block) return 0;
+  std::memcpy(dst, bytes, clean / 4 * 3);
+  dst += clean / 4 * 3;
+  return clean;
+}
+
 }  // namespace
 
 simd_level best_simd_level() noexcept {
@@ -427,6 +445,7 @@ errc base64_decode(std::string_view text, std::vector<std::uint8_t>& out,
       p += done;
       dst += done / 4 * 3;
       simd_resume = end;
+      if (end - p < 32) p += decode_tail_block(kernel, text.substr(p), dst);
       if (p == end) break;
     }
     const std::uint8_t v = base64_table[static_cast<unsigned char>(text[p])];
