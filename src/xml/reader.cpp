@@ -141,8 +141,18 @@ inline std::uint32_t hash_bytes(std::string_view s) noexcept {
   return h;
 }
 
-// Short comparisons (names, prefixes) are cheaper inline than through memcmp.
-inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+// Short comparisons (names, prefixes) are cheaper inline than through memcmp; names of 8 to 16
+// bytes (most element names) as two overlapping words even where the general one is not inlined.
+[[gnu::always_inline]] inline bool same_bytes(const char* a, const char* b,
+                                              std::size_t n) noexcept {
+  if (n >= 8 && n <= 16) {
+    std::uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
   return detail::same_bytes(a, b, n);
 }
 
