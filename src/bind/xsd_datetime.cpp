@@ -172,9 +172,45 @@ errc next_day(date_time_fields& f) noexcept {
 
 enum class kind { date_time, date, time };
 
+// The shape nearly every peer sends, "YYYY-MM-DDThh:mm:ss" with "Z" or no timezone, read at
+// fixed positions. False (nothing written) for anything else, including every error and
+// 24:00:00: the general parser decides those.
+bool parse_plain_date_time(std::string_view t, date_time_fields& out) noexcept {
+  if (t.size() != 19 && (t.size() != 20 || t[19] != 'Z')) return false;
+  bool ok = true;
+  auto two = [&](std::size_t i) {
+    ok = ok && is_digit(t[i]) && is_digit(t[i + 1]);
+    return static_cast<unsigned>((t[i] - '0') * 10 + (t[i + 1] - '0'));
+  };
+  const unsigned century = two(0), year = two(2), month = two(5), day = two(8), hour = two(11),
+                 minute = two(14), second = two(17);
+  if (!ok || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':')
+    return false;
+  const std::int32_t y = static_cast<std::int32_t>(century * 100 + year);
+  if (month < 1 || month > 12 || day < 1 || day > days_in_month(y, month) || hour > 23 ||
+      minute > 59 || second > 59)
+    return false;
+  out.year = y;
+  out.month = static_cast<std::uint8_t>(month);
+  out.day = static_cast<std::uint8_t>(day);
+  out.hour = static_cast<std::uint8_t>(hour);
+  out.minute = static_cast<std::uint8_t>(minute);
+  out.second = static_cast<std::uint8_t>(second);
+  out.fraction.clear();
+  if (t.size() == 20)
+    out.tz_minutes = 0;
+  else
+    out.tz_minutes.reset();
+  return true;
+}
+
 template <kind K>
 errc parse_fields(std::string_view text, date_time_fields& out) noexcept {
-  cursor c{detail::trim_xml_space(text)};
+  const std::string_view trimmed = detail::trim_xml_space(text);
+  if constexpr (K == kind::date_time) {
+    if (parse_plain_date_time(trimmed, out)) return errc::ok;
+  }
+  cursor c{trimmed};
   date_time_fields f;
   bool end_of_day = false;
   if constexpr (K != kind::time) {

@@ -69,6 +69,36 @@ TEST(XsdDateTime, CalendarValidity) {
   }
 }
 
+// "YYYY-MM-DDThh:mm:ss" with "Z" or no zone has a fixed-position fast path; the same value with
+// a ".0" fraction takes the general parser. Both must agree on every field and every error.
+TEST(XsdDateTime, PlainShapeAgreesWithTheGeneralParser) {
+  auto two = [](int v) { return std::string{char('0' + v / 10), char('0' + v % 10)}; };
+  int checked = 0;
+  for (const char* year : {"0000", "0001", "1900", "2000", "2023", "2024", "9999"})
+    for (int month : {0, 1, 2, 4, 12, 13})
+      for (int day : {0, 1, 28, 29, 30, 31, 32})
+        for (int hour : {0, 23, 24})
+          for (int minute : {0, 59, 60})
+            for (int second : {0, 59, 60})
+              for (const char* zone : {"", "Z"}) {
+                const std::string head = std::string(year) + "-" + two(month) + "-" + two(day) +
+                                         "T" + two(hour) + ":" + two(minute) + ":" + two(second);
+                xsd::date_time plain{}, general{};
+                plain.fraction = "stale";  // a reused destination
+                const errc e1 = xsd_traits<xsd::date_time>::parse(head + zone, plain);
+                const errc e2 = xsd_traits<xsd::date_time>::parse(head + ".0" + zone, general);
+                ASSERT_EQ(e1, e2) << head << zone;
+                if (e1 == errc::ok) {
+                  ASSERT_EQ(plain, general) << head << zone;
+                  ++checked;
+                }
+              }
+  EXPECT_GT(checked, 1000);
+  for (const char* bad : {"2024-01-01T00:00:0Z", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00z",
+                          "2024/01/01T00:00:00Z", "2024-01-01T00-00:00Z", "+024-01-01T00:00:00Z"})
+    EXPECT_EQ(parse_error<xsd::date_time>(bad), errc::invalid_lexical) << bad;
+}
+
 TEST(XsdDateTime, YearsBeyondFourDigitsAndBeforeCommonEra) {
   // XSD 1.1: year 0000 is 1 BCE, -0001 is 2 BCE; leap rule is proleptic Gregorian.
   EXPECT_EQ(canonical<xsd::date_time>("-0044-03-15T12:00:00Z"), "-0044-03-15T12:00:00Z");
