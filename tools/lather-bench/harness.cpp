@@ -95,6 +95,8 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
   std::mutex m;
   std::condition_variable cv;
   unsigned ready = 0, finished = 0;
+  bool window_open = false;
+  std::condition_variable window_opened;  // workers wait here; `cv` wakes the main thread
 
   std::vector<std::thread> pool;
   pool.reserve(threads);
@@ -120,10 +122,14 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
       };
       untimed(opts.guard_calls);
       {
-        std::lock_guard lock(m);
+        // The timed window opens for every thread at once, when the last one has finished
+        // its guard calls: with 1024 threads the early starters would otherwise time their
+        // calls while most clients are still connecting (fewer concurrent clients than N).
+        std::unique_lock lock(m);
         ++ready;
+        cv.notify_all();
+        window_opened.wait(lock, [&] { return window_open; });
       }
-      cv.notify_all();
       const auto start = clock::now();
       auto last = start;
       for (std::uint64_t i = 0; c; ++i) {
@@ -157,7 +163,9 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
   {
     std::unique_lock lock(m);
     cv.wait(lock, [&] { return ready == threads; });
+    window_open = true;
   }
+  window_opened.notify_all();
   const auto start = clock::now();
   const auto deadline =
       start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(opts.seconds));
