@@ -467,9 +467,15 @@ measure_clients() {
       gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
   fi
   : >"$work/clients.dat"
-  emit "${secs} s per point after ${warm} s warm-up: \`lather-bench --url U --threads C --time $secs"
-  emit "--warmup $warm --guard-calls $guard --json\` (overall_throughput, total_tps) and \`gsoap-perf-client --url U --threads C"
-  emit "--time $secs --warmup $warm --io store\` (per_thread, calls_per_s) against \`gsoap-perf-server"
+  # lather's C clients run as fibers on one thread per core (each its own connection, one call
+  # in flight, every echo verified; docs/benchmarks.md): C sleeping threads would measure the
+  # kernel's scheduler more than either stack. gsoap-perf-client keeps one thread per client.
+  local client_threads
+  client_threads=$(nproc)
+  emit "${secs} s per point after ${warm} s warm-up: \`lather-bench --url U --threads C --client-threads $client_threads --time $secs"
+  emit "--warmup $warm --guard-calls $guard --json\` (overall_throughput, total_tps; C clients, each with its own"
+  emit "connection, as fibers on $client_threads threads) and \`gsoap-perf-client --url U --threads C"
+  emit "--time $secs --warmup $warm --io store\` (per_thread, calls_per_s; one thread per client) against \`gsoap-perf-server"
   emit "--threads 1030 --io store\` (one worker per keep-alive connection)."
   emit ""
   emit "| clients | lather per client | lather total | gSOAP per client | gSOAP total |"
@@ -480,7 +486,8 @@ measure_clients() {
     if [[ -n $lather_url ]]; then
       out=$work/lather-bench.out
       run_bounded $((secs + warm + 90)) "$out" "$lather_bench" --url "$lather_url" \
-        --threads "$c" --time "$secs" --warmup "$warm" --guard-calls "$guard" --json --no-progress
+        --threads "$c" --client-threads "$client_threads" --time "$secs" --warmup "$warm" \
+        --guard-calls "$guard" --json --no-progress
       lp=$(json_field overall_throughput "$out") lt=$(json_field total_tps "$out")
       errors=$(json_field errors "$out")
       [[ -z $lt ]] && echo "  lather-bench failed at $c clients: $(tail -2 "$out" | tr '\n' ' ')" >&2

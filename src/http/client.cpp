@@ -182,6 +182,7 @@ struct client_call {
   // Plain TCP: blocking socket calls bounded by the deadline.
   [[noreturn]] void time_out(io_deadline d);
   void bound_wait(int option, clock_type::duration& applied, io_deadline d);
+  void wait_ready(bool writable, io_deadline d);
   void send_blocking(iovec* iov, std::size_t count);
   std::size_t receive_blocking(char* dest, std::size_t capacity, io_deadline d, sys_error& ec);
 
@@ -409,16 +410,27 @@ void client_call::bound_wait(int option, clock_type::duration& applied, io_deadl
   applied = std::chrono::microseconds(us);
 }
 
+/// The socket would block: with a wait_socket hook, wait there (non-blocking socket); without
+/// one the blocking call timed out early (SO_*TIMEO), and the caller's bound_wait re-checks.
+void client_call::wait_ready(bool writable, io_deadline d) {
+  if (cl.opts.wait_socket && !cl.opts.wait_socket(c.socket.native_handle(), writable, d.at))
+    time_out(d);
+}
+
 void client_call::send_blocking(iovec* iov, std::size_t count) {
   const io_deadline d = next_deadline();
   while (count > 0) {
-    bound_wait(SO_SNDTIMEO, c.send_timeout, d);
+    if (!cl.opts.wait_socket) bound_wait(SO_SNDTIMEO, c.send_timeout, d);
     msghdr m{};
     m.msg_iov = iov;
     m.msg_iovlen = count;
     ssize_t n = ::sendmsg(c.socket.native_handle(), &m, MSG_NOSIGNAL);
     if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;  // re-check clock
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        wait_ready(true, d);
+        continue;
+      }
       fail_io(sys_error(errno, boost::system::system_category()), "sending the request to");
     }
     auto sent = static_cast<std::size_t>(n);
@@ -437,14 +449,18 @@ void client_call::send_blocking(iovec* iov, std::size_t count) {
 std::size_t client_call::receive_blocking(char* dest, std::size_t capacity, io_deadline d,
                                           sys_error& ec) {
   for (;;) {
-    bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
+    if (!cl.opts.wait_socket) bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
     ssize_t n = ::recv(c.socket.native_handle(), dest, capacity, 0);
     if (n > 0) return static_cast<std::size_t>(n);
     if (n == 0) {
       ec = asio::error::eof;
       return 0;
     }
-    if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;  // re-check clock
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      wait_ready(false, d);
+      continue;
+    }
     ec = sys_error(errno, boost::system::system_category());
     return 0;
   }
@@ -479,7 +495,8 @@ void client_call::connect() {
   }
   c.socket.set_option(tcp::no_delay(true), ec);
   if (!cl.tls) {
-    c.socket.native_non_blocking(false, ec);  // plain TCP: blocking calls from here on
+    // Plain TCP: blocking calls from here on, unless a wait_socket hook does the waiting.
+    c.socket.native_non_blocking(static_cast<bool>(cl.opts.wait_socket), ec);
     if (ec) fail_io(ec, "configuring the connection to");
     c.send_timeout = c.receive_timeout = clock_type::duration::zero();
   } else {

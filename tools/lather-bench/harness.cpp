@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "multiplex.hpp"
+
 namespace lather::bench {
 namespace {
 
@@ -49,13 +51,14 @@ void note_error(thread_result& r, const char* what) {
 
 // CXF's global warm-up: a few threads call for at least `seconds` and at least `min_calls`
 // each. Stops a thread early when its first calls all fail (dead or wrong server).
-std::uint64_t warm_up(const run_options& opts, const caller_factory& make, std::string& first_error) {
+std::uint64_t warm_up(const run_options& opts, const caller_factory& make,
+                      std::string& first_error) {
   const unsigned threads = 4;
   std::atomic<std::uint64_t> successes{0};
   std::mutex m;
   std::vector<std::thread> pool;
   const auto until = clock::now() + std::chrono::duration_cast<clock::duration>(
-                                         std::chrono::duration<double>(opts.warmup_seconds));
+                                        std::chrono::duration<double>(opts.warmup_seconds));
   for (unsigned t = 0; t < threads; ++t) {
     pool.emplace_back([&] {
       std::unique_ptr<caller> c;
@@ -86,108 +89,127 @@ std::uint64_t warm_up(const run_options& opts, const caller_factory& make, std::
   return successes.load();
 }
 
-run_result timed_run(const run_options& opts, const caller_factory& make, unsigned threads) {
+run_result timed_run(const run_options& opts, const caller_factory& make, unsigned clients) {
   run_result result;
-  result.threads = threads;
-  result.per_thread.resize(threads);
+  result.threads = clients;
+  result.per_thread.resize(clients);
   progress_counter progress;
   std::atomic<bool> done{false};
   std::mutex m;
-  std::condition_variable cv;
+  std::condition_variable cv;  // wakes the main thread
   unsigned ready = 0, finished = 0;
-  bool window_open = false;
-  std::condition_variable window_opened;  // workers wait here; `cv` wakes the main thread
+  std::atomic<bool> window_open{false};
+  std::condition_variable window_opened;  // client threads wait here for the window
 
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (unsigned t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
-      thread_result& r = result.per_thread[t];
-      std::unique_ptr<caller> c;
-      try {
-        c = make();
-      } catch (const std::exception& e) {
-        note_error(r, e.what());
-      }
-      // Ids are distinct per thread so a misrouted response is caught.
-      std::int32_t id = static_cast<std::int32_t>(t) << 24;
-      auto untimed = [&](unsigned n) {
-        for (unsigned i = 0; c && i < n; ++i) {
-          try {
-            c->call(++id);
-          } catch (const std::exception& e) {
-            note_error(r, e.what());
-          }
-        }
-      };
-      untimed(opts.guard_calls);
-      {
-        // The timed window opens for every thread at once, when the last one has finished
-        // its guard calls: with 1024 threads the early starters would otherwise time their
-        // calls while most clients are still connecting (fewer concurrent clients than N).
-        std::unique_lock lock(m);
-        ++ready;
-        cv.notify_all();
-        window_opened.wait(lock, [&] { return window_open; });
-      }
-      const auto start = clock::now();
-      auto last = start;
-      for (std::uint64_t i = 0; c; ++i) {
-        if (opts.seconds > 0 ? done.load(std::memory_order_relaxed) : i >= opts.count) break;
+  // One client's life: connect, guard calls, the timed window, guard calls.
+  // `wait_window` returns when every client is ready.
+  auto run_client = [&](unsigned t, auto&& wait_window) {
+    thread_result& r = result.per_thread[t];
+    std::unique_ptr<caller> c;
+    try {
+      c = make();
+    } catch (const std::exception& e) {
+      note_error(r, e.what());
+    }
+    // Ids are distinct per client so a misrouted response is caught.
+    std::int32_t id = static_cast<std::int32_t>(t) << 24;
+    auto untimed = [&](unsigned n) {
+      for (unsigned i = 0; c && i < n; ++i) {
         try {
           c->call(++id);
-          const auto now = clock::now();
-          r.latency.record(
-              static_cast<std::uint64_t>(std::chrono::nanoseconds(now - last).count()));
-          last = now;
-          ++r.invocations;
-          progress.calls.fetch_add(1, std::memory_order_relaxed);
         } catch (const std::exception& e) {
           note_error(r, e.what());
-          progress.errors.fetch_add(1, std::memory_order_relaxed);
-          last = clock::now();
         }
       }
-      r.duration_s = seconds_between(start, clock::now());
-      {
-        std::lock_guard lock(m);
-        ++finished;
+    };
+    untimed(opts.guard_calls);
+    // The timed window opens for every client at once, when the last one has finished its
+    // guard calls: with 1024 clients the early starters would otherwise time their calls
+    // while most clients are still connecting (fewer concurrent clients than N).
+    {
+      std::lock_guard lock(m);
+      ++ready;
+    }
+    cv.notify_all();
+    wait_window();
+    const auto start = clock::now();
+    auto last = start;
+    for (std::uint64_t i = 0; c; ++i) {
+      if (opts.seconds > 0 ? done.load(std::memory_order_relaxed) : i >= opts.count) break;
+      try {
+        c->call(++id);
+        const auto now = clock::now();
+        r.latency.record(static_cast<std::uint64_t>(std::chrono::nanoseconds(now - last).count()));
+        last = now;
+        ++r.invocations;
+        progress.calls.fetch_add(1, std::memory_order_relaxed);
+      } catch (const std::exception& e) {
+        note_error(r, e.what());
+        progress.errors.fetch_add(1, std::memory_order_relaxed);
+        last = clock::now();
       }
-      cv.notify_all();
-      // "so other threads get accurate results": keep the load on until everyone is done.
-      untimed(opts.guard_calls);
-    });
+    }
+    r.duration_s = seconds_between(start, clock::now());
+    {
+      std::lock_guard lock(m);
+      ++finished;
+    }
+    cv.notify_all();
+    // "so other threads get accurate results": keep the load on until everyone is done.
+    untimed(opts.guard_calls);
+  };
+
+  std::vector<std::thread> pool;
+  if (opts.client_threads == 0) {  // CXF's model: one thread per client
+    pool.reserve(clients);
+    for (unsigned t = 0; t < clients; ++t)
+      pool.emplace_back([&, t] {
+        run_client(t, [&] {
+          std::unique_lock lock(m);
+          window_opened.wait(lock, [&] { return window_open.load(); });
+        });
+      });
+  } else {  // clients t, t + T, t + 2T, ... on fibers of thread t
+    const unsigned threads = std::min(opts.client_threads, clients);
+    pool.reserve(threads);
+    for (unsigned k = 0; k < threads; ++k)
+      pool.emplace_back([&, k] {
+        fiber_loop loop;
+        for (unsigned t = k; t < clients; t += threads)
+          loop.spawn([&, t] { run_client(t, [&] { fiber_loop::wait_for(window_open); }); });
+        loop.run();
+      });
   }
 
   const bool tty = opts.progress && isatty(STDERR_FILENO);
   {
     std::unique_lock lock(m);
-    cv.wait(lock, [&] { return ready == threads; });
+    cv.wait(lock, [&] { return ready == clients; });
     window_open = true;
   }
   window_opened.notify_all();
   const auto start = clock::now();
-  const auto deadline =
-      start + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(opts.seconds));
+  const auto deadline = start + std::chrono::duration_cast<clock::duration>(
+                                    std::chrono::duration<double>(opts.seconds));
   for (;;) {
     std::unique_lock lock(m);
     if (opts.seconds > 0) {
       if (cv.wait_until(lock, std::min(deadline, clock::now() + std::chrono::milliseconds(500)),
-                        [&] { return finished == threads; }))
+                        [&] { return finished == clients; }))
         break;
       if (clock::now() >= deadline) {
         done = true;
-        cv.wait(lock, [&] { return finished == threads; });
+        cv.wait(lock, [&] { return finished == clients; });
         break;
       }
     } else if (cv.wait_for(lock, std::chrono::milliseconds(500),
-                           [&] { return finished == threads; })) {
+                           [&] { return finished == clients; })) {
       break;
     }
     if (tty) {
       const double el = seconds_between(start, clock::now());
-      std::fprintf(stderr, "\r[%u threads] %6.1f s  %10llu calls  %10.0f calls/s  %llu errors ",
-                   threads, el, static_cast<unsigned long long>(progress.calls.load()),
+      std::fprintf(stderr, "\r[%u clients] %6.1f s  %10llu calls  %10.0f calls/s  %llu errors ",
+                   clients, el, static_cast<unsigned long long>(progress.calls.load()),
                    el > 0 ? double(progress.calls.load()) / el : 0.0,
                    static_cast<unsigned long long>(progress.errors.load()));
     }
@@ -204,10 +226,11 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
     if (r.duration_s > 0) result.total_tps += double(r.invocations) / r.duration_s;
     if (r.invocations > 0) sum_avg += r.duration_s / double(r.invocations);
   }
-  if (result.running_s > 0) result.overall_throughput = double(result.invocations) / result.running_s;
+  if (result.running_s > 0)
+    result.overall_throughput = double(result.invocations) / result.running_s;
   if (result.invocations > 0)
     result.overall_avg_ms = result.running_s / double(result.invocations) * 1000.0;
-  result.total_avg_ms = sum_avg / threads * 1000.0;
+  result.total_avg_ms = sum_avg / clients * 1000.0;
   return result;
 }
 
@@ -264,12 +287,12 @@ void print_result(const run_options& opts, const run_result& r) {
         "{\"operation\":\"%s\",\"threads\":%u,\"invocations\":%llu,\"running_s\":%.3f,"
         "\"overall_throughput\":%.1f,\"overall_avg_ms\":%.4f,\"total_tps\":%.1f,"
         "\"total_avg_ms\":%.4f,\"p50_ms\":%.4f,\"p90_ms\":%.4f,\"p99_ms\":%.4f,\"max_ms\":%.4f,"
-        "\"errors\":%llu}\n",
+        "\"errors\":%llu,\"client_threads\":%u}\n",
         opts.operation.c_str(), r.threads, static_cast<unsigned long long>(r.invocations),
         r.running_s, r.overall_throughput, r.overall_avg_ms, r.total_tps, r.total_avg_ms,
         double(r.latency.percentile(50)) * ms, double(r.latency.percentile(90)) * ms,
         double(r.latency.percentile(99)) * ms, double(r.latency.max()) * ms,
-        static_cast<unsigned long long>(r.errors));
+        static_cast<unsigned long long>(r.errors), opts.client_threads);
     return;
   }
   std::printf("=============Overall Test Result============\n");

@@ -24,12 +24,15 @@ using caller_factory = std::function<std::unique_ptr<caller>()>;
 struct run_options {
   std::string operation = "echoComplexTypeDoc";
   std::vector<unsigned> thread_counts{1};
-  double seconds = 0;          ///< time mode when > 0
-  std::uint64_t count = 0;     ///< count mode (calls per thread) when seconds == 0
-  double warmup_seconds = 5;   ///< global warm-up (CXF: 30 s and 1200 calls per thread)
+  double seconds = 0;         ///< time mode when > 0
+  std::uint64_t count = 0;    ///< count mode (calls per thread) when seconds == 0
+  double warmup_seconds = 5;  ///< global warm-up (CXF: 30 s and 1200 calls per thread)
   std::uint64_t warmup_min_calls = 0;
-  unsigned guard_calls = 25;   ///< untimed calls before and after each thread's timed window
-  bool progress = false;       ///< live progress line on stderr
+  unsigned guard_calls = 25;  ///< untimed calls before and after each thread's timed window
+  /// 0: one OS thread per client (CXF's model). N: the clients run as fibers on N threads
+  /// (multiplex.hpp); the callers must then wait through bench::wait_socket.
+  unsigned client_threads = 0;
+  bool progress = false;  ///< live progress line on stderr
   bool json = false;
 };
 
@@ -62,12 +65,12 @@ struct run_result {
   unsigned threads = 0;
   std::vector<thread_result> per_thread;
   // CXF's figures (see the README of bench/ and cxf-perf): Overall = per-thread rate.
-  double overall_throughput = 0;   ///< sum(invocations) / sum(durations)
-  double overall_avg_ms = 0;       ///< sum(durations) / sum(invocations) * 1000
+  double overall_throughput = 0;  ///< sum(invocations) / sum(durations)
+  double overall_avg_ms = 0;      ///< sum(durations) / sum(invocations) * 1000
   std::uint64_t invocations = 0;
-  double running_s = 0;            ///< sum of durations
-  double total_tps = 0;            ///< sum of per-thread throughputs (aggregate)
-  double total_avg_ms = 0;         ///< mean of per-thread mean latency
+  double running_s = 0;     ///< sum of durations
+  double total_tps = 0;     ///< sum of per-thread throughputs (aggregate)
+  double total_avg_ms = 0;  ///< mean of per-thread mean latency
   std::uint64_t errors = 0;
   latency_histogram latency;
 };

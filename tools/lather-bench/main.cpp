@@ -14,6 +14,7 @@
 #include "lather/http/error.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/client.hpp"
+#include "multiplex.hpp"
 #include "options.hpp"
 
 namespace {
@@ -30,6 +31,7 @@ client_options make_client_options(const bench::options& o) {
   c.call_timeout = timeout;
   c.io_timeout = timeout;
   c.connect_timeout = std::min(timeout, std::chrono::milliseconds(10'000));
+  if (o.run.client_threads > 0) c.wait_socket = bench::wait_socket;  // suspend the fiber
   return c;
 }
 

@@ -56,6 +56,8 @@ prints its result block.
   --warmup SECONDS          global warm-up, 4 threads (default 5; CXF uses 30 s + 1200 calls)
   --warmup-calls N          and at least N calls per warm-up thread (default 0)
   --guard-calls N           untimed calls before/after each thread's window (default 25)
+  --client-threads T        run the clients as fibers on T threads (default 0: one OS
+                            thread per client, as CXF); each keeps its own connection
   --chunking-threshold N|never   request body framing (default 4096)
   --soap12                  send SOAP 1.2 instead of 1.1
   --timeout SECONDS         per-call timeout (default 30)
@@ -85,6 +87,7 @@ options parse_options(int argc, char** argv) {
     else if (arg == "--warmup") o.run.warmup_seconds = parse_number<double>(value(), "--warmup");
     else if (arg == "--warmup-calls") o.run.warmup_min_calls = parse_number<std::uint64_t>(value(), "--warmup-calls");
     else if (arg == "--guard-calls") o.run.guard_calls = parse_number<unsigned>(value(), "--guard-calls");
+    else if (arg == "--client-threads") o.run.client_threads = parse_number<unsigned>(value(), "--client-threads");
     else if (arg == "--chunking-threshold") {
       auto v = value();
       if (v == "never") o.chunking_never = true;

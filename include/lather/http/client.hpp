@@ -44,6 +44,15 @@ struct client_options {
   std::optional<tls_options> tls{};  ///< for https:// (defaults apply when unset)
   std::optional<basic_auth> auth{};  ///< sent preemptively on every request
   unsigned async_threads = 2;        ///< threads of the pool behind async_post
+  /// How a plain-TCP call waits for its socket. Unset (the default): the socket is blocking
+  /// and the calling thread sleeps in sendmsg/recv. Set: the socket is non-blocking and, when
+  /// a send or receive would block, the client calls wait_socket(fd, writable, deadline),
+  /// then retries; it returns false once the deadline has passed (the call then times out).
+  /// For event loops running many clients on one thread (lather-bench --client-threads):
+  /// the hook suspends the calling coroutine until the descriptor is ready. Connecting and
+  /// TLS still wait on the calling thread.
+  std::function<bool(int fd, bool writable, std::chrono::steady_clock::time_point deadline)>
+      wait_socket{};
 };
 
 namespace detail {

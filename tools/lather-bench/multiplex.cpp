@@ -1,0 +1,178 @@
+#include "multiplex.hpp"
+
+#include <poll.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <boost/context/fiber.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
+#include <cerrno>
+#include <deque>
+#include <stdexcept>
+#include <system_error>
+#include <vector>
+
+namespace lather::bench {
+namespace {
+
+namespace ctx = boost::context;
+using clock = std::chrono::steady_clock;
+
+// Deep enough for a call of any PacketSize (the binding recurses by type nesting, not items),
+// as the server's coroutines; only the touched pages are committed.
+constexpr std::size_t fiber_stack = 256 * 1024;
+
+enum class fiber_state { runnable, socket_wait, flag_wait, finished };
+
+struct fiber_task {
+  std::function<void()> body;
+  ctx::fiber self;       // the fiber while suspended
+  ctx::fiber scheduler;  // inside the fiber: the loop to switch back to
+  fiber_state state = fiber_state::runnable;
+  // socket_wait
+  int registered_fd = -1;  // the descriptor this task's epoll registration is for
+  bool writable = false, timed_out = false;
+  clock::time_point deadline{};
+  // flag_wait
+  const std::atomic<bool>* flag = nullptr;
+};
+
+thread_local fiber_loop::impl* current_loop = nullptr;
+thread_local fiber_task* current_task = nullptr;
+
+}  // namespace
+
+struct fiber_loop::impl {
+  int epoll_fd = -1;
+  std::vector<std::unique_ptr<fiber_task>> tasks;
+  std::deque<fiber_task*> runnable;
+  std::size_t flag_waiters = 0;
+
+  void resume(fiber_task& t) {
+    t.state = fiber_state::runnable;
+    current_task = &t;
+    t.self = std::move(t.self).resume();
+    current_task = nullptr;
+  }
+  static void suspend(fiber_task& t) { t.scheduler = std::move(t.scheduler).resume(); }
+
+  // Descriptors are registered once, edge-triggered for both directions: a wait costs no
+  // epoll_ctl. lather's client only waits after a call returned EAGAIN, and readiness arriving
+  // after that raises a new edge, so an edge consumed while the task waited for the other
+  // direction loses nothing.
+  void watch(fiber_task& t, int fd) {
+    if (t.registered_fd == fd) return;
+    if (t.registered_fd >= 0) epoll_ctl(epoll_fd, EPOLL_CTL_DEL, t.registered_fd, nullptr);
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    ev.data.ptr = &t;
+    if (epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &ev) != 0 && errno != EEXIST)
+      throw std::system_error(errno, std::generic_category(), "epoll_ctl");
+    t.registered_fd = fd;
+  }
+};
+
+fiber_loop::fiber_loop() : impl_(std::make_unique<impl>()) {
+  impl_->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+  if (impl_->epoll_fd < 0) throw std::system_error(errno, std::generic_category(), "epoll_create1");
+}
+
+fiber_loop::~fiber_loop() {
+  close(impl_->epoll_fd);
+}
+
+void fiber_loop::spawn(std::function<void()> body) {
+  auto task = std::make_unique<fiber_task>();
+  fiber_task* t = task.get();
+  t->body = std::move(body);
+  t->self = ctx::fiber(std::allocator_arg, ctx::protected_fixedsize_stack(fiber_stack),
+                       [t](ctx::fiber&& loop) {
+                         t->scheduler = std::move(loop);
+                         t->body();
+                         t->state = fiber_state::finished;
+                         return std::move(t->scheduler);
+                       });
+  impl_->runnable.push_back(t);
+  impl_->tasks.push_back(std::move(task));
+}
+
+void fiber_loop::run() {
+  impl& s = *impl_;
+  current_loop = &s;
+  std::size_t live = s.tasks.size();
+  std::array<epoll_event, 256> events;
+  auto last_deadline_scan = clock::now();
+  while (live > 0) {
+    while (!s.runnable.empty()) {
+      fiber_task* t = s.runnable.front();
+      s.runnable.pop_front();
+      s.resume(*t);
+      if (t->state == fiber_state::finished) --live;
+    }
+    if (live == 0) break;
+    const bool flag_waiters = s.flag_waiters > 0;
+    int n = epoll_wait(s.epoll_fd, events.data(), static_cast<int>(events.size()),
+                       flag_waiters ? 1 : 50);
+    for (int i = 0; i < n; ++i) {
+      auto* t = static_cast<fiber_task*>(events[i].data.ptr);
+      if (t->state != fiber_state::socket_wait) continue;
+      const std::uint32_t wanted =
+          (t->writable ? EPOLLOUT : EPOLLIN | EPOLLRDHUP) | EPOLLERR | EPOLLHUP;
+      if (events[i].events & wanted) {
+        t->state = fiber_state::runnable;
+        s.runnable.push_back(t);
+      }
+    }
+    const auto now = clock::now();
+    const bool scan_deadlines = now - last_deadline_scan >= std::chrono::milliseconds(50);
+    if (flag_waiters || scan_deadlines) {
+      for (const auto& t : s.tasks) {
+        if (t->state == fiber_state::flag_wait && t->flag->load(std::memory_order_acquire)) {
+          --s.flag_waiters;
+          t->state = fiber_state::runnable;
+          s.runnable.push_back(t.get());
+        } else if (scan_deadlines && t->state == fiber_state::socket_wait && now >= t->deadline) {
+          t->timed_out = true;
+          t->registered_fd = -1;  // the descriptor may be reused: register it afresh next time
+          t->state = fiber_state::runnable;
+          s.runnable.push_back(t.get());
+        }
+      }
+      if (scan_deadlines) last_deadline_scan = now;
+    }
+  }
+  current_loop = nullptr;
+}
+
+void fiber_loop::wait_for(const std::atomic<bool>& flag) {
+  fiber_task* t = current_task;
+  if (!t) throw std::logic_error("fiber_loop::wait_for outside a fiber");
+  if (flag.load(std::memory_order_acquire)) return;
+  t->flag = &flag;
+  t->state = fiber_state::flag_wait;
+  ++current_loop->flag_waiters;
+  impl::suspend(*t);
+}
+
+bool wait_socket(int fd, bool writable, clock::time_point deadline) {
+  fiber_task* t = current_task;
+  if (!t) {  // a plain thread (the warm-up): wait on the descriptor alone
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - clock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{fd, static_cast<short>(writable ? POLLOUT : POLLIN), 0};
+    int n = poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 1 << 30)));
+    return n != 0 || clock::now() < deadline;
+  }
+  if (clock::now() >= deadline) return false;
+  current_loop->watch(*t, fd);
+  t->writable = writable;
+  t->timed_out = false;
+  t->deadline = deadline;
+  t->state = fiber_state::socket_wait;
+  fiber_loop::impl::suspend(*t);
+  return !t->timed_out;
+}
+
+}  // namespace lather::bench
