@@ -284,15 +284,16 @@ void print_result(const run_options& opts, const run_result& r) {
   const double ms = 1e-6;
   if (opts.json) {
     std::printf(
-        "{\"operation\":\"%s\",\"threads\":%u,\"invocations\":%llu,\"running_s\":%.3f,"
+        "{\"operation\":\"%s\",\"threads\":%u,\"client_threads\":%u,\"invocations\":%llu,"
+        "\"running_s\":%.3f,"
         "\"overall_throughput\":%.1f,\"overall_avg_ms\":%.4f,\"total_tps\":%.1f,"
         "\"total_avg_ms\":%.4f,\"p50_ms\":%.4f,\"p90_ms\":%.4f,\"p99_ms\":%.4f,\"max_ms\":%.4f,"
-        "\"errors\":%llu,\"client_threads\":%u}\n",
-        opts.operation.c_str(), r.threads, static_cast<unsigned long long>(r.invocations),
-        r.running_s, r.overall_throughput, r.overall_avg_ms, r.total_tps, r.total_avg_ms,
-        double(r.latency.percentile(50)) * ms, double(r.latency.percentile(90)) * ms,
-        double(r.latency.percentile(99)) * ms, double(r.latency.max()) * ms,
-        static_cast<unsigned long long>(r.errors), opts.client_threads);
+        "\"errors\":%llu}\n",
+        opts.operation.c_str(), r.threads, opts.client_threads,
+        static_cast<unsigned long long>(r.invocations), r.running_s, r.overall_throughput,
+        r.overall_avg_ms, r.total_tps, r.total_avg_ms, double(r.latency.percentile(50)) * ms,
+        double(r.latency.percentile(90)) * ms, double(r.latency.percentile(99)) * ms,
+        double(r.latency.max()) * ms, static_cast<unsigned long long>(r.errors));
     return;
   }
   std::printf("=============Overall Test Result============\n");
