@@ -1660,10 +1660,12 @@ struct reader::impl {
         return token::end_element;
       }
     }
-    return next(r);
+    return r.next();
   }
 
-  token next(reader& r) {
+  // Inlined into reader::next() (one call per token, not two); next_text_content's fallback
+  // goes through reader::next().
+  [[gnu::always_inline]] token next(reader& r) {
     if (ph == phase::failed) return token::error;
     if (ph == phase::done) return token::end_document;
     if (pending_end) {
