@@ -18,6 +18,7 @@
 #include <array>
 #include <cstring>
 
+#include "lather/xml/writer.hpp"  // detail::copy_bytes
 #include "scan.hpp"
 
 namespace lather::xml {
@@ -196,16 +197,7 @@ class byte_stack {
   std::size_t size() const noexcept { return size_; }
   void append(const char* p, std::size_t n) {
     if (cap_ - size_ < n) grow(n);
-    char* d = bytes_.get() + size_;
-    if (n >= 8 && n <= 16) {  // most names: two overlapping words, no call into memcpy
-      std::uint64_t head, tail;
-      std::memcpy(&head, p, 8);
-      std::memcpy(&tail, p + n - 8, 8);
-      std::memcpy(d, &head, 8);
-      std::memcpy(d + n - 8, &tail, 8);
-    } else if (n != 0) {
-      std::memcpy(d, p, n);
-    }
+    detail::copy_bytes(bytes_.get() + size_, p, n);  // names: no call into memcpy
     size_ += n;
   }
   void truncate(std::size_t n) noexcept { size_ = n; }
