@@ -1032,8 +1032,6 @@ struct reader::impl {
   // ------------------------------------------------------------------ tags
   st parse_start_tag(reader& r, const char* p, const char* end, const char*& q) {
     if (elements.size() >= lim.max_depth) return fail(errc::limit_depth, p);
-    raw.clear();
-    values.clear();
     const char* name = p + 1;
     const char* s = nullptr;
     std::uint32_t prefix_len = 0;
@@ -1054,6 +1052,8 @@ struct reader::impl {
         return st::ok;
       }
     }
+    raw.clear();
+    values.clear();
     bool empty = false;
     for (;;) {
       const char* ws = s;
