@@ -1,5 +1,6 @@
 #include "wire.hpp"
 
+#include <array>
 #include <charconv>
 #include <ctime>
 
@@ -78,36 +79,34 @@ std::string_view http_date() {
   return {text, length};
 }
 
-static char lower(char c) noexcept {
-  return (c >= 'A' && c <= 'Z') ? char(c + 32) : c;
-}
-
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
-  return true;
-}
-
 std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
 
+namespace {
+// RFC 9110 tchar, as a table: set_header checks every name it is given.
+constexpr std::array<bool, 256> tchar_table = [] {
+  std::array<bool, 256> t{};
+  for (int c = '0'; c <= '9'; ++c) t[c] = true;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = true;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = true;
+  for (char c : std::string_view{"!#$%&'*+-.^_`|~"}) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+}  // namespace
+
 bool is_token(std::string_view s) noexcept {
   if (s.empty()) return false;
-  for (unsigned char c : s) {
-    bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              std::string_view{"!#$%&'*+-.^_`|~"}.find(char(c)) != std::string_view::npos;
-    if (!ok) return false;
-  }
+  for (unsigned char c : s)
+    if (!tchar_table[c]) return false;
   return true;
 }
 
 bool is_safe_value(std::string_view s) noexcept {
-  for (char c : s)
-    if (c == '\r' || c == '\n' || c == '\0') return false;
+  for (unsigned char c : s)
+    if (c <= '\r' && (c == '\r' || c == '\n' || c == '\0')) return false;
   return true;
 }
 

@@ -230,7 +230,7 @@ void envelope_writer::begin(const envelope_write_options& options) {
   w_.declare_namespace("xsd", xsd_ns);
   if (options.encoded) w_.declare_namespace("soapenc", soap11_encoding_ns);
   for (const namespace_binding& b : options.namespaces) w_.declare_namespace(b.prefix, b.uri);
-  w_.start_element(env, "Envelope");
+  w_.start_element(env, xml::ncname{"Envelope"});
   // SOAP 1.2 forbids encodingStyle on Envelope; there it goes on the RPC wrapper only.
   if (options.encoded && version_ == version::soap11) {
     w_.attribute(env, "encodingStyle", soap11_encoding_ns);
@@ -239,14 +239,14 @@ void envelope_writer::begin(const envelope_write_options& options) {
 }
 
 void envelope_writer::begin_header() {
-  w_.start_element(envelope_ns(version_), "Header");
+  w_.start_element(envelope_ns(version_), xml::ncname{"Header"});
   in_header_ = true;
 }
 
 void envelope_writer::begin_body() {
   if (in_header_) w_.end_element();
   in_header_ = false;
-  w_.start_element(envelope_ns(version_), "Body");
+  w_.start_element(envelope_ns(version_), xml::ncname{"Body"});
 }
 
 void envelope_writer::end() {

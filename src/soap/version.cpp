@@ -1,19 +1,18 @@
 #include "lather/soap/version.hpp"
 
-#include <cctype>
+#include <algorithm>
 
 namespace lather::soap {
 namespace {
 
+// ASCII only (media types and parameter names are ASCII tokens); std::tolower would consult
+// the locale per character on every request.
 bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
+  auto same = [](char x, char y) {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; };
+    return lower(x) == lower(y);
+  };
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same);
 }
 
 std::string_view trim(std::string_view s) noexcept {
