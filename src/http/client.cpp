@@ -30,6 +30,8 @@
 
 namespace lather::http {
 
+using namespace std::string_view_literals;  // appends of literals without a strlen
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
@@ -549,7 +551,7 @@ void client_call::on_body_flush(std::string_view bytes) {
   char size_line[20];
   std::string_view size = wire::chunk_size_line(size_line, bytes.size());
   if (!request_streaming) {
-    c.head.append("Transfer-Encoding: chunked\r\n\r\n");
+    c.head.append("Transfer-Encoding: chunked\r\n\r\n"sv);
     request_streaming = true;
     c.body.set_threshold(wire::streaming_flush(cl.opts.request_chunking));
     std::array<asio::const_buffer, 4> b{
@@ -576,17 +578,17 @@ void client_call::send_request(std::string_view method, std::string_view target,
     h.append(cl.url.path).append(target);
   else
     h.append(target);
-  h.append(" HTTP/1.1\r\nHost: ");
+  h.append(" HTTP/1.1\r\nHost: "sv);
   h.append(cl.url.host_header);
-  h.append("\r\n");
+  h.append("\r\n"sv);
   h.append(cl.authorization);
   for (const auto& [name, value] : headers) {
     if (!wire::is_token(name) || !wire::is_safe_value(value))
       throw std::invalid_argument("invalid HTTP header name or value");
-    h.append(name).append(": ").append(value).append("\r\n");
+    h.append(name).append(": "sv).append(value).append("\r\n"sv);
   }
   if (!write_body) {
-    h.append("\r\n");
+    h.append("\r\n"sv);
     write_all(asio::buffer(h));
     return;
   }
@@ -606,13 +608,13 @@ void client_call::send_request(std::string_view method, std::string_view target,
   if (!request_streaming) {
     bool fits = ch.never || (ch.threshold > 0 && rest.size() <= ch.threshold);
     if (fits) {
-      h.append("Content-Length: ");
+      h.append("Content-Length: "sv);
       wire::append_decimal(h, rest.size());
-      h.append("\r\n\r\n");
+      h.append("\r\n\r\n"sv);
       std::array<asio::const_buffer, 2> b{asio::buffer(h), asio::buffer(rest.data(), rest.size())};
       write_all(b);
     } else {
-      h.append("Transfer-Encoding: chunked\r\n\r\n");
+      h.append("Transfer-Encoding: chunked\r\n\r\n"sv);
       if (rest.empty()) {
         std::array<asio::const_buffer, 2> b{asio::buffer(h),
                                             asio::buffer(last_chunk.data(), last_chunk.size())};

@@ -31,6 +31,8 @@
 
 namespace lather::http {
 
+using namespace std::string_view_literals;  // appends of literals without a strlen
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
@@ -471,9 +473,9 @@ void server_connection::serve_request() {
     bool ok = auth.size() > 6 && wire::iequals(auth.substr(0, 6), "Basic ") &&
               wire::secure_equals(wire::trim(auth.substr(6)), srv.expected_credentials);
     if (!ok) {
-      response_fields.append("WWW-Authenticate: Basic realm=\"");
+      response_fields.append("WWW-Authenticate: Basic realm=\""sv);
       response_fields.append(srv.opts.realm);
-      response_fields.append("\", charset=\"UTF-8\"\r\n");
+      response_fields.append("\", charset=\"UTF-8\"\r\n"sv);
       answer(401, "authentication required\n", false);
       return;
     }
@@ -517,7 +519,7 @@ void server_connection::answer(unsigned code, std::string_view text, bool close)
   body.clear();
   if (!head_request) body.append(text);
   response_phase = phase::fresh;
-  response_fields.append("Content-Type: text/plain; charset=utf-8\r\n");
+  response_fields.append("Content-Type: text/plain; charset=utf-8\r\n"sv);
   try {
     finish_response();
   } catch (const error&) {
@@ -585,21 +587,21 @@ bool server_connection::drain_body(std::size_t budget) {
 /// Transfer-Encoding line (or "" for a close-delimited body).
 void server_connection::start_head(std::string_view framing) {
   head.clear();
-  head.append("HTTP/1.1 ");
+  head.append("HTTP/1.1 "sv);
   wire::append_decimal(head, status);
   head.push_back(' ');
   head.append(wire::reason_phrase(status));
-  head.append("\r\nDate: ");
+  head.append("\r\nDate: "sv);
   head.append(wire::http_date());
-  head.append("\r\nServer: lather\r\n");
+  head.append("\r\nServer: lather\r\n"sv);
   head.append(response_fields);
   head.append(framing);
   if (srv.stopping.load(std::memory_order_relaxed)) keep_alive = false;
   if (!keep_alive)
-    head.append("Connection: close\r\n");
+    head.append("Connection: close\r\n"sv);
   else if (version == 10)
-    head.append("Connection: keep-alive\r\n");
-  head.append("\r\n");
+    head.append("Connection: keep-alive\r\n"sv);
+  head.append("\r\n"sv);
 }
 
 void server_connection::on_body_flush(std::string_view bytes) {
@@ -742,15 +744,32 @@ void response::set_status(unsigned code) {
   if (code < 100 || code > 999) throw std::invalid_argument("HTTP status out of range");
   x_.status = code;
 }
-void response::set_header(std::string_view name, std::string_view value) {
+namespace {
+/// Throws for an invalid header; false for one of the server's own (ignored).
+bool acceptable_header(std::string_view name, std::string_view value) {
   if (!wire::is_token(name) || !wire::is_safe_value(value))
     throw std::invalid_argument("invalid HTTP header name or value");
   for (std::string_view reserved : {"Content-Length", "Transfer-Encoding", "Connection", "Date"})
-    if (wire::iequals(name, reserved)) return;
+    if (wire::iequals(name, reserved)) return false;
+  return true;
+}
+}  // namespace
+
+header_line::header_line(std::string_view name, std::string_view value) {
+  if (!acceptable_header(name, value))
+    throw std::invalid_argument("HTTP header " + std::string(name) + " is set by the server");
+  text_.append(name).append(": "sv).append(value).append("\r\n"sv);
+}
+
+void response::set_header(std::string_view name, std::string_view value) {
+  if (!acceptable_header(name, value)) return;
   x_.response_fields.append(name);
-  x_.response_fields.append(": ");
+  x_.response_fields.append(": "sv);
   x_.response_fields.append(value);
-  x_.response_fields.append("\r\n");
+  x_.response_fields.append("\r\n"sv);
+}
+void response::set_header(const header_line& line) {
+  x_.response_fields.append(line.text());
 }
 xml::output& response::body() {
   return x_.body;

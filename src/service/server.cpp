@@ -184,7 +184,11 @@ class soap_exchange final : public detail::exchange {
   void set_head(unsigned status, soap::version v) {
     head_set_ = true;
     if (status != 200) res_->set_status(status);
-    if (status != 202) res_->set_header("Content-Type", soap::content_type_utf8(v));
+    // The SOAP media types, checked once for every call.
+    static const http::header_line content_type[2] = {
+        {"Content-Type", soap::content_type_utf8(soap::version::soap11)},
+        {"Content-Type", soap::content_type_utf8(soap::version::soap12)}};
+    if (status != 202) res_->set_header(content_type[v == soap::version::soap12]);
   }
   bool head_set_ = false;
   const operation_entry* op_ = nullptr;

@@ -64,6 +64,26 @@ struct framing_case {
   bool expect_chunked;
 };
 
+TEST(HttpServer, HeaderLineCheckedOnceThenSent) {
+  EXPECT_THROW(header_line("Bad Name", "x"), std::invalid_argument);
+  EXPECT_THROW(header_line("X-Split", "a\r\nInjected: 1"), std::invalid_argument);
+  EXPECT_THROW(header_line("content-length", "5"), std::invalid_argument);  // the server's own
+  static const header_line line{"X-Checked", "once"};
+  EXPECT_EQ(line.text(), "X-Checked: once\r\n");
+  server srv{{}};
+  srv.route("/", [](request& req, response& res) {
+    echo(req, res);
+    res.set_header(line);
+  });
+  srv.start();
+  raw_socket s{srv.port()};
+  ASSERT_TRUE(s.send(post_request("/", "hi")));
+  auto r = s.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.header("X-Checked"), "once");
+  EXPECT_EQ(r.body, "hi");
+}
+
 TEST(HttpServer, ResponseChunkingThreshold) {
   const framing_case cases[] = {
       {{4096, false}, 0, false},     {{4096, false}, 4095, false},  {{4096, false}, 4096, false},

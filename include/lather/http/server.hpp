@@ -87,12 +87,27 @@ class request {
   detail::server_connection& x_;
 };
 
+/// A response header checked once, when it is made, for headers a handler sends on every call
+/// (e.g. a constant Content-Type): response::set_header(line) then only appends it.
+class header_line {
+ public:
+  /// Throws std::invalid_argument for an invalid name or value, or a name the server owns
+  /// (Content-Length, Transfer-Encoding, Connection, Date).
+  header_line(std::string_view name, std::string_view value);
+  std::string_view text() const noexcept { return text_; }  ///< "Name: value\r\n"
+
+ private:
+  std::string text_;
+};
+
 /// The response being produced. Valid only inside the handler call. Default status 200.
 class response {
  public:
   void set_status(unsigned code);
   /// Add a header. Content-Length, Transfer-Encoding, Connection and Date are the server's.
   void set_header(std::string_view name, std::string_view value);
+  /// Add a header checked when `line` was made.
+  void set_header(const header_line& line);
   /// The body. Its sink is wired to the chunking threshold: the first hand-off (once more than
   /// `threshold` bytes are buffered and the writer calls maybe_flush()/flush()) sends the
   /// headers + first chunk; if nothing was handed off by finish(), the body goes out in one
