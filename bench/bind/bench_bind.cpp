@@ -210,9 +210,43 @@ template <class Codec>
   return ok;
 }
 
+/// `n` serializations, nothing else (--toggle-collect='*count_serializes*'), so instructions
+/// per message written = Ir / n.
+template <class Codec>
+[[gnu::noinline]] std::size_t count_serializes(Codec& codec, int items, int n) {
+  std::size_t bytes = 0;
+  for (int i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<Codec, lather_codec>)
+      bytes += codec.serialize().size();
+    else
+      bytes += codec.serialize(items).size();
+  }
+  return bytes;
+}
+
 /// --count <lather|gsoap> <items> <n>: one warm-up round trip, then n in count_roundtrips.
-int count_mode(std::string_view engine, int items, int n) {
+/// --count-serialize <lather|gsoap> <items> <n>: one warm-up round trip, then n in
+/// count_serializes.
+int count_mode(std::string_view engine, int items, int n, bool serialize_only) {
   bool ok = false;
+  if (serialize_only) {
+    std::size_t bytes = 0;
+    if (engine == "lather") {
+      lather_codec codec(items);
+      ok = codec.parse(codec.serialize(), items);
+      bytes = count_serializes(codec, items, n);
+    }
+#if LATHER_BENCH_GSOAP
+    if (engine == "gsoap") {
+      gsoap_perf_codec codec;
+      ok = codec.parse(codec.serialize(items), items);
+      bytes = count_serializes(codec, items, n);
+    }
+#endif
+    std::printf("%s %d items x %d serializations (%zu bytes each): %s\n",
+                std::string(engine).c_str(), items, n, n > 0 ? bytes / n : 0, ok ? "ok" : "FAILED");
+    return ok ? 0 : 1;
+  }
   if (engine == "lather") {
     lather_codec codec(items);
     ok = codec.parse(codec.serialize(), items) && count_roundtrips(codec, items, n);
@@ -312,8 +346,10 @@ int count_file_mode(std::string_view source, int n, std::string_view mode) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 5 && std::string_view(argv[1]) == "--count")
-    return count_mode(argv[2], std::atoi(argv[3]), std::atoi(argv[4]));
+  if (argc == 5 &&
+      (std::string_view(argv[1]) == "--count" || std::string_view(argv[1]) == "--count-serialize"))
+    return count_mode(argv[2], std::atoi(argv[3]), std::atoi(argv[4]),
+                      std::string_view(argv[1]) == "--count-serialize");
   if (argc == 5 && std::string_view(argv[1]) == "--count-file")
     return count_file_mode(argv[2], std::atoi(argv[3]), argv[4]);
   benchmark::Initialize(&argc, argv);

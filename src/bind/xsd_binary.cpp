@@ -525,6 +525,10 @@ struct codec<xsd::base64_binary> {
   static errc parse(std::string_view text, xsd::base64_binary& out) noexcept {
     return xsd::base64_decode(text, out.bytes);
   }
+  // Binary values can be long: they stream through write(), in slices.
+  static std::optional<std::string_view> leaf_text(const xsd::base64_binary&, leaf_buffer&) {
+    return std::nullopt;
+  }
   static void format(const xsd::base64_binary& value, std::string& out) {
     xsd::base64_encode(value.bytes, out);
   }
@@ -532,11 +536,12 @@ struct codec<xsd::base64_binary> {
     // 3 KiB of bytes -> 4 KiB of text per slice; slices are multiples of 3 bytes, so the
     // concatenation is the base64 of the whole.
     constexpr std::size_t slice = 3072;
-    char buf[slice / 3 * 4];
     std::span<const std::uint8_t> rest{value.bytes};
     do {
       const auto part = rest.first(std::min(slice, rest.size()));
-      xsd::detail::write_markup_free(w, {buf, xsd::detail::base64_encode_to(part, buf)});
+      xsd::detail::write_markup_free_in_place(w, (part.size() + 2) / 3 * 4, [&](char* dst) {
+        return xsd::detail::base64_encode_to(part, dst);
+      });
       rest = rest.subspan(part.size());
     } while (!rest.empty());
   }
@@ -547,16 +552,20 @@ struct codec<xsd::hex_binary> {
   static errc parse(std::string_view text, xsd::hex_binary& out) noexcept {
     return xsd::hex_decode(text, out.bytes);
   }
+  // Binary values can be long: they stream through write(), in slices.
+  static std::optional<std::string_view> leaf_text(const xsd::hex_binary&, leaf_buffer&) {
+    return std::nullopt;
+  }
   static void format(const xsd::hex_binary& value, std::string& out) {
     xsd::hex_encode(value.bytes, out);
   }
   static void write(const xsd::hex_binary& value, xml::writer& w) {
     constexpr std::size_t slice = 2048;
-    char buf[slice * 2];
     std::span<const std::uint8_t> rest{value.bytes};
     do {
       const auto part = rest.first(std::min(slice, rest.size()));
-      xsd::detail::write_markup_free(w, {buf, xsd::detail::hex_encode_to(part, buf)});
+      xsd::detail::write_markup_free_in_place(
+          w, part.size() * 2, [&](char* dst) { return xsd::detail::hex_encode_to(part, dst); });
       rest = rest.subspan(part.size());
     } while (!rest.empty());
   }

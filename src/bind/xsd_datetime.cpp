@@ -301,24 +301,29 @@ void format_fields(const date_time_fields& f, std::string& out) {
   out.append(buf, format_zone(f, buf));
 }
 
+// The text in buf (size >= 96), or nullopt when the fraction does not fit.
 template <kind K>
-void write_fields(const date_time_fields& f, xml::writer& w) {
-  // Stack buffer for the common case (fraction up to 40 digits), so writing never allocates.
-  char buf[96];
+std::optional<std::string_view> fields_text(const date_time_fields& f, char* buf,
+                                            std::size_t size) {
   std::size_t n = format_fixed<K>(f, buf);
   if (K != kind::date && !f.fraction.empty()) {
-    if (f.fraction.size() > 40) {
-      std::string text;
-      format_fields<K>(f, text);
-      detail::write_text(w, text);
-      return;
-    }
+    if (f.fraction.size() > size - 56) return std::nullopt;
     buf[n++] = '.';
     f.fraction.copy(buf + n, f.fraction.size());
     n += f.fraction.size();
   }
   n += format_zone(f, buf + n);
-  detail::write_text(w, {buf, n});
+  return std::string_view{buf, n};
+}
+
+template <kind K>
+void write_fields(const date_time_fields& f, xml::writer& w) {
+  // Stack buffer for the common case (fraction up to 40 digits), so writing never allocates.
+  char buf[96];
+  if (const auto text = fields_text<K>(f, buf, sizeof buf)) return detail::write_text(w, *text);
+  std::string text;
+  format_fields<K>(f, text);
+  detail::write_text(w, text);
 }
 
 errc parse_duration(std::string_view text, duration& out) noexcept {
@@ -462,6 +467,9 @@ struct date_time_codec {
   }
   static void format(const T& value, std::string& out) { xsd::format_fields<K>(value, out); }
   static void write(const T& value, xml::writer& w) { xsd::write_fields<K>(value, w); }
+  static std::optional<std::string_view> leaf_text(const T& value, leaf_buffer& buf) {
+    return xsd::fields_text<K>(value, buf.data, sizeof buf.data);
+  }
 };
 
 template <>
@@ -478,6 +486,9 @@ struct codec<xsd::duration> {
   }
   static void format(const xsd::duration& value, std::string& out) {
     xsd::format_duration(value, out);
+  }
+  static std::optional<std::string_view> leaf_text(const xsd::duration&, leaf_buffer&) {
+    return std::nullopt;  // formatted through a std::string: write() does it
   }
   static void write(const xsd::duration& value, xml::writer& w) {
     std::string text;

@@ -88,6 +88,9 @@ struct codec<xsd::basic_integer<Range>> {
   static void write(const value_type& value, xml::writer& w) {
     xsd::detail::write_text(w, value.text);
   }
+  static std::optional<std::string_view> leaf_text(const value_type& value, leaf_buffer&) {
+    return value.text;
+  }
 };
 
 template <>
@@ -104,6 +107,9 @@ struct codec<xsd::decimal> {
   static void format(const xsd::decimal& value, std::string& out) { out.append(value.text); }
   static void write(const xsd::decimal& value, xml::writer& w) {
     xsd::detail::write_text(w, value.text);
+  }
+  static std::optional<std::string_view> leaf_text(const xsd::decimal& value, leaf_buffer&) {
+    return value.text;
   }
 };
 

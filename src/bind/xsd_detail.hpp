@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "lather/bind/xsd.hpp"
+#include "lather/xml/writer.hpp"
 
 namespace lather::xsd::detail {
 /// Encode into dst (room for (n+2)/3*4 resp. 2n chars); returns the characters written.
@@ -18,11 +19,21 @@ std::size_t hex_encode_to(std::span<const std::uint8_t> bytes, char* dst,
 /// w.raw(), skipping the escape scan; the output's sink is offered the bytes afterwards so
 /// long binary values stream out in bounded memory.
 void write_markup_free(xml::writer& w, std::string_view text);
+/// The same, encoded straight into the output: `encode(dst)` writes at most `size` characters
+/// at dst and returns how many (base64 and hex need no stack copy).
+template <class Encode>
+void write_markup_free_in_place(xml::writer& w, std::size_t size, Encode&& encode) {
+  w.raw({});  // closes an open start tag
+  xml::output& out = w.out();
+  out.commit(encode(out.prepare(size)));
+  out.maybe_flush();
+}
 }  // namespace lather::xsd::detail
 
 namespace lather::bind::detail {
 
-/// Specialised per type with static parse(text, out), format(value, out), write(value, w).
+/// Specialised per type with static parse(text, out), format(value, out), write(value, w) and
+/// leaf_text(value, buf) (nullopt: write through write()).
 template <class T>
 struct codec;
 
@@ -37,6 +48,10 @@ void simple_traits_base<T>::format(const T& value, std::string& out) {
 template <class T>
 void simple_traits_base<T>::write(const T& value, xml::writer& w) {
   codec<T>::write(value, w);
+}
+template <class T>
+std::optional<std::string_view> simple_traits_base<T>::leaf_text(const T& value, leaf_buffer& buf) {
+  return codec<T>::leaf_text(value, buf);
 }
 
 /// Runs `fn` with a std::string output that converts bad_alloc into an errc.

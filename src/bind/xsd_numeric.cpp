@@ -189,6 +189,9 @@ requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) struct codec<T> {
     char buf[32];
     xsd::detail::write_markup_free(w, {buf, format_number(value, buf, sizeof buf)});
   }
+  static std::optional<std::string_view> leaf_text(T value, leaf_buffer& buf) {
+    return std::string_view{buf.data, format_number(value, buf.data, sizeof buf.data)};
+  }
 };
 
 template <>
@@ -207,6 +210,9 @@ struct codec<bool> {
   static void format(bool value, std::string& out) { out.append(value ? "true" : "false"); }
   static void write(bool value, xml::writer& w) {
     xsd::detail::write_markup_free(w, value ? "true" : "false");
+  }
+  static std::optional<std::string_view> leaf_text(bool value, leaf_buffer&) {
+    return value ? "true" : "false";
   }
 };
 

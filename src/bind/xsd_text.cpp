@@ -139,6 +139,9 @@ struct codec<std::string> {
   }
   static void format(const std::string& value, std::string& out) { out.append(value); }
   static void write(const std::string& value, xml::writer& w) { w.text(value); }
+  static std::optional<std::string_view> leaf_text(const std::string& value, leaf_buffer&) {
+    return value;
+  }
 };
 
 // The three wrappers differ only in the whitespace rule applied on parse.
@@ -152,6 +155,9 @@ struct string_wrapper_codec {
   }
   static void format(const T& value, std::string& out) { out.append(value.value); }
   static void write(const T& value, xml::writer& w) { w.text(value.value); }
+  static std::optional<std::string_view> leaf_text(const T& value, leaf_buffer&) {
+    return value.value;
+  }
 };
 
 template <>

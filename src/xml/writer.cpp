@@ -171,38 +171,32 @@ std::size_t utf8_char_length(const char* p, const char* end) {
   return 0;
 }
 
+#if defined(__SSE2__)
+// Bit i set when byte i of v needs attention in mode M.
+template <mode M>
+unsigned attention_mask(__m128i v) {
+  // Signed compare: bytes >= 0x80 are negative, so this flags C0 controls and non-ASCII.
+  __m128i hit = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+  auto is = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+  if constexpr (M == mode::text) {
+    hit = _mm_andnot_si128(_mm_or_si128(is('\t'), is('\n')), hit);
+    hit = _mm_or_si128(hit, _mm_or_si128(is('&'), _mm_or_si128(is('<'), is('>'))));
+  } else if constexpr (M == mode::attribute) {
+    hit = _mm_or_si128(hit, _mm_or_si128(is('&'), _mm_or_si128(is('<'), is('"'))));
+  } else {
+    hit = _mm_andnot_si128(_mm_or_si128(is('\t'), is('\n')), hit);
+    hit = _mm_or_si128(hit, is(']'));
+  }
+  return static_cast<unsigned>(_mm_movemask_epi8(hit));
+}
+#endif
+
 // First position in [p, end) whose byte needs attention in mode M, or end.
 template <mode M>
 const char* find_attention(const char* p, const char* end) {
 #if defined(__SSE2__)
-  const __m128i space = _mm_set1_epi8(0x20);
-  const __m128i amp = _mm_set1_epi8('&');
-  const __m128i lt = _mm_set1_epi8('<');
-  const __m128i gt = _mm_set1_epi8('>');
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i tab = _mm_set1_epi8('\t');
-  const __m128i nl = _mm_set1_epi8('\n');
-  const __m128i bracket = _mm_set1_epi8(']');
-  auto attention_mask = [&](__m128i v) {
-    // Signed compare: bytes >= 0x80 are negative, so this flags C0 controls and non-ASCII.
-    __m128i hit = _mm_cmplt_epi8(v, space);
-    if constexpr (M == mode::text) {
-      hit = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)), hit);
-      hit = _mm_or_si128(hit,
-                         _mm_or_si128(_mm_cmpeq_epi8(v, amp),
-                                      _mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, gt))));
-    } else if constexpr (M == mode::attribute) {
-      hit = _mm_or_si128(
-          hit, _mm_or_si128(_mm_cmpeq_epi8(v, amp),
-                            _mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_cmpeq_epi8(v, quote))));
-    } else {
-      hit = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, nl)), hit);
-      hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, bracket));
-    }
-    return static_cast<unsigned>(_mm_movemask_epi8(hit));
-  };
   while (end - p >= 16) {
-    const unsigned mask = attention_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    const unsigned mask = attention_mask<M>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     if (mask != 0) return p + __builtin_ctz(mask);
     p += 16;
   }
@@ -223,7 +217,8 @@ const char* find_attention(const char* p, const char* end) {
     padded[n / 2] = p[n / 2];
     padded[n - 1] = p[n - 1];
   }
-  const unsigned mask = attention_mask(_mm_loadu_si128(reinterpret_cast<const __m128i*>(padded)));
+  const unsigned mask =
+      attention_mask<M>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(padded)));
   return mask != 0 ? p + __builtin_ctz(mask) : end;
 #endif
   const auto& table = M == mode::text        ? attention_text
@@ -402,7 +397,8 @@ struct writer::state {
     int prev_same_prefix;
   };
   struct frame {
-    std::string_view qname;        // prefix:local as written (in names)
+    std::string_view prefix;       // the name's prefix ("" for none; the binding's copy)
+    std::string_view local;        // static (a checked ncname) or copied into `names`
     std::string_view ns;           // the element's namespace URI (stable copy) or ""
     int name_binding;              // binding that supplied the element's prefix, or -1
     std::size_t bindings_at_name;  // bindings in scope once the name was resolved
@@ -421,7 +417,7 @@ struct writer::state {
   string_table uri_top;     // URI -> innermost binding of it
   string_table prefix_top;  // prefix -> innermost binding of it
   string_table assigned;    // URI -> its generated prefix number, for the whole document
-  string_arena names;       // scoped: qnames, declared prefixes/URIs, pending declarations
+  string_arena names;       // scoped: local names, declared prefixes/URIs, pending declarations
   string_arena doc_names;   // whole document: keys of `assigned`
   string_arena::mark pending_mark{};
   int next_prefix_number = 1;
@@ -595,6 +591,21 @@ void check_ncname(const output& out, std::string_view name, const char* what) {
 // Writes s escaped for mode M (text or attribute value; the caller writes the quotes).
 template <mode M>
 void write_escaped(output& out, std::string_view s) {
+#if defined(__SSE2__)
+  // Short values (most of them): copy into the output and scan the copy there, where 16 bytes
+  // can be loaded without reading past the value; commit only when nothing needs attention.
+  if (s.size() < 16) {
+    char* copy = out.prepare(16);
+    detail::copy_bytes(copy, s.data(), s.size());
+    const unsigned mask =
+        attention_mask<M>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(copy))) &
+        ((1u << s.size()) - 1);
+    if (mask == 0) {
+      out.commit(s.size());
+      return;
+    }
+  }
+#endif
   const char* p = s.data();
   const char* const end = p + s.size();
   while (p != end) {
@@ -718,9 +729,31 @@ void writer::declare_namespace(std::string_view prefix, std::string_view uri) {
   write_declaration(out_, stored_prefix, stored_uri);
 }
 
+namespace {
+// Writes "<prefix:local" or "</prefix:local>" (the colon only with a prefix) in one go.
+[[gnu::always_inline]] inline void write_name(output& out, std::string_view lead,
+                                              std::string_view prefix, std::string_view local,
+                                              std::string_view trail) {
+  const std::size_t n =
+      lead.size() + prefix.size() + (prefix.empty() ? 0 : 1) + local.size() + trail.size();
+  char* p = out.prepare(n);
+  detail::copy_bytes(p, lead.data(), lead.size());
+  p += lead.size();
+  detail::copy_bytes(p, prefix.data(), prefix.size());
+  p += prefix.size();
+  *p = ':';
+  p += prefix.empty() ? 0 : 1;
+  detail::copy_bytes(p, local.data(), local.size());
+  detail::copy_bytes(p + local.size(), trail.data(), trail.size());
+  out.commit(n);
+}
+}  // namespace
+
 // Inlined into both start_element()s: the call would cost more than the name check saves.
+// `stable_local`: the name is static (a checked ncname), so the frame can keep the view.
 [[gnu::always_inline]] inline void writer::start_checked(std::string_view ns,
-                                                         std::string_view local) {
+                                                         std::string_view local,
+                                                         bool stable_local) {
   state& st = *st_;
   if (st.at == state::phase::epilog) fail(out_, errc::writer_bad_state, "a second root element");
   if (ns == xmlns_ns_uri) fail(out_, errc::writer_bad_state, "the xmlns namespace is reserved");
@@ -730,40 +763,31 @@ void writer::declare_namespace(std::string_view prefix, std::string_view uri) {
   }
   out_.maybe_flush();
 
-  state::frame f{};
+  state::frame f;
   f.first_binding = static_cast<std::uint32_t>(st.bindings.size());
-  f.name_binding = -1;
   f.names_mark = st.names.get_mark();
-  const state::frame* parent = st.frames.empty() ? nullptr : &st.frames.back();
   // Fast path: same namespace as the parent and no declaration since the parent's name was
   // resolved, so the lookup would give the parent's binding again.
+  const state::frame* parent = st.frames.empty() ? nullptr : &st.frames.back();
   if (st.pending.empty() && parent != nullptr && parent->bindings_at_name == st.bindings.size() &&
       parent->ns.size() == ns.size() &&
       detail::same_bytes(parent->ns.data(), ns.data(), ns.size())) {
     f.ns = parent->ns;
+    f.prefix = parent->prefix;
     f.name_binding = parent->name_binding;
+    f.bindings_at_name = parent->bindings_at_name;
   } else {
+    f.ns = {};
+    f.name_binding = -1;
     st.resolve_element(out_, f, ns);
+    f.bindings_at_name = st.bindings.size();
+    f.prefix = f.name_binding < 0 ? std::string_view{} : st.bindings[f.name_binding].prefix;
+    st.pending.clear();
   }
-
-  f.bindings_at_name = st.bindings.size();
-  const std::string_view prefix =
-      f.name_binding < 0 ? std::string_view{} : st.bindings[f.name_binding].prefix;
-  const std::size_t qlen = prefix.empty() ? local.size() : prefix.size() + 1 + local.size();
-  char* q = st.names.allocate(qlen);
-  if (!prefix.empty()) {
-    detail::copy_bytes(q, prefix.data(), prefix.size());
-    q[prefix.size()] = ':';
-  }
-  detail::copy_bytes(q + qlen - local.size(), local.data(), local.size());
-  f.qname = {q, qlen};
-
-  out_.push_back('<');
-  out_.append(f.qname);
+  write_name(out_, "<", f.prefix, local, {});
   for (std::size_t i = f.first_binding; i < st.bindings.size(); ++i)
     write_declaration(out_, st.bindings[i].prefix, st.bindings[i].uri);
-
-  st.pending.clear();
+  f.local = stable_local ? local : st.names.store(local);
   st.frames.push_back(f);
   st.at = state::phase::in_root;
   st.tag_open = true;
@@ -773,12 +797,12 @@ void writer::declare_namespace(std::string_view prefix, std::string_view uri) {
 
 void writer::start_element(std::string_view ns, std::string_view local) {
   check_ncname(out_, local, "element name");
-  start_checked(ns, local);
+  start_checked(ns, local, false);
 }
 
 void writer::start_element(std::string_view ns, ncname local) {
   if (!local.checked()) check_ncname(out_, local.text(), "element name");
-  start_checked(ns, local.text());
+  start_checked(ns, local.text(), true);
 }
 
 void writer::attribute(std::string_view ns, std::string_view local, std::string_view value) {
@@ -844,6 +868,22 @@ std::string_view writer::prefix_for(std::string_view ns) {
   return st.bindings[b].prefix;
 }
 
+namespace {
+// Escaped character data; long texts go out in slices so a streaming output can hand them on
+// as they are written.
+void write_text_slices(output& out, std::string_view s) {
+  constexpr std::size_t slice = 64 * 1024;
+  while (s.size() > slice) {
+    std::size_t cut = slice;
+    while ((static_cast<std::uint8_t>(s[cut]) & 0xC0) == 0x80 && cut > slice - 4) --cut;
+    write_escaped<mode::text>(out, s.substr(0, cut));
+    s.remove_prefix(cut);
+    out.maybe_flush();
+  }
+  write_escaped<mode::text>(out, s);
+}
+}  // namespace
+
 void writer::text(std::string_view s) {
   state& st = *st_;
   if (s.empty()) return;
@@ -852,16 +892,35 @@ void writer::text(std::string_view s) {
     out_.push_back('>');
     st.tag_open = false;
   }
-  // Long texts go out in slices so a streaming output can hand them on as they are written.
-  constexpr std::size_t slice = 64 * 1024;
-  while (s.size() > slice) {
-    std::size_t cut = slice;
-    while ((static_cast<std::uint8_t>(s[cut]) & 0xC0) == 0x80 && cut > slice - 4) --cut;
-    write_escaped<mode::text>(out_, s.substr(0, cut));
-    s.remove_prefix(cut);
-    out_.maybe_flush();
+  write_text_slices(out_, s);
+}
+
+void writer::text_element(std::string_view ns, ncname local, std::string_view s) {
+  state& st = *st_;
+  // One call instead of three when the element takes its parent's prefix as it is (no
+  // declaration since the parent's name was resolved): no frame, no arena, one prefix copy.
+  const state::frame* parent = st.frames.empty() ? nullptr : &st.frames.back();
+  if (!local.checked() || parent == nullptr || !st.pending.empty() ||
+      parent->bindings_at_name != st.bindings.size() || parent->ns.size() != ns.size() ||
+      !detail::same_bytes(parent->ns.data(), ns.data(), ns.size())) {
+    start_element(ns, local);
+    text(s);
+    end_element();
+    return;
   }
-  write_escaped<mode::text>(out_, s);
+  if (st.tag_open) {
+    out_.push_back('>');
+    st.tag_open = false;
+  }
+  out_.maybe_flush();
+  if (s.empty()) {
+    write_name(out_, "<", parent->prefix, local.text(), "/>");
+  } else {
+    write_name(out_, "<", parent->prefix, local.text(), ">");
+    write_text_slices(out_, s);
+    write_name(out_, "</", parent->prefix, local.text(), ">");
+  }
+  out_.maybe_flush();
 }
 
 void writer::cdata(std::string_view s) {
@@ -912,12 +971,7 @@ void writer::end_element() {
     out_.append("/>");
     st.tag_open = false;
   } else {
-    char* p = out_.prepare(f.qname.size() + 3);
-    p[0] = '<';
-    p[1] = '/';
-    detail::copy_bytes(p + 2, f.qname.data(), f.qname.size());
-    p[f.qname.size() + 2] = '>';
-    out_.commit(f.qname.size() + 3);
+    write_name(out_, "</", f.prefix, f.local, ">");
   }
   if (st.bindings.size() > f.first_binding) st.pop_bindings(f.first_binding);
   st.names.release(f.names_mark);

@@ -221,6 +221,50 @@ TEST(XmlWriter, EndDocumentClosesEverything) {
             "<a><b>t<c/></b></a>");
 }
 
+// text_element(ns, name, s) must write exactly what start_element + text + end_element write,
+// whether it takes its fast path (same namespace as the parent, nothing declared since) or not.
+TEST(XmlWriter, TextElementIsStartTextEnd) {
+  using lather::xml::ncname;
+  auto document = [](bool one_call) {
+    return written([one_call](writer& w) {
+      auto write_leaf = [&](std::string_view ns, std::string_view text) {
+        if (one_call) {
+          w.text_element(ns, ncname("v"), text);
+        } else {
+          w.start_element(ns, ncname("v"));
+          w.text(text);
+          w.end_element();
+        }
+      };
+      w.start_element(ns_a, "r");
+      write_leaf(ns_a, "a&b<c>\r");  // same namespace as the parent: fast path
+      write_leaf(ns_a, "");          // empty: <ns1:v/>
+      write_leaf(ns_b, "x");         // other namespace: declared on the leaf
+      write_leaf("", "y");           // no namespace
+      w.start_element(ns_a, "p");
+      (void)w.prefix_for(ns_b);  // a declaration on the parent: no fast path
+      write_leaf(ns_a, "z");
+      write_leaf(ns_b, "z");
+      w.end_element();
+      w.declare_namespace("d", ns_a);  // pending declaration: no fast path
+      write_leaf(ns_a, "w");
+      w.start_element("", "q");
+      write_leaf(ns_a, std::string(70000, 'l'));  // long text: sliced
+      w.end_document();
+    });
+  };
+  const std::string expected = document(false);
+  EXPECT_EQ(document(true), expected);
+  EXPECT_EQ(
+      expected.substr(0, 86),
+      R"(<ns1:r xmlns:ns1="urn:a"><ns1:v>a&amp;b&lt;c&gt;&#13;</ns1:v><ns1:v/><ns2:v xmlns:ns2=)");
+  EXPECT_EQ(failure([](writer& w) {
+              w.start_element(ns_a, "r");
+              w.text_element(ns_a, lather::xml::ncname("v"), "bad \x01");
+            }),
+            errc::writer_invalid_char);
+}
+
 TEST(XmlWriter, TextEscaping) {
   EXPECT_EQ(written([](writer& w) {
               w.start_element("", "a");

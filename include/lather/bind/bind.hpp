@@ -422,6 +422,15 @@ void write_value(xml::writer& w, std::string_view ns, Name local, const X& x) {
   } else if constexpr (shape<X>::is_pointer) {
     if (x) write_polymorphic(w, ns, local, *x);
   } else if constexpr (simple_type<X> || enum_type<X>) {
+    if constexpr (std::is_same_v<Name, xml::ncname>) {
+      if constexpr (enum_type<X>) {
+        return w.text_element(ns, local, enum_name(x));
+      } else if constexpr (requires(leaf_buffer & buf) { xsd_traits<X>::leaf_text(x, buf); }) {
+        leaf_buffer buf;
+        if (const std::optional<std::string_view> text = xsd_traits<X>::leaf_text(x, buf))
+          return w.text_element(ns, local, *text);
+      }
+    }
     w.start_element(ns, local);
     write_simple_text(w, x);
     w.end_element();

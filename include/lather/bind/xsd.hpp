@@ -7,6 +7,9 @@
 //   static errc parse(std::string_view text, T& out) noexcept;  // all but qname: no reader needed
 //   static void write(const T& value, xml::writer& w);       // element content
 //   static void format(const T& value, std::string& out);    // same text, appended
+//   // optional: the same text without the writer (a view of the value or of buf), or
+//   // nullopt when it does not fit buf; lets the binding write a leaf element in one call
+//   static std::optional<std::string_view> leaf_text(const T& value, leaf_buffer& buf);
 //
 // Parsing follows the XSD 1.1 lexical rules of the type, including its whiteSpace facet
 // (preserve for string, replace for normalizedString, collapse for all others). Numbers are
@@ -204,11 +207,17 @@ std::optional<std::string_view> lookup_prefix(const xml::reader& ctx, std::strin
 
 namespace lather::bind {
 
+/// Stack room for a simple value's text (numbers, dates) written as a leaf element.
+struct leaf_buffer {
+  char data[128];
+};
+
 namespace detail {
 /// Shared shape of every non-template simple type: parse without a reader, write via format
 /// into a stack or scratch buffer. Definitions live in src/bind/xsd_*.cpp.
 template <class T>
 struct simple_traits_base {
+  static std::optional<std::string_view> leaf_text(const T& value, leaf_buffer& buf);
   static errc parse(std::string_view text, T& out) noexcept;
   static errc parse(std::string_view text, T& out, const xml::reader&) noexcept {
     return parse(text, out);

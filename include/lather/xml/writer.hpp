@@ -194,6 +194,9 @@ class writer {
   std::string_view prefix_for(std::string_view ns);
   /// Escaped character data (& < > and \r escaped; "]]>" cannot form).
   void text(std::string_view s);
+  /// start_element(ns, local); text(s); end_element() in one call, cheaper when the element
+  /// uses its parent's prefix as it is (the usual leaf of a bound struct): no element frame.
+  void text_element(std::string_view ns, ncname local, std::string_view s);
   /// A CDATA section; "]]>" inside is split across two sections, and a \r goes out as &#13;
   /// between two sections (end-of-line handling would turn it into \n).
   void cdata(std::string_view s);
@@ -211,7 +214,7 @@ class writer {
 
  private:
   struct state;
-  void start_checked(std::string_view ns, std::string_view local);
+  void start_checked(std::string_view ns, std::string_view local, bool stable_local);
   void attribute_checked(std::string_view ns, std::string_view local, std::string_view value);
   output& out_;
   state* st_;
