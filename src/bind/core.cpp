@@ -207,6 +207,18 @@ found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
 
 }  // namespace
 
+xsi_attrs find_xsi(std::span<const xml::attribute> attributes) noexcept {
+  xsi_attrs x;
+  for (const xml::attribute& a : attributes) {
+    if (a.ns.size() != xsi_namespace.size() || a.ns != xsi_namespace) continue;
+    if (a.local == "nil")
+      x.nil = &a;
+    else if (a.local == "type")
+      x.type = &a;
+  }
+  return x;
+}
+
 bool fail(read_ctx& c, errc code, std::string detail) {
   c.code = code;
   c.detail = std::move(detail);
