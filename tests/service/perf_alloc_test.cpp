@@ -14,6 +14,7 @@
 #include "lather/perf/echo_service.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
+#include "local_server.hpp"
 
 namespace {
 std::atomic<std::uint64_t> server_allocations{0}, client_allocations{0};
@@ -46,15 +47,11 @@ class perf_call_allocations : public ::testing::Test {
     client_thread = true;
     perf::add_doc_echo_operations(doc_);
     server_options o;
-    o.address = "127.0.0.1";
-    o.port = 0;
     o.threads = 1;
-    srv_.emplace(o);
-    srv_->mount("/perf", doc_);
-    srv_->start();
+    srv_.emplace("/perf", doc_, o);
   }
-  void TearDown() override { srv_->stop(); }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(srv_->port()) + "/perf"; }
+  void TearDown() override { srv_.reset(); }
+  std::string url() const { return srv_->url("/perf"); }
 
   struct per_call {
     double server, client;
@@ -91,7 +88,7 @@ class perf_call_allocations : public ::testing::Test {
   }
 
   service doc_{"PerfService", std::string(perf::service_ns)};
-  std::optional<server> srv_;
+  std::optional<lather_test::local_server> srv_;
 };
 
 TEST_F(perf_call_allocations, EchoComplexTypeDocPacketSize1AllocatesNothingPerCallOnEitherSide) {

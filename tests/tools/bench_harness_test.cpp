@@ -26,6 +26,7 @@
 #include <gtest/gtest.h>
 
 #include "../interop/process.hpp"
+#include "../service/local_server.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
@@ -49,7 +50,9 @@ fs::path scratch_dir() {
   const auto* test = testing::UnitTest::GetInstance()->current_test_info();
   const auto* suite = testing::UnitTest::GetInstance()->current_test_suite();
   fs::path dir = fs::path(testing::TempDir()) / "bench_harness" /
-                 (test ? test->name() : suite ? suite->name() : "global");
+                 (test    ? test->name()
+                  : suite ? suite->name()
+                          : "global");
   fs::create_directories(dir);
   return dir;
 }
@@ -497,21 +500,14 @@ class misbehaving_server {
       : service_("PerfService", std::string(lather::perf::service_ns)) {
     service_.operation("echoComplexTypeDoc", std::move(h));
     lather::server_options o;
-    o.address = "127.0.0.1";
-    o.port = 0;
     o.threads = 1;
-    server_.emplace(o);
-    server_->mount("/perf", service_);
-    server_->start();
+    server_.emplace("/perf", service_, o);
   }
-  ~misbehaving_server() { server_->stop(); }
-  std::string url() const {
-    return "http://127.0.0.1:" + std::to_string(server_->port()) + "/perf";
-  }
+  std::string url() const { return server_->url("/perf"); }
 
  private:
   lather::service service_;
-  std::optional<lather::server> server_;
+  std::optional<lather_test::local_server> server_;  // declared after the service it serves
 };
 
 TEST(bench_bad_servers, FaultsAreCountedWithTheirReason) {

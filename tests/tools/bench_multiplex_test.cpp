@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "../service/local_server.hpp"
 #include "harness.hpp"
 #include "lather/perf/echo_service.hpp"
 #include "lather/service/client.hpp"
@@ -73,16 +74,12 @@ class bench_harness : public ::testing::Test {
   void SetUp() override {
     perf::add_doc_echo_operations(doc_);
     server_options o;
-    o.address = "127.0.0.1";
-    o.port = 0;
     o.threads = 2;
     o.max_connections = 4096;
-    srv_.emplace(o);
-    srv_->mount("/perf", doc_);
-    srv_->start();
+    srv_.emplace("/perf", doc_, o);
   }
-  void TearDown() override { srv_->stop(); }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(srv_->port()) + "/perf"; }
+  void TearDown() override { srv_.reset(); }
+  std::string url() const { return srv_->url("/perf"); }
 
   /// Runs `clients` clients of `calls` timed calls each; returns the result.
   bench::run_result run(unsigned clients, unsigned client_threads, unsigned calls,
@@ -98,7 +95,7 @@ class bench_harness : public ::testing::Test {
   }
 
   service doc_{"PerfService", std::string(perf::service_ns)};
-  std::optional<server> srv_;
+  std::optional<lather_test::local_server> srv_;
 };
 
 TEST_F(bench_harness, thousand_clients_multiplexed_on_two_threads_each_on_its_own_connection) {
