@@ -295,22 +295,22 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     if (closed) throw error(errc::client_gone);
     const std::size_t total = asio::buffer_size(buffers);
     std::size_t n = tls ? 0 : write_now(buffers);
+    sys_error ec;
     if (n < total) {
       beast::buffers_suffix<Buffers> rest(buffers);
       rest.consume(n);
       set_deadline(srv.opts.idle_timeout);
-      sys_error ec;
       n += tls ? asio::async_write(*tls, rest, (*yield)[ec])
                : asio::async_write(socket, rest, (*yield)[ec]);
       current_connection = this;
       clear_deadline();
-      if (ec) {
-        worker::add(owner.bytes_out, n);
-        peer_gone = true;
-        keep_alive = false;
-        throw error(timed_out ? errc::io_timeout : errc::client_gone,
-                    "writing the response: " + ec.message());
-      }
+    }
+    worker::add(owner.bytes_out, n);
+    if (ec) {
+      peer_gone = true;
+      keep_alive = false;
+      throw error(timed_out ? errc::io_timeout : errc::client_gone,
+                  "writing the response: " + ec.message());
     }
   }
   /// Make room at the end of the read buffer (compacting), then read at least one byte.

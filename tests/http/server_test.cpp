@@ -141,16 +141,22 @@ TEST(HttpServer, PipelinedRequestsAnsweredInOrder) {
   for (int i = 0; i < 20; ++i) all += post_request("/", "request " + std::to_string(i));
   all += "GET /x HTTP/1.1\r\nHost: t\r\n\r\n";
   ASSERT_TRUE(s.send(all));
+  std::size_t received = 0;  // head + blank line + body of each (Content-Length) response
   for (int i = 0; i < 20; ++i) {
     auto r = s.read_response();
     ASSERT_EQ(r.status, 200u);
     EXPECT_EQ(r.body, "request " + std::to_string(i));
+    received += r.head.size() + 2 + r.body.size();
   }
   auto last = s.read_response();
   EXPECT_EQ(last.status, 200u);
   EXPECT_EQ(last.body, "");
+  received += last.head.size() + 2;
+  e.srv.stop();  // every worker has finished its accounting
   EXPECT_EQ(e.srv.get_stats().connections_total, 1u);
   EXPECT_EQ(e.srv.get_stats().requests, 21u);
+  EXPECT_EQ(e.srv.get_stats().bytes_in, all.size());
+  EXPECT_EQ(e.srv.get_stats().bytes_out, received);
 }
 
 TEST(HttpServer, ExpectContinue) {
