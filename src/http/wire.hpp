@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "lather/http/options.hpp"
+#include "lather/xml/bytes.hpp"
 
 namespace lather::http::wire {
 
@@ -33,13 +34,7 @@ std::string_view http_date();
 /// ASCII case-insensitive equality (header names, tokens). Inline: header lookups call it per
 /// field, and most calls end at the size compare.
 inline bool iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const unsigned char x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
-    if (x != y && ((x | 0x20u) != (y | 0x20u) || (x | 0x20u) < 'a' || (x | 0x20u) > 'z'))
-      return false;
-  }
-  return true;
+  return xml::detail::ascii_iequals(a, b);
 }
 
 /// Strip optional whitespace (SP / HTAB) at both ends.

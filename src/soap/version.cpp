@@ -1,19 +1,12 @@
 #include "lather/soap/version.hpp"
 
-#include <algorithm>
+#include "lather/xml/bytes.hpp"
 
 namespace lather::soap {
 namespace {
 
-// ASCII only (media types and parameter names are ASCII tokens); std::tolower would consult
-// the locale per character on every request.
-bool iequals(std::string_view a, std::string_view b) noexcept {
-  auto same = [](char x, char y) {
-    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c + 32) : c; };
-    return lower(x) == lower(y);
-  };
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same);
-}
+// Media types and parameter names are ASCII tokens.
+using xml::detail::ascii_iequals;
 
 std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -62,9 +55,9 @@ std::optional<content_type_info> parse_content_type(std::string_view header) {
   const std::size_t semi = header.find(';');
   const std::string_view media = trim(header.substr(0, semi));
   content_type_info info;
-  if (iequals(media, "text/xml")) {
+  if (ascii_iequals(media, "text/xml")) {
     info.ver = version::soap11;
-  } else if (iequals(media, "application/soap+xml")) {
+  } else if (ascii_iequals(media, "application/soap+xml")) {
     info.ver = version::soap12;
   } else {
     return std::nullopt;
@@ -77,7 +70,7 @@ std::optional<content_type_info> parse_content_type(std::string_view header) {
     rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next + 1);
     const std::size_t eq = param.find('=');
     if (eq == std::string_view::npos) continue;
-    if (iequals(trim(param.substr(0, eq)), "action")) {
+    if (ascii_iequals(trim(param.substr(0, eq)), "action")) {
       info.action = std::string{unquote_soap_action(param.substr(eq + 1))};
     }
   }

@@ -1,11 +1,13 @@
 // lather/xml/bytes.hpp — equality of short byte ranges without a call into libc, for the names,
-// prefixes and namespace URIs that every start and end tag compares. Shared by the XML reader,
-// the writer and the binding's element matching; not part of the user-facing API.
+// prefixes and namespace URIs that every start and end tag compares (shared by the XML reader,
+// the writer and the binding's element matching), and the ASCII case-insensitive compare the
+// SOAP and HTTP layers use for protocol tokens. Not part of the user-facing API.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -49,6 +51,18 @@ inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
   if (n >= 4) return half(a) == half(b) && half(a + n - 4) == half(b + n - 4);
   for (std::size_t i = 0; i < n; ++i)
     if (a[i] != b[i]) return false;
+  return true;
+}
+
+/// ASCII case-insensitive equality, for the protocol tokens of headers and media types (HTTP
+/// header names, Content-Type). No locale: std::tolower would consult it per character.
+inline bool ascii_iequals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const unsigned char x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+    if (x != y && ((x | 0x20u) != (y | 0x20u) || (x | 0x20u) < 'a' || (x | 0x20u) > 'z'))
+      return false;
+  }
   return true;
 }
 
