@@ -717,6 +717,98 @@ measure_sizes() {
   plot sizes-rss "set title 'server peak RSS growth'; set xlabel 'request MB'; set ylabel 'MB'; set logscale xy; plot '$work/sizes.dat' using 1:5 with linespoints title 'lather', '' using 1:6 with linespoints title 'gSOAP', '' using 1:1 with lines title '1.0x request'"
 }
 
+# 6, second table: the QName prefixes as gSOAP generates them. Issue #7: gSOAP declares a fresh
+# xmlns:_N on every item and then grows quadratically; lather must stay linear either way. The
+# as-generated request is made from gSOAP's fixed-prefix one with a linear rewrite (gSOAP's own
+# writer would need minutes at 50 MB); it is checked byte for byte against gSOAP's own at 64 items.
+as_generated_request() { # FIXED_REQUEST OUT
+  perl -0777 -pe 's/ xmlns:cxf="http:\/\/cxf\.apache\.org"//;
+    my $i = 0; s{<x1:item>}{"<x1:item xmlns:_" . $i++ . "=\"http://cxf.apache.org\">"}ge;
+    my $j = 0; s{>cxf:return<}{">_" . $j++ . ":return<"}ge' "$1" >"$2"
+}
+
+# post_mean_ms URL FILE N LIMIT -> mean ms per POST of FILE, N POSTs on one keep-alive connection
+# (curl); "-" when any answer is not a 200 with a body, "> LIMIT s" when the N calls took longer.
+post_mean_ms() {
+  local url=$1 file=$2 n=$3 limit=$4 out=$work/post.out i urls=()
+  for ((i = 0; i < n; i++)); do urls+=(-o /dev/null "$url"); done
+  run_bounded "$limit" "$out" curl -s -w '%{http_code} %{size_download} %{time_total}\n' \
+    -H 'Content-Type: text/xml; charset=utf-8' -H 'SOAPAction: ""' -H 'Expect:' \
+    --data-binary "@$file" "${urls[@]}"
+  case $? in
+    0) awk -v n="$n" '$1 != 200 || $2 == 0 { bad = 1 } { t += $3; c++ }
+         END { if (bad || c != n) print "-"; else printf "%.3f", t * 1000 / n }' "$out" ;;
+    124 | 137) echo "> $limit s" ;;
+    *) echo - ;;
+  esac
+}
+
+per_mb() { # MS MB -> ms/MB ("-" or "> N s" pass through)
+  if [[ $1 = -* || $1 = '>'* ]]; then echo "$1"; else awk -v t="$1" -v m="$2" 'BEGIN { printf "%.2f", t / m }'; fi
+}
+
+measure_sizes_generated() {
+  have "$gsoap_client" && have "$gsoap_server" && command -v curl >/dev/null || return
+  local limit=90 fixed=$work/sweep-fixed.xml generated=$work/sweep-generated.xml
+  [[ $mode = quick ]] && limit=30
+  "$gsoap_client" --save-request "$fixed" --packet-size 64 --qname-prefix fixed &&
+    "$gsoap_client" --save-request "$work/sweep-gsoap-generated.xml" --packet-size 64 \
+      --qname-prefix generated && as_generated_request "$fixed" "$generated" &&
+    cmp -s "$generated" "$work/sweep-gsoap-generated.xml" || {
+    echo "compare.sh: the as-generated rewrite no longer matches gSOAP's own request" >&2
+    return
+  }
+  emit ""
+  emit "**QName prefixes as gSOAP generates them** (a fresh \`xmlns:_N\` declared on every item)."
+  emit "Servers alone, on the same request bytes: \`curl --data-binary @REQUEST\` N times on one"
+  emit "keep-alive connection (mean of time_total; every answer a 200 with a body) against"
+  emit "\`lather-perf-server\` and \`gsoap-perf-server --io store --qname-prefix generated\`; the"
+  emit "request is gSOAP's, rewritten linearly from its fixed-prefix one (byte-identical to gSOAP's"
+  emit "own at 64 items). gSOAP round trip: \`gsoap-perf-client --qname-prefix generated --count N\`"
+  emit "against that server. '> $limit s': N calls did not finish within $limit s."
+  emit ""
+  emit "| items | request MB | lather server ms | lather ms/MB | lather ms/MB, fixed-prefix request | gSOAP server ms | gSOAP ms/MB | gSOAP/lather | gSOAP round trip ms/MB |"
+  emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  local items bytes mb n gn lather_ms lather_fixed_ms gsoap_ms gsoap_rt out
+  for items in $sweep_items; do
+    "$gsoap_client" --save-request "$fixed" --packet-size "$items" --qname-prefix fixed || continue
+    as_generated_request "$fixed" "$generated" || continue
+    bytes=$(stat -c %s "$generated")
+    mb=$(awk -v b="$bytes" 'BEGIN { printf "%.3f", b / 1048576 }')
+    n=$(awk -v b="$bytes" -v q="$mode" 'BEGIN { n = int((q == "quick" ? 4e6 : 2e7) / b);
+      if (n < 2) n = 2; if (n > 300) n = 300; print n }')
+    gn=$(awk -v b="$bytes" 'BEGIN { n = int(2e6 / b); if (n < 1) n = 1; if (n > 30) n = 30; print n }')
+    lather_ms=- lather_fixed_ms=- gsoap_ms=- gsoap_rt=-
+    if have "$lather_server" && start_lather lather-perf-server "$lather_server"; then
+      lather_ms=$(post_mean_ms "http://127.0.0.1:$server_port/perf" "$generated" "$n" "$limit")
+      lather_fixed_ms=$(post_mean_ms "http://127.0.0.1:$server_port/perf" "$fixed" "$n" "$limit")
+      stop_pid "$server_pid"
+    fi
+    if start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 2 --io store \
+      --qname-prefix generated; then
+      local url=http://127.0.0.1:$server_port/perf
+      gsoap_ms=$(post_mean_ms "$url" "$generated" "$gn" "$limit")
+      out=$work/sweep-gsoap-generated.out
+      if run_bounded "$limit" "$out" "$gsoap_client" --url "$url" --threads 1 --count "$gn" \
+        --packet-size "$items" --warmup 0 --io store --qname-prefix generated; then
+        gsoap_rt=$(awk -v s="$(result_field seconds "$out")" -v n="$gn" 'BEGIN { printf "%.3f", s * 1000 / n }')
+      elif (($? == 124 || $? == 137)); then
+        gsoap_rt="> $limit s"
+      fi
+      stop_pid "$server_pid"
+    fi
+    local fixed_mb speedup
+    fixed_mb=$(awk -v b="$(stat -c %s "$fixed")" 'BEGIN { printf "%.6f", b / 1048576 }')
+    if [[ $gsoap_ms = '>'* && $lather_ms != -* ]]; then # a lower bound: the limit over gn calls
+      speedup="> $(ratio "$((limit * 1000 / gn))" "$lather_ms")"
+    else
+      speedup=$(ratio "$gsoap_ms" "$lather_ms")
+    fi
+    emit "| $items | $mb | $lather_ms | $(per_mb "$lather_ms" "$mb") | $(per_mb "$lather_fixed_ms" "$fixed_mb") | $gsoap_ms | $(per_mb "$gsoap_ms" "$mb") | $speedup | $(per_mb "$gsoap_rt" "$mb") |"
+  done
+  rm -f "$fixed" "$generated" "$work/sweep-gsoap-generated.xml"
+}
+
 # ---------------------------------------------------------------------------------------------
 # 7. the 2003 experiment
 
@@ -773,7 +865,7 @@ wants 2 && measure_wrk
 wants 3 && measure_client
 wants 4 && measure_clients
 wants 5 && measure_axis
-wants 6 && measure_sizes
+wants 6 && { measure_sizes; measure_sizes_generated; }
 wants 7 && measure_drb
 
 if ((write_results)); then
