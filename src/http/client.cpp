@@ -154,6 +154,10 @@ struct client_call {
   bool reused = false;
   bool response_started = false;  // any response byte arrived
   bool request_streaming = false;
+  // The peer closed the connection while the request was being sent: the rest of the request
+  // is dropped, and the answer the peer may have sent first (413, an HTTP/1.0 server's 500 for a
+  // chunked body it cannot read) is read before giving up (RFC 9112 section 9.5).
+  sys_error send_error;
   std::string& response_text = c.response_text;
   std::vector<client_connection::field_ref>& fields = c.fields;
   unsigned status = 0;
@@ -196,6 +200,7 @@ struct client_call {
   void send_request(std::string_view method, std::string_view target, header_list headers,
                     const body_writer* write_body);
   void read_head();
+  void read_early_response();
   std::size_t read_body(char* dest, std::size_t capacity);
   bool drain(std::size_t budget);
   bool fill(io_deadline d);
@@ -433,7 +438,12 @@ void client_call::send_blocking(iovec* iov, std::size_t count) {
         wait_ready(true, d);
         continue;
       }
-      fail_io(sys_error(errno, boost::system::system_category()), "sending the request to");
+      const sys_error ec(errno, boost::system::system_category());
+      if (ec == asio::error::broken_pipe || ec == asio::error::connection_reset) {
+        send_error = ec;
+        return;
+      }
+      fail_io(ec, "sending the request to");
     }
     auto sent = static_cast<std::size_t>(n);
     while (count > 0 && sent >= iov->iov_len) {
@@ -526,6 +536,7 @@ void client_call::connect() {
 
 template <class Buffers>
 void client_call::write_all(const Buffers& b) {
+  if (send_error) return;  // the peer is gone: the rest of the request goes nowhere
   if (!c.tls) {
     std::array<iovec, 8> iov;
     std::size_t count = 0;
@@ -543,7 +554,10 @@ void client_call::write_all(const Buffers& b) {
     else
       asio::async_write(c.socket, b, done);
   });
-  if (ec) fail_io(ec, "sending the request to");
+  if (ec == asio::error::broken_pipe || ec == asio::error::connection_reset)
+    send_error = ec;
+  else if (ec)
+    fail_io(ec, "sending the request to");
 }
 
 void client_call::on_body_flush(std::string_view bytes) {
@@ -641,6 +655,19 @@ void client_call::send_request(std::string_view method, std::string_view target,
   // Keep a pooled connection from pinning a huge buffered request.
   if (c.body.view().size() > (1u << 20)) c.body = xml::output{};
   c.body.clear();
+}
+
+/// After send_error: the response the peer sent before it closed, or the send error itself. The
+/// connection is not reused either way (the request was not sent whole).
+void client_call::read_early_response() {
+  try {
+    read_head();
+  } catch (const error&) {
+    fail_io(send_error, "sending the request to");
+  } catch (const stale_connection&) {
+    fail_io(send_error, "sending the request to");
+  }
+  c.connected = false;
 }
 
 bool client_call::fill(io_deadline d) {
@@ -798,7 +825,10 @@ void client::impl::call(std::string_view method, std::string_view target, header
         call.connect();
       }
       call.send_request(method, target, headers, write_body);
-      call.read_head();
+      if (call.send_error)
+        call.read_early_response();
+      else
+        call.read_head();
       response_head head = call.head();
       xml::source_fn source = [&call](char* dest, std::size_t n) {
         return call.read_body(dest, n);

@@ -460,6 +460,113 @@ TEST(HttpClient, StreamsALargeRequestWhileTheServerConsumesIt) {
   EXPECT_TRUE(overlap.load());
 }
 
+// A server that answers before the request is whole and closes (here: over its body limit,
+// 413) resets the connection under the client's writes. The client reads the answer the server
+// sent first instead of reporting a broken pipe (RFC 9112 section 9.5).
+TEST(HttpClient, ReadsTheAnswerAServerSentBeforeClosingMidRequest) {
+  constexpr std::size_t limit = 1u << 20, total = 64u << 20, piece = 64u << 10;
+  server srv{{.threads = 1, .body_limit = limit}};
+  srv.route("/", [](request& req, response& res) {  // reads the whole body, then answers
+    char buf[8192];
+    std::size_t received = 0;
+    while (std::size_t n = req.read_body(buf, sizeof buf)) received += n;
+    res.body().append(std::to_string(received));
+  });
+  srv.start();
+  client c{url(srv, "/")};
+  const std::string chunk(piece, 'z');
+  header_pair none[1];
+  unsigned status = 0;
+  std::string reply;
+  c.post(
+      "", std::span(none, 0),
+      [&](xml::output& o) {
+        for (std::size_t sent = 0; sent < total; sent += piece) {
+          o.append(chunk);
+          o.maybe_flush();
+        }
+      },
+      [&](const response_head& head, const xml::source_fn& src) {
+        status = head.status;
+        char buf[256];
+        while (std::size_t n = src(buf, sizeof buf)) reply.append(buf, n);
+      });
+  EXPECT_EQ(status, 413u);
+  EXPECT_NE(reply.find("too large"), std::string::npos) << reply;
+  // The connection is not reused (the request was cut short); the next call opens another.
+  EXPECT_EQ(call(c, "<small/>"), "8");
+  EXPECT_EQ(c.get_stats().connections_opened, 2u);
+}
+
+// An HTTP/1.0 server (Python's wsgiref behind spyne, for one) cannot read a chunked body: it
+// answers 500 and closes while the client still writes. The client reports that answer, learns
+// the version from it, and sends every later request with a Content-Length.
+TEST(HttpClient, StopsChunkingOnceAnHttp10ServerAnswered) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
+  std::vector<std::string> heads;  // written by the peer thread, read after join
+  std::thread peer([&] {
+    for (int i = 0; i < 2; ++i) {
+      const int fd = ::accept(listener, nullptr, nullptr);
+      if (fd < 0) return;
+      timeval tv{5, 0};
+      ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      std::string in;
+      char buf[65536];
+      while (in.find("\r\n\r\n") == std::string::npos) {
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) break;
+        in.append(buf, static_cast<std::size_t>(n));
+      }
+      const std::string head = in.substr(0, in.find("\r\n\r\n"));
+      heads.push_back(head);
+      const auto cl = head.find("Content-Length: ");
+      if (cl != std::string::npos) {  // a body it can read: read it, answer 200
+        const std::size_t need = head.size() + 4 + std::stoul(head.substr(cl + 16));
+        while (in.size() < need) {
+          const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+          if (n <= 0) break;
+          in.append(buf, static_cast<std::size_t>(n));
+        }
+        static constexpr char ok[] = "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok";
+        ::send(fd, ok, sizeof ok - 1, MSG_NOSIGNAL);
+      } else {  // chunked: refuse without reading it, close with the body unread (a reset)
+        static constexpr char refused[] =
+            "HTTP/1.0 500 Internal Server Error\r\nContent-Type: text/plain\r\n\r\nno length";
+        ::send(fd, refused, sizeof refused - 1, MSG_NOSIGNAL);
+      }
+      ::close(fd);
+    }
+  });
+  client c{"http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/svc"};
+  const std::string big(32u << 20, 'x');  // over the 4 KiB threshold and the socket buffers
+  unsigned first_status = 0, second_status = 0;
+  std::string first, second;
+  try {  // the peer thread must be joined whatever happens
+    first = call(c, big, &first_status);
+    second = call(c, big, &second_status);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+    ::shutdown(listener, SHUT_RDWR);
+  }
+  peer.join();
+  EXPECT_EQ(first_status, 500u);
+  EXPECT_EQ(first, "no length");
+  EXPECT_EQ(second_status, 200u);
+  EXPECT_EQ(second, "ok");
+  ::close(listener);
+  ASSERT_EQ(heads.size(), 2u);
+  EXPECT_NE(heads[0].find("Transfer-Encoding: chunked"), std::string::npos) << heads[0];
+  EXPECT_NE(heads[1].find("Content-Length: " + std::to_string(big.size())), std::string::npos)
+      << heads[1];
+}
+
 TEST(HttpClient, BasicAuth) {
   server srv{{.auth = basic_auth{"bob", "pw"}}};
   std::string user;

@@ -2,7 +2,7 @@
 //  - the CXF result block, its arithmetic (CXF's meaning of each figure) and --json;
 //  - every operation and request framing, SOAP 1.1 and 1.2, CXF's sample address;
 //  - lather-bench against real servers of perf.wsdl (gSOAP's, generated from the WSDL; PHP
-//    ext/soap's SoapServer built from CXF's perf.wsdl itself);
+//    ext/soap's SoapServer built from CXF's perf.wsdl itself; spyne's, an HTTP/1.0 server);
 //  - clients generated from CXF's perf.wsdl against lather-perf-server (zeep; gSOAP's client);
 //  - lather-bench's answers to bad servers: a dead URL, a server that never answers, a non-SOAP
 //    HTTP server, SOAP faults, wrong ids, a changed payload: clear error lines and counts,
@@ -362,6 +362,52 @@ $server->handle();
   // PHP echoes an xsd:QName as its text, "prefix:local", without declaring the prefix: the
   // echo is not the same QName, and lather-bench says so on every call (a PHP ext/soap
   // limitation that lather-bench reports rather than hides).
+  const auto r = run(bench_args(url, {"--count", "3", "--guard-calls", "0"}));
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("Errors: 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("varQName"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("undeclared prefix"), std::string::npos) << r.out;
+}
+
+// spyne, as a user writes CXF's DocPortType in it (tests/tools/peers/spyne_perf_server.py),
+// behind wsgiref: an HTTP/1.0 server that closes every connection after its answer and cannot
+// read a chunked body (it answers 500 and closes while the request is still being written).
+TEST(bench_against_peers, SpyneServerOfPerfWsdl) {
+  const int port = interop_test::free_port();
+  ASSERT_GT(port, 0);
+  const fs::path script = fs::path(LATHER_SOURCE_DIR) / "tests/tools/peers/spyne_perf_server.py";
+  Process spyne({"/usr/bin/python3", script.string(), std::to_string(port)},
+                scratch_dir() / "spyne.log", false);
+  ASSERT_TRUE(interop_test::wait_for_port(spyne, port, Clock::now() + 30s));
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/perf";
+  // Requests under the 4 KiB chunking threshold: every call answered, a connection per call.
+  for (const char* op : {"echoStringDoc", "echoBase64Doc"}) {
+    const auto r = run(bench_args(
+        url, {"--operation", op, "--threads", "2", "--count", "4", "--guard-calls", "1"}));
+    EXPECT_EQ(r.exit, 0) << op << "\n" << r.out;
+    const auto blocks = parse_blocks(r.out);
+    ASSERT_EQ(blocks.size(), 1u) << r.out;
+    EXPECT_EQ(blocks[0].invocations, 8) << r.out;
+    EXPECT_EQ(blocks[0].errors, 0) << r.out;
+  }
+  // An 8 KiB string goes chunked: the first call (the guard call) gets spyne's 500, reported as
+  // such; the client then knows the server is HTTP/1.0 and sends the timed calls with a
+  // Content-Length. With --chunking-threshold never no call fails.
+  const auto chunked = run(bench_args(url, {"--operation", "echoStringDoc", "--packet-size", "8",
+                                            "--count", "3", "--guard-calls", "1"}));
+  EXPECT_EQ(chunked.exit, 1) << chunked.out;
+  auto blocks = parse_blocks(chunked.out);
+  ASSERT_EQ(blocks.size(), 1u) << chunked.out;
+  EXPECT_EQ(blocks[0].invocations, 3) << chunked.out;
+  EXPECT_EQ(blocks[0].errors, 1) << chunked.out;
+  EXPECT_NE(chunked.out.find("error: HTTP 500"), std::string::npos) << chunked.out;
+  const auto whole =
+      run(bench_args(url, {"--operation", "echoStringDoc", "--packet-size", "8", "--count", "3",
+                           "--guard-calls", "1", "--chunking-threshold", "never"}));
+  EXPECT_EQ(whole.exit, 0) << whole.out;
+  EXPECT_NE(whole.out.find("Errors: 0"), std::string::npos) << whole.out;
+  // spyne has no xsd:QName: it echoes varQName's text without its prefix's declaration, and
+  // lather-bench says so on every call, as it does for PHP.
   const auto r = run(bench_args(url, {"--count", "3", "--guard-calls", "0"}));
   EXPECT_EQ(r.exit, 1) << r.out;
   EXPECT_NE(r.out.find("Errors: 3"), std::string::npos) << r.out;
