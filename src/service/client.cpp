@@ -145,6 +145,8 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         soap::envelope_write_options eo;
         eo.encoded = frame.encoded;
         env.begin(eo);
+        for (const soap::namespace_binding& b : opts_.envelope_namespaces)
+          s->writer.declare_namespace(b.prefix, b.uri);
         bool header_hooks = false;
         for (const auto& i : interceptors_) header_hooks |= static_cast<bool>(i.write_headers);
         if (!frame.o.headers.empty() || header_hooks) {

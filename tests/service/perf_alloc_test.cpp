@@ -73,6 +73,7 @@ class perf_call_allocations : public ::testing::Test {
     client_options co;
     co.max_connections = 1;
     co.version = v;
+    co.envelope_namespaces = perf::envelope_namespaces();
     client c{url(), co};
     perf::echoComplexTypeDoc request;
     request.in = perf::make_cxf_seq(1);
@@ -87,7 +88,12 @@ class perf_call_allocations : public ::testing::Test {
     return n;
   }
 
-  service doc_{"PerfService", std::string(perf::service_ns)};
+  // As lather-perf-server: the items' QName namespace declared once on the Envelope.
+  service doc_{"PerfService", std::string(perf::service_ns), [] {
+                 service_options o;
+                 o.envelope_namespaces = perf::envelope_namespaces();
+                 return o;
+               }()};
   std::optional<lather_test::local_server> srv_;
 };
 

@@ -566,6 +566,116 @@ TEST(example, HelloServiceAnswersAndServesItsWsdl) {
   fclose(p);
 }
 
+// service_options / client_options::envelope_namespaces: declared once on the Envelope, so
+// the QName value of every CXF item uses that prefix instead of its own xmlns declaration.
+std::size_t count_of(std::string_view text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+TEST(envelope_namespaces, TheServerDeclaresThemOnceAndQNameValuesUseThem) {
+  service_options o;
+  // "ns1" clashes with the writer's generated prefixes: the types namespace must get another.
+  o.envelope_namespaces = {{"cxf", std::string(perf::qname_value_ns)}, {"ns1", "urn:clash"}};
+  service perf_svc{"PerfService", std::string(perf::service_ns), o};
+  perf_svc.operation("echoComplexTypeDoc",
+                     [](perf::echoComplexTypeDoc& in, perf::echoComplexTypeDocResponse& out) {
+                       std::swap(out.return_, in.in);
+                       out.idout = in.id;
+                     });
+  server srv{server_options{}};
+  srv.mount("/perf", perf_svc);
+  srv.start();
+  const std::string url = "http://127.0.0.1:" + std::to_string(srv.port()) + "/perf";
+
+  // The request declares the QName's namespace on each item, under a prefix of its own.
+  std::string item =
+      "<t:item xmlns:q='http://cxf.apache.org'><t:varString>s</t:varString>"
+      "<t:varUByte>1</t:varUByte><t:varUnsignedLong>2</t:varUnsignedLong>"
+      "<t:varFloat>1.5</t:varFloat><t:varQName>q:return</t:varQName>"
+      "<t:varBase64Binary>AAE=</t:varBase64Binary><t:varHexBinary>0001</t:varHexBinary>"
+      "<t:varStruct varAttrString='a'><t:varFloat>1</t:varFloat><t:varShort>3</t:varShort>"
+      "<t:varString>x</t:varString><t:varByte>4</t:varByte><t:varDecimal>1.25</t:varDecimal>"
+      "<t:varDouble>2.5</t:varDouble><t:varDateTime>2005-12-03T00:00:09Z</t:varDateTime>"
+      "</t:varStruct><t:varEnum>RED</t:varEnum></t:item>";
+  std::string request =
+      "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+      "<t:echoComplexTypeDoc xmlns:t='http://cxf.apache.org/cxf/performance/types'><t:in>" +
+      item + item + "</t:in><t:id>5</t:id></t:echoComplexTypeDoc></s:Body></s:Envelope>";
+  std::string body;
+  {
+    http::client c{url};
+    std::pair<std::string_view, std::string_view> headers[] = {
+        {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
+    c.post(
+        "", headers, [&](xml::output& out) { out.append(request); },
+        [&](const http::response_head&, const xml::source_fn& src) {
+          char buf[4096];
+          while (std::size_t n = src(buf, sizeof buf)) body.append(buf, n);
+        });
+  }
+  const std::size_t body_tag = body.find(":Body>");
+  ASSERT_NE(body_tag, std::string::npos) << body;
+  const std::string_view envelope_tag = std::string_view(body).substr(0, body_tag);
+  EXPECT_EQ(count_of(envelope_tag, "xmlns:cxf=\"http://cxf.apache.org\""), 1u) << body;
+  EXPECT_EQ(count_of(envelope_tag, "xmlns:ns1=\"urn:clash\""), 1u) << body;
+  EXPECT_EQ(count_of(body, "http://cxf.apache.org\""), 1u) << body;
+  EXPECT_EQ(count_of(body, ">cxf:return<"), 2u) << body;
+  EXPECT_EQ(count_of(body, "xmlns:ns1=\"http"), 0u) << body;
+
+  // And lather's client reads it back: QName namespaces and values as sent.
+  client c{url};
+  perf::echoComplexTypeDoc in;
+  in.in = perf::make_cxf_seq(3);
+  in.id = 11;
+  perf::echoComplexTypeDocResponse out;
+  c.call("echoComplexTypeDoc", in, out);
+  EXPECT_EQ(out.idout, 11);
+  EXPECT_TRUE(out.return_ == in.in);
+  srv.stop();
+}
+
+TEST(envelope_namespaces, TheClientDeclaresThemOnceOnItsRequests) {
+  std::string captured;
+  http::server raw{http::server_options{}};
+  raw.route("/", [&](http::request& req, http::response& res) {
+    char buf[4096];
+    while (std::size_t n = req.read_body(buf, sizeof buf)) captured.append(buf, n);
+    res.set_header("Content-Type", "text/xml; charset=utf-8");
+    xml::writer w{res.body()};
+    soap::envelope_writer env{w, soap::version::soap11};
+    env.begin();
+    env.begin_body();
+    perf::echoComplexTypeDocResponse answer;
+    answer.return_ = perf::make_cxf_seq(2);
+    answer.idout = 9;
+    bind::write(w, perf::types_ns, "echoComplexTypeDocResponse", answer);
+    env.end();
+  });
+  raw.start();
+  client_options co;
+  co.envelope_namespaces = {{"cxf", std::string(perf::qname_value_ns)}};
+  client c{"http://127.0.0.1:" + std::to_string(raw.port()) + "/", co};
+  perf::echoComplexTypeDoc in;
+  in.in = perf::make_cxf_seq(2);
+  in.id = 9;
+  perf::echoComplexTypeDocResponse out;
+  c.call("echoComplexTypeDoc", in, out);
+  EXPECT_EQ(out.idout, 9);
+  EXPECT_TRUE(out.return_ == in.in);
+  const std::size_t body_tag = captured.find(":Body>");
+  ASSERT_NE(body_tag, std::string::npos) << captured;
+  EXPECT_EQ(count_of(std::string_view(captured).substr(0, body_tag),
+                     "xmlns:cxf=\"http://cxf.apache.org\""),
+            1u)
+      << captured;
+  EXPECT_EQ(count_of(captured, "http://cxf.apache.org\""), 1u) << captured;
+  EXPECT_EQ(count_of(captured, ">cxf:return<"), 2u) << captured;
+  raw.stop();
+}
+
 }  // namespace
 
 namespace {

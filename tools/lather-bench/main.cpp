@@ -12,6 +12,7 @@
 
 #include "harness.hpp"
 #include "lather/http/error.hpp"
+#include "lather/perf/echo_service.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/client.hpp"
 #include "multiplex.hpp"
@@ -32,6 +33,7 @@ client_options make_client_options(const bench::options& o) {
   c.io_timeout = timeout;
   c.connect_timeout = std::min(timeout, std::chrono::milliseconds(10'000));
   if (o.run.client_threads > 0) c.wait_socket = bench::wait_socket;  // suspend the fiber
+  c.envelope_namespaces = perf::envelope_namespaces();
   return c;
 }
 

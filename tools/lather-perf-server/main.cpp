@@ -84,9 +84,11 @@ int main(int argc, char** argv) {
   // 1 GB bodies for the size sweep; the XML layer's own limits still apply per token.
   opts.body_limit = 1ull << 30;
 
-  service doc{"PerfService", std::string(perf::service_ns)};
+  service_options service_opts;
+  service_opts.envelope_namespaces = perf::envelope_namespaces();
+  service doc{"PerfService", std::string(perf::service_ns), service_opts};
   perf::add_doc_echo_operations(doc);
-  service rpc{"PerfServiceRPC", std::string(perf::service_ns)};
+  service rpc{"PerfServiceRPC", std::string(perf::service_ns), service_opts};
   perf::add_rpc_echo_operations(rpc);
 
   // SIGINT/SIGTERM: handled by a thread with sigwait, which stops the server gracefully.

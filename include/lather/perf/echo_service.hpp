@@ -3,13 +3,22 @@
 // call path in-process.
 #pragma once
 
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "lather/perf/rpc_types.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/service.hpp"
 
 namespace lather::perf {
+
+/// Declared once on the Envelope by lather-perf-server and lather-bench
+/// (service_options / client_options::envelope_namespaces): every item's QName value then uses
+/// this prefix instead of declaring its namespace on its own element.
+inline std::vector<soap::namespace_binding> envelope_namespaces() {
+  return {{"cxf", std::string(qname_value_ns)}};
+}
 
 /// DocPortType (document/literal wrapped): echoComplexTypeDoc, echoStringDoc, echoBase64Doc.
 /// (Req&, Resp&) handlers: both objects are pooled; swapping keeps every buffer warm, so a

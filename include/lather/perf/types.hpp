@@ -19,6 +19,8 @@ namespace lather::perf {
 
 inline constexpr std::string_view types_ns = "http://cxf.apache.org/cxf/performance/types";
 inline constexpr std::string_view service_ns = "http://cxf.apache.org/cxf/performance";
+/// The namespace of the QName every CXF item carries ({http://cxf.apache.org}return).
+inline constexpr std::string_view qname_value_ns = "http://cxf.apache.org";
 
 enum class ColourEnum { RED, GREEN, BLUE };
 
@@ -97,7 +99,7 @@ inline NestedComplexType make_cxf_item() {
   t.varUByte = 255;
   t.varUnsignedLong = 13691056728ull;
   t.varFloat = std::numeric_limits<float>::max();
-  t.varQName.ns = "http://cxf.apache.org";
+  t.varQName.ns = qname_value_ns;
   t.varQName.local = "return";
   t.varBase64Binary.bytes = cxf_byte_pattern();
   t.varHexBinary.bytes = cxf_byte_pattern();

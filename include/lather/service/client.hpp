@@ -38,6 +38,9 @@ struct client_options : http::client_options {
   /// receive_sequence of a response larger than max_total_bytes (256 MB) needs it raised or
   /// set to 0.
   xml::limits xml_limits{};
+  /// Namespaces declared once on the Envelope of every request (as
+  /// service_options::envelope_namespaces on the server).
+  std::vector<soap::namespace_binding> envelope_namespaces;
 };
 
 struct call_options {

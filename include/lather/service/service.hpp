@@ -299,6 +299,10 @@ struct service_options {
   /// endpoint address) — for contract-first services and styles the generator does not
   /// describe (RPC/encoded).
   std::string static_wsdl;
+  /// Namespaces declared once on the Envelope of every response (CXF's soap.env.ns.map). A
+  /// namespace the response's QName values (or elements) use is then in scope everywhere, so
+  /// the writer does not declare it again on each element that needs it.
+  std::vector<soap::namespace_binding> envelope_namespaces;
 };
 
 class service {
