@@ -29,6 +29,17 @@ errc parse_integer(std::string_view text, T& out) noexcept {
       negative ? (std::is_signed_v<T> ? std::uint64_t{std::numeric_limits<U>::max() / 2} + 1 : 0)
                : std::uint64_t{std::numeric_limits<T>::max()};
   std::uint64_t acc = 0;
+  // Up to 19 digits cannot overflow 64 bits: accumulate without the per-digit range test and
+  // compare once at the end (leading zeros beyond that take the general loop below).
+  if (end - p <= 19) {
+    for (const char* q = p; q != end; ++q) {
+      const unsigned d = static_cast<unsigned char>(*q - '0');
+      if (d > 9) return errc::invalid_lexical;
+      acc = acc * 10 + d;
+    }
+    if (acc > limit) return errc::out_of_range;
+    p = end;
+  }
   bool overflow = false;
   // Keep scanning past an overflow so "999x" is reported as lexical, not range, error.
   for (; p != end; ++p) {

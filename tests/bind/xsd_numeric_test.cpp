@@ -85,6 +85,65 @@ TEST(XsdInteger, PropertyFormatParseRoundTrip) {
   for (int v = 0; v <= 255; ++v) EXPECT_EQ(parse_ok<std::uint8_t>(format(std::uint8_t(v))), v);
 }
 
+// The parser takes up to 19 digits without a per-digit range test: around that length (leading
+// zeros, 19 nines, 20 digits) it must agree with exact arithmetic for every width and sign.
+template <class T>
+void check_against_exact(const std::string& digits, bool negative) {
+  unsigned __int128 magnitude = 0;
+  bool huge = false;
+  for (char c : digits) {
+    magnitude = magnitude * 10 + static_cast<unsigned>(c - '0');
+    if (magnitude > (static_cast<unsigned __int128>(1) << 100)) huge = true;
+  }
+  const __int128 value =
+      negative ? -static_cast<__int128>(magnitude) : static_cast<__int128>(magnitude);
+  const bool in_range = !huge && value >= std::numeric_limits<T>::min() &&
+                        value <= static_cast<__int128>(std::numeric_limits<T>::max());
+  const std::string text = (negative ? "-" : "") + digits;
+  T out{};
+  const errc e = test::parse(text, out);
+  if (in_range) {
+    ASSERT_EQ(e, errc::ok) << text;
+    ASSERT_EQ(static_cast<__int128>(out), value) << text;
+  } else {
+    ASSERT_EQ(e, errc::out_of_range) << text;
+  }
+}
+
+template <class T>
+void check_digit_lengths(std::mt19937_64& rng) {
+  SCOPED_TRACE(std::string(xsd_traits<T>::type_name));
+  std::uniform_int_distribution<int> digit(0, 9), zeros(0, 4), coin(0, 1);
+  for (std::size_t length = 1; length <= 22; ++length) {
+    for (int i = 0; i < 300; ++i) {
+      std::string digits(static_cast<std::size_t>(zeros(rng)), '0');
+      for (std::size_t k = 0; k < length; ++k)
+        digits.push_back(static_cast<char>('0' + digit(rng)));
+      check_against_exact<T>(digits, coin(rng) == 1);
+    }
+    check_against_exact<T>(std::string(length, '9'), false);
+    check_against_exact<T>(std::string(length, '9'), true);
+  }
+}
+
+TEST(XsdInteger, EveryDigitCountAgreesWithExactArithmetic) {
+  std::mt19937_64 rng(20261130);
+  check_digit_lengths<std::int8_t>(rng);
+  check_digit_lengths<std::int16_t>(rng);
+  check_digit_lengths<std::int32_t>(rng);
+  check_digit_lengths<std::int64_t>(rng);
+  check_digit_lengths<std::uint8_t>(rng);
+  check_digit_lengths<std::uint16_t>(rng);
+  check_digit_lengths<std::uint32_t>(rng);
+  check_digit_lengths<std::uint64_t>(rng);
+  EXPECT_EQ(parse_ok<std::uint8_t>("0000000000000000000000255"), 255);
+  EXPECT_EQ(parse_error<std::uint8_t>("0000000000000000000000256"), errc::out_of_range);
+  EXPECT_EQ(parse_ok<std::uint64_t>("-0000000000000000000000"), 0u);
+  EXPECT_EQ(parse_error<std::uint64_t>("-0000000000000000000001"), errc::out_of_range);
+  EXPECT_EQ(parse_error<std::int64_t>("9999999999999999999"), errc::out_of_range);
+  EXPECT_EQ(parse_error<std::int64_t>("999999999999999999x"), errc::invalid_lexical);
+}
+
 TEST(XsdBoolean, LexicalSpace) {
   EXPECT_TRUE(parse_ok<bool>("true"));
   EXPECT_TRUE(parse_ok<bool>(" 1\n"));
