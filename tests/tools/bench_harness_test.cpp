@@ -213,9 +213,18 @@ TEST_F(perf_server_test, JsonGivesOneObjectPerThreadCount) {
     EXPECT_EQ(l.back(), '}');
     EXPECT_NE(l.find("\"operation\":\"echoStringDoc\""), std::string::npos) << l;
     EXPECT_NE(l.find("\"errors\":0}"), std::string::npos) << l;
-    for (const char* key : {"running_s", "overall_throughput", "overall_avg_ms", "total_tps",
-                            "total_avg_ms", "p50_ms", "p90_ms", "p99_ms", "max_ms"})
+    for (const char* key :
+         {"running_s", "overall_throughput", "overall_avg_ms", "total_tps", "total_avg_ms",
+          "p50_ms", "p90_ms", "p99_ms", "max_ms", "window_runqueue_ms", "window_minor_faults",
+          "window_voluntary_cs", "window_involuntary_cs"})
       EXPECT_NE(l.find('"' + std::string(key) + "\":"), std::string::npos) << key << " in " << l;
+    // The timed thread's CPU in its window: positive, and no more than the window itself.
+    const auto number = [&l](std::string_view key) {
+      const auto at = l.find('"' + std::string(key) + "\":");
+      return at == std::string::npos ? -1.0 : std::stod(l.substr(at + key.size() + 3));
+    };
+    EXPECT_GT(number("window_cpu_ms"), 0.0) << l;
+    EXPECT_LE(number("window_cpu_ms"), number("running_s") * 1000 + 1) << l;
   }
 }
 

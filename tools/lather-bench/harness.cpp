@@ -1,5 +1,6 @@
 #include "harness.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -43,6 +44,35 @@ struct progress_counter {
   std::atomic<std::uint64_t> calls{0};
   std::atomic<std::uint64_t> errors{0};
 };
+
+// This thread's resource usage so far: CPU and run-queue wait from the scheduler's own
+// nanosecond accounting (/proc/thread-self/schedstat; rusage's CPU times are tick-sampled),
+// page faults and context switches from getrusage(RUSAGE_THREAD).
+window_usage thread_usage() {
+  window_usage w;
+  rusage u{};
+  getrusage(RUSAGE_THREAD, &u);
+  w.minor_faults = static_cast<std::uint64_t>(u.ru_minflt);
+  w.voluntary_cs = static_cast<std::uint64_t>(u.ru_nvcsw);
+  w.involuntary_cs = static_cast<std::uint64_t>(u.ru_nivcsw);
+  if (std::FILE* f = std::fopen("/proc/thread-self/schedstat", "r")) {
+    unsigned long long run_ns = 0, wait_ns = 0;
+    if (std::fscanf(f, "%llu %llu", &run_ns, &wait_ns) == 2) {
+      w.cpu_s = double(run_ns) * 1e-9;
+      w.runqueue_s = double(wait_ns) * 1e-9;
+    }
+    std::fclose(f);
+  }
+  return w;
+}
+
+window_usage operator-(const window_usage& a, const window_usage& b) {
+  return {.cpu_s = a.cpu_s - b.cpu_s,
+          .runqueue_s = a.runqueue_s - b.runqueue_s,
+          .minor_faults = a.minor_faults - b.minor_faults,
+          .voluntary_cs = a.voluntary_cs - b.voluntary_cs,
+          .involuntary_cs = a.involuntary_cs - b.involuntary_cs};
+}
 
 void note_error(thread_result& r, const char* what) {
   ++r.errors;
@@ -132,6 +162,9 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
     }
     cv.notify_all();
     wait_window();
+    // Per thread only in the thread-per-client model (fibers share their thread's usage).
+    const bool own_thread = opts.client_threads == 0;
+    const window_usage usage_before = own_thread ? thread_usage() : window_usage{};
     const auto start = clock::now();
     auto last = start;
     for (std::uint64_t i = 0; c; ++i) {
@@ -150,6 +183,7 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
       }
     }
     r.duration_s = seconds_between(start, clock::now());
+    if (own_thread) r.usage = thread_usage() - usage_before;
     {
       std::lock_guard lock(m);
       ++finished;
@@ -223,6 +257,7 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
     result.running_s += r.duration_s;
     result.errors += r.errors;
     result.latency.merge(r.latency);
+    result.usage += r.usage;
     if (r.duration_s > 0) result.total_tps += double(r.invocations) / r.duration_s;
     if (r.invocations > 0) sum_avg += r.duration_s / double(r.invocations);
   }
@@ -235,6 +270,15 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
 }
 
 }  // namespace
+
+window_usage& window_usage::operator+=(const window_usage& o) {
+  cpu_s += o.cpu_s;
+  runqueue_s += o.runqueue_s;
+  minor_faults += o.minor_faults;
+  voluntary_cs += o.voluntary_cs;
+  involuntary_cs += o.involuntary_cs;
+  return *this;
+}
 
 void latency_histogram::record(std::uint64_t ns) {
   ++buckets_[bucket_of(ns)];
@@ -287,13 +331,21 @@ void print_result(const run_options& opts, const run_result& r) {
         "{\"operation\":\"%s\",\"threads\":%u,\"client_threads\":%u,\"invocations\":%llu,"
         "\"running_s\":%.3f,"
         "\"overall_throughput\":%.1f,\"overall_avg_ms\":%.4f,\"total_tps\":%.1f,"
-        "\"total_avg_ms\":%.4f,\"p50_ms\":%.4f,\"p90_ms\":%.4f,\"p99_ms\":%.4f,\"max_ms\":%.4f,"
-        "\"errors\":%llu}\n",
+        "\"total_avg_ms\":%.4f,\"p50_ms\":%.4f,\"p90_ms\":%.4f,\"p99_ms\":%.4f,\"max_ms\":%.4f,",
         opts.operation.c_str(), r.threads, opts.client_threads,
         static_cast<unsigned long long>(r.invocations), r.running_s, r.overall_throughput,
         r.overall_avg_ms, r.total_tps, r.total_avg_ms, double(r.latency.percentile(50)) * ms,
         double(r.latency.percentile(90)) * ms, double(r.latency.percentile(99)) * ms,
-        double(r.latency.max()) * ms, static_cast<unsigned long long>(r.errors));
+        double(r.latency.max()) * ms);
+    if (opts.client_threads == 0)
+      std::printf(
+          "\"window_cpu_ms\":%.3f,\"window_runqueue_ms\":%.3f,\"window_minor_faults\":%llu,"
+          "\"window_voluntary_cs\":%llu,\"window_involuntary_cs\":%llu,",
+          r.usage.cpu_s * 1e3, r.usage.runqueue_s * 1e3,
+          static_cast<unsigned long long>(r.usage.minor_faults),
+          static_cast<unsigned long long>(r.usage.voluntary_cs),
+          static_cast<unsigned long long>(r.usage.involuntary_cs));
+    std::printf("\"errors\":%llu}\n", static_cast<unsigned long long>(r.errors));
     return;
   }
   std::printf("=============Overall Test Result============\n");

@@ -53,9 +53,22 @@ class latency_histogram {
   std::uint64_t count_ = 0, sum_ = 0, max_ = 0;
 };
 
+/// What the client threads spent in their timed windows (per-thread scheduler and getrusage
+/// deltas), companions of the wall-clock figures that say where a slow window went. Measured
+/// in the thread-per-client model only (fibers share their thread).
+struct window_usage {
+  double cpu_s = 0;                  ///< on a CPU (user + system)
+  double runqueue_s = 0;             ///< runnable but waiting for a CPU (other load on the box)
+  std::uint64_t minor_faults = 0;    ///< page faults (first touch of memory)
+  std::uint64_t voluntary_cs = 0;    ///< context switches waiting for the server
+  std::uint64_t involuntary_cs = 0;  ///< preemptions (other load on the box)
+  window_usage& operator+=(const window_usage& o);
+};
+
 struct thread_result {
   std::uint64_t invocations = 0;
   double duration_s = 0;  ///< timed window
+  window_usage usage;
   std::uint64_t errors = 0;
   latency_histogram latency;
   std::vector<std::string> error_samples;  ///< first few error messages
@@ -73,6 +86,7 @@ struct run_result {
   double total_avg_ms = 0;  ///< mean of per-thread mean latency
   std::uint64_t errors = 0;
   latency_histogram latency;
+  window_usage usage;  ///< summed over the client threads
 };
 
 /// Runs the global warm-up once, then one timed run per thread count; prints CXF's result
