@@ -218,6 +218,49 @@ TEST(streaming_typed, LargeEchoHoldsOneObjectGraphSmallerThanTheMessage) {
       << "first call " << first_kb << " KB, both " << both_kb << " KB";
 }
 
+// A streamed response is complete when the operation has written it: its last chunk goes out
+// then, not when the call returns, so the client is not kept waiting for what the server does
+// after writing (freeing a large message's objects, interceptors). Here the `after` interceptor
+// waits until the client has read the whole response (bounded: 20 s).
+TEST(streaming_typed, StreamedResponseEndsBeforeTheCallReturns) {
+  service svc{"PerfService", std::string(perf::service_ns)};
+  svc.operation("echoStringDoc", [](perf::echoStringDoc& in, perf::echoStringDocResponse& out) {
+    out.out.assign(std::stoul(in.in), 'x');
+  });
+  std::promise<void> client_has_all;
+  std::promise<bool> server_saw_it;  // true: the client had the whole response before `after`
+  svc.intercept({.before = {}, .after = [&](call_context&, const call_info&) {
+                   server_saw_it.set_value(
+                       client_has_all.get_future().wait_for(std::chrono::seconds(20)) ==
+                       std::future_status::ready);
+                 }});
+  server srv{server_options{}};
+  srv.mount("/perf", svc);
+  srv.start();
+  http::client c{"http://127.0.0.1:" + std::to_string(srv.port()) + "/perf"};
+  std::size_t received = 0;
+  c.post(
+      "", soap11_headers,
+      [&](xml::output& out) {
+        out.append(
+            "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+            "<p:echoStringDoc xmlns:p='http://cxf.apache.org/cxf/performance/types'>"
+            "<p:in>200000</p:in></p:echoStringDoc></s:Body></s:Envelope>");
+      },
+      [&](const http::response_head& h, const xml::source_fn& src) {
+        EXPECT_EQ(h.status, 200u);
+        EXPECT_FALSE(h.content_length().has_value());  // streamed (chunked)
+        char buf[4096];
+        while (std::size_t n = src(buf, sizeof buf)) received += n;  // to the last chunk
+        client_has_all.set_value();
+      });
+  EXPECT_GT(received, 200'000u);
+  auto saw = server_saw_it.get_future();
+  ASSERT_EQ(saw.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  EXPECT_TRUE(saw.get()) << "the last chunk was sent only after the call returned";
+  srv.stop();
+}
+
 // chunking never buffers a whole response to send its Content-Length; that buffer is bounded
 // like a request body: a response past body_limit becomes a Server fault instead of growing.
 TEST(streaming_never, BufferedResponseIsBoundedByTheBodyLimit) {
