@@ -529,16 +529,18 @@ spread() {
 }
 
 # One Axis split, seconds for all C calls (or "-"): from the mean per call, which both clients
-# print with microsecond resolution (the totals only to the millisecond).
+# print with microsecond resolution (the totals only to the millisecond). lather's also prints
+# its timed thread's CPU seconds and run-queue seconds in the window ("seconds cpu queue").
 axis_lather() { # URL CALLS ITEMS
   local out=$work/lather-bench.out
   if run_bounded 120 "$out" "$lather_bench" --url "$1" --threads 1 --count "$2" \
     --packet-size "$3" --warmup "$axis_warm" --guard-calls 1 --json --no-progress &&
     [[ $(json_field errors "$out") = 0 ]]; then
     awk -v a="$(json_field overall_avg_ms "$out")" -v n="$(json_field invocations "$out")" \
-      'BEGIN { printf "%.6f", a * n / 1000 }'
+      -v c="$(json_field window_cpu_ms "$out")" -v q="$(json_field window_runqueue_ms "$out")" \
+      'BEGIN { printf "%.6f %.6f %.6f", a * n / 1000, c / 1000, q / 1000 }'
   else
-    echo -
+    echo - - -
   fi
 }
 axis_gsoap() { # URL CALLS ITEMS
@@ -567,7 +569,8 @@ measure_axis() {
   # all splits (forward in even rounds, backward in odd ones) and alternates which stack goes
   # first, so drift (other load, CPU frequency) spreads over all splits and both stacks alike.
   declare -A samples=()
-  local rep c k s order splits=($axis_calls) i
+  local rep c k s order splits=($axis_calls) i got
+  local -a parts
   for ((rep = 0; rep < axis_reps; rep++)); do
     for ((i = 0; i < ${#splits[@]}; i++)); do
       c=${splits[rep % 2 ? ${#splits[@]} - 1 - i : i]}
@@ -575,7 +578,13 @@ measure_axis() {
       if (((rep + i) % 2)); then order=(gsoap lather); else order=(lather gsoap); fi
       for s in "${order[@]}"; do
         case $s in
-          lather) [[ -n $lather_url ]] && samples[lather,$c]+=" $(axis_lather "$lather_url" "$c" "$k")" ;;
+          lather)
+            [[ -n $lather_url ]] || continue
+            got=$(axis_lather "$lather_url" "$c" "$k")
+            read -r -a parts <<<"$got"
+            samples[lather,$c]+=" ${parts[0]}" samples[cpu,$c]+=" ${parts[1]}"
+            samples[queue,$c]+=" ${parts[2]}"
+            ;;
           gsoap) [[ -n $gsoap_url ]] && samples[gsoap,$c]+=" $(axis_gsoap "$gsoap_url" "$c" "$k")" ;;
         esac
       done
@@ -592,10 +601,14 @@ measure_axis() {
   emit "Seconds for all C calls: the **minimum** of the $axis_reps rounds, then median and maximum."
   emit "The minimum, because interference from other load on the shared box only ever adds time:"
   emit "the fastest round is the closest to what the split itself costs, and the median shows"
-  emit "whether that minimum is typical."
+  emit "whether that minimum is typical. 'client CPU' is lather-bench's timed thread on a CPU"
+  emit "during the window (minimum of the rounds: serializing, parsing and comparing the echo;"
+  emit "the server's CPU is not in it) and 'run queue' its median time runnable but waiting"
+  emit "for a CPU (other load on the box), both from the thread's schedstat."
   emit ""
-  emit "| calls | items/call | lather min s | lather median | lather max | gSOAP min s | gSOAP median | gSOAP max |"
-  emit "|---:|---:|---:|---:|---:|---:|---:|---:|"
+  emit "| calls | items/call | lather min s | lather median | lather max | client CPU s | run queue s | gSOAP min s | gSOAP median | gSOAP max |"
+  emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  local cmin qmed
   local lmin lmed lmax gmin gmed gmax monotonic=n/a median_monotonic=n/a previous='' previous_med=''
   for c in $axis_calls; do
     k=$((1000 / c))
@@ -603,6 +616,10 @@ measure_axis() {
     read -r lmin lmed lmax <<<"$(spread ${samples[lather,$c]:-})"
     # shellcheck disable=SC2086
     read -r gmin gmed gmax <<<"$(spread ${samples[gsoap,$c]:-})"
+    # shellcheck disable=SC2086
+    read -r cmin _ _ <<<"$(spread ${samples[cpu,$c]:-})"
+    # shellcheck disable=SC2086
+    read -r _ qmed _ <<<"$(spread ${samples[queue,$c]:-})"
     if [[ $lmin != - ]]; then
       [[ $monotonic = n/a ]] && monotonic=yes median_monotonic=yes
       [[ -n $previous ]] && awk -v a="$lmin" -v b="$previous" 'BEGIN { exit !(a < b) }' &&
@@ -611,7 +628,7 @@ measure_axis() {
         median_monotonic="no (at $c calls)"
       previous=$lmin previous_med=$lmed
     fi
-    emit "| $c | $k | $lmin | $lmed | $lmax | $gmin | $gmed | $gmax |"
+    emit "| $c | $k | $lmin | $lmed | $lmax | $cmin | $qmed | $gmin | $gmed | $gmax |"
     echo "$c $lmin $gmin $lmed $gmed" >>"$work/axis.dat"
   done
   emit ""
