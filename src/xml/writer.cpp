@@ -427,19 +427,25 @@ struct writer::state {
   bool wrote_anything = false;
 
   void reset() {
-    bindings.clear();
     frames.clear();
     pending.clear();
-    uri_top.clear();
-    prefix_top.clear();
     assigned.clear();
-    names.clear();
     doc_names.clear();
     next_prefix_number = 1;
     at = phase::prolog;
     tag_open = false;
     tag_has_ns_attribute = false;
     wrote_anything = false;
+    drop_scoped_bindings();
+  }
+
+  // Back to the xml binding alone, with no element open: clearing the tables beats undoing
+  // the bindings one by one when a whole document's go at once.
+  void drop_scoped_bindings() {
+    bindings.clear();
+    uri_top.clear();
+    prefix_top.clear();
+    names.clear();
     push_binding("xml", xml_ns_uri);  // bound by definition, never declared
   }
 
@@ -672,6 +678,46 @@ void writer::xml_declaration() {
     fail(out_, errc::writer_bad_state, "the XML declaration must come first");
   st_->wrote_anything = true;
   out_.append(R"(<?xml version="1.0" encoding="UTF-8"?>)");
+}
+
+document_start::document_start(const std::function<void(writer&)>& build)
+    : out_(std::make_unique<output>()), recorder_(std::make_unique<writer>(*out_)) {
+  build(*recorder_);
+  const writer::state& st = *recorder_->st_;
+  if (st.frames.empty() || st.at != writer::state::phase::in_root || !st.pending.empty() ||
+      st.next_prefix_number != 1)
+    fail(*out_, errc::writer_bad_state,
+         "a document start must leave its root open, declare every prefix it uses and leave "
+         "no declaration pending");
+}
+
+document_start::~document_start() = default;
+
+std::string_view document_start::bytes() const noexcept {
+  return out_->view();
+}
+
+void writer::start_document(const document_start& start) {
+  state& st = *st_;
+  if (st.at != state::phase::prolog || !st.pending.empty() ||
+      (st.wrote_anything && start.bytes().starts_with("<?xml")))
+    fail(out_, errc::writer_bad_state,
+         "a recorded document start needs a writer before its root, with nothing pending");
+  const state& recorded = *start.recorder_->st_;
+  out_.append(start.out_->view());
+  // Both writers hold only the xml binding before the root, so the recorded frames' binding
+  // indices hold here as they are; their strings stay in `start`.
+  for (std::size_t i = st.bindings.size(); i < recorded.bindings.size(); ++i)
+    st.push_binding(recorded.bindings[i].prefix, recorded.bindings[i].uri);
+  const string_arena::mark names_mark = st.names.get_mark();
+  for (state::frame f : recorded.frames) {
+    f.names_mark = names_mark;  // nothing of this writer's arena to release at their ends
+    st.frames.push_back(f);
+  }
+  st.at = state::phase::in_root;
+  st.tag_open = recorded.tag_open;
+  st.tag_has_ns_attribute = recorded.tag_has_ns_attribute;
+  st.wrote_anything = true;
 }
 
 namespace {
@@ -993,7 +1039,21 @@ void writer::raw(std::string_view s) {
 void writer::end_document() {
   state& st = *st_;
   if (st.at == state::phase::prolog) fail(out_, errc::writer_bad_state, "no root element");
-  while (!st.frames.empty()) end_element();
+  if (!st.pending.empty())
+    fail(out_, errc::writer_bad_state, "namespace declared for a start tag that never came");
+  if (!st.frames.empty()) {
+    for (; !st.frames.empty(); st.frames.pop_back()) {
+      const state::frame& f = st.frames.back();
+      if (st.tag_open) {
+        out_.append("/>");
+        st.tag_open = false;
+      } else {
+        write_name(out_, "</", f.prefix, f.local, ">");
+      }
+    }
+    st.drop_scoped_bindings();
+    st.at = state::phase::epilog;
+  }
   out_.flush();
 }
 

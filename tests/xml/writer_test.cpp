@@ -777,6 +777,161 @@ TEST(XmlWriterCxf, SteadyStateWriterPassAllocatesNothing) {
   EXPECT_GT(size, 150000u);
 }
 
+// ---- recorded document starts --------------------------------------------------------------
+
+// The opening the SOAP layer records: declared prefixes only, root start tag left open.
+void write_opening(writer& w) {
+  w.declare_namespace("a", ns_a);
+  w.declare_namespace("x", "urn:x&y");  // escaped once, when recorded
+  w.start_element(ns_a, lather::xml::ncname{"Root"});
+}
+
+// What follows the opening: uses the recorded bindings, adds to the open tag, shadows a
+// recorded prefix, generates prefixes (numbered from 1 as in a document written whole) and
+// ends with open elements for end_document to close.
+void write_rest(writer& w) {
+  w.attribute("urn:x&y", "at", "v");
+  w.declare_namespace("late", ns_b);
+  w.start_element(ns_a, "Body");
+  w.text_element(ns_a, lather::xml::ncname{"leaf"}, "t");
+  w.declare_namespace("a", "urn:other");
+  w.start_element("urn:other", "shadow");
+  w.start_element(ns_a, "under");  // "a" means urn:other here: a fresh prefix for urn:a
+  w.end_element();
+  w.end_element();
+  w.start_element("urn:gen", "g");
+  w.attribute({}, "q", std::string(w.prefix_for("urn:x&y")));
+  w.end_element();
+  w.start_element(ns_a, "open");
+  w.start_element(ns_b, "deep");
+}
+
+TEST(XmlWriterDocumentStart, WritesWhatTheBuildWouldHaveWritten) {
+  const std::string whole = written([](writer& w) {
+    write_opening(w);
+    write_rest(w);
+    w.end_document();
+  });
+  EXPECT_EQ(whole, R"(<a:Root xmlns:a="urn:a" xmlns:x="urn:x&amp;y" x:at="v" xmlns:late="urn:b">)"
+                   R"(<a:Body><a:leaf>t</a:leaf><a:shadow xmlns:a="urn:other">)"
+                   R"(<ns1:under xmlns:ns1="urn:a"/></a:shadow><ns2:g xmlns:ns2="urn:gen" q="x"/>)"
+                   R"(<a:open><late:deep/></a:open></a:Body></a:Root>)");
+  const lather::xml::document_start start{write_opening};
+  EXPECT_EQ(start.bytes(), R"(<a:Root xmlns:a="urn:a" xmlns:x="urn:x&amp;y")");
+  output out;
+  writer w{out};
+  for (int pass = 0; pass < 3; ++pass) {  // one start serves document after document
+    out.clear();
+    w.reset();
+    w.start_document(start);
+    EXPECT_EQ(w.depth(), 1u);
+    write_rest(w);
+    w.end_document();
+    EXPECT_EQ(out.view(), whole);
+  }
+  // After an XML declaration, and with a fresh writer of its own.
+  const std::string declared = written([&](writer& w2) {
+    w2.xml_declaration();
+    w2.start_document(start);
+    write_rest(w2);
+    w2.end_document();
+  });
+  EXPECT_EQ(declared, R"(<?xml version="1.0" encoding="UTF-8"?>)" + whole);
+}
+
+TEST(XmlWriterDocumentStart, ARecordingThatClosesItsRootOrGeneratesPrefixesIsRefused) {
+  auto refused = [](const std::function<void(writer&)>& build) {
+    try {
+      lather::xml::document_start start{build};
+    } catch (const lather::xml::error& e) {
+      return e.code();
+    }
+    return errc::ok;
+  };
+  EXPECT_EQ(refused([](writer&) {}), errc::writer_bad_state);
+  EXPECT_EQ(refused([](writer& w) {
+              w.start_element(ns_a, "r");
+              w.end_element();
+            }),
+            errc::writer_bad_state);
+  EXPECT_EQ(refused([](writer& w) { w.start_element(ns_a, "r"); }), errc::writer_bad_state);
+  EXPECT_EQ(refused([](writer& w) {
+              w.start_element({}, "r");
+              w.declare_namespace("p", ns_a);
+              w.raw("");
+              w.declare_namespace("q", ns_b);  // pending for a start tag that never came
+            }),
+            errc::writer_bad_state);
+  EXPECT_EQ(refused([](writer& w) {
+              w.declare_namespace("p", ns_a);
+              w.start_element(ns_a, "r");
+            }),
+            errc::ok);
+}
+
+TEST(XmlWriterDocumentStart, OnlyBeforeTheRootWithNothingPending) {
+  const lather::xml::document_start start{write_opening};
+  EXPECT_EQ(failure([&](writer& w) {
+              w.start_element({}, "r");
+              w.start_document(start);
+            }),
+            errc::writer_bad_state);
+  EXPECT_EQ(failure([&](writer& w) {
+              w.start_element({}, "r");
+              w.end_element();
+              w.start_document(start);
+            }),
+            errc::writer_bad_state);
+  EXPECT_EQ(failure([&](writer& w) {
+              w.declare_namespace("p", ns_b);
+              w.start_document(start);
+            }),
+            errc::writer_bad_state);
+  const lather::xml::document_start with_declaration{[](writer& w) {
+    w.xml_declaration();
+    write_opening(w);
+  }};
+  EXPECT_EQ(failure([&](writer& w) {
+              w.xml_declaration();
+              w.start_document(with_declaration);
+            }),
+            errc::writer_bad_state);
+  EXPECT_EQ(failure([&](writer& w) { w.start_document(with_declaration); }), errc::ok);
+}
+
+TEST(XmlWriterDocumentStart, EndDocumentLeavesNoBindingInScope) {
+  const lather::xml::document_start start{write_opening};
+  output out;
+  writer w{out};
+  w.start_document(start);
+  w.start_element(ns_b, "c");
+  w.end_document();
+  EXPECT_EQ(w.depth(), 0u);
+  EXPECT_THROW(w.prefix_for(ns_a), lather::xml::error);  // "a" went with its root
+  EXPECT_EQ(w.prefix_for("http://www.w3.org/XML/1998/namespace"), "xml");
+  EXPECT_THROW(w.start_element(ns_a, "second"), lather::xml::error);
+}
+
+TEST(XmlWriterDocumentStart, SteadyStateAllocatesNothing) {
+  const lather::xml::document_start start{write_opening};
+  output out;
+  writer w{out};
+  auto pass = [&] {
+    out.clear();
+    w.reset();
+    w.start_document(start);
+    write_rest(w);
+    w.end_document();
+  };
+  pass();
+  pass();
+  allocations = 0;
+  counting = true;
+  for (int i = 0; i < 5; ++i) pass();
+  counting = false;
+  EXPECT_EQ(allocations, 0u);
+}
+
 // ---- round trips through lather's reader and expat -----------------------------------------
 
 struct event {

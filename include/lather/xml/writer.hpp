@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -147,6 +148,34 @@ class ncname {
   bool checked_;
 };
 
+class writer;
+
+/// The opening of a document, recorded once and written by writer::start_document() for
+/// messages that all begin alike (a SOAP Envelope start tag): the bytes go out in one append
+/// and the namespace bindings they declare are pushed as recorded, with no name check, URI
+/// escaping or prefix lookup per message. Immutable once built, so one instance can serve
+/// every thread; it must outlive the documents started from it (their open elements keep
+/// views into it).
+class document_start {
+ public:
+  /// Runs `build` on a fresh writer and records what it wrote. `build` must leave the root
+  /// element open (its start tag may stay open for more declarations or attributes), declare
+  /// every prefix it uses (generated nsN prefixes would be numbered per document) and leave no
+  /// declaration pending; otherwise writer_bad_state.
+  explicit document_start(const std::function<void(writer&)>& build);
+  ~document_start();
+  document_start(const document_start&) = delete;
+  document_start& operator=(const document_start&) = delete;
+
+  /// The recorded bytes.
+  std::string_view bytes() const noexcept;
+
+ private:
+  friend class writer;
+  std::unique_ptr<output> out_;
+  std::unique_ptr<writer> recorder_;  // holds the recorded frames, bindings and their strings
+};
+
 /// Writes well-formed XML into an output. Errors (bad state, characters XML cannot carry,
 /// invalid UTF-8) throw lather::xml::error: errc::writer_bad_state for misuse,
 /// errc::writer_invalid_char for text, attribute values, CDATA or URIs that XML cannot carry.
@@ -167,6 +196,12 @@ class writer {
   void reset();
   /// Write <?xml version="1.0" encoding="UTF-8"?>. Only as the very first thing written.
   void xml_declaration();
+
+  /// Write a recorded document start: the writer is then exactly as if its build had run here.
+  /// Only where a root element may start (nothing but the XML declaration written, and that
+  /// only if the recorded start has none) and with no declaration pending (writer_bad_state
+  /// otherwise).
+  void start_document(const document_start& start);
 
   /// Declare prefix -> uri on the start tag that is open, or else on the next start tag
   /// (call raw("") first to close an open start tag and aim at the next one).
@@ -213,6 +248,7 @@ class writer {
   output& out() noexcept { return out_; }
 
  private:
+  friend class document_start;
   struct state;
   void start_checked(std::string_view ns, std::string_view local, bool stable_local);
   void attribute_checked(std::string_view ns, std::string_view local, std::string_view value);
