@@ -312,6 +312,71 @@ TEST(HttpServer, AsyncHandlerDoesNotHoldTheThread) {
   helper.join();
 }
 
+// The next request on a keep-alive connection arriving at each point around the server's read
+// of it: while the handler holds the thread (no epoll_wait runs), while the handler is
+// suspended and another connection is served (the thread's epoll_wait takes the socket's
+// edge with nothing waiting on it), and after the server went back to waiting. asio's reactor
+// is edge-triggered, so a read strategy that skips its speculative read (a direct recv, a wait
+// before reading) must not lose these; one server thread, and a lost wake-up shows as a read
+// timing out (5 s), not as a hang.
+TEST(HttpServer, NextRequestArrivingBeforeDuringOrAfterTheWaitIsServed) {
+  server srv{{.threads = 1}};
+  signal_flag holding, next_sent, parked, other_served;
+  std::thread helper;
+  srv.route("/hold", [&](request&, response& res) {
+    // Holds the only server thread: no epoll_wait runs until the response is out.
+    holding.set();
+    res.body().append(next_sent.wait() ? "held" : "timeout");
+  });
+  srv.route("/park", [&](request&, response& res) {
+    // Suspends the coroutine: the thread goes on, and its epoll_wait takes the edge of the
+    // next request while nothing waits on this connection.
+    server::await([&](std::function<void()> resume) {
+      helper = std::thread([&, resume] {
+        other_served.wait();
+        resume();
+      });
+      parked.set();
+    });
+    res.body().append("parked");
+  });
+  srv.route("/", echo);
+  srv.start();
+  raw_socket s{srv.port()};
+
+  // During: sent while the handler runs, before the server waits.
+  ASSERT_TRUE(s.send(post_request("/hold", "")));
+  ASSERT_TRUE(holding.wait());  // the server has read /hold alone
+  ASSERT_TRUE(s.send(post_request("/", "during")));
+  next_sent.set();
+  EXPECT_EQ(s.read_response().body, "held");
+  EXPECT_EQ(s.read_response().body, "during");
+
+  // After: each request sent once the previous response is in (the server waits first).
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(s.send(post_request("/", "after " + std::to_string(i))));
+    ASSERT_EQ(s.read_response().body, "after " + std::to_string(i));
+  }
+
+  // Before: the next request's edge is taken while the handler is suspended.
+  ASSERT_TRUE(s.send(post_request("/park", "")));
+  ASSERT_TRUE(parked.wait());
+  ASSERT_TRUE(s.send(post_request("/", "taken edge")));
+  raw_socket other{srv.port()};  // served only through an epoll_wait that also reports `s`
+  ASSERT_TRUE(other.send(post_request("/", "other")));
+  EXPECT_EQ(other.read_response().body, "other");
+  other_served.set();
+  EXPECT_EQ(s.read_response().body, "parked");
+  EXPECT_EQ(s.read_response().body, "taken edge");
+  helper.join();
+
+  // Pipelined in one write, and after all of the above the connection still serves.
+  ASSERT_TRUE(s.send(post_request("/", "one") + post_request("/", "two")));
+  EXPECT_EQ(s.read_response().body, "one");
+  EXPECT_EQ(s.read_response().body, "two");
+  expect_serving(srv.port());
+}
+
 TEST(HttpServer, GracefulStopFinishesInFlightAndClosesIdle) {
   auto srv = std::make_unique<server>(server_options{.shutdown_deadline = 5s});
   signal_flag in_handler, release;
