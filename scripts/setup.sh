@@ -13,6 +13,7 @@ packages=(
   wrk gnuplot-nox ruby curl procps
   python3 python3-zeep python3-spyne
   php-cli php-soap
+  default-jdk-headless libjaxws-java libaxis-java
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -296,7 +296,20 @@ class wsdl_writer {
 
   static std::string fault_message_name(const wsdl_fault_def& f) { return f.name + "Fault"; }
 
-  std::string port_type_name() const { return s_.name() + "PortType"; }
+  std::string port_type_name() const {
+    const std::string& name = s_.options().wsdl_names.port_type;
+    return name.empty() ? s_.name() + "PortType" : name;
+  }
+  std::string binding_name(bool soap12) const {
+    const std::string& name = s_.options().wsdl_names.binding;
+    if (name.empty()) return s_.name() + (soap12 ? "Soap12Binding" : "SoapBinding");
+    return soap12 ? name + "Soap12" : name;
+  }
+  std::string port_name(bool soap12) const {
+    const std::string& name = s_.options().wsdl_names.port;
+    if (name.empty()) return s_.name() + (soap12 ? "Soap12Port" : "SoapPort");
+    return soap12 ? name + "Soap12" : name;
+  }
 
   void write_port_type() {
     w_.start_element(wsdl_ns, "portType");
@@ -343,7 +356,7 @@ class wsdl_writer {
   void write_binding(bool soap12) {
     const std::string_view bns = soap12 ? soap12_binding_ns : soap11_binding_ns;
     w_.start_element(wsdl_ns, "binding");
-    w_.attribute("", "name", s_.name() + (soap12 ? "Soap12Binding" : "SoapBinding"));
+    w_.attribute("", "name", binding_name(soap12));
     w_.attribute("", "type", "tns:" + port_type_name());
     w_.start_element(bns, "binding");
     const bool rpc = !b_.operations().empty() && is_rpc(b_.operations().front().style);
@@ -385,8 +398,8 @@ class wsdl_writer {
     for (bool soap12 : {false, true}) {
       if (soap12 ? !s_.options().soap12 : !s_.options().soap11) continue;
       w_.start_element(wsdl_ns, "port");
-      w_.attribute("", "name", s_.name() + (soap12 ? "Soap12Port" : "SoapPort"));
-      w_.attribute("", "binding", "tns:" + s_.name() + (soap12 ? "Soap12Binding" : "SoapBinding"));
+      w_.attribute("", "name", port_name(soap12));
+      w_.attribute("", "binding", "tns:" + binding_name(soap12));
       w_.start_element(soap12 ? soap12_binding_ns : soap11_binding_ns, "address");
       w_.attribute("", "location", address);
       w_.end_element();

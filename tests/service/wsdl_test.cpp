@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "lather/http/client.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
+#include "lather/service/wsdl.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 
@@ -130,6 +132,38 @@ TEST_F(wsdl_fixture, WsdlIsWellFormedAndNamesEveryOperationAndTheAddress) {
   EXPECT_TRUE(address);
 }
 
+// A service implementing an existing contract names its portType, bindings and ports as the
+// contract does, so a client generated from that contract finds its port in ?wsdl.
+TEST(wsdl_names, ContractNamesReplaceTheGeneratedOnes) {
+  service_options o;
+  o.wsdl_names = {"DocPortType", "SoapBindingDocLit", "SoapHttpDocLitPort"};
+  service s{"PerfService", std::string(perf::service_ns), o};
+  s.operation("echoStringDoc",
+              [](const perf::echoStringDoc& in) { return perf::echoStringDocResponse{in.in}; });
+  const std::string wsdl = generate_wsdl(s, "http://127.0.0.1:1/perf");
+  xml::reader r;
+  r.reset(wsdl);
+  std::vector<std::string> names;
+  for (auto t = r.next(); t != xml::token::end_document; t = r.next()) {
+    ASSERT_NE(t, xml::token::error) << r.error().message();
+    if (t != xml::token::start_element || r.ns() != "http://schemas.xmlsoap.org/wsdl/") continue;
+    std::string line(r.local_name());
+    for (const char* attr : {"name", "type", "binding"})
+      if (auto* a = r.find_attribute("", attr)) line += " " + std::string(a->value);
+    if (line.starts_with("portType") || line.starts_with("binding") ||
+        line.starts_with("service") || line.starts_with("port "))
+      names.push_back(line);
+  }
+  const std::vector<std::string> expected = {
+      "portType DocPortType",
+      "binding SoapBindingDocLit tns:DocPortType",
+      "binding SoapBindingDocLitSoap12 tns:DocPortType",
+      "service PerfService",
+      "port SoapHttpDocLitPort tns:SoapBindingDocLit",
+      "port SoapHttpDocLitPortSoap12 tns:SoapBindingDocLitSoap12"};
+  EXPECT_EQ(names, expected) << wsdl;
+}
+
 TEST_F(wsdl_fixture, ZeepLoadsTheWsdlAndCallsTheService) {
   std::ofstream(dir_ / "call.py") << R"PY(
 import sys, zeep
@@ -178,7 +212,8 @@ print('OK')
 
 TEST_F(wsdl_fixture, GsoapWsdl2hAcceptsTheWsdl) {
   std::ofstream(dir_ / "perf.wsdl") << fetch_wsdl();
-  auto r = run("cd " + dir_.string() + " && wsdl2h -o perf.h perf.wsdl && soapcpp2 -C -j -L -x perf.h");
+  auto r =
+      run("cd " + dir_.string() + " && wsdl2h -o perf.h perf.wsdl && soapcpp2 -C -j -L -x perf.h");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(fs::exists(dir_ / "perf.h"));
   // The declared fault became a typed SOAP_ENV__Detail member of gSOAP's fault struct.

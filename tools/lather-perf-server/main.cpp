@@ -84,11 +84,17 @@ int main(int argc, char** argv) {
   // 1 GB bodies for the size sweep; the XML layer's own limits still apply per token.
   opts.body_limit = 1ull << 30;
 
-  service_options service_opts;
-  service_opts.envelope_namespaces = perf::envelope_namespaces();
-  service doc{"PerfService", std::string(perf::service_ns), service_opts};
+  service_options doc_options;
+  doc_options.envelope_namespaces = perf::envelope_namespaces();
+  service_options rpc_options = doc_options;
+  // perf.wsdl's names in ?wsdl, so a client generated from perf.wsdl can be given
+  // /perf?wsdl or /perf/rpc?wsdl at run time and find its port there (JAX-WS looks the port
+  // up by its QName).
+  doc_options.wsdl_names = {"DocPortType", "SoapBindingDocLit", "SoapHttpDocLitPort"};
+  rpc_options.wsdl_names = {"RPCPortType", "SoapBindingRPCLit", "SoapHttpRPCLitPort"};
+  service doc{"PerfService", std::string(perf::service_ns), doc_options};
   perf::add_doc_echo_operations(doc);
-  service rpc{"PerfServiceRPC", std::string(perf::service_ns), service_opts};
+  service rpc{"PerfService", std::string(perf::service_ns), rpc_options};
   perf::add_rpc_echo_operations(rpc);
 
   // SIGINT/SIGTERM: handled by a thread with sigwait, which stops the server gracefully.

@@ -295,6 +295,14 @@ struct service_options {
   std::chrono::milliseconds handler_timeout{60'000};
   /// Default for operation_options::element_ns when the request type has no namespace.
   std::string element_ns;
+  /// Names in the generated WSDL for a service that implements an existing contract: a client
+  /// generated from that contract looks its port up by name in ?wsdl (JAX-WS:
+  /// Service.create(url, {tns}service).getPort({tns}port, SEI)). Empty: <name>PortType,
+  /// <name>SoapBinding, <name>SoapPort; the SOAP 1.2 binding and port are named like the
+  /// SOAP 1.1 ones with "Soap12" appended (default <name>Soap12Binding, <name>Soap12Port).
+  struct contract_names {
+    std::string port_type, binding, port;
+  } wsdl_names{};
   /// Serve this WSDL at ?wsdl instead of generating one ("{{address}}" is replaced by the
   /// endpoint address) — for contract-first services and styles the generator does not
   /// describe (RPC/encoded).
