@@ -5,9 +5,11 @@
 //  - a JAX-WS RI client and an Apache Axis 1.4 client (WSDL2Java stubs), both generated from
 //    perf.wsdl, against lather-perf-server: every operation of DocPortType and RPCPortType,
 //    every echoed value checked on the Java side.
-// The Java sources are in tests/tools/peers/java/; wsimport, WSDL2Java and javac run once for
-// the suite into a scratch directory. Skipped when Java or the Debian jars are missing
-// (scripts/setup.sh installs them).
+//  - an Axis 1.4 server (WSDL2Java's skeleton interface and deploy.wsdd on SimpleAxisServer)
+//    under lather-bench, likewise.
+// The Java sources are in tests/tools/peers/java/; wsimport, WSDL2Java and javac run once into
+// <build>/java-peers, shared by the test processes. Skipped when Java or the Debian jars are
+// missing (scripts/setup.sh installs them).
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
