@@ -17,4 +17,16 @@ function(lather_add_test)
   endif()
   gtest_discover_tests(${T_NAME} DISCOVERY_TIMEOUT 60
     PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "${T_LABELS}")
+  # gtest_discover_tests passes its PROPERTIES through a command line that splits a list, so
+  # a second label would be lost: all labels are set again once the tests are discovered
+  # (the discovery script leaves their names in ${T_NAME}_TESTS).
+  list(LENGTH T_LABELS label_count)
+  if(label_count GREATER 1)
+    set(labels_file "${CMAKE_CURRENT_BINARY_DIR}/${T_NAME}_labels.cmake")
+    file(WRITE "${labels_file}"
+         "if(${T_NAME}_TESTS)\n"
+         "  set_tests_properties(\${${T_NAME}_TESTS} PROPERTIES LABELS \"${T_LABELS}\")\n"
+         "endif()\n")
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels_file}")
+  endif()
 endfunction()
