@@ -1,6 +1,7 @@
 // CXF's DocPortType as a JAX-WS user writes it: the SEI that wsimport generated from CXF's
-// perf.wsdl (package perf), implemented as an echo and published with javax.xml.ws.Endpoint on
-// the JDK's built-in HTTP server (com.sun.net.httpserver), as a standalone CXF or Metro server is.
+// perf.wsdl (package perf), implemented as an echo and published with javax.xml.ws.Endpoint
+// on the JDK's built-in HTTP server (com.sun.net.httpserver), as a standalone CXF or Metro
+// server is.
 //   java JaxwsPerfServer   (binds 127.0.0.1 on a free port)
 // Prints "listening on http://127.0.0.1:PORT/perf" once it accepts calls; runs until killed.
 import com.sun.net.httpserver.HttpServer;
@@ -13,7 +14,8 @@ import perf.DocPortType;
 import perf.NestedComplexTypeSeq;
 
 @WebService(endpointInterface = "perf.DocPortType", serviceName = "PerfService",
-            portName = "SoapHttpDocLitPort", targetNamespace = "http://cxf.apache.org/cxf/performance")
+            portName = "SoapHttpDocLitPort",
+            targetNamespace = "http://cxf.apache.org/cxf/performance")
 public class JaxwsPerfServer implements DocPortType {
   @Override
   public String echoStringDoc(String in) {
