@@ -42,15 +42,40 @@ using tcp = asio::ip::tcp;
 using clock_type = std::chrono::steady_clock;
 using sys_error = boost::system::error_code;
 
+namespace detail {
+
+struct field_ref {
+  std::uint32_t name_offset, name_length, value_offset, value_length;
+};
+
+/// What a connection needs only while it serves a request: the request head's text and the
+/// response's head and body. Idle connections hold none; a worker lends them out of a LIFO
+/// pool, so with many connections the few sets in use stay in the cache instead of one set per
+/// connection going cold between its calls.
+struct request_buffers {
+  server_connection* owner = nullptr;  // the connection it is lent to
+  std::string head_text;               // method, target, then each header name and value
+  std::vector<field_ref> fields;
+  std::string response_fields;  // "Name: value\r\n"...
+  std::string head;             // the response head being written
+  xml::output body;
+};
+
+}  // namespace detail
+
 namespace {
 
 /// One thread, one io_context, and the connections it serves (touched on that thread only).
 struct worker {
+  // Declared before ctx: coroutines unwound when ctx is destroyed never return sets here.
+  std::vector<std::unique_ptr<detail::request_buffers>> spare_buffers;  // LIFO
+  std::size_t open_connections = 0;  // the pool is kept no larger than this
   asio::io_context ctx{1};
   detail::server_connection* connections = nullptr;  // intrusive list head
   std::thread thread;
   // Single-writer counters (the worker's thread), read by get_stats from anywhere.
   std::atomic<std::uint64_t> requests{0}, bytes_in{0}, bytes_out{0};
+  std::atomic<std::uint64_t> buffer_sets{0};  // request_buffers in the pool or lent out
   static void add(std::atomic<std::uint64_t>& c, std::uint64_t n) {
     c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
@@ -159,7 +184,6 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     // and coroutine switches of 16 KiB; a small request touches only its own pages.
     read_capacity = std::max<std::size_t>(64 * 1024, srv.opts.header_limit + 1024);
     read_buffer = std::make_unique_for_overwrite<char[]>(read_capacity);
-    install_body_sink();
   }
 
   server::impl& srv;
@@ -177,17 +201,12 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   std::unique_ptr<char[]> read_buffer;
   std::size_t read_capacity = 0, read_begin = 0, read_end = 0;
 
-  // Current request.
+  // Current request; `buffers` is lent by the worker from its first byte to the response's end.
+  std::unique_ptr<request_buffers> buffers;
   std::optional<request_parser> parser;
-  struct field_ref {
-    std::uint32_t name_offset, name_length, value_offset, value_length;
-  };
-  std::string head_text;  // method, target, then each header name and value
-  std::vector<field_ref> fields;
   std::uint32_t method_length = 0, target_length = 0;
   unsigned version = 11;
   unsigned content_length_fields = 0;
-  std::string_view transfer_encoding;  // points into head_text only after the header is done
   bool has_transfer_encoding = false, expect_continue = false, continue_sent = false;
   bool header_done = false;
   const std::string* user = nullptr;
@@ -199,26 +218,50 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   enum class phase { fresh, streaming, finished };
   phase response_phase = phase::fresh;
   unsigned status = 200;
-  std::string response_fields;  // "Name: value\r\n"...
-  std::string head;             // the response head being written
-  xml::output body;
   bool keep_alive = true, head_request = false, close_delimited = false;
 
+  void take_buffers() {
+    if (buffers) return;
+    auto& spare = owner.spare_buffers;
+    if (spare.empty()) {
+      buffers = std::make_unique<request_buffers>();
+      install_body_sink();
+      worker::add(owner.buffer_sets, 1);
+    } else {
+      buffers = std::move(spare.back());
+      spare.pop_back();
+    }
+    buffers->owner = this;
+  }
+  /// Back to the pool, which keeps no more sets than the worker has open connections.
+  void give_back_buffers() {
+    auto& spare = owner.spare_buffers;
+    if (buffers) spare.push_back(std::move(buffers));
+    while (spare.size() > owner.open_connections) {
+      spare.pop_back();
+      owner.buffer_sets.store(owner.buffer_sets.load(std::memory_order_relaxed) - 1,
+                              std::memory_order_relaxed);
+    }
+  }
+
+  /// The sink follows the set to whichever connection it is lent to.
   void install_body_sink() {
     const chunking& c = srv.opts.response_chunking;
     if (c.never)
-      body.clear_sink();
+      buffers->body.clear_sink();
     else
-      body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); }, wire::first_flush(c));
+      buffers->body.set_sink(
+          [b = buffers.get()](std::string_view bytes) { b->owner->on_body_flush(bytes); },
+          wire::first_flush(c));
   }
 
   std::string_view text(std::uint32_t offset, std::uint32_t length) const {
-    return {head_text.data() + offset, length};
+    return {buffers->head_text.data() + offset, length};
   }
   std::string_view method() const { return text(0, method_length); }
   std::string_view target() const { return text(method_length, target_length); }
   std::string_view header(std::string_view name) const {
-    for (const auto& f : fields)
+    for (const auto& f : buffers->fields)
       if (wire::iequals(text(f.name_offset, f.name_length), name))
         return text(f.value_offset, f.value_length);
     return {};
@@ -341,8 +384,8 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
 
 void request_parser::on_request_impl(bhttp::verb, beast::string_view method,
                                      beast::string_view target, int version, sys_error&) {
-  c_.head_text.append(method.data(), method.size());
-  c_.head_text.append(target.data(), target.size());
+  c_.buffers->head_text.append(method.data(), method.size());
+  c_.buffers->head_text.append(target.data(), target.size());
   c_.method_length = static_cast<std::uint32_t>(method.size());
   c_.target_length = static_cast<std::uint32_t>(target.size());
   c_.version = static_cast<unsigned>(version);
@@ -366,14 +409,14 @@ void request_parser::on_field_impl(bhttp::field f, beast::string_view name,
   if (f == bhttp::field::expect &&
       wire::iequals(wire::trim({value.data(), value.size()}), "100-continue"))
     c_.expect_continue = true;
-  server_connection::field_ref r;
-  r.name_offset = static_cast<std::uint32_t>(c_.head_text.size());
+  field_ref r;
+  r.name_offset = static_cast<std::uint32_t>(c_.buffers->head_text.size());
   r.name_length = static_cast<std::uint32_t>(name.size());
-  c_.head_text.append(name.data(), name.size());
-  r.value_offset = static_cast<std::uint32_t>(c_.head_text.size());
+  c_.buffers->head_text.append(name.data(), name.size());
+  r.value_offset = static_cast<std::uint32_t>(c_.buffers->head_text.size());
   r.value_length = static_cast<std::uint32_t>(value.size());
-  c_.head_text.append(value.data(), value.size());
-  c_.fields.push_back(r);
+  c_.buffers->head_text.append(value.data(), value.size());
+  c_.buffers->fields.push_back(r);
 }
 
 void request_parser::on_header_impl(sys_error&) {
@@ -396,6 +439,7 @@ void server_connection::run(yield_type y) {
   next = owner.connections;
   if (next) next->prev = this;
   owner.connections = this;
+  ++owner.open_connections;
   try {
     bool ok = true;
     if (srv.tls) {
@@ -410,6 +454,7 @@ void server_connection::run(yield_type y) {
     while (ok && !closed) {
       if (!read_request_head()) break;
       serve_request();
+      give_back_buffers();
       if (!keep_alive || srv.stopping.load(std::memory_order_relaxed)) break;
     }
   } catch (const boost::coroutines::detail::forced_unwind&) {
@@ -424,26 +469,23 @@ void server_connection::run(yield_type y) {
   else
     owner.connections = next;
   if (next) next->prev = prev;
+  --owner.open_connections;
+  give_back_buffers();
   current_connection = nullptr;
   srv.connection_closed();
 }
 
 /// Parse the next request head. False = close the connection (after any error answer).
 bool server_connection::read_request_head() {
-  head_text.clear();
-  fields.clear();
   method_length = target_length = 0;
   content_length_fields = 0;
   has_transfer_encoding = expect_continue = continue_sent = header_done = false;
   user = nullptr;
   body_error = {};
   status = 200;
-  response_fields.clear();
   response_phase = phase::fresh;
   close_delimited = head_request = false;
   keep_alive = true;
-  body.clear();
-  body.set_threshold(wire::first_flush(srv.opts.response_chunking));
   parser.emplace(*this);
   parser->header_limit(static_cast<std::uint32_t>(
       std::min<std::size_t>(srv.opts.header_limit, std::numeric_limits<std::uint32_t>::max())));
@@ -453,6 +495,14 @@ bool server_connection::read_request_head() {
   bool header_clock = false;             // header_timeout runs from the first partial head
   for (;;) {
     if (read_end > read_begin) {
+      if (!buffers) {  // the request's first bytes: it needs its buffers from now on
+        take_buffers();
+        buffers->head_text.clear();
+        buffers->fields.clear();
+        buffers->response_fields.clear();
+        buffers->body.clear();
+        buffers->body.set_threshold(wire::first_flush(srv.opts.response_chunking));
+      }
       sys_error ec;
       std::size_t n =
           parser->put(asio::buffer(read_buffer.get() + read_begin, read_end - read_begin), ec);
@@ -489,7 +539,7 @@ bool server_connection::read_request_head() {
 void server_connection::serve_request() {
   keep_alive = parser->keep_alive() && !srv.stopping.load(std::memory_order_relaxed);
   head_request = method() == "HEAD";
-  if (head_request) body.clear_sink();
+  if (head_request) buffers->body.clear_sink();
 
   std::string_view path = target().substr(0, target().find('?'));
   const handler* h = nullptr;
@@ -507,9 +557,9 @@ void server_connection::serve_request() {
     bool ok = auth.size() > 6 && wire::iequals(auth.substr(0, 6), "Basic ") &&
               wire::secure_equals(wire::trim(auth.substr(6)), srv.expected_credentials);
     if (!ok) {
-      response_fields.append("WWW-Authenticate: Basic realm=\""sv);
-      response_fields.append(srv.opts.realm);
-      response_fields.append("\", charset=\"UTF-8\"\r\n"sv);
+      buffers->response_fields.append("WWW-Authenticate: Basic realm=\""sv);
+      buffers->response_fields.append(srv.opts.realm);
+      buffers->response_fields.append("\", charset=\"UTF-8\"\r\n"sv);
       answer(401, "authentication required\n", false);
       return;
     }
@@ -531,7 +581,7 @@ void server_connection::serve_request() {
     throw;
   } catch (...) {
     if (response_phase == phase::fresh && !peer_gone && !closed) {
-      response_fields.clear();
+      buffers->response_fields.clear();
       if (body_error) {
         rejection r = rejection_for(body_error);
         answer(r.status, r.text, true);
@@ -550,10 +600,10 @@ void server_connection::serve_request() {
 void server_connection::answer(unsigned code, std::string_view text, bool close) {
   if (close || (parser && !parser->is_done() && !drain_body(64 * 1024))) keep_alive = false;
   status = code;
-  body.clear();
-  if (!head_request) body.append(text);
+  buffers->body.clear();
+  if (!head_request) buffers->body.append(text);
   response_phase = phase::fresh;
-  response_fields.append("Content-Type: text/plain; charset=utf-8\r\n"sv);
+  buffers->response_fields.append("Content-Type: text/plain; charset=utf-8\r\n"sv);
   try {
     finish_response();
   } catch (const error&) {
@@ -620,6 +670,8 @@ bool server_connection::drain_body(std::size_t budget) {
 /// Fill `head` with the status line and headers; `framing` is the Content-Length or
 /// Transfer-Encoding line (or "" for a close-delimited body).
 void server_connection::start_head(std::string_view framing) {
+  std::string& head = buffers->head;
+  const std::string& response_fields = buffers->response_fields;
   head.clear();
   head.append("HTTP/1.1 "sv);
   wire::append_decimal(head, status);
@@ -639,6 +691,8 @@ void server_connection::start_head(std::string_view framing) {
 }
 
 void server_connection::on_body_flush(std::string_view bytes) {
+  std::string& head = buffers->head;
+  xml::output& body = buffers->body;
   if (bytes.empty() || response_phase == phase::finished) return;
   char size_line[20];
   if (response_phase == phase::fresh) {
@@ -671,6 +725,8 @@ void server_connection::on_body_flush(std::string_view bytes) {
 }
 
 void server_connection::finish_response() {
+  std::string& head = buffers->head;
+  xml::output& body = buffers->body;
   if (response_phase == phase::finished) return;
   std::string_view rest = body.view();
   const chunking& c = srv.opts.response_chunking;
@@ -721,7 +777,7 @@ void server_connection::finish_response() {
       write_all(b);
     }
   }
-  // A huge buffered body should not pin its memory for the connection's lifetime.
+  // A huge buffered body should not stay pinned in the worker's pool.
   if (body.view().size() > (1u << 20)) {
     body = xml::output{};
     install_body_sink();
@@ -797,16 +853,16 @@ header_line::header_line(std::string_view name, std::string_view value) {
 
 void response::set_header(std::string_view name, std::string_view value) {
   if (!acceptable_header(name, value)) return;
-  x_.response_fields.append(name);
-  x_.response_fields.append(": "sv);
-  x_.response_fields.append(value);
-  x_.response_fields.append("\r\n"sv);
+  x_.buffers->response_fields.append(name);
+  x_.buffers->response_fields.append(": "sv);
+  x_.buffers->response_fields.append(value);
+  x_.buffers->response_fields.append("\r\n"sv);
 }
 void response::set_header(const header_line& line) {
-  x_.response_fields.append(line.text());
+  x_.buffers->response_fields.append(line.text());
 }
 xml::output& response::body() {
-  return x_.body;
+  return x_.buffers->body;
 }
 void response::finish() {
   if (!x_.parser->is_done() && !x_.drain_body(256 * 1024)) x_.keep_alive = false;
@@ -1018,6 +1074,7 @@ server::stats server::get_stats() const {
     st.requests += w->requests.load(std::memory_order_relaxed);
     st.bytes_in += w->bytes_in.load(std::memory_order_relaxed);
     st.bytes_out += w->bytes_out.load(std::memory_order_relaxed);
+    st.request_buffers += w->buffer_sets.load(std::memory_order_relaxed);
   }
   return st;
 }

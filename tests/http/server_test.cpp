@@ -538,6 +538,56 @@ TEST(HttpServerHostile, ThousandIdleConnections) {
   EXPECT_EQ(idle[500].read_response().body, "idle 500");
 }
 
+// Request and response buffers are lent per request, not held per connection: many
+// connections served one at a time share one set per worker, overlapping requests each get
+// their own (and their responses stay apart), and closed connections give theirs back.
+TEST(HttpServerHostile, IdleConnectionsHoldNoRequestBuffers) {
+  std::atomic<int> in_handler{0};
+  server srv{{.threads = 2}};
+  srv.route("/", [&](request& req, response& res) {
+    ++in_handler;
+    echo(req, res);
+  });
+  srv.start();
+  std::vector<raw_socket> conns;
+  conns.reserve(300);
+  for (int i = 0; i < 300; ++i) conns.emplace_back(srv.port());
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t i = 0; i < conns.size(); ++i) {
+      std::string body = "call " + std::to_string(i);
+      ASSERT_TRUE(conns[i].send(post_request("/", body)));
+      ASSERT_EQ(conns[i].read_response().body, body);
+    }
+  }
+  EXPECT_LE(srv.get_stats().request_buffers, 2u);  // one per worker at most, not 300
+
+  // 20 requests in progress at once: each handler waits for the rest of its body.
+  in_handler = 0;
+  for (std::size_t i = 0; i < 20; ++i) {
+    std::string body = "overlapping request " + std::to_string(i);
+    std::string r = post_request("/", body);
+    ASSERT_TRUE(conns[i].send(std::string_view(r).substr(0, r.size() - 5)));
+  }
+  const auto until = std::chrono::steady_clock::now() + 10s;
+  while (in_handler.load() < 20 && std::chrono::steady_clock::now() < until)
+    std::this_thread::yield();
+  ASSERT_EQ(in_handler.load(), 20);
+  EXPECT_GE(srv.get_stats().request_buffers, 20u);
+  for (std::size_t i = 0; i < 20; ++i) {
+    std::string body = "overlapping request " + std::to_string(i);
+    ASSERT_TRUE(conns[i].send(body.substr(body.size() - 5)));
+  }
+  for (std::size_t i = 0; i < 20; ++i)
+    EXPECT_EQ(conns[i].read_response().body, "overlapping request " + std::to_string(i));
+
+  // Every connection closed: the pool keeps no more sets than open connections (none).
+  conns.clear();
+  while (srv.get_stats().connections_open > 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::yield();
+  EXPECT_EQ(srv.get_stats().connections_open, 0u);
+  EXPECT_EQ(srv.get_stats().request_buffers, 0u);
+}
+
 TEST(HttpServerHostile, MaxConnectionsAnswers503) {
   echo_server e{{.max_connections = 2}};
   raw_socket a{e.port()}, b{e.port()};

@@ -161,6 +161,10 @@ class server {
   struct stats {
     std::uint64_t connections_total, connections_open, requests, bytes_in, bytes_out;
     std::uint64_t rejected_connections;  ///< answered 503 because of max_connections
+    /// Sets of request buffers (request head, response head and body) the server holds: one
+    /// per request in progress plus a per-thread pool of no more sets than open connections.
+    /// Idle connections hold none.
+    std::uint64_t request_buffers;
   };
   stats get_stats() const;
 
