@@ -4,11 +4,16 @@
 // epoll threads, connections spread round-robin, one read and one write per message) answers
 // with RESP bytes. What it reaches is the ceiling for any stack on the same machine and
 // sockets; lather's calls/s divided by it is the share the kernel leaves to user space.
+// With --client-threads C the T connections are multiplexed on C epoll threads instead (one
+// message in flight per connection), the way lather-bench --client-threads runs its clients.
+// It also prints the process's CPU time per call (user+sys, clients and servers together).
 //
-//   lather-loopback-floor [--threads T] [--server-threads S] [--time SEC] [--req N] [--resp N]
+//   lather-loopback-floor [--threads T] [--client-threads C] [--server-threads S] [--time SEC]
+//                         [--req N] [--resp N]
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -24,7 +29,7 @@
 namespace {
 
 struct options {
-  unsigned threads = 16, server_threads = 2;
+  unsigned threads = 16, client_threads = 0, server_threads = 2;  // 0: a thread per client
   double seconds = 5;
   std::size_t request = 2150, response = 2190;  // PacketSize 1 call, HTTP head included
 };
@@ -60,6 +65,70 @@ void serve(int epfd, const options& o, const std::atomic<bool>& stop) {
   }
 }
 
+// Client connections multiplexed on one thread: each sends a request, waits (epoll, level
+// triggered) for the whole response, sends the next; `mine` counts completed calls.
+struct client_conn {
+  int fd;
+  std::size_t got = 0;
+};
+
+void client_loop(const std::vector<int>& fds, const options& o, const std::atomic<bool>& stop,
+                 std::atomic<std::uint64_t>& calls, std::atomic<std::uint64_t>& failures) {
+  int epfd = ::epoll_create1(0);
+  std::vector<client_conn> conns;
+  conns.reserve(fds.size());
+  std::vector<char> request(o.request, 'q'), buf(64 * 1024);
+  for (int fd : fds) {
+    conns.push_back({fd});
+    epoll_event ev{};
+    ev.events = EPOLLIN;
+    ev.data.ptr = &conns.back();
+    ::epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+    if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) < 0) failures.fetch_add(1);
+  }
+  std::uint64_t mine = 0;
+  std::size_t outstanding = conns.size();
+  epoll_event events[256];
+  // After stop, no new requests: wait for the answers in flight so the servers end cleanly.
+  while (outstanding > 0) {
+    int n = ::epoll_wait(epfd, events, 256, 100);
+    for (int i = 0; i < n; ++i) {
+      auto* c = static_cast<client_conn*>(events[i].data.ptr);
+      ssize_t r = ::recv(c->fd, buf.data(), buf.size(), MSG_DONTWAIT);
+      if (r <= 0) {
+        if (r == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {
+          failures.fetch_add(1);
+          ::epoll_ctl(epfd, EPOLL_CTL_DEL, c->fd, nullptr);
+          --outstanding;
+        }
+        continue;
+      }
+      c->got += static_cast<std::size_t>(r);
+      if (c->got < o.response) continue;
+      c->got -= o.response;
+      if (stop.load(std::memory_order_relaxed)) {
+        --outstanding;
+        continue;
+      }
+      ++mine;
+      if (::send(c->fd, request.data(), request.size(), MSG_NOSIGNAL) < 0) {
+        failures.fetch_add(1);
+        --outstanding;
+      }
+    }
+  }
+  calls.fetch_add(mine);
+  for (int fd : fds) ::close(fd);
+  ::close(epfd);
+}
+
+double cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,6 +138,8 @@ int main(int argc, char** argv) {
     double v = std::strtod(argv[i + 1], nullptr);
     if (flag == "--threads")
       o.threads = static_cast<unsigned>(v);
+    else if (flag == "--client-threads")
+      o.client_threads = static_cast<unsigned>(v);
     else if (flag == "--server-threads")
       o.server_threads = static_cast<unsigned>(v);
     else if (flag == "--time")
@@ -79,8 +150,8 @@ int main(int argc, char** argv) {
       o.response = static_cast<std::size_t>(v);
     else {
       std::fprintf(stderr,
-                   "usage: %s [--threads T] [--server-threads S] [--time SEC] [--req N] "
-                   "[--resp N]\n",
+                   "usage: %s [--threads T] [--client-threads C] [--server-threads S] [--time SEC] "
+                   "[--req N] [--resp N]\n",
                    argv[0]);
       return 2;
     }
@@ -104,7 +175,27 @@ int main(int argc, char** argv) {
   std::atomic<std::uint64_t> calls{0}, failures{0};
   std::atomic<unsigned> connected{0};
   std::vector<std::thread> clients;
-  for (unsigned t = 0; t < o.threads; ++t) {
+  // Multiplexed: connect every client here (the backlog completes the handshakes), then hand
+  // connection t to client thread t % C.
+  std::vector<std::vector<int>> groups(o.client_threads);
+  for (unsigned t = 0; o.client_threads > 0 && t < o.threads; ++t) {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+      std::perror("connect");
+      return 1;
+    }
+    groups[t % o.client_threads].push_back(fd);
+    connected.fetch_add(1);
+  }
+  for (const auto& fds : groups) {
+    clients.emplace_back([&, &fds = fds] {
+      while (!go.load()) std::this_thread::yield();
+      client_loop(fds, o, stop, calls, failures);
+    });
+  }
+  for (unsigned t = 0; o.client_threads == 0 && t < o.threads; ++t) {
     clients.emplace_back([&] {
       int fd = ::socket(AF_INET, SOCK_STREAM, 0);
       int one = 1;
@@ -149,18 +240,22 @@ int main(int argc, char** argv) {
   for (int epfd : epolls)
     servers.emplace_back([&o, &servers_stop, epfd] { serve(epfd, o, servers_stop); });
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = cpu_seconds();
   go = true;
   std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));  // the timed window
   stop = true;
   for (auto& c : clients) c.join();
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double cpu = cpu_seconds() - cpu_start;
   servers_stop = true;  // only now: a client may still wait for its last answer above
   for (auto& s : servers) s.join();
   std::printf(
-      "loopback floor: %u client threads, %u server threads, %zu/%zu bytes: %.0f calls/s"
-      " (%llu calls, %llu failures)\n",
-      o.threads, o.server_threads, o.request, o.response, double(calls.load()) / elapsed,
+      "loopback floor: %u clients on %u threads, %u server threads, %zu/%zu bytes: %.0f calls/s,"
+      " %.1f us CPU per call (%llu calls, %llu failures)\n",
+      o.threads, o.client_threads ? o.client_threads : o.threads, o.server_threads, o.request,
+      o.response, double(calls.load()) / elapsed,
+      calls.load() ? cpu * 1e6 / double(calls.load()) : 0.0,
       static_cast<unsigned long long>(calls.load()),
       static_cast<unsigned long long>(failures.load()));
   return failures.load() == 0 ? 0 : 1;
