@@ -8,17 +8,58 @@
 
 namespace lather {
 
-// Per-call state, pooled so a warmed-up call allocates nothing: the request is serialized into
-// `buf`, whose sink forwards to the HTTP body through the chunking threshold.
+// A call's header values, pooled per client so a warmed-up call allocates nothing; they live
+// for the whole call (a retry on a fresh connection sends them again).
 struct client::state {
+  std::string header_value;  // Content-Type / SOAPAction, reused
+  std::string action_value;
+};
+
+namespace {
+
+// The reader and writer a call uses while it writes its request or reads its response: the
+// request is serialized into `buf`, whose sink forwards to the HTTP body through the chunking
+// threshold. Lent per phase from a pool per thread, not held per client for the whole call: a
+// thread that runs many clients' calls (fibers waiting for their responses, as lather-bench
+// --client-threads runs them) reuses one or two warm sets instead of one per client.
+struct codec {
   xml::reader reader;
   soap::envelope_reader envelope{reader};  // kept with the reader: its scope strings stay warm
   xml::output buf;
   xml::writer writer{buf};
   xml::output* body = nullptr;
-  std::string header_value;  // Content-Type / SOAPAction, reused
-  std::string action_value;
 };
+
+class codec_lease {
+ public:
+  codec_lease() {
+    auto& pool = spare();
+    if (pool.empty()) {
+      codec_ = std::make_unique<codec>();
+    } else {
+      codec_ = std::move(pool.back());
+      pool.pop_back();
+    }
+  }
+  // Returned to the pool of the thread it ends on (a coroutine may have moved).
+  ~codec_lease() {
+    auto& pool = spare();
+    if (pool.size() < max_spare) pool.push_back(std::move(codec_));
+  }
+  codec_lease(const codec_lease&) = delete;
+  codec_lease& operator=(const codec_lease&) = delete;
+  codec* get() const { return codec_.get(); }
+
+ private:
+  static constexpr std::size_t max_spare = 16;
+  static std::vector<std::unique_ptr<codec>>& spare() {
+    thread_local std::vector<std::unique_ptr<codec>> pool;
+    return pool;
+  }
+  std::unique_ptr<codec> codec_;
+};
+
+}  // namespace
 
 client::client(std::string url, client_options opts)
     : opts_(std::move(opts)),
@@ -105,7 +146,6 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
   // What the two callbacks need, captured by one reference: a std::function holds a lambda of
   // up to two pointers without allocating.
   struct frame_t {
-    state* s;
     const call_options& o;
     detail::function_ref<void(xml::writer&)>& write_body;
     body_reader& read_body;
@@ -113,20 +153,16 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
     soap::version v;
     bool stream, encoded;
     std::size_t threshold;
-  } frame{s,
-          o,
-          write_body,
-          read_body,
-          operation,
-          v,
-          !opts_.request_chunking.never,
-          encoded,
-          std::max<std::size_t>(opts_.request_chunking.threshold, 1)};
+  } frame{o,         write_body,
+          read_body, operation,
+          v,         !opts_.request_chunking.never,
+          encoded,   std::max<std::size_t>(opts_.request_chunking.threshold, 1)};
 
   http_->post(
       "", std::span(headers, header_count),
       [this, &frame](xml::output& body) {
-        state* s = frame.s;
+        codec_lease lease;
+        codec* s = lease.get();
         s->body = &body;
         s->buf.clear();
         if (frame.stream)
@@ -162,13 +198,14 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         s->buf.clear();
       },
       [this, &frame](const http::response_head& head, const xml::source_fn& body) {
-        state* s = frame.s;
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
         if (!xml_type || (head.status != 200 && head.status != 500 && head.status != 400)) {
           throw client_error("HTTP " + std::to_string(head.status) + " (" +
                              std::string(head.content_type) + "): " + excerpt(body));
         }
+        codec_lease lease;
+        codec* s = lease.get();
         s->reader.reset();
         s->reader.set_limits(opts_.xml_limits);
         s->reader.set_source([&body](char* d, std::size_t n) { return body(d, n); });
