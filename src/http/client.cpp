@@ -217,6 +217,7 @@ struct client_call {
 
 struct client::impl {
   std::atomic<bool> peer_http10{false};  ///< the server answered HTTP/1.0: never chunk
+  std::atomic<bool> peer_http11{false};  ///< the server answered HTTP/1.1: chunk by threshold
   impl(std::string u, client_options o) : url(parse_url(u)), opts(std::move(o)) {
     if (url.https) {
       tls.emplace(asio::ssl::context::tls_client);
@@ -328,8 +329,8 @@ void response_parser::on_response_impl(int code, beast::string_view, int version
   c_.status = static_cast<unsigned>(code);
   // An HTTP/1.0 server cannot read a chunked body (RFC 9112 §7.1 is HTTP/1.1 only): once one
   // has answered, this client buffers requests and sends Content-Length (CXF's
-  // AllowChunking=false, decided for us).
-  if (version < 11) c_.cl.peer_http10.store(true, std::memory_order_relaxed);
+  // AllowChunking=false, decided for us). An HTTP/1.1 answer lifts unknown_server_buffer.
+  (version < 11 ? c_.cl.peer_http10 : c_.cl.peer_http11).store(true, std::memory_order_relaxed);
 }
 
 void response_parser::on_field_impl(bhttp::field, beast::string_view name, beast::string_view value,
@@ -608,8 +609,10 @@ void client_call::send_request(std::string_view method, std::string_view target,
     return;
   }
   const chunking& configured = cl.opts.request_chunking;
-  const chunking ch{configured.threshold,
-                    configured.never || cl.peer_http10.load(std::memory_order_relaxed)};
+  chunking ch{configured.threshold,
+              configured.never || cl.peer_http10.load(std::memory_order_relaxed)};
+  if (ch.threshold > 0 && !cl.peer_http11.load(std::memory_order_relaxed))
+    ch.threshold = std::max(ch.threshold, cl.opts.unknown_server_buffer);
   c.body.clear();
   if (ch.never)
     c.body.clear_sink();

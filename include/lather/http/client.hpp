@@ -41,6 +41,13 @@ struct client_options {
   std::size_t max_connections = 64;                   ///< per client (= per endpoint)
   std::chrono::milliseconds idle_expiry{30'000};      ///< pooled connections idle longer are closed
   chunking request_chunking{};
+  /// RFC 9112 §6.1: no chunked request to a server not known to take HTTP/1.1. Until this
+  /// client has seen a response from the server, a request is buffered up to this many bytes
+  /// (or request_chunking.threshold, if larger) and sent with a Content-Length; only a larger
+  /// one streams chunked. An HTTP/1.1 response lifts it; after an HTTP/1.0 one nothing is
+  /// chunked. 0, or request_chunking.threshold 0 (the user says the server takes chunks),
+  /// turns it off.
+  std::size_t unknown_server_buffer = 1u << 20;
   std::optional<tls_options> tls{};  ///< for https:// (defaults apply when unset)
   std::optional<basic_auth> auth{};  ///< sent preemptively on every request
   unsigned async_threads = 2;        ///< threads of the pool behind async_post
