@@ -198,6 +198,19 @@ void xsd_traits<xsd::qname>::write(const xsd::qname& value, xml::writer& w) {
   }
 }
 
+std::optional<std::string_view> xsd_traits<xsd::qname>::leaf_text(const xsd::qname& value,
+                                                                  const xml::writer& w,
+                                                                  leaf_buffer& buf) {
+  const std::optional<std::string_view> prefix = w.prefix_in_scope(value.ns);
+  if (!prefix) return std::nullopt;
+  const std::size_t n = prefix->size() + 1 + value.local.size();
+  if (n > sizeof buf.data) return std::nullopt;
+  prefix->copy(buf.data, prefix->size());
+  buf.data[prefix->size()] = ':';
+  value.local.copy(buf.data + prefix->size() + 1, value.local.size());
+  return std::string_view{buf.data, n};
+}
+
 void xsd_traits<xsd::qname>::format(const xsd::qname& value, std::string& out) {
   if (!value.prefix.empty()) {
     out.append(value.prefix);

@@ -914,6 +914,14 @@ std::string_view writer::prefix_for(std::string_view ns) {
   return st.bindings[b].prefix;
 }
 
+std::optional<std::string_view> writer::prefix_in_scope(std::string_view ns) const {
+  const state& st = *st_;
+  if (ns.empty() || !st.pending.empty()) return std::nullopt;
+  const int b = st.find_prefix(ns, false);
+  if (b < 0) return std::nullopt;
+  return st.bindings[b].prefix;
+}
+
 namespace {
 // Escaped character data; long texts go out in slices so a streaming output can hand them on
 // as they are written.

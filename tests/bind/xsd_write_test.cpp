@@ -1,6 +1,8 @@
 // write(): the same text as format(), as element content through the XML writer.
 #include <random>
 
+#include "lather/bind/bind.hpp"
+#include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 #include "xsd_test_util.hpp"
 
@@ -84,6 +86,59 @@ TEST(XsdWrite, QNameDeclaresItsPrefix) {
   const auto eq = text.find('=', decl);
   const std::string prefix = text.substr(decl + 6, eq - decl - 6);
   EXPECT_NE(text.find("=\"urn:x\">" + prefix + ":local</v>"), std::string::npos) << text;
+}
+
+// A QName field whose namespace is already in scope goes out as a leaf with that prefix; one
+// whose namespace is not (or is pending a rebinding) still declares it on its own element.
+struct qname_holder {
+  xsd::qname a;
+  xsd::qname b;
+};
+
+}  // namespace
+}  // namespace lather::bind
+
+template <>
+struct lather::meta<lather::bind::qname_holder> {
+  static constexpr std::string_view name = "holder";
+  static constexpr std::string_view ns = "urn:h";
+  static constexpr auto fields = std::tuple{element("a", &lather::bind::qname_holder::a),
+                                            element("b", &lather::bind::qname_holder::b)};
+};
+
+namespace lather::bind {
+namespace {
+
+TEST(XsdWrite, QNameInScopeIsWrittenAsALeafWithThatPrefix) {
+  xml::output out;
+  xml::writer w{out};
+  w.declare_namespace("x", "urn:x");
+  w.start_element("", "env");
+  const qname_holder v{{"urn:x", "one", ""}, {"urn:y", "t&o", ""}};
+  write(w, "urn:h", "holder", v);
+  w.end_document();
+  EXPECT_EQ(out.take(), R"(<env xmlns:x="urn:x"><ns1:holder xmlns:ns1="urn:h"><ns1:a>x:one</ns1:a>)"
+                        R"(<ns1:b xmlns:ns2="urn:y">ns2:t&amp;o</ns1:b></ns1:holder></env>)");
+
+  // Read back: both values resolve to their namespaces.
+  xml::writer w2{out};
+  w2.declare_namespace("x", "urn:x");
+  w2.start_element("", "env");
+  const qname_holder plain{{"urn:x", "one", ""}, {"urn:x", "two", ""}};
+  write(w2, "urn:h", "holder", plain);
+  w2.end_document();
+  const std::string doc = out.take();
+  EXPECT_EQ(doc.find("xmlns:ns2"), std::string::npos) << doc;
+  xml::reader r;
+  r.reset(doc);
+  ASSERT_EQ(r.next(), xml::token::start_element);
+  ASSERT_EQ(r.next(), xml::token::start_element);
+  qname_holder back;
+  ASSERT_FALSE(read(r, back)) << doc;
+  EXPECT_EQ(back.a.ns, "urn:x");
+  EXPECT_EQ(back.a.local, "one");
+  EXPECT_EQ(back.b.ns, "urn:x");
+  EXPECT_EQ(back.b.local, "two");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <new>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -548,6 +549,33 @@ TEST(XmlWriterNs, PrefixForDefaultAndNoNamespace) {
               w.prefix_for("");  // <r> itself is in the default namespace
             }),
             errc::writer_bad_state);
+}
+
+TEST(XmlWriterNs, PrefixInScopeNeverDeclares) {
+  EXPECT_EQ(written([](writer& w) {
+              w.declare_namespace("a", ns_a);
+              w.declare_namespace("", ns_b);
+              w.start_element(ns_a, "r");
+              EXPECT_EQ(w.prefix_in_scope(ns_a), "a");
+              EXPECT_EQ(w.prefix_in_scope(ns_b), std::nullopt);  // only the default maps to it
+              EXPECT_EQ(w.prefix_in_scope("urn:unbound"), std::nullopt);
+              EXPECT_EQ(w.prefix_in_scope(""), std::nullopt);
+              EXPECT_EQ(w.prefix_in_scope("http://www.w3.org/XML/1998/namespace"), "xml");
+              w.raw("");                              // close <a:r>: aim at the next tag
+              w.declare_namespace("a", "urn:other");  // shadows a on the next tag
+              w.start_element(ns_b, "s");
+              EXPECT_EQ(w.prefix_in_scope(ns_a), std::nullopt);
+              EXPECT_EQ(w.prefix_in_scope("urn:other"), "a");
+              w.end_element();
+              EXPECT_EQ(w.prefix_in_scope(ns_a), "a");
+              w.declare_namespace("q", "urn:q");
+              EXPECT_EQ(w.prefix_in_scope(ns_a), std::nullopt);  // pending: could rebind it
+              w.start_element(ns_a, "t");
+              EXPECT_EQ(w.prefix_in_scope("urn:q"), "q");
+              w.end_document();
+            }),
+            R"(<a:r xmlns:a="urn:a" xmlns="urn:b"><s xmlns:a="urn:other"/>)"
+            R"(<a:t xmlns:q="urn:q"/></a:r>)");
 }
 
 TEST(XmlWriterNs, PrefixForAfterContentNeedsScope) {

@@ -429,6 +429,10 @@ void write_value(xml::writer& w, std::string_view ns, Name local, const X& x) {
         leaf_buffer buf;
         if (const std::optional<std::string_view> text = xsd_traits<X>::leaf_text(x, buf))
           return w.text_element(ns, local, *text);
+      } else if constexpr (requires(leaf_buffer & buf) { xsd_traits<X>::leaf_text(x, w, buf); }) {
+        leaf_buffer buf;  // QName: a leaf when its prefix is already in scope
+        if (const std::optional<std::string_view> text = xsd_traits<X>::leaf_text(x, w, buf))
+          return w.text_element(ns, local, *text);
       }
     }
     w.start_element(ns, local);

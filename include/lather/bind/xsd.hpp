@@ -292,6 +292,10 @@ struct xsd_traits<xsd::qname> {
   }
   /// Writes prefix:local, declaring the prefix for ns on the open start tag if needed.
   static void write(const xsd::qname& value, xml::writer& w);
+  /// prefix:local in `buf` when ns already has a prefix in scope (writer::prefix_in_scope) and
+  /// it fits, so the value can go out as a leaf (writer::text_element); nullopt otherwise.
+  static std::optional<std::string_view> leaf_text(const xsd::qname& value, const xml::writer& w,
+                                                   leaf_buffer& buf);
   /// Appends prefix:local using value.prefix (the caller must have that prefix declared).
   static void format(const xsd::qname& value, std::string& out);
 };

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -227,6 +228,11 @@ class writer {
   /// (writer_bad_state when no tag is open and ns is not in scope). The view stays valid
   /// while the declaration is in scope.
   std::string_view prefix_for(std::string_view ns);
+  /// The prefix `ns` has in scope right now (never the default namespace; nullopt for "" or
+  /// when no prefix maps to it), or nullopt while declarations are pending (they could rebind
+  /// it on the next tag). Declares nothing: a QName value written by text_element() next can
+  /// use it, since the leaf's own prefix never shadows a bound one.
+  std::optional<std::string_view> prefix_in_scope(std::string_view ns) const;
   /// Escaped character data (& < > and \r escaped; "]]>" cannot form).
   void text(std::string_view s);
   /// start_element(ns, local); text(s); end_element() in one call, cheaper when the element
