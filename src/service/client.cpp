@@ -63,6 +63,7 @@ class codec_lease {
 
 client::client(std::string url, client_options opts)
     : opts_(std::move(opts)),
+      envelope_starts_(opts_.envelope_namespaces),
       http_(std::make_unique<http::client>(std::move(url),
                                            static_cast<const http::client_options&>(opts_))),
       pool_(std::make_unique<detail::object_pool<state>>()) {}
@@ -178,11 +179,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
           s->buf.clear_sink();
         s->writer.reset();
         soap::envelope_writer env{s->writer, frame.v};
-        soap::envelope_write_options eo;
-        eo.encoded = frame.encoded;
-        env.begin(eo);
-        for (const soap::namespace_binding& b : opts_.envelope_namespaces)
-          s->writer.declare_namespace(b.prefix, b.uri);
+        env.begin(envelope_starts_, frame.encoded);
         bool header_hooks = false;
         for (const auto& i : interceptors_) header_hooks |= static_cast<bool>(i.write_headers);
         if (!frame.o.headers.empty() || header_hooks) {

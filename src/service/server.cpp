@@ -163,10 +163,7 @@ class soap_exchange final : public detail::exchange {
   }
   xml::writer& begin_response(bool encoded) override {
     response_writer_.emplace(writer_, version_);
-    response_writer_->begin({.encoded = encoded, .namespaces = {}});
-    // On the Envelope's start tag (still open), without a per-call options vector.
-    for (const soap::namespace_binding& b : svc_->options().envelope_namespaces)
-      writer_.declare_namespace(b.prefix, b.uri);
+    response_writer_->begin(svc_->envelope_starts(), encoded);
     if (!response_headers_.empty()) {
       response_writer_->begin_header();
       for (auto& h : response_headers_) h(writer_);

@@ -23,7 +23,8 @@ service::service(std::string name, std::string target_namespace, service_options
     : name_(std::move(name)),
       tns_(std::move(target_namespace)),
       opts_(std::move(opts)),
-      index_(std::make_unique<index>()) {}
+      index_(std::make_unique<index>()),
+      envelope_starts_(opts_.envelope_namespaces) {}
 
 service::~service() = default;
 

@@ -239,32 +239,46 @@ void write_envelope_start(xml::writer& w, version v, const envelope_write_option
   }
 }
 
-// The Envelope start tags without extra namespaces, recorded once: every message starts with
-// the same bytes and bindings (the writer's declarations and their bookkeeping cost ~2k
-// instructions per message).
-const xml::document_start& recorded_envelope_start(version v, bool encoded) {
-  auto record = [](version rv, bool renc) {
-    return [rv, renc](xml::writer& w) {
-      envelope_write_options options;
-      options.encoded = renc;
-      write_envelope_start(w, rv, options);
-    };
-  };
-  static const xml::document_start starts[2][2] = {
-      {xml::document_start{record(version::soap11, false)},
-       xml::document_start{record(version::soap11, true)}},
-      {xml::document_start{record(version::soap12, false)},
-       xml::document_start{record(version::soap12, true)}}};
-  return starts[v == version::soap11 ? 0 : 1][encoded ? 1 : 0];
-}
-
 }  // namespace
 
+envelope_starts::envelope_starts(std::vector<namespace_binding> namespaces)
+    : namespaces_(std::move(namespaces)) {
+  for (const version v : {version::soap11, version::soap12})
+    for (const bool encoded : {false, true}) {
+      envelope_write_options options;
+      options.encoded = encoded;
+      options.namespaces = namespaces_;
+      try {
+        recorded_[v == version::soap12][encoded] = std::make_unique<xml::document_start>(
+            [&](xml::writer& w) { write_envelope_start(w, v, options); });
+      } catch (const xml::error&) {
+        // Refused: begin() declares per message and meets the same refusal there.
+      }
+    }
+}
+
+envelope_starts::~envelope_starts() = default;
+
 void envelope_writer::begin(const envelope_write_options& options) {
+  // Without extra namespaces every message starts with the same bytes and bindings: recorded
+  // once, they save the writer's declarations and their bookkeeping (~2k instructions).
+  static const envelope_starts plain;
   if (options.namespaces.empty())
-    w_.start_document(recorded_envelope_start(version_, options.encoded));
+    begin(plain, options.encoded);
   else
     write_envelope_start(w_, version_, options);
+  in_header_ = false;
+}
+
+void envelope_writer::begin(const envelope_starts& starts, bool encoded) {
+  if (const auto& recorded = starts.recorded_[version_ == version::soap12][encoded]) {
+    w_.start_document(*recorded);
+  } else {
+    envelope_write_options options;
+    options.encoded = encoded;
+    options.namespaces = starts.namespaces_;
+    write_envelope_start(w_, version_, options);
+  }
   in_header_ = false;
 }
 

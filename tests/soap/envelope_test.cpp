@@ -246,6 +246,48 @@ TEST(SoapEnvelope, RelayableHeadersCollected) {
   env.finish();
 }
 
+// begin(envelope_starts, encoded) writes what begin(options) writes with the same namespaces,
+// for both versions and encodings, a header and a body child using them; a list the writer
+// refuses is refused per message, as by begin(options).
+TEST(SoapEnvelope, RecordedStartsWriteWhatTheOptionsWrite) {
+  const soap::envelope_starts none, two{{{"tns", "urn:t"}, {"ns1", "urn:clash"}}};
+  for (const soap::envelope_starts* starts : {&none, &two})
+    for (soap::version v : {soap::version::soap11, soap::version::soap12})
+      for (bool encoded : {false, true}) {
+        auto write = [&](auto begin) {
+          xml::output out;
+          xml::writer w{out};
+          soap::envelope_writer env{w, v};
+          begin(env);
+          env.begin_header();
+          w.start_element("urn:t", "h");
+          w.end_element();
+          env.begin_body();
+          w.start_element("urn:gen", "ping");  // a generated prefix past the recorded ns1
+          w.attribute({}, "q", std::string(w.prefix_for("urn:t")));
+          env.end();
+          return std::string(out.view());
+        };
+        const std::string recorded =
+            write([&](soap::envelope_writer& env) { env.begin(*starts, encoded); });
+        const std::string declared = write([&](soap::envelope_writer& env) {
+          env.begin({.encoded = encoded, .namespaces = starts->namespaces()});
+        });
+        EXPECT_EQ(recorded, declared);
+        EXPECT_NE(recorded.find("<ns"), std::string::npos) << recorded;
+        if (starts == &two) {
+          EXPECT_EQ(recorded.find("xmlns:tns"), recorded.rfind("xmlns:tns")) << recorded;
+          EXPECT_NE(recorded.find("<ns2:ping xmlns:ns2=\"urn:gen\" q=\"tns\""), std::string::npos)
+              << recorded;
+        }
+      }
+  const soap::envelope_starts refused{{{"soap", "urn:not-the-envelope"}}};
+  xml::output out;
+  xml::writer w{out};
+  soap::envelope_writer env{w, soap::version::soap11};
+  EXPECT_THROW(env.begin(refused, false), xml::error);
+}
+
 TEST(SoapEnvelope, WriterRoundTripsBothVersions) {
   for (soap::version v : {soap::version::soap11, soap::version::soap12}) {
     xml::output out;

@@ -199,6 +199,7 @@ class client {
                     detail::function_ref<void(xml::writer&)> write_body, body_reader read_body);
 
   client_options opts_;
+  soap::envelope_starts envelope_starts_;  // opts_.envelope_namespaces, recorded once
   std::vector<client_interceptor> interceptors_;
   std::unique_ptr<http::client> http_;
   struct state;

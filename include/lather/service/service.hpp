@@ -353,6 +353,8 @@ class service {
   };
   std::span<const header_binding> headers() const noexcept { return headers_; }
   std::span<const interceptor> interceptors() const noexcept { return interceptors_; }
+  /// The response Envelope start tags with options().envelope_namespaces, recorded once.
+  const soap::envelope_starts& envelope_starts() const noexcept { return envelope_starts_; }
 
  private:
   void add(std::unique_ptr<operation_entry> op);
@@ -364,6 +366,7 @@ class service {
   std::vector<interceptor> interceptors_;
   struct index;
   std::unique_ptr<index> index_;
+  soap::envelope_starts envelope_starts_;  // opts_.envelope_namespaces, recorded once
 };
 
 }  // namespace lather

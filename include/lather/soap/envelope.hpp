@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,6 +38,7 @@
 namespace lather::xml {
 class reader;
 class writer;
+class document_start;
 }  // namespace lather::xml
 
 namespace lather::soap {
@@ -149,11 +151,33 @@ struct envelope_write_options {
   std::vector<namespace_binding> namespaces;
 };
 
+/// The Envelope start tags for one list of extra namespaces (a service's or a client's
+/// envelope_namespaces), recorded once per version and encoding as xml::document_start:
+/// envelope_writer::begin(starts, encoded) then writes the start tag in one append, with no
+/// declaration work per message. A list the writer refuses (a reserved prefix, one bound
+/// twice) is not recorded: begin() then declares it per message and refuses it there.
+class envelope_starts {
+ public:
+  explicit envelope_starts(std::vector<namespace_binding> namespaces = {});
+  ~envelope_starts();
+  envelope_starts(const envelope_starts&) = delete;
+  envelope_starts& operator=(const envelope_starts&) = delete;
+  const std::vector<namespace_binding>& namespaces() const noexcept { return namespaces_; }
+
+ private:
+  friend class envelope_writer;
+  std::vector<namespace_binding> namespaces_;
+  std::unique_ptr<xml::document_start> recorded_[2][2];  // [soap12][encoded]; null: refused
+};
+
 /// Writes an envelope; xsi and xsd (and SOAP-ENC when encoded) are declared once on Envelope.
 class envelope_writer {
  public:
   envelope_writer(xml::writer& w, version v) : w_(w), version_(v) {}
   void begin(const envelope_write_options& options = {});
+  /// The same as begin({.encoded = encoded, .namespaces = starts.namespaces()}), from the
+  /// recorded start tag.
+  void begin(const envelope_starts& starts, bool encoded);
   /// Open Header (optional; before begin_body). Entries are written by the caller.
   void begin_header();
   /// Close Header if open; open Body.
