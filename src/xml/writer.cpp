@@ -793,6 +793,17 @@ namespace {
   detail::copy_bytes(p + local.size(), trail.data(), trail.size());
   out.commit(n);
 }
+
+// Closes the innermost element: "/>" while its start tag is still open, else its end tag.
+[[gnu::always_inline]] inline void write_end(output& out, bool& tag_open, std::string_view prefix,
+                                             std::string_view local) {
+  if (tag_open) {
+    out.append("/>");
+    tag_open = false;
+  } else {
+    write_name(out, "</", prefix, local, ">");
+  }
+}
 }  // namespace
 
 // Inlined into both start_element()s: the call would cost more than the name check saves.
@@ -1021,12 +1032,7 @@ void writer::end_element() {
   if (!st.pending.empty())  // their names live above this element's arena mark
     fail(out_, errc::writer_bad_state, "namespace declared for a start tag that never came");
   const state::frame& f = st.frames.back();
-  if (st.tag_open) {
-    out_.append("/>");
-    st.tag_open = false;
-  } else {
-    write_name(out_, "</", f.prefix, f.local, ">");
-  }
+  write_end(out_, st.tag_open, f.prefix, f.local);
   if (st.bindings.size() > f.first_binding) st.pop_bindings(f.first_binding);
   st.names.release(f.names_mark);
   st.frames.pop_back();
@@ -1050,15 +1056,8 @@ void writer::end_document() {
   if (!st.pending.empty())
     fail(out_, errc::writer_bad_state, "namespace declared for a start tag that never came");
   if (!st.frames.empty()) {
-    for (; !st.frames.empty(); st.frames.pop_back()) {
-      const state::frame& f = st.frames.back();
-      if (st.tag_open) {
-        out_.append("/>");
-        st.tag_open = false;
-      } else {
-        write_name(out_, "</", f.prefix, f.local, ">");
-      }
-    }
+    for (; !st.frames.empty(); st.frames.pop_back())
+      write_end(out_, st.tag_open, st.frames.back().prefix, st.frames.back().local);
     st.drop_scoped_bindings();
     st.at = state::phase::epilog;
   }

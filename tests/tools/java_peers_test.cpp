@@ -232,16 +232,16 @@ long long figure_after(const std::string& out, std::string_view prefix) {
 }
 
 // lather-bench against a server of perf.wsdl at `url`: every DocPortType operation,
-// PacketSize 1 and 100, requests chunked past 4 KiB and never chunked, 2 threads x 5 timed
+// PacketSize 1 and 100, requests chunked past 4 KiB and never chunked, `threads` x 5 timed
 // calls after 1 guard call each, every call answered. Against an HTTP/1.0 server that cannot
 // read a chunked body (Axis 1.4's SimpleAxisServer) this holds because the client sends its
 // first request to a server it has not heard from with a Content-Length (up to 1 MiB, RFC
 // 9112 §6.1; PacketSize 100 is 160 KB) and never chunks once the server answered HTTP/1.0.
-void bench_every_operation(const std::string& url, const fs::path& log) {
+void bench_every_operation(const std::string& url, const fs::path& log, int threads) {
   const std::string bench = std::string(LATHER_BIN_DIR) + "/lather-bench";
-  const std::vector<std::string> small_run = {"--threads",     "2",         "--count",  "5",
-                                              "--guard-calls", "1",         "--warmup", "0",
-                                              "--no-progress", "--timeout", "20"};
+  const std::vector<std::string> small_run = {
+      "--threads", std::to_string(threads), "--count",   "5", "--guard-calls", "1", "--warmup",
+      "0",         "--no-progress",         "--timeout", "20"};
   for (std::string op : {"echoComplexTypeDoc", "echoStringDoc", "echoBase64Doc"})
     for (std::string packet_size : {"1", "100"})
       for (std::string chunking : {"4096", "never"}) {
@@ -253,7 +253,7 @@ void bench_every_operation(const std::string& url, const fs::path& log) {
         argv.insert(argv.end(), small_run.begin(), small_run.end());
         const auto r = run_to_end(argv, log, 120s);
         EXPECT_EQ(r.exit, 0) << r.out;
-        EXPECT_EQ(figure_before(r.out, " (invocations), running "), 10) << r.out;
+        EXPECT_EQ(figure_before(r.out, " (invocations), running "), 5 * threads) << r.out;
         EXPECT_EQ(figure_after(r.out, "Errors: "), 0) << r.out;
       }
 }
@@ -268,7 +268,7 @@ TEST_F(java_peers, LatherBenchAgainstJaxwsServer) {
                           jaxws_run_classpath(), "JaxwsPerfServer"},
                          log("jaxws-server"));
   ASSERT_NE(jaxws.port, 0) << "JAX-WS server did not start; see " << log("jaxws-server");
-  bench_every_operation(jaxws.base_url() + "/perf", log("bench"));
+  bench_every_operation(jaxws.base_url() + "/perf", log("bench"), 2);
 }
 
 // Axis 1.4's server of perf.wsdl: WSDL2Java's deploy.wsdd on SimpleAxisServer, an HTTP/1.0
@@ -278,7 +278,10 @@ TEST_F(java_peers, LatherBenchAgainstAxisServer) {
                          (dir_ / "axis/axisperf/deploy.wsdd").string()},
                         log("axis-server"));
   ASSERT_NE(axis.port, 0) << "Axis server did not start; see " << log("axis-server");
-  bench_every_operation(axis.base_url() + "/axis/services/SoapHttpDocLitPort", log("bench"));
+  // One client thread: with two, Axis 1.4 answers some calls with a Server fault
+  // "java.util.ConcurrentModificationException" (a thread-safety bug of the peer, seen in 2 of 3
+  // runs on a loaded box), which would make this test depend on the scheduler.
+  bench_every_operation(axis.base_url() + "/axis/services/SoapHttpDocLitPort", log("bench"), 1);
 }
 
 // The generated clients against lather-perf-server print "ok OPERATION" per checked echo.
