@@ -1,5 +1,7 @@
 // xsd:boolean, the eight fixed-width integer types, xsd:float and xsd:double.
 // Parse and format never allocate: text is scanned in place and formatted into stack buffers.
+#include <bit>
+#include <cfloat>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -113,9 +115,175 @@ float_scan scan_float(std::string_view text) noexcept {
   return s;
 }
 
+// A decimal number w * 10^q as written: the XSD float lexical form minus INF/NaN.
+struct decimal_number {
+  std::uint64_t w = 0;  // the significant digits (at most 19, so exact)
+  std::int64_t q = 0;
+  bool negative = false;
+};
+
+// Eight ASCII digits at p as a number, or false if any of them is not a digit (SWAR, as in
+// D. Lemire's fast_float: two multiplies instead of eight multiply-adds).
+bool eight_digits(const char* p, std::uint64_t& value) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  if ((((v + 0x4646464646464646) | (v - 0x3030303030303030)) & 0x8080808080808080) != 0)
+    return false;
+  v -= 0x3030303030303030;
+  v = v * 10 + (v >> 8);  // pairs
+  value = ((v & 0x000000FF000000FF) * (100 + (1000000ULL << 32)) +
+           ((v >> 16) & 0x000000FF000000FF) * (1 + (10000ULL << 32))) >>
+          32;
+  return true;
+}
+
+// Reads the common shape, sign? digits ('.' digits)? ([eE] sign? digits)?, with at most 19
+// significant digits and at most 6 exponent digits. False for anything else (errors
+// included): the general path decides those. Digits accumulate modulo 2^64 (counted, and
+// rejected past 19); the fraction, usually the long part, is read eight digits at a time.
+bool scan_decimal(std::string_view text, decimal_number& d) noexcept {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  if (p == end) return false;
+  if (*p == '+' || *p == '-') d.negative = *p++ == '-';
+  const char* const int_begin = p;
+  while (p != end && *p == '0') ++p;
+  const char* sig_begin = p;
+  std::uint64_t w = 0;
+  for (unsigned digit; p != end && (digit = static_cast<unsigned char>(*p - '0')) < 10; ++p)
+    w = w * 10 + digit;
+  std::size_t significant = static_cast<std::size_t>(p - sig_begin);
+  std::size_t fraction = 0;
+  if (p != end && *p == '.') {
+    const char* const frac_begin = ++p;
+    if (significant == 0)  // 0.000ddd: the zeros after the point are not significant either
+      while (p != end && *p == '0') ++p;
+    sig_begin = p;
+    for (std::uint64_t eight; end - p >= 8 && eight_digits(p, eight); p += 8)
+      w = w * 100000000 + eight;
+    for (unsigned digit; p != end && (digit = static_cast<unsigned char>(*p - '0')) < 10; ++p)
+      w = w * 10 + digit;
+    significant += static_cast<std::size_t>(p - sig_begin);
+    fraction = static_cast<std::size_t>(p - frac_begin);
+    if (p == int_begin + 1) return false;  // "." alone
+  } else if (p == int_begin) {
+    return false;  // no digits
+  }
+  if (significant > 19) return false;
+  std::int64_t q = -static_cast<std::int64_t>(fraction);
+  if (p != end) {
+    if ((*p | 0x20) != 'e' || ++p == end) return false;
+    bool exp_negative = false;
+    if (*p == '+' || *p == '-') exp_negative = *p++ == '-';
+    const char* const exp_begin = p;
+    std::uint32_t e = 0;
+    for (unsigned digit; p != end && (digit = static_cast<unsigned char>(*p - '0')) < 10; ++p)
+      e = e * 10 + digit;
+    if (p != end || p == exp_begin || p - exp_begin > 6) return false;
+    q += exp_negative ? -std::int64_t{e} : std::int64_t{e};
+  }
+  d.w = w;
+  d.q = q;
+  return true;
+}
+
+template <class F>
+struct binary_format;
+template <>
+struct binary_format<float> {
+  using bits = std::uint32_t;
+  static constexpr int mantissa_bits = 23, minimum_exponent = -127, infinite_power = 0xFF;
+  static constexpr int smallest_power_of_ten = -65, largest_power_of_ten = 38;
+  static constexpr int min_round_to_even = -17, max_round_to_even = 10;
+  static constexpr std::uint64_t max_exact_mantissa = std::uint64_t{1} << 24;
+  static constexpr int max_exact_power = 10;
+  static constexpr float powers_of_ten[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                            1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+};
+template <>
+struct binary_format<double> {
+  using bits = std::uint64_t;
+  static constexpr int mantissa_bits = 52, minimum_exponent = -1023, infinite_power = 0x7FF;
+  static constexpr int smallest_power_of_ten = -342, largest_power_of_ten = 308;
+  static constexpr int min_round_to_even = -4, max_round_to_even = 23;
+  static constexpr std::uint64_t max_exact_mantissa = std::uint64_t{1} << 53;
+  static constexpr int max_exact_power = 22;
+  static constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                             1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                             1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+};
+
+// The correctly rounded F nearest w * 10^q, or false where this path cannot be sure of it
+// (subnormal or out-of-range results, ambiguous products): the general path then decides.
+// Clinger's exact case first (w and 10^|q| both exact in F: one IEEE operation rounds once),
+// else Eisel-Lemire (D. Lemire, "Number Parsing at a Gigabyte per Second", 2021, sections
+// 5-6) on the 128-bit table of 5^q, as fast_float and so libstdc++'s from_chars compute it.
+template <class F>
+bool decimal_to_binary(const decimal_number& d, F& out) noexcept {
+  using fmt = binary_format<F>;
+  std::uint64_t w = d.w;
+  const std::int64_t q = d.q;
+  if (w == 0) {
+    out = d.negative ? -F{0} : F{0};
+    return true;
+  }
+#if FLT_EVAL_METHOD == 0
+  if (w <= fmt::max_exact_mantissa && q >= -fmt::max_exact_power && q <= fmt::max_exact_power) {
+    F value = static_cast<F>(w);
+    value = q < 0 ? value / fmt::powers_of_ten[-q] : value * fmt::powers_of_ten[q];
+    out = d.negative ? -value : value;
+    return true;
+  }
+#endif
+  if (q < fmt::smallest_power_of_ten || q > fmt::largest_power_of_ten) return false;
+  const int lz = std::countl_zero(w);
+  w <<= lz;
+  // The product's top bits: one 64x128 multiply suffices unless the bits below the mantissa
+  // (+3: hidden bit, rounding bit, possible leading zero) are all ones.
+  const std::uint64_t* const pow5 = pow5_128[q - pow5_128_min];
+  unsigned __int128 product = static_cast<unsigned __int128>(w) * pow5[0];
+  constexpr std::uint64_t precision_mask = ~std::uint64_t{0} >> (fmt::mantissa_bits + 3);
+  std::uint64_t high = static_cast<std::uint64_t>(product >> 64);
+  std::uint64_t low = static_cast<std::uint64_t>(product);
+  if ((high & precision_mask) == precision_mask) {
+    const unsigned __int128 second = static_cast<unsigned __int128>(w) * pow5[1];
+    const std::uint64_t second_high = static_cast<std::uint64_t>(second >> 64);
+    low += second_high;
+    if (second_high > low) ++high;
+  }
+  if (low == ~std::uint64_t{0}) return false;  // the truncated table may be off by one here
+  const int upper_bit = static_cast<int>(high >> 63);
+  const int shift = upper_bit + 64 - fmt::mantissa_bits - 3;
+  std::uint64_t mantissa = high >> shift;
+  // floor(q * log2(10)) + 63, exact over the table's range.
+  const int power_of_two = static_cast<int>(((152170 + 65536) * q) >> 16) + 63;
+  int power2 = power_of_two + upper_bit - lz - fmt::minimum_exponent;
+  if (power2 <= 0) return false;  // subnormal
+  // Exactly halfway between two floats (only possible where 5^q is exact): round to even.
+  if (low <= 1 && q >= fmt::min_round_to_even && q <= fmt::max_round_to_even &&
+      (mantissa & 3) == 1 && (mantissa << shift) == high)
+    mantissa &= ~std::uint64_t{1};
+  mantissa += mantissa & 1;
+  mantissa >>= 1;
+  if (mantissa >= (std::uint64_t{2} << fmt::mantissa_bits)) {
+    mantissa = std::uint64_t{1} << fmt::mantissa_bits;
+    ++power2;
+  }
+  if (power2 >= fmt::infinite_power) return false;  // too large: out of range
+  mantissa &= ~(std::uint64_t{1} << fmt::mantissa_bits);
+  using bits = typename fmt::bits;
+  const bits word = static_cast<bits>(mantissa) |
+                    static_cast<bits>(static_cast<bits>(power2) << fmt::mantissa_bits) |
+                    static_cast<bits>(bits{d.negative} << (sizeof(bits) * 8 - 1));
+  out = std::bit_cast<F>(word);
+  return true;
+}
+
 template <class F>
 errc parse_floating(std::string_view text, F& out) noexcept {
   text = trim_xml_space(text);
+  if (decimal_number d; scan_decimal(text, d) && decimal_to_binary(d, out)) return errc::ok;
   if (text == "INF" || text == "+INF") {
     out = std::numeric_limits<F>::infinity();
     return errc::ok;

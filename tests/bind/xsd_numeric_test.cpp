@@ -1,7 +1,9 @@
 // xsd:boolean, fixed-width integers, float and double: boundaries, lexical rules, round trips.
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <vector>
@@ -233,6 +235,123 @@ TEST(XsdFloat, PropertyShortestTextRoundTripsBitExact) {
   std::mt19937_64 rng(42);
   round_trip_random_floats<float, std::uint32_t>(rng);
   round_trip_random_floats<double, std::uint64_t>(rng);
+}
+
+// The fast decimal-to-binary path (Clinger, Eisel-Lemire) must agree bit for bit with the
+// general one, std::from_chars, wherever from_chars finds the value in range.
+template <class F, class Bits>
+void expect_same_as_from_chars(const std::string& text) {
+  F expected{};
+  std::string_view digits = text;
+  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), expected);
+  ASSERT_EQ(ptr, digits.data() + digits.size()) << text;
+  F got{};
+  const errc e = test::parse(text, got);
+  if (ec == std::errc::result_out_of_range) {
+    ASSERT_TRUE(e == errc::out_of_range || (e == errc::ok && got == 0)) << text;
+    return;
+  }
+  ASSERT_EQ(ec, std::errc{}) << text;
+  ASSERT_EQ(e, errc::ok) << text;
+  ASSERT_EQ(std::bit_cast<Bits>(got), std::bit_cast<Bits>(expected)) << text;
+}
+
+// Text for w * 10^q in one of the lexical shapes peers send: the point anywhere in the digits
+// (or none), leading zeros, a '+' or '-' sign, e/E with or without an exponent sign.
+std::string decimal_text(std::mt19937_64& rng, std::uint64_t w, int q) {
+  std::string digits = std::to_string(w);
+  std::string text;
+  switch (rng() % 3) {
+    case 0:
+      text = "-";
+      break;
+    case 1:
+      text = "+";
+      break;
+    default:
+      break;
+  }
+  text.append(rng() % 4 == 0 ? "00" : "");
+  // point == size: no point; size + 1: a trailing point ("12.")
+  const std::size_t point = rng() % (digits.size() + 2);
+  if (point < digits.size()) {
+    q += static_cast<int>(digits.size() - point);
+    if (point == 0) {
+      text.append(rng() % 2 ? "0." : ".");
+      if (rng() % 2) {  // zeros after the point are not significant digits
+        text.append("000");
+        q += 3;
+      }
+    } else
+      text.append(digits.substr(0, point)).push_back('.');
+    text.append(digits.substr(point));
+  } else {
+    text.append(digits);
+  }
+  if (point == digits.size() + 1) text.append(".");
+  text.push_back(rng() % 2 ? 'e' : 'E');
+  if (q >= 0 && rng() % 2) text.push_back('+');
+  text.append(std::to_string(q));
+  return text;
+}
+
+template <class F, class Bits>
+void fast_path_agrees(std::mt19937_64& rng) {
+  SCOPED_TRACE(std::string(xsd_traits<F>::type_name));
+  constexpr int mantissa_bits = std::numeric_limits<F>::digits;  // with the hidden bit
+  for (int i = 0; i < 200000; ++i) {
+    // Significands of 1 to 19 digits and exponents across the whole table and beyond.
+    const int length = 1 + static_cast<int>(rng() % 19);
+    std::uint64_t w = rng() % 10000000000000000000u;
+    for (int d = length; d < 19; ++d) w /= 10;
+    const int q = static_cast<int>(rng() % 720) - 370;
+    expect_same_as_from_chars<F, Bits>(decimal_text(rng, w, q));
+    // Exact halfway points between two neighbours (ties to even) and their neighbours,
+    // scaled by small powers of ten, where the round-to-even branch is taken.
+    const int bits = mantissa_bits + 1 + static_cast<int>(rng() % (64 - mantissa_bits - 1));
+    const std::uint64_t top = (rng() | std::uint64_t{1} << 63) >> (64 - mantissa_bits);
+    std::uint64_t tie = top << (bits - mantissa_bits) | std::uint64_t{1}
+                                                            << (bits - mantissa_bits - 1);
+    if (tie >= 10000000000000000000u) tie >>= 1;
+    const std::uint64_t near = tie + (rng() % 3) - 1;
+    expect_same_as_from_chars<F, Bits>(std::to_string(near) + "e" + std::to_string(rng() % 30));
+    expect_same_as_from_chars<F, Bits>(std::to_string(near));
+  }
+}
+
+TEST(XsdFloat, FastPathAgreesWithFromChars) {
+  std::mt19937_64 rng(7);
+  fast_path_agrees<float, std::uint32_t>(rng);
+  fast_path_agrees<double, std::uint64_t>(rng);
+}
+
+// Every 4093rd float, and doubles at random, in their shortest text and in 9 / 17 significant
+// digits (the forms Java and C peers print): bit-exact through the fast path.
+TEST(XsdFloat, PrintedFormsParseBitExact) {
+  char buf[64];
+  for (std::uint64_t bits = 0; bits < (std::uint64_t{1} << 32); bits += 4093) {
+    const float v = std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+    if (!std::isfinite(v)) continue;
+    const std::string shortest = format(v);
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(parse_ok<float>(shortest)), bits) << shortest;
+    const int n = std::snprintf(buf, sizeof buf, "%.8E", static_cast<double>(v));
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(parse_ok<float>({buf, static_cast<std::size_t>(n)})),
+              bits)
+        << buf;
+  }
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 300000; ++i) {
+    const double v = std::bit_cast<double>(rng());
+    if (!std::isfinite(v)) continue;
+    const int n = std::snprintf(buf, sizeof buf, "%.16E", v);
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(parse_ok<double>({buf, static_cast<std::size_t>(n)})),
+              std::bit_cast<std::uint64_t>(v))
+        << buf;
+    expect_same_as_from_chars<double, std::uint64_t>(
+        std::string(buf, static_cast<std::size_t>(std::snprintf(
+                             buf, sizeof buf, "%.*g", 1 + static_cast<int>(rng() % 19), v))));
+  }
 }
 
 TEST(XsdList, WhitespaceSeparatedItems) {
