@@ -1,5 +1,6 @@
 // xsd:decimal and the arbitrary-precision integer types, kept as canonical text: exact for any
 // number of digits, never through a binary floating-point value.
+#include <algorithm>
 #include <string>
 
 #include "xsd_detail.hpp"
@@ -11,35 +12,51 @@ struct number_parts {
   bool negative = false;
   std::string_view integral;    // leading zeros removed
   std::string_view fractional;  // trailing zeros removed
+  /// The (trimmed) text is already the canonical form ("-1.5", "0.25", "12"): true when it
+  /// has no '+', digits before any '.', and no character assign_canonical would drop.
+  std::string_view canonical_text;
 };
 
 // Lexical form (\+|-)?([0-9]+(\.[0-9]*)?|\.[0-9]+); the '.' only when allow_point.
 errc split_number(std::string_view text, bool allow_point, number_parts& parts) noexcept {
   text = xsd::detail::trim_xml_space(text);
-  std::size_t i = 0;
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) parts.negative = text[i++] == '-';
-  const std::size_t int_begin = i;
-  while (i < text.size() && is_digit(text[i])) ++i;
-  const std::size_t int_end = i;
-  std::size_t frac_begin = i, frac_end = i;
-  if (allow_point && i < text.size() && text[i] == '.') {
-    frac_begin = ++i;
-    while (i < text.size() && is_digit(text[i])) ++i;
-    frac_end = i;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool plus = p != end && *p == '+';
+  if (p != end && (*p == '+' || *p == '-')) parts.negative = *p++ == '-';
+  const char* const int_begin = p;
+  while (p != end && is_digit(*p)) ++p;
+  const char* const int_end = p;
+  const char* frac_begin = p;
+  const char* frac_end = p;
+  if (allow_point && p != end && *p == '.') {
+    frac_begin = ++p;
+    while (p != end && is_digit(*p)) ++p;
+    frac_end = p;
   }
-  if (i != text.size() || (int_end == int_begin && frac_end == frac_begin))
-    return errc::invalid_lexical;
-  std::size_t a = int_begin;
-  while (a < int_end && text[a] == '0') ++a;
-  std::size_t b = frac_end;
-  while (b > frac_begin && text[b - 1] == '0') --b;
-  parts.integral = text.substr(a, int_end - a);
-  parts.fractional = text.substr(frac_begin, b - frac_begin);
+  if (p != end || (int_end == int_begin && frac_end == frac_begin)) return errc::invalid_lexical;
+  const char* a = int_begin;
+  while (a != int_end && *a == '0') ++a;
+  const char* b = frac_end;
+  while (b != frac_begin && b[-1] == '0') --b;
+  parts.integral = {a, static_cast<std::size_t>(int_end - a)};
+  parts.fractional = {frac_begin, static_cast<std::size_t>(b - frac_begin)};
   if (parts.integral.empty() && parts.fractional.empty()) parts.negative = false;  // -0 == 0
+  // The canonical form only deletes characters from a text with integer digits and no '+',
+  // so the same length means the same text.
+  const std::size_t canonical_size = parts.negative +
+                                     std::max<std::size_t>(parts.integral.size(), 1) +
+                                     (parts.fractional.empty() ? 0 : 1 + parts.fractional.size());
+  if (!plus && int_end != int_begin && canonical_size == text.size()) parts.canonical_text = text;
   return errc::ok;
 }
 
-void append_canonical(const number_parts& parts, std::string& out) {
+void assign_canonical(const number_parts& parts, std::string& out) {
+  if (!parts.canonical_text.empty()) {
+    out.assign(parts.canonical_text);
+    return;
+  }
+  out.clear();
   if (parts.negative) out.push_back('-');
   if (parts.integral.empty())
     out.push_back('0');
@@ -79,8 +96,7 @@ struct codec<xsd::basic_integer<Range>> {
     if (errc e = split_number(text, false, parts); e != errc::ok) return e;
     if (!in_range<Range>(parts)) return errc::out_of_range;
     return guarded([&] {
-      out.text.clear();
-      append_canonical(parts, out.text);
+      assign_canonical(parts, out.text);
       return errc::ok;
     });
   }
@@ -99,8 +115,7 @@ struct codec<xsd::decimal> {
     number_parts parts;
     if (errc e = split_number(text, true, parts); e != errc::ok) return e;
     return guarded([&] {
-      out.text.clear();
-      append_canonical(parts, out.text);
+      assign_canonical(parts, out.text);
       return errc::ok;
     });
   }

@@ -1,5 +1,7 @@
 // String-like types (string, normalizedString, token, anyURI), QName, and the shared helpers
 // (error messages, writer/reader glue).
+#include <array>
+#include <cstdint>
 #include <string>
 
 #include "lather/xml/writer.hpp"
@@ -17,33 +19,40 @@ void write_markup_free(xml::writer& w, std::string_view text) {
 }
 
 namespace {
-bool is_name_start(unsigned char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+// Name-character classes per byte: ASCII name characters, and every byte >= 0x80 (the UTF-8
+// of a non-ASCII name character; the reader has already checked the encoding).
+enum : std::uint8_t { name_char = 1, name_start = 2 };
+constexpr std::array<std::uint8_t, 256> make_name_table() {
+  std::array<std::uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+    if (start) t[c] = name_start | name_char;
+    if ((c >= '0' && c <= '9') || c == '-' || c == '.') t[c] = name_char;
+  }
+  return t;
 }
-bool is_name_char(unsigned char c) noexcept {
-  return is_name_start(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
-}
-bool is_ncname(std::string_view s) noexcept {
-  if (s.empty() || !is_name_start(static_cast<unsigned char>(s[0]))) return false;
-  for (char c : s)
-    if (!is_name_char(static_cast<unsigned char>(c))) return false;
-  return true;
-}
+constexpr std::array<std::uint8_t, 256> name_table = make_name_table();
 }  // namespace
 
 bind::errc split_qname(std::string_view text, std::string_view& prefix,
                        std::string_view& local) noexcept {
   text = trim_xml_space(text);
-  const std::size_t colon = text.find(':');
-  if (colon == std::string_view::npos) {
-    prefix = {};
-    local = text;
-  } else {
-    prefix = text.substr(0, colon);
-    local = text.substr(colon + 1);
-    if (!is_ncname(prefix)) return bind::errc::invalid_lexical;
+  // One pass: NCName (':' NCName)?, each part starting with a name-start character.
+  const auto* const begin = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* const end = begin + text.size();
+  const unsigned char* local_begin = begin;
+  if (begin == end || !(name_table[*begin] & name_start)) return bind::errc::invalid_lexical;
+  for (const unsigned char* p = begin + 1; p != end; ++p) {
+    if (name_table[*p] & name_char) continue;
+    if (*p != ':' || local_begin != begin || p + 1 == end || !(name_table[p[1]] & name_start))
+      return bind::errc::invalid_lexical;
+    local_begin = ++p;
   }
-  return is_ncname(local) ? bind::errc::ok : bind::errc::invalid_lexical;
+  const std::size_t prefix_size =
+      local_begin == begin ? 0 : static_cast<std::size_t>(local_begin - begin - 1);
+  prefix = text.substr(0, prefix_size);
+  local = text.substr(static_cast<std::size_t>(local_begin - begin));
+  return bind::errc::ok;
 }
 
 }  // namespace lather::xsd::detail

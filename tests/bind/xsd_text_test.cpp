@@ -1,5 +1,7 @@
 // String-like types, decimal and the integer family, QName, error messages.
+#include <algorithm>
 #include <optional>
+#include <random>
 
 #include "xsd_test_util.hpp"
 
@@ -39,6 +41,47 @@ TEST(XsdDecimal, ExactCanonicalText) {
        {"", ".", "+", "-", "1e5", "1.2.3", "1 2", "INF", "NaN", "0x1", "1,5", "+-1", "1.5e0"})
     EXPECT_EQ(parse_error<xsd::decimal>(bad), errc::invalid_lexical) << bad;
   EXPECT_EQ(parse_ok<xsd::decimal>("1.50"), parse_ok<xsd::decimal>("001.5"));
+}
+
+// The canonical form the slow way: the digits as a number with a point, signs and zeros
+// trimmed by hand.
+std::string reference_decimal(std::string_view text) {
+  bool negative = false;
+  if (text.front() == '+' || text.front() == '-') {
+    negative = text.front() == '-';
+    text.remove_prefix(1);
+  }
+  const std::size_t point = text.find('.');
+  std::string integral(text.substr(0, point));
+  std::string fraction(point == std::string_view::npos ? "" : text.substr(point + 1));
+  integral.erase(0, integral.find_first_not_of('0'));
+  fraction.erase(fraction.find_last_not_of('0') + 1);
+  if (integral.empty()) integral = "0";
+  std::string out = negative && (integral != "0" || !fraction.empty()) ? "-" : "";
+  return out + integral + (fraction.empty() ? "" : "." + fraction);
+}
+
+TEST(XsdDecimal, CanonicalFormOnRandomLexicalForms) {
+  std::mt19937_64 rng(9);
+  constexpr std::string_view signs[] = {"", "", "-", "+"};
+  for (int i = 0; i < 100000; ++i) {
+    std::string text(signs[rng() % 4]);
+    for (std::size_t n = rng() % 4; n > 0; --n) text.push_back(rng() % 2 ? '0' : '1' + rng() % 9);
+    if (rng() % 2) {
+      text.push_back('.');
+      for (std::size_t n = rng() % 4; n > 0; --n) text.push_back(rng() % 2 ? '0' : '1' + rng() % 9);
+    }
+    const std::string_view digits =
+        std::string_view(text).substr(std::min(text.size(), text.find_first_not_of("+-")));
+    if (digits.empty() || digits == ".") {
+      ASSERT_EQ(parse_error<xsd::decimal>(text), errc::invalid_lexical) << text;
+      continue;
+    }
+    ASSERT_EQ(canonical<xsd::decimal>(text), reference_decimal(text)) << text;
+    if (text.find('.') == std::string::npos) {
+      ASSERT_EQ(canonical<xsd::integer>(text), reference_decimal(text)) << text;
+    }
+  }
 }
 
 TEST(XsdDecimal, UnboundedIntegerFamily) {
@@ -86,6 +129,41 @@ TEST(XsdQName, ResolvesPrefixes) {
     EXPECT_EQ(traits::parse_with(bad, q, test_scope), errc::invalid_lexical) << bad;
   EXPECT_EQ(traits::parse_with("p:\xC3\xA9t\xC3\xA9", q, test_scope), errc::ok);  // non-ASCII
   EXPECT_EQ((xsd::qname{"urn:p", "x", "a"}), (xsd::qname{"urn:p", "x", "b"}));
+}
+
+// The rule split_qname implements, written out the slow way: trimmed text is NCName or
+// NCName ':' NCName (ASCII name characters; bytes >= 0x80 count as name characters).
+bool reference_ncname(std::string_view s) {
+  auto start = [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+  };
+  if (s.empty() || !start(static_cast<unsigned char>(s[0]))) return false;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (!start(c) && !(c >= '0' && c <= '9') && c != '-' && c != '.') return false;
+  }
+  return true;
+}
+
+TEST(XsdQName, SplitAgreesWithTheNCNameRuleOnRandomText) {
+  constexpr std::string_view alphabet = "aZ_09-.:: \t\xC3\xA9!/";
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 200000; ++i) {
+    std::string text;
+    for (std::size_t n = rng() % 9; n > 0; --n) text.push_back(alphabet[rng() % alphabet.size()]);
+    const std::string_view trimmed = xsd::detail::trim_xml_space(text);
+    const std::size_t colon = trimmed.find(':');
+    const bool valid = colon == std::string_view::npos
+                           ? reference_ncname(trimmed)
+                           : reference_ncname(trimmed.substr(0, colon)) &&
+                                 reference_ncname(trimmed.substr(colon + 1));
+    std::string_view prefix, local;
+    const errc e = xsd::detail::split_qname(text, prefix, local);
+    ASSERT_EQ(e == errc::ok, valid) << '"' << text << '"';
+    if (!valid) continue;
+    ASSERT_EQ(prefix, colon == std::string_view::npos ? "" : trimmed.substr(0, colon)) << text;
+    ASSERT_EQ(local, colon == std::string_view::npos ? trimmed : trimmed.substr(colon + 1)) << text;
+  }
 }
 
 TEST(XsdErrors, MessagesNameValueAndType) {
