@@ -228,6 +228,22 @@ const char* find_attention(const char* p, const char* end) {
   return p;
 }
 
+// Leading bytes of [p, p + n) that need no attention in mode M. Reads whole 16-byte blocks:
+// the caller guarantees 16 readable bytes past p + n (the output's room after a copy).
+template <mode M>
+std::size_t clean_length(const char* p, std::size_t n) {
+#if defined(__SSE2__)
+  for (std::size_t i = 0; i < n; i += 16) {
+    unsigned mask = attention_mask<M>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)));
+    if (n - i < 16) mask &= (1u << (n - i)) - 1;
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+  return n;
+#else
+  return static_cast<std::size_t>(find_attention<M>(p, p + n) - p);
+#endif
+}
+
 // Open-addressing hash table from a string (owned elsewhere, stable while present) to an int.
 // Linear probing with backward-shift deletion; capacity is kept across clear().
 class string_table {
@@ -382,6 +398,105 @@ class string_arena {
   std::size_t used_ = 0;
 };
 
+// The names of elements with static names (checked xml::ncname) as their tags spell them,
+// "p:local>", made once per (prefix, name) and then appended with fixed-width copies instead
+// of being assembled from prefix, colon and name each time (the Glaze way). The bytes depend
+// on nothing but the prefix text and the name, so an entry never goes stale: it stays valid
+// across siblings, rebindings and documents. Open addressing, emptied when half full (a
+// document with that many distinct tags pays the assembly again); allocated on first use and
+// kept across reset().
+class tag_cache {
+ public:
+  // A fixed-width copy of max_name bytes appends a name, so the output needs max_name + 2
+  // bytes of room for a tag ("<" or "</" before it).
+  static constexpr std::size_t max_name = 40;
+  static constexpr std::size_t max_tag = max_name + 2;
+  // Prefixes of up to 7 bytes are packed into the key (their length in the top byte);
+  // longer ones are not cached.
+  static constexpr std::uint64_t uncacheable = ~std::uint64_t{0};
+
+  struct entry {                  // one cache line
+    const char* local = nullptr;  // the static name's own bytes: its address identifies it
+    std::uint64_t prefix_key = uncacheable;
+    std::uint32_t local_size = 0;
+    std::uint32_t size = 0;  // of name
+    char name[max_name];     // "p:local>" (no "p:" for the empty prefix)
+  };
+
+  static std::uint64_t key_of(std::string_view prefix) noexcept {
+    if (prefix.empty()) return 0;
+    if (prefix.size() > 7) return uncacheable;
+    std::uint64_t bytes = 0;
+    std::memcpy(&bytes, prefix.data(), prefix.size());
+    return (std::uint64_t{prefix.size()} << 56) | bytes;
+  }
+
+  // The entry of `local` (static) under `prefix` (whose key is prefix_key), or nullptr when
+  // its name is too long to cache.
+  [[gnu::always_inline]] const entry* find(std::uint64_t prefix_key, std::string_view prefix,
+                                           std::string_view local) {
+    if (entries_ != nullptr) {
+      for (std::size_t i = slot_of(prefix_key, local);; i = (i + 1) % slots) {
+        const entry& e = entries_[i];
+        if (e.local == local.data() && e.prefix_key == prefix_key && e.local_size == local.size())
+          return &e;
+        if (e.local == nullptr) break;
+      }
+    }
+    return add(prefix_key, prefix, local);
+  }
+
+  // Writes "<" (or "</" with `close`) and the name at p, which has max_tag bytes of room;
+  // returns the tag's length.
+  [[gnu::always_inline]] static std::size_t put(char* p, const entry& e, bool close) noexcept {
+    p[0] = '<';
+    p[1] = '/';
+    p += close ? 2 : 1;
+    std::memcpy(p, e.name, 32);
+    if (e.size > 32) std::memcpy(p + 32, e.name + 32, max_name - 32);
+    return e.size + (close ? 2 : 1);
+  }
+
+ private:
+  static constexpr std::size_t slots = 128;
+  static std::size_t slot_of(std::uint64_t prefix_key, std::string_view local) noexcept {
+    std::uint64_t h = (reinterpret_cast<std::uintptr_t>(local.data()) + local.size()) ^
+                      (prefix_key * 0x9e3779b97f4a7c15u);
+    h *= 0xbf58476d1ce4e5b9u;
+    return static_cast<std::size_t>(h >> 57);  // 128 slots
+  }
+  [[gnu::noinline]] const entry* add(std::uint64_t prefix_key, std::string_view prefix,
+                                     std::string_view local) {
+    const std::size_t colon = prefix.empty() ? 0 : 1;
+    if (prefix_key == uncacheable || prefix.size() + colon + local.size() + 1 > max_name)
+      return nullptr;
+    if (entries_ == nullptr) entries_ = std::make_unique<entry[]>(slots);
+    if (count_ == slots / 2) {
+      for (std::size_t i = 0; i < slots; ++i) entries_[i] = entry{};
+      count_ = 0;
+    }
+    std::size_t i = slot_of(prefix_key, local);
+    while (entries_[i].local != nullptr) i = (i + 1) % slots;
+    entry& e = entries_[i];
+    char* p = e.name;
+    std::memset(p, 0, max_name);
+    std::memcpy(p, prefix.data(), prefix.size());
+    p += prefix.size();
+    if (colon != 0) *p++ = ':';
+    std::memcpy(p, local.data(), local.size());
+    p += local.size();
+    *p++ = '>';
+    e.size = static_cast<std::uint32_t>(p - e.name);
+    e.local = local.data();
+    e.local_size = static_cast<std::uint32_t>(local.size());
+    e.prefix_key = prefix_key;
+    ++count_;
+    return &e;
+  }
+  std::unique_ptr<entry[]> entries_;
+  std::size_t count_ = 0;
+};
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -395,10 +510,13 @@ struct writer::state {
     std::string_view uri;
     int prev_same_uri;
     int prev_same_prefix;
+    std::uint64_t prefix_key;  // tag_cache::key_of(prefix)
   };
   struct frame {
     std::string_view prefix;       // the name's prefix ("" for none; the binding's copy)
     std::string_view local;        // static (a checked ncname) or copied into `names`
+    std::uint64_t prefix_key;      // tag_cache::key_of(prefix)
+    bool static_local;             // local is a checked ncname's own bytes (tag_cache can key it)
     std::string_view ns;           // the element's namespace URI (stable copy) or ""
     int name_binding;              // binding that supplied the element's prefix, or -1
     std::size_t bindings_at_name;  // bindings in scope once the name was resolved
@@ -419,6 +537,7 @@ struct writer::state {
   string_table assigned;    // URI -> its generated prefix number, for the whole document
   string_arena names;       // scoped: local names, declared prefixes/URIs, pending declarations
   string_arena doc_names;   // whole document: keys of `assigned`
+  tag_cache tags;           // start/end tags of static names, kept across documents
   string_arena::mark pending_mark{};
   int next_prefix_number = 1;
   phase at = phase::prolog;
@@ -453,7 +572,8 @@ struct writer::state {
   [[gnu::noinline]] int push_binding(std::string_view prefix, std::string_view uri) {
     const int index = static_cast<int>(bindings.size());
     const int prev_same_uri = uri_top.exchange(uri, index);
-    bindings.push_back({prefix, uri, prev_same_uri, prefix_top.exchange(prefix, index)});
+    bindings.push_back({prefix, uri, prev_same_uri, prefix_top.exchange(prefix, index),
+                        tag_cache::key_of(prefix)});
     return index;
   }
 
@@ -543,6 +663,9 @@ struct writer::state {
       f.ns = bindings[f.name_binding].uri;
     }
   }
+
+  // Closes the innermost element f (writer.cpp, after write_name).
+  void write_end(output& out, const frame& f);
 
   // The URI the default namespace maps to right now ("" when none).
   std::string_view default_namespace() const {
@@ -794,17 +917,27 @@ namespace {
   out.commit(n);
 }
 
+// Appends a cached tag, "<p:local" (without its '>': the start tag stays open) or "</p:local>".
+enum class tag_kind : std::uint8_t { open, close };
+[[gnu::always_inline]] inline void write_tag(output& out, const tag_cache::entry& e,
+                                             tag_kind kind) {
+  const std::size_t n = tag_cache::put(out.prepare(tag_cache::max_tag), e, kind == tag_kind::close);
+  out.commit(kind == tag_kind::close ? n : n - 1);
+}
+}  // namespace
+
 // Closes the innermost element: "/>" while its start tag is still open, else its end tag.
-[[gnu::always_inline]] inline void write_end(output& out, bool& tag_open, std::string_view prefix,
-                                             std::string_view local) {
+[[gnu::always_inline]] inline void writer::state::write_end(output& out, const frame& f) {
   if (tag_open) {
     out.append("/>");
     tag_open = false;
+  } else if (const tag_cache::entry* t =
+                 f.static_local ? tags.find(f.prefix_key, f.prefix, f.local) : nullptr) {
+    write_tag(out, *t, tag_kind::close);
   } else {
-    write_name(out, "</", prefix, local, ">");
+    write_name(out, "</", f.prefix, f.local, ">");
   }
 }
-}  // namespace
 
 // Inlined into both start_element()s: the call would cost more than the name check saves.
 // `stable_local`: the name is static (a checked ncname), so the frame can keep the view.
@@ -831,6 +964,7 @@ namespace {
       detail::same_bytes(parent->ns.data(), ns.data(), ns.size())) {
     f.ns = parent->ns;
     f.prefix = parent->prefix;
+    f.prefix_key = parent->prefix_key;
     f.name_binding = parent->name_binding;
     f.bindings_at_name = parent->bindings_at_name;
   } else {
@@ -839,12 +973,19 @@ namespace {
     st.resolve_element(out_, f, ns);
     f.bindings_at_name = st.bindings.size();
     f.prefix = f.name_binding < 0 ? std::string_view{} : st.bindings[f.name_binding].prefix;
+    f.prefix_key = f.name_binding < 0 ? 0 : st.bindings[f.name_binding].prefix_key;
     st.pending.clear();
   }
-  write_name(out_, "<", f.prefix, local, {});
+  if (const tag_cache::entry* t =
+          stable_local ? st.tags.find(f.prefix_key, f.prefix, local) : nullptr) {
+    write_tag(out_, *t, tag_kind::open);
+  } else {
+    write_name(out_, "<", f.prefix, local, {});
+  }
   for (std::size_t i = f.first_binding; i < st.bindings.size(); ++i)
     write_declaration(out_, st.bindings[i].prefix, st.bindings[i].uri);
   f.local = stable_local ? local : st.names.store(local);
+  f.static_local = stable_local;
   st.frames.push_back(f);
   st.at = state::phase::in_root;
   st.tag_open = true;
@@ -960,6 +1101,12 @@ void writer::text(std::string_view s) {
   write_text_slices(out_, s);
 }
 
+namespace {
+// Longest text a leaf writes with one capacity check (copy, then scan in place); longer texts
+// go through write_text_slices.
+constexpr std::size_t leaf_in_one_go = 1024;
+}  // namespace
+
 void writer::text_element(std::string_view ns, ncname local, std::string_view s) {
   state& st = *st_;
   // One call instead of three when the element takes its parent's prefix as it is (no
@@ -978,12 +1125,39 @@ void writer::text_element(std::string_view ns, ncname local, std::string_view s)
     st.tag_open = false;
   }
   out_.maybe_flush();
-  if (s.empty()) {
-    write_name(out_, "<", parent->prefix, local.text(), "/>");
+  const tag_cache::entry* tag = s.size() <= leaf_in_one_go
+                                    ? st.tags.find(parent->prefix_key, parent->prefix, local.text())
+                                    : nullptr;
+  if (tag == nullptr) {
+    if (s.empty()) {
+      write_name(out_, "<", parent->prefix, local.text(), "/>");
+    } else {
+      write_name(out_, "<", parent->prefix, local.text(), ">");
+      write_text_slices(out_, s);
+      write_name(out_, "</", parent->prefix, local.text(), ">");
+    }
+    out_.maybe_flush();
+    return;
+  }
+  // One capacity check for the whole leaf: both tags with their fixed-width copies, and the
+  // text, copied first and scanned where it landed (16 bytes at a time, so 16 bytes of room).
+  char* const start = out_.prepare(2 * tag_cache::max_tag + s.size() + 16);
+  char* const text = start + tag_cache::put(start, *tag, false);
+  if (s.empty()) {  // <p:name/>
+    text[-1] = '/';
+    text[0] = '>';
+    out_.commit(static_cast<std::size_t>(text + 1 - start));
   } else {
-    write_name(out_, "<", parent->prefix, local.text(), ">");
-    write_text_slices(out_, s);
-    write_name(out_, "</", parent->prefix, local.text(), ">");
+    detail::copy_bytes(text, s.data(), s.size());
+    const std::size_t clean = clean_length<mode::text>(text, s.size());
+    if (clean == s.size()) {
+      out_.commit(static_cast<std::size_t>(text + clean - start) +
+                  tag_cache::put(text + clean, *tag, true));
+    } else {  // escape from the first byte that needs it on
+      out_.commit(static_cast<std::size_t>(text + clean - start));
+      write_escaped<mode::text>(out_, s.substr(clean));
+      write_tag(out_, *tag, tag_kind::close);
+    }
   }
   out_.maybe_flush();
 }
@@ -1032,7 +1206,7 @@ void writer::end_element() {
   if (!st.pending.empty())  // their names live above this element's arena mark
     fail(out_, errc::writer_bad_state, "namespace declared for a start tag that never came");
   const state::frame& f = st.frames.back();
-  write_end(out_, st.tag_open, f.prefix, f.local);
+  st.write_end(out_, f);
   if (st.bindings.size() > f.first_binding) st.pop_bindings(f.first_binding);
   st.names.release(f.names_mark);
   st.frames.pop_back();
@@ -1056,8 +1230,7 @@ void writer::end_document() {
   if (!st.pending.empty())
     fail(out_, errc::writer_bad_state, "namespace declared for a start tag that never came");
   if (!st.frames.empty()) {
-    for (; !st.frames.empty(); st.frames.pop_back())
-      write_end(out_, st.tag_open, st.frames.back().prefix, st.frames.back().local);
+    for (; !st.frames.empty(); st.frames.pop_back()) st.write_end(out_, st.frames.back());
     st.drop_scoped_bindings();
     st.at = state::phase::epilog;
   }

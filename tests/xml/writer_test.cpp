@@ -266,6 +266,139 @@ TEST(XmlWriter, TextElementIsStartTextEnd) {
             errc::writer_invalid_char);
 }
 
+// A leaf's text is copied into the output and scanned there: escaping must start exactly at the
+// first byte that needs it, wherever that falls (every offset of several 16-byte blocks, around
+// the 1 KiB bound of the one-capacity-check path), and an invalid character must be reported
+// at the same offset as by text().
+TEST(XmlWriter, TextElementEscapesFromEveryOffset) {
+  using lather::xml::ncname;
+  auto both = [](const std::string& text) {
+    std::pair<std::string, std::string> docs;
+    for (bool one_call : {true, false}) {
+      std::string doc;
+      output out;
+      writer w{out};
+      try {
+        w.start_element(ns_a, "r");
+        if (one_call) {
+          w.text_element(ns_a, ncname("v"), text);
+        } else {
+          w.start_element(ns_a, ncname("v"));
+          w.text(text);
+          w.end_element();
+        }
+        w.end_document();
+        doc = out.take();
+      } catch (const lather::xml::error& e) {
+        doc = "error at " + std::to_string(e.where().offset);
+      }
+      (one_call ? docs.first : docs.second) = doc;
+    }
+    return docs;
+  };
+  for (std::size_t len : {1, 2, 15, 16, 17, 31, 32, 33, 48, 64, 1000, 1023, 1024, 1025}) {
+    for (std::string_view special : {"<", "&", ">", "\r", "\xC3\xA9", "\x01", "\xFF"}) {
+      for (std::size_t at = 0; at<len; at += len> 70 ? 61 : 1) {
+        std::string s(len, 'x');
+        s.replace(at, 1, special);
+        const auto [one, three] = both(s);
+        EXPECT_EQ(one, three) << len << " " << at;
+      }
+    }
+  }
+  EXPECT_EQ(both(std::string(1024, 'x')).first,
+            R"(<ns1:r xmlns:ns1="urn:a"><ns1:v>)" + std::string(1024, 'x') + "</ns1:v></ns1:r>");
+}
+
+// Leaves and start/end tags of static names are appended from a cache of their bytes: it must
+// follow the prefix each one is written with (rebound prefixes, a namespace shadowed by a
+// rebinding, other prefixes in the next document) and give way to names and prefixes too long
+// for it and to more names than it holds.
+TEST(XmlWriter, CachedTagsFollowTheirPrefix) {
+  using lather::xml::ncname;
+  output out;
+  writer w{out};
+  auto leaf = [&](std::string_view ns) { w.text_element(ns, ncname("leaf"), "t"); };
+  w.declare_namespace("p", ns_a);
+  w.start_element(ns_a, ncname("root"));
+  leaf(ns_a);
+  w.declare_namespace("p", ns_b);  // rebinding p: urn:a is now out of scope
+  w.start_element(ns_b, ncname("inner"));
+  leaf(ns_b);
+  w.start_element(ns_a, ncname("inner"));
+  leaf(ns_a);
+  w.end_element();
+  w.end_element();
+  leaf(ns_a);
+  w.end_document();
+  EXPECT_EQ(out.take(),
+            R"(<p:root xmlns:p="urn:a"><p:leaf>t</p:leaf><p:inner xmlns:p="urn:b">)"
+            R"(<p:leaf>t</p:leaf><ns1:inner xmlns:ns1="urn:a"><ns1:leaf>t</ns1:leaf></ns1:inner>)"
+            R"(</p:inner><p:leaf>t</p:leaf></p:root>)");
+
+  // The next document on the same writer: other prefixes for the same names.
+  w.reset();
+  w.declare_namespace("q", ns_a);
+  w.start_element(ns_a, ncname("root"));
+  leaf(ns_a);
+  w.start_element("", ncname("root"));
+  w.end_element();
+  w.declare_namespace("", ns_b);
+  w.start_element(ns_b, ncname("root"));
+  leaf(ns_b);
+  w.end_document();
+  EXPECT_EQ(out.take(), R"(<q:root xmlns:q="urn:a"><q:leaf>t</q:leaf><root/>)"
+                        R"(<root xmlns="urn:b"><leaf>t</leaf></root></q:root>)");
+
+  // Long prefixes and names are not cached; 80 distinct names overflow the cache (it holds
+  // 64): the same bytes as with run-time names, which never use it.
+  static constexpr auto many = [] {
+    std::array<std::array<char, 4>, 80> a{};
+    for (std::size_t i = 0; i < a.size(); ++i)
+      a[i] = {'n', static_cast<char>('0' + i / 10), static_cast<char>('0' + i % 10), 0};
+    return a;
+  }();
+  static constexpr std::string_view long_name = "a_name_of_more_than_forty_bytes_in_all_xyz";
+  auto document = [&](bool static_names) {
+    w.reset();
+    w.declare_namespace("prefix_longer_than_seven", ns_b);
+    w.start_element(ns_a, ncname("root"));
+    for (int round = 0; round < 2; ++round) {
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        if (static_names) {
+          (w.text_element(ns_a, ncname(std::string_view(many[I].data(), 3)), "v"), ...);
+        } else {
+          ((w.start_element(ns_a, std::string_view(many[I].data(), 3)), w.text("v"),
+            w.end_element()),
+           ...);
+        }
+      }
+      (std::make_index_sequence<many.size()>{});
+      for (std::string_view ns : {ns_a, ns_b}) {
+        if (static_names) {
+          w.start_element(ns, ncname(long_name));
+          w.text_element(ns, ncname(long_name), "v");
+          w.text_element(ns, ncname("short"), "");
+        } else {
+          w.start_element(ns, long_name);
+          w.start_element(ns, long_name);
+          w.text("v");
+          w.end_element();
+          w.start_element(ns, "short");
+          w.end_element();
+        }
+        w.end_element();
+      }
+    }
+    w.end_document();
+    return out.take();
+  };
+  const std::string expected = document(false);
+  EXPECT_EQ(document(true), expected);
+  EXPECT_NE(expected.find("<ns1:n79>v</ns1:n79>"), std::string::npos);
+  EXPECT_NE(expected.find("<prefix_longer_than_seven:short/>"), std::string::npos);
+}
+
 TEST(XmlWriter, TextEscaping) {
   EXPECT_EQ(written([](writer& w) {
               w.start_element("", "a");
