@@ -150,6 +150,11 @@ SMALL = [
     ("bad_unclosed", "<a>"),
     ("bad_mismatch", "<a></b>"),
     ("bad_mismatch_prefix", "<p:a xmlns:p='u' xmlns:q='u'></q:a>"),
+    # simple children as the binding reads them whole (reader::next_simple_element)
+    ("leaves", "<p:r xmlns:p='u'><p:a>1</p:a><p:b>2</p:b><p:a x='1'>3</p:a><p:b>&amp;</p:b>"
+               "<p:a xmlns:p='v'>4</p:a><q:a xmlns:q='u'>5</q:a><p:a></p:a></p:r>"),
+    ("bad_leaf_mismatch", "<p:r xmlns:p='u'><p:a>1</p:a><p:a>2</p:b></p:r>"),
+    ("bad_leaf_mismatch_prefix", "<p:r xmlns:p='u' xmlns:q='u'><p:a>1</q:a></p:r>"),
     ("bad_dup_attr", "<a x='1' x='2'/>"),
     ("bad_dup_resolved", "<a xmlns:p='u' xmlns:q='u' p:x='1' q:x='2'/>"),
     ("bad_dup_xmlns", "<a xmlns:p='u' xmlns:p='u'/>"),

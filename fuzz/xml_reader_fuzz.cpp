@@ -28,8 +28,8 @@ std::uint32_t seed_of(std::string_view doc) {
   return h;
 }
 
-// Whole vs streamed under small limits: the limit errors must be identical in every mode.
-void check_small_limits(std::string_view doc, std::uint32_t seed) {
+// Small limits derived from the input, so the fuzzer reaches every limit.
+limits small_limits(std::uint32_t seed) {
   limits lim;
   lim.max_depth = 1 + seed % 8;
   lim.max_name_length = 1 + (seed >> 3) % 16;
@@ -37,7 +37,12 @@ void check_small_limits(std::string_view doc, std::uint32_t seed) {
   lim.max_namespaces = 1 + (seed >> 9) % 4;
   lim.max_text_length = 1 + (seed >> 11) % 64;
   lim.max_total_bytes = (seed >> 17) % 2 ? 0 : 1 + (seed >> 18) % 512;
-  reader w(lim), s(lim);
+  return lim;
+}
+
+// Whole vs streamed under small limits: the limit errors must be identical in every mode.
+void check_small_limits(std::string_view doc, std::uint32_t seed) {
+  reader w(small_limits(seed)), s(small_limits(seed));
   trace_result whole = run_reader(w, doc, feed_mode::whole);
   trace_result streamed = run_reader(s, doc, feed_mode::push, -3, seed);
   if (whole.events != streamed.events || whole.code != streamed.code ||
@@ -46,6 +51,33 @@ void check_small_limits(std::string_view doc, std::uint32_t seed) {
                     std::to_string(whole.offset) + " vs push " + describe(streamed.code) + "@" +
                     std::to_string(streamed.offset));
   }
+}
+
+// reader::next_simple_element() tried before every next() (with the input's own element names)
+// must leave the events, error and offset unchanged, whole and streamed, also under the small
+// limits (every limit it must leave to next()).
+void check_simple_elements(std::string_view doc, const trace_result& whole, std::uint32_t seed) {
+  const std::vector<std::string> leaves = leaf_candidates(doc);
+  auto differs = [&](const trace_result& a, const trace_result& b) {
+    return a.events != b.events || a.code != b.code || a.offset != b.offset;
+  };
+  auto check = [&](const trace_result& expected, reader& r, feed_mode mode, int piece,
+                   const char* what) {
+    trace_result t = run_reader(r, doc, mode, piece, seed, leaves);
+    if (differs(t, expected)) {
+      report(doc, std::string("next_simple_element ") + what + ": " + describe(t.code) + "@" +
+                      std::to_string(t.offset) + " vs " + describe(expected.code) + "@" +
+                      std::to_string(expected.offset) + "\n--- with\n" + t.events +
+                      "--- without\n" + expected.events);
+    }
+  };
+  reader plain;
+  check(whole, plain, feed_mode::whole, 1, "whole");
+  check(whole, plain, feed_mode::push, -static_cast<int>(1 + seed % 64), "push");
+  reader w(small_limits(seed)), s(small_limits(seed));
+  trace_result limited = run_reader(w, doc, feed_mode::whole);
+  check(limited, w, feed_mode::whole, 1, "whole, small limits");
+  check(limited, s, feed_mode::pull, -3, "pull, small limits");
 }
 
 }  // namespace
@@ -68,5 +100,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (std::string d = compare_split(doc, whole, seed % (size + 1)); !d.empty()) report(doc, d);
   }
   check_small_limits(doc, seed);
+  check_simple_elements(doc, whole, seed);
   return 0;
 }

@@ -306,29 +306,19 @@ bool skip_nil_content(read_ctx& c) {
 
 bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_name,
                  const field_match* fm) {
-  // Usually one call: the text and the end tag together (text() is then the content).
+  // Usually one call: the text and the end tag together (text() is then the content). A text
+  // token is all of the text: the reader delivers one per run of character data.
   xml::token t = c.r.next_text_content();
-  std::string_view text = c.r.text();
-  bool had_text = false;
-  bool at_end = t == xml::token::end_element;
-  if (at_end) {
-    had_text = !text.empty();
-  } else if (t == xml::token::text) {
-    // The reader delivers one text event per run of character data, so this is all of it.
-    had_text = true;
-  } else if (t == xml::token::start_element) {
+  const bool at_end = t == xml::token::end_element;
+  if (t == xml::token::start_element) {
     return fail(c, errc::unexpected_element,
                 cat({"element ", element_label(c.r.ns(), c.r.local_name()),
                      " inside a simple-typed value"}));
-  } else {
-    return fail_xml(c, t);
   }
-  if (!had_text && fm != nullptr && fm->has_default) text = fm->default_text;
+  if (!at_end && t != xml::token::text) return fail_xml(c, t);
+  const std::string_view text = simple_text(c.r.text(), fm);
   errc e = parse(text, out, c.r);
-  if (e != errc::ok) {
-    if (e == errc::unknown_enum) return fail_enum(c, text, type_name);
-    return fail_value(c, e, text, type_name);
-  }
+  if (e != errc::ok) return fail_simple(c, e, text, type_name);
   if (!at_end) {
     t = c.r.next();
     if (t == xml::token::start_element)
@@ -338,6 +328,11 @@ bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_n
     if (t != xml::token::end_element) return fail_xml(c, t);
   }
   return true;
+}
+
+bool fail_simple(read_ctx& c, errc e, std::string_view text, std::string_view type_name) {
+  if (e == errc::unknown_enum) return fail_enum(c, text, type_name);
+  return fail_value(c, e, text, type_name);
 }
 
 bool check_xsi_simple(read_ctx& c, const xml::attribute& type, std::string_view type_ns,
@@ -415,6 +410,25 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
 
   std::uint32_t cursor = 0;
   for (;;) {
+    // Schema order predicts the next element: the field at the cursor while it may occur
+    // again, else the next one (attributes are not in the element order). A simple element
+    // that is plain on the wire is then read in one reader call; anything else (another
+    // element, attributes, references, the end of a streamed buffer...) takes the general way.
+    std::uint32_t next = cursor;
+    if (n != 0 && counts[cursor] >= fields[cursor].max_occurs)
+      next = counts[cursor] >= fields[cursor].min_occurs ? cursor + 1 : n;
+    while (next < n && fields[next].kind == field_kind::attribute) ++next;
+    if (next < n && fields[next].read_leaf != nullptr && counts[next] < c.opts.max_occurs &&
+        c.r.next_simple_element(fields[next].ns, fields[next].name)) {
+      const field_match& f = fields[next];
+      if (!f.read_leaf(c, obj, counts[next])) {
+        push_segment(c, f.name, f.max_occurs > 1 ? counts[next] + 1 : 0);
+        return false;
+      }
+      ++counts[next];
+      cursor = next;
+      continue;
+    }
     xml::token t = c.r.next();
     if (t == xml::token::end_element) break;
     if (t == xml::token::text) {

@@ -1655,6 +1655,65 @@ struct reader::impl {
     return r.next();
   }
 
+  // reader::next_simple_element(): a whole `<P:local>text</P:local>` child in one step, checked
+  // by comparing bytes. Why that is a complete check: P is the current element's prefix and
+  // the tag declares nothing, so P means what it meant on the current element (whose namespace
+  // the caller names); `local` is an NCName (precondition), so the compared bytes are a valid
+  // name; the text stops at every byte that needs a decision (find_text_special); the end tag
+  // is the same bytes. Limits that could be crossed fail over to next(), which reports them.
+  bool next_simple_element(reader& r, std::string_view ns, std::string_view local) {
+    if (ph != phase::content || pending_end || retry_at != 0 || text_resume) return false;
+    if (pending_pop) {
+      pending_pop = false;
+      pop_element();
+      if (elements.empty()) {
+        ph = phase::epilog;
+        return false;
+      }
+    }
+    const open_element& parent = elements.back();
+    const std::string_view parent_ns = uri_view(parent.uri_off, parent.uri_len);
+    const std::size_t prefix_len = parent.prefix_len;
+    const std::size_t name_len = prefix_len + (prefix_len != 0) + local.size();
+    if (parent_ns.size() != ns.size() ||
+        !detail::same_bytes(parent_ns.data(), ns.data(), ns.size()) ||
+        elements.size() >= lim.max_depth || name_len > lim.max_name_length) {
+      return false;
+    }
+    const char* p = data + pos;
+    const char* end = data + size;
+    // '<' name '>' ... '</' name '>': the shortest such element
+    if (static_cast<std::size_t>(end - p) < 2 * name_len + 5 || *p != '<') return false;
+    const char* name = p + 1;
+    if (prefix_len != 0 && (!same_bytes(name, names_base() + parent.name_off, prefix_len) ||
+                            name[prefix_len] != ':')) {
+      return false;
+    }
+    if (name[name_len] != '>' ||
+        !same_bytes(name + name_len - local.size(), local.data(), local.size())) {
+      return false;
+    }
+    const char* text = name + name_len + 1;
+    const char* s = detail::find_text_special(text, end);
+    if (static_cast<std::size_t>(end - s) < name_len + 3 || s[0] != '<' || s[1] != '/' ||
+        s[2 + name_len] != '>' || !same_bytes(s + 2, name, name_len) ||
+        static_cast<std::uint64_t>(s - text) > lim.max_text_length) {
+      return false;
+    }
+    tok_off = offset_of(s);
+    tok_pos_valid = false;
+    pos = static_cast<std::size_t>(s + name_len + 3 - data);
+    r.prefix_ = {name, prefix_len};
+    r.local_ = {name + name_len - local.size(), local.size()};
+    r.ns_ = parent_ns;
+    r.text_ = {text, static_cast<std::size_t>(s - text)};
+    r.attributes_ = {};
+    r.declarations_ = {};
+    r.depth_ = static_cast<std::uint32_t>(elements.size() + 1);
+    r.empty_element_ = false;
+    return true;
+  }
+
   // Inlined into reader::next() (one call per token, not two); next_text_content's fallback
   // goes through reader::next().
   [[gnu::always_inline]] token next(reader& r) {
@@ -1765,6 +1824,10 @@ token reader::next() {
 
 token reader::next_text_content() {
   return impl_->next_text_content(*this);
+}
+
+bool reader::next_simple_element(std::string_view ns, std::string_view local) {
+  return impl_->next_simple_element(*this, ns, local);
 }
 
 token reader::skip_element() {

@@ -249,6 +249,75 @@ TEST(BindErrors, StreamedThroughASourceInTinyPieces) {
   EXPECT_EQ(v, perf::make_cxf_request(3, 1));
 }
 
+// The binding reads a plain simple element in one reader call (xml::reader::
+// next_simple_element) and takes the general way for anything else: every variant below must
+// read exactly as the general way reads it.
+TEST(BindErrors, SimpleElementsOffTheFastPathReadTheSame) {
+  const std::string doc = request(3);
+  const perf::echoComplexTypeDoc expected = perf::make_cxf_request(3, 1);
+  auto reads_as_expected = [&](const std::string& variant) {
+    perf::echoComplexTypeDoc v;
+    error_info e = from_xml(variant, v);
+    EXPECT_FALSE(e) << e.message << "\n" << variant;
+    return v == expected;
+  };
+  // The items' prefix redeclared to the same namespace on the second item, or another prefix
+  // bound to it on one element.
+  const std::string ns = std::string(types_ns);
+  EXPECT_TRUE(
+      reads_as_expected(replace_nth(doc, "<ns1:item>", "<ns1:item xmlns:ns1=\"" + ns + "\">", 2)));
+  EXPECT_TRUE(reads_as_expected(
+      replace_nth(replace_nth(doc, "<ns1:varString>", "<q:varString xmlns:q=\"" + ns + "\">", 2),
+                  "</ns1:varString>", "</q:varString>", 2)));
+  // Attributes (undeclared, xsi:type), references, CDATA, a comment, whitespace in the tags.
+  EXPECT_TRUE(reads_as_expected(replace_nth(doc, "<ns1:varUByte>", "<ns1:varUByte a=\"1\">", 2)));
+  EXPECT_TRUE(
+      reads_as_expected(replace_nth(doc, "<ns1:varUByte>",
+                                    "<ns1:varUByte xsi:type=\"xsd:unsignedByte\" "
+                                    "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
+                                    "xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\">",
+                                    1)));
+  EXPECT_TRUE(reads_as_expected(replace_nth(doc, ">255<", ">&#50;5&#x35;<", 3)));
+  EXPECT_TRUE(reads_as_expected(replace_nth(doc, ">255<", "><![CDATA[25]]>5<", 1)));
+  EXPECT_TRUE(reads_as_expected(replace_nth(doc, ">255<", ">2<!-- - -->55<", 2)));
+  EXPECT_TRUE(reads_as_expected(replace_nth(doc, "<ns1:varUByte>", "<ns1:varUByte >", 1)));
+  EXPECT_TRUE(reads_as_expected(replace_nth(doc, "</ns1:varUByte>", "</ns1:varUByte\n>", 1)));
+  // The prefix rebound to another namespace between two items: the second item's child is not
+  // the field, wherever the rebinding is.
+  error_info e = read_request(
+      replace_nth(doc, "<ns1:varUByte>", "<ns1:varUByte xmlns:ns1=\"urn:another\">", 2));
+  EXPECT_EQ(e.code, errc::unexpected_element);
+  EXPECT_EQ(e.path, "/echoComplexTypeDoc/in/item[2]");
+  e = read_request(replace_nth(doc, "<ns1:item>", "<ns1:item xmlns:ns1=\"urn:another\">", 2));
+  EXPECT_EQ(e.code, errc::unexpected_element);
+  // A value error found on the fast path names the element as before.
+  e = read_request(replace_nth(doc, ">255<", ">-1<", 2));
+  EXPECT_EQ(e.code, errc::out_of_range);
+  EXPECT_EQ(e.path, "/echoComplexTypeDoc/in/item[2]/varUByte");
+}
+
+TEST(BindErrors, StreamedAtEveryPieceSize) {
+  // Pieces of every size: a split falls at every byte of every simple element somewhere.
+  const std::string doc = request(2);
+  const perf::echoComplexTypeDoc expected = perf::make_cxf_request(2, 1);
+  xml::reader r;
+  perf::echoComplexTypeDoc v;
+  for (std::size_t piece = 1; piece <= doc.size(); ++piece) {
+    std::size_t pos = 0;
+    r.set_source([&](char* dest, std::size_t capacity) {
+      std::size_t n = std::min<std::size_t>({capacity, piece, doc.size() - pos});
+      doc.copy(dest, n, pos);
+      pos += n;
+      return n;
+    });
+    r.reset();
+    ASSERT_EQ(r.next(), xml::token::start_element);
+    error_info e = read(r, v);
+    ASSERT_FALSE(e) << "piece " << piece << ": " << e.message;
+    ASSERT_EQ(v, expected) << "piece " << piece;
+  }
+}
+
 TEST(BindErrors, UndeclaredAttributesAreIgnored) {
   std::string doc = replace_nth(request(1), " varAttrString=", " other=", 1);
   perf::echoComplexTypeDoc v;

@@ -80,6 +80,22 @@ TEST(Differential, StreamingAgreesWithWholeDocument) {
   }
 }
 
+TEST(Differential, SimpleElementReadsAgreeWithNext) {
+  // reader::next_simple_element() tried before every next() with the document's own element
+  // names: the same events, error and error offset as next() alone, whole and streamed.
+  for (const auto& f : corpus_files()) {
+    std::string doc = read_file(f);
+    const std::vector<std::string> leaves = leaf_candidates(doc);
+    const trace_result whole = run_reader(doc, feed_mode::whole);
+    auto same = [&](const trace_result& t) {
+      return t.events == whole.events && t.code == whole.code && t.offset == whole.offset;
+    };
+    EXPECT_TRUE(same(run_reader(doc, feed_mode::whole, 1, 1, leaves))) << f;
+    EXPECT_TRUE(same(run_reader(doc, feed_mode::pull, -5, 7, leaves))) << f;
+    EXPECT_TRUE(same(run_reader(doc, feed_mode::push, -3000, 11, leaves))) << f;
+  }
+}
+
 TEST(Differential, ParseGrindSmallFixtures) {
   for (const auto& f : corpus_files()) {
     std::string doc = read_file(f);

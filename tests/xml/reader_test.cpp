@@ -390,5 +390,159 @@ TEST(Reader, NextTextContentReadsTextAndEndTagTogether) {
   EXPECT_EQ(text_content_trace(r), std::string("b:text[1]error ") + describe(errc::tag_mismatch));
 }
 
+// next_simple_element() on each child of the root in turn: "leaf[text]" when it read the child
+// whole, else "next" (the child is then read with next()), or the error next() reports.
+std::string simple_element_trace(reader& r, std::string_view ns, std::string_view local) {
+  std::string got;
+  if (r.next() != token::start_element) return "no root";
+  for (;;) {
+    if (r.next_simple_element(ns, local)) {
+      got += "leaf[" + std::string(r.text()) + "] ";
+      continue;
+    }
+    token t = r.next();
+    if (t == token::error) return got + std::string("error ") + describe(r.error().code);
+    if (t == token::end_element && r.depth() == 1) return got;
+    if (t != token::start_element) return got + "unexpected token";
+    got += "next ";
+    while (t != token::end_element || r.depth() != 2) {
+      t = r.next();
+      if (t == token::error) return got + std::string("error ") + describe(r.error().code);
+    }
+  }
+}
+
+TEST(Reader, NextSimpleElementReadsPlainChildrenWhole) {
+  // Each child after the first shows one reason to take the general way.
+  const std::string doc =
+      "<p:r xmlns:p='urn:p' xmlns:q='urn:p'>"
+      "<p:a>12</p:a>"                     // plain: read whole
+      "<p:a x='1'>1</p:a>"                // attribute
+      "<p:a>x&amp;y</p:a>"                // entity reference
+      "<p:a>&#49;</p:a>"                  // character reference
+      "<p:a><![CDATA[c]]></p:a>"          // CDATA
+      "<p:a><!--c-->1</p:a>"              // comment
+      "<p:a >1</p:a>"                     // whitespace in the start tag
+      "<p:a>1</p:a >"                     // whitespace in the end tag
+      "<q:a>1</q:a>"                      // another prefix (even for the same namespace)
+      "<a>1</a>"                          // no prefix
+      "<p:ab>1</p:ab>"                    // a longer name
+      "<p:a/>"                            // empty-element tag
+      "<p:a>\xC3\xA9</p:a>"               // non-ASCII text
+      "<p:a>1\r\n</p:a>"                  // CR
+      "<p:a>]</p:a>"                      // ']'
+      "<p:a><p:a>1</p:a></p:a>"           // a child element
+      "<p:a xmlns:p='urn:other'>1</p:a>"  // the prefix rebound on the tag
+      "<p:a></p:a>"                       // plain and empty: read whole
+      "</p:r>";
+  reader r;
+  r.reset(doc);
+  EXPECT_EQ(simple_element_trace(r, "urn:p", "a"),
+            "leaf[12] next next next next next next next next next next next next next next "
+            "next next leaf[] ");
+  // The element's namespace must be the one asked for; the local name must match exactly.
+  r.reset("<p:r xmlns:p='urn:p'><p:a>1</p:a></p:r>");
+  EXPECT_EQ(simple_element_trace(r, "urn:x", "a"), "next ");
+  r.reset("<p:r xmlns:p='urn:p'><p:a>1</p:a></p:r>");
+  EXPECT_EQ(simple_element_trace(r, "urn:p", "b"), "next ");
+  r.reset("<r><a>1</a></r>");  // no prefix on either: the parent's (no) namespace
+  EXPECT_EQ(simple_element_trace(r, "", "a"), "leaf[1] ");
+  r.reset("<r xmlns='urn:d'><a>1</a></r>");
+  EXPECT_EQ(simple_element_trace(r, "urn:d", "a"), "leaf[1] ");
+
+  // On the element read whole: names, depth and position are those of its end tag.
+  r.reset(doc);
+  ASSERT_EQ(r.next(), token::start_element);
+  ASSERT_TRUE(r.next_simple_element("urn:p", "a"));
+  EXPECT_TRUE(r.is("urn:p", "a"));
+  EXPECT_EQ(r.prefix(), "p");
+  EXPECT_EQ(r.text(), "12");
+  EXPECT_EQ(r.depth(), 2u);
+  EXPECT_FALSE(r.is_empty_element());
+  EXPECT_TRUE(r.attributes().empty());
+  EXPECT_EQ(r.where().offset, doc.find("</p:a>"));
+  EXPECT_EQ(r.lookup_namespace("q"), "urn:p");
+  ASSERT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.attributes().size(), 1u);
+  // Not where an element may start: after an empty-element tag's start, or outside the root.
+  r.reset("<r/>");
+  ASSERT_EQ(r.next(), token::start_element);
+  EXPECT_FALSE(r.next_simple_element("", "a"));
+  ASSERT_EQ(r.next(), token::end_element);
+  EXPECT_FALSE(r.next_simple_element("", "a"));
+  EXPECT_EQ(r.next(), token::end_document);
+  EXPECT_FALSE(r.next_simple_element("", "a"));
+}
+
+TEST(Reader, NextSimpleElementLeavesErrorsToNext) {
+  // The end tag does not match: nothing is consumed, next() reports it where it always did.
+  reader r;
+  const std::string mismatch = "<p:r xmlns:p='urn:p'><p:a>1</p:ab></p:r>";
+  r.reset(mismatch);
+  EXPECT_EQ(simple_element_trace(r, "urn:p", "a"),
+            std::string("next error ") + describe(errc::tag_mismatch));
+  EXPECT_EQ(r.error().where.offset, mismatch.find("</p:ab>"));
+  const std::string same_length = "<p:r xmlns:p='urn:p' xmlns:q='urn:p'><p:a>1</p:b></p:r>";
+  r.reset(same_length);
+  EXPECT_EQ(simple_element_trace(r, "urn:p", "a"),
+            std::string("next error ") + describe(errc::tag_mismatch));
+  EXPECT_EQ(r.error().where.offset, same_length.find("</p:b>"));
+  r.reset("<p:r xmlns:p='urn:p' xmlns:q='urn:p'><p:a>1</q:a></p:r>");
+  EXPECT_EQ(simple_element_trace(r, "urn:p", "a"),
+            std::string("next error ") + describe(errc::tag_mismatch));
+  r.reset("<r><a>1</a>");
+  EXPECT_EQ(simple_element_trace(r, "", "a"),
+            std::string("leaf[1] error ") + describe(errc::unexpected_eof));
+  // Limits that the element would cross: the general way reports them.
+  limits lim;
+  lim.max_depth = 1;
+  reader shallow(lim);
+  shallow.reset("<r><a>1</a></r>");
+  EXPECT_EQ(simple_element_trace(shallow, "", "a"),
+            std::string("error ") + describe(errc::limit_depth));
+  lim = {};
+  lim.max_name_length = 4;
+  reader short_names(lim);
+  short_names.reset("<r><abcd>1</abcd></r>");
+  EXPECT_EQ(simple_element_trace(short_names, "", "abcd"), "leaf[1] ");
+  short_names.reset("<r><a>1</a><abcde>1</abcde></r>");
+  EXPECT_EQ(simple_element_trace(short_names, "", "abcde"),
+            std::string("next error ") + describe(errc::limit_name_length));
+  lim = {};
+  lim.max_text_length = 2;
+  reader short_text(lim);
+  short_text.reset("<r><a>12</a><a>123</a></r>");
+  EXPECT_EQ(simple_element_trace(short_text, "", "a"),
+            std::string("leaf[12] next error ") + describe(errc::limit_text_length));
+  lim = {};
+  lim.max_total_bytes = 12;
+  reader short_doc(lim);
+  short_doc.reset("<r><a>1</a><a>2</a></r>");
+  EXPECT_EQ(simple_element_trace(short_doc, "", "a"),
+            std::string("leaf[1] error ") + describe(errc::limit_total_bytes));
+}
+
+TEST(Reader, NextSimpleElementStreamedSplitAnywhere) {
+  // Every piece size (so a split at every byte of every tag), pushed and pulled: the elements
+  // read whole or the general way give the same events as next() on the whole document.
+  const std::string doc =
+      "<x1:r xmlns:x1='urn:t'><x1:item><x1:varString>abc</x1:varString><x1:varInt>42</x1:varInt>"
+      "<x1:s a='1'><x1:varInt>7</x1:varInt></x1:s><x1:varString></x1:varString></x1:item>"
+      "<x1:item xmlns:x1='urn:u'><x1:varString>d&amp;e</x1:varString><x1:varInt>1</x1:varInt>"
+      "</x1:item></x1:r>";
+  const std::vector<std::string> leaves = test::leaf_candidates(doc);
+  ASSERT_GE(leaves.size(), 4u);
+  const trace_result whole = run_reader(doc, feed_mode::whole);
+  ASSERT_TRUE(whole.accepted());
+  EXPECT_EQ(run_reader(doc, feed_mode::whole, 1, 1, leaves).events, whole.events);
+  for (feed_mode m : {feed_mode::push, feed_mode::pull}) {
+    for (int piece = 1; piece <= static_cast<int>(doc.size()); ++piece) {
+      trace_result t = run_reader(doc, m, piece, 1, leaves);
+      ASSERT_EQ(t.events, whole.events) << "mode " << int(m) << " piece " << piece;
+      ASSERT_TRUE(t.accepted());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lather::xml

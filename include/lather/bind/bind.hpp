@@ -219,6 +219,59 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt) {
   }
 }
 
+/// An ASCII NCName (what reader::next_simple_element may compare instead of parse).
+constexpr bool is_ascii_ncname(std::string_view s) {
+  auto start = [](char ch) {
+    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
+  };
+  if (s.empty() || !start(s[0])) return false;
+  for (char ch : s)
+    if (!start(ch) && !(ch >= '0' && ch <= '9') && ch != '-' && ch != '.') return false;
+  return true;
+}
+
+/// Whether field I of T is read through read_leaf (see field_match::read_leaf).
+template <class T, std::size_t I>
+constexpr bool is_leaf_field() {
+  constexpr auto& f = std::get<I>(fields_of<T>);
+  using M = std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>;
+  using X = value_type_of<M>;
+  if constexpr (f.kind != field_kind::element || f.alternatives.size() != 0 ||
+                shape<M>::is_pointer || !(simple_type<X> || enum_type<X>)) {
+    return false;
+  } else {
+    return is_ascii_ncname(f.name);
+  }
+}
+
+/// Field I of T from a simple element the reader has read whole (text() is its content).
+template <class T, std::size_t I>
+bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ) {
+  constexpr auto& f = std::get<I>(fields_of<T>);
+  const field_match* fm = &complex_vt_of<T>::matches[I];
+  auto& m = static_cast<T*>(obj)->*(f.member);
+  using M = std::remove_cvref_t<decltype(m)>;
+  using X = value_type_of<M>;
+  auto& slot = slot_of(m, occ);
+  X* x;
+  if constexpr (is_nillable<slot_type<M>>::value) {
+    if (!slot) slot.emplace();
+    x = &*slot;
+  } else {
+    x = &slot;
+  }
+  const std::string_view text = simple_text(c.r.text(), fm);
+  errc e;
+  if constexpr (enum_type<X>) {
+    e = parse_enum(text, *x);
+    if (e != errc::ok) return fail_simple(c, e, text, meta<X>::name);
+  } else {
+    e = xsd_traits<X>::parse(text, *x, c.r);
+    if (e != errc::ok) return fail_simple(c, e, text, xsd_traits<X>::type_name);
+  }
+  return true;
+}
+
 template <class T, std::size_t I>
 bool read_attr(read_ctx& c, void* obj, const xml::attribute* a) {
   constexpr auto& f = std::get<I>(fields_of<T>);
@@ -299,6 +352,7 @@ constexpr field_match make_match() {
     m.read_attr = &read_attr<T, I>;
   else
     m.read_elem = &read_elem<T, I>;
+  if constexpr (is_leaf_field<T, I>()) m.read_leaf = &read_leaf<T, I>;
   return m;
 }
 

@@ -40,6 +40,9 @@ struct read_ctx;
 
 using read_elem_fn = bool (*)(read_ctx&, void* obj, std::uint32_t occurrence, std::uint32_t alt);
 using read_attr_fn = bool (*)(read_ctx&, void* obj, const xml::attribute* attr);
+/// Parses the reader's text() (a whole simple element read by xml::reader::next_simple_element)
+/// into the field's slot for `occurrence`.
+using read_leaf_fn = bool (*)(read_ctx&, void* obj, std::uint32_t occurrence);
 using parse_fn = errc (*)(std::string_view text, void* out, const xml::reader& r);
 
 /// Run-time view of one field (one static array per complex type).
@@ -56,6 +59,10 @@ struct field_match {
   std::string_view default_text;
   read_elem_fn read_elem;  ///< elements, any, text
   read_attr_fn read_attr;  ///< attributes
+  /// Elements of a simple or enumeration type (plain, optional, vector or nillable) with an
+  /// ASCII NCName and no choice: read from one reader call when the element is plain;
+  /// nullptr for every other field.
+  read_leaf_fn read_leaf;
 };
 
 struct complex_vt;
@@ -129,6 +136,13 @@ bool skip_nil_content(read_ctx& c);
 /// `parse` into `out`. `fm` supplies the default for an empty element (may be null).
 bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_name,
                  const field_match* fm);
+/// The text of a simple element, or the field's default when it is empty.
+inline std::string_view simple_text(std::string_view text, const field_match* fm) noexcept {
+  if (text.empty() && fm != nullptr && fm->has_default) return fm->default_text;
+  return text;
+}
+/// Record the error of a simple value's parse (unknown_enum or a value error).
+bool fail_simple(read_ctx& c, errc e, std::string_view text, std::string_view type_name);
 /// xsi:type on a simple-typed element: built-in XSD types and the declared type are accepted
 /// (the lexical check decides); anything else fails.
 bool check_xsi_simple(read_ctx& c, const xml::attribute& type, std::string_view type_ns,
