@@ -538,6 +538,14 @@ struct writer::state {
   string_arena names;       // scoped: local names, declared prefixes/URIs, pending declarations
   string_arena doc_names;   // whole document: keys of `assigned`
   tag_cache tags;           // start/end tags of static names, kept across documents
+  // Bumped by every push and pop of a binding: prefix_in_scope's last answer holds while it
+  // is unchanged (a QName per item asks the same question again and again).
+  std::uint64_t binding_changes = 0;
+  struct scope_answer {
+    std::uint64_t binding_changes = ~std::uint64_t{0};
+    int binding = -1;  // found for bindings[binding].uri (a positive answer)
+  };
+  mutable scope_answer last_in_scope;
   string_arena::mark pending_mark{};
   int next_prefix_number = 1;
   phase at = phase::prolog;
@@ -562,6 +570,7 @@ struct writer::state {
   // the bindings one by one when a whole document's go at once.
   void drop_scoped_bindings() {
     bindings.clear();
+    ++binding_changes;
     uri_top.clear();
     prefix_top.clear();
     names.clear();
@@ -571,6 +580,7 @@ struct writer::state {
   // The table work stays out of line: inlined, it made every start/end tag pay its set-up.
   [[gnu::noinline]] int push_binding(std::string_view prefix, std::string_view uri) {
     const int index = static_cast<int>(bindings.size());
+    ++binding_changes;
     const int prev_same_uri = uri_top.exchange(uri, index);
     bindings.push_back({prefix, uri, prev_same_uri, prefix_top.exchange(prefix, index),
                         tag_cache::key_of(prefix)});
@@ -578,6 +588,7 @@ struct writer::state {
   }
 
   [[gnu::noinline]] void pop_bindings(std::size_t first) {
+    ++binding_changes;
     while (bindings.size() > first) {
       const binding& b = bindings.back();
       if (b.prev_same_uri < 0)
@@ -1069,8 +1080,15 @@ std::string_view writer::prefix_for(std::string_view ns) {
 std::optional<std::string_view> writer::prefix_in_scope(std::string_view ns) const {
   const state& st = *st_;
   if (ns.empty() || !st.pending.empty()) return std::nullopt;
+  state::scope_answer& last = st.last_in_scope;
+  if (last.binding_changes == st.binding_changes) {  // nothing pushed or popped since
+    const std::string_view uri = st.bindings[last.binding].uri;
+    if (uri.size() == ns.size() && detail::same_bytes(uri.data(), ns.data(), ns.size()))
+      return st.bindings[last.binding].prefix;
+  }
   const int b = st.find_prefix(ns, false);
   if (b < 0) return std::nullopt;
+  last = {st.binding_changes, b};
   return st.bindings[b].prefix;
 }
 

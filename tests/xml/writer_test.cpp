@@ -711,6 +711,34 @@ TEST(XmlWriterNs, PrefixInScopeNeverDeclares) {
             R"(<a:t xmlns:q="urn:q"/></a:r>)");
 }
 
+// prefix_in_scope keeps its last answer while no binding is pushed or popped: asked again after
+// a rebinding, a prefix_for() declaration, an element's end or in the next document, it must
+// answer afresh.
+TEST(XmlWriterNs, PrefixInScopeAnswersAfreshAfterBindingsChange) {
+  output out;
+  writer w{out};
+  w.declare_namespace("a", ns_a);
+  w.start_element(ns_a, "r");
+  EXPECT_EQ(w.prefix_in_scope(ns_a), "a");
+  EXPECT_EQ(w.prefix_in_scope(ns_a), "a");
+  EXPECT_EQ(w.prefix_in_scope(ns_b), std::nullopt);
+  EXPECT_EQ(w.prefix_for(ns_b), "ns1");  // declared on <a:r>
+  EXPECT_EQ(w.prefix_in_scope(ns_b), "ns1");
+  w.raw("");
+  w.declare_namespace("b", ns_a);
+  w.start_element(ns_a, "s");
+  EXPECT_EQ(w.prefix_in_scope(ns_a), "b");  // the innermost binding
+  w.end_element();
+  EXPECT_EQ(w.prefix_in_scope(ns_a), "a");
+  w.end_document();
+  w.reset();
+  w.declare_namespace("c", ns_a);
+  w.start_element(ns_b, "r");
+  EXPECT_EQ(w.prefix_in_scope(ns_a), "c");
+  EXPECT_EQ(w.prefix_in_scope(ns_b), "ns1");
+  w.end_document();
+}
+
 TEST(XmlWriterNs, PrefixForAfterContentNeedsScope) {
   EXPECT_EQ(failure([](writer& w) {
               w.start_element("", "r");
