@@ -1142,7 +1142,8 @@ void writer::text_element(std::string_view ns, ncname local, std::string_view s)
     out_.push_back('>');
     st.tag_open = false;
   }
-  out_.maybe_flush();
+  // No maybe_flush() before the leaf: the one after it keeps the output within the threshold
+  // plus one leaf.
   const tag_cache::entry* tag = s.size() <= leaf_in_one_go
                                     ? st.tags.find(parent->prefix_key, parent->prefix, local.text())
                                     : nullptr;
