@@ -119,21 +119,72 @@ class response_parser final : public bhttp::basic_parser<false> {
   void on_finish_impl(sys_error&) override {}
 };
 
+/// The response bytes received and not yet parsed. 64 KiB, as the server's reads: a large
+/// response arrives in a quarter of the receives.
+struct read_area {
+  static constexpr std::size_t capacity = 64 * 1024;
+  std::unique_ptr<char[]> bytes = std::make_unique_for_overwrite<char[]>(capacity);
+};
+
+/// The request being written: head and body staging (the body's sink is wired per call).
+struct request_staging {
+  std::string head;
+  xml::output body;
+};
+
+// A connection holds a read_area only while it has unparsed bytes or a receive in progress, and
+// a request_staging only while it writes its request: both are lent by the calling thread's
+// LIFO pool. A thread running many clients (fibers, lather-bench --client-threads) thus reuses
+// a few warm sets instead of one per connection, which with 1,024 connections are all cold.
+constexpr std::size_t max_spares = 8;  // per thread and kind; sets past it are freed
+
+template <class T>
+std::vector<std::unique_ptr<T>>& spares() {
+  thread_local std::vector<std::unique_ptr<T>> pool;
+  return pool;
+}
+template <class T>
+std::unique_ptr<T> take_spare() {
+  auto& pool = spares<T>();
+  if (pool.empty()) return std::make_unique<T>();
+  auto t = std::move(pool.back());
+  pool.pop_back();
+  return t;
+}
+template <class T>
+void give_back(std::unique_ptr<T>& t) {
+  if (!t) return;
+  auto& pool = spares<T>();
+  if (pool.size() < max_spares)
+    pool.push_back(std::move(t));
+  else
+    t.reset();
+}
+
 /// A pooled connection. Used by one call at a time.
 struct client_connection {
-  explicit client_connection(std::size_t read_size)
-      : read_capacity(read_size), read_buffer(std::make_unique_for_overwrite<char[]>(read_size)) {}
   asio::io_context ctx{1};
   tcp::socket socket{ctx};
   std::optional<asio::ssl::stream<tcp::socket&>> tls;
   bool connected = false;
   std::uint64_t uses = 0;
   clock_type::time_point last_used{};
-  std::size_t read_capacity;
-  std::unique_ptr<char[]> read_buffer;
+  std::unique_ptr<read_area> input;  // unparsed bytes are input->bytes[read_begin, read_end)
   std::size_t read_begin = 0, read_end = 0;
-  xml::output body;  // request body staging (sink wired to the current call)
-  std::string head;  // request head being written
+  std::unique_ptr<request_staging> out;  // while the request is written
+  char* read_data() { return input->bytes.get(); }
+  /// Returns the read area when no unparsed byte is left in it (or `discard`: the connection
+  /// is being dropped or reconnected).
+  void return_input(bool discard = false) {
+    if (discard) read_begin = read_end = 0;
+    if (read_begin != read_end) return;
+    read_begin = read_end = 0;
+    give_back(input);
+  }
+  void return_output() {
+    if (out) out->body.clear_sink();
+    give_back(out);
+  }
   // The current response's header names and values, kept here so their capacity is reused.
   std::string response_text;
   struct field_ref {
@@ -190,7 +241,7 @@ struct client_call {
   void bound_wait(int option, clock_type::duration& applied, io_deadline d);
   void wait_ready(bool writable, io_deadline d);
   void send_blocking(iovec* iov, std::size_t count);
-  std::size_t receive_blocking(char* dest, std::size_t capacity, io_deadline d, sys_error& ec);
+  std::size_t receive_blocking(io_deadline d, sys_error& ec);
 
   void connect();
   void write_head_and(std::string_view framing, std::span<const asio::const_buffer> more);
@@ -281,8 +332,7 @@ struct client::impl {
       if (open < opts.max_connections) {
         ++open;
         lock.unlock();
-        // 64 KiB reads, as the server's: a large response in a quarter of the receives.
-        return std::make_unique<detail::client_connection>(64 * 1024);
+        return std::make_unique<detail::client_connection>();
       }
       if (pool_changed.wait_until(lock, deadline) == std::cv_status::timeout && idle.empty() &&
           open >= opts.max_connections)
@@ -290,6 +340,8 @@ struct client::impl {
     }
   }
   void release(std::unique_ptr<detail::client_connection> c, bool keep) {
+    c->return_input(!keep);
+    c->return_output();
     c->last_used = clock_type::now();
     {
       std::lock_guard lock(pool_mutex);
@@ -460,11 +512,13 @@ void client_call::send_blocking(iovec* iov, std::size_t count) {
   }
 }
 
-std::size_t client_call::receive_blocking(char* dest, std::size_t capacity, io_deadline d,
-                                          sys_error& ec) {
+/// Receives at c.read_end, into the connection's read area (taken from the pool if needed).
+std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
   for (;;) {
     if (!cl.opts.wait_socket) bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
-    ssize_t n = ::recv(c.socket.native_handle(), dest, capacity, 0);
+    if (!c.input) c.input = take_spare<read_area>();
+    ssize_t n = ::recv(c.socket.native_handle(), c.read_data() + c.read_end,
+                       read_area::capacity - c.read_end, 0);
     if (n > 0) return static_cast<std::size_t>(n);
     if (n == 0) {
       ec = asio::error::eof;
@@ -472,6 +526,7 @@ std::size_t client_call::receive_blocking(char* dest, std::size_t capacity, io_d
     }
     if (errno == EINTR) continue;
     if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      c.return_input();  // nothing unparsed: wait without it (other fibers of this thread may)
       wait_ready(false, d);
       continue;
     }
@@ -567,11 +622,11 @@ void client_call::on_body_flush(std::string_view bytes) {
   char size_line[20];
   std::string_view size = wire::chunk_size_line(size_line, bytes.size());
   if (!request_streaming) {
-    c.head.append("Transfer-Encoding: chunked\r\n\r\n"sv);
+    c.out->head.append("Transfer-Encoding: chunked\r\n\r\n"sv);
     request_streaming = true;
-    c.body.set_threshold(wire::streaming_flush(cl.opts.request_chunking));
+    c.out->body.set_threshold(wire::streaming_flush(cl.opts.request_chunking));
     std::array<asio::const_buffer, 4> b{
-        asio::buffer(c.head), asio::buffer(size.data(), size.size()),
+        asio::buffer(c.out->head), asio::buffer(size.data(), size.size()),
         asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
     write_all(b);
   } else {
@@ -584,7 +639,8 @@ void client_call::on_body_flush(std::string_view bytes) {
 
 void client_call::send_request(std::string_view method, std::string_view target,
                                header_list headers, const body_writer* write_body) {
-  std::string& h = c.head;
+  if (!c.out) c.out = take_spare<request_staging>();
+  std::string& h = c.out->head;
   h.clear();
   h.append(method);
   h.push_back(' ');
@@ -606,6 +662,7 @@ void client_call::send_request(std::string_view method, std::string_view target,
   if (!write_body) {
     h.append("\r\n"sv);
     write_all(asio::buffer(h));
+    c.return_output();
     return;
   }
   const chunking& configured = cl.opts.request_chunking;
@@ -613,14 +670,14 @@ void client_call::send_request(std::string_view method, std::string_view target,
               configured.never || cl.peer_http10.load(std::memory_order_relaxed)};
   if (ch.threshold > 0 && !cl.peer_http11.load(std::memory_order_relaxed))
     ch.threshold = std::max(ch.threshold, cl.opts.unknown_server_buffer);
-  c.body.clear();
+  c.out->body.clear();
   if (ch.never)
-    c.body.clear_sink();
+    c.out->body.clear_sink();
   else
-    c.body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); },
-                    wire::first_flush(ch));
-  (*write_body)(c.body);
-  std::string_view rest = c.body.view();
+    c.out->body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); },
+                         wire::first_flush(ch));
+  (*write_body)(c.out->body);
+  std::string_view rest = c.out->body.view();
   char size_line[20];
   static constexpr std::string_view last_chunk = "0\r\n\r\n";
   if (!request_streaming) {
@@ -655,10 +712,11 @@ void client_call::send_request(std::string_view method, std::string_view target,
     else
       write_all(b);
   }
-  c.body.clear_sink();
+  c.out->body.clear_sink();
   // Keep a pooled connection from pinning a huge buffered request.
-  if (c.body.view().size() > (1u << 20)) c.body = xml::output{};
-  c.body.clear();
+  if (c.out->body.view().size() > (1u << 20)) c.out->body = xml::output{};
+  c.out->body.clear();
+  c.return_output();
 }
 
 /// After send_error: the response the peer sent before it closed, or the send error itself. The
@@ -676,19 +734,22 @@ void client_call::read_early_response() {
 
 bool client_call::fill(io_deadline d) {
   if (c.read_begin == c.read_end) c.read_begin = c.read_end = 0;
-  if (c.read_end == c.read_capacity && c.read_begin > 0) {
-    std::memmove(c.read_buffer.get(), c.read_buffer.get() + c.read_begin,
-                 c.read_end - c.read_begin);
+  if (c.read_end == read_area::capacity && c.read_begin > 0) {
+    std::memmove(c.read_data(), c.read_data() + c.read_begin, c.read_end - c.read_begin);
     c.read_end -= c.read_begin;
     c.read_begin = 0;
   }
   sys_error ec;
-  char* dest = c.read_buffer.get() + c.read_end;
-  const std::size_t room = c.read_capacity - c.read_end;
-  std::size_t n =
-      c.tls ? run_io(d, ec,
-                     [&](auto&& done) { c.tls->async_read_some(asio::buffer(dest, room), done); })
-            : receive_blocking(dest, room, d, ec);
+  std::size_t n = 0;
+  if (c.tls) {
+    if (!c.input) c.input = take_spare<read_area>();
+    n = run_io(d, ec, [&](auto&& done) {
+      c.tls->async_read_some(
+          asio::buffer(c.read_data() + c.read_end, read_area::capacity - c.read_end), done);
+    });
+  } else {
+    n = receive_blocking(d, ec);
+  }
   c.read_end += n;
   if (n > 0) response_started = true;
   if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated) return false;
@@ -707,8 +768,8 @@ void client_call::read_head() {
     for (;;) {
       if (c.read_end > c.read_begin) {
         sys_error ec;
-        std::size_t n = parser->put(
-            asio::buffer(c.read_buffer.get() + c.read_begin, c.read_end - c.read_begin), ec);
+        std::size_t n =
+            parser->put(asio::buffer(c.read_data() + c.read_begin, c.read_end - c.read_begin), ec);
         c.read_begin += n;
         if (!ec && parser->is_header_done()) break;
         if (ec && ec != bhttp::error::need_more) {
@@ -738,8 +799,8 @@ std::size_t client_call::read_body(char* dest, std::size_t capacity) {
   for (;;) {
     if (c.read_end > c.read_begin) {
       sys_error ec;
-      std::size_t n = parser->put(
-          asio::buffer(c.read_buffer.get() + c.read_begin, c.read_end - c.read_begin), ec);
+      std::size_t n =
+          parser->put(asio::buffer(c.read_data() + c.read_begin, c.read_end - c.read_begin), ec);
       c.read_begin += n;
       if (ec && ec != bhttp::error::need_buffer && ec != bhttp::error::need_more) {
         c.connected = false;

@@ -1,6 +1,7 @@
 // HTTP client against the lather server over loopback: framing, pooling, retry, timeouts,
 // streaming both ways, async calls, Basic auth, TLS and mTLS.
 #include <gtest/gtest.h>
+#include <poll.h>
 
 #include <atomic>
 #include <chrono>
@@ -498,6 +499,79 @@ TEST(HttpClient, ReadsTheAnswerAServerSentBeforeClosingMidRequest) {
   // The connection is not reused (the request was cut short); the next call opens another.
   EXPECT_EQ(call(c, "<small/>"), "8");
   EXPECT_EQ(c.get_stats().connections_opened, 2u);
+}
+
+// A connection holds its read area only while it has unparsed bytes: one waiting with half a
+// response head keeps it while another client calls on the same thread (as another fiber of
+// lather-bench --client-threads would, from inside the wait_socket hook), and each gets its own
+// response. Handing the area back with the bytes in it would let B's response overwrite A's.
+TEST(HttpClient, AWaitingClientKeepsItsUnparsedBytesWhileAnotherCallsOnItsThread) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(listener, 4), 0);
+  socklen_t len = sizeof a;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
+  std::promise<void> send_first, b_done;
+  auto send_first_f = send_first.get_future(), b_done_f = b_done.get_future();
+  std::thread peer([&] {
+    auto accept_request = [&] {
+      const int fd = ::accept(listener, nullptr, nullptr);
+      timeval tv{5, 0};
+      ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      std::string in;
+      char buf[4096];
+      while (fd >= 0 && in.find("\r\n\r\n") == std::string::npos) {
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) break;
+        in.append(buf, static_cast<std::size_t>(n));
+      }
+      return fd;
+    };
+    auto send = [](int fd, std::string_view text) {
+      ::send(fd, text.data(), text.size(), MSG_NOSIGNAL);
+    };
+    const int fa = accept_request();
+    if (send_first_f.wait_for(5s) == std::future_status::ready) send(fa, "HTTP/1.1 20");
+    const int fb = accept_request();
+    send(fb, "HTTP/1.1 200 OK\r\nContent-Length: 7\r\n\r\nfrom  B");
+    if (b_done_f.wait_for(5s) == std::future_status::ready)
+      send(fa, "0 OK\r\nContent-Length: 7\r\n\r\nfrom  A");
+    ::close(fb);
+    ::close(fa);
+  });
+  const std::string address = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/";
+  client b{address};
+  client::get_result from_b;
+  int waits = 0;
+  client_options with_hook;
+  with_hook.wait_socket = [&](int fd, bool writable,
+                              std::chrono::steady_clock::time_point) -> bool {
+    if (!writable && waits++ == 0) {
+      send_first.set_value();  // the first wait: nothing received yet
+    } else if (!writable && waits == 2) {
+      from_b = b.get("/b");  // A waits with "HTTP/1.1 20" unparsed
+      b_done.set_value();
+    }
+    pollfd p{fd, static_cast<short>(writable ? POLLOUT : POLLIN), 0};
+    return ::poll(&p, 1, 5000) > 0;
+  };
+  client c{address, with_hook};
+  client::get_result from_a;
+  try {
+    from_a = c.get("/a");
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+  }
+  peer.join();
+  ::close(listener);
+  EXPECT_EQ(waits, 2);
+  EXPECT_EQ(from_a.status, 200u);
+  EXPECT_EQ(from_a.body, "from  A");
+  EXPECT_EQ(from_b.status, 200u);
+  EXPECT_EQ(from_b.body, "from  B");
 }
 
 // An HTTP/1.0 server (Python's wsgiref behind spyne, Axis 1.4's SimpleAxisServer) cannot read a
