@@ -249,16 +249,20 @@ std::size_t format_fixed(const date_time_fields& f, char* buf) noexcept {
   char* p = buf;
   if constexpr (K != kind::time) {
     std::int64_t y = f.year;
-    if (y < 0) {
-      *p++ = '-';
-      y = -y;
+    if (y >= 0 && y <= 9999) {  // four digits, the usual case
+      p = put2(put2(p, static_cast<unsigned>(y / 100)), static_cast<unsigned>(y % 100));
+    } else {
+      if (y < 0) {
+        *p++ = '-';
+        y = -y;
+      }
+      char digits[16];
+      const std::size_t n =
+          static_cast<std::size_t>(std::to_chars(digits, digits + 16, y).ptr - digits);
+      for (std::size_t i = n; i < 4; ++i) *p++ = '0';
+      std::memcpy(p, digits, n);
+      p += n;
     }
-    char digits[16];
-    const std::size_t n =
-        static_cast<std::size_t>(std::to_chars(digits, digits + 16, y).ptr - digits);
-    for (std::size_t i = n; i < 4; ++i) *p++ = '0';
-    std::memcpy(p, digits, n);
-    p += n;
     *p++ = '-';
     p = put2(p, f.month);
     *p++ = '-';

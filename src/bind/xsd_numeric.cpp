@@ -340,12 +340,69 @@ std::size_t format_floating(F value, char* buf, std::size_t size) noexcept {
   return static_cast<std::size_t>(std::to_chars(buf, buf + size, value).ptr - buf);
 }
 
+constexpr char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+constexpr std::uint64_t powers_of_ten[] = {1,
+                                           10,
+                                           100,
+                                           1000,
+                                           10000,
+                                           100000,
+                                           1000000,
+                                           10000000,
+                                           100000000,
+                                           1000000000,
+                                           10000000000,
+                                           100000000000,
+                                           1000000000000,
+                                           10000000000000,
+                                           100000000000000,
+                                           1000000000000000,
+                                           10000000000000000,
+                                           100000000000000000,
+                                           1000000000000000000,
+                                           10000000000000000000u};
+
+// Decimal digits of v: floor(log10) from the bit length (1233 / 4096 ~ log10(2)), corrected by
+// one comparison; v | 1 gives 0 one digit and no other value a different length.
+std::size_t decimal_length(std::uint64_t v) noexcept {
+  v |= 1;
+  const int estimate = ((64 - std::countl_zero(v)) * 1233) >> 12;
+  return static_cast<std::size_t>(estimate) + (v >= powers_of_ten[estimate]);
+}
+
+// The decimal text of v at buf, written from the last digit backwards two digits at a time
+// (std::to_chars measures the length four digits a time and costs ~1.5x the instructions).
+std::size_t format_unsigned(std::uint64_t v, char* buf) noexcept {
+  const std::size_t n = decimal_length(v);
+  char* p = buf + n;
+  while (v >= 100) {
+    const std::uint64_t pair = v % 100;
+    v /= 100;
+    p -= 2;
+    std::memcpy(p, digit_pairs + pair * 2, 2);
+  }
+  if (v >= 10)
+    std::memcpy(p - 2, digit_pairs + v * 2, 2);
+  else
+    p[-1] = static_cast<char>('0' + v);
+  return n;
+}
+
 template <class T>
 std::size_t format_number(T value, char* buf, std::size_t size) noexcept {
   if constexpr (std::is_floating_point_v<T>) {
     return format_floating(value, buf, size);
+  } else if constexpr (std::is_signed_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    if (value >= 0) return format_unsigned(static_cast<U>(value), buf);
+    *buf = '-';
+    return 1 + format_unsigned(static_cast<U>(0 - static_cast<U>(value)), buf + 1);
   } else {
-    return static_cast<std::size_t>(std::to_chars(buf, buf + size, value).ptr - buf);
+    return format_unsigned(value, buf);
   }
 }
 

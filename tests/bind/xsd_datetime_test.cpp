@@ -1,4 +1,6 @@
 // dateTime, date, time, duration: field validity, zones, fractions, ordering.
+#include <cstdio>
+
 #include "xsd_test_util.hpp"
 
 namespace lather::bind {
@@ -110,6 +112,15 @@ TEST(XsdDateTime, YearsBeyondFourDigitsAndBeforeCommonEra) {
   EXPECT_EQ(canonical<xsd::date>("12345-06-07"), "12345-06-07");
   EXPECT_EQ(canonical<xsd::date>("2147483647-12-31"), "2147483647-12-31");
   EXPECT_EQ(canonical<xsd::date>("-2147483648-01-01"), "-2147483648-01-01");
+  // Every year around the four-digit range: at least four digits, '-' before negative ones.
+  for (int year = -10001; year <= 10001; ++year) {
+    xsd::date d;
+    d.year = year;
+    char expected[32];
+    std::snprintf(expected, sizeof expected, "%s%04d-01-01", year < 0 ? "-" : "",
+                  year < 0 ? -year : year);
+    ASSERT_EQ(format(d), expected);
+  }
   EXPECT_EQ(parse_error<xsd::date>("2147483648-01-01"), errc::out_of_range);
   EXPECT_EQ(parse_error<xsd::date>("99999999999999999999999-01-01"), errc::out_of_range);
   EXPECT_EQ(parse_error<xsd::date>("012345-06-07"), errc::invalid_lexical);

@@ -146,6 +146,46 @@ TEST(XsdInteger, EveryDigitCountAgreesWithExactArithmetic) {
   EXPECT_EQ(parse_error<std::int64_t>("999999999999999999x"), errc::invalid_lexical);
 }
 
+template <class T>
+void expect_formats_like_to_chars(T v) {
+  char buf[32];
+  const std::string_view expected{
+      buf, static_cast<std::size_t>(std::to_chars(buf, buf + 32, v).ptr - buf)};
+  ASSERT_EQ(format(v), expected);
+  bind::leaf_buffer leaf;
+  ASSERT_EQ(xsd_traits<T>::leaf_text(v, leaf), expected);
+}
+
+// Integer formatting (its own digit-pair code) against std::to_chars: every 8- and 16-bit
+// value, every power of ten and its neighbours, random 32- and 64-bit values of each length.
+TEST(XsdInteger, FormatAgreesWithToChars) {
+  for (int v = -128; v < 128; ++v) expect_formats_like_to_chars(static_cast<std::int8_t>(v));
+  for (int v = 0; v < 256; ++v) expect_formats_like_to_chars(static_cast<std::uint8_t>(v));
+  for (int v = -32768; v < 32768; ++v) expect_formats_like_to_chars(static_cast<std::int16_t>(v));
+  for (int v = 0; v < 65536; ++v) expect_formats_like_to_chars(static_cast<std::uint16_t>(v));
+  std::uint64_t power = 1;
+  for (int i = 0; i < 20; ++i, power *= 10) {
+    for (std::uint64_t v : {power - 1, power, power + 1}) {
+      expect_formats_like_to_chars(v);
+      expect_formats_like_to_chars(static_cast<std::int64_t>(v));
+      expect_formats_like_to_chars(-static_cast<std::int64_t>(v));
+      expect_formats_like_to_chars(static_cast<std::uint32_t>(v));
+      expect_formats_like_to_chars(static_cast<std::int32_t>(v));
+    }
+  }
+  expect_formats_like_to_chars(std::numeric_limits<std::int64_t>::min());
+  expect_formats_like_to_chars(std::numeric_limits<std::int32_t>::min());
+  expect_formats_like_to_chars(std::numeric_limits<std::uint64_t>::max());
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 100000; ++i) {
+    const std::uint64_t v = rng() >> (rng() % 64);
+    expect_formats_like_to_chars(v);
+    expect_formats_like_to_chars(static_cast<std::int64_t>(v * 2));
+    expect_formats_like_to_chars(static_cast<std::uint32_t>(v));
+    expect_formats_like_to_chars(static_cast<std::int32_t>(v));
+  }
+}
+
 TEST(XsdBoolean, LexicalSpace) {
   EXPECT_TRUE(parse_ok<bool>("true"));
   EXPECT_TRUE(parse_ok<bool>(" 1\n"));
