@@ -71,6 +71,9 @@ errc guarded(Fn&& fn) noexcept {
 inline constexpr int pow5_128_min = -342;
 inline constexpr std::size_t pow5_128_count = 651;
 extern const std::uint64_t pow5_128[pow5_128_count][2];
+/// Ryu's double tables ({low, high} words): 5^-i and 5^i scaled to 125 bits (same file).
+extern const std::uint64_t ryu_double_pow5_inv[342][2];
+extern const std::uint64_t ryu_double_pow5[326][2];
 
 inline bool is_xml_space(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
