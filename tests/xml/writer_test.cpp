@@ -310,7 +310,7 @@ TEST(XmlWriter, TextElementEscapesFromEveryOffset) {
             R"(<ns1:r xmlns:ns1="urn:a"><ns1:v>)" + std::string(1024, 'x') + "</ns1:v></ns1:r>");
 }
 
-// Leaves and start/end tags of static names are appended from a cache of their bytes: it must
+// The tags of leaves with static names are appended from a cache of their bytes: it must
 // follow the prefix each one is written with (rebound prefixes, a namespace shadowed by a
 // rebinding, other prefixes in the next document) and give way to names and prefixes too long
 // for it and to more names than it holds.
