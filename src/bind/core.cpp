@@ -389,6 +389,10 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
   const std::uint32_t n = vt.field_count;
   const field_match* fields = vt.fields;
   std::fill_n(counts, n, 0u);
+  // Children read whole (read_leaf) carry this element's prefix, so they are in its namespace:
+  // compared here once with the two a read_leaf field may have.
+  const std::string_view body_ns = c.r.ns();
+  const bool in_type_ns = same(body_ns, vt.ns), in_no_ns = body_ns.empty();
 
   // Attributes come with the start tag, before the first next().
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -408,26 +412,33 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
     return true;
   }
 
-  std::uint32_t cursor = 0;
+  std::uint32_t cursor = 0;  // attributes are not in the element order
+  while (cursor < n && fields[cursor].kind == field_kind::attribute) ++cursor;
   for (;;) {
     // Schema order predicts the next element: the field at the cursor while it may occur
-    // again, else the next one (attributes are not in the element order). A simple element
-    // that is plain on the wire is then read in one reader call; anything else (another
-    // element, attributes, references, the end of a streamed buffer...) takes the general way.
-    std::uint32_t next = cursor;
-    if (n != 0 && counts[cursor] >= fields[cursor].max_occurs)
-      next = counts[cursor] >= fields[cursor].min_occurs ? cursor + 1 : n;
-    while (next < n && fields[next].kind == field_kind::attribute) ++next;
-    if (next < n && fields[next].read_leaf != nullptr && counts[next] < c.opts.max_occurs &&
-        c.r.next_simple_element(fields[next].ns, fields[next].name)) {
+    // again, else the next one. A simple element that is plain on the wire is then read in one
+    // reader call; anything else (another element, attributes, references, the end of a
+    // streamed buffer...) takes the general way below.
+    std::uint32_t next = n;
+    if (cursor < n) {
+      const field_match& at = fields[cursor];
+      if (counts[cursor] < at.max_occurs)
+        next = cursor;
+      else if (counts[cursor] >= at.min_occurs)
+        next = at.next_element;
+    }
+    if (next < n) {
       const field_match& f = fields[next];
-      if (!f.read_leaf(c, obj, counts[next])) {
-        push_segment(c, f.name, f.max_occurs > 1 ? counts[next] + 1 : 0);
-        return false;
+      if (f.read_leaf != nullptr && (f.leaf_in_type_ns ? in_type_ns : in_no_ns) &&
+          counts[next] < c.opts.max_occurs && c.r.next_simple_element(f.name)) {
+        if (!f.read_leaf(c, obj, counts[next])) {
+          push_segment(c, f.name, f.max_occurs > 1 ? counts[next] + 1 : 0);
+          return false;
+        }
+        ++counts[next];
+        cursor = next;
+        continue;
       }
-      ++counts[next];
-      cursor = next;
-      continue;
     }
     xml::token t = c.r.next();
     if (t == xml::token::end_element) break;

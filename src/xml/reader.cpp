@@ -1657,11 +1657,11 @@ struct reader::impl {
 
   // reader::next_simple_element(): a whole `<P:local>text</P:local>` child in one step, checked
   // by comparing bytes. Why that is a complete check: P is the current element's prefix and
-  // the tag declares nothing, so P means what it meant on the current element (whose namespace
-  // the caller names); `local` is an NCName (precondition), so the compared bytes are a valid
+  // the tag declares nothing, so P means what it meant on the current element (its namespace
+  // is the child's); `local` is an NCName (precondition), so the compared bytes are a valid
   // name; the text stops at every byte that needs a decision (find_text_special); the end tag
   // is the same bytes. Limits that could be crossed fail over to next(), which reports them.
-  bool next_simple_element(reader& r, std::string_view ns, std::string_view local) {
+  bool next_simple_element(reader& r, std::string_view local) {
     if (ph != phase::content || pending_end || retry_at != 0 || text_resume) return false;
     if (pending_pop) {
       pending_pop = false;
@@ -1672,14 +1672,9 @@ struct reader::impl {
       }
     }
     const open_element& parent = elements.back();
-    const std::string_view parent_ns = uri_view(parent.uri_off, parent.uri_len);
     const std::size_t prefix_len = parent.prefix_len;
     const std::size_t name_len = prefix_len + (prefix_len != 0) + local.size();
-    if (parent_ns.size() != ns.size() ||
-        !detail::same_bytes(parent_ns.data(), ns.data(), ns.size()) ||
-        elements.size() >= lim.max_depth || name_len > lim.max_name_length) {
-      return false;
-    }
+    if (elements.size() >= lim.max_depth || name_len > lim.max_name_length) return false;
     const char* p = data + pos;
     const char* end = data + size;
     // '<' name '>' ... '</' name '>': the shortest such element
@@ -1705,7 +1700,7 @@ struct reader::impl {
     pos = static_cast<std::size_t>(s + name_len + 3 - data);
     r.prefix_ = {name, prefix_len};
     r.local_ = {name + name_len - local.size(), local.size()};
-    r.ns_ = parent_ns;
+    r.ns_ = uri_view(parent.uri_off, parent.uri_len);
     r.text_ = {text, static_cast<std::size_t>(s - text)};
     r.attributes_ = {};
     r.declarations_ = {};
@@ -1826,8 +1821,8 @@ token reader::next_text_content() {
   return impl_->next_text_content(*this);
 }
 
-bool reader::next_simple_element(std::string_view ns, std::string_view local) {
-  return impl_->next_simple_element(*this, ns, local);
+bool reader::next_simple_element(std::string_view local) {
+  return impl_->next_simple_element(*this, local);
 }
 
 token reader::skip_element() {

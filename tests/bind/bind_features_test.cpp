@@ -83,6 +83,10 @@ struct Node {  // recursive type
   friend bool operator==(const Node&, const Node&) = default;
 };
 
+struct Pair {  // one unqualified and one qualified simple element
+  std::string a, b;
+};
+
 }  // namespace feat
 
 template <>
@@ -181,6 +185,14 @@ struct lather::meta<feat::Node> {
   static constexpr std::string_view ns = feat::ns;
   static constexpr auto fields =
       std::tuple{element("value", &feat::Node::value), element("child", &feat::Node::children)};
+};
+
+template <>
+struct lather::meta<feat::Pair> {
+  static constexpr std::string_view name = "Pair";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields =
+      std::tuple{element("a", &feat::Pair::a).unqualified(), element("b", &feat::Pair::b)};
 };
 
 namespace lather::bind::test {
@@ -509,6 +521,27 @@ TEST(BindFeatures, PolymorphismErrors) {
   e = from_xml(head + R"(<pet xsi:type="t:Fish"><name>f</name></pet><blob/></kitchen>)", k);
   EXPECT_EQ(e.code, errc::unknown_xsi_type) << e.message;
   EXPECT_EQ(e.path, "/kitchen/pet[1]");
+}
+
+// Simple elements read whole (xml::reader::next_simple_element) share their parent's prefix and
+// so its namespace: they are the field only when that is the field's namespace.
+TEST(BindFeatures, SimpleElementsReadWholeAreInTheirParentsNamespace) {
+  feat::Circle c;
+  ASSERT_FALSE(from_xml("<p:c xmlns:p='urn:lather:test'><p:r>1.5</p:r></p:c>", c));
+  EXPECT_EQ(c.r, 1.5);
+  EXPECT_EQ(from_xml("<p:c xmlns:p='urn:lather:other'><p:r>1</p:r></p:c>", c).code,
+            errc::unexpected_element);
+  feat::Pair p;
+  ASSERT_FALSE(from_xml("<Pair><a>1</a><p:b xmlns:p='urn:lather:test'>2</p:b></Pair>", p));
+  EXPECT_EQ(p.a, "1");
+  EXPECT_EQ(p.b, "2");
+  ASSERT_FALSE(from_xml("<p:Pair xmlns:p='urn:lather:test'><a>3</a><p:b>4</p:b></p:Pair>", p));
+  EXPECT_EQ(p.a, "3");
+  EXPECT_EQ(p.b, "4");
+  EXPECT_EQ(from_xml("<Pair xmlns='urn:lather:test'><a>1</a><b>2</b></Pair>", p).code,
+            errc::unexpected_element);  // 'a' in the type's namespace: not the unqualified field
+  EXPECT_EQ(from_xml("<Pair><a>1</a><b>2</b></Pair>", p).code,
+            errc::unexpected_element);  // 'b' in no namespace: not the qualified field
 }
 
 TEST(BindFeatures, DescribeIsIntrospectable) {

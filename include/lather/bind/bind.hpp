@@ -240,8 +240,19 @@ constexpr bool is_leaf_field() {
                 shape<M>::is_pointer || !(simple_type<X> || enum_type<X>)) {
     return false;
   } else {
-    return is_ascii_ncname(f.name);
+    return is_ascii_ncname(f.name) && (f.ns == meta<T>::ns || f.ns.empty());
   }
+}
+
+/// The first field after I that is not an attribute, or field_count<T>.
+template <class T, std::size_t I>
+constexpr std::uint32_t next_element_index() {
+  constexpr auto kinds =
+      std::apply([](const auto&... f) { return std::array<field_kind, sizeof...(f)>{f.kind...}; },
+                 fields_of<T>);
+  std::size_t j = I + 1;
+  while (j < kinds.size() && kinds[j] == field_kind::attribute) ++j;
+  return static_cast<std::uint32_t>(j);
 }
 
 /// Field I of T from a simple element the reader has read whole (text() is its content).
@@ -352,7 +363,11 @@ constexpr field_match make_match() {
     m.read_attr = &read_attr<T, I>;
   else
     m.read_elem = &read_elem<T, I>;
-  if constexpr (is_leaf_field<T, I>()) m.read_leaf = &read_leaf<T, I>;
+  if constexpr (is_leaf_field<T, I>()) {
+    m.read_leaf = &read_leaf<T, I>;
+    m.leaf_in_type_ns = f.ns == meta<T>::ns;
+  }
+  m.next_element = next_element_index<T, I>();
   return m;
 }
 

@@ -114,16 +114,16 @@ class reader {
   /// Schema-order fast path for a child holding only text (the binding reads its simple values
   /// this way). Call it where next() would be called inside an element E (after E's start tag
   /// or a child's end). When the bytes ahead are exactly `<P:local>` where P is E's prefix (so
-  /// the child has no attributes or namespace declarations and is in E's namespace, which must
-  /// equal `ns`), then character data that needs no decoding (as for next_text_content()), then
-  /// `</P:local>`, all already buffered and within the limits, consumes them and returns true:
-  /// the reader is on the child's token::end_element (local_name(), ns(), prefix(), depth() of
-  /// the child; text() = the data; where() = its end tag), as after next() and
-  /// next_text_content(). Otherwise it consumes nothing and returns false: call next(), which
-  /// reads the same bytes the general way (and reports any error).
-  /// `local` must be an NCName (the caller's schema metadata): its bytes are compared, not
-  /// parsed.
-  bool next_simple_element(std::string_view ns, std::string_view local);
+  /// the child has no attributes or namespace declarations and is in E's namespace: the one
+  /// E's start tag reported, which the caller compares with the namespace it expects), then
+  /// character data that needs no decoding (as for next_text_content()), then `</P:local>`,
+  /// all already buffered and within the limits, consumes them and returns true: the reader is
+  /// on the child's token::end_element (local_name(), ns(), prefix(), depth() of the child;
+  /// text() = the data; where() = its end tag), as after next() and next_text_content().
+  /// Otherwise it consumes nothing and returns false: call next(), which reads the same bytes
+  /// the general way (and reports any error). `local` must be an NCName (the caller's schema
+  /// metadata): its bytes are compared, not parsed.
+  bool next_simple_element(std::string_view local);
 
   /// Skip the rest of the current element: call right after token::start_element. Returns
   /// token::end_element (positioned on that element's end tag), or need_more / error.

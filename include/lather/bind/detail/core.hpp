@@ -60,9 +60,13 @@ struct field_match {
   read_elem_fn read_elem;  ///< elements, any, text
   read_attr_fn read_attr;  ///< attributes
   /// Elements of a simple or enumeration type (plain, optional, vector or nillable) with an
-  /// ASCII NCName and no choice: read from one reader call when the element is plain;
-  /// nullptr for every other field.
+  /// ASCII NCName, no choice, and the type's own namespace or none: read from one reader call
+  /// when the element is plain on the wire; nullptr for every other field.
   read_leaf_fn read_leaf;
+  bool leaf_in_type_ns;  ///< read_leaf fields: in the type's namespace (else in none)
+  /// The next field after this one that is not an attribute (field_count if none): where
+  /// schema order expects the next child once this field has occurred maxOccurs times.
+  std::uint32_t next_element;
 };
 
 struct complex_vt;
