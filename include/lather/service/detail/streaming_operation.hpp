@@ -25,6 +25,7 @@ struct head_table {
   static constexpr auto fields = [] {
     auto m = bind::detail::complex_vt_of<Req>::matches;
     m[stream_field<Req>::index].read_elem = &stop;
+    m[stream_field<Req>::index].read_leaf = nullptr;  // simple items: not read whole either
     return m;
   }();
   static constexpr bind::detail::complex_vt vt = [] {
