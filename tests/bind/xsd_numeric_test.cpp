@@ -277,8 +277,8 @@ TEST(XsdFloat, PropertyShortestTextRoundTripsBitExact) {
   round_trip_random_floats<double, std::uint64_t>(rng);
 }
 
-// The fast decimal-to-binary path (Clinger, Eisel-Lemire) must agree bit for bit with the
-// general one, std::from_chars, wherever from_chars finds the value in range.
+// The parser (fast_float behind XSD's lexical rules) must agree bit for bit with
+// std::from_chars wherever from_chars finds the value in range.
 template <class F, class Bits>
 void expect_same_as_from_chars(const std::string& text) {
   F expected{};
@@ -337,7 +337,7 @@ std::string decimal_text(std::mt19937_64& rng, std::uint64_t w, int q) {
 }
 
 template <class F, class Bits>
-void fast_path_agrees(std::mt19937_64& rng) {
+void parser_agrees(std::mt19937_64& rng) {
   SCOPED_TRACE(std::string(xsd_traits<F>::type_name));
   constexpr int mantissa_bits = std::numeric_limits<F>::digits;  // with the hidden bit
   for (int i = 0; i < 200000; ++i) {
@@ -360,25 +360,20 @@ void fast_path_agrees(std::mt19937_64& rng) {
   }
 }
 
-TEST(XsdFloat, FastPathAgreesWithFromChars) {
+TEST(XsdFloat, ParserAgreesWithFromChars) {
   std::mt19937_64 rng(7);
-  fast_path_agrees<float, std::uint32_t>(rng);
-  fast_path_agrees<double, std::uint64_t>(rng);
+  parser_agrees<float, std::uint32_t>(rng);
+  parser_agrees<double, std::uint64_t>(rng);
 }
 
 // Every 4093rd float, and doubles at random, in their shortest text and in 9 / 17 significant
-// digits (the forms Java and C peers print): bit-exact through the fast path. (All 2^31
-// positive floats were checked against std::to_chars once, outside the suite: 8 minutes.)
+// digits (the forms Java and C peers print): bit-exact through the parser.
 TEST(XsdFloat, PrintedFormsParseBitExact) {
   char buf[64];
   for (std::uint64_t bits = 0; bits < (std::uint64_t{1} << 32); bits += 4093) {
     const float v = std::bit_cast<float>(static_cast<std::uint32_t>(bits));
     if (!std::isfinite(v)) continue;
     const std::string shortest = format(v);
-    // lather's own shortest float text (Ryu) is std::to_chars' text, notation choice included.
-    ASSERT_EQ(shortest,
-              std::string_view(buf, static_cast<std::size_t>(
-                                        std::to_chars(buf, buf + sizeof buf, v).ptr - buf)));
     if (!std::signbit(v)) {
       ASSERT_EQ(format(-v), "-" + shortest);
     }
@@ -400,44 +395,6 @@ TEST(XsdFloat, PrintedFormsParseBitExact) {
         std::string(buf, static_cast<std::size_t>(std::snprintf(
                              buf, sizeof buf, "%.*g", 1 + static_cast<int>(rng() % 19), v))));
   }
-}
-
-template <class F>
-void expect_same_text_as_to_chars(F v) {
-  char buf[64];
-  const std::string_view expected{
-      buf, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf)};
-  ASSERT_EQ(format(v), expected);
-}
-
-// lather's own shortest double text (Ryu) against std::to_chars: random bit patterns, values
-// printed with few digits (exact decimal neighbours: the rare trailing-zero paths), whole
-// numbers around 2^53 (printed exactly in fixed notation), every power of two, subnormals.
-TEST(XsdFloat, DoubleTextAgreesWithToChars) {
-  std::mt19937_64 rng(13);
-  char text[64];
-  for (int i = 0; i < 300000; ++i) {
-    const double v = std::bit_cast<double>(rng());
-    if (!std::isfinite(v)) continue;
-    expect_same_text_as_to_chars(v);
-    const int n = std::snprintf(text, sizeof text, "%.*e", static_cast<int>(rng() % 6),
-                                std::bit_cast<double>(rng()));
-    double shortish = 0;
-    std::from_chars(text, text + n, shortish);
-    if (std::isfinite(shortish)) expect_same_text_as_to_chars(shortish);
-    expect_same_text_as_to_chars(static_cast<double>(rng() % 100000000) * 1e-3);
-    expect_same_text_as_to_chars(std::ldexp(static_cast<double>(rng() % 4096), 40 + rng() % 30));
-    expect_same_text_as_to_chars(
-        std::bit_cast<double>(rng() & ((std::uint64_t{1} << 52) - 1)));  // subnormal
-  }
-  for (int e = -1074; e <= 1023; ++e) {
-    expect_same_text_as_to_chars(std::ldexp(1.0, e));
-    expect_same_text_as_to_chars(std::nextafter(std::ldexp(1.0, e), 0.0));
-  }
-  for (double v = 0; v < 1e6; ++v) expect_same_text_as_to_chars(v);
-  for (double v :
-       {1e22, 1e23, 9007199254740993.0, 123456789012345678.0, 5e-324, 1.7976931348623157e308})
-    expect_same_text_as_to_chars(v);
 }
 
 TEST(XsdList, WhitespaceSeparatedItems) {
