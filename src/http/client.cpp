@@ -753,6 +753,11 @@ bool client_call::fill(io_deadline d) {
   c.read_end += n;
   if (n > 0) response_started = true;
   if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated) return false;
+  // A server that answered early and closed while our request was still arriving leaves our
+  // bytes unread, so its kernel ends the connection with a reset instead of a FIN (RFC 9112
+  // §9.6): after a failed send that reset is how its answer ends, not a cut-off. Whatever it
+  // sent before is read first (the kernel hands over queued data before the error).
+  if (ec == asio::error::connection_reset && send_error) return false;
   if (ec) fail_io(ec, "reading the response from");
   return n > 0;
 }

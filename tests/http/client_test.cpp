@@ -628,10 +628,14 @@ TEST(HttpClient, StopsChunkingOnceAnHttp10ServerAnswered) {
   const std::string small(8u << 10, 'x');  // over the 4 KiB threshold, under 1 MiB
   const std::string big(4u << 20, 'x');    // over 1 MiB
   unsigned small_status = 0, first_status = 0, second_status = 0;
-  std::string first, second;
+  std::string first, second, first_error;
   try {  // the peer thread must be joined whatever happens
     EXPECT_EQ(call(fresh, small, &small_status), "ok");
-    first = call(c, big, &first_status);
+    try {
+      first = call(c, big, &first_status);
+    } catch (const error& e) {
+      first_error = e.what();
+    }
     second = call(c, big, &second_status);
   } catch (const std::exception& e) {
     ADD_FAILURE() << e.what();
@@ -639,8 +643,16 @@ TEST(HttpClient, StopsChunkingOnceAnHttp10ServerAnswered) {
   }
   peer.join();
   EXPECT_EQ(small_status, 200u);
-  EXPECT_EQ(first_status, 500u);
-  EXPECT_EQ(first, "no length");
+  // The peer closes with the chunked body unread, so its kernel may end the connection with a
+  // reset (RFC 9112 §9.6). If our whole request fitted in the socket buffers the client was
+  // already reading, and a reset then cuts the close-delimited body: reported as such (the
+  // client cannot tell it from a truncated answer). Either way it has read the HTTP/1.0 head.
+  if (first_error.empty()) {
+    EXPECT_EQ(first_status, 500u);
+    EXPECT_EQ(first, "no length");
+  } else {
+    EXPECT_NE(first_error.find("reset"), std::string::npos) << first_error;
+  }
   EXPECT_EQ(second_status, 200u);
   EXPECT_EQ(second, "ok");
   ::close(listener);
