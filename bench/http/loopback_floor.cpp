@@ -7,11 +7,16 @@
 // With --client-threads C the T connections are multiplexed on C epoll threads instead (one
 // message in flight per connection), the way lather-bench --client-threads runs its clients.
 // It also prints the process's CPU time per call (user+sys, clients and servers together).
+// --server-spin-us / --client-spin-us poll (non-blocking epoll_wait / recv) that long for the
+// next message before sleeping, with sched_yield between polls under --spin-yield 1: what a
+// wake-up per message costs with one call in flight (docs/http.md, "Spinning before sleeping").
 //
 //   lather-loopback-floor [--threads T] [--client-threads C] [--server-threads S] [--time SEC]
-//                         [--req N] [--resp N]
+//                         [--req N] [--resp N] [--server-spin-us US] [--client-spin-us US]
+//                         [--spin-yield 0|1]
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -32,7 +37,12 @@ struct options {
   unsigned threads = 16, client_threads = 0, server_threads = 2;  // 0: a thread per client
   double seconds = 5;
   std::size_t request = 2150, response = 2190;  // PacketSize 1 call, HTTP head included
+  // Poll this long (non-blocking) for the next message before sleeping: 0 = sleep at once.
+  std::chrono::microseconds server_spin{0}, client_spin{0};
+  bool spin_yield = false;  // sched_yield between polls
 };
+
+using spin_clock = std::chrono::steady_clock;
 
 // Bytes of the current request seen on a server connection (fits epoll_event's u64).
 struct server_conn {
@@ -44,7 +54,15 @@ void serve(int epfd, const options& o, const std::atomic<bool>& stop) {
   std::vector<char> buf(64 * 1024), reply(o.response, 'r');
   epoll_event events[64];
   while (!stop.load(std::memory_order_relaxed)) {
-    int n = ::epoll_wait(epfd, events, 64, 100);
+    int n = 0;
+    if (o.server_spin.count() > 0) {
+      const auto until = spin_clock::now() + o.server_spin;
+      do {
+        n = ::epoll_wait(epfd, events, 64, 0);
+        if (n == 0 && o.spin_yield) ::sched_yield();
+      } while (n == 0 && spin_clock::now() < until);
+    }
+    if (n == 0) n = ::epoll_wait(epfd, events, 64, 100);
     for (int i = 0; i < n; ++i) {
       auto* c = static_cast<server_conn*>(events[i].data.ptr);
       ssize_t r = ::recv(c->fd, buf.data(), buf.size(), MSG_DONTWAIT);
@@ -148,11 +166,18 @@ int main(int argc, char** argv) {
       o.request = static_cast<std::size_t>(v);
     else if (flag == "--resp")
       o.response = static_cast<std::size_t>(v);
+    else if (flag == "--server-spin-us")
+      o.server_spin = std::chrono::microseconds(static_cast<long>(v));
+    else if (flag == "--spin-yield")
+      o.spin_yield = v != 0;
+    else if (flag == "--client-spin-us")
+      o.client_spin = std::chrono::microseconds(static_cast<long>(v));
     else {
-      std::fprintf(stderr,
-                   "usage: %s [--threads T] [--client-threads C] [--server-threads S] [--time SEC] "
-                   "[--req N] [--resp N]\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--threads T] [--client-threads C] [--server-threads S] [--time SEC] "
+          "[--req N] [--resp N] [--server-spin-us US] [--client-spin-us US] [--spin-yield 0|1]\n",
+          argv[0]);
       return 2;
     }
   }
@@ -213,7 +238,16 @@ int main(int argc, char** argv) {
         if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) < 0) break;
         std::size_t got = 0;
         while (got < o.response) {
-          ssize_t r = ::recv(fd, buf.data(), buf.size(), 0);
+          ssize_t r = -1;
+          errno = EAGAIN;
+          if (o.client_spin.count() > 0) {
+            const auto until = spin_clock::now() + o.client_spin;
+            do {
+              r = ::recv(fd, buf.data(), buf.size(), MSG_DONTWAIT);
+              if (r < 0 && errno == EAGAIN && o.spin_yield) ::sched_yield();
+            } while (r < 0 && errno == EAGAIN && spin_clock::now() < until);
+          }
+          if (r < 0 && errno == EAGAIN) r = ::recv(fd, buf.data(), buf.size(), 0);
           if (r <= 0) {
             failures.fetch_add(1);
             ::close(fd);

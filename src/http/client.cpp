@@ -26,6 +26,7 @@
 #include <limits>
 #include <mutex>
 
+#include "spin.hpp"
 #include "wire.hpp"
 
 namespace lather::http {
@@ -163,6 +164,7 @@ void give_back(std::unique_ptr<T>& t) {
 
 /// A pooled connection. Used by one call at a time.
 struct client_connection {
+  explicit client_connection(std::chrono::microseconds spin_max) : spin(spin_max) {}
   asio::io_context ctx{1};
   tcp::socket socket{ctx};
   std::optional<asio::ssl::stream<tcp::socket&>> tls;
@@ -193,6 +195,7 @@ struct client_connection {
   std::vector<field_ref> fields;
   // SO_SNDTIMEO / SO_RCVTIMEO now set on the blocking plain-TCP socket (zero = not yet).
   clock_type::duration send_timeout{}, receive_timeout{};
+  spin_budget spin;  // polling before a blocking recv (client_options::spin_budget)
 };
 
 /// One request/response on a connection.
@@ -242,6 +245,7 @@ struct client_call {
   void wait_ready(bool writable, io_deadline d);
   void send_blocking(iovec* iov, std::size_t count);
   std::size_t receive_blocking(io_deadline d, sys_error& ec);
+  ssize_t recv_spinning(char* dest, std::size_t capacity);
 
   void connect();
   void write_head_and(std::string_view framing, std::span<const asio::const_buffer> more);
@@ -316,6 +320,7 @@ struct client::impl {
   std::unique_ptr<asio::thread_pool> async_pool;
 
   std::atomic<std::uint64_t> connections_opened{0}, requests{0}, retries{0};
+  std::atomic<std::uint64_t> spins_found{0}, spins_gave_up{0};
 
   std::unique_ptr<detail::client_connection> acquire(clock_type::time_point deadline) {
     std::vector<std::unique_ptr<detail::client_connection>> expired;  // closed outside the lock
@@ -332,7 +337,7 @@ struct client::impl {
       if (open < opts.max_connections) {
         ++open;
         lock.unlock();
-        return std::make_unique<detail::client_connection>();
+        return std::make_unique<detail::client_connection>(opts.spin_budget);
       }
       if (pool_changed.wait_until(lock, deadline) == std::cv_status::timeout && idle.empty() &&
           open >= opts.max_connections)
@@ -515,10 +520,16 @@ void client_call::send_blocking(iovec* iov, std::size_t count) {
 /// Receives at c.read_end, into the connection's read area (taken from the pool if needed).
 std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
   for (;;) {
-    if (!cl.opts.wait_socket) bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
     if (!c.input) c.input = take_spare<read_area>();
-    ssize_t n = ::recv(c.socket.native_handle(), c.read_data() + c.read_end,
-                       read_area::capacity - c.read_end, 0);
+    char* const dest = c.read_data() + c.read_end;
+    const std::size_t room = read_area::capacity - c.read_end;
+    ssize_t n;
+    if (cl.opts.wait_socket) {
+      n = ::recv(c.socket.native_handle(), dest, room, 0);
+    } else {
+      bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
+      n = recv_spinning(dest, room);
+    }
     if (n > 0) return static_cast<std::size_t>(n);
     if (n == 0) {
       ec = asio::error::eof;
@@ -533,6 +544,36 @@ std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
     ec = sys_error(errno, boost::system::system_category());
     return 0;
   }
+}
+
+/// A blocking recv, after polling (MSG_DONTWAIT) for up to the connection's adaptive spin
+/// budget when it is not 0 (see spin.hpp): with one call in flight the answer then finds the
+/// thread awake instead of paying a wake-up. Every wait teaches the budget.
+ssize_t client_call::recv_spinning(char* dest, std::size_t capacity) {
+  const int fd = c.socket.native_handle();
+  spin_budget& budget = c.spin;
+  const auto waiting_since = spin_clock::now();
+  bool learn = true;
+  if (budget.current() > spin_clock::duration::zero()) {
+    ssize_t n = ::recv(fd, dest, capacity, MSG_DONTWAIT);
+    if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return n;  // no wait at all
+    auto outcome = spin_for(budget.current(), [&] {
+      n = ::recv(fd, dest, capacity, MSG_DONTWAIT);
+      return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
+    });
+    if (outcome == spin_outcome::found) {
+      cl.spins_found.fetch_add(1, std::memory_order_relaxed);
+      return n;
+    }
+    cl.spins_gave_up.fetch_add(1, std::memory_order_relaxed);
+    if (outcome == spin_outcome::contended) {
+      budget.contended();
+      learn = false;  // this wait says more about the CPU than about the server
+    }
+  }
+  ssize_t n = ::recv(fd, dest, capacity, 0);
+  if (learn) budget.waited(spin_clock::now() - waiting_since);
+  return n;
 }
 
 void client_call::fail_io(const sys_error& ec, std::string_view what) {
@@ -988,6 +1029,8 @@ client::stats client::get_stats() const {
   st.connections_opened = impl_->connections_opened.load();
   st.requests = impl_->requests.load();
   st.retries = impl_->retries.load();
+  st.spins_found_work = impl_->spins_found.load(std::memory_order_relaxed);
+  st.spins_gave_up = impl_->spins_gave_up.load(std::memory_order_relaxed);
   std::lock_guard lock(impl_->pool_mutex);
   st.connections_idle = impl_->idle.size();
   return st;

@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "spin.hpp"
 #include "wire.hpp"
 
 namespace lather::http {
@@ -76,10 +77,44 @@ struct worker {
   // Single-writer counters (the worker's thread), read by get_stats from anywhere.
   std::atomic<std::uint64_t> requests{0}, bytes_in{0}, bytes_out{0};
   std::atomic<std::uint64_t> buffer_sets{0};  // request_buffers in the pool or lent out
+  std::atomic<std::uint64_t> spins_found{0}, spins_gave_up{0};
   static void add(std::atomic<std::uint64_t>& c, std::uint64_t n) {
     c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
   }
+  void run(std::chrono::microseconds spin);
 };
+
+/// The worker's event loop. With a spin budget, a worker that ran out of ready handlers polls
+/// (non-blocking epoll_wait) for up to the adaptive budget before it blocks in epoll_wait, so a
+/// request that comes soon after the last completion finds it awake (see spin.hpp). Spinning
+/// starts only after handlers ran: a server without traffic blocks.
+void worker::run(std::chrono::microseconds spin) {
+  if (spin.count() <= 0) {
+    ctx.run();
+    return;
+  }
+  detail::spin_budget budget{spin};
+  while (!ctx.stopped()) {
+    if (ctx.poll() > 0) continue;  // ready work first
+    const auto idle_since = detail::spin_clock::now();
+    bool learn = true;
+    if (budget.current() > detail::spin_clock::duration::zero()) {
+      auto outcome =
+          detail::spin_for(budget.current(), [&] { return ctx.poll() > 0 || ctx.stopped(); });
+      if (outcome == detail::spin_outcome::found) {
+        add(spins_found, 1);
+        continue;
+      }
+      add(spins_gave_up, 1);
+      if (outcome == detail::spin_outcome::contended) {
+        budget.contended();
+        learn = false;  // this wait says more about the CPU than about the traffic
+      }
+    }
+    ctx.run_one();
+    if (learn) budget.waited(detail::spin_clock::now() - idle_since);
+  }
+}
 
 struct route_entry {
   std::string prefix;
@@ -982,11 +1017,11 @@ void server::start() {
   s.accept_next();
   for (auto& w : s.workers) {
     worker* wp = w.get();
-    w->thread = std::thread([wp] {
+    w->thread = std::thread([wp, spin = s.opts.spin_budget] {
       auto guard = asio::make_work_guard(wp->ctx);
       for (;;) {
         try {
-          wp->ctx.run();
+          wp->run(spin);
           return;
         } catch (...) {
           // A handler outside any connection threw (should not happen); keep serving.
@@ -1075,6 +1110,8 @@ server::stats server::get_stats() const {
     st.bytes_in += w->bytes_in.load(std::memory_order_relaxed);
     st.bytes_out += w->bytes_out.load(std::memory_order_relaxed);
     st.request_buffers += w->buffer_sets.load(std::memory_order_relaxed);
+    st.spins_found_work += w->spins_found.load(std::memory_order_relaxed);
+    st.spins_gave_up += w->spins_gave_up.load(std::memory_order_relaxed);
   }
   return st;
 }

@@ -464,6 +464,10 @@ std::string server::impl::metrics_text() const {
   line("# HELP lather_http_connections_open Connections open now.");
   line("# TYPE lather_http_connections_open gauge");
   line("lather_http_connections_open " + std::to_string(st.connections_open));
+  line("# HELP lather_http_spins_total Worker spins before sleeping (spin_budget), by outcome.");
+  line("# TYPE lather_http_spins_total counter");
+  line("lather_http_spins_total{outcome=\"found_work\"} " + std::to_string(st.spins_found_work));
+  line("lather_http_spins_total{outcome=\"gave_up\"} " + std::to_string(st.spins_gave_up));
   return out;
 }
 

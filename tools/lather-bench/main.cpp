@@ -33,6 +33,7 @@ client_options make_client_options(const bench::options& o) {
   c.io_timeout = timeout;
   c.connect_timeout = std::min(timeout, std::chrono::milliseconds(10'000));
   if (o.run.client_threads > 0) c.wait_socket = bench::wait_socket;  // suspend the fiber
+  if (o.spin_us >= 0) c.spin_budget = std::chrono::microseconds(o.spin_us);
   c.envelope_namespaces = perf::envelope_namespaces();
   return c;
 }

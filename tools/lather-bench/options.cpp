@@ -61,6 +61,9 @@ prints its result block.
   --chunking-threshold N|never   request body framing (default 4096)
   --soap12                  send SOAP 1.2 instead of 1.1
   --timeout SECONDS         per-call timeout (default 30)
+  --spin-us US              poll for each answer up to US microseconds before sleeping
+                            (adaptive; 0 = sleep at once; default 100; not with
+                            --client-threads, whose event loop waits)
   --wait-ready SECONDS      poll the URL until it answers before starting (default 0)
   --no-verify               do not compare echoed payloads (ids are always checked)
   --json                    one JSON object per run instead of the text block
@@ -95,6 +98,7 @@ options parse_options(int argc, char** argv) {
     }
     else if (arg == "--soap12") o.soap12 = true;
     else if (arg == "--timeout") o.timeout_s = parse_number<double>(value(), "--timeout");
+    else if (arg == "--spin-us") o.spin_us = parse_number<long>(value(), "--spin-us");
     else if (arg == "--wait-ready") o.wait_ready_s = parse_number<double>(value(), "--wait-ready");
     else if (arg == "--no-verify") o.verify = false;
     else if (arg == "--json") o.run.json = true;

@@ -60,6 +60,12 @@ struct client_options {
   /// TLS still wait on the calling thread.
   std::function<bool(int fd, bool writable, std::chrono::steady_clock::time_point deadline)>
       wait_socket{};
+  /// Plain TCP without wait_socket: a receive that would block first polls the socket
+  /// (yielding the CPU between polls) for up to this long, so that with one call in flight the
+  /// answer finds the calling thread awake instead of paying a wake-up. Adaptive per
+  /// connection: the budget grows while answers come within it and falls to 0 when they do
+  /// not or when other threads want the CPU. 0 = always sleep at once. See docs/http.md.
+  std::chrono::microseconds spin_budget{100};
 };
 
 namespace detail {
@@ -137,6 +143,9 @@ class client {
   struct stats {
     std::uint64_t connections_opened, requests, retries;
     std::size_t connections_idle;
+    /// Receives that polled first (client_options::spin_budget) and found the answer / gave up
+    /// (the budget ran out, or another thread wanted the CPU) and slept.
+    std::uint64_t spins_found_work, spins_gave_up;
   };
   stats get_stats() const;
 

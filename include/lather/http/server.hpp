@@ -51,6 +51,12 @@ struct server_options {
   std::string realm = "lather";
   /// Stack of each connection's coroutine (handlers run on it). Touched pages only.
   std::size_t coroutine_stack = 256 * 1024;
+  /// A worker thread that runs out of ready work polls for new events (yielding the CPU
+  /// between polls) for up to this long before it sleeps, so that with one call in flight the
+  /// next request finds it awake instead of paying a wake-up. Adaptive: the budget grows while
+  /// waits end within it and falls to 0 when they do not or when other threads want the CPU;
+  /// a server without traffic does not spin. 0 = always sleep at once. See docs/http.md.
+  std::chrono::microseconds spin_budget{100};
 };
 
 namespace detail {
@@ -165,6 +171,9 @@ class server {
     /// per request in progress plus a per-thread pool of no more sets than open connections.
     /// Idle connections hold none.
     std::uint64_t request_buffers;
+    /// Spins before sleeping (server_options::spin_budget) that found work / that gave up (the
+    /// budget ran out, or another thread wanted the CPU) and slept.
+    std::uint64_t spins_found_work, spins_gave_up;
   };
   stats get_stats() const;
 
