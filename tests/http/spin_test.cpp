@@ -115,9 +115,15 @@ TEST_P(ServerSpin, KeepAlivePipelinedAndLateRequestsAreServed) {
   srv.start();
   EXPECT_EQ(spins(srv.get_stats()), 0u);  // no traffic yet, no spin
   raw_socket s{srv.port()};
-  for (int i = 0; i < 200; ++i) {  // one at a time: each request comes while the server waits
-    ASSERT_TRUE(s.send(post_request("/", "call " + std::to_string(i))));
-    ASSERT_EQ(s.read_response().body, "call " + std::to_string(i));
+  // One at a time: the server runs out of work after each answer and waits for the next
+  // request. Whether it spins then depends on the scheduler (a client thread that preempts it
+  // on its CPU has the next request there before it looks), so with a budget the calls go on
+  // until it has spun at least once (bounded).
+  unsigned calls = 0;
+  for (; calls < 200 || (budget.count() > 0 && spins(srv.get_stats()) == 0 && calls < 5000);
+       ++calls) {
+    ASSERT_TRUE(s.send(post_request("/", "call " + std::to_string(calls))));
+    ASSERT_EQ(s.read_response().body, "call " + std::to_string(calls));
   }
   std::string pipelined;
   for (int i = 0; i < 20; ++i) pipelined += post_request("/", "pipelined " + std::to_string(i));
@@ -137,11 +143,11 @@ TEST_P(ServerSpin, KeepAlivePipelinedAndLateRequestsAreServed) {
 
   srv.stop();
   const auto st = srv.get_stats();
-  EXPECT_EQ(st.requests, 222u);
+  EXPECT_EQ(st.requests, calls + 22u);
   if (budget.count() == 0)
     EXPECT_EQ(spins(st), 0u);
   else
-    EXPECT_GT(spins(st), 0u);  // 200 calls each within the budget: it spun
+    EXPECT_GT(spins(st), 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Budgets, ServerSpin, testing::Values(0us, 100us, 50'000us),
@@ -156,15 +162,15 @@ TEST(ServerSpinStop, StopWhileSpinningReturnsPromptly) {
   srv->route("/", echo);
   srv->start();
   raw_socket s{srv->port()};
-  for (int i = 0; i < 20; ++i) {
+  for (int i = 0; i < 20 || (spins(srv->get_stats()) == 0 && i < 5000); ++i) {
     ASSERT_TRUE(s.send(post_request("/", "x")));
     ASSERT_EQ(s.read_response().body, "x");
   }
+  ASSERT_GT(spins(srv->get_stats()), 0u);
   const auto start = std::chrono::steady_clock::now();
   srv->stop();
   EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);  // not the 60 s budget
   EXPECT_TRUE(s.closed_by_peer());
-  EXPECT_GT(spins(srv->get_stats()), 0u);
 }
 
 // ---------------- client ----------------
@@ -195,7 +201,7 @@ TEST_P(ClientSpin, CallsSucceedAndCountersMove) {
   const std::string big(1 << 20, 'b');  // streamed back chunked: many receives
   EXPECT_EQ(call(c, "", big), big);
   const auto st = c.get_stats();
-  EXPECT_EQ(st.connections_opened, 1u);
+  EXPECT_EQ(st.connections_opened, 1u);  // and every call succeeded
   if (budget.count() == 0)
     EXPECT_EQ(spins(st), 0u);
   else
