@@ -554,7 +554,7 @@ ssize_t client_call::recv_spinning(char* dest, std::size_t capacity) {
   spin_budget& budget = c.spin;
   const auto waiting_since = spin_clock::now();
   bool learn = true;
-  if (budget.current() > spin_clock::duration::zero()) {
+  if (budget.current() > spin_clock::duration::zero() && machine_has_idle_cpu(waiting_since)) {
     ssize_t n = ::recv(fd, dest, capacity, MSG_DONTWAIT);
     if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return n;  // no wait at all
     auto outcome = spin_for(budget.current(), [&] {
@@ -565,7 +565,8 @@ ssize_t client_call::recv_spinning(char* dest, std::size_t capacity) {
       cl.spins_found.fetch_add(1, std::memory_order_relaxed);
       return n;
     }
-    cl.spins_gave_up.fetch_add(1, std::memory_order_relaxed);
+    if (outcome != spin_outcome::machine_busy)
+      cl.spins_gave_up.fetch_add(1, std::memory_order_relaxed);
     if (outcome == spin_outcome::contended) {
       budget.contended();
       learn = false;  // this wait says more about the CPU than about the server

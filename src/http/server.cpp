@@ -105,7 +105,7 @@ void worker::run(std::chrono::microseconds spin) {
         add(spins_found, 1);
         continue;
       }
-      add(spins_gave_up, 1);
+      if (outcome != detail::spin_outcome::machine_busy) add(spins_gave_up, 1);
       if (outcome == detail::spin_outcome::contended) {
         budget.contended();
         learn = false;  // this wait says more about the CPU than about the traffic

@@ -51,6 +51,13 @@ std::uint64_t spins(const client::stats& s) {
   return s.spins_found_work + s.spins_gave_up;
 }
 
+// The machines tests run on are often busy (other tests in parallel), and spinning does not
+// start while threads wait for CPUs: here the machine counts as idle unless a test says not.
+bool always_idle() {
+  return true;
+}
+const bool idle_machine = (detail::set_idle_cpu_probe(&always_idle), true);
+
 // ---------------- the budget ----------------
 
 TEST(SpinBudget, GrowsWhileWaitsEndWithinTheMaximumAndShrinksToZeroOtherwise) {
@@ -102,6 +109,22 @@ TEST(SpinBudget, SpinEndsWhenReadyWhenTheBudgetIsSpentOrWhenTheCpuIsWanted) {
   if (outcome == detail::spin_outcome::gave_up) {
     EXPECT_GE(std::chrono::steady_clock::now() - start, 2ms);
   }
+}
+
+TEST(SpinBudget, NoSpinWhileThreadsWaitForCpus) {
+  ASSERT_TRUE(idle_machine);
+  detail::set_idle_cpu_probe([] { return false; });
+  int polls = 0;
+  EXPECT_EQ(detail::spin_for(10s,
+                             [&] {
+                               ++polls;
+                               return true;
+                             }),
+            detail::spin_outcome::machine_busy);
+  EXPECT_EQ(polls, 0);
+  detail::set_idle_cpu_probe(nullptr);  // /proc/loadavg: whatever it says, a valid outcome
+  EXPECT_NE(detail::spin_for(1ms, [] { return false; }), detail::spin_outcome::found);
+  detail::set_idle_cpu_probe(&always_idle);
 }
 
 // ---------------- server ----------------
