@@ -520,16 +520,12 @@ void client_call::send_blocking(iovec* iov, std::size_t count) {
 /// Receives at c.read_end, into the connection's read area (taken from the pool if needed).
 std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
   for (;;) {
+    if (!cl.opts.wait_socket) bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
     if (!c.input) c.input = take_spare<read_area>();
     char* const dest = c.read_data() + c.read_end;
     const std::size_t room = read_area::capacity - c.read_end;
-    ssize_t n;
-    if (cl.opts.wait_socket) {
-      n = ::recv(c.socket.native_handle(), dest, room, 0);
-    } else {
-      bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
-      n = recv_spinning(dest, room);
-    }
+    const ssize_t n = cl.opts.wait_socket ? ::recv(c.socket.native_handle(), dest, room, 0)
+                                          : recv_spinning(dest, room);
     if (n > 0) return static_cast<std::size_t>(n);
     if (n == 0) {
       ec = asio::error::eof;
