@@ -130,10 +130,11 @@ class output {
 /// it if it is not an NCName at all).
 class ncname {
  public:
-  consteval explicit ncname(std::string_view name) : text_(name), checked_(is_ascii(name)) {}
-  std::string_view text() const noexcept { return text_; }
+  consteval explicit ncname(std::string_view name)
+      : data_(name.data()), size_(name.size() | (is_ascii(name) ? checked_bit : 0)) {}
+  std::string_view text() const noexcept { return {data_, size_ & ~checked_bit}; }
   /// True when the name is known to be an NCName.
-  bool checked() const noexcept { return checked_; }
+  bool checked() const noexcept { return (size_ & checked_bit) != 0; }
 
  private:
   static consteval bool is_ascii(std::string_view s) {
@@ -145,8 +146,10 @@ class ncname {
       if (!start(c) && !(c >= '0' && c <= '9') && c != '-' && c != '.') return false;
     return true;
   }
-  std::string_view text_;
-  bool checked_;
+  // Two words, so it is passed in registers; the flag is the size's top bit.
+  static constexpr std::size_t checked_bit = ~(~std::size_t{0} >> 1);
+  const char* data_;
+  std::size_t size_;
 };
 
 class writer;
