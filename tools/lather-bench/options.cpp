@@ -62,7 +62,7 @@ prints its result block.
   --soap12                  send SOAP 1.2 instead of 1.1
   --timeout SECONDS         per-call timeout (default 30)
   --spin-us US              poll for each answer up to US microseconds before sleeping
-                            (adaptive; 0 = sleep at once; default 100; not with
+                            (adaptive; 0 = sleep at once; default 200; not with
                             --client-threads, whose event loop waits)
   --wait-ready SECONDS      poll the URL until it answers before starting (default 0)
   --no-verify               do not compare echoed payloads (ids are always checked)

@@ -65,7 +65,7 @@ struct client_options {
   /// answer finds the calling thread awake instead of paying a wake-up. Adaptive per
   /// connection: the budget grows while answers come within it and falls to 0 when they do
   /// not or when other threads want the CPU. 0 = always sleep at once. See docs/http.md.
-  std::chrono::microseconds spin_budget{100};
+  std::chrono::microseconds spin_budget{200};
 };
 
 namespace detail {

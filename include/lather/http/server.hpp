@@ -56,7 +56,7 @@ struct server_options {
   /// next request finds it awake instead of paying a wake-up. Adaptive: the budget grows while
   /// waits end within it and falls to 0 when they do not or when other threads want the CPU;
   /// a server without traffic does not spin. 0 = always sleep at once. See docs/http.md.
-  std::chrono::microseconds spin_budget{100};
+  std::chrono::microseconds spin_budget{200};
 };
 
 namespace detail {
