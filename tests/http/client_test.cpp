@@ -129,21 +129,30 @@ TEST(HttpClient, RequestChunkingThreshold) {
   }
 }
 
+/// A listening TCP socket on 127.0.0.1 and an ephemeral port (returned in `port`), for peers
+/// written with raw sockets; -1 if it could not be made.
+int listen_on_loopback(std::uint16_t& port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      ::listen(fd, 4) != 0 || ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    if (fd >= 0) ::close(fd);
+    return -1;
+  }
+  port = ntohs(a.sin_port);
+  return fd;
+}
+
 /// A one-connection raw HTTP peer that records each request's bytes exactly as sent and
 /// answers 200 with an empty body. Bodies must be made of 'x' (the chunked end is found by
 /// its terminator).
 class raw_peer {
  public:
   raw_peer() {
-    listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(listener_, 4);
-    socklen_t len = sizeof a;
-    ::getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
+    listener_ = listen_on_loopback(port_);
     thread_ = std::thread([this] { serve(); });
   }
   ~raw_peer() {
@@ -203,7 +212,7 @@ class raw_peer {
     }
   }
   int listener_;
-  std::uint16_t port_;
+  std::uint16_t port_ = 0;
   std::thread thread_;
   std::mutex mutex_;
   std::string last_;
@@ -506,14 +515,9 @@ TEST(HttpClient, ReadsTheAnswerAServerSentBeforeClosingMidRequest) {
 // lather-bench --client-threads would, from inside the wait_socket hook), and each gets its own
 // response. Handing the area back with the bytes in it would let B's response overwrite A's.
 TEST(HttpClient, AWaitingClientKeepsItsUnparsedBytesWhileAnotherCallsOnItsThread) {
-  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(::listen(listener, 4), 0);
-  socklen_t len = sizeof a;
-  ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
+  std::uint16_t port = 0;
+  const int listener = listen_on_loopback(port);
+  ASSERT_GE(listener, 0);
   std::promise<void> send_first, b_done;
   auto send_first_f = send_first.get_future(), b_done_f = b_done.get_future();
   std::thread peer([&] {
@@ -542,7 +546,7 @@ TEST(HttpClient, AWaitingClientKeepsItsUnparsedBytesWhileAnotherCallsOnItsThread
     ::close(fb);
     ::close(fa);
   });
-  const std::string address = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/";
+  const std::string address = "http://127.0.0.1:" + std::to_string(port) + "/";
   client b{address};
   client::get_result from_b;
   int waits = 0;
@@ -581,14 +585,9 @@ TEST(HttpClient, AWaitingClientKeepsItsUnparsedBytesWhileAnotherCallsOnItsThread
 // reports that answer, learns the version from it, and sends every later request with a
 // Content-Length.
 TEST(HttpClient, StopsChunkingOnceAnHttp10ServerAnswered) {
-  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(::listen(listener, 4), 0);
-  socklen_t len = sizeof a;
-  ::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len);
+  std::uint16_t port = 0;
+  const int listener = listen_on_loopback(port);
+  ASSERT_GE(listener, 0);
   std::vector<std::string> heads;  // written by the peer thread, read after join
   std::thread peer([&] {
     for (int i = 0; i < 3; ++i) {
@@ -623,7 +622,7 @@ TEST(HttpClient, StopsChunkingOnceAnHttp10ServerAnswered) {
       ::close(fd);
     }
   });
-  const std::string address = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/svc";
+  const std::string address = "http://127.0.0.1:" + std::to_string(port) + "/svc";
   client fresh{address}, c{address};
   const std::string small(8u << 10, 'x');  // over the 4 KiB threshold, under 1 MiB
   const std::string big(4u << 20, 'x');    // over 1 MiB
