@@ -219,17 +219,6 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt) {
   }
 }
 
-/// An ASCII NCName (what reader::next_simple_element may compare instead of parse).
-constexpr bool is_ascii_ncname(std::string_view s) {
-  auto start = [](char ch) {
-    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
-  };
-  if (s.empty() || !start(s[0])) return false;
-  for (char ch : s)
-    if (!start(ch) && !(ch >= '0' && ch <= '9') && ch != '-' && ch != '.') return false;
-  return true;
-}
-
 /// Whether field I of T is read through read_leaf (see field_match::read_leaf).
 template <class T, std::size_t I>
 constexpr bool is_leaf_field() {
@@ -240,7 +229,8 @@ constexpr bool is_leaf_field() {
                 shape<M>::is_pointer || !(simple_type<X> || enum_type<X>)) {
     return false;
   } else {
-    return is_ascii_ncname(f.name) && (f.ns == meta<T>::ns || f.ns.empty());
+    // An ASCII NCName: what reader::next_simple_element may compare instead of parse.
+    return xml::ncname{f.name}.checked() && (f.ns == meta<T>::ns || f.ns.empty());
   }
 }
 

@@ -132,9 +132,9 @@ class ncname {
  public:
   consteval explicit ncname(std::string_view name)
       : data_(name.data()), size_(name.size() | (is_ascii(name) ? checked_bit : 0)) {}
-  std::string_view text() const noexcept { return {data_, size_ & ~checked_bit}; }
+  constexpr std::string_view text() const noexcept { return {data_, size_ & ~checked_bit}; }
   /// True when the name is known to be an NCName.
-  bool checked() const noexcept { return (size_ & checked_bit) != 0; }
+  constexpr bool checked() const noexcept { return (size_ & checked_bit) != 0; }
 
  private:
   static consteval bool is_ascii(std::string_view s) {
