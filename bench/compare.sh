@@ -51,16 +51,17 @@ mkdir -p "$work"
 ((write_results)) && mkdir -p "$plots"
 
 # guard: lather-bench's untimed calls per thread around each window (CXF: 25); axis_warm: the
-# warm-up before each Axis split; axis_reps: interleaved rounds over all Axis splits.
+# warm-up before each Axis split; axis_reps: interleaved rounds over all Axis splits;
+# axis_windows: consecutive timed windows of the split's C calls per client process and round.
 if [[ $mode = quick ]]; then
-  secs=1 warm=1 reps=1 guard=2 axis_warm=0 axis_reps=2
+  secs=1 warm=1 reps=1 guard=2 axis_warm=0 axis_reps=2 axis_windows=3
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 16 1024"
   sweep_items="6 64 640"
   axis_calls="1 10 100 1000"
 else
-  secs=5 warm=2 reps=2 guard=25 axis_warm=1 axis_reps=5
+  secs=5 warm=2 reps=2 guard=25 axis_warm=1 axis_reps=5 axis_windows=5
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 8 16 32 64 100 128 256 512 1024"
@@ -520,7 +521,7 @@ measure_clients() {
 # ---------------------------------------------------------------------------------------------
 # 5. Axis 2002 table
 
-# spread "SAMPLES..." -> "min median max" (empty samples ignored; "- - -" when none)
+# spread "SAMPLES..." -> "min median max" (empty samples and "-" ignored; "- - -" when none)
 spread() {
   printf '%s\n' "$@" | grep -v '^-\{0,1\}$' | sort -g |
     awk '{ v[NR] = $1 } END { if (!NR) { print "- - -"; exit }
@@ -528,27 +529,29 @@ spread() {
       printf "%.4f %.4f %.4f\n", v[1], m, v[NR] }'
 }
 
-# One Axis split, seconds for all C calls (or "-"): from the mean per call, which both clients
-# print with microsecond resolution (the totals only to the millisecond). lather's also prints
-# its timed thread's CPU seconds and run-queue seconds in the window ("seconds cpu queue").
+# One Axis split in one client process: axis_windows consecutive windows of C calls, each
+# window's seconds (both clients list them with 0.1 us resolution; "-" on failure). lather's
+# line starts with its timed thread's CPU seconds and run-queue seconds per window (the mean
+# over the windows): "cpu queue window1 window2 ...".
 axis_lather() { # URL CALLS ITEMS
   local out=$work/lather-bench.out
   if run_bounded 120 "$out" "$lather_bench" --url "$1" --threads 1 --count "$2" \
-    --packet-size "$3" --warmup "$axis_warm" --guard-calls 1 --json --no-progress &&
-    [[ $(json_field errors "$out") = 0 ]]; then
-    awk -v a="$(json_field overall_avg_ms "$out")" -v n="$(json_field invocations "$out")" \
-      -v c="$(json_field window_cpu_ms "$out")" -v q="$(json_field window_runqueue_ms "$out")" \
-      'BEGIN { printf "%.6f %.6f %.6f", a * n / 1000, c / 1000, q / 1000 }'
+    --windows "$axis_windows" --packet-size "$3" --warmup "$axis_warm" --guard-calls 1 --json \
+    --no-progress && [[ $(json_field errors "$out") = 0 ]]; then
+    awk -v c="$(json_field window_cpu_ms "$out")" -v q="$(json_field window_runqueue_ms "$out")" \
+      -v w="$(grep -o '"windows_ms":\[[^]]*' "$out" | tail -1 | cut -d[ -f2)" -v r="$axis_windows" \
+      'BEGIN { printf "%.6f %.6f", c / 1000 / r, q / 1000 / r; n = split(w, v, ",")
+        for (i = 1; i <= n; i++) printf " %.6f", v[i] / 1000 }'
   else
-    echo - - -
+    echo - -
   fi
 }
 axis_gsoap() { # URL CALLS ITEMS
   local out=$work/gsoap-client.out
-  if run_bounded 120 "$out" "$gsoap_client" --url "$1" --threads 1 --count "$2" \
-    --packet-size "$3" --warmup "$axis_warm" --io store; then
-    awk -v a="$(result_field mean_ms "$out")" -v n="$(result_field calls "$out")" \
-      'BEGIN { printf "%.6f", a * n / 1000 }'
+  if run_bounded 300 "$out" "$gsoap_client" --url "$1" --threads 1 --count "$2" \
+    --windows "$axis_windows" --packet-size "$3" --warmup "$axis_warm" --io store; then
+    awk -v w="$(result_field windows_ms "$out")" \
+      'BEGIN { n = split(w, v, ","); for (i = 1; i <= n; i++) printf "%s%.6f", (i > 1 ? " " : ""), v[i] / 1000 }'
   else
     echo -
   fi
@@ -565,9 +568,10 @@ measure_axis() {
     start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 4 --io store &&
       gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
   fi
-  # Every split is measured axis_reps times. The repetitions are interleaved: each round runs
-  # all splits (forward in even rounds, backward in odd ones) and alternates which stack goes
-  # first, so drift (other load, CPU frequency) spreads over all splits and both stacks alike.
+  # Every split is measured in axis_reps rounds of axis_windows windows. The rounds are
+  # interleaved: each runs all splits (forward in even rounds, backward in odd ones) and
+  # alternates which stack goes first, so drift (other load, CPU frequency) spreads over all
+  # splits and both stacks alike; every window is one sample.
   declare -A samples=()
   local rep c k s order splits=($axis_calls) i got
   local -a parts
@@ -582,8 +586,8 @@ measure_axis() {
             [[ -n $lather_url ]] || continue
             got=$(axis_lather "$lather_url" "$c" "$k")
             read -r -a parts <<<"$got"
-            samples[lather,$c]+=" ${parts[0]}" samples[cpu,$c]+=" ${parts[1]}"
-            samples[queue,$c]+=" ${parts[2]}"
+            samples[cpu,$c]+=" ${parts[0]}" samples[queue,$c]+=" ${parts[1]}"
+            samples[lather,$c]+=" ${parts[*]:2}"
             ;;
           gsoap) [[ -n $gsoap_url ]] && samples[gsoap,$c]+=" $(axis_gsoap "$gsoap_url" "$c" "$k")" ;;
         esac
@@ -593,18 +597,21 @@ measure_axis() {
     done
   done
   : >"$work/axis.dat"
-  emit "One client thread, $axis_reps interleaved rounds over all splits: \`lather-bench --threads 1"
-  emit "--count C --packet-size 1000/C --warmup $axis_warm --guard-calls 1 --json\` (overall_avg_ms x C; the"
-  emit "guard call warms the timing thread's own connection and buffers, as gSOAP's timed thread"
-  emit "is warmed by its own warm-up calls) and \`gsoap-perf-client --threads 1 --count C"
-  emit "--packet-size 1000/C --warmup $axis_warm --io store\` (mean_ms x C; QName prefixes as generated)."
-  emit "Seconds for all C calls: the **minimum** of the $axis_reps rounds, then median and maximum."
-  emit "The minimum, because interference from other load on the shared box only ever adds time:"
-  emit "the fastest round is the closest to what the split itself costs, and the median shows"
-  emit "whether that minimum is typical. 'client CPU' is lather-bench's timed thread on a CPU"
-  emit "during the window (minimum of the rounds: serializing, parsing and comparing the echo;"
-  emit "the server's CPU is not in it) and 'run queue' its median time runnable but waiting"
-  emit "for a CPU (other load on the box), both from the thread's schedstat."
+  emit "One client thread, $axis_reps interleaved rounds over all splits; in each round one client"
+  emit "process per stack and split times $axis_windows consecutive windows of the split's C calls on its"
+  emit "warm connection, and every window is one sample ($((axis_reps * axis_windows)) per split and stack):"
+  emit "\`lather-bench --threads 1 --count C --windows $axis_windows --packet-size 1000/C --warmup $axis_warm"
+  emit "--guard-calls 1 --json\` (windows_ms; the guard call warms the timing thread's own"
+  emit "connection and buffers, as gSOAP's timed thread is warmed by its own warm-up calls) and"
+  emit "\`gsoap-perf-client --threads 1 --count C --windows $axis_windows --packet-size 1000/C --warmup"
+  emit "$axis_warm --io store\` (windows_ms; QName prefixes as generated). Seconds for all C calls: the"
+  emit "**minimum** over the samples, then median and maximum. The minimum, because interference from"
+  emit "other load on the shared box only ever adds time: the fastest window is the closest to what"
+  emit "the split itself costs, and the median shows whether that minimum is typical. 'client CPU'"
+  emit "is lather-bench's timed thread on a CPU per window (serializing, parsing and comparing the"
+  emit "echo; the server's CPU is not in it; the process's mean per window, minimum over the rounds)"
+  emit "and 'run queue' its time runnable but waiting for a CPU per window (other load on the box;"
+  emit "median over the rounds), both from the thread's schedstat."
   emit ""
   emit "| calls | items/call | lather min s | lather median | lather max | client CPU s | run queue s | gSOAP min s | gSOAP median | gSOAP max |"
   emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -634,7 +641,7 @@ measure_axis() {
   emit ""
   emit "Goal: lather's time grows with the number of calls (monotonic): by the minimum $monotonic;"
   emit "by the median $median_monotonic."
-  plot axis "set title '1000 items split into C calls (minimum of $axis_reps rounds)'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints title 'lather', '' using 1:3 with linespoints title 'gSOAP'"
+  plot axis "set title '1000 items split into C calls (minimum of $((axis_reps * axis_windows)) windows)'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints title 'lather', '' using 1:3 with linespoints title 'gSOAP'"
   local pid
   for pid in $lather_pid $gsoap_pid; do stop_pid "$pid"; done
 }

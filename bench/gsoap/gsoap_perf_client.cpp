@@ -1,6 +1,6 @@
 // gsoap-perf-client — gSOAP 2.8 client for the CXF perf DocPortType, as a benchmark peer.
 //
-//   gsoap-perf-client --url U [--threads N] [--time S | --count N] [--warmup S]
+//   gsoap-perf-client --url U [--threads N] [--time S | --count N [--windows R]] [--warmup S]
 //                     [--packet-size K] [--operation
 //                     echoComplexTypeDoc|echoStringDoc|echoBase64Doc]
 //                     [--io buffer|store|chunk] [--qname-prefix generated|fixed]
@@ -8,7 +8,8 @@
 //
 // One gSOAP context (one keep-alive connection) per thread, like CXF's one proxy per thread. All
 // threads warm up for --warmup seconds, then count the calls that complete within the --time
-// window (or each makes --count timed calls); every reply is checked (idout == id and the item
+// window (or each makes --count timed calls, --windows times in a row: each window's time is
+// listed, as lather-bench --windows does); every reply is checked (idout == id and the item
 // count, or the echoed text/bytes). --save-request writes the echoComplexTypeDoc request body
 // gSOAP sends (id 1) to FILE and exits, for replaying with wrk or curl.
 // Memory is freed after every call (soap_destroy + soap_end). Prints CXF-style lines and one
@@ -33,7 +34,8 @@ struct options {
   std::string url;
   int threads = 1;
   int time_s = 10;
-  int count = 0;  ///< calls per thread; 0 = time mode
+  int count = 0;    ///< calls per thread; 0 = time mode
+  int windows = 1;  ///< count mode: consecutive timed windows of `count` calls per thread
   int warmup_s = 1;
   int packet_size = 1;
   operation op = operation::complex_type;
@@ -45,7 +47,8 @@ struct options {
 [[noreturn]] void usage() {
   std::fprintf(
       stderr,
-      "usage: gsoap-perf-client --url U [--threads N] [--time S | --count N] [--warmup S]\n"
+      "usage: gsoap-perf-client --url U [--threads N] [--time S | --count N [--windows R]]\n"
+      "         [--warmup S]\n"
       "         [--packet-size K] [--operation echoComplexTypeDoc|echoStringDoc|"
       "echoBase64Doc]\n"
       "         [--io buffer|store|chunk] [--qname-prefix generated|fixed]\n"
@@ -67,6 +70,8 @@ options parse_options(int argc, char** argv) {
       opts.time_s = gsoap_perf::parse_int_option("--time", value);
     } else if (arg == "--count") {
       opts.count = gsoap_perf::parse_int_option("--count", value);
+    } else if (arg == "--windows") {
+      opts.windows = gsoap_perf::parse_int_option("--windows", value);
     } else if (arg == "--save-request") {
       opts.save_request = value;
     } else if (arg == "--warmup") {
@@ -104,7 +109,9 @@ options parse_options(int argc, char** argv) {
     }
   }
   if (!opts.save_request.empty()) return opts;
-  if (opts.url.empty() || opts.threads < 1 || opts.time_s < 1) usage();
+  if (opts.url.empty() || opts.threads < 1 || opts.time_s < 1 || opts.windows < 1 ||
+      (opts.windows > 1 && opts.count == 0))
+    usage();
   return opts;
 }
 
@@ -119,6 +126,7 @@ struct thread_result {
   long long timed_errors = 0;
   long long errors = 0;
   double timed_seconds = 0;
+  std::vector<double> window_seconds;  ///< count mode: each consecutive window
   std::string first_error;
 };
 
@@ -195,14 +203,20 @@ void run_thread(const options& opts, const run_state& state, int thread_index,
     caller client(opts, &ctx);
     int id = thread_index * 1'000'000;
     bool counting = false;
-    clock_type::time_point start;
+    clock_type::time_point start, window_start;
+    int window_calls = 0;
+    result.window_seconds.reserve(static_cast<std::size_t>(opts.windows));
     while (!state.stop.load(std::memory_order_relaxed)) {
       if (!counting && state.timing.load(std::memory_order_relaxed)) {
         counting = true;
-        start = clock_type::now();
+        start = window_start = clock_type::now();
       }
-      if (counting && opts.count > 0 && result.timed_calls + result.timed_errors >= opts.count) {
-        break;
+      if (counting && opts.count > 0 && window_calls >= opts.count) {
+        const clock_type::time_point now = clock_type::now();
+        result.window_seconds.push_back(std::chrono::duration<double>(now - window_start).count());
+        if (static_cast<int>(result.window_seconds.size()) >= opts.windows) break;
+        window_start = now;
+        window_calls = 0;
       }
       if (client.call(++id, result.first_error)) {
         if (counting) ++result.timed_calls;
@@ -211,6 +225,7 @@ void run_thread(const options& opts, const run_state& state, int thread_index,
         if (counting) ++result.timed_errors;
         soap_closesock(&ctx);
       }
+      if (counting) ++window_calls;
     }
     if (counting) {
       result.timed_seconds = std::chrono::duration<double>(clock_type::now() - start).count();
@@ -296,8 +311,19 @@ int main(int argc, char** argv) {
   std::printf("Total(%d):  %.1f tps %.3f ms\n", opts.threads, per_thread_rate_sum, mean_latency_ms);
   std::printf(
       "RESULT stack=gsoap op=%s threads=%d packet_size=%d calls=%lld errors=%lld "
-      "seconds=%.3f calls_per_s=%.1f per_thread=%.1f mean_ms=%.3f\n",
+      "seconds=%.3f calls_per_s=%.1f per_thread=%.1f mean_ms=%.3f",
       operation_name(opts.op), opts.threads, opts.packet_size, calls, errors, wall_s, calls_per_s,
       per_thread, mean_latency_ms);
+  if (opts.count > 0) {  // each window's duration, mean over the threads
+    std::printf(" windows_ms=");
+    for (int w = 0; w < opts.windows; ++w) {
+      double sum_ms = 0;
+      for (const thread_result& result : results)
+        if (static_cast<int>(result.window_seconds.size()) > w)
+          sum_ms += result.window_seconds[static_cast<std::size_t>(w)] * 1000.0;
+      std::printf("%s%.4f", w ? "," : "", sum_ms / opts.threads);
+    }
+  }
+  std::printf("\n");
   return errors == 0 && calls > 0 ? 0 : 1;
 }

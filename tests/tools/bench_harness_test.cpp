@@ -228,6 +228,46 @@ TEST_F(perf_server_test, JsonGivesOneObjectPerThreadCount) {
   }
 }
 
+// The numbers of a JSON array field of one lather-bench --json line ("key":[a,b,...]).
+std::vector<double> json_numbers(const std::string& line, std::string_view key) {
+  std::vector<double> v;
+  auto at = line.find('"' + std::string(key) + "\":[");
+  if (at == std::string::npos) return v;
+  at += key.size() + 4;
+  const auto end = line.find(']', at);
+  for (std::size_t b = at; b < end;) {
+    std::size_t used = 0;
+    v.push_back(std::stod(line.substr(b, end - b), &used));
+    b += used + 1;  // the number and its comma
+  }
+  return v;
+}
+
+TEST_F(perf_server_test, WindowsTimeConsecutiveWindowsOfCountCalls) {
+  // compare.sh's Axis table: each window of --count calls is one sample of a split.
+  const auto r = run(bench_args(server_->url(), {"--count", "4", "--windows", "3", "--json",
+                                                 "--guard-calls", "1", "--packet-size", "5"}));
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto line = r.out.substr(r.out.find('{'));
+  EXPECT_NE(line.find("\"invocations\":12,"), std::string::npos) << line;
+  const auto windows = json_numbers(line, "windows_ms");
+  ASSERT_EQ(windows.size(), 3u) << line;
+  double sum = 0;
+  for (double ms : windows) {
+    EXPECT_GT(ms, 0.0) << line;
+    sum += ms;
+  }
+  // Consecutive: together they are the timed window (running_s is printed to 1 ms).
+  const auto running = line.find("\"running_s\":");
+  ASSERT_NE(running, std::string::npos) << line;
+  EXPECT_NEAR(sum, std::stod(line.substr(running + 12)) * 1000, 1.0) << line;
+
+  // Windows are of N calls: a timed window (--time) cannot be split.
+  const auto bad = run(bench_args(server_->url(), {"--time", "1", "--windows", "2"}));
+  EXPECT_EQ(bad.exit, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--windows needs --count"), std::string::npos) << bad.out;
+}
+
 TEST_F(perf_server_test, EveryOperationFramingAndVersionEchoesVerified) {
   const std::string cxf_path = "/cxf-benchmark-soapdoclit/services/SoapHttpDocLitPort";
   const std::vector<std::vector<std::string>> runs = {
@@ -321,6 +361,17 @@ TEST_F(perf_server_test, GsoapClientGeneratedFromCxfsWsdlEchoesEveryOperation) {
     EXPECT_NE(r.out.find(" errors=0"), std::string::npos) << op << "\n" << r.out;
     EXPECT_NE(r.out.find(" calls=40"), std::string::npos) << op << "\n" << r.out;
   }
+  // --windows: consecutive windows of --count calls, each listed (as lather-bench's).
+  const auto r = run({bin("gsoap-perf-client"), "--url", server_->url(), "--count", "3",
+                      "--windows", "2", "--warmup", "0", "--packet-size", "10"});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find(" calls=6 errors=0"), std::string::npos) << r.out;
+  const auto at = r.out.find(" windows_ms=");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  std::size_t used = 0;
+  EXPECT_GT(std::stod(r.out.substr(at + 12), &used), 0.0) << r.out;
+  ASSERT_EQ(r.out[at + 12 + used], ',') << r.out;
+  EXPECT_GT(std::stod(r.out.substr(at + 13 + used)), 0.0) << r.out;
 }
 
 // ----------------------------------------------------------------- other stacks' servers

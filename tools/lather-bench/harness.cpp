@@ -167,8 +167,11 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
     const window_usage usage_before = own_thread ? thread_usage() : window_usage{};
     const auto start = clock::now();
     auto last = start;
+    auto window_start = start;
+    r.window_s.reserve(opts.windows);
     for (std::uint64_t i = 0; c; ++i) {
-      if (opts.seconds > 0 ? done.load(std::memory_order_relaxed) : i >= opts.count) break;
+      if (opts.seconds > 0 ? done.load(std::memory_order_relaxed) : i >= opts.count * opts.windows)
+        break;
       try {
         c->call(++id);
         const auto now = clock::now();
@@ -181,7 +184,12 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
         progress.errors.fetch_add(1, std::memory_order_relaxed);
         last = clock::now();
       }
+      if (opts.seconds == 0 && (i + 1) % opts.count == 0) {  // a window of --count calls ends
+        r.window_s.push_back(seconds_between(window_start, last));
+        window_start = last;
+      }
     }
+    if (opts.seconds > 0) r.window_s.push_back(seconds_between(start, last));
     r.duration_s = seconds_between(start, clock::now());
     if (own_thread) r.usage = thread_usage() - usage_before;
     {
@@ -252,7 +260,10 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
   for (auto& th : pool) th.join();
 
   double sum_avg = 0;
+  result.window_ms.assign(opts.windows, 0.0);
   for (const auto& r : result.per_thread) {
+    for (std::size_t w = 0; w < r.window_s.size() && w < opts.windows; ++w)
+      result.window_ms[w] += r.window_s[w] * 1000.0 / clients;
     result.invocations += r.invocations;
     result.running_s += r.duration_s;
     result.errors += r.errors;
@@ -345,7 +356,10 @@ void print_result(const run_options& opts, const run_result& r) {
           static_cast<unsigned long long>(r.usage.minor_faults),
           static_cast<unsigned long long>(r.usage.voluntary_cs),
           static_cast<unsigned long long>(r.usage.involuntary_cs));
-    std::printf("\"errors\":%llu}\n", static_cast<unsigned long long>(r.errors));
+    std::printf("\"windows_ms\":[");
+    for (std::size_t w = 0; w < r.window_ms.size(); ++w)
+      std::printf("%s%.4f", w ? "," : "", r.window_ms[w]);
+    std::printf("],\"errors\":%llu}\n", static_cast<unsigned long long>(r.errors));
     return;
   }
   std::printf("=============Overall Test Result============\n");
@@ -359,6 +373,11 @@ void print_result(const run_options& opts, const run_result& r) {
   std::printf("Latency (ms): p50 %.3f  p90 %.3f  p99 %.3f  max %.3f\n",
               double(r.latency.percentile(50)) * ms, double(r.latency.percentile(90)) * ms,
               double(r.latency.percentile(99)) * ms, double(r.latency.max()) * ms);
+  if (r.window_ms.size() > 1) {
+    std::printf("Windows (ms):");
+    for (double ms : r.window_ms) std::printf(" %.3f", ms);
+    std::printf("\n");
+  }
   std::printf("Errors: %llu\n", static_cast<unsigned long long>(r.errors));
   int shown = 0;
   for (const auto& t : r.per_thread)

@@ -29,6 +29,9 @@ struct run_options {
   double warmup_seconds = 5;  ///< global warm-up (CXF: 30 s and 1200 calls per thread)
   std::uint64_t warmup_min_calls = 0;
   unsigned guard_calls = 25;  ///< untimed calls before and after each thread's timed window
+  /// Count mode: each client times this many consecutive windows of `count` calls on its warm
+  /// connection (compare.sh's Axis table takes every window as one sample of a split).
+  unsigned windows = 1;
   /// 0: one OS thread per client (CXF's model). N: the clients run as fibers on N threads
   /// (multiplex.hpp); the callers must then wait through bench::wait_socket.
   unsigned client_threads = 0;
@@ -72,6 +75,7 @@ struct thread_result {
   std::uint64_t errors = 0;
   latency_histogram latency;
   std::vector<std::string> error_samples;  ///< first few error messages
+  std::vector<double> window_s;            ///< each consecutive window (run_options::windows)
 };
 
 struct run_result {
@@ -87,6 +91,8 @@ struct run_result {
   std::uint64_t errors = 0;
   latency_histogram latency;
   window_usage usage;  ///< summed over the client threads
+  /// Each consecutive window (run_options::windows): its duration, mean over the threads.
+  std::vector<double> window_ms;
 };
 
 /// Runs the global warm-up once, then one timed run per thread count; prints CXF's result

@@ -56,6 +56,8 @@ prints its result block.
   --warmup SECONDS          global warm-up, 4 threads (default 5; CXF uses 30 s + 1200 calls)
   --warmup-calls N          and at least N calls per warm-up thread (default 0)
   --guard-calls N           untimed calls before/after each thread's window (default 25)
+  --windows R               with --count: time R consecutive windows of N calls per thread
+                            on the same connection (default 1); --json lists each window
   --client-threads T        run the clients as fibers on T threads (default 0: one OS
                             thread per client, as CXF); each keeps its own connection
   --chunking-threshold N|never   request body framing (default 4096)
@@ -90,6 +92,7 @@ options parse_options(int argc, char** argv) {
     else if (arg == "--warmup") o.run.warmup_seconds = parse_number<double>(value(), "--warmup");
     else if (arg == "--warmup-calls") o.run.warmup_min_calls = parse_number<std::uint64_t>(value(), "--warmup-calls");
     else if (arg == "--guard-calls") o.run.guard_calls = parse_number<unsigned>(value(), "--guard-calls");
+    else if (arg == "--windows") o.run.windows = parse_number<unsigned>(value(), "--windows");
     else if (arg == "--client-threads") o.run.client_threads = parse_number<unsigned>(value(), "--client-threads");
     else if (arg == "--chunking-threshold") {
       auto v = value();
@@ -114,6 +117,9 @@ options parse_options(int argc, char** argv) {
   if (o.run.count > 0 && time_given) throw std::invalid_argument("give --time or --count, not both");
   if (o.run.count == 0 && !time_given) o.run.seconds = 30;
   if (o.run.count == 0 && o.run.seconds <= 0) throw std::invalid_argument("--time must be > 0");
+  if (o.run.windows == 0) throw std::invalid_argument("--windows must be >= 1");
+  if (o.run.windows > 1 && o.run.count == 0)
+    throw std::invalid_argument("--windows needs --count (windows of N calls)");
   o.run.progress = o.progress && !o.run.json;
   return o;
 }
