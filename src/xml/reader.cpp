@@ -189,6 +189,27 @@ inline std::string_view qname_local(const char* qname, std::size_t len,
   return {qname + skip, len - skip};
 }
 
+// One of the five predefined entity references at p ('&'), the bulk of escaped SOAP text: the
+// character it stands for in `c` and the reference's length, or 0 for anything else (a
+// character reference, another name, or bytes still to come: decode_ref's general path).
+inline std::size_t predefined_entity(const char* p, const char* end, char& c) noexcept {
+  const std::ptrdiff_t n = end - p;
+  if (n >= 4 && p[2] == 't' && p[3] == ';' && (p[1] == 'l' || p[1] == 'g')) {
+    c = p[1] == 'l' ? '<' : '>';
+    return 4;
+  }
+  if (n >= 5 && p[1] == 'a' && p[2] == 'm' && p[3] == 'p' && p[4] == ';') {
+    c = '&';
+    return 5;
+  }
+  if (n >= 6 && p[5] == ';' &&
+      (std::memcmp(p + 1, "quot", 4) == 0 || std::memcmp(p + 1, "apos", 4) == 0)) {
+    c = p[1] == 'q' ? '"' : '\'';
+    return 6;
+  }
+  return 0;
+}
+
 // A stack of bytes (names of open elements, namespace prefixes and URIs): appends without
 // vector::insert's general-case code, truncates on pop, keeps its capacity across documents.
 class byte_stack {
@@ -288,6 +309,7 @@ struct reader::impl {
   std::vector<char> values;  // decoded attribute values
   std::vector<std::uint32_t> dup_table;
   std::vector<char> text_buf;  // decoded or merged text
+  byte_stack leaf_text;        // next_simple_element's text when it had references
   const char* text_ptr = nullptr;
   std::size_t text_len = 0;
   bool text_in_buf = false;
@@ -641,25 +663,10 @@ struct reader::impl {
   // ------------------------------------------------------------------ references
   // Decodes the reference at p ('&'). On ok, q is past ';' and out[0, n) holds the UTF-8.
   st decode_ref(const char* p, const char* end, const char*& q, char* out, std::size_t& n) {
-    // Fast path: the five predefined entities (the bulk of escaped SOAP text). Same result as
-    // the general path below whenever their names fit the name length limit.
-    if (lim.max_name_length >= 4 &&
-        (end - p >= 6 || (end - p >= 4 && (p[1] == 'l' || p[1] == 'g')))) {
-      char c = 0;
-      std::size_t len = 0;
-      if (p[2] == 't' && p[3] == ';' && (p[1] == 'l' || p[1] == 'g')) {
-        c = p[1] == 'l' ? '<' : '>';
-        len = 4;
-      } else if (end - p >= 5 && p[1] == 'a' && p[2] == 'm' && p[3] == 'p' && p[4] == ';') {
-        c = '&';
-        len = 5;
-      } else if (end - p >= 6 && p[5] == ';' &&
-                 (std::memcmp(p + 1, "quot", 4) == 0 || std::memcmp(p + 1, "apos", 4) == 0)) {
-        c = p[1] == 'q' ? '"' : '\'';
-        len = 6;
-      }
-      if (len) {
-        out[0] = c;
+    // Fast path: the five predefined entities. Same result as the general path below whenever
+    // their names fit the name length limit.
+    if (lim.max_name_length >= 4) {
+      if (const std::size_t len = predefined_entity(p, end, out[0])) {
         n = 1;
         q = p + len;
         return st::ok;
@@ -1655,12 +1662,36 @@ struct reader::impl {
     return r.next();
   }
 
+  // next_simple_element's text when it holds predefined entity references (gSOAP, lather and
+  // CXF escape '&' and '<' that way): from `text`, whose first reference is at s, decoded into
+  // leaf_text up to the next byte that is neither plain character data nor such a reference,
+  // which is returned; nullptr for any other reference (a character reference, another name, a
+  // name the name length limit refuses, one cut by the end of the buffer), left to next().
+  [[gnu::noinline]] const char* decode_leaf_refs(const char* text, const char* s, const char* end) {
+    if (lim.max_name_length < 4) return nullptr;
+    leaf_text.truncate(0);
+    const char* seg = text;
+    do {
+      char c;
+      const std::size_t len = predefined_entity(s, end, c);
+      if (len == 0) return nullptr;
+      leaf_text.append(seg, static_cast<std::size_t>(s - seg));
+      leaf_text.append(&c, 1);
+      seg = s + len;
+      s = detail::find_text_special(seg, end);
+    } while (s != end && *s == '&');
+    leaf_text.append(seg, static_cast<std::size_t>(s - seg));
+    return s;
+  }
+
   // reader::next_simple_element(): a whole `<P:local>text</P:local>` child in one step, checked
   // by comparing bytes. Why that is a complete check: P is the current element's prefix and
   // the tag declares nothing, so P means what it meant on the current element (its namespace
   // is the child's); `local` is an NCName (precondition), so the compared bytes are a valid
-  // name; the text stops at every byte that needs a decision (find_text_special); the end tag
-  // is the same bytes. Limits that could be crossed fail over to next(), which reports them.
+  // name; the text stops at every byte that needs a decision (find_text_special), and the only
+  // one decided here is a predefined entity reference, decoded as decode_ref decodes it; the end
+  // tag is the same bytes. Limits that could be crossed fail over to next(), which reports them
+  // (the text limit is checked on the undecoded bytes, never fewer than the decoded ones).
   bool next_simple_element(reader& r, std::string_view local) {
     if (ph != phase::content || pending_end || retry_at != 0 || text_resume) return false;
     if (pending_pop) {
@@ -1690,6 +1721,12 @@ struct reader::impl {
     }
     const char* text = name + name_len + 1;
     const char* s = detail::find_text_special(text, end);
+    std::string_view content(text, static_cast<std::size_t>(s - text));
+    if (s != end && *s == '&') {
+      s = decode_leaf_refs(text, s, end);
+      if (s == nullptr) return false;
+      content = {leaf_text.data(), leaf_text.size()};
+    }
     if (static_cast<std::size_t>(end - s) < name_len + 3 || s[0] != '<' || s[1] != '/' ||
         s[2 + name_len] != '>' || !same_bytes(s + 2, name, name_len) ||
         static_cast<std::uint64_t>(s - text) > lim.max_text_length) {
@@ -1701,7 +1738,7 @@ struct reader::impl {
     r.prefix_ = {name, prefix_len};
     r.local_ = {name + name_len - local.size(), local.size()};
     r.ns_ = uri_view(parent.uri_off, parent.uri_len);
-    r.text_ = {text, static_cast<std::size_t>(s - text)};
+    r.text_ = content;
     r.attributes_ = {};
     r.declarations_ = {};
     r.depth_ = static_cast<std::uint32_t>(elements.size() + 1);

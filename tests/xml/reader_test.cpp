@@ -421,8 +421,11 @@ TEST(Reader, NextSimpleElementReadsPlainChildrenWhole) {
       "<p:r xmlns:p='urn:p' xmlns:q='urn:p'>"
       "<p:a>12</p:a>"                     // plain: read whole
       "<p:a x='1'>1</p:a>"                // attribute
-      "<p:a>x&amp;y</p:a>"                // entity reference
+      "<p:a>x&amp;y</p:a>"                // predefined entity: read whole, decoded
+      "<p:a>&lt;&gt;&quot;&apos;</p:a>"   // the other four
       "<p:a>&#49;</p:a>"                  // character reference
+      "<p:a>a&amp;b&#49;</p:a>"           // a character reference after a predefined one
+      "<p:a>&amp;]</p:a>"                 // ']' after a reference
       "<p:a><![CDATA[c]]></p:a>"          // CDATA
       "<p:a><!--c-->1</p:a>"              // comment
       "<p:a >1</p:a>"                     // whitespace in the start tag
@@ -441,8 +444,8 @@ TEST(Reader, NextSimpleElementReadsPlainChildrenWhole) {
   reader r;
   r.reset(doc);
   EXPECT_EQ(simple_element_trace(r, "urn:p", "a"),
-            "leaf[12] next next next next next next next next next next next next next next "
-            "next next leaf[] ");
+            "leaf[12] next leaf[x&y] leaf[<>\"'] next next next next next next next next next "
+            "next next next next next next next leaf[] ");
   // The child is in its parent's namespace; the local name must match exactly.
   r.reset("<p:r xmlns:p='urn:p'><p:a>1</p:a></p:r>");
   EXPECT_EQ(simple_element_trace(r, "urn:x", "a"), "leaf[1](in urn:p) ");
@@ -496,6 +499,18 @@ TEST(Reader, NextSimpleElementLeavesErrorsToNext) {
   r.reset("<r><a>1</a>");
   EXPECT_EQ(simple_element_trace(r, "", "a"),
             std::string("leaf[1] error ") + describe(errc::unexpected_eof));
+  // References next() refuses, after one it decodes: reported by next() at the reference.
+  const std::string undefined = "<r><a>&amp;&bogus;</a></r>";
+  r.reset(undefined);
+  EXPECT_EQ(simple_element_trace(r, "", "a"),
+            std::string("next error ") + describe(errc::undefined_entity));
+  EXPECT_EQ(r.error().where.offset, undefined.find("&bogus;"));
+  r.reset("<r><a>&lt;&amp</a></r>");
+  EXPECT_EQ(simple_element_trace(r, "", "a"),
+            std::string("next error ") + describe(errc::bad_syntax));
+  r.reset("<r><a>&lt;&#0;</a></r>");
+  EXPECT_EQ(simple_element_trace(r, "", "a"),
+            std::string("next error ") + describe(errc::bad_char_ref));
   // Limits that the element would cross: the general way reports them.
   limits lim;
   lim.max_depth = 1;
@@ -511,12 +526,24 @@ TEST(Reader, NextSimpleElementLeavesErrorsToNext) {
   short_names.reset("<r><a>1</a><abcde>1</abcde></r>");
   EXPECT_EQ(simple_element_trace(short_names, "", "abcde"),
             std::string("next error ") + describe(errc::limit_name_length));
+  // An entity name is a name too: under a 3-byte limit "amp" passes and "quot" fails, as next()
+  // decides.
+  lim = {};
+  lim.max_name_length = 3;
+  reader tiny_names(lim);
+  tiny_names.reset("<r><a>&amp;</a><a>&quot;</a></r>");
+  EXPECT_EQ(simple_element_trace(tiny_names, "", "a"),
+            std::string("next next error ") + describe(errc::limit_name_length));
   lim = {};
   lim.max_text_length = 2;
   reader short_text(lim);
   short_text.reset("<r><a>12</a><a>123</a></r>");
   EXPECT_EQ(simple_element_trace(short_text, "", "a"),
             std::string("leaf[12] next error ") + describe(errc::limit_text_length));
+  // The limit is on decoded text; references longer than the limit undecoded take next().
+  short_text.reset("<r><a>&lt;</a><a>&amp;&amp;</a><a>&amp;&amp;&amp;</a></r>");
+  EXPECT_EQ(simple_element_trace(short_text, "", "a"),
+            std::string("next next next error ") + describe(errc::limit_text_length));
   lim = {};
   lim.max_total_bytes = 12;
   reader short_doc(lim);
@@ -532,6 +559,7 @@ TEST(Reader, NextSimpleElementStreamedSplitAnywhere) {
       "<x1:r xmlns:x1='urn:t'><x1:item><x1:varString>abc</x1:varString><x1:varInt>42</x1:varInt>"
       "<x1:s a='1'><x1:varInt>7</x1:varInt></x1:s><x1:varString></x1:varString></x1:item>"
       "<x1:item xmlns:x1='urn:u'><x1:varString>d&amp;e</x1:varString><x1:varInt>1</x1:varInt>"
+      "<x1:varString>&lt;&quot;x&quot;&gt;</x1:varString><x1:varString>a&#38;</x1:varString>"
       "</x1:item></x1:r>";
   const std::vector<std::string> leaves = test::leaf_candidates(doc);
   ASSERT_GE(leaves.size(), 4u);

@@ -116,10 +116,12 @@ class reader {
   /// or a child's end). When the bytes ahead are exactly `<P:local>` where P is E's prefix (so
   /// the child has no attributes or namespace declarations and is in E's namespace: the one
   /// E's start tag reported, which the caller compares with the namespace it expects), then
-  /// character data that needs no decoding (as for next_text_content()), then `</P:local>`,
+  /// character data that needs no decoding (as for next_text_content()) other than the five
+  /// predefined entity references (`&amp;` `&lt;` `&gt;` `&quot;` `&apos;`), then `</P:local>`,
   /// all already buffered and within the limits, consumes them and returns true: the reader is
   /// on the child's token::end_element (local_name(), ns(), prefix(), depth() of the child;
-  /// text() = the data; where() = its end tag), as after next() and next_text_content().
+  /// text() = the data, decoded; where() = its end tag), as after next() and
+  /// next_text_content(). A decoded text() stays valid until the next call of this function too.
   /// Otherwise it consumes nothing and returns false: call next(), which reads the same bytes
   /// the general way (and reports any error). `local` must be an NCName (the caller's schema
   /// metadata): its bytes are compared, not parsed.
