@@ -5,7 +5,8 @@
 // base64, hex, numbers, words) is skipped 16 bytes at a time, and everything that needs a
 // decision (markup, references, line ends, control characters, non-ASCII bytes that need UTF-8
 // validation) stops the scan. SSE2 is the x86-64 baseline, so no run-time dispatch is needed
-// for it; other targets use the scalar loops.
+// for it; long runs of character data go on 32 bytes at a time where the CPU has AVX2
+// (scan.cpp, chosen at run time); other targets use the scalar loops.
 #pragma once
 
 #include <cstdint>
@@ -34,25 +35,30 @@ inline unsigned unusual_mask(__m128i v) noexcept {
       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
   return static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(ok, low)));
 }
+
+/// The bytes of the 16 at p that find_text_special stops at, as a bit mask.
+inline unsigned text_special_mask(const char* p) noexcept {
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // A superset first (every byte below 0x20 or above 0x7F): one compare instead of three for
+  // the control-character test; tab and LF are taken out only in a block that has one.
+  __m128i markup = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')), _mm_cmpeq_epi8(v, _mm_set1_epi8('&'))),
+      _mm_cmpeq_epi8(v, _mm_set1_epi8(']')));
+  unsigned m = static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(markup, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))));
+  if (m) {
+    m &= ~static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+        _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')))));
+  }
+  return m;
+}
 #endif
 
-/// Character data: '<', '&', ']' (for "]]>"), CR, control characters, non-ASCII.
-inline const char* find_text_special(const char* p, const char* end) noexcept {
+/// find_text_special on its own, without the AVX2 loop: 16 bytes at a time, then byte by byte.
+inline const char* find_text_special_sse2(const char* p, const char* end) noexcept {
 #if LATHER_XML_SSE2
   while (end - p >= 16) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    // A superset first (every byte below 0x20 or above 0x7F): one compare instead of three for
-    // the control-character test; tab and LF are taken out only in a block that has one.
-    __m128i markup = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')), _mm_cmpeq_epi8(v, _mm_set1_epi8('&'))),
-        _mm_cmpeq_epi8(v, _mm_set1_epi8(']')));
-    unsigned m = static_cast<unsigned>(
-        _mm_movemask_epi8(_mm_or_si128(markup, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))));
-    if (m) {
-      m &= ~static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
-          _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')))));
-      if (m) return p + __builtin_ctz(m);
-    }
+    if (unsigned m = text_special_mask(p)) return p + __builtin_ctz(m);
     p += 16;
   }
 #endif
@@ -61,6 +67,35 @@ inline const char* find_text_special(const char* p, const char* end) noexcept {
     if (c == '<' || c == '&' || c == ']' || is_unusual(c)) return p;
   }
   return end;
+}
+
+#if LATHER_XML_SSE2
+/// True when the CPU has AVX2 (asked once, at start-up: false until then, which only means
+/// SSE2 is used).
+extern const bool text_scan_avx2_available;
+/// Whether find_text_special hands long runs to its AVX2 loop: text_scan_avx2_available,
+/// unless a test switched it off to run the SSE2 loop alone (single-threaded tests only).
+extern bool text_scan_avx2;
+/// find_text_special 32 bytes at a time (scan.cpp, compiled for AVX2): only where the CPU has
+/// AVX2.
+const char* find_text_special_avx2(const char* p, const char* end) noexcept;
+#endif
+
+/// Character data: '<', '&', ']' (for "]]>"), CR, control characters, non-ASCII. Most runs in
+/// SOAP are short (numbers, names, words) and end within the first 32 bytes, which are scanned
+/// inline with SSE2; a longer one (base64, hex, prose) goes on in the AVX2 loop where the CPU
+/// has one. So only long runs pay for the run-time dispatch (a flag test and a call), and they
+/// take half the loop iterations.
+inline const char* find_text_special(const char* p, const char* end) noexcept {
+#if LATHER_XML_SSE2
+  if (end - p >= 64) {
+    if (unsigned m = text_special_mask(p)) return p + __builtin_ctz(m);
+    if (unsigned m = text_special_mask(p + 16)) return p + 16 + __builtin_ctz(m);
+    p += 32;
+    if (text_scan_avx2) return find_text_special_avx2(p, end);
+  }
+#endif
+  return find_text_special_sse2(p, end);
 }
 
 /// Attribute value: the closing quote, '<', '&', any byte below 0x20 (tab/LF/CR normalise to
