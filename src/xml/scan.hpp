@@ -37,7 +37,7 @@ inline unsigned unusual_mask(__m128i v) noexcept {
 }
 
 /// The bytes of the 16 at p that find_text_special stops at, as a bit mask.
-inline unsigned text_special_mask(const char* p) noexcept {
+[[gnu::always_inline]] inline unsigned text_special_mask(const char* p) noexcept {
   __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   // A superset first (every byte below 0x20 or above 0x7F): one compare instead of three for
   // the control-character test; tab and LF are taken out only in a block that has one.
@@ -86,7 +86,8 @@ const char* find_text_special_avx2(const char* p, const char* end) noexcept;
 /// inline with SSE2; a longer one (base64, hex, prose) goes on in the AVX2 loop where the CPU
 /// has one. So only long runs pay for the run-time dispatch (a flag test and a call), and they
 /// take half the loop iterations.
-inline const char* find_text_special(const char* p, const char* end) noexcept {
+[[gnu::always_inline]] inline const char* find_text_special(const char* p,
+                                                            const char* end) noexcept {
 #if LATHER_XML_SSE2
   if (end - p >= 64) {
     if (unsigned m = text_special_mask(p)) return p + __builtin_ctz(m);
