@@ -641,7 +641,7 @@ measure_axis() {
   emit ""
   emit "Goal: lather's time grows with the number of calls (monotonic): by the minimum $monotonic;"
   emit "by the median $median_monotonic."
-  plot axis "set title '1000 items split into C calls (minimum of $((axis_reps * axis_windows)) windows)'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints title 'lather', '' using 1:3 with linespoints title 'gSOAP'"
+  plot axis "set title '1000 items split into C calls ($((axis_reps * axis_windows)) windows per split)'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints lc 1 title 'lather minimum', '' using 1:4 with lines dt 2 lc 1 title 'lather median', '' using 1:3 with linespoints lc 2 title 'gSOAP minimum', '' using 1:5 with lines dt 2 lc 2 title 'gSOAP median'"
   local pid
   for pid in $lather_pid $gsoap_pid; do stop_pid "$pid"; done
 }
