@@ -231,6 +231,12 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   bool timed_out = false, closed = false, idle = false, peer_gone = false;
   yield_type* yield = nullptr;
   server_connection *prev = nullptr, *next = nullptr;
+  /// Bytes read_now may still take before a read goes through the event loop again.
+  static constexpr std::size_t direct_read_budget = 256 * 1024;
+  std::size_t direct_read_left = direct_read_budget;
+  /// A caller's buffer at least this large gets the socket's bytes directly (smaller ones
+  /// would cost a system call per few bytes: they are served from the read buffer).
+  static constexpr std::size_t direct_to_caller = 16 * 1024;
 
   // Read side: unconsumed bytes are read_buffer[read_begin, read_end).
   std::unique_ptr<char[]> read_buffer;
@@ -343,8 +349,34 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     std::size_t got = tls ? tls->async_read_some(asio::buffer(dest, n), (*yield)[ec])
                           : socket.async_read_some(asio::buffer(dest, n), (*yield)[ec]);
     current_connection = this;
+    direct_read_left = direct_read_budget;  // this read went through the event loop
     worker::add(owner.bytes_in, got);
     return got;
+  }
+  /// Plain TCP, while a request body is being read: take what the socket holds now without
+  /// going through the event loop. asio posts even a successful speculative read's completion,
+  /// so with many connections a worker parsed a piece of every request in turn and none of
+  /// them stayed in the cache; this way one request is read and parsed while it is hot. At
+  /// most direct_read_budget bytes between two reads through the loop, so a connection that
+  /// always has data cannot keep its worker from the others. 0 = nothing now (or the budget is
+  /// spent): read through asio, whose own first attempt makes a wait cost one more empty
+  /// read. Sets `ec` at the end of the stream or on an error.
+  std::size_t read_now(char* dest, std::size_t n, sys_error& ec) {
+    if (tls || direct_read_left == 0) return 0;
+    n = std::min(n, direct_read_left);
+    ssize_t r;
+    do r = ::recv(socket.native_handle(), dest, n, MSG_DONTWAIT);
+    while (r < 0 && errno == EINTR);
+    if (r > 0) {
+      direct_read_left -= static_cast<std::size_t>(r);
+      worker::add(owner.bytes_in, static_cast<std::size_t>(r));
+      return static_cast<std::size_t>(r);
+    }
+    if (r == 0)
+      ec = asio::error::eof;
+    else if (errno != EAGAIN && errno != EWOULDBLOCK)
+      ec = sys_error(errno, boost::system::system_category());
+    return 0;
   }
   /// Plain TCP: one non-blocking sendmsg of as much as the socket takes now. An asio write
   /// whose speculative send succeeds still posts its completion, switching the coroutine out
@@ -393,18 +425,23 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
                   "writing the response: " + ec.message());
     }
   }
-  /// Make room at the end of the read buffer (compacting), then read at least one byte.
-  bool fill(sys_error& ec) {
+  /// Make room at the end of the read buffer (compacting).
+  void make_room() {
     if (read_begin == read_end) read_begin = read_end = 0;
     if (read_end == read_capacity && read_begin > 0) {
       std::memmove(read_buffer.get(), read_buffer.get() + read_begin, read_end - read_begin);
       read_end -= read_begin;
       read_begin = 0;
     }
+  }
+  /// Read at least one byte into the read buffer through the event loop.
+  bool fill(sys_error& ec) {
+    make_room();
     std::size_t n = read_some(read_buffer.get() + read_end, read_capacity - read_end, ec);
     read_end += n;
     return !ec && n > 0;
   }
+  bool parse_body_in_place(std::size_t n);
 
   void run(yield_type y);
   bool read_request_head();
@@ -461,7 +498,9 @@ void request_parser::on_header_impl(sys_error&) {
 std::size_t request_parser::take(beast::string_view bytes, sys_error& ec) {
   std::size_t room = c_.body_capacity - c_.body_length;
   std::size_t n = std::min(room, bytes.size());
-  if (n) std::memcpy(c_.body_dest + c_.body_length, bytes.data(), n);
+  // Bytes read straight into the caller's buffer are in place, or move down over chunk framing.
+  char* to = c_.body_dest + c_.body_length;
+  if (n && to != bytes.data()) std::memmove(to, bytes.data(), n);
   c_.body_length += n;
   if (n < bytes.size()) ec = bhttp::error::need_buffer;  // the caller's buffer is full
   return n;
@@ -671,10 +710,28 @@ std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
       }
       if (body_length > 0 || parser->is_done()) return body_length;
     }
-    set_deadline(srv.opts.idle_timeout);
     sys_error ec;
-    bool got = fill(ec);
-    clear_deadline();
+    if (read_begin == read_end && capacity >= direct_to_caller) {
+      // Nothing buffered: the socket's bytes go straight into the caller's buffer (the XML
+      // reader's), saving a copy of the body through the connection's buffer.
+      read_begin = read_end = 0;
+      if (std::size_t n = read_now(dest, std::min(capacity, read_capacity), ec)) {
+        if (parse_body_in_place(n)) return body_length;
+        continue;
+      }
+    } else {
+      make_room();
+      if (std::size_t n = read_now(read_buffer.get() + read_end, read_capacity - read_end, ec)) {
+        read_end += n;
+        continue;
+      }
+    }
+    bool got = !ec;
+    if (got) {
+      set_deadline(srv.opts.idle_timeout);
+      got = fill(ec);
+      clear_deadline();
+    }
     if (!got) {
       peer_gone = true;
       keep_alive = false;
@@ -682,6 +739,27 @@ std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
                   "request body: connection ended before the body did");
     }
   }
+}
+
+/// Parse `n` body bytes that read_now put at body_dest: the body stays where it is (chunk
+/// framing is squeezed out); what the parser did not take (a split chunk header, the next
+/// pipelined request) moves to the empty read buffer. True when read_body can return.
+bool server_connection::parse_body_in_place(std::size_t n) {
+  std::size_t used = 0;
+  while (used < n && !parser->is_done()) {
+    sys_error ec;
+    std::size_t m = parser->put(asio::buffer(body_dest + used, n - used), ec);
+    used += m;
+    if (ec && ec != bhttp::error::need_more && ec != bhttp::error::need_buffer) {
+      body_error = ec;
+      keep_alive = false;
+      throw error(errc_for(ec), "request body: " + ec.message());
+    }
+    if (m == 0) break;
+  }
+  std::memcpy(read_buffer.get(), body_dest + used, n - used);
+  read_end = n - used;
+  return body_length > 0 || parser->is_done();
 }
 
 /// Read and drop what is left of the request body, up to `budget` bytes.

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <fstream>
 #include <mutex>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -375,6 +376,111 @@ TEST(HttpServer, NextRequestArrivingBeforeDuringOrAfterTheWaitIsServed) {
   EXPECT_EQ(s.read_response().body, "one");
   EXPECT_EQ(s.read_response().body, "two");
   expect_serving(srv.port());
+}
+
+// Request bodies arriving in pieces after the head: the server reads them straight into the
+// handler's buffer when it is large and nothing is buffered, squeezing chunk framing out in
+// place and keeping bytes past the body (a split chunk header, the next pipelined request) for
+// the next read. Random chunk sizes, write sizes and read capacities around the 16 KiB switch.
+TEST(HttpServer, BodiesArrivingInPiecesAreReadInPlace) {
+  server srv{{.threads = 1}};
+  std::mt19937 rng(7);
+  srv.route("/", [](request& req, response& res) {
+    std::vector<char> buf(40000);
+    std::size_t capacity = 20000;  // 16 KiB and more: straight into it; less: via the read buffer
+    while (std::size_t n = req.read_body(buf.data(), capacity)) {
+      res.body().append({buf.data(), n});
+      capacity = capacity == 20000 ? 3000 : capacity == 3000 ? 40000 : 20000;
+    }
+  });
+  srv.start();
+  raw_socket s{srv.port(), 20000};
+  for (int round = 0; round < 12; ++round) {
+    std::string body(std::uniform_int_distribution<std::size_t>(1, 200000)(rng), '\0');
+    for (char& c : body) c = static_cast<char>('a' + rng() % 26);
+    const bool chunked = round % 2 == 0;
+    std::string wire = "POST / HTTP/1.1\r\nHost: t\r\n";
+    wire += chunked ? "Transfer-Encoding: chunked\r\n\r\n"
+                    : "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+    const std::size_t head_size = wire.size();
+    if (chunked) {
+      for (std::size_t at = 0; at < body.size();) {
+        std::size_t n =
+            std::min(body.size() - at, std::uniform_int_distribution<std::size_t>(1, 40000)(rng));
+        char size_line[20];
+        std::snprintf(size_line, sizeof size_line, "%zx\r\n", n);
+        wire += size_line + body.substr(at, n) + "\r\n";
+        at += n;
+      }
+      wire += "0\r\n\r\n";
+    } else {
+      wire += body;
+    }
+    wire += post_request("/", "next " + std::to_string(round));  // pipelined behind the body
+    // The head alone first, so the body's bytes come after the server has parsed it.
+    ASSERT_TRUE(s.send(std::string_view(wire).substr(0, head_size)));
+    for (std::size_t at = head_size; at < wire.size();) {
+      std::size_t n =
+          std::min(wire.size() - at, std::uniform_int_distribution<std::size_t>(1, 70000)(rng));
+      ASSERT_TRUE(s.send(std::string_view(wire).substr(at, n)));
+      at += n;
+    }
+    auto r = s.read_response();
+    ASSERT_EQ(r.status, 200u);
+    ASSERT_EQ(r.body.size(), body.size());
+    ASSERT_TRUE(r.body == body) << "round " << round;
+    EXPECT_EQ(s.read_response().body, "next " + std::to_string(round));
+  }
+  srv.stop();
+  EXPECT_EQ(srv.get_stats().requests, 24u);
+}
+
+// A connection whose body bytes are always there (its handler consumes them more slowly than
+// the client sends) must not keep its worker from the others: the server reads a request's
+// body without the event loop only up to a budget, then goes through it again. One server
+// thread; the second client is answered long before the first body ends.
+TEST(HttpServer, AConnectionThatAlwaysHasDataDoesNotMonopoliseItsWorker) {
+  constexpr std::size_t total = 16u << 20;
+  server srv{{.threads = 1}};
+  std::atomic<std::size_t> consumed{0};
+  std::atomic<std::size_t> consumed_when_other_served{total};
+  std::atomic<unsigned> checksum{0};
+  signal_flag streaming;
+  srv.route("/stream", [&](request& req, response& res) {
+    // Slower than the client on purpose (work on every piece), so every read finds the socket
+    // full; 16 KiB pieces are read straight into this buffer.
+    std::vector<unsigned char> buf(16 * 1024);
+    unsigned sum = 0;
+    streaming.set();
+    while (std::size_t n = req.read_body(reinterpret_cast<char*>(buf.data()), buf.size())) {
+      for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t i = 0; i < n; ++i) sum = sum * 31 + buf[i] + unsigned(pass);
+      consumed += n;
+    }
+    checksum = sum;  // the work is kept
+    res.body().append(std::to_string(consumed.load()));
+  });
+  srv.route("/other", [&](request&, response& res) {
+    consumed_when_other_served = consumed.load();
+    res.body().append("other");
+  });
+  srv.start();
+  raw_socket a{srv.port(), 20000};
+  std::thread pump([&] {
+    std::string piece(64 * 1024, 'x');
+    if (!a.send("POST /stream HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(total) +
+                "\r\n\r\n"))
+      return;
+    for (std::size_t sent = 0; sent < total; sent += piece.size())
+      if (!a.send(piece)) return;
+  });
+  ASSERT_TRUE(streaming.wait());
+  raw_socket b{srv.port(), 20000};
+  ASSERT_TRUE(b.send(post_request("/other", "")));
+  EXPECT_EQ(b.read_response().body, "other");
+  pump.join();
+  EXPECT_EQ(a.read_response().body, std::to_string(total));
+  EXPECT_LT(consumed_when_other_served.load(), total / 2);
 }
 
 TEST(HttpServer, GracefulStopFinishesInFlightAndClosesIdle) {
