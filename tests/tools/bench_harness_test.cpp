@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <filesystem>
@@ -261,6 +262,14 @@ TEST_F(perf_server_test, WindowsTimeConsecutiveWindowsOfCountCalls) {
   const auto running = line.find("\"running_s\":");
   ASSERT_NE(running, std::string::npos) << line;
   EXPECT_NEAR(sum, std::stod(line.substr(running + 12)) * 1000, 1.0) << line;
+
+  // The text block lists them too.
+  const auto text = run(bench_args(server_->url(), {"--count", "2", "--windows", "3"}));
+  ASSERT_EQ(text.exit, 0) << text.out;
+  const auto at = text.out.find("Windows (ms): ");
+  ASSERT_NE(at, std::string::npos) << text.out;
+  const std::string list = text.out.substr(at + 14, text.out.find('\n', at) - at - 14);
+  EXPECT_EQ(std::count(list.begin(), list.end(), ' '), 2) << list;
 
   // Windows are of N calls: a timed window (--time) cannot be split.
   const auto bad = run(bench_args(server_->url(), {"--time", "1", "--windows", "2"}));
