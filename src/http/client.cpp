@@ -133,33 +133,56 @@ struct request_staging {
   xml::output body;
 };
 
-// A connection holds a read_area only while it has unparsed bytes or a receive in progress, and
-// a request_staging only while it writes its request: both are lent by the calling thread's
-// LIFO pool. A thread running many clients (fibers, lather-bench --client-threads) thus reuses
-// a few warm sets instead of one per connection, which with 1,024 connections are all cold.
-constexpr std::size_t max_spares = 8;  // per thread and kind; sets past it are freed
+// A connection holds a read_area only while it has unparsed bytes or a receive that could not
+// wait without one is in progress, and a request_staging only while it writes its request: both
+// are lent by one LIFO pool per process. So the sets in use are the few that calls are filling or
+// emptying right now, warm in the cache, whether the clients are fibers on a few threads
+// (lather-bench --client-threads) or one blocking thread each (128 threads held 128 cold sets,
+// ~100 KiB each, when the pool was per thread).
+template <class T>
+class spare_pool {
+ public:
+  std::unique_ptr<T> take() {
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        auto t = std::move(free_.back());
+        free_.pop_back();
+        return t;
+      }
+    }
+    return std::make_unique<T>();
+  }
+  void give_back(std::unique_ptr<T>& t) {
+    if (!t) return;
+    std::unique_ptr<T> excess;  // freed outside the lock
+    {
+      std::lock_guard lock(mutex_);
+      if (free_.size() < max_spares)
+        free_.push_back(std::move(t));
+      else
+        excess = std::move(t);
+    }
+  }
+
+ private:
+  static constexpr std::size_t max_spares = 32;  // per kind; sets past it are freed
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<T>> free_;
+};
 
 template <class T>
-std::vector<std::unique_ptr<T>>& spares() {
-  thread_local std::vector<std::unique_ptr<T>> pool;
+spare_pool<T>& spares() {
+  static spare_pool<T> pool;
   return pool;
 }
 template <class T>
 std::unique_ptr<T> take_spare() {
-  auto& pool = spares<T>();
-  if (pool.empty()) return std::make_unique<T>();
-  auto t = std::move(pool.back());
-  pool.pop_back();
-  return t;
+  return spares<T>().take();
 }
 template <class T>
 void give_back(std::unique_ptr<T>& t) {
-  if (!t) return;
-  auto& pool = spares<T>();
-  if (pool.size() < max_spares)
-    pool.push_back(std::move(t));
-  else
-    t.reset();
+  spares<T>().give_back(t);
 }
 
 /// A pooled connection. Used by one call at a time.
@@ -195,6 +218,9 @@ struct client_connection {
   std::vector<field_ref> fields;
   // SO_SNDTIMEO / SO_RCVTIMEO now set on the blocking plain-TCP socket (zero = not yet).
   clock_type::duration send_timeout{}, receive_timeout{};
+  // The last blocking receive filled all the room it had: more bytes are probably queued, so
+  // the next one keeps the read area instead of waiting in the stack buffer (receive_blocking).
+  bool last_receive_filled = false;
   spin_budget spin;  // polling before a blocking recv (client_options::spin_budget)
 };
 
@@ -245,6 +271,7 @@ struct client_call {
   void wait_ready(bool writable, io_deadline d);
   void send_blocking(iovec* iov, std::size_t count);
   std::size_t receive_blocking(io_deadline d, sys_error& ec);
+  ssize_t receive_sleeping();
   ssize_t recv_spinning(char* dest, std::size_t capacity);
 
   void connect();
@@ -521,11 +548,18 @@ void client_call::send_blocking(iovec* iov, std::size_t count) {
 std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
   for (;;) {
     if (!cl.opts.wait_socket) bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
-    if (!c.input) c.input = take_spare<read_area>();
-    char* const dest = c.read_data() + c.read_end;
-    const std::size_t room = read_area::capacity - c.read_end;
-    const ssize_t n = cl.opts.wait_socket ? ::recv(c.socket.native_handle(), dest, room, 0)
-                                          : recv_spinning(dest, room);
+    ssize_t n = 0;
+    if (cl.opts.wait_socket) {
+      if (!c.input) c.input = take_spare<read_area>();
+      n = ::recv(c.socket.native_handle(), c.read_data() + c.read_end,
+                 read_area::capacity - c.read_end, 0);
+    } else if (c.input) {
+      const std::size_t room = read_area::capacity - c.read_end;
+      n = recv_spinning(c.read_data() + c.read_end, room);
+      c.last_receive_filled = n == static_cast<ssize_t>(room);
+    } else {
+      n = receive_sleeping();
+    }
     if (n > 0) return static_cast<std::size_t>(n);
     if (n == 0) {
       ec = asio::error::eof;
@@ -540,6 +574,21 @@ std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
     ec = sys_error(errno, boost::system::system_category());
     return 0;
   }
+}
+
+/// A thread that may sleep in recv with nothing unparsed holds no pooled read area meanwhile:
+/// the first bytes land in a small buffer on its own stack (a PacketSize-1 response fits) and
+/// are moved into an area taken once they came. With one blocking thread per client (CXF's
+/// model), 128 threads then share a few warm areas instead of holding 128 cold ones.
+ssize_t client_call::receive_sleeping() {
+  char first[4096];
+  const ssize_t n = recv_spinning(first, sizeof first);
+  c.last_receive_filled = n == static_cast<ssize_t>(sizeof first);
+  if (n > 0) {
+    c.input = take_spare<read_area>();
+    std::memcpy(c.read_data(), first, static_cast<std::size_t>(n));  // read_end is 0
+  }
+  return n;
 }
 
 /// A blocking recv, after polling (MSG_DONTWAIT) for up to the connection's adaptive spin
@@ -771,7 +820,11 @@ void client_call::read_early_response() {
 }
 
 bool client_call::fill(io_deadline d) {
-  if (c.read_begin == c.read_end) c.read_begin = c.read_end = 0;
+  if (c.read_begin == c.read_end) {
+    c.read_begin = c.read_end = 0;
+    // A blocking thread waits without the area unless its last receive found more than fitted.
+    if (!c.tls && !cl.opts.wait_socket && !c.last_receive_filled) c.return_input();
+  }
   if (c.read_end == read_area::capacity && c.read_begin > 0) {
     std::memmove(c.read_data(), c.read_data() + c.read_begin, c.read_end - c.read_begin);
     c.read_end -= c.read_begin;

@@ -19,9 +19,11 @@ namespace {
 
 // The reader and writer a call uses while it writes its request or reads its response: the
 // request is serialized into `buf`, whose sink forwards to the HTTP body through the chunking
-// threshold. Lent per phase from a pool per thread, not held per client for the whole call: a
-// thread that runs many clients' calls (fibers waiting for their responses, as lather-bench
-// --client-threads runs them) reuses one or two warm sets instead of one per client.
+// threshold. Lent per phase from one pool per process, not held per client for the whole call:
+// the sets in use are those of the calls writing or reading right now, warm in the cache,
+// whether the clients are fibers on a few threads (lather-bench --client-threads) or one
+// blocking thread each (128 threads at PacketSize 100 held 128 cold sets when the pool was per
+// thread).
 struct codec {
   xml::reader reader;
   soap::envelope_reader envelope{reader};  // kept with the reader: its scope strings stay warm
@@ -32,31 +34,15 @@ struct codec {
 
 class codec_lease {
  public:
-  codec_lease() {
-    auto& pool = spare();
-    if (pool.empty()) {
-      codec_ = std::make_unique<codec>();
-    } else {
-      codec_ = std::move(pool.back());
-      pool.pop_back();
-    }
-  }
-  // Returned to the pool of the thread it ends on (a coroutine may have moved).
-  ~codec_lease() {
-    auto& pool = spare();
-    if (pool.size() < max_spare) pool.push_back(std::move(codec_));
-  }
-  codec_lease(const codec_lease&) = delete;
-  codec_lease& operator=(const codec_lease&) = delete;
-  codec* get() const { return codec_.get(); }
+  codec_lease() : lease_(spares().take()) {}
+  codec* get() const { return lease_.object.get(); }
 
  private:
-  static constexpr std::size_t max_spare = 16;
-  static std::vector<std::unique_ptr<codec>>& spare() {
-    thread_local std::vector<std::unique_ptr<codec>> pool;
+  static detail::object_pool<codec>& spares() {
+    static detail::object_pool<codec> pool;
     return pool;
   }
-  std::unique_ptr<codec> codec_;
+  detail::object_pool<codec>::lease lease_;
 };
 
 }  // namespace
