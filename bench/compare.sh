@@ -52,16 +52,17 @@ mkdir -p "$work"
 
 # guard: lather-bench's untimed calls per thread around each window (CXF: 25); axis_warm: the
 # warm-up before each Axis split; axis_reps: interleaved rounds over all Axis splits;
-# axis_windows: consecutive timed windows of the split's C calls per client process and round.
+# axis_windows: consecutive timed windows of the split's C calls per client process and round;
+# clients_reps: interleaved passes over all client counts (section 4).
 if [[ $mode = quick ]]; then
-  secs=1 warm=1 reps=1 guard=2 axis_warm=0 axis_reps=2 axis_windows=3
+  secs=1 warm=1 reps=1 guard=2 axis_warm=0 axis_reps=2 axis_windows=3 clients_reps=1
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 16 1024"
   sweep_items="6 64 640"
   axis_calls="1 10 100 1000"
 else
-  secs=5 warm=2 reps=2 guard=25 axis_warm=1 axis_reps=5 axis_windows=5
+  secs=5 warm=2 reps=2 guard=25 axis_warm=1 axis_reps=5 axis_windows=5 clients_reps=3
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 8 16 32 64 100 128 256 512 1024"
@@ -175,6 +176,7 @@ best() { # best OLD NEW -> the larger number (empty/"-" loses)
   if [[ -z ${1:-} || $1 = - ]]; then echo "${2:--}"; elif [[ -z ${2:-} || $2 = - ]]; then echo "$1";
   else awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; fi
 }
+below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; } # below A B: A < B numerically
 fmt0() { [[ -z ${1:-} || $1 = - ]] && echo - || awk -v a="$1" 'BEGIN { printf "%.0f", a }'; }
 
 emit() { printf '%s\n' "$*" | tee -a "$report"; }
@@ -478,38 +480,64 @@ measure_clients() {
   emit "connection, as fibers on $client_threads threads) and \`gsoap-perf-client --url U --threads C"
   emit "--time $secs --warmup $warm --io store\` (per_thread, calls_per_s; one thread per client) against \`gsoap-perf-server"
   emit "--threads 1030 --io store\` (one worker per keep-alive connection)."
+  emit "Each row is the best of $clients_reps interleaved pass(es) over all rows, the same rule for both"
+  emit "stacks: passes alternate forward and backward over the client counts and which stack runs"
+  emit "first, so drift on the shared box spreads over all rows; a row's per-client figure comes"
+  emit "from the pass that gave its best total. The minimum total of the passes is shown as the spread."
   emit ""
-  emit "| clients | lather per client | lather total | gSOAP per client | gSOAP total |"
-  emit "|---:|---:|---:|---:|---:|"
-  local c out lp lt gp gt errors lather_errors='' gsoap_errors='' lather_best=- lather_last=-
+  # Every point is measured clients_reps times, interleaved like section 5: pass r runs every
+  # client count, forward in even passes and backward in odd ones, lather and gSOAP alternating
+  # which goes first.
+  declare -A total=() per=() low=()
+  local c rep s order counts out lp lt errors lather_errors='' gsoap_errors=''
+  for ((rep = 0; rep < clients_reps; rep++)); do
+    counts=($client_counts)
+    if ((rep % 2)); then counts=(); for c in $client_counts; do counts=("$c" "${counts[@]}"); done; fi
+    if ((rep % 2)); then order=(gsoap lather); else order=(lather gsoap); fi
+    for c in "${counts[@]}"; do
+      for s in "${order[@]}"; do
+        lp='' lt='' errors=''
+        if [[ $s = lather && -n $lather_url ]]; then
+          out=$work/lather-bench.out
+          run_bounded $((secs + warm + 90)) "$out" "$lather_bench" --url "$lather_url" \
+            --threads "$c" --client-threads "$client_threads" --time "$secs" --warmup "$warm" \
+            --guard-calls "$guard" --json --no-progress
+          lp=$(json_field overall_throughput "$out") lt=$(json_field total_tps "$out")
+          errors=$(json_field errors "$out")
+          [[ -z $lt ]] && echo "  lather-bench failed at $c clients: $(tail -2 "$out" | tr '\n' ' ')" >&2
+          [[ -n $errors && $errors != 0 ]] && lather_errors="$lather_errors $c:$errors"
+        elif [[ $s = gsoap && -n $gsoap_url ]]; then
+          out=$work/gsoap-client.out
+          run_bounded $((secs + warm + 90)) "$out" "$gsoap_client" --url "$gsoap_url" \
+            --threads "$c" --time "$secs" --warmup "$warm" --io store
+          lp=$(result_field per_thread "$out") lt=$(result_field calls_per_s "$out")
+          errors=$(result_field errors "$out")
+          [[ -z $lt ]] && echo "  gsoap-perf-client failed at $c clients: $(tail -2 "$out" | tr '\n' ' ')" >&2
+          [[ -n $errors && $errors != 0 ]] && gsoap_errors="$gsoap_errors $c:$errors"
+        else
+          continue
+        fi
+        printf '  clients %-6s pass %s, %4s clients: %s calls/s\n' "$s" "$((rep + 1))" "$c" "${lt:--}" >&2
+        [[ -z $lt ]] && continue
+        if [[ -z ${total[$s,$c]:-} ]] || below "${total[$s,$c]}" "$lt"; then
+          total[$s,$c]=$lt per[$s,$c]=$lp
+        fi
+        if [[ -z ${low[$s,$c]:-} ]] || below "$lt" "${low[$s,$c]}"; then low[$s,$c]=$lt; fi
+      done
+    done
+  done
+  emit "| clients | lather per client | lather total | lather lowest pass | gSOAP per client | gSOAP total | gSOAP lowest pass |"
+  emit "|---:|---:|---:|---:|---:|---:|---:|"
+  local lather_best=- lather_last=-
   for c in $client_counts; do
-    lp=- lt=- gp=- gt=-
-    if [[ -n $lather_url ]]; then
-      out=$work/lather-bench.out
-      run_bounded $((secs + warm + 90)) "$out" "$lather_bench" --url "$lather_url" \
-        --threads "$c" --client-threads "$client_threads" --time "$secs" --warmup "$warm" \
-        --guard-calls "$guard" --json --no-progress
-      lp=$(json_field overall_throughput "$out") lt=$(json_field total_tps "$out")
-      errors=$(json_field errors "$out")
-      [[ -z $lt ]] && echo "  lather-bench failed at $c clients: $(tail -2 "$out" | tr '\n' ' ')" >&2
-      [[ -n $errors && $errors != 0 ]] && lather_errors="$lather_errors $c:$errors"
-    fi
-    if [[ -n $gsoap_url ]]; then
-      out=$work/gsoap-client.out
-      run_bounded $((secs + warm + 90)) "$out" "$gsoap_client" --url "$gsoap_url" \
-        --threads "$c" --time "$secs" --warmup "$warm" --io store
-      gp=$(result_field per_thread "$out") gt=$(result_field calls_per_s "$out")
-      errors=$(result_field errors "$out")
-      [[ -z $gt ]] && echo "  gsoap-perf-client failed at $c clients: $(tail -2 "$out" | tr '\n' ' ')" >&2
-      [[ -n $errors && $errors != 0 ]] && gsoap_errors="$gsoap_errors $c:$errors"
-    fi
+    lt=${total[lather,$c]:--}
     lather_best=$(best "$lather_best" "$lt")
     lather_last=$lt
-    emit "| $c | $(fmt0 "$lp") | $(fmt0 "$lt") | $(fmt0 "$gp") | $(fmt0 "$gt") |"
-    echo "$c $lp $lt $gp $gt" >>"$work/clients.dat"
+    emit "| $c | $(fmt0 "${per[lather,$c]:--}") | $(fmt0 "$lt") | $(fmt0 "${low[lather,$c]:--}") | $(fmt0 "${per[gsoap,$c]:--}") | $(fmt0 "${total[gsoap,$c]:--}") | $(fmt0 "${low[gsoap,$c]:--}") |"
+    echo "$c ${per[lather,$c]:--} $lt ${per[gsoap,$c]:--} ${total[gsoap,$c]:--}" >>"$work/clients.dat"
   done
   emit ""
-  emit "Failed calls (clients:count; the figures count successful calls only): lather${lather_errors:- none};"
+  emit "Failed calls (clients:count over all passes; the figures count successful calls only): lather${lather_errors:- none};"
   emit "gSOAP${gsoap_errors:- none}."
   emit ""
   emit "Goal: lather total at the largest client count >= 90% of its best: $(ratio "$lather_last" "$lather_best") of best."

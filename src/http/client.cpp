@@ -187,7 +187,8 @@ void give_back(std::unique_ptr<T>& t) {
 
 /// A pooled connection. Used by one call at a time.
 struct client_connection {
-  explicit client_connection(std::chrono::microseconds spin_max) : spin(spin_max) {}
+  client_connection(std::chrono::microseconds spin_max, std::atomic<std::size_t>& areas)
+      : areas_held(areas), spin(spin_max) {}
   asio::io_context ctx{1};
   tcp::socket socket{ctx};
   std::optional<asio::ssl::stream<tcp::socket&>> tls;
@@ -197,14 +198,21 @@ struct client_connection {
   std::unique_ptr<read_area> input;  // unparsed bytes are input->bytes[read_begin, read_end)
   std::size_t read_begin = 0, read_end = 0;
   std::unique_ptr<request_staging> out;  // while the request is written
+  std::atomic<std::size_t>& areas_held;  // the client's count (client::stats::read_areas_held)
   char* read_data() { return input->bytes.get(); }
+  void take_input() {
+    if (input) return;
+    input = take_spare<read_area>();
+    areas_held.fetch_add(1, std::memory_order_relaxed);
+  }
   /// Returns the read area when no unparsed byte is left in it (or `discard`: the connection
   /// is being dropped or reconnected).
   void return_input(bool discard = false) {
     if (discard) read_begin = read_end = 0;
-    if (read_begin != read_end) return;
+    if (read_begin != read_end || !input) return;
     read_begin = read_end = 0;
     give_back(input);
+    areas_held.fetch_sub(1, std::memory_order_relaxed);
   }
   void return_output() {
     if (out) out->body.clear_sink();
@@ -348,6 +356,7 @@ struct client::impl {
 
   std::atomic<std::uint64_t> connections_opened{0}, requests{0}, retries{0};
   std::atomic<std::uint64_t> spins_found{0}, spins_gave_up{0};
+  std::atomic<std::size_t> read_areas_held{0};
 
   std::unique_ptr<detail::client_connection> acquire(clock_type::time_point deadline) {
     std::vector<std::unique_ptr<detail::client_connection>> expired;  // closed outside the lock
@@ -364,7 +373,7 @@ struct client::impl {
       if (open < opts.max_connections) {
         ++open;
         lock.unlock();
-        return std::make_unique<detail::client_connection>(opts.spin_budget);
+        return std::make_unique<detail::client_connection>(opts.spin_budget, read_areas_held);
       }
       if (pool_changed.wait_until(lock, deadline) == std::cv_status::timeout && idle.empty() &&
           open >= opts.max_connections)
@@ -550,7 +559,7 @@ std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
     if (!cl.opts.wait_socket) bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
     ssize_t n = 0;
     if (cl.opts.wait_socket) {
-      if (!c.input) c.input = take_spare<read_area>();
+      c.take_input();
       n = ::recv(c.socket.native_handle(), c.read_data() + c.read_end,
                  read_area::capacity - c.read_end, 0);
     } else if (c.input) {
@@ -585,7 +594,7 @@ ssize_t client_call::receive_sleeping() {
   const ssize_t n = recv_spinning(first, sizeof first);
   c.last_receive_filled = n == static_cast<ssize_t>(sizeof first);
   if (n > 0) {
-    c.input = take_spare<read_area>();
+    c.take_input();
     std::memcpy(c.read_data(), first, static_cast<std::size_t>(n));  // read_end is 0
   }
   return n;
@@ -833,7 +842,7 @@ bool client_call::fill(io_deadline d) {
   sys_error ec;
   std::size_t n = 0;
   if (c.tls) {
-    if (!c.input) c.input = take_spare<read_area>();
+    c.take_input();
     n = run_io(d, ec, [&](auto&& done) {
       c.tls->async_read_some(
           asio::buffer(c.read_data() + c.read_end, read_area::capacity - c.read_end), done);
@@ -1081,6 +1090,7 @@ client::stats client::get_stats() const {
   st.retries = impl_->retries.load();
   st.spins_found_work = impl_->spins_found.load(std::memory_order_relaxed);
   st.spins_gave_up = impl_->spins_gave_up.load(std::memory_order_relaxed);
+  st.read_areas_held = impl_->read_areas_held.load(std::memory_order_relaxed);
   std::lock_guard lock(impl_->pool_mutex);
   st.connections_idle = impl_->idle.size();
   return st;

@@ -5,11 +5,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
 #include <future>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "lather/http/client.hpp"
 #include "lather/http/server.hpp"
@@ -514,6 +516,72 @@ TEST(HttpClient, ReadsTheAnswerAServerSentBeforeClosingMidRequest) {
 // response head keeps it while another client calls on the same thread (as another fiber of
 // lather-bench --client-threads would, from inside the wait_socket hook), and each gets its own
 // response. Handing the area back with the bytes in it would let B's response overwrite A's.
+// One blocking thread per client call (CXF's model, lather-bench without --client-threads):
+// a thread waiting for its response holds no pooled read area, so many waiting threads share
+// a few warm ones instead of holding one each; large responses arriving in pieces still come
+// through whole.
+TEST(HttpClient, BlockingCallsWaitingForTheirResponsesHoldNoReadArea) {
+  constexpr unsigned callers = 24;
+  std::mutex m;
+  std::condition_variable arrived;
+  std::vector<std::function<void()>> waiting;  // the suspended handlers' resume callbacks
+  server srv{{.threads = 1}};
+  srv.route("/big", [&](request& req, response& res) {
+    char sink[4096];
+    while (req.read_body(sink, sizeof sink) > 0) {
+    }
+    server::await([&](std::function<void()> resume) {
+      std::lock_guard lock(m);
+      waiting.push_back(std::move(resume));
+      arrived.notify_all();
+    });
+    // 150 KB in pieces of 1..4097 bytes: a response longer than any one receive's room.
+    const std::string_view id = req.header("X-Id");
+    for (std::size_t sent = 0, piece = 1; sent < 150'000;
+         sent += piece, piece = piece * 7 % 4098 + 1) {
+      std::string text(piece, 'a' + static_cast<char>(sent % 26));
+      res.body().append(text);
+      res.body().maybe_flush();
+    }
+    res.body().append(id);
+  });
+  srv.start();
+  client_options o;
+  o.max_connections = callers;
+  client c{url(srv, "/big"), o};
+  std::vector<std::string> bodies(callers);
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < callers; ++i)
+    threads.emplace_back([&, i] {
+      const std::string id = std::to_string(i);
+      header_pair hdrs[] = {{"X-Id", id}};
+      try {
+        c.post(
+            "", hdrs, [](xml::output& out) { out.append("<q/>"); },
+            [&](const response_head&, const xml::source_fn& src) {
+              char buf[3000];
+              while (std::size_t n = src(buf, sizeof buf)) bodies[i].append(buf, n);
+            });
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
+      }
+    });
+  std::size_t held_while_waiting = 99;
+  {
+    std::unique_lock lock(m);
+    ASSERT_TRUE(arrived.wait_for(lock, 20s, [&] { return waiting.size() == callers; }));
+    held_while_waiting = c.get_stats().read_areas_held;  // every caller waits for its answer
+    for (auto& resume : waiting) resume();
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(held_while_waiting, 0u);
+  EXPECT_EQ(c.get_stats().read_areas_held, 0u);
+  std::string expected;
+  for (std::size_t sent = 0, piece = 1; sent < 150'000; sent += piece, piece = piece * 7 % 4098 + 1)
+    expected.append(piece, 'a' + static_cast<char>(sent % 26));
+  for (unsigned i = 0; i < callers; ++i) EXPECT_EQ(bodies[i], expected + std::to_string(i)) << i;
+}
+
 TEST(HttpClient, AWaitingClientKeepsItsUnparsedBytesWhileAnotherCallsOnItsThread) {
   std::uint16_t port = 0;
   const int listener = listen_on_loopback(port);

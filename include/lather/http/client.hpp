@@ -146,6 +146,11 @@ class client {
     /// Receives that polled first (client_options::spin_budget) and found the answer / gave up
     /// (the budget ran out, or another thread wanted the CPU) and slept.
     std::uint64_t spins_found_work, spins_gave_up;
+    /// Pooled 64 KiB read areas this client's connections hold right now: one per call that
+    /// has response bytes not yet parsed (or a receive that cannot wait without one: TLS, or
+    /// right after a receive that filled its area). A call waiting for its response holds none
+    /// (read areas are lent by one pool per process, so waiting threads or fibers share a few).
+    std::size_t read_areas_held;
   };
   stats get_stats() const;
 
