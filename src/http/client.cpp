@@ -166,7 +166,9 @@ class spare_pool {
   }
 
  private:
-  static constexpr std::size_t max_spares = 32;  // per kind; sets past it are freed
+  // Per kind; sets past it are freed. The pool never holds more than were in use at once (128
+  // blocking threads sending PacketSize-100 requests into full sockets hold one each).
+  static constexpr std::size_t max_spares = 128;
   std::mutex mutex_;
   std::vector<std::unique_ptr<T>> free_;
 };
