@@ -142,27 +142,25 @@ inline std::uint32_t hash_bytes(std::string_view s) noexcept {
   return h;
 }
 
+// Equality of n bytes, Word <= n <= 2 * Word, as two overlapping words.
+template <class Word>
+[[gnu::always_inline]] inline bool same_word_ends(const char* a, const char* b,
+                                                  std::size_t n) noexcept {
+  Word a0, a1, b0, b1;
+  std::memcpy(&a0, a, sizeof(Word));
+  std::memcpy(&b0, b, sizeof(Word));
+  std::memcpy(&a1, a + n - sizeof(Word), sizeof(Word));
+  std::memcpy(&b1, b + n - sizeof(Word), sizeof(Word));
+  return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
 // Short comparisons (names, prefixes) are cheaper inline than through memcmp; up to 16 bytes
 // (prefixes, most element names) as two overlapping words or halves even where the general one
 // is not inlined.
 [[gnu::always_inline]] inline bool same_bytes(const char* a, const char* b,
                                               std::size_t n) noexcept {
-  if (n >= 8 && n <= 16) {
-    std::uint64_t a0, a1, b0, b1;
-    std::memcpy(&a0, a, 8);
-    std::memcpy(&b0, b, 8);
-    std::memcpy(&a1, a + n - 8, 8);
-    std::memcpy(&b1, b + n - 8, 8);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  if (n >= 4 && n < 8) {
-    std::uint32_t a0, a1, b0, b1;
-    std::memcpy(&a0, a, 4);
-    std::memcpy(&b0, b, 4);
-    std::memcpy(&a1, a + n - 4, 4);
-    std::memcpy(&b1, b + n - 4, 4);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
+  if (n >= 8 && n <= 16) return same_word_ends<std::uint64_t>(a, b, n);
+  if (n >= 4 && n < 8) return same_word_ends<std::uint32_t>(a, b, n);
   if (n < 4) return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
   return detail::same_bytes(a, b, n);
 }

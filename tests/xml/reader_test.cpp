@@ -499,18 +499,19 @@ TEST(Reader, NextSimpleElementLeavesErrorsToNext) {
   r.reset("<r><a>1</a>");
   EXPECT_EQ(simple_element_trace(r, "", "a"),
             std::string("leaf[1] error ") + describe(errc::unexpected_eof));
-  // References next() refuses, after one it decodes: reported by next() at the reference.
-  const std::string undefined = "<r><a>&amp;&bogus;</a></r>";
-  r.reset(undefined);
-  EXPECT_EQ(simple_element_trace(r, "", "a"),
-            std::string("next error ") + describe(errc::undefined_entity));
-  EXPECT_EQ(r.error().where.offset, undefined.find("&bogus;"));
-  r.reset("<r><a>&lt;&amp</a></r>");
-  EXPECT_EQ(simple_element_trace(r, "", "a"),
-            std::string("next error ") + describe(errc::bad_syntax));
-  r.reset("<r><a>&lt;&#0;</a></r>");
-  EXPECT_EQ(simple_element_trace(r, "", "a"),
-            std::string("next error ") + describe(errc::bad_char_ref));
+  // References next() refuses, after one it decodes: reported by next(), where it reports them.
+  struct refused {
+    std::string doc;
+    errc code;
+    std::string_view at;
+  };
+  for (const refused& c : {refused{"<r><a>&amp;&bogus;</a></r>", errc::undefined_entity, "&bogus;"},
+                           refused{"<r><a>&lt;&amp</a></r>", errc::bad_syntax, "</a>"},
+                           refused{"<r><a>&lt;&#0;</a></r>", errc::bad_char_ref, "&#0;"}}) {
+    r.reset(c.doc);
+    EXPECT_EQ(simple_element_trace(r, "", "a"), std::string("next error ") + describe(c.code));
+    EXPECT_EQ(r.error().where.offset, c.doc.find(c.at)) << c.doc;
+  }
   // Limits that the element would cross: the general way reports them.
   limits lim;
   lim.max_depth = 1;
@@ -528,9 +529,7 @@ TEST(Reader, NextSimpleElementLeavesErrorsToNext) {
             std::string("next error ") + describe(errc::limit_name_length));
   // An entity name is a name too: under a 3-byte limit "amp" passes and "quot" fails, as next()
   // decides.
-  lim = {};
-  lim.max_name_length = 3;
-  reader tiny_names(lim);
+  reader tiny_names(limits{.max_name_length = 3});
   tiny_names.reset("<r><a>&amp;</a><a>&quot;</a></r>");
   EXPECT_EQ(simple_element_trace(tiny_names, "", "a"),
             std::string("next next error ") + describe(errc::limit_name_length));
