@@ -127,7 +127,8 @@ struct read_area {
   std::unique_ptr<char[]> bytes = std::make_unique_for_overwrite<char[]>(capacity);
 };
 
-/// The request being written: head and body staging (the body's sink is wired per call).
+/// The request being written: head and body staging (the body's sink is wired per call; a
+/// caller may bring its own body staging, see client_call::body_out).
 struct request_staging {
   std::string head;
   xml::output body;
@@ -244,6 +245,8 @@ struct client_call {
   bool reused = false;
   bool response_started = false;  // any response byte arrived
   bool request_streaming = false;
+  xml::output* caller_staging = nullptr;  // post() with the caller's own staging output
+  xml::output* body_out = nullptr;        // the request body being written: that, or c.out->body
   // The peer closed the connection while the request was being sent: the rest of the request
   // is dropped, and the answer the peer may have sent first (413, an HTTP/1.0 server's 500 for a
   // chunked body it cannot read) is read before giving up (RFC 9112 section 9.5).
@@ -415,7 +418,7 @@ struct client::impl {
 
   void call(std::string_view method, std::string_view target, header_list headers,
             const body_writer* write_body, const body_reader& read_body,
-            std::chrono::milliseconds timeout = {});
+            std::chrono::milliseconds timeout = {}, xml::output* staging = nullptr);
 };
 
 namespace detail {
@@ -722,7 +725,7 @@ void client_call::on_body_flush(std::string_view bytes) {
   if (!request_streaming) {
     c.out->head.append("Transfer-Encoding: chunked\r\n\r\n"sv);
     request_streaming = true;
-    c.out->body.set_threshold(wire::streaming_flush(cl.opts.request_chunking));
+    body_out->set_threshold(wire::streaming_flush(cl.opts.request_chunking));
     std::array<asio::const_buffer, 4> b{
         asio::buffer(c.out->head), asio::buffer(size.data(), size.size()),
         asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
@@ -768,14 +771,21 @@ void client_call::send_request(std::string_view method, std::string_view target,
               configured.never || cl.peer_http10.load(std::memory_order_relaxed)};
   if (ch.threshold > 0 && !cl.peer_http11.load(std::memory_order_relaxed))
     ch.threshold = std::max(ch.threshold, cl.opts.unknown_server_buffer);
-  c.out->body.clear();
+  xml::output& body = caller_staging ? *caller_staging : c.out->body;
+  body_out = &body;
+  struct unhook {  // the caller's staging must not keep a sink into this call, even on a throw
+    xml::output* staging;
+    ~unhook() {
+      if (staging) staging->clear_sink();
+    }
+  } unhook_staging{caller_staging};
+  body.clear();
   if (ch.never)
-    c.out->body.clear_sink();
+    body.clear_sink();
   else
-    c.out->body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); },
-                         wire::first_flush(ch));
-  (*write_body)(c.out->body);
-  std::string_view rest = c.out->body.view();
+    body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); }, wire::first_flush(ch));
+  (*write_body)(body);
+  std::string_view rest = body.view();
   char size_line[20];
   static constexpr std::string_view last_chunk = "0\r\n\r\n";
   if (!request_streaming) {
@@ -810,10 +820,11 @@ void client_call::send_request(std::string_view method, std::string_view target,
     else
       write_all(b);
   }
-  c.out->body.clear_sink();
-  // Keep a pooled connection from pinning a huge buffered request.
-  if (c.out->body.view().size() > (1u << 20)) c.out->body = xml::output{};
-  c.out->body.clear();
+  body.clear_sink();
+  // Keep a pooled staging from pinning a huge buffered request.
+  if (body.view().size() > (1u << 20)) body = xml::output{};
+  body.clear();
+  body_out = nullptr;
   c.return_output();
 }
 
@@ -978,7 +989,7 @@ error status_error(const response_head& head, const xml::source_fn& body, std::s
 
 void client::impl::call(std::string_view method, std::string_view target, header_list headers,
                         const body_writer* write_body, const body_reader& read_body,
-                        std::chrono::milliseconds timeout) {
+                        std::chrono::milliseconds timeout, xml::output* staging) {
   auto call_deadline = clock_type::now() + (timeout.count() > 0 ? timeout : opts.call_timeout);
   for (int attempt = 0;; ++attempt) {
     auto conn = acquire(call_deadline);
@@ -986,6 +997,7 @@ void client::impl::call(std::string_view method, std::string_view target, header
     std::exception_ptr rejected;  // the reader threw (e.g. status_error): keep the connection
     try {
       detail::client_call call{*this, *conn, call_deadline};
+      call.caller_staging = staging;
       call.reused = conn->connected;
       if (!conn->connected) {
         conn->tls.reset();
@@ -1047,6 +1059,12 @@ client::~client() {
 void client::post(std::string_view target, header_list headers, const body_writer& write_body,
                   const body_reader& read_body, std::chrono::milliseconds timeout) {
   impl_->call("POST", target, headers, &write_body, read_body, timeout);
+}
+
+void client::post(std::string_view target, header_list headers, xml::output& staging,
+                  const body_writer& write_body, const body_reader& read_body,
+                  std::chrono::milliseconds timeout) {
+  impl_->call("POST", target, headers, &write_body, read_body, timeout, &staging);
 }
 
 void client::async_post(std::string target,

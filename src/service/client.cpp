@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <mutex>
+#include <optional>
 
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
@@ -18,18 +19,18 @@ struct client::state {
 namespace {
 
 // The reader and writer a call uses while it writes its request or reads its response: the
-// request is serialized into `buf`, whose sink forwards to the HTTP body through the chunking
-// threshold. Lent per phase from one pool per process, not held per client for the whole call:
-// the sets in use are those of the calls writing or reading right now, warm in the cache,
-// whether the clients are fibers on a few threads (lather-bench --client-threads) or one
-// blocking thread each (128 threads at PacketSize 100 held 128 cold sets when the pool was per
-// thread).
+// request is serialized into `buf`, which is the HTTP request's staging (http::client::post
+// with the caller's output): its sink is the HTTP body's, so the envelope goes from the writer
+// to the socket through the chunking threshold with no copy in between. Lent per phase from one
+// pool per process, not held per client for the whole call: the sets in use are those of the calls
+// writing or reading right now, warm in the cache, whether the clients are fibers on a few threads
+// (lather-bench --client-threads) or one blocking thread each (128 threads at PacketSize 100 held
+// 128 cold sets when the pool was per thread).
 struct codec {
   xml::reader reader;
   soap::envelope_reader envelope{reader};  // kept with the reader: its scope strings stay warm
   xml::output buf;
   xml::writer writer{buf};
-  xml::output* body = nullptr;
 };
 
 class codec_lease {
@@ -130,6 +131,10 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
     headers[1].second = s->action_value;
     header_count = 2;
   }
+  // The set that writes the request, held from its first byte until the response starts: the
+  // HTTP client keeps `buf` as the request's staging for the one retry (which only happens
+  // before any response byte, so before the response reader runs and gives the set back).
+  std::optional<codec_lease> writing{std::in_place};
   // What the two callbacks need, captured by one reference: a std::function holds a lambda of
   // up to two pointers without allocating.
   struct frame_t {
@@ -138,31 +143,14 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
     body_reader& read_body;
     std::string_view operation;
     soap::version v;
-    bool stream, encoded;
-    std::size_t threshold;
-  } frame{o,         write_body,
-          read_body, operation,
-          v,         !opts_.request_chunking.never,
-          encoded,   std::max<std::size_t>(opts_.request_chunking.threshold, 1)};
+    bool encoded;
+    std::optional<codec_lease>& writing;
+  } frame{o, write_body, read_body, operation, v, encoded, writing};
 
   http_->post(
-      "", std::span(headers, header_count),
-      [this, &frame](xml::output& body) {
-        codec_lease lease;
-        codec* s = lease.get();
-        s->body = &body;
-        s->buf.clear();
-        if (frame.stream)
-          s->buf.set_sink(
-              [s](std::string_view bytes) {
-                // Hand on to the HTTP body, which itself switches to chunked only once past
-                // the threshold: a small request still goes out with Content-Length.
-                s->body->append(bytes);
-                s->body->maybe_flush();
-              },
-              frame.threshold);
-        else
-          s->buf.clear_sink();
+      "", std::span(headers, header_count), writing->get()->buf,
+      [this, &frame](xml::output&) {  // writes into the set's buf: the request's staging
+        codec* s = frame.writing->get();
         s->writer.reset();
         soap::envelope_writer env{s->writer, frame.v};
         env.begin(envelope_starts_, frame.encoded);
@@ -176,11 +164,14 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         }
         env.begin_body();
         frame.write_body(s->writer);
+        // The writer's closing flush() would hand the rest to the HTTP body as a chunk: without
+        // the sink it stays buffered, and the HTTP client frames it (Content-Length when the
+        // whole request fits within the threshold, else the last chunk).
+        s->buf.clear_sink();
         env.end();
-        if (s->buf.size() > 0) body.append(s->buf.view());
-        s->buf.clear();
       },
       [this, &frame](const http::response_head& head, const xml::source_fn& body) {
+        frame.writing.reset();  // the request is sent: its set goes back before reading
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
         if (!xml_type || (head.status != 200 && head.status != 500 && head.status != 400)) {

@@ -111,6 +111,8 @@ class service_fixture : public ::testing::Test {
   void SetUp() override {
     svc_.operation("add", [this](call_context& ctx, const add_request& in) {
       last_version_ = ctx.version();
+      last_framing_ = std::string(ctx.http_header("Content-Length")) + "|" +
+                      std::string(ctx.http_header("Transfer-Encoding"));
       if (in.a < 0) {
         soap::fault f;
         f.code = soap::fault_code::sender;
@@ -202,6 +204,7 @@ class service_fixture : public ::testing::Test {
   std::atomic<int> notifications_{0};
   std::string notified_, token_;
   soap::version last_version_ = soap::version::soap11;
+  std::string last_framing_;  // "Content-Length|Transfer-Encoding" of the last add request
 };
 
 TEST_F(service_fixture, WrappedEchoRoundTripsTheCxfPayloadOverBothVersions) {
@@ -252,6 +255,18 @@ TEST_F(service_fixture, TypedCallReturnsResultAndSeesVersion) {
   auto r = c.call<add_response>("add", add_request{2, 3});
   EXPECT_EQ(r.result, 5);
   EXPECT_EQ(last_version_, soap::version::soap12);
+}
+
+// The request is written straight into the HTTP client's staging; the writer's closing flush
+// must not turn a small request into a chunked one (HTTP/1.0 servers cannot read those).
+TEST_F(service_fixture, SmallRequestsGoOutWithContentLength) {
+  client c{base_ + "/test"};
+  for (int i = 0; i < 2; ++i) {  // the first call (server not yet known) and a warm one
+    EXPECT_EQ(c.call<add_response>("add", add_request{2, 3}).result, 5);
+    ASSERT_FALSE(last_framing_.empty());
+    EXPECT_NE(last_framing_.front(), '|') << last_framing_;  // a Content-Length
+    EXPECT_EQ(last_framing_.substr(last_framing_.find('|') + 1), "") << last_framing_;
+  }
 }
 
 TEST_F(service_fixture, FaultWithTypedDetailReachesTheClient) {

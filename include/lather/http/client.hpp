@@ -123,6 +123,16 @@ class client {
   /// `timeout` > 0 replaces client_options::call_timeout for this call.
   void post(std::string_view target, header_list headers, const body_writer& write_body,
             const body_reader& read_body, std::chrono::milliseconds timeout = {});
+  /// As above, but the request body goes through the caller's own `staging` output (e.g. the
+  /// one its XML writer is bound to) instead of one the client lends: write_body gets
+  /// `staging`, and the bytes are sent from it with no copy in between. The client sets its
+  /// sink and threshold for the time the request is written and clears both (and the buffer)
+  /// before read_body runs; a retry writes into it again. write_body may clear the sink
+  /// before it ends (e.g. ahead of an XML writer's closing flush()): what is left is then framed
+  /// as if it had never been flushed (Content-Length when it all fits the threshold).
+  void post(std::string_view target, header_list headers, xml::output& staging,
+            const body_writer& write_body, const body_reader& read_body,
+            std::chrono::milliseconds timeout = {});
 
   /// Asynchronous POST: returns at once; the call runs on a client-owned thread pool
   /// (client_options::async_threads) and `done` is called there with nullptr or the
