@@ -51,9 +51,9 @@ std::string element_label(std::string_view ns, std::string_view local) {
   return s;
 }
 
-/// Names are short and URIs differ, if at all, near their end: xml::detail::same_bytes.
+/// Mostly names (short; URIs only for the field whose name matched): xml::detail::same_name_bytes.
 [[gnu::always_inline]] inline bool same(std::string_view a, std::string_view b) noexcept {
-  return a.size() == b.size() && xml::detail::same_bytes(a.data(), b.data(), a.size());
+  return a.size() == b.size() && xml::detail::same_name_bytes(a.data(), b.data(), a.size());
 }
 
 /// Local names first (they differ early); the namespace only for the field whose name matched.

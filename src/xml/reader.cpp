@@ -142,28 +142,7 @@ inline std::uint32_t hash_bytes(std::string_view s) noexcept {
   return h;
 }
 
-// Equality of n bytes, Word <= n <= 2 * Word, as two overlapping words.
-template <class Word>
-[[gnu::always_inline]] inline bool same_word_ends(const char* a, const char* b,
-                                                  std::size_t n) noexcept {
-  Word a0, a1, b0, b1;
-  std::memcpy(&a0, a, sizeof(Word));
-  std::memcpy(&b0, b, sizeof(Word));
-  std::memcpy(&a1, a + n - sizeof(Word), sizeof(Word));
-  std::memcpy(&b1, b + n - sizeof(Word), sizeof(Word));
-  return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-}
-
-// Short comparisons (names, prefixes) are cheaper inline than through memcmp; up to 16 bytes
-// (prefixes, most element names) as two overlapping words or halves even where the general one
-// is not inlined.
-[[gnu::always_inline]] inline bool same_bytes(const char* a, const char* b,
-                                              std::size_t n) noexcept {
-  if (n >= 8 && n <= 16) return same_word_ends<std::uint64_t>(a, b, n);
-  if (n >= 4 && n < 8) return same_word_ends<std::uint32_t>(a, b, n);
-  if (n < 4) return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
-  return detail::same_bytes(a, b, n);
-}
+using detail::same_name_bytes;
 
 inline bool starts_with(const char* p, const char* end, std::string_view s) noexcept {
   return static_cast<std::size_t>(end - p) >= s.size() && std::memcmp(p, s.data(), s.size()) == 0;
@@ -1058,7 +1037,7 @@ struct reader::impl {
       // attributes or declarations to apply and the parent's namespace.
       const open_element& parent = elements.back();
       if (parent.prefix_len == prefix_len &&
-          same_bytes(names_base() + parent.name_off, name, prefix_len)) {
+          same_name_bytes(names_base() + parent.name_off, name, prefix_len)) {
         q = s + 1;
         push_element(r, {name, static_cast<std::size_t>(s - name)}, prefix_len, parent.uri_off,
                      parent.uri_len, static_cast<std::uint32_t>(bindings.size()), false);
@@ -1119,7 +1098,7 @@ struct reader::impl {
     for (raw_attribute& a : raw) {
       std::string_view qn(a.qname, a.qname_len);
       bool is_default = qn == "xmlns";
-      bool is_prefixed = a.prefix_len == 5 && same_bytes(a.qname, "xmlns", 5);
+      bool is_prefixed = a.prefix_len == 5 && same_name_bytes(a.qname, "xmlns", 5);
       if (!is_default && !is_prefixed) continue;
       std::string_view value = a.value ? std::string_view(a.value, a.value_len)
                                        : std::string_view(values.data() + a.value_off, a.value_len);
@@ -1170,7 +1149,7 @@ struct reader::impl {
     std::uint32_t uri_off = 0, uri_len = 0;
     const open_element* parent = elements.empty() ? nullptr : &elements.back();
     if (parent && bindings.size() == mark && parent->prefix_len == prefix_len &&
-        same_bytes(names_base() + parent->name_off, name, prefix_len)) {
+        same_name_bytes(names_base() + parent->name_off, name, prefix_len)) {
       // Same prefix as the parent and no declarations here: same namespace (the common case).
       uri_off = parent->uri_off;
       uri_len = parent->uri_len;
@@ -1278,7 +1257,7 @@ struct reader::impl {
       // the start tag was read, so no character checks are needed.
       const open_element& e = elements.back();
       if (static_cast<std::size_t>(end - name) > e.name_len && name[e.name_len] == '>' &&
-          same_bytes(name, names_base() + e.name_off, e.name_len)) {
+          same_name_bytes(name, names_base() + e.name_off, e.name_len)) {
         q = name + e.name_len + 1;
         emit_end(r);
         return st::ok;
@@ -1411,7 +1390,7 @@ struct reader::impl {
       // The declaration nearly every SOAP stack writes is accepted by comparing its bytes.
       constexpr std::string_view usual = R"(<?xml version="1.0" encoding="UTF-8"?>)";
       if (static_cast<std::size_t>(end - p) >= usual.size() &&
-          same_bytes(p, usual.data(), usual.size())) {
+          same_name_bytes(p, usual.data(), usual.size())) {
         pos = static_cast<std::size_t>(p + usual.size() - data);
       } else {
         const char* q = nullptr;
@@ -1656,7 +1635,7 @@ struct reader::impl {
       const open_element& e = elements.back();
       const char* name = s + 2;
       if (end - s > static_cast<std::ptrdiff_t>(e.name_len) + 2 && s[0] == '<' && s[1] == '/' &&
-          name[e.name_len] == '>' && same_bytes(name, names_base() + e.name_off, e.name_len) &&
+          name[e.name_len] == '>' && same_name_bytes(name, names_base() + e.name_off, e.name_len) &&
           static_cast<std::uint64_t>(s - p) <= lim.max_text_length) {
         tok_off = offset_of(s);
         tok_pos_valid = false;
@@ -1719,12 +1698,12 @@ struct reader::impl {
     // '<' name '>' ... '</' name '>': the shortest such element
     if (static_cast<std::size_t>(end - p) < 2 * name_len + 5 || *p != '<') return false;
     const char* name = p + 1;
-    if (prefix_len != 0 && (!same_bytes(name, names_base() + parent.name_off, prefix_len) ||
+    if (prefix_len != 0 && (!same_name_bytes(name, names_base() + parent.name_off, prefix_len) ||
                             name[prefix_len] != ':')) {
       return false;
     }
     if (name[name_len] != '>' ||
-        !same_bytes(name + name_len - local.size(), local.data(), local.size())) {
+        !same_name_bytes(name + name_len - local.size(), local.data(), local.size())) {
       return false;
     }
     const char* text = name + name_len + 1;
@@ -1736,7 +1715,7 @@ struct reader::impl {
       content = {leaf_text.data(), leaf_text.size()};
     }
     if (static_cast<std::size_t>(end - s) < name_len + 3 || s[0] != '<' || s[1] != '/' ||
-        s[2 + name_len] != '>' || !same_bytes(s + 2, name, name_len) ||
+        s[2 + name_len] != '>' || !same_name_bytes(s + 2, name, name_len) ||
         static_cast<std::uint64_t>(s - text) > lim.max_text_length) {
       return false;
     }
