@@ -6,6 +6,8 @@
 // and one recv (asio's reactor added an epoll_wait per operation and a handler allocation).
 #include "lather/http/client.hpp"
 
+#include "lather/detail/object_pool.hpp"
+
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -139,53 +141,12 @@ struct request_staging {
 // are lent by one LIFO pool per process. So the sets in use are the few that calls are filling or
 // emptying right now, warm in the cache, whether the clients are fibers on a few threads
 // (lather-bench --client-threads) or one blocking thread each (128 threads held 128 cold sets,
-// ~100 KiB each, when the pool was per thread).
+// ~100 KiB each, when the pool was per thread). Each pool keeps at most 128 (128 blocking
+// threads sending PacketSize-100 requests into full sockets hold one each).
 template <class T>
-class spare_pool {
- public:
-  std::unique_ptr<T> take() {
-    {
-      std::lock_guard lock(mutex_);
-      if (!free_.empty()) {
-        auto t = std::move(free_.back());
-        free_.pop_back();
-        return t;
-      }
-    }
-    return std::make_unique<T>();
-  }
-  void give_back(std::unique_ptr<T>& t) {
-    if (!t) return;
-    std::unique_ptr<T> excess;  // freed outside the lock
-    {
-      std::lock_guard lock(mutex_);
-      if (free_.size() < max_spares)
-        free_.push_back(std::move(t));
-      else
-        excess = std::move(t);
-    }
-  }
-
- private:
-  // Per kind; sets past it are freed. The pool never holds more than were in use at once (128
-  // blocking threads sending PacketSize-100 requests into full sockets hold one each).
-  static constexpr std::size_t max_spares = 128;
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<T>> free_;
-};
-
-template <class T>
-spare_pool<T>& spares() {
-  static spare_pool<T> pool;
+lather::detail::object_pool<T>& spares() {
+  static lather::detail::object_pool<T> pool{128};
   return pool;
-}
-template <class T>
-std::unique_ptr<T> take_spare() {
-  return spares<T>().take();
-}
-template <class T>
-void give_back(std::unique_ptr<T>& t) {
-  spares<T>().give_back(t);
 }
 
 /// A pooled connection. Used by one call at a time.
@@ -205,7 +166,7 @@ struct client_connection {
   char* read_data() { return input->bytes.get(); }
   void take_input() {
     if (input) return;
-    input = take_spare<read_area>();
+    input = spares<read_area>().take_unique();
     areas_held.fetch_add(1, std::memory_order_relaxed);
   }
   /// Returns the read area when no unparsed byte is left in it (or `discard`: the connection
@@ -214,12 +175,12 @@ struct client_connection {
     if (discard) read_begin = read_end = 0;
     if (read_begin != read_end || !input) return;
     read_begin = read_end = 0;
-    give_back(input);
+    spares<read_area>().give_back(input);
     areas_held.fetch_sub(1, std::memory_order_relaxed);
   }
   void return_output() {
     if (out) out->body.clear_sink();
-    give_back(out);
+    spares<request_staging>().give_back(out);
   }
   // The current response's header names and values, kept here so their capacity is reused.
   std::string response_text;
@@ -740,7 +701,7 @@ void client_call::on_body_flush(std::string_view bytes) {
 
 void client_call::send_request(std::string_view method, std::string_view target,
                                header_list headers, const body_writer* write_body) {
-  if (!c.out) c.out = take_spare<request_staging>();
+  if (!c.out) c.out = spares<request_staging>().take_unique();
   std::string& h = c.out->head;
   h.clear();
   h.append(method);

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "lather/bind/bind.hpp"
+#include "lather/detail/object_pool.hpp"
 #include "lather/http/server.hpp"
 #include "lather/service/reply.hpp"
 #include "lather/service/sequence.hpp"
@@ -173,48 +174,6 @@ class exchange : public call_context {
 /// payloads warm up to ~2,500 items (re-allocating 1,000 items per call made the one-call
 /// split of the Axis table slower than two calls of 500).
 inline constexpr std::uint64_t pooled_message_limit = 4u << 20;
-
-/// Reused objects (request/response objects, per-call state): a warmed-up call allocates
-/// nothing. take() hands out a free object or constructs one from `args`; the lease gives it
-/// back when it goes away, unless discard() was called (then the object is destroyed).
-template <class T>
-class object_pool {
- public:
-  struct lease {
-    object_pool* pool;
-    std::unique_ptr<T> object;
-    lease(object_pool* p, std::unique_ptr<T> o) : pool(p), object(std::move(o)) {}
-    lease(const lease&) = delete;
-    lease& operator=(const lease&) = delete;
-    ~lease() {
-      if (object) pool->give_back(std::move(object));
-    }
-    void discard() { object.reset(); }
-    T* operator->() const { return object.get(); }
-    T& operator*() const { return *object; }
-  };
-  template <class... Args>
-  lease take(Args&&... args) {
-    {
-      std::lock_guard lock(m_);
-      if (!free_.empty()) {
-        auto o = std::move(free_.back());
-        free_.pop_back();
-        return {this, std::move(o)};
-      }
-    }
-    return {this, std::make_unique<T>(std::forward<Args>(args)...)};
-  }
-
- private:
-  static constexpr std::size_t max_free = 1024;
-  void give_back(std::unique_ptr<T> o) {
-    std::lock_guard lock(m_);
-    if (free_.size() < max_free) free_.push_back(std::move(o));
-  }
-  std::mutex m_;
-  std::vector<std::unique_ptr<T>> free_;
-};
 
 template <class T>
 struct callable_traits : callable_traits<decltype(&T::operator())> {};
