@@ -21,9 +21,12 @@
 #include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
+#include <boost/context/fiber.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
 #include <charconv>
 #include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -66,11 +69,53 @@ struct request_buffers {
 
 namespace {
 
+/// Stacks a connection runs its current request on (head parse, routing, handler: the deep
+/// frames of a call), lent LIFO from the request's first byte to the end of its response. A
+/// connection waits for its next request in a few shallow frames on its own coroutine's
+/// stack, so with many keep-alive connections served one request at a time the deep frames of
+/// every call land on the same warm stack instead of on one cold stack per connection.
+struct stack_pool {
+  std::size_t stack_size = 256 * 1024;
+  std::vector<boost::context::stack_context> spare;  // LIFO
+  std::atomic<std::uint64_t> made{0};                // in the pool or lent out
+
+  stack_pool() = default;
+  stack_pool(const stack_pool&) = delete;
+  stack_pool& operator=(const stack_pool&) = delete;
+  ~stack_pool() {
+    while (!spare.empty()) drop_one();
+  }
+  boost::context::stack_context take() {
+    if (spare.empty()) {
+      made.store(made.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+      return boost::context::protected_fixedsize_stack(stack_size).allocate();
+    }
+    auto s = spare.back();
+    spare.pop_back();
+    return s;
+  }
+  /// Back to the pool, which keeps no more spare stacks than `keep`.
+  void give_back(boost::context::stack_context s, std::size_t keep) {
+    spare.push_back(s);
+    trim(keep);
+  }
+  void trim(std::size_t keep) {
+    while (spare.size() > keep) drop_one();
+  }
+  void drop_one() {
+    boost::context::protected_fixedsize_stack(stack_size).deallocate(spare.back());
+    spare.pop_back();
+    made.store(made.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+  }
+};
+
 /// One thread, one io_context, and the connections it serves (touched on that thread only).
 struct worker {
-  // Declared before ctx: coroutines unwound when ctx is destroyed never return sets here.
+  // Declared before ctx: coroutines unwound when ctx is destroyed never return sets or stacks
+  // here.
   std::vector<std::unique_ptr<detail::request_buffers>> spare_buffers;  // LIFO
-  std::size_t open_connections = 0;  // the pool is kept no larger than this
+  stack_pool stacks;
+  std::size_t open_connections = 0;  // the pools are kept no larger than this
   asio::io_context ctx{1};
   detail::server_connection* connections = nullptr;  // intrusive list head
   std::thread thread;
@@ -308,6 +353,35 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     return {};
   }
 
+  /// Runs `fn` on a stack lent by the worker (see stack_pool) instead of the coroutine's own.
+  /// Suspending inside `fn` suspends the coroutine as usual, with the lent stack kept until `fn`
+  /// returns; an exception (including the coroutine's forced unwind) is carried back and
+  /// rethrown on the coroutine's stack.
+  template <class Fn>
+  void on_lent_stack(Fn&& fn) {
+    namespace bctx = boost::context;
+    struct lender {  // Boost.Context's stack allocator interface; the stack comes preallocated
+      worker* w;
+      bctx::stack_context allocate() { return w->stacks.take(); }
+      void deallocate(bctx::stack_context& s) noexcept {
+        w->stacks.give_back(s, w->open_connections);
+      }
+    };
+    std::exception_ptr failure;
+    const bctx::stack_context s = owner.stacks.take();
+    bctx::fiber call{std::allocator_arg, bctx::preallocated(s.sp, s.size, s), lender{&owner},
+                     [&](bctx::fiber&& back) {
+                       try {
+                         fn();
+                       } catch (...) {
+                         failure = std::current_exception();
+                       }
+                       return std::move(back);
+                     }};
+    std::move(call).resume();  // back here once fn returned; the stack is in the pool again
+    if (failure) std::rethrow_exception(failure);
+  }
+
   // ---- timeouts: one timer per connection, re-armed lazily to the latest deadline ----
   void set_deadline(clock_type::duration d) { set_deadline_at(clock_type::now() + d); }
   // The timer stays armed at `armed_expiry`; moving the deadline later costs a store (the
@@ -444,6 +518,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   bool parse_body_in_place(std::size_t n);
 
   void run(yield_type y);
+  bool wait_for_request();
   bool read_request_head();
   void serve_request();
   void answer(unsigned code, std::string_view text, bool close);
@@ -526,10 +601,15 @@ void server_connection::run(yield_type y) {
       ok = !ec;
     }
     while (ok && !closed) {
-      if (!read_request_head()) break;
-      serve_request();
+      if (!wait_for_request()) break;
+      bool served = false;
+      on_lent_stack([&] {
+        if (!read_request_head()) return;
+        serve_request();
+        served = true;
+      });
       give_back_buffers();
-      if (!keep_alive || srv.stopping.load(std::memory_order_relaxed)) break;
+      if (!served || !keep_alive || srv.stopping.load(std::memory_order_relaxed)) break;
     }
   } catch (const boost::coroutines::detail::forced_unwind&) {
     throw;
@@ -545,11 +625,26 @@ void server_connection::run(yield_type y) {
   if (next) next->prev = prev;
   --owner.open_connections;
   give_back_buffers();
+  owner.stacks.trim(owner.open_connections);
   current_connection = nullptr;
   srv.connection_closed();
 }
 
-/// Parse the next request head. False = close the connection (after any error answer).
+/// Until the next request's first bytes are in the read buffer (at once for pipelined ones),
+/// on the coroutine's own stack. False = closed, reset, timed out or stopping.
+bool server_connection::wait_for_request() {
+  if (read_end > read_begin) return true;
+  if (srv.stopping.load(std::memory_order_relaxed)) return false;
+  idle = true;
+  set_deadline(srv.opts.idle_timeout);
+  sys_error ec;
+  const bool got = fill(ec);
+  idle = false;
+  return got;
+}
+
+/// Parse the next request head, whose first bytes are in the read buffer. False = close the
+/// connection (after any error answer).
 bool server_connection::read_request_head() {
   method_length = target_length = 0;
   content_length_fields = 0;
@@ -565,8 +660,7 @@ bool server_connection::read_request_head() {
       std::min<std::size_t>(srv.opts.header_limit, std::numeric_limits<std::uint32_t>::max())));
   parser->body_limit(srv.opts.body_limit);
 
-  bool started = read_end > read_begin;  // pipelined bytes already here
-  bool header_clock = false;             // header_timeout runs from the first partial head
+  bool header_clock = false;  // header_timeout runs from the first partial head
   for (;;) {
     if (read_end > read_begin) {
       if (!buffers) {  // the request's first bytes: it needs its buffers from now on
@@ -593,16 +687,8 @@ bool server_connection::read_request_head() {
         set_deadline(srv.opts.header_timeout);
       }
     }
-    idle = !started;
-    if (idle) {
-      if (srv.stopping.load(std::memory_order_relaxed)) return false;
-      set_deadline(srv.opts.idle_timeout);
-    }
     sys_error ec;
-    bool got = fill(ec);
-    idle = false;
-    if (!got) return false;  // closed, reset or timed out: nothing to answer
-    started = true;
+    if (!fill(ec)) return false;  // closed, reset or timed out: nothing to answer
   }
   clear_deadline();
   parser->eager(true);
@@ -1065,7 +1151,10 @@ void server::start() {
   impl& s = *impl_;
   if (s.started.exchange(true)) return;
   unsigned n = s.opts.threads ? s.opts.threads : std::max(1u, std::thread::hardware_concurrency());
-  for (unsigned i = 0; i < n; ++i) s.workers.push_back(std::make_unique<worker>());
+  for (unsigned i = 0; i < n; ++i) {
+    s.workers.push_back(std::make_unique<worker>());
+    s.workers.back()->stacks.stack_size = s.opts.coroutine_stack;
+  }
   if (s.opts.auth)
     s.expected_credentials = wire::base64_encode(s.opts.auth->user + ":" + s.opts.auth->password);
   try {
@@ -1188,6 +1277,7 @@ server::stats server::get_stats() const {
     st.bytes_in += w->bytes_in.load(std::memory_order_relaxed);
     st.bytes_out += w->bytes_out.load(std::memory_order_relaxed);
     st.request_buffers += w->buffer_sets.load(std::memory_order_relaxed);
+    st.request_stacks += w->stacks.made.load(std::memory_order_relaxed);
     st.spins_found_work += w->spins_found.load(std::memory_order_relaxed);
     st.spins_gave_up += w->spins_gave_up.load(std::memory_order_relaxed);
   }

@@ -644,10 +644,11 @@ TEST(HttpServerHostile, ThousandIdleConnections) {
   EXPECT_EQ(idle[500].read_response().body, "idle 500");
 }
 
-// Request and response buffers are lent per request, not held per connection: many
-// connections served one at a time share one set per worker, overlapping requests each get
-// their own (and their responses stay apart), and closed connections give theirs back.
-TEST(HttpServerHostile, IdleConnectionsHoldNoRequestBuffers) {
+// Request and response buffers, and the stacks requests run on, are lent per request, not held
+// per connection: many connections served one at a time share one set and one stack per worker,
+// overlapping requests (each handler suspended on its own stack) each get their own (and their
+// responses stay apart), and closed connections give theirs back.
+TEST(HttpServerHostile, IdleConnectionsHoldNoRequestBuffersOrStacks) {
   std::atomic<int> in_handler{0};
   server srv{{.threads = 2}};
   srv.route("/", [&](request& req, response& res) {
@@ -666,6 +667,7 @@ TEST(HttpServerHostile, IdleConnectionsHoldNoRequestBuffers) {
     }
   }
   EXPECT_LE(srv.get_stats().request_buffers, 2u);  // one per worker at most, not 300
+  EXPECT_LE(srv.get_stats().request_stacks, 2u);
 
   // 20 requests in progress at once: each handler waits for the rest of its body.
   in_handler = 0;
@@ -679,6 +681,7 @@ TEST(HttpServerHostile, IdleConnectionsHoldNoRequestBuffers) {
     std::this_thread::yield();
   ASSERT_EQ(in_handler.load(), 20);
   EXPECT_GE(srv.get_stats().request_buffers, 20u);
+  EXPECT_GE(srv.get_stats().request_stacks, 20u);
   for (std::size_t i = 0; i < 20; ++i) {
     std::string body = "overlapping request " + std::to_string(i);
     ASSERT_TRUE(conns[i].send(body.substr(body.size() - 5)));
@@ -692,6 +695,7 @@ TEST(HttpServerHostile, IdleConnectionsHoldNoRequestBuffers) {
     std::this_thread::yield();
   EXPECT_EQ(srv.get_stats().connections_open, 0u);
   EXPECT_EQ(srv.get_stats().request_buffers, 0u);
+  EXPECT_EQ(srv.get_stats().request_stacks, 0u);
 }
 
 TEST(HttpServerHostile, MaxConnectionsAnswers503) {

@@ -49,7 +49,8 @@ struct server_options {
   std::optional<tls_options> tls{};  ///< set = HTTPS only
   std::optional<basic_auth> auth{};  ///< set = every request needs these credentials (else 401)
   std::string realm = "lather";
-  /// Stack of each connection's coroutine (handlers run on it). Touched pages only.
+  /// Stack of each connection's coroutine (it waits for requests on it) and of each stack a
+  /// request runs on (head parse and handler; lent per request). Touched pages only.
   std::size_t coroutine_stack = 256 * 1024;
   /// A worker thread that runs out of ready work polls for new events (yielding the CPU
   /// between polls) for up to this long before it sleeps, so that with one call in flight the
@@ -171,6 +172,10 @@ class server {
     /// per request in progress plus a per-thread pool of no more sets than open connections.
     /// Idle connections hold none.
     std::uint64_t request_buffers;
+    /// Stacks requests run on (head parse and handler), by the same rule: one per request in
+    /// progress plus a per-thread pool of no more than open connections. Idle connections wait
+    /// on their own coroutine's stack, in shallow frames.
+    std::uint64_t request_stacks;
     /// Spins before sleeping (server_options::spin_budget) that found work / that gave up (the
     /// budget ran out, or another thread wanted the CPU) and slept.
     std::uint64_t spins_found_work, spins_gave_up;
