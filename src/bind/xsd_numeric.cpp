@@ -64,54 +64,6 @@ errc parse_integer(std::string_view text, T& out) noexcept {
   return errc::ok;
 }
 
-// xsd:float and xsd:double: the decimal forms go through fast_float (Debian's
-// libfast-float-dev, header-only: D. Lemire's exact Eisel-Lemire conversion, the code
-// libstdc++ 12 wraps in std::from_chars), called directly so it inlines: ~80 instructions per
-// value fewer than the out-of-line wrapper, and within ~25 of a hand-written copy of the same
-// algorithm that we measured and dropped (session 5). fast_float's grammar is XSD's decimal
-// form once a leading '+' is dropped (it takes none) and the text starts with a digit or '.'
-// (which rules out its inf/nan spellings); XSD's own INF/NaN spellings are matched first.
-template <class F>
-errc parse_floating(std::string_view text, F& out) noexcept {
-  text = trim_xml_space(text);
-  if (text == "INF" || text == "+INF") {
-    out = std::numeric_limits<F>::infinity();
-    return errc::ok;
-  }
-  if (text == "-INF") {
-    out = -std::numeric_limits<F>::infinity();
-    return errc::ok;
-  }
-  if (text == "NaN") {
-    out = std::numeric_limits<F>::quiet_NaN();
-    return errc::ok;
-  }
-  const bool plus = !text.empty() && text.front() == '+';
-  const std::string_view number = text.substr(plus ? 1 : 0);
-  const std::size_t sign = !plus && !number.empty() && number.front() == '-' ? 1 : 0;
-  if (number.size() <= sign || !(is_digit(number[sign]) || number[sign] == '.'))
-    return errc::invalid_lexical;
-  F value{};
-  const char* const last = number.data() + number.size();
-  const auto [ptr, ec] = fast_float::from_chars(number.data(), last, value);
-  if (ec != std::errc{} || ptr != last) return errc::invalid_lexical;
-  // Out of range: fast_float rounds to infinity (too large: an error here, as XSD's value
-  // space has no overflow) or to zero (below the smallest subnormal: zero is the nearest).
-  if (std::isinf(value)) return errc::out_of_range;
-  out = value;
-  return errc::ok;
-}
-
-std::size_t copy_literal(std::string_view s, char* buf) noexcept {
-  std::memcpy(buf, s.data(), s.size());
-  return s.size();
-}
-
-constexpr char digit_pairs[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
 constexpr std::uint64_t powers_of_ten[] = {1,
                                            10,
                                            100,
@@ -132,6 +84,115 @@ constexpr std::uint64_t powers_of_ten[] = {1,
                                            100000000000000000,
                                            1000000000000000000,
                                            10000000000000000000u};
+
+// The decimal digits from p on appended to w (w * 10^n + digits; wraps past 19 digits, which
+// the caller counts), eight bytes at a time where eight are readable: the run of digits at the
+// start of a word is found by one classification (bytes below the first non-digit produce no
+// carry or borrow, so its flag is the lowest one), shifted to the word's end behind '0's and
+// converted by fast_float's SWAR routine. Returns the first byte that is not a digit.
+inline const char* accumulate_digits(const char* p, const char* end, std::uint64_t& w) noexcept {
+  if constexpr (std::endian::native == std::endian::little) {
+    while (end - p >= 8) {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      const std::uint64_t not_digit =
+          ((v + 0x4646464646464646) | (v - 0x3030303030303030)) & 0x8080808080808080;
+      if (not_digit == 0) {
+        w = w * 100000000 + fast_float::parse_eight_digits_unrolled(v);
+        p += 8;
+        continue;
+      }
+      const int n = std::countr_zero(not_digit) >> 3;
+      if (n == 0) return p;
+      v = v << (64 - 8 * n) | 0x3030303030303030 >> (8 * n);
+      w = w * powers_of_ten[n] + fast_float::parse_eight_digits_unrolled(v);
+      return p + n;
+    }
+  }
+  for (; p != end && is_digit(*p); ++p) w = w * 10 + static_cast<unsigned>(*p - '0');
+  return p;
+}
+
+// xsd:float and xsd:double: XSD's decimal form is scanned here and converted by fast_float
+// (Debian's libfast-float-dev, header-only: D. Lemire's exact Eisel-Lemire conversion, the code
+// libstdc++ 12 wraps in std::from_chars). Its own scanner (parse_number_string: C++ grammar,
+// spans for its bignum fallback) cost ~160 of the ~260 instructions per value, more than the
+// conversion; with up to 19 significant digits the digits are an exact 64-bit integer w and
+// the value is w * 10^q, which compute_float rounds correctly (or declines: power2 < 0). More
+// digits, or a declined case, go through fast_float::from_chars whole, which decides them
+// exactly (bignum comparison). Grammar: [+-]? (d+ (. d*)? | . d+) ([eE] [+-]? d+)?, plus INF,
+// +INF, -INF and NaN; fast_float's inf/nan spellings and hex never reach it.
+template <class F>
+[[gnu::always_inline]] inline errc parse_floating(std::string_view text, F& out) noexcept {
+  text = trim_xml_space(text);
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p != end && *p == '-';
+  const bool plus = p != end && *p == '+';
+  p += negative || plus;
+  const char* const number = p;
+  std::uint64_t w = 0;
+  p = accumulate_digits(p, end, w);
+  std::ptrdiff_t digits = p - number;
+  std::int64_t q = 0;
+  if (p != end && *p == '.') {
+    const char* const fraction = ++p;
+    p = accumulate_digits(p, end, w);
+    q = fraction - p;
+    digits -= q;
+  }
+  if (digits == 0) {  // no digits: only the special values (NaN takes no sign)
+    const std::string_view rest(number, static_cast<std::size_t>(end - number));
+    if (rest == "INF") {
+      out = negative ? -std::numeric_limits<F>::infinity() : std::numeric_limits<F>::infinity();
+      return errc::ok;
+    }
+    if (rest == "NaN" && number == text.data()) {
+      out = std::numeric_limits<F>::quiet_NaN();
+      return errc::ok;
+    }
+    return errc::invalid_lexical;
+  }
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    const bool negative_exponent = p != end && *p == '-';
+    p += p != end && (*p == '-' || *p == '+');
+    if (p == end || !is_digit(*p)) return errc::invalid_lexical;
+    std::int64_t exponent = 0;
+    for (; p != end && is_digit(*p); ++p)  // saturates like fast_float (far beyond any range)
+      if (exponent < 0x10000000) exponent = exponent * 10 + (*p - '0');
+    q += negative_exponent ? -exponent : exponent;
+  }
+  if (p != end) return errc::invalid_lexical;
+  F value{};
+  fast_float::adjusted_mantissa am{};
+  am.power2 = -1;
+  if (digits <= 19) am = fast_float::compute_float<fast_float::binary_format<F>>(q, w);
+  if (am.power2 >= 0) {
+    fast_float::to_float(negative, am, value);
+  } else {
+    // The grammar is checked above; fast_float reads the same digits with its own (exact)
+    // fallback. It takes no leading '+'.
+    const char* const first = number - negative;
+    const auto [ptr, ec] = fast_float::from_chars(first, end, value);
+    if (ec != std::errc{} || ptr != end) return errc::invalid_lexical;
+  }
+  // Out of range: rounded to infinity (too large: an error here, as XSD's value space has no
+  // overflow) or to zero (below the smallest subnormal: zero is the nearest).
+  if (std::isinf(value)) return errc::out_of_range;
+  out = value;
+  return errc::ok;
+}
+
+std::size_t copy_literal(std::string_view s, char* buf) noexcept {
+  std::memcpy(buf, s.data(), s.size());
+  return s.size();
+}
+
+constexpr char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 // Decimal digits of v: floor(log10) from the bit length (1233 / 4096 ~ log10(2)), corrected by
 // one comparison; v | 1 gives 0 one digit and no other value a different length.

@@ -142,7 +142,7 @@ template <>
 struct codec<std::string> {
   static errc parse(std::string_view text, std::string& out) noexcept {
     return guarded([&] {
-      out.assign(text);
+      xsd::detail::assign_text(out, text);
       return errc::ok;
     });
   }

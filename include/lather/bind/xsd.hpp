@@ -23,6 +23,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -194,6 +195,16 @@ constexpr std::string_view trim_xml_space(std::string_view s) noexcept {
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
 }
+/// out = text. A value read again into a reused destination usually has the length it had:
+/// then the bytes are copied in place (std::string::assign goes through _M_replace, ~60
+/// instructions, for that too). `text` must not point into `out`.
+inline void assign_text(std::string& out, std::string_view text) {
+  if (text.size() == out.size()) {
+    if (!text.empty()) std::memcpy(out.data(), text.data(), text.size());
+  } else {
+    out.assign(text);
+  }
+}
 /// Split a QName into prefix and local part, checking NCName syntax (ASCII name characters;
 /// bytes >= 0x80 are accepted as name characters).
 bind::errc split_qname(std::string_view text, std::string_view& prefix,
@@ -282,9 +293,9 @@ struct xsd_traits<xsd::qname> {
       ns = std::string_view{};
     }
     try {
-      out.ns.assign(*ns);
-      out.local.assign(local);
-      out.prefix.assign(prefix);
+      xsd::detail::assign_text(out.ns, *ns);
+      xsd::detail::assign_text(out.local, local);
+      xsd::detail::assign_text(out.prefix, prefix);
     } catch (...) {
       return errc::limit_exceeded;
     }
