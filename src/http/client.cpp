@@ -28,6 +28,7 @@
 #include <limits>
 #include <mutex>
 
+#include "lent_stack.hpp"
 #include "spin.hpp"
 #include "wire.hpp"
 
@@ -88,6 +89,20 @@ parsed_url parse_url(std::string_view url) {
 struct stale_connection {
   error cause;
 };
+
+/// With a wait_socket hook one thread runs many calls, each on its own (fiber) stack, so a
+/// call's deep frames (the request's serialization, the response's parse) would land on a
+/// stack last touched many calls earlier: they run on a stack lent by the thread instead
+/// (lent_stack.hpp), 1 MiB reserved, guard-paged.
+detail::stack_pool& thread_call_stacks() {
+  static constexpr std::size_t spare_kept = 16;
+  thread_local detail::stack_pool pool;
+  if (!pool.keep) {
+    pool.stack_size = 1024 * 1024;
+    pool.keep = &spare_kept;
+  }
+  return pool;
+}
 
 }  // namespace
 
@@ -969,7 +984,15 @@ void client::impl::call(std::string_view method, std::string_view target, header
         }
         call.connect();
       }
-      call.send_request(method, target, headers, write_body);
+      // The waits for the response's first bytes stay on the caller's stack (see
+      // thread_call_stacks): what runs before and after them may run on a lent one.
+      auto deep = [&](auto&& fn) {
+        if (opts.wait_socket)
+          detail::run_on_lent_stack(thread_call_stacks(), fn);
+        else
+          fn();
+      };
+      deep([&] { call.send_request(method, target, headers, write_body); });
       if (call.send_error)
         call.read_early_response();
       else
@@ -978,11 +1001,13 @@ void client::impl::call(std::string_view method, std::string_view target, header
       xml::source_fn source = [&call](char* dest, std::size_t n) {
         return call.read_body(dest, n);
       };
-      try {
-        read_body(head, source);
-      } catch (...) {
-        rejected = std::current_exception();
-      }
+      deep([&] {
+        try {
+          read_body(head, source);
+        } catch (...) {
+          rejected = std::current_exception();
+        }
+      });
       try {
         keep = conn->connected && call.drain(1u << 20) && call.parser->keep_alive();
       } catch (const error&) {

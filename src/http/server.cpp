@@ -21,17 +21,15 @@
 #include <boost/beast/core/buffers_suffix.hpp>
 #include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
-#include <boost/context/fiber.hpp>
-#include <boost/context/protected_fixedsize_stack.hpp>
 #include <charconv>
 #include <condition_variable>
 #include <cstring>
-#include <exception>
 #include <limits>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "lent_stack.hpp"
 #include "spin.hpp"
 #include "wire.hpp"
 
@@ -69,52 +67,12 @@ struct request_buffers {
 
 namespace {
 
-/// Stacks a connection runs its current request on (head parse, routing, handler: the deep
-/// frames of a call), lent LIFO from the request's first byte to the end of its response. A
-/// connection waits for its next request in a few shallow frames on its own coroutine's
-/// stack, so with many keep-alive connections served one request at a time the deep frames of
-/// every call land on the same warm stack instead of on one cold stack per connection.
-struct stack_pool {
-  std::size_t stack_size = 256 * 1024;
-  std::vector<boost::context::stack_context> spare;  // LIFO
-  std::atomic<std::uint64_t> made{0};                // in the pool or lent out
-
-  stack_pool() = default;
-  stack_pool(const stack_pool&) = delete;
-  stack_pool& operator=(const stack_pool&) = delete;
-  ~stack_pool() {
-    while (!spare.empty()) drop_one();
-  }
-  boost::context::stack_context take() {
-    if (spare.empty()) {
-      made.store(made.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-      return boost::context::protected_fixedsize_stack(stack_size).allocate();
-    }
-    auto s = spare.back();
-    spare.pop_back();
-    return s;
-  }
-  /// Back to the pool, which keeps no more spare stacks than `keep`.
-  void give_back(boost::context::stack_context s, std::size_t keep) {
-    spare.push_back(s);
-    trim(keep);
-  }
-  void trim(std::size_t keep) {
-    while (spare.size() > keep) drop_one();
-  }
-  void drop_one() {
-    boost::context::protected_fixedsize_stack(stack_size).deallocate(spare.back());
-    spare.pop_back();
-    made.store(made.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
-  }
-};
-
 /// One thread, one io_context, and the connections it serves (touched on that thread only).
 struct worker {
   // Declared before ctx: coroutines unwound when ctx is destroyed never return sets or stacks
   // here.
   std::vector<std::unique_ptr<detail::request_buffers>> spare_buffers;  // LIFO
-  stack_pool stacks;
+  detail::stack_pool stacks;         // a request's head parse and handler run on one of these
   std::size_t open_connections = 0;  // the pools are kept no larger than this
   asio::io_context ctx{1};
   detail::server_connection* connections = nullptr;  // intrusive list head
@@ -353,35 +311,6 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     return {};
   }
 
-  /// Runs `fn` on a stack lent by the worker (see stack_pool) instead of the coroutine's own.
-  /// Suspending inside `fn` suspends the coroutine as usual, with the lent stack kept until `fn`
-  /// returns; an exception (including the coroutine's forced unwind) is carried back and
-  /// rethrown on the coroutine's stack.
-  template <class Fn>
-  void on_lent_stack(Fn&& fn) {
-    namespace bctx = boost::context;
-    struct lender {  // Boost.Context's stack allocator interface; the stack comes preallocated
-      worker* w;
-      bctx::stack_context allocate() { return w->stacks.take(); }
-      void deallocate(bctx::stack_context& s) noexcept {
-        w->stacks.give_back(s, w->open_connections);
-      }
-    };
-    std::exception_ptr failure;
-    const bctx::stack_context s = owner.stacks.take();
-    bctx::fiber call{std::allocator_arg, bctx::preallocated(s.sp, s.size, s), lender{&owner},
-                     [&](bctx::fiber&& back) {
-                       try {
-                         fn();
-                       } catch (...) {
-                         failure = std::current_exception();
-                       }
-                       return std::move(back);
-                     }};
-    std::move(call).resume();  // back here once fn returned; the stack is in the pool again
-    if (failure) std::rethrow_exception(failure);
-  }
-
   // ---- timeouts: one timer per connection, re-armed lazily to the latest deadline ----
   void set_deadline(clock_type::duration d) { set_deadline_at(clock_type::now() + d); }
   // The timer stays armed at `armed_expiry`; moving the deadline later costs a store (the
@@ -603,7 +532,7 @@ void server_connection::run(yield_type y) {
     while (ok && !closed) {
       if (!wait_for_request()) break;
       bool served = false;
-      on_lent_stack([&] {
+      detail::run_on_lent_stack(owner.stacks, [&] {
         if (!read_request_head()) return;
         serve_request();
         served = true;
@@ -625,7 +554,7 @@ void server_connection::run(yield_type y) {
   if (next) next->prev = prev;
   --owner.open_connections;
   give_back_buffers();
-  owner.stacks.trim(owner.open_connections);
+  owner.stacks.trim(owner.open_connections);  // as give_back_buffers
   current_connection = nullptr;
   srv.connection_closed();
 }
@@ -1154,6 +1083,7 @@ void server::start() {
   for (unsigned i = 0; i < n; ++i) {
     s.workers.push_back(std::make_unique<worker>());
     s.workers.back()->stacks.stack_size = s.opts.coroutine_stack;
+    s.workers.back()->stacks.keep = &s.workers.back()->open_connections;
   }
   if (s.opts.auth)
     s.expected_credentials = wire::base64_encode(s.opts.auth->user + ":" + s.opts.auth->password);

@@ -646,6 +646,51 @@ TEST(HttpClient, AWaitingClientKeepsItsUnparsedBytesWhileAnotherCallsOnItsThread
   EXPECT_EQ(from_b.body, "from  B");
 }
 
+// With a wait_socket hook (many calls on one thread, each on its own fiber stack) a call
+// serializes its request and parses its response on a stack the thread lends (warm for every
+// call); without one, on the caller's own stack. A frame on the caller's thread stack lies within
+// its 8 MiB of the caller's locals; a lent stack is a separate mapping.
+TEST(HttpClient, WithAWaitHookRequestAndResponseRunOnALentStack) {
+  server srv{{.threads = 1}};
+  srv.route("/echo", echo);
+  srv.start();
+  auto distance = [](const void* a, const void* b) {
+    auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+    return x > y ? x - y : y - x;
+  };
+  client_options with_hook;
+  with_hook.wait_socket = [](int fd, bool writable, std::chrono::steady_clock::time_point) {
+    pollfd p{fd, static_cast<short>(writable ? POLLOUT : POLLIN), 0};
+    return ::poll(&p, 1, 5000) > 0;
+  };
+  for (bool hook : {true, false}) {
+    client c{url(srv), hook ? with_hook : client_options{}};
+    int caller_local = 0;
+    std::vector<std::size_t> write_distance, read_distance;
+    for (int i = 0; i < 3; ++i) {
+      std::string out;
+      header_pair hdrs[] = {{"Content-Type", "text/xml; charset=utf-8"}};
+      c.post(
+          "", hdrs,
+          [&](xml::output& o) {
+            int local = 0;
+            write_distance.push_back(distance(&local, &caller_local));
+            o.append("call " + std::to_string(i));
+          },
+          [&](const response_head&, const xml::source_fn& src) {
+            int local = 0;
+            read_distance.push_back(distance(&local, &caller_local));
+            char buf[256];
+            while (std::size_t n = src(buf, sizeof buf)) out.append(buf, n);
+          });
+      EXPECT_EQ(out, "call " + std::to_string(i));
+    }
+    for (std::size_t d : write_distance) EXPECT_EQ(d > (8u << 20), hook) << d;
+    for (std::size_t d : read_distance) EXPECT_EQ(d > (8u << 20), hook) << d;
+    EXPECT_EQ(read_distance.front(), read_distance.back());  // the same stack every call
+  }
+}
+
 // An HTTP/1.0 server (Python's wsgiref behind spyne, Axis 1.4's SimpleAxisServer) cannot read a
 // chunked body. A client that has not heard from it yet buffers a request of up to
 // unknown_server_buffer (1 MiB) and sends a Content-Length (RFC 9112 §6.1); a larger one goes
