@@ -481,7 +481,10 @@ struct reader::impl {
     for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
       const slot& s = slots[i];
       if (s.head < 0) return -1;
-      if (binding_prefix(bindings[s.key]) == prefix) return static_cast<std::int32_t>(i);
+      const std::string_view bound = binding_prefix(bindings[s.key]);
+      if (bound.size() == prefix.size() &&
+          same_name_bytes(bound.data(), prefix.data(), prefix.size()))
+        return static_cast<std::int32_t>(i);
     }
   }
 
@@ -563,7 +566,10 @@ struct reader::impl {
     return true;
   }
 
-  void pop_element() {
+  // Out of line: next() and next_simple_element() pop only after a complex element ends, and
+  // inlined (with pop_binding and find_slot) it made next_simple_element, the per-leaf path,
+  // ~19 instructions longer per leaf (callgrind, 100-item parse: -0.3 % in all this way).
+  [[gnu::noinline]] void pop_element() {
     const open_element& e = elements.back();
     while (bindings.size() > e.bindings_mark) pop_binding();
     if (!whole) names.truncate(e.name_off);
