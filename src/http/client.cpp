@@ -629,11 +629,21 @@ void client_call::connect() {
   auto connect_deadline = std::min(clock_type::now() + cl.opts.connect_timeout, call_deadline);
   io_deadline d{connect_deadline,
                 connect_deadline == call_deadline ? errc::call_timeout : errc::connect_timeout};
-  sys_error ec;
-  run_io(d, ec, [&](auto&& done) {
-    asio::async_connect(c.socket, endpoints,
-                        [done](const sys_error& e, const tcp::endpoint&) { done(e, 0); });
-  });
+  sys_error ec = asio::error::not_found;
+  // Endpoint by endpoint rather than asio's range connect, which opens each socket itself:
+  // the receive buffer must be set between open and connect (the window scale is chosen then).
+  for (const auto& entry : endpoints) {
+    const tcp::endpoint& endpoint = entry.endpoint();
+    sys_error ignored;
+    c.socket.close(ignored);
+    c.socket.open(endpoint.protocol(), ec);
+    if (ec) continue;
+    wire::raise_receive_buffer(c.socket.native_handle(), cl.opts.receive_buffer);
+    run_io(d, ec, [&](auto&& done) {
+      c.socket.async_connect(endpoint, [done](const sys_error& e) { done(e, 0); });
+    });
+    if (!ec) break;  // else the next endpoint, as asio's range connect does
+  }
   if (ec) {
     c.connected = false;
     errc code = ec == asio::error::connection_refused ? errc::connect_refused : errc::io_failed;

@@ -1105,6 +1105,7 @@ void server::start() {
     s.acceptor.emplace(s.workers[0]->ctx);
     s.acceptor->open(ep.protocol());
     s.acceptor->set_option(tcp::acceptor::reuse_address(true));
+    wire::raise_receive_buffer(s.acceptor->native_handle(), s.opts.receive_buffer);
     s.acceptor->bind(ep);
     s.acceptor->listen(asio::socket_base::max_listen_connections);
     s.bound_port = s.acceptor->local_endpoint().port();

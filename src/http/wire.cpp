@@ -1,10 +1,41 @@
 #include "wire.hpp"
 
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <array>
 #include <charconv>
 #include <ctime>
 
 namespace lather::http::wire {
+
+namespace {
+/// net.core.rmem_max, the largest SO_RCVBUF an unprivileged setsockopt gets (0: unknown).
+std::size_t receive_buffer_max() {
+  const int fd = ::open("/proc/sys/net/core/rmem_max", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[32];
+  const ssize_t n = ::read(fd, text, sizeof text);
+  ::close(fd);
+  std::size_t value = 0;
+  if (n > 0) std::from_chars(text, text + n, value);
+  return value;
+}
+}  // namespace
+
+void raise_receive_buffer(int fd, std::size_t bytes) noexcept {
+  static const std::size_t max = receive_buffer_max();
+  if (bytes == 0 || bytes > max) return;
+  int current = 0;
+  socklen_t length = sizeof current;
+  // The kernel reports (and allocates up to) twice what was asked for.
+  if (::getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &current, &length) != 0 ||
+      static_cast<std::size_t>(current) >= 2 * bytes)
+    return;
+  const int value = static_cast<int>(bytes);
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &value, sizeof value);
+}
 
 std::string_view reason_phrase(unsigned status) noexcept {
   switch (status) {

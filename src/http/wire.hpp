@@ -24,6 +24,13 @@ constexpr std::size_t streaming_flush(const chunking& c) noexcept {
   return first_flush(c) > stream_chunk ? first_flush(c) : stream_chunk;
 }
 
+/// Raise a TCP socket's receive buffer (SO_RCVBUF) to `bytes` before it connects or listens
+/// (accepted sockets inherit it), when the kernel allows that much (net.core.rmem_max) and
+/// `bytes` is above the socket's current buffer; otherwise, or for 0, the kernel's autotuning
+/// stays in charge (SO_RCVBUF turns it off, and a value clamped to a small rmem_max would
+/// lower the buffer). Failures are ignored: the socket works either way, only slower.
+void raise_receive_buffer(int fd, std::size_t bytes) noexcept;
+
 /// Reason phrase for a status code ("Unknown" for codes we do not name).
 std::string_view reason_phrase(unsigned status) noexcept;
 

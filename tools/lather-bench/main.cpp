@@ -34,6 +34,7 @@ client_options make_client_options(const bench::options& o) {
   c.connect_timeout = std::min(timeout, std::chrono::milliseconds(10'000));
   if (o.run.client_threads > 0) c.wait_socket = bench::wait_socket;  // suspend the fiber
   if (o.spin_us >= 0) c.spin_budget = std::chrono::microseconds(o.spin_us);
+  if (o.receive_buffer >= 0) c.receive_buffer = static_cast<std::size_t>(o.receive_buffer);
   c.envelope_namespaces = perf::envelope_namespaces();
   return c;
 }

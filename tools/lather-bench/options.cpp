@@ -66,6 +66,8 @@ prints its result block.
   --spin-us US              poll for each answer up to US microseconds before sleeping
                             (adaptive; 0 = sleep at once; default 200; not with
                             --client-threads, whose event loop waits)
+  --receive-buffer BYTES    each connection's kernel receive buffer (default 4194304 when
+                            net.core.rmem_max allows it; 0 = the kernel's autotuning)
   --wait-ready SECONDS      poll the URL until it answers before starting (default 0)
   --no-verify               do not compare echoed payloads (ids are always checked)
   --json                    one JSON object per run instead of the text block
@@ -102,6 +104,7 @@ options parse_options(int argc, char** argv) {
     else if (arg == "--soap12") o.soap12 = true;
     else if (arg == "--timeout") o.timeout_s = parse_number<double>(value(), "--timeout");
     else if (arg == "--spin-us") o.spin_us = parse_number<long>(value(), "--spin-us");
+    else if (arg == "--receive-buffer") o.receive_buffer = parse_number<long>(value(), "--receive-buffer");
     else if (arg == "--wait-ready") o.wait_ready_s = parse_number<double>(value(), "--wait-ready");
     else if (arg == "--no-verify") o.verify = false;
     else if (arg == "--json") o.run.json = true;

@@ -22,6 +22,8 @@ struct options {
   double timeout_s = 30;
   double wait_ready_s = 0;
   long spin_us = -1;  ///< client_options::spin_budget in microseconds; -1 = the library's default
+  long receive_buffer =
+      -1;  ///< client_options::receive_buffer in bytes; -1 = the library's default
 };
 
 /// Throws std::invalid_argument with a one-line message.

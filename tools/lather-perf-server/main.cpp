@@ -22,7 +22,7 @@ constexpr std::string_view cxf_path = "/cxf-benchmark-soapdoclit/services/SoapHt
 const char* usage =
     "usage: lather-perf-server [--port P] [--address A] [--threads N] [--path PATH]\n"
     "                          [--chunking-threshold N|never] [--spin-us US] [--access-log]\n"
-    "                          [--quiet]\n"
+    "                          [--receive-buffer BYTES] [--quiet]\n"
     "Serves perf.wsdl's DocPortType at /perf and "
     "/cxf-benchmark-soapdoclit/services/"
     "SoapHttpDocLitPort\n(and at --path), RPCPortType at /perf/rpc; GET <path>?wsdl, /healthz, "
@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
         opts.response_chunking.threshold = number<std::size_t>(v.data(), "threshold");
     } else if (a == "--spin-us")
       opts.spin_budget = std::chrono::microseconds(number<unsigned>(value(), "spin budget"));
+    else if (a == "--receive-buffer")
+      opts.receive_buffer = number<std::size_t>(value(), "receive buffer");
     else if (a == "--access-log")
       opts.access_log = stderr;
     else if (a == "--quiet")

@@ -66,6 +66,10 @@ struct client_options {
   /// connection: the budget grows while answers come within it and falls to 0 when they do
   /// not or when other threads want the CPU. 0 = always sleep at once. See docs/http.md.
   std::chrono::microseconds spin_budget{200};
+  /// Each connection's kernel receive buffer (SO_RCVBUF, set before connecting), so that a
+  /// response of a few MB fits in flight (see server_options::receive_buffer). Applied only
+  /// when net.core.rmem_max allows it; 0 = the kernel's autotuning.
+  std::size_t receive_buffer = 4u << 20;
 };
 
 namespace detail {

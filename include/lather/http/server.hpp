@@ -58,6 +58,12 @@ struct server_options {
   /// waits end within it and falls to 0 when they do not or when other threads want the CPU;
   /// a server without traffic does not spin. 0 = always sleep at once. See docs/http.md.
   std::chrono::microseconds spin_budget{200};
+  /// Each connection's kernel receive buffer (SO_RCVBUF on the listening socket), so that a
+  /// request of a few MB fits in flight: when the buffer fills before the handler catches up,
+  /// the client's queued bytes are pushed through TCP by this server's receives, on its CPU.
+  /// Applied only when net.core.rmem_max allows it; 0 = the kernel's autotuning. See
+  /// docs/http.md ("Receive buffers").
+  std::size_t receive_buffer = 4u << 20;
 };
 
 namespace detail {
