@@ -18,32 +18,37 @@ struct client::state {
 
 namespace {
 
-// The reader and writer a call uses while it writes its request or reads its response: the
+// The writer a call uses to write its request and the reader it uses to read the response: the
 // request is serialized into `buf`, which is the HTTP request's staging (http::client::post
 // with the caller's output): its sink is the HTTP body's, so the envelope goes from the writer
 // to the socket through the chunking threshold with no copy in between. Lent per phase from one
 // pool per process, not held per client for the whole call: the sets in use are those of the calls
 // writing or reading right now, warm in the cache, whether the clients are fibers on a few threads
 // (lather-bench --client-threads) or one blocking thread each (128 threads at PacketSize 100 held
-// 128 cold sets when the pool was per thread).
-struct codec {
-  xml::reader reader;
-  soap::envelope_reader envelope{reader};  // kept with the reader: its scope strings stay warm
+// 128 cold sets when the pool was per thread). The two are separate sets: a call keeps its
+// request's set until the response starts (a retry writes into the same staging), so with many
+// calls waiting those sets go cold; the response's reader comes from its own pool, warm.
+struct request_codec {
   xml::output buf;
   xml::writer writer{buf};
 };
+struct response_codec {
+  xml::reader reader;
+  soap::envelope_reader envelope{reader};  // kept with the reader: its scope strings stay warm
+};
 
+template <class Codec>
 class codec_lease {
  public:
   codec_lease() : lease_(spares().take()) {}
-  codec* get() const { return lease_.object.get(); }
+  Codec* get() const { return lease_.object.get(); }
 
  private:
-  static detail::object_pool<codec>& spares() {
-    static detail::object_pool<codec> pool;
+  static detail::object_pool<Codec>& spares() {
+    static detail::object_pool<Codec> pool;
     return pool;
   }
-  detail::object_pool<codec>::lease lease_;
+  typename detail::object_pool<Codec>::lease lease_;
 };
 
 }  // namespace
@@ -134,7 +139,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
   // The set that writes the request, held from its first byte until the response starts: the
   // HTTP client keeps `buf` as the request's staging for the one retry (which only happens
   // before any response byte, so before the response reader runs and gives the set back).
-  std::optional<codec_lease> writing{std::in_place};
+  std::optional<codec_lease<request_codec>> writing{std::in_place};
   // What the two callbacks need, captured by one reference: a std::function holds a lambda of
   // up to two pointers without allocating.
   struct frame_t {
@@ -144,13 +149,13 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
     std::string_view operation;
     soap::version v;
     bool encoded;
-    std::optional<codec_lease>& writing;
+    std::optional<codec_lease<request_codec>>& writing;
   } frame{o, write_body, read_body, operation, v, encoded, writing};
 
   http_->post(
       "", std::span(headers, header_count), writing->get()->buf,
       [this, &frame](xml::output&) {  // writes into the set's buf: the request's staging
-        codec* s = frame.writing->get();
+        request_codec* s = frame.writing->get();
         s->writer.reset();
         soap::envelope_writer env{s->writer, frame.v};
         env.begin(envelope_starts_, frame.encoded);
@@ -178,8 +183,8 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
           throw client_error("HTTP " + std::to_string(head.status) + " (" +
                              std::string(head.content_type) + "): " + excerpt(body));
         }
-        codec_lease lease;
-        codec* s = lease.get();
+        codec_lease<response_codec> lease;
+        response_codec* s = lease.get();
         s->reader.reset();
         s->reader.set_limits(opts_.xml_limits);
         s->reader.set_source([&body](char* d, std::size_t n) { return body(d, n); });
