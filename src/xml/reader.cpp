@@ -1704,10 +1704,9 @@ struct reader::impl {
     // '<' name '>' ... '</' name '>': the shortest such element
     if (static_cast<std::size_t>(end - p) < 2 * name_len + 5 || *p != '<') return false;
     const char* name = p + 1;
-    if (prefix_len != 0 && (!same_name_bytes(name, names_base() + parent.name_off, prefix_len) ||
-                            name[prefix_len] != ':')) {
+    // The parent's qname holds its prefix and ':' (prefix_len != 0): one compare for both.
+    if (prefix_len != 0 && !same_name_bytes(name, names_base() + parent.name_off, prefix_len + 1))
       return false;
-    }
     if (name[name_len] != '>' ||
         !same_name_bytes(name + name_len - local.size(), local.data(), local.size())) {
       return false;

@@ -433,6 +433,7 @@ TEST(Reader, NextSimpleElementReadsPlainChildrenWhole) {
       "<q:a>1</q:a>"                      // another prefix (even for the same namespace)
       "<a>1</a>"                          // no prefix
       "<p:ab>1</p:ab>"                    // a longer name
+      "<pxa>1</pxa>"                      // the prefix, a byte other than ':', the name
       "<p:a/>"                            // empty-element tag
       "<p:a>\xC3\xA9</p:a>"               // non-ASCII text
       "<p:a>1\r\n</p:a>"                  // CR
@@ -445,7 +446,7 @@ TEST(Reader, NextSimpleElementReadsPlainChildrenWhole) {
   r.reset(doc);
   EXPECT_EQ(simple_element_trace(r, "urn:p", "a"),
             "leaf[12] next leaf[x&y] leaf[<>\"'] next next next next next next next next next "
-            "next next next next next next next leaf[] ");
+            "next next next next next next next next leaf[] ");
   // The child is in its parent's namespace; the local name must match exactly.
   r.reset("<p:r xmlns:p='urn:p'><p:a>1</p:a></p:r>");
   EXPECT_EQ(simple_element_trace(r, "urn:x", "a"), "leaf[1](in urn:p) ");
