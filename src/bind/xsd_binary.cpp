@@ -523,22 +523,36 @@ errc hex_decode(std::string_view text, std::vector<std::uint8_t>& out, simd_leve
 
 namespace lather::bind::detail {
 
+// The element {ns}local around write(): a long binary value streams through it in slices.
+template <class T>
+void write_element(xml::writer& w, std::string_view ns, xml::ncname local, const T& value) {
+  w.start_element(ns, local);
+  codec<T>::write(value, w);
+  w.end_element();
+}
+
 template <>
 struct codec<xsd::base64_binary> {
   static errc parse(std::string_view text, xsd::base64_binary& out) noexcept {
     return xsd::base64_decode(text, out.bytes);
   }
-  // Binary values can be long: they stream through write(), in slices.
-  static std::optional<std::string_view> leaf_text(const xsd::base64_binary&, leaf_buffer&) {
-    return std::nullopt;
+  // A value of up to one slice is a leaf encoded straight into the output; longer ones stream
+  // through write(), in slices (and an empty one is written <p:name></p:name> as always).
+  static void write_leaf(const xsd::base64_binary& value, xml::writer& w, std::string_view ns,
+                         xml::ncname local) {
+    if (value.bytes.empty() || value.bytes.size() > slice)
+      return write_element(w, ns, local, value);
+    write_formatted_leaf(w, ns, local, (value.bytes.size() + 2) / 3 * 4, [&value](char* dst) {
+      return xsd::detail::base64_encode_to(value.bytes, dst);
+    });
   }
   static void format(const xsd::base64_binary& value, std::string& out) {
     xsd::base64_encode(value.bytes, out);
   }
+  // 3 KiB of bytes -> 4 KiB of text per slice; slices are multiples of 3 bytes, so the
+  // concatenation is the base64 of the whole.
+  static constexpr std::size_t slice = 3072;
   static void write(const xsd::base64_binary& value, xml::writer& w) {
-    // 3 KiB of bytes -> 4 KiB of text per slice; slices are multiples of 3 bytes, so the
-    // concatenation is the base64 of the whole.
-    constexpr std::size_t slice = 3072;
     std::span<const std::uint8_t> rest{value.bytes};
     do {
       const auto part = rest.first(std::min(slice, rest.size()));
@@ -555,15 +569,20 @@ struct codec<xsd::hex_binary> {
   static errc parse(std::string_view text, xsd::hex_binary& out) noexcept {
     return xsd::hex_decode(text, out.bytes);
   }
-  // Binary values can be long: they stream through write(), in slices.
-  static std::optional<std::string_view> leaf_text(const xsd::hex_binary&, leaf_buffer&) {
-    return std::nullopt;
+  // As base64: one slice as a leaf, longer values in slices.
+  static void write_leaf(const xsd::hex_binary& value, xml::writer& w, std::string_view ns,
+                         xml::ncname local) {
+    if (value.bytes.empty() || value.bytes.size() > slice)
+      return write_element(w, ns, local, value);
+    write_formatted_leaf(w, ns, local, value.bytes.size() * 2, [&value](char* dst) {
+      return xsd::detail::hex_encode_to(value.bytes, dst);
+    });
   }
   static void format(const xsd::hex_binary& value, std::string& out) {
     xsd::hex_encode(value.bytes, out);
   }
+  static constexpr std::size_t slice = 2048;
   static void write(const xsd::hex_binary& value, xml::writer& w) {
-    constexpr std::size_t slice = 2048;
     std::span<const std::uint8_t> rest{value.bytes};
     do {
       const auto part = rest.first(std::min(slice, rest.size()));

@@ -1,6 +1,7 @@
 // xsd:dateTime, xsd:date, xsd:time, xsd:duration and compare_instant.
 // Parsing is a single left-to-right pass over the text; only the fractional-second digits are
 // stored as text (short: no heap allocation with the small-string buffer).
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -305,29 +306,44 @@ void format_fields(const date_time_fields& f, std::string& out) {
   out.append(buf, format_zone(f, buf));
 }
 
-// The text in buf (size >= 96), or nullopt when the fraction does not fit.
+// The text at buf, which has room for fields_room(f) bytes.
 template <kind K>
-std::optional<std::string_view> fields_text(const date_time_fields& f, char* buf,
-                                            std::size_t size) {
+std::size_t fields_to(const date_time_fields& f, char* buf) noexcept {
   std::size_t n = format_fixed<K>(f, buf);
   if (K != kind::date && !f.fraction.empty()) {
-    if (f.fraction.size() > size - 56) return std::nullopt;
     buf[n++] = '.';
     f.fraction.copy(buf + n, f.fraction.size());
     n += f.fraction.size();
   }
-  n += format_zone(f, buf + n);
-  return std::string_view{buf, n};
+  return n + format_zone(f, buf + n);
+}
+
+// Room for fields_to: the fixed fields and the zone take at most 33 bytes (an int32 year).
+std::size_t fields_room(const date_time_fields& f) noexcept {
+  return 56 + f.fraction.size();
 }
 
 template <kind K>
 void write_fields(const date_time_fields& f, xml::writer& w) {
   // Stack buffer for the common case (fraction up to 40 digits), so writing never allocates.
   char buf[96];
-  if (const auto text = fields_text<K>(f, buf, sizeof buf)) return detail::write_text(w, *text);
+  if (fields_room(f) <= sizeof buf) return detail::write_text(w, {buf, fields_to<K>(f, buf)});
   std::string text;
   format_fields<K>(f, text);
   detail::write_text(w, text);
+}
+
+// The element {ns}local: formatted straight into the output unless the fraction (set by the
+// caller, not parsed) holds something other than digits, which text_element escapes.
+template <kind K>
+void write_fields_leaf(const date_time_fields& f, xml::writer& w, std::string_view ns,
+                       xml::ncname local) {
+  if (std::all_of(f.fraction.begin(), f.fraction.end(), bind::detail::is_digit))
+    return bind::detail::write_formatted_leaf(w, ns, local, fields_room(f),
+                                              [&f](char* dst) { return fields_to<K>(f, dst); });
+  std::string text;
+  format_fields<K>(f, text);
+  w.text_element(ns, local, text);
 }
 
 errc parse_duration(std::string_view text, duration& out) noexcept {
@@ -471,8 +487,8 @@ struct date_time_codec {
   }
   static void format(const T& value, std::string& out) { xsd::format_fields<K>(value, out); }
   static void write(const T& value, xml::writer& w) { xsd::write_fields<K>(value, w); }
-  static std::optional<std::string_view> leaf_text(const T& value, leaf_buffer& buf) {
-    return xsd::fields_text<K>(value, buf.data, sizeof buf.data);
+  static void write_leaf(const T& value, xml::writer& w, std::string_view ns, xml::ncname local) {
+    xsd::write_fields_leaf<K>(value, w, ns, local);
   }
 };
 
@@ -491,8 +507,11 @@ struct codec<xsd::duration> {
   static void format(const xsd::duration& value, std::string& out) {
     xsd::format_duration(value, out);
   }
-  static std::optional<std::string_view> leaf_text(const xsd::duration&, leaf_buffer&) {
-    return std::nullopt;  // formatted through a std::string: write() does it
+  static void write_leaf(const xsd::duration& value, xml::writer& w, std::string_view ns,
+                         xml::ncname local) {
+    std::string text;
+    xsd::format_duration(value, text);
+    w.text_element(ns, local, text);
   }
   static void write(const xsd::duration& value, xml::writer& w) {
     std::string text;

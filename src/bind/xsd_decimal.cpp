@@ -104,8 +104,9 @@ struct codec<xsd::basic_integer<Range>> {
   static void write(const value_type& value, xml::writer& w) {
     xsd::detail::write_text(w, value.text);
   }
-  static std::optional<std::string_view> leaf_text(const value_type& value, leaf_buffer&) {
-    return value.text;
+  static void write_leaf(const value_type& value, xml::writer& w, std::string_view ns,
+                         xml::ncname local) {
+    w.text_element(ns, local, value.text);
   }
 };
 
@@ -123,8 +124,9 @@ struct codec<xsd::decimal> {
   static void write(const xsd::decimal& value, xml::writer& w) {
     xsd::detail::write_text(w, value.text);
   }
-  static std::optional<std::string_view> leaf_text(const xsd::decimal& value, leaf_buffer&) {
-    return value.text;
+  static void write_leaf(const xsd::decimal& value, xml::writer& w, std::string_view ns,
+                         xml::ncname local) {
+    w.text_element(ns, local, value.text);
   }
 };
 

@@ -34,7 +34,7 @@ void write_markup_free_in_place(xml::writer& w, std::size_t size, Encode&& encod
 namespace lather::bind::detail {
 
 /// Specialised per type with static parse(text, out), format(value, out), write(value, w) and
-/// leaf_text(value, buf) (nullopt: write through write()).
+/// write_leaf(value, w, ns, local).
 template <class T>
 struct codec;
 
@@ -51,8 +51,20 @@ void simple_traits_base<T>::write(const T& value, xml::writer& w) {
   codec<T>::write(value, w);
 }
 template <class T>
-std::optional<std::string_view> simple_traits_base<T>::leaf_text(const T& value, leaf_buffer& buf) {
-  return codec<T>::leaf_text(value, buf);
+void simple_traits_base<T>::write_leaf(const T& value, xml::writer& w, std::string_view ns,
+                                       xml::ncname local) {
+  codec<T>::write_leaf(value, w, ns, local);
+}
+
+/// The leaf {ns}local whose text `format(dst)` writes straight into the output: at most
+/// `max_text` bytes that need no escaping (numbers, booleans, dates, base64, hex).
+template <class Format>
+void write_formatted_leaf(xml::writer& w, std::string_view ns, xml::ncname local,
+                          std::size_t max_text, const Format& format) {
+  w.formatted_element(
+      ns, local, max_text,
+      [](const void* f, char* dst) -> std::size_t { return (*static_cast<const Format*>(f))(dst); },
+      &format);
 }
 
 /// Runs `fn` with a std::string output that converts bad_alloc into an errc.

@@ -292,8 +292,10 @@ requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) struct codec<T> {
     char buf[32];
     xsd::detail::write_markup_free(w, {buf, format_number(value, buf, sizeof buf)});
   }
-  static std::optional<std::string_view> leaf_text(T value, leaf_buffer& buf) {
-    return std::string_view{buf.data, format_number(value, buf.data, sizeof buf.data)};
+  static void write_leaf(T value, xml::writer& w, std::string_view ns, xml::ncname local) {
+    constexpr std::size_t room = 32;
+    write_formatted_leaf(w, ns, local, room,
+                         [value](char* dst) { return format_number(value, dst, room); });
   }
 };
 
@@ -314,8 +316,8 @@ struct codec<bool> {
   static void write(bool value, xml::writer& w) {
     xsd::detail::write_markup_free(w, value ? "true" : "false");
   }
-  static std::optional<std::string_view> leaf_text(bool value, leaf_buffer&) {
-    return value ? "true" : "false";
+  static void write_leaf(bool value, xml::writer& w, std::string_view ns, xml::ncname local) {
+    w.text_element(ns, local, value ? "true" : "false");
   }
 };
 

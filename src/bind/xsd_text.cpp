@@ -148,8 +148,9 @@ struct codec<std::string> {
   }
   static void format(const std::string& value, std::string& out) { out.append(value); }
   static void write(const std::string& value, xml::writer& w) { w.text(value); }
-  static std::optional<std::string_view> leaf_text(const std::string& value, leaf_buffer&) {
-    return value;
+  static void write_leaf(const std::string& value, xml::writer& w, std::string_view ns,
+                         xml::ncname local) {
+    w.text_element(ns, local, value);
   }
 };
 
@@ -164,8 +165,8 @@ struct string_wrapper_codec {
   }
   static void format(const T& value, std::string& out) { out.append(value.value); }
   static void write(const T& value, xml::writer& w) { w.text(value.value); }
-  static std::optional<std::string_view> leaf_text(const T& value, leaf_buffer&) {
-    return value.value;
+  static void write_leaf(const T& value, xml::writer& w, std::string_view ns, xml::ncname local) {
+    w.text_element(ns, local, value.value);
   }
 };
 
@@ -207,17 +208,9 @@ void xsd_traits<xsd::qname>::write(const xsd::qname& value, xml::writer& w) {
   }
 }
 
-std::optional<std::string_view> xsd_traits<xsd::qname>::leaf_text(const xsd::qname& value,
-                                                                  const xml::writer& w,
-                                                                  leaf_buffer& buf) {
-  const std::optional<std::string_view> prefix = w.prefix_in_scope(value.ns);
-  if (!prefix) return std::nullopt;
-  const std::size_t n = prefix->size() + 1 + value.local.size();
-  if (n > sizeof buf.data) return std::nullopt;
-  prefix->copy(buf.data, prefix->size());
-  buf.data[prefix->size()] = ':';
-  value.local.copy(buf.data + prefix->size() + 1, value.local.size());
-  return std::string_view{buf.data, n};
+void xsd_traits<xsd::qname>::write_leaf(const xsd::qname& value, xml::writer& w,
+                                        std::string_view ns, xml::ncname local) {
+  w.qname_element(ns, local, value.ns, value.local);
 }
 
 void xsd_traits<xsd::qname>::format(const xsd::qname& value, std::string& out) {

@@ -547,6 +547,15 @@ struct writer::state {
     int binding = -1;  // found for bindings[binding].uri (a positive answer)
   };
   mutable scope_answer last_in_scope;
+  // The declaration the last QName leaf with an out-of-scope namespace made on itself,
+  // ` xmlns:nsN="uri">nsN:`: it holds while no binding is pushed or popped (the URI is still
+  // unbound and nsN still free), so a QName per item pays no table work after the first.
+  struct leaf_declaration {
+    std::uint64_t binding_changes = ~std::uint64_t{0};
+    std::string uri;
+    std::string bytes;
+  };
+  leaf_declaration qname_declaration;
   string_arena::mark pending_mark{};
   int next_prefix_number = 1;
   phase at = phase::prolog;
@@ -615,13 +624,14 @@ struct writer::state {
     return -1;
   }
 
-  // A generated prefix "nsN" for `uri`: the number this URI already got in this document if
-  // that prefix is free here, else the next unused number.
-  [[gnu::noinline]] std::string_view generate_prefix(std::string_view uri) {
+  // A generated prefix "nsN" for `uri`, written into buf: the number this URI already got in
+  // this document if that prefix is free here, else the next unused number.
+  [[gnu::noinline]] std::string_view pick_prefix(std::string_view uri, char (&buf)[16]) {
     const int assigned_number = assigned.get(uri);
     const bool known = assigned_number >= 0;
     int number = assigned_number;
-    char buf[16] = {'n', 's'};
+    buf[0] = 'n';
+    buf[1] = 's';
     for (;;) {
       if (number < 0) number = next_prefix_number++;
       const auto r = std::to_chars(buf + 2, buf + sizeof buf, number);
@@ -631,10 +641,27 @@ struct writer::state {
           assigned.set(doc_names.store(uri), number);
         else if (number != assigned_number)
           assigned.set(uri, number);  // value update only: the key is stored already
-        return names.store(candidate);
+        return candidate;
       }
       number = -1;  // bound here by the user: take the next number
     }
+  }
+  // The same, stored in the scoped arena for a binding.
+  std::string_view generate_prefix(std::string_view uri) {
+    char buf[16];
+    return names.store(pick_prefix(uri, buf));
+  }
+
+  // The parent whose prefix a leaf {ns}local takes as it is (same namespace, no declaration
+  // since the parent's name was resolved, none pending, a static name), or nullptr when the
+  // leaf needs the full start_element path.
+  [[gnu::always_inline]] const frame* leaf_parent(std::string_view ns, ncname local) const {
+    const frame* parent = frames.empty() ? nullptr : &frames.back();
+    if (!local.checked() || parent == nullptr || !pending.empty() ||
+        parent->bindings_at_name != bindings.size() || parent->ns.size() != ns.size() ||
+        !detail::same_bytes(parent->ns.data(), ns.data(), ns.size()))
+      return nullptr;
+    return parent;
   }
 
   // Applies the pending declarations to the element being started and resolves its prefix
@@ -1112,14 +1139,30 @@ namespace {
 constexpr std::size_t leaf_in_one_go = 1024;
 }  // namespace
 
+namespace {
+// Copies a leaf's text to `text` (which has s.size() + 16 bytes of room), scans it there and
+// commits it with the end tag; escapes from the first byte that needs it on.
+[[gnu::always_inline]] inline void finish_leaf(output& out, char* start, char* text,
+                                               std::string_view s, const tag_cache::entry& tag) {
+  detail::copy_bytes(text, s.data(), s.size());
+  const std::size_t clean = clean_length<mode::text>(text, s.size());
+  if (clean == s.size()) {
+    out.commit(static_cast<std::size_t>(text + clean - start) +
+               tag_cache::put(text + clean, tag, true));
+  } else {
+    out.commit(static_cast<std::size_t>(text + clean - start));
+    write_escaped<mode::text>(out, s.substr(clean));
+    write_end_tag(out, tag);
+  }
+}
+}  // namespace
+
 void writer::text_element(std::string_view ns, ncname local, std::string_view s) {
   state& st = *st_;
   // One call instead of three when the element takes its parent's prefix as it is (no
   // declaration since the parent's name was resolved): no frame, no arena, one prefix copy.
-  const state::frame* parent = st.frames.empty() ? nullptr : &st.frames.back();
-  if (!local.checked() || parent == nullptr || !st.pending.empty() ||
-      parent->bindings_at_name != st.bindings.size() || parent->ns.size() != ns.size() ||
-      !detail::same_bytes(parent->ns.data(), ns.data(), ns.size())) {
+  const state::frame* parent = st.leaf_parent(ns, local);
+  if (parent == nullptr) {
     start_element(ns, local);
     text(s);
     end_element();
@@ -1154,16 +1197,130 @@ void writer::text_element(std::string_view ns, ncname local, std::string_view s)
     text[0] = '>';
     out_.commit(static_cast<std::size_t>(text + 1 - start));
   } else {
-    detail::copy_bytes(text, s.data(), s.size());
-    const std::size_t clean = clean_length<mode::text>(text, s.size());
-    if (clean == s.size()) {
-      out_.commit(static_cast<std::size_t>(text + clean - start) +
-                  tag_cache::put(text + clean, *tag, true));
-    } else {  // escape from the first byte that needs it on
-      out_.commit(static_cast<std::size_t>(text + clean - start));
-      write_escaped<mode::text>(out_, s.substr(clean));
-      write_end_tag(out_, *tag);
+    finish_leaf(out_, start, text, s, *tag);
+  }
+  out_.maybe_flush();
+}
+
+void writer::qname_element(std::string_view ns, ncname local, std::string_view value_ns,
+                           std::string_view value_local) {
+  state& st = *st_;
+  const state::frame* parent = st.leaf_parent(ns, local);
+  const tag_cache::entry* tag = nullptr;
+  if (parent != nullptr && !value_ns.empty() && value_local.size() <= leaf_in_one_go) {
+    if (st.tag_open) {
+      out_.push_back('>');
+      st.tag_open = false;
     }
+    tag = st.tags.find(parent->prefix_key, parent->prefix, local.text());
+  }
+  // The prefix in scope for value_ns (what prefix_in_scope() answers), else the declaration
+  // the leaf makes on itself (what prefix_for() would declare on its open start tag).
+  std::string_view prefix;
+  std::string_view declaration;
+  bool found = false;
+  if (tag != nullptr) {
+    const state::scope_answer& last = st.last_in_scope;
+    state::leaf_declaration& made = st.qname_declaration;
+    if (last.binding_changes == st.binding_changes &&
+        st.bindings[last.binding].uri.size() == value_ns.size() &&
+        detail::same_bytes(st.bindings[last.binding].uri.data(), value_ns.data(),
+                           value_ns.size())) {
+      prefix = st.bindings[last.binding].prefix;
+      found = true;
+    } else if (made.binding_changes == st.binding_changes && made.uri.size() == value_ns.size() &&
+               detail::same_bytes(made.uri.data(), value_ns.data(), value_ns.size())) {
+      declaration = made.bytes;
+      found = true;
+    } else if (const int b = st.find_prefix(value_ns, false); b >= 0) {
+      st.last_in_scope = {st.binding_changes, b};
+      prefix = st.bindings[b].prefix;
+      found = true;
+    } else if (st.find_prefix(value_ns, true) < 0 && value_ns != xmlns_ns_uri &&
+               find_attention<mode::attribute>(value_ns.data(),
+                                               value_ns.data() + value_ns.size()) ==
+                   value_ns.data() + value_ns.size()) {
+      // Unbound, and the URI goes into the declaration as it is: record ` xmlns:nsN="uri">nsN:`.
+      char buf[16];
+      const std::string_view generated = st.pick_prefix(value_ns, buf);
+      made.uri.assign(value_ns);
+      made.bytes.assign(" xmlns:").append(generated).append("=\"").append(value_ns);
+      made.bytes.append("\">").append(generated).push_back(':');
+      made.binding_changes = st.binding_changes;
+      declaration = made.bytes;
+      found = true;
+    }
+  }
+  if (!found) {  // the general path: the default namespace, an URI to escape, errors
+    start_element(ns, local);
+    const std::string_view p = prefix_for(value_ns);
+    if (!p.empty()) {
+      text(p);
+      text(":");
+    }
+    text(value_local);
+    end_element();
+    return;
+  }
+  char* const start = out_.prepare(2 * tag_cache::max_tag + declaration.size() + prefix.size() + 1 +
+                                   value_local.size() + 16);
+  char* text = start + tag_cache::put(start, *tag, false);
+  if (!declaration.empty()) {  // over the start tag's '>': the declaration ends with it
+    std::memcpy(text - 1, declaration.data(), declaration.size());
+    text += declaration.size() - 1;
+  } else if (!prefix.empty()) {
+    detail::copy_bytes(text, prefix.data(), prefix.size());
+    text[prefix.size()] = ':';
+    text += prefix.size() + 1;
+  }
+  finish_leaf(out_, start, text, value_local, *tag);
+  out_.maybe_flush();
+}
+
+void writer::formatted_element(std::string_view ns, ncname local, std::size_t max_text,
+                               format_fn format, const void* context) {
+  state& st = *st_;
+  const state::frame* parent = st.leaf_parent(ns, local);
+  if (parent == nullptr) {  // the text goes after the '>' that closes the start tag, if any
+    start_element(ns, local);
+    char* const p = out_.prepare(max_text + 1);
+    const std::size_t n = format(context, p + 1);
+    if (n != 0) {
+      p[0] = '>';
+      out_.commit(n + 1);
+      st.tag_open = false;
+    }
+    end_element();
+    return;
+  }
+  if (st.tag_open) {
+    out_.push_back('>');
+    st.tag_open = false;
+  }
+  const tag_cache::entry* tag = st.tags.find(parent->prefix_key, parent->prefix, local.text());
+  if (tag == nullptr) {
+    write_name(out_, "<", parent->prefix, local.text(), {});
+    char* const p = out_.prepare(max_text + 1);
+    const std::size_t n = format(context, p + 1);
+    if (n == 0) {
+      out_.append("/>");
+    } else {
+      p[0] = '>';
+      out_.commit(n + 1);
+      write_name(out_, "</", parent->prefix, local.text(), ">");
+    }
+    out_.maybe_flush();
+    return;
+  }
+  char* const start = out_.prepare(2 * tag_cache::max_tag + max_text);
+  char* const text = start + tag_cache::put(start, *tag, false);
+  const std::size_t n = format(context, text);
+  if (n == 0) {  // <p:name/>
+    text[-1] = '/';
+    text[0] = '>';
+    out_.commit(static_cast<std::size_t>(text + 1 - start));
+  } else {
+    out_.commit(static_cast<std::size_t>(text + n - start) + tag_cache::put(text + n, *tag, true));
   }
   out_.maybe_flush();
 }

@@ -153,8 +153,7 @@ void expect_formats_like_to_chars(T v) {
   const std::string_view expected{
       buf, static_cast<std::size_t>(std::to_chars(buf, buf + 32, v).ptr - buf)};
   ASSERT_EQ(format(v), expected);
-  bind::leaf_buffer leaf;
-  ASSERT_EQ(xsd_traits<T>::leaf_text(v, leaf), expected);
+  ASSERT_EQ(test::leaf_text(v), expected);
 }
 
 // Integer formatting (its own digit-pair code) against std::to_chars: every 8- and 16-bit

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "lather/bind/xsd.hpp"
+#include "lather/xml/writer.hpp"
 
 namespace lather::bind::test {
 
@@ -35,6 +36,25 @@ std::string format(const T& value) {
   std::string out;
   xsd_traits<T>::format(value, out);
   return out;
+}
+
+/// The text of the leaf element xsd_traits<T>::write_leaf writes ("" for <v/>); the element
+/// must be exactly <v>text</v> or <v/> under its parent.
+template <class T>
+std::string leaf_text(const T& value) {
+  static xml::output out;
+  static xml::writer w{out};
+  out.clear();
+  w.reset();
+  w.start_element("", "r");
+  xsd_traits<T>::write_leaf(value, w, "", xml::ncname("v"));
+  w.end_document();
+  std::string_view doc = out.view();
+  if (doc == "<r><v/></r>") return {};
+  EXPECT_TRUE(doc.starts_with("<r><v>") && doc.ends_with("</v></r>")) << doc;
+  doc.remove_prefix(6);
+  doc.remove_suffix(8);
+  return std::string(doc);
 }
 
 /// Parse then format: the canonical text of a valid lexical form.

@@ -46,6 +46,51 @@ TEST(XsdWrite, MatchesFormatForEveryType) {
   EXPECT_EQ(element_with(xsd::base64_binary{}), "<v></v>");
 }
 
+// write_leaf(): the element {ns}v that start_element + write() + end_element() would write,
+// whichever way it goes (formatted in place, text_element, or in slices for long binaries).
+template <class T>
+void expect_leaf_matches_write(const T& value) {
+  const std::string element = element_with(value);
+  EXPECT_EQ("<v>" + test::leaf_text(value) + "</v>", element == "<v/>" ? "<v></v>" : element);
+}
+
+TEST(XsdWrite, WriteLeafMatchesWrite) {
+  expect_leaf_matches_write(true);
+  expect_leaf_matches_write(std::int8_t{-128});
+  expect_leaf_matches_write(std::uint64_t{18446744073709551615u});
+  expect_leaf_matches_write(-0.0);
+  expect_leaf_matches_write(-3.4028235e38f);
+  expect_leaf_matches_write(-1.7976931348623157e308);
+  expect_leaf_matches_write(std::numeric_limits<double>::quiet_NaN());
+  expect_leaf_matches_write(test::parse_ok<xsd::decimal>("-12345678901234567890123456789.5"));
+  expect_leaf_matches_write(test::parse_ok<xsd::integer>("123456789012345678901234567890"));
+  expect_leaf_matches_write(test::parse_ok<xsd::date_time>("2024-02-29T12:34:56.789+05:30"));
+  expect_leaf_matches_write(test::parse_ok<xsd::date_time>("-2147483648-12-31T23:59:59-14:00"));
+  expect_leaf_matches_write(
+      test::parse_ok<xsd::date_time>("2024-01-01T00:00:00." + std::string(200, '9') + "Z"));
+  xsd::date_time odd = test::parse_ok<xsd::date_time>("2024-01-01T00:00:00Z");
+  odd.fraction = "1<2";  // set by the caller, not parsed: escaped, never raw
+  expect_leaf_matches_write(odd);
+  EXPECT_EQ(test::leaf_text(odd), "2024-01-01T00:00:00.1&lt;2Z");
+  expect_leaf_matches_write(test::parse_ok<xsd::date>("-0044-03-15"));
+  expect_leaf_matches_write(test::parse_ok<xsd::time>("13:20:00.5Z"));
+  expect_leaf_matches_write(test::parse_ok<xsd::duration>("-P1Y2M3DT4H5M6.7S"));
+  expect_leaf_matches_write(xsd::token{"a b"});
+  expect_leaf_matches_write(std::string("a<b&c"));
+  expect_leaf_matches_write(std::string());
+  std::mt19937_64 rng(7);
+  for (std::size_t size : {0, 1, 2, 3, 4, 255, 256, 2047, 2048, 2049, 3071, 3072, 3073, 9000}) {
+    xsd::base64_binary b64;
+    xsd::hex_binary hex;
+    for (std::size_t i = 0; i < size; ++i) {
+      b64.bytes.push_back(static_cast<std::uint8_t>(rng()));
+      hex.bytes.push_back(static_cast<std::uint8_t>(rng()));
+    }
+    expect_leaf_matches_write(b64);
+    expect_leaf_matches_write(hex);
+  }
+}
+
 TEST(XsdWrite, LongBinaryStreamsInSlices) {
   std::mt19937_64 rng(1);
   xsd::base64_binary b64;

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <optional>
 #include <random>
@@ -737,6 +738,124 @@ TEST(XmlWriterNs, PrefixInScopeAnswersAfreshAfterBindingsChange) {
   EXPECT_EQ(w.prefix_in_scope(ns_a), "c");
   EXPECT_EQ(w.prefix_in_scope(ns_b), "ns1");
   w.end_document();
+}
+
+// qname_element(ns, name, value_ns, value_local) must write what the binding wrote before it
+// existed: a leaf with the prefix in scope (prefix_in_scope), else start_element, prefix_for
+// (declared on the leaf itself), text and end_element. It remembers the declaration it made
+// while no binding changes; each case below checks that memory against the long way.
+TEST(XmlWriterNs, QNameElementIsStartPrefixTextEnd) {
+  using lather::xml::ncname;
+  static constexpr std::string_view value_ns = "http://cxf.apache.org";
+  auto document = [](bool one_call, writer& w) {
+    auto qname = [&](std::string_view ns, std::string_view vns, std::string_view local) {
+      if (one_call) return w.qname_element(ns, ncname("q"), vns, local);
+      if (const auto p = w.prefix_in_scope(vns))
+        return w.text_element(ns, ncname("q"), std::string(*p) + ":" + std::string(local));
+      w.start_element(ns, ncname("q"));
+      const std::string p{w.prefix_for(vns)};
+      w.text(p.empty() ? std::string(local) : p + ":" + std::string(local));
+      w.end_element();
+    };
+    w.reset();
+    w.declare_namespace("ns2", "urn:taken");  // the generated prefix must skip ns2
+    w.start_element(ns_a, "r");
+    for (int i = 0; i < 3; ++i) qname(ns_a, value_ns, "return");  // declared on each leaf
+    qname(ns_a, value_ns, "a&b<c");                               // escaped local part
+    qname(ns_a, value_ns, std::string(2000, 'l'));                // too long for one go
+    qname(ns_a, "urn:taken", "t");                                // in scope
+    qname(ns_a, "http://www.w3.org/XML/1998/namespace", "lang");  // xml
+    qname(ns_a, ns_a, "self");                                    // the leaf's own namespace
+    qname(ns_a, "urn:a&b", "e");                                  // a URI to escape
+    qname(ns_a, "", "none");                                      // no namespace
+    qname(ns_b, value_ns, "other");                               // leaf in another namespace
+    w.start_element(ns_a, "s");
+    (void)w.prefix_for(value_ns);  // declared on <s>, in scope below
+    qname(ns_a, value_ns, "return");
+    w.start_element(ns_a, "s");
+    qname(ns_a, value_ns, "return");
+    w.end_element();
+    w.end_element();
+    qname(ns_a, value_ns, "return");  // out of scope again
+    w.start_element(ns_a, "t");
+    w.raw("");
+    w.declare_namespace("x", value_ns);  // pending: no leaf path
+    qname(ns_a, value_ns, "return");
+    w.end_element();
+    w.declare_namespace("", "urn:d");  // a default namespace the value can use
+    w.start_element("urn:d", "u");
+    qname("urn:d", "urn:d", "dflt");
+    qname("urn:d", value_ns, "return");
+    w.end_document();
+    w.reset();  // a new document: ns1 is free again, the memory must not carry over
+    w.start_element(value_ns, "r");
+    qname(value_ns, value_ns, "return");
+    qname(value_ns, "urn:z", "z");
+    w.end_document();
+  };
+  std::string docs[2];
+  for (bool one_call : {false, true}) {
+    output out;
+    writer w{out};
+    document(one_call, w);
+    document(one_call, w);  // a warm writer, as a server's
+    docs[one_call] = out.take();
+  }
+  EXPECT_EQ(docs[1], docs[0]);
+  EXPECT_NE(docs[0].find(R"(<ns1:q xmlns:ns3="http://cxf.apache.org">ns3:return</ns1:q>)"),
+            std::string::npos);
+  EXPECT_NE(docs[0].find(R"(<ns1:q xmlns:ns4="urn:a&amp;b">ns4:e</ns1:q>)"), std::string::npos);
+  EXPECT_EQ(failure([](writer& w) {
+              w.start_element(ns_a, "r");
+              w.qname_element(ns_a, ncname("q"), "http://www.w3.org/2000/xmlns/", "x");
+            }),
+            errc::writer_bad_state);
+  EXPECT_EQ(failure([](writer& w) {
+              w.start_element(ns_a, "r");
+              w.qname_element(ns_a, ncname("q"), "urn:bad\x01", "x");
+            }),
+            errc::writer_invalid_char);
+}
+
+// formatted_element(ns, name, max, format, context) must write what text_element writes for the
+// same text, on every path: the parent's prefix (cached tag or not), a frame of its own, empty.
+TEST(XmlWriter, FormattedElementIsTextElement) {
+  using lather::xml::ncname;
+  auto document = [](bool formatted) {
+    return written([formatted](writer& w) {
+      auto leaf = [&](std::string_view ns, std::string_view text) {
+        if (!formatted) return w.text_element(ns, ncname("v"), text);
+        w.formatted_element(
+            ns, ncname("v"), text.size() + 3,
+            [](const void* t, char* dst) {
+              const auto& s = *static_cast<const std::string_view*>(t);
+              std::memcpy(dst, s.data(), s.size());
+              return s.size();
+            },
+            &text);
+      };
+      w.start_element(ns_a, "r");
+      leaf(ns_a, "123");
+      leaf(ns_a, "");
+      leaf(ns_a, std::string(5000, '7'));
+      leaf(ns_b, "4");  // a frame of its own
+      leaf(ns_b, "");
+      leaf("", "5");
+      w.declare_namespace("averylongprefix", ns_b);  // a prefix too long for the tag cache
+      w.start_element(ns_b, "s");
+      leaf(ns_b, "6");
+      leaf(ns_b, "");
+      w.end_element();
+      w.start_element(ns_a, "t");
+      (void)w.prefix_for(ns_b);  // a declaration on the parent: no leaf path
+      leaf(ns_a, "8");
+      leaf(ns_a, "");
+      w.end_document();
+    });
+  };
+  const std::string expected = document(false);
+  EXPECT_EQ(document(true), expected);
+  EXPECT_EQ(expected.substr(0, 55), R"(<ns1:r xmlns:ns1="urn:a"><ns1:v>123</ns1:v><ns1:v/><ns1)");
 }
 
 TEST(XmlWriterNs, PrefixForAfterContentNeedsScope) {

@@ -482,17 +482,10 @@ void write_value(xml::writer& w, std::string_view ns, Name local, const X& x) {
     if (x) write_polymorphic(w, ns, local, *x);
   } else if constexpr (simple_type<X> || enum_type<X>) {
     if constexpr (std::is_same_v<Name, xml::ncname>) {
-      if constexpr (enum_type<X>) {
+      if constexpr (enum_type<X>)
         return w.text_element(ns, local, enum_name(x));
-      } else if constexpr (requires(leaf_buffer & buf) { xsd_traits<X>::leaf_text(x, buf); }) {
-        leaf_buffer buf;
-        if (const std::optional<std::string_view> text = xsd_traits<X>::leaf_text(x, buf))
-          return w.text_element(ns, local, *text);
-      } else if constexpr (requires(leaf_buffer & buf) { xsd_traits<X>::leaf_text(x, w, buf); }) {
-        leaf_buffer buf;  // QName: a leaf when its prefix is already in scope
-        if (const std::optional<std::string_view> text = xsd_traits<X>::leaf_text(x, w, buf))
-          return w.text_element(ns, local, *text);
-      }
+      else if constexpr (requires { xsd_traits<X>::write_leaf(x, w, ns, local); })
+        return xsd_traits<X>::write_leaf(x, w, ns, local);
     }
     w.start_element(ns, local);
     write_simple_text(w, x);

@@ -7,9 +7,10 @@
 //   static errc parse(std::string_view text, T& out) noexcept;  // all but qname: no reader needed
 //   static void write(const T& value, xml::writer& w);       // element content
 //   static void format(const T& value, std::string& out);    // same text, appended
-//   // optional: the same text without the writer (a view of the value or of buf), or
-//   // nullopt when it does not fit buf; lets the binding write a leaf element in one call
-//   static std::optional<std::string_view> leaf_text(const T& value, leaf_buffer& buf);
+//   // optional: the whole element {ns}local with the value as its text, in one writer call
+//   // where it can (writer::text_element, or formatted straight into the output)
+//   static void write_leaf(const T& value, xml::writer& w, std::string_view ns,
+//                          xml::ncname local);
 //
 // Parsing follows the XSD 1.1 lexical rules of the type, including its whiteSpace facet
 // (preserve for string, replace for normalizedString, collapse for all others). Numbers are
@@ -35,6 +36,7 @@
 namespace lather::xml {
 class reader;
 class writer;
+class ncname;
 }  // namespace lather::xml
 
 namespace lather::bind {
@@ -218,17 +220,12 @@ std::optional<std::string_view> lookup_prefix(const xml::reader& ctx, std::strin
 
 namespace lather::bind {
 
-/// Stack room for a simple value's text (numbers, dates) written as a leaf element.
-struct leaf_buffer {
-  char data[128];
-};
-
 namespace detail {
 /// Shared shape of every non-template simple type: parse without a reader, write via format
 /// into a stack or scratch buffer. Definitions live in src/bind/xsd_*.cpp.
 template <class T>
 struct simple_traits_base {
-  static std::optional<std::string_view> leaf_text(const T& value, leaf_buffer& buf);
+  static void write_leaf(const T& value, xml::writer& w, std::string_view ns, xml::ncname local);
   static errc parse(std::string_view text, T& out) noexcept;
   static errc parse(std::string_view text, T& out, const xml::reader&) noexcept {
     return parse(text, out);
@@ -303,10 +300,10 @@ struct xsd_traits<xsd::qname> {
   }
   /// Writes prefix:local, declaring the prefix for ns on the open start tag if needed.
   static void write(const xsd::qname& value, xml::writer& w);
-  /// prefix:local in `buf` when ns already has a prefix in scope (writer::prefix_in_scope) and
-  /// it fits, so the value can go out as a leaf (writer::text_element); nullopt otherwise.
-  static std::optional<std::string_view> leaf_text(const xsd::qname& value, const xml::writer& w,
-                                                   leaf_buffer& buf);
+  /// The element {ns}local holding the value (writer::qname_element: the prefix in scope, or
+  /// one declared on the element itself).
+  static void write_leaf(const xsd::qname& value, xml::writer& w, std::string_view ns,
+                         xml::ncname local);
   /// Appends prefix:local using value.prefix (the caller must have that prefix declared).
   static void format(const xsd::qname& value, std::string& out);
 };

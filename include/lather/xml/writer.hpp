@@ -241,6 +241,21 @@ class writer {
   /// start_element(ns, local); text(s); end_element() in one call, cheaper when the element
   /// uses its parent's prefix as it is (the usual leaf of a bound struct): no element frame.
   void text_element(std::string_view ns, ncname local, std::string_view s);
+  /// A leaf whose content is the QName {value_ns}value_local: exactly what start_element(ns,
+  /// local), text(prefix + ":" + value_local) with prefix = prefix_in_scope(value_ns), else
+  /// prefix_for(value_ns) (declared on the leaf itself), and end_element() write, in one call.
+  /// The declaration a leaf makes is remembered while no binding is pushed or popped, so
+  /// siblings that each need it (a QName per item) write it without table work.
+  void qname_element(std::string_view ns, ncname local, std::string_view value_ns,
+                     std::string_view value_local);
+  /// Writes `format(context, dst)`'s bytes into the output; returns how many (at most the
+  /// `max_text` it was given room for).
+  using format_fn = std::size_t (*)(const void* context, char* dst);
+  /// A leaf whose text `format` writes straight into the output (no copy, no scan): what
+  /// text_element(ns, local, text) writes for that text. The text must need no escaping and
+  /// consist of XML characters (numbers, base64, hex: the caller's guarantee, as with raw()).
+  void formatted_element(std::string_view ns, ncname local, std::size_t max_text, format_fn format,
+                         const void* context);
   /// A CDATA section; "]]>" inside is split across two sections, and a \r goes out as &#13;
   /// between two sections (end-of-line handling would turn it into \n).
   void cdata(std::string_view s);
