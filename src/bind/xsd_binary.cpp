@@ -525,8 +525,9 @@ namespace lather::bind::detail {
 
 // The element {ns}local around write(): a long binary value streams through it in slices.
 template <class T>
-void write_element(xml::writer& w, std::string_view ns, xml::ncname local, const T& value) {
-  w.start_element(ns, local);
+void write_element(xml::writer& w, const xml::leaf_namespace& ns, xml::ncname local,
+                   const T& value) {
+  w.start_element(ns.ns(), local);
   codec<T>::write(value, w);
   w.end_element();
 }
@@ -538,7 +539,7 @@ struct codec<xsd::base64_binary> {
   }
   // A value of up to one slice is a leaf encoded straight into the output; longer ones stream
   // through write(), in slices (and an empty one is written <p:name></p:name> as always).
-  static void write_leaf(const xsd::base64_binary& value, xml::writer& w, std::string_view ns,
+  static void write_leaf(const xsd::base64_binary& value, xml::writer& w, xml::leaf_namespace& ns,
                          xml::ncname local) {
     if (value.bytes.empty() || value.bytes.size() > slice)
       return write_element(w, ns, local, value);
@@ -570,7 +571,7 @@ struct codec<xsd::hex_binary> {
     return xsd::hex_decode(text, out.bytes);
   }
   // As base64: one slice as a leaf, longer values in slices.
-  static void write_leaf(const xsd::hex_binary& value, xml::writer& w, std::string_view ns,
+  static void write_leaf(const xsd::hex_binary& value, xml::writer& w, xml::leaf_namespace& ns,
                          xml::ncname local) {
     if (value.bytes.empty() || value.bytes.size() > slice)
       return write_element(w, ns, local, value);

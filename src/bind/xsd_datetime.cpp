@@ -336,7 +336,7 @@ void write_fields(const date_time_fields& f, xml::writer& w) {
 // The element {ns}local: formatted straight into the output unless the fraction (set by the
 // caller, not parsed) holds something other than digits, which text_element escapes.
 template <kind K>
-void write_fields_leaf(const date_time_fields& f, xml::writer& w, std::string_view ns,
+void write_fields_leaf(const date_time_fields& f, xml::writer& w, xml::leaf_namespace& ns,
                        xml::ncname local) {
   if (std::all_of(f.fraction.begin(), f.fraction.end(), bind::detail::is_digit))
     return bind::detail::write_formatted_leaf(w, ns, local, fields_room(f),
@@ -487,7 +487,8 @@ struct date_time_codec {
   }
   static void format(const T& value, std::string& out) { xsd::format_fields<K>(value, out); }
   static void write(const T& value, xml::writer& w) { xsd::write_fields<K>(value, w); }
-  static void write_leaf(const T& value, xml::writer& w, std::string_view ns, xml::ncname local) {
+  static void write_leaf(const T& value, xml::writer& w, xml::leaf_namespace& ns,
+                         xml::ncname local) {
     xsd::write_fields_leaf<K>(value, w, ns, local);
   }
 };
@@ -507,7 +508,7 @@ struct codec<xsd::duration> {
   static void format(const xsd::duration& value, std::string& out) {
     xsd::format_duration(value, out);
   }
-  static void write_leaf(const xsd::duration& value, xml::writer& w, std::string_view ns,
+  static void write_leaf(const xsd::duration& value, xml::writer& w, xml::leaf_namespace& ns,
                          xml::ncname local) {
     std::string text;
     xsd::format_duration(value, text);

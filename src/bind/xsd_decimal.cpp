@@ -104,7 +104,7 @@ struct codec<xsd::basic_integer<Range>> {
   static void write(const value_type& value, xml::writer& w) {
     xsd::detail::write_text(w, value.text);
   }
-  static void write_leaf(const value_type& value, xml::writer& w, std::string_view ns,
+  static void write_leaf(const value_type& value, xml::writer& w, xml::leaf_namespace& ns,
                          xml::ncname local) {
     w.text_element(ns, local, value.text);
   }
@@ -124,7 +124,7 @@ struct codec<xsd::decimal> {
   static void write(const xsd::decimal& value, xml::writer& w) {
     xsd::detail::write_text(w, value.text);
   }
-  static void write_leaf(const xsd::decimal& value, xml::writer& w, std::string_view ns,
+  static void write_leaf(const xsd::decimal& value, xml::writer& w, xml::leaf_namespace& ns,
                          xml::ncname local) {
     w.text_element(ns, local, value.text);
   }

@@ -51,7 +51,7 @@ void simple_traits_base<T>::write(const T& value, xml::writer& w) {
   codec<T>::write(value, w);
 }
 template <class T>
-void simple_traits_base<T>::write_leaf(const T& value, xml::writer& w, std::string_view ns,
+void simple_traits_base<T>::write_leaf(const T& value, xml::writer& w, xml::leaf_namespace& ns,
                                        xml::ncname local) {
   codec<T>::write_leaf(value, w, ns, local);
 }
@@ -59,7 +59,7 @@ void simple_traits_base<T>::write_leaf(const T& value, xml::writer& w, std::stri
 /// The leaf {ns}local whose text `format(dst)` writes straight into the output: at most
 /// `max_text` bytes that need no escaping (numbers, booleans, dates, base64, hex).
 template <class Format>
-void write_formatted_leaf(xml::writer& w, std::string_view ns, xml::ncname local,
+void write_formatted_leaf(xml::writer& w, xml::leaf_namespace& ns, xml::ncname local,
                           std::size_t max_text, const Format& format) {
   w.formatted_element(
       ns, local, max_text,

@@ -292,7 +292,7 @@ requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) struct codec<T> {
     char buf[32];
     xsd::detail::write_markup_free(w, {buf, format_number(value, buf, sizeof buf)});
   }
-  static void write_leaf(T value, xml::writer& w, std::string_view ns, xml::ncname local) {
+  static void write_leaf(T value, xml::writer& w, xml::leaf_namespace& ns, xml::ncname local) {
     constexpr std::size_t room = 32;
     write_formatted_leaf(w, ns, local, room,
                          [value](char* dst) { return format_number(value, dst, room); });
@@ -316,7 +316,7 @@ struct codec<bool> {
   static void write(bool value, xml::writer& w) {
     xsd::detail::write_markup_free(w, value ? "true" : "false");
   }
-  static void write_leaf(bool value, xml::writer& w, std::string_view ns, xml::ncname local) {
+  static void write_leaf(bool value, xml::writer& w, xml::leaf_namespace& ns, xml::ncname local) {
     w.text_element(ns, local, value ? "true" : "false");
   }
 };

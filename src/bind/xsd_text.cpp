@@ -148,7 +148,7 @@ struct codec<std::string> {
   }
   static void format(const std::string& value, std::string& out) { out.append(value); }
   static void write(const std::string& value, xml::writer& w) { w.text(value); }
-  static void write_leaf(const std::string& value, xml::writer& w, std::string_view ns,
+  static void write_leaf(const std::string& value, xml::writer& w, xml::leaf_namespace& ns,
                          xml::ncname local) {
     w.text_element(ns, local, value);
   }
@@ -165,7 +165,8 @@ struct string_wrapper_codec {
   }
   static void format(const T& value, std::string& out) { out.append(value.value); }
   static void write(const T& value, xml::writer& w) { w.text(value.value); }
-  static void write_leaf(const T& value, xml::writer& w, std::string_view ns, xml::ncname local) {
+  static void write_leaf(const T& value, xml::writer& w, xml::leaf_namespace& ns,
+                         xml::ncname local) {
     w.text_element(ns, local, value.value);
   }
 };
@@ -209,7 +210,7 @@ void xsd_traits<xsd::qname>::write(const xsd::qname& value, xml::writer& w) {
 }
 
 void xsd_traits<xsd::qname>::write_leaf(const xsd::qname& value, xml::writer& w,
-                                        std::string_view ns, xml::ncname local) {
+                                        xml::leaf_namespace& ns, xml::ncname local) {
   w.qname_element(ns, local, value.ns, value.local);
 }
 

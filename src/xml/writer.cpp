@@ -652,16 +652,22 @@ struct writer::state {
     return names.store(pick_prefix(uri, buf));
   }
 
-  // The parent whose prefix a leaf {ns}local takes as it is (same namespace, no declaration
-  // since the parent's name was resolved, none pending, a static name), or nullptr when the
-  // leaf needs the full start_element path.
-  [[gnu::always_inline]] const frame* leaf_parent(std::string_view ns, ncname local) const {
-    const frame* parent = frames.empty() ? nullptr : &frames.back();
-    if (!local.checked() || parent == nullptr || !pending.empty() ||
-        parent->bindings_at_name != bindings.size() || parent->ns.size() != ns.size() ||
-        !detail::same_bytes(parent->ns.data(), ns.data(), ns.size()))
-      return nullptr;
-    return parent;
+  // The prefix a leaf in `uri` takes without a frame of its own: the innermost binding of uri in
+  // scope, or none for no namespace outside a default one (what start_element would use, with
+  // no declaration on the leaf). False when start_element would declare something.
+  [[gnu::noinline]] bool leaf_prefix(std::string_view uri, std::string_view& prefix,
+                                     std::uint64_t& prefix_key) const {
+    if (uri.empty()) {
+      if (!default_namespace().empty()) return false;  // the leaf needs xmlns=""
+      prefix = {};
+      prefix_key = 0;
+      return true;
+    }
+    const int b = uri == xmlns_ns_uri ? -1 : find_prefix(uri, true);
+    if (b < 0) return false;
+    prefix = bindings[b].prefix;
+    prefix_key = bindings[b].prefix_key;
+    return true;
   }
 
   // Applies the pending declarations to the element being started and resolves its prefix
@@ -1157,13 +1163,32 @@ namespace {
 }
 }  // namespace
 
-void writer::text_element(std::string_view ns, ncname local, std::string_view s) {
+// Whether the leaf {ns}local can go out without a frame of its own, with ns's prefix resolved
+// into `ns`: kept from the last leaf while no binding was pushed or popped since, else the
+// parent's own (same namespace, nothing declared since its name) or the one in scope.
+[[gnu::always_inline]] inline bool writer::resolve_leaf(leaf_namespace& ns, ncname local) {
   state& st = *st_;
-  // One call instead of three when the element takes its parent's prefix as it is (no
-  // declaration since the parent's name was resolved): no frame, no arena, one prefix copy.
-  const state::frame* parent = st.leaf_parent(ns, local);
-  if (parent == nullptr) {
-    start_element(ns, local);
+  if (!local.checked() || st.frames.empty() || !st.pending.empty()) return false;
+  if (ns.resolved_by_ == st_ && ns.binding_changes_ == st.binding_changes) return true;
+  const state::frame& parent = st.frames.back();
+  if (parent.bindings_at_name == st.bindings.size() && parent.ns.size() == ns.ns_.size() &&
+      detail::same_bytes(parent.ns.data(), ns.ns_.data(), ns.ns_.size())) {
+    ns.prefix_ = parent.prefix;
+    ns.prefix_key_ = parent.prefix_key;
+  } else if (!st.leaf_prefix(ns.ns_, ns.prefix_, ns.prefix_key_)) {
+    return false;
+  }
+  ns.resolved_by_ = st_;
+  ns.binding_changes_ = st.binding_changes;
+  return true;
+}
+
+void writer::text_element(leaf_namespace& ns, ncname local, std::string_view s) {
+  state& st = *st_;
+  // One call instead of three when the element takes a prefix in scope as it is: no frame, no
+  // arena, one prefix copy.
+  if (!resolve_leaf(ns, local)) {
+    start_element(ns.ns(), local);
     text(s);
     end_element();
     return;
@@ -1174,16 +1199,15 @@ void writer::text_element(std::string_view ns, ncname local, std::string_view s)
   }
   // No maybe_flush() before the leaf: the one after it keeps the output within the threshold
   // plus one leaf.
-  const tag_cache::entry* tag = s.size() <= leaf_in_one_go
-                                    ? st.tags.find(parent->prefix_key, parent->prefix, local.text())
-                                    : nullptr;
+  const tag_cache::entry* tag =
+      s.size() <= leaf_in_one_go ? st.tags.find(ns.prefix_key_, ns.prefix_, local.text()) : nullptr;
   if (tag == nullptr) {
     if (s.empty()) {
-      write_name(out_, "<", parent->prefix, local.text(), "/>");
+      write_name(out_, "<", ns.prefix_, local.text(), "/>");
     } else {
-      write_name(out_, "<", parent->prefix, local.text(), ">");
+      write_name(out_, "<", ns.prefix_, local.text(), ">");
       write_text_slices(out_, s);
-      write_name(out_, "</", parent->prefix, local.text(), ">");
+      write_name(out_, "</", ns.prefix_, local.text(), ">");
     }
     out_.maybe_flush();
     return;
@@ -1202,17 +1226,16 @@ void writer::text_element(std::string_view ns, ncname local, std::string_view s)
   out_.maybe_flush();
 }
 
-void writer::qname_element(std::string_view ns, ncname local, std::string_view value_ns,
+void writer::qname_element(leaf_namespace& ns, ncname local, std::string_view value_ns,
                            std::string_view value_local) {
   state& st = *st_;
-  const state::frame* parent = st.leaf_parent(ns, local);
   const tag_cache::entry* tag = nullptr;
-  if (parent != nullptr && !value_ns.empty() && value_local.size() <= leaf_in_one_go) {
+  if (!value_ns.empty() && value_local.size() <= leaf_in_one_go && resolve_leaf(ns, local)) {
     if (st.tag_open) {
       out_.push_back('>');
       st.tag_open = false;
     }
-    tag = st.tags.find(parent->prefix_key, parent->prefix, local.text());
+    tag = st.tags.find(ns.prefix_key_, ns.prefix_, local.text());
   }
   // The prefix in scope for value_ns (what prefix_in_scope() answers), else the declaration
   // the leaf makes on itself (what prefix_for() would declare on its open start tag).
@@ -1252,7 +1275,7 @@ void writer::qname_element(std::string_view ns, ncname local, std::string_view v
     }
   }
   if (!found) {  // the general path: the default namespace, an URI to escape, errors
-    start_element(ns, local);
+    start_element(ns.ns(), local);
     const std::string_view p = prefix_for(value_ns);
     if (!p.empty()) {
       text(p);
@@ -1277,12 +1300,11 @@ void writer::qname_element(std::string_view ns, ncname local, std::string_view v
   out_.maybe_flush();
 }
 
-void writer::formatted_element(std::string_view ns, ncname local, std::size_t max_text,
+void writer::formatted_element(leaf_namespace& ns, ncname local, std::size_t max_text,
                                format_fn format, const void* context) {
   state& st = *st_;
-  const state::frame* parent = st.leaf_parent(ns, local);
-  if (parent == nullptr) {  // the text goes after the '>' that closes the start tag, if any
-    start_element(ns, local);
+  if (!resolve_leaf(ns, local)) {  // the text goes after the '>' closing the start tag, if any
+    start_element(ns.ns(), local);
     char* const p = out_.prepare(max_text + 1);
     const std::size_t n = format(context, p + 1);
     if (n != 0) {
@@ -1297,9 +1319,9 @@ void writer::formatted_element(std::string_view ns, ncname local, std::size_t ma
     out_.push_back('>');
     st.tag_open = false;
   }
-  const tag_cache::entry* tag = st.tags.find(parent->prefix_key, parent->prefix, local.text());
+  const tag_cache::entry* tag = st.tags.find(ns.prefix_key_, ns.prefix_, local.text());
   if (tag == nullptr) {
-    write_name(out_, "<", parent->prefix, local.text(), {});
+    write_name(out_, "<", ns.prefix_, local.text(), {});
     char* const p = out_.prepare(max_text + 1);
     const std::size_t n = format(context, p + 1);
     if (n == 0) {
@@ -1307,7 +1329,7 @@ void writer::formatted_element(std::string_view ns, ncname local, std::size_t ma
     } else {
       p[0] = '>';
       out_.commit(n + 1);
-      write_name(out_, "</", parent->prefix, local.text(), ">");
+      write_name(out_, "</", ns.prefix_, local.text(), ">");
     }
     out_.maybe_flush();
     return;

@@ -47,7 +47,8 @@ std::string leaf_text(const T& value) {
   out.clear();
   w.reset();
   w.start_element("", "r");
-  xsd_traits<T>::write_leaf(value, w, "", xml::ncname("v"));
+  xml::leaf_namespace no_namespace{""};
+  xsd_traits<T>::write_leaf(value, w, no_namespace, xml::ncname("v"));
   w.end_document();
   std::string_view doc = out.view();
   if (doc == "<r><v/></r>") return {};

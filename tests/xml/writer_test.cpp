@@ -8,6 +8,7 @@
 #include <expat.h>
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -856,6 +857,74 @@ TEST(XmlWriter, FormattedElementIsTextElement) {
   const std::string expected = document(false);
   EXPECT_EQ(document(true), expected);
   EXPECT_EQ(expected.substr(0, 55), R"(<ns1:r xmlns:ns1="urn:a"><ns1:v>123</ns1:v><ns1:v/><ns1)");
+}
+
+// A leaf_namespace keeps the prefix its first leaf resolved while the writer pushes and pops
+// no binding: leaves written through one long-lived instance must match leaves that resolve
+// their namespace each time, across rebindings, nested declarations, a default namespace, a
+// namespace not in scope, documents and writers.
+TEST(XmlWriterNs, LeafNamespaceFollowsBindingChanges) {
+  using lather::xml::leaf_namespace;
+  using lather::xml::ncname;
+  auto document = [](bool kept, writer& w, leaf_namespace& a) {
+    auto leaf = [&](std::string_view text) {
+      if (kept) return w.text_element(a, ncname("v"), text);
+      w.text_element(a.ns(), ncname("v"), text);
+    };
+    auto number = [&](int n) {
+      auto format = [](const void* v, char* dst) {
+        return static_cast<std::size_t>(
+            std::to_chars(dst, dst + 12, *static_cast<const int*>(v)).ptr - dst);
+      };
+      if (kept) return w.formatted_element(a, ncname("n"), 12, format, &n);
+      w.formatted_element(a.ns(), ncname("n"), 12, format, &n);
+    };
+    auto qname = [&]() {
+      if (kept) return w.qname_element(a, ncname("q"), "urn:q", "x");
+      w.qname_element(a.ns(), ncname("q"), "urn:q", "x");
+    };
+    w.reset();
+    w.start_element(ns_b, "r");
+    leaf("not in scope");  // declared on the leaf: nothing to keep
+    number(1);
+    w.start_element(ns_a, "s");
+    leaf("parent's prefix");
+    number(2);
+    qname();
+    w.start_element(ns_b, "t");
+    leaf("in scope, not the parent's");
+    w.raw("");
+    w.declare_namespace("ns2", "urn:other");  // rebinds the prefix ns_a had
+    w.start_element(ns_b, "u");
+    leaf("declared again on the leaf");
+    number(3);
+    w.end_element();
+    leaf("ns2 again");
+    w.end_element();
+    w.declare_namespace("", ns_a);
+    w.start_element(ns_a, "d");
+    leaf("the default namespace");
+    w.end_element();
+    number(4);
+    w.end_document();
+  };
+  std::string docs[2];
+  for (bool kept : {false, true}) {
+    output out;
+    writer w{out};
+    writer other_writer{out};
+    leaf_namespace a{ns_a};
+    document(kept, w, a);
+    document(kept, w, a);  // the next document, the same instance
+    out.take();
+    document(kept, other_writer, a);  // another writer
+    document(kept, w, a);
+    docs[kept] = out.take();
+  }
+  EXPECT_EQ(docs[1], docs[0]);
+  EXPECT_NE(docs[0].find(R"(<ns1:u xmlns:ns2="urn:other"><ns4:v xmlns:ns4="urn:a">)"),
+            std::string::npos)
+      << docs[0];
 }
 
 TEST(XmlWriterNs, PrefixForAfterContentNeedsScope) {

@@ -414,8 +414,10 @@ struct field_names {
 };
 
 // `Name` is std::string_view (a caller's name: checked by the writer) or xml::ncname (metadata).
+// `leaves`: ns resolved for the leaves of the enclosing struct (its own namespace), or nullptr.
 template <class Name, class X>
-void write_value(xml::writer& w, std::string_view ns, Name local, const X& x);
+void write_value(xml::writer& w, std::string_view ns, Name local, const X& x,
+                 xml::leaf_namespace* leaves = nullptr);
 template <class T>
 void write_complex_content(xml::writer& w, const T& x);
 
@@ -470,22 +472,25 @@ void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const B&
 }
 
 template <class Name, class X>
-void write_value(xml::writer& w, std::string_view ns, Name local, const X& x) {
+void write_value(xml::writer& w, std::string_view ns, Name local, const X& x,
+                 xml::leaf_namespace* leaves) {
   if constexpr (is_nillable<X>::value) {
     if (!x)
       write_nil(w, ns, local);
     else
-      write_value(w, ns, local, *x);
+      write_value(w, ns, local, *x, leaves);
   } else if constexpr (shape<X>::is_optional) {
-    if (x) write_value(w, ns, local, *x);
+    if (x) write_value(w, ns, local, *x, leaves);
   } else if constexpr (shape<X>::is_pointer) {
     if (x) write_polymorphic(w, ns, local, *x);
   } else if constexpr (simple_type<X> || enum_type<X>) {
     if constexpr (std::is_same_v<Name, xml::ncname>) {
+      xml::leaf_namespace own{ns};
+      xml::leaf_namespace& leaf_ns = leaves != nullptr ? *leaves : own;
       if constexpr (enum_type<X>)
-        return w.text_element(ns, local, enum_name(x));
-      else if constexpr (requires { xsd_traits<X>::write_leaf(x, w, ns, local); })
-        return xsd_traits<X>::write_leaf(x, w, ns, local);
+        return w.text_element(leaf_ns, local, enum_name(x));
+      else if constexpr (requires { xsd_traits<X>::write_leaf(x, w, leaf_ns, local); })
+        return xsd_traits<X>::write_leaf(x, w, leaf_ns, local);
     }
     w.start_element(ns, local);
     write_simple_text(w, x);
@@ -509,15 +514,17 @@ void write_value(xml::writer& w, std::string_view ns, Name local, const X& x) {
 }
 
 template <class T, std::size_t I, class Slot>
-void write_slot(xml::writer& w, const Slot& s) {
+void write_slot(xml::writer& w, const Slot& s, xml::leaf_namespace& leaves) {
   constexpr auto& f = std::get<I>(fields_of<T>);
   using names = field_names<T, I>;
   if constexpr (is_nillable<Slot>::value) {
     if (!s) return write_nil(w, f.ns, names::name);
-    write_slot<T, I>(w, *s);
+    write_slot<T, I>(w, *s, leaves);
   } else if constexpr (is_variant<Slot>::value) {
     std::visit([&](const auto& alt) { write_value(w, f.ns, names::alternatives[s.index()], alt); },
                s);
+  } else if constexpr (f.ns == meta<T>::ns) {
+    write_value(w, f.ns, names::name, s, &leaves);
   } else {
     write_value(w, f.ns, names::name, s);
   }
@@ -538,7 +545,7 @@ void write_attr(xml::writer& w, const T& obj) {
 }
 
 template <class T, std::size_t I>
-void write_child(xml::writer& w, const T& obj) {
+void write_child(xml::writer& w, const T& obj, xml::leaf_namespace& leaves) {
   constexpr auto& f = std::get<I>(fields_of<T>);
   const auto& m = obj.*(f.member);
   using M = std::remove_cvref_t<decltype(m)>;
@@ -556,10 +563,10 @@ void write_child(xml::writer& w, const T& obj) {
   } else if constexpr (f.kind == field_kind::element) {
     using names = field_names<T, I>;
     if constexpr (S::is_vector) {
-      for (const auto& s : m) write_slot<T, I>(w, s);
+      for (const auto& s : m) write_slot<T, I>(w, s, leaves);
     } else if constexpr (S::is_optional) {
       if (m)
-        write_slot<T, I>(w, *m);
+        write_slot<T, I>(w, *m, leaves);
       else if (f.is_nillable)
         write_nil(w, f.ns, names::name);
     } else if constexpr (S::is_pointer) {
@@ -568,16 +575,17 @@ void write_child(xml::writer& w, const T& obj) {
       else if (f.is_nillable)
         write_nil(w, f.ns, names::name);
     } else {
-      write_slot<T, I>(w, m);
+      write_slot<T, I>(w, m, leaves);
     }
   }
 }
 
 template <class T>
 void write_complex_content(xml::writer& w, const T& x) {
+  xml::leaf_namespace leaves{meta<T>::ns};  // the simple children in T's own namespace
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (write_attr<T, I>(w, x), ...);
-    (write_child<T, I>(w, x), ...);
+    (write_child<T, I>(w, x, leaves), ...);
   }
   (std::make_index_sequence<field_count<T>>{});
 }

@@ -9,7 +9,7 @@
 //   static void format(const T& value, std::string& out);    // same text, appended
 //   // optional: the whole element {ns}local with the value as its text, in one writer call
 //   // where it can (writer::text_element, or formatted straight into the output)
-//   static void write_leaf(const T& value, xml::writer& w, std::string_view ns,
+//   static void write_leaf(const T& value, xml::writer& w, xml::leaf_namespace& ns,
 //                          xml::ncname local);
 //
 // Parsing follows the XSD 1.1 lexical rules of the type, including its whiteSpace facet
@@ -37,6 +37,7 @@ namespace lather::xml {
 class reader;
 class writer;
 class ncname;
+class leaf_namespace;
 }  // namespace lather::xml
 
 namespace lather::bind {
@@ -225,7 +226,8 @@ namespace detail {
 /// into a stack or scratch buffer. Definitions live in src/bind/xsd_*.cpp.
 template <class T>
 struct simple_traits_base {
-  static void write_leaf(const T& value, xml::writer& w, std::string_view ns, xml::ncname local);
+  static void write_leaf(const T& value, xml::writer& w, xml::leaf_namespace& ns,
+                         xml::ncname local);
   static errc parse(std::string_view text, T& out) noexcept;
   static errc parse(std::string_view text, T& out, const xml::reader&) noexcept {
     return parse(text, out);
@@ -302,7 +304,7 @@ struct xsd_traits<xsd::qname> {
   static void write(const xsd::qname& value, xml::writer& w);
   /// The element {ns}local holding the value (writer::qname_element: the prefix in scope, or
   /// one declared on the element itself).
-  static void write_leaf(const xsd::qname& value, xml::writer& w, std::string_view ns,
+  static void write_leaf(const xsd::qname& value, xml::writer& w, xml::leaf_namespace& ns,
                          xml::ncname local);
   /// Appends prefix:local using value.prefix (the caller must have that prefix declared).
   static void format(const xsd::qname& value, std::string& out);

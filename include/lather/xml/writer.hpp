@@ -154,6 +154,25 @@ class ncname {
 
 class writer;
 
+/// The namespace of a run of leaf elements (a bound struct's simple-typed children), resolved
+/// to its prefix by the first leaf written with it: the next ones skip the namespace compare
+/// and the prefix lookup while the writer pushes and pops no binding and has nothing pending
+/// (otherwise they resolve it again). It keeps a view of `ns`, whose bytes must not change
+/// while it is in use.
+class leaf_namespace {
+ public:
+  explicit constexpr leaf_namespace(std::string_view ns) noexcept : ns_(ns) {}
+  constexpr std::string_view ns() const noexcept { return ns_; }
+
+ private:
+  friend class writer;
+  std::string_view ns_;
+  std::string_view prefix_;  // as resolved (a binding's copy)
+  std::uint64_t prefix_key_ = 0;
+  const void* resolved_by_ = nullptr;  // the writer's state
+  std::uint64_t binding_changes_ = 0;  // that writer's count of pushes and pops then
+};
+
 /// The opening of a document, recorded once and written by writer::start_document() for
 /// messages that all begin alike (a SOAP Envelope start tag): the bytes go out in one append
 /// and the namespace bindings they declare are pushed as recorded, with no name check, URI
@@ -239,23 +258,37 @@ class writer {
   /// Escaped character data (& < > and \r escaped; "]]>" cannot form).
   void text(std::string_view s);
   /// start_element(ns, local); text(s); end_element() in one call, cheaper when the element
-  /// uses its parent's prefix as it is (the usual leaf of a bound struct): no element frame.
-  void text_element(std::string_view ns, ncname local, std::string_view s);
+  /// takes a prefix already in scope (the usual leaf of a bound struct): no element frame.
+  void text_element(leaf_namespace& ns, ncname local, std::string_view s);
+  void text_element(std::string_view ns, ncname local, std::string_view s) {
+    leaf_namespace leaf_ns{ns};
+    text_element(leaf_ns, local, s);
+  }
   /// A leaf whose content is the QName {value_ns}value_local: exactly what start_element(ns,
   /// local), text(prefix + ":" + value_local) with prefix = prefix_in_scope(value_ns), else
   /// prefix_for(value_ns) (declared on the leaf itself), and end_element() write, in one call.
   /// The declaration a leaf makes is remembered while no binding is pushed or popped, so
   /// siblings that each need it (a QName per item) write it without table work.
-  void qname_element(std::string_view ns, ncname local, std::string_view value_ns,
+  void qname_element(leaf_namespace& ns, ncname local, std::string_view value_ns,
                      std::string_view value_local);
+  void qname_element(std::string_view ns, ncname local, std::string_view value_ns,
+                     std::string_view value_local) {
+    leaf_namespace leaf_ns{ns};
+    qname_element(leaf_ns, local, value_ns, value_local);
+  }
   /// Writes `format(context, dst)`'s bytes into the output; returns how many (at most the
   /// `max_text` it was given room for).
   using format_fn = std::size_t (*)(const void* context, char* dst);
   /// A leaf whose text `format` writes straight into the output (no copy, no scan): what
   /// text_element(ns, local, text) writes for that text. The text must need no escaping and
   /// consist of XML characters (numbers, base64, hex: the caller's guarantee, as with raw()).
-  void formatted_element(std::string_view ns, ncname local, std::size_t max_text, format_fn format,
+  void formatted_element(leaf_namespace& ns, ncname local, std::size_t max_text, format_fn format,
                          const void* context);
+  void formatted_element(std::string_view ns, ncname local, std::size_t max_text, format_fn format,
+                         const void* context) {
+    leaf_namespace leaf_ns{ns};
+    formatted_element(leaf_ns, local, max_text, format, context);
+  }
   /// A CDATA section; "]]>" inside is split across two sections, and a \r goes out as &#13;
   /// between two sections (end-of-line handling would turn it into \n).
   void cdata(std::string_view s);
@@ -275,6 +308,7 @@ class writer {
   friend class document_start;
   struct state;
   void start_checked(std::string_view ns, std::string_view local, bool stable_local);
+  bool resolve_leaf(leaf_namespace& ns, ncname local);
   void attribute_checked(std::string_view ns, std::string_view local, std::string_view value);
   output& out_;
   state* st_;
