@@ -231,7 +231,7 @@ const char* find_attention(const char* p, const char* end) {
 // Leading bytes of [p, p + n) that need no attention in mode M. Reads whole 16-byte blocks:
 // the caller guarantees 16 readable bytes past p + n (the output's room after a copy).
 template <mode M>
-std::size_t clean_length(const char* p, std::size_t n) {
+[[gnu::always_inline]] inline std::size_t clean_length(const char* p, std::size_t n) {
 #if defined(__SSE2__)
   for (std::size_t i = 0; i < n; i += 16) {
     unsigned mask = attention_mask<M>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)));
