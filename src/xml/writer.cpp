@@ -964,6 +964,22 @@ namespace {
   out.commit(tag_cache::put(out.prepare(tag_cache::max_tag), e, true));
 }
 
+// Ends a start tag still open ("<p:name attr='v'") with its '>' before the element's content.
+[[gnu::always_inline]] inline void close_start_tag(output& out, bool& tag_open) {
+  if (tag_open) {
+    out.push_back('>');
+    tag_open = false;
+  }
+}
+
+// A cached start tag put at `start` (prepared, not committed) whose text would begin at `text`,
+// turned into an empty element: "<p:name/>".
+[[gnu::always_inline]] inline void commit_empty_leaf(output& out, char* start, char* text) {
+  text[-1] = '/';
+  text[0] = '>';
+  out.commit(static_cast<std::size_t>(text + 1 - start));
+}
+
 // Closes the innermost element: "/>" while its start tag is still open, else its end tag.
 [[gnu::always_inline]] inline void write_end(output& out, bool& tag_open, std::string_view prefix,
                                              std::string_view local) {
@@ -984,10 +1000,7 @@ namespace {
   state& st = *st_;
   if (st.at == state::phase::epilog) fail(out_, errc::writer_bad_state, "a second root element");
   if (ns == xmlns_ns_uri) fail(out_, errc::writer_bad_state, "the xmlns namespace is reserved");
-  if (st.tag_open) {
-    out_.push_back('>');
-    st.tag_open = false;
-  }
+  close_start_tag(out_, st.tag_open);
   out_.maybe_flush();
 
   state::frame f;
@@ -1132,10 +1145,7 @@ void writer::text(std::string_view s) {
   state& st = *st_;
   if (s.empty()) return;
   if (st.frames.empty()) fail(out_, errc::writer_bad_state, "text outside the root element");
-  if (st.tag_open) {
-    out_.push_back('>');
-    st.tag_open = false;
-  }
+  close_start_tag(out_, st.tag_open);
   write_text_slices(out_, s);
 }
 
@@ -1193,10 +1203,7 @@ void writer::text_element(leaf_namespace& ns, ncname local, std::string_view s) 
     end_element();
     return;
   }
-  if (st.tag_open) {
-    out_.push_back('>');
-    st.tag_open = false;
-  }
+  close_start_tag(out_, st.tag_open);
   // No maybe_flush() before the leaf: the one after it keeps the output within the threshold
   // plus one leaf.
   const tag_cache::entry* tag =
@@ -1216,10 +1223,8 @@ void writer::text_element(leaf_namespace& ns, ncname local, std::string_view s) 
   // text, copied first and scanned where it landed (16 bytes at a time, so 16 bytes of room).
   char* const start = out_.prepare(2 * tag_cache::max_tag + s.size() + 16);
   char* const text = start + tag_cache::put(start, *tag, false);
-  if (s.empty()) {  // <p:name/>
-    text[-1] = '/';
-    text[0] = '>';
-    out_.commit(static_cast<std::size_t>(text + 1 - start));
+  if (s.empty()) {
+    commit_empty_leaf(out_, start, text);
   } else {
     finish_leaf(out_, start, text, s, *tag);
   }
@@ -1231,10 +1236,7 @@ void writer::qname_element(leaf_namespace& ns, ncname local, std::string_view va
   state& st = *st_;
   const tag_cache::entry* tag = nullptr;
   if (!value_ns.empty() && value_local.size() <= leaf_in_one_go && resolve_leaf(ns, local)) {
-    if (st.tag_open) {
-      out_.push_back('>');
-      st.tag_open = false;
-    }
+    close_start_tag(out_, st.tag_open);
     tag = st.tags.find(ns.prefix_key_, ns.prefix_, local.text());
   }
   // The prefix in scope for value_ns (what prefix_in_scope() answers), else the declaration
@@ -1315,10 +1317,7 @@ void writer::formatted_element(leaf_namespace& ns, ncname local, std::size_t max
     end_element();
     return;
   }
-  if (st.tag_open) {
-    out_.push_back('>');
-    st.tag_open = false;
-  }
+  close_start_tag(out_, st.tag_open);
   const tag_cache::entry* tag = st.tags.find(ns.prefix_key_, ns.prefix_, local.text());
   if (tag == nullptr) {
     write_name(out_, "<", ns.prefix_, local.text(), {});
@@ -1337,10 +1336,8 @@ void writer::formatted_element(leaf_namespace& ns, ncname local, std::size_t max
   char* const start = out_.prepare(2 * tag_cache::max_tag + max_text);
   char* const text = start + tag_cache::put(start, *tag, false);
   const std::size_t n = format(context, text);
-  if (n == 0) {  // <p:name/>
-    text[-1] = '/';
-    text[0] = '>';
-    out_.commit(static_cast<std::size_t>(text + 1 - start));
+  if (n == 0) {
+    commit_empty_leaf(out_, start, text);
   } else {
     out_.commit(static_cast<std::size_t>(text + n - start) + tag_cache::put(text + n, *tag, true));
   }
@@ -1350,10 +1347,7 @@ void writer::formatted_element(leaf_namespace& ns, ncname local, std::size_t max
 void writer::cdata(std::string_view s) {
   state& st = *st_;
   if (st.frames.empty()) fail(out_, errc::writer_bad_state, "CDATA outside the root element");
-  if (st.tag_open) {
-    out_.push_back('>');
-    st.tag_open = false;
-  }
+  close_start_tag(out_, st.tag_open);
   out_.append("<![CDATA[");
   const char* p = s.data();
   const char* const end = p + s.size();
@@ -1401,10 +1395,7 @@ void writer::end_element() {
 
 void writer::raw(std::string_view s) {
   state& st = *st_;
-  if (st.tag_open) {
-    out_.push_back('>');
-    st.tag_open = false;
-  }
+  close_start_tag(out_, st.tag_open);
   st.wrote_anything = true;
   out_.append(s);
 }
