@@ -52,12 +52,16 @@ mkdir -p "$work"
 
 # guard: lather-bench's untimed calls per thread around each window (CXF: 25); axis_warm: the
 # warm-up before each Axis split; axis_reps: interleaved rounds over all Axis splits;
-# axis_windows: consecutive timed windows of the split's C calls per client process and round;
+# axis_windows: consecutive timed windows of the split's C calls per client process and round
+# (axis_lather_windows for lather: 200 samples per split, because neighbouring splits differ by
+# one call's fixed cost, ~0.04-0.2 ms, against a window-to-window spread of ~1 ms on this box;
+# gSOAP's windows take 50-400 ms each, so 200 of its samples would add ~7 minutes);
 # clients_reps: interleaved passes over all client counts (section 4); e2e_reps: interleaved
 # passes over section 1's points (3 in full mode: its PacketSize-100 points move 15-20% between
 # passes on the shared box, for every stack alike, so 2 passes left the ratios to luck).
 if [[ $mode = quick ]]; then
   secs=1 warm=1 reps=1 e2e_reps=1 guard=2 axis_warm=0 axis_reps=2 axis_windows=3 clients_reps=1
+  axis_lather_windows=3
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 16 1024"
@@ -65,6 +69,7 @@ if [[ $mode = quick ]]; then
   axis_calls="1 10 100 1000"
 else
   secs=5 warm=2 reps=2 e2e_reps=3 guard=25 axis_warm=1 axis_reps=5 axis_windows=5 clients_reps=3
+  axis_lather_windows=40
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 8 16 32 64 100 128 256 512 1024"
@@ -552,12 +557,17 @@ measure_clients() {
 # ---------------------------------------------------------------------------------------------
 # 5. Axis 2002 table
 
-# spread "SAMPLES..." -> "min median max" (empty samples and "-" ignored; "- - -" when none)
+# spread "SAMPLES..." -> "min median max low high" (empty samples and "-" ignored; "- - - - -"
+# when none). low..high is the median's distribution-free 95% interval: the order statistics
+# n/2 -+ 0.98 sqrt(n) (the binomial's normal approximation), which assumes nothing about the
+# windows' distribution (they are skewed and often bimodal).
 spread() {
   printf '%s\n' "$@" | grep -v '^-\{0,1\}$' | sort -g |
-    awk '{ v[NR] = $1 } END { if (!NR) { print "- - -"; exit }
+    awk '{ v[NR] = $1 } END { if (!NR) { print "- - - - -"; exit }
       m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-      printf "%.4f %.4f %.4f\n", v[1], m, v[NR] }'
+      h = 0.98 * sqrt(NR); lo = int(NR / 2 - h); hi = int(NR / 2 + 1 + h + 0.999)
+      if (lo < 1) lo = 1; if (hi > NR) hi = NR
+      printf "%.4f %.4f %.4f %.4f %.4f\n", v[1], m, v[NR], v[lo], v[hi] }'
 }
 
 # One Axis split in one client process: axis_windows consecutive windows of C calls, each
@@ -567,10 +577,10 @@ spread() {
 axis_lather() { # URL CALLS ITEMS
   local out=$work/lather-bench.out
   if run_bounded 120 "$out" "$lather_bench" --url "$1" --threads 1 --count "$2" \
-    --windows "$axis_windows" --packet-size "$3" --warmup "$axis_warm" --guard-calls 1 --json \
+    --windows "$axis_lather_windows" --packet-size "$3" --warmup "$axis_warm" --guard-calls 1 --json \
     --no-progress && [[ $(json_field errors "$out") = 0 ]]; then
     awk -v c="$(json_field window_cpu_ms "$out")" -v q="$(json_field window_runqueue_ms "$out")" \
-      -v w="$(grep -o '"windows_ms":\[[^]]*' "$out" | tail -1 | cut -d[ -f2)" -v r="$axis_windows" \
+      -v w="$(grep -o '"windows_ms":\[[^]]*' "$out" | tail -1 | cut -d[ -f2)" -v r="$axis_lather_windows" \
       'BEGIN { printf "%.6f %.6f", c / 1000 / r, q / 1000 / r; n = split(w, v, ",")
         for (i = 1; i <= n; i++) printf " %.6f", v[i] / 1000 }'
   else
@@ -628,51 +638,64 @@ measure_axis() {
     done
   done
   : >"$work/axis.dat"
+  local lather_n=$((axis_reps * axis_lather_windows)) gsoap_n=$((axis_reps * axis_windows))
   emit "One client thread, $axis_reps interleaved rounds over all splits; in each round one client"
-  emit "process per stack and split times $axis_windows consecutive windows of the split's C calls on its"
-  emit "warm connection, and every window is one sample ($((axis_reps * axis_windows)) per split and stack):"
-  emit "\`lather-bench --threads 1 --count C --windows $axis_windows --packet-size 1000/C --warmup $axis_warm"
+  emit "process per stack and split times consecutive windows of the split's C calls on its warm"
+  emit "connection, and every window is one sample: $axis_lather_windows per round for lather ($lather_n per split), $axis_windows for"
+  emit "gSOAP ($gsoap_n per split; its windows take 50-400 ms):"
+  emit "\`lather-bench --threads 1 --count C --windows $axis_lather_windows --packet-size 1000/C --warmup $axis_warm"
   emit "--guard-calls 1 --json\` (windows_ms; the guard call warms the timing thread's own"
   emit "connection and buffers, as gSOAP's timed thread is warmed by its own warm-up calls) and"
   emit "\`gsoap-perf-client --threads 1 --count C --windows $axis_windows --packet-size 1000/C --warmup"
   emit "$axis_warm --io store\` (windows_ms; QName prefixes as generated). Seconds for all C calls: the"
-  emit "**minimum** over the samples, then median and maximum. The minimum, because interference from"
-  emit "other load on the shared box only ever adds time: the fastest window is the closest to what"
-  emit "the split itself costs, and the median shows whether that minimum is typical. 'client CPU'"
-  emit "is lather-bench's timed thread on a CPU per window (serializing, parsing and comparing the"
-  emit "echo; the server's CPU is not in it; the process's mean per window, minimum over the rounds)"
-  emit "and 'run queue' its time runnable but waiting for a CPU per window (other load on the box;"
-  emit "median over the rounds), both from the thread's schedstat."
+  emit "**minimum** over the samples, the **median** with its distribution-free 95% interval (order"
+  emit "statistics n/2 -+ 0.98 sqrt n), and the maximum. Neighbouring splits differ by one call's"
+  emit "fixed cost (~0.04-0.2 ms) while windows of one split spread over ~1 ms on this shared box, so"
+  emit "the goal is read on the median, and an inversion counts as measured only when the two"
+  emit "medians' intervals do not overlap. 'client CPU' is lather-bench's timed thread on a CPU per"
+  emit "window (serializing, parsing and comparing the echo; the server's CPU is not in it; the"
+  emit "process's mean per window, minimum over the rounds) and 'run queue' its time runnable but"
+  emit "waiting for a CPU per window (other load on the box; median over the rounds), both from the"
+  emit "thread's schedstat."
   emit ""
-  emit "| calls | items/call | lather min s | lather median | lather max | client CPU s | run queue s | gSOAP min s | gSOAP median | gSOAP max |"
-  emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  local cmin qmed
+  emit "| calls | items/call | lather min s | lather median | (95% interval) | lather max | client CPU s | run queue s | gSOAP min s | gSOAP median | gSOAP max |"
+  emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  local cmin qmed llo lhi
   local lmin lmed lmax gmin gmed gmax monotonic=n/a median_monotonic=n/a previous='' previous_med=''
+  local -a seen_calls=() seen_lo=()
+  local measured_inversions='' j
   for c in $axis_calls; do
     k=$((1000 / c))
     # shellcheck disable=SC2086 # the samples are a word list
-    read -r lmin lmed lmax <<<"$(spread ${samples[lather,$c]:-})"
+    read -r lmin lmed lmax llo lhi <<<"$(spread ${samples[lather,$c]:-})"
     # shellcheck disable=SC2086
-    read -r gmin gmed gmax <<<"$(spread ${samples[gsoap,$c]:-})"
+    read -r gmin gmed gmax _ _ <<<"$(spread ${samples[gsoap,$c]:-})"
     # shellcheck disable=SC2086
-    read -r cmin _ _ <<<"$(spread ${samples[cpu,$c]:-})"
+    read -r cmin _ _ _ _ <<<"$(spread ${samples[cpu,$c]:-})"
     # shellcheck disable=SC2086
-    read -r _ qmed _ <<<"$(spread ${samples[queue,$c]:-})"
+    read -r _ qmed _ _ _ <<<"$(spread ${samples[queue,$c]:-})"
     if [[ $lmin != - ]]; then
       [[ $monotonic = n/a ]] && monotonic=yes median_monotonic=yes
       [[ -n $previous ]] && awk -v a="$lmin" -v b="$previous" 'BEGIN { exit !(a < b) }' &&
         monotonic="no (at $c calls)"
       [[ -n $previous_med ]] && awk -v a="$lmed" -v b="$previous_med" 'BEGIN { exit !(a < b) }' &&
         median_monotonic="no (at $c calls)"
+      # A measured inversion: a split with fewer calls whose median's interval lies wholly above
+      # this split's.
+      for ((j = 0; j < ${#seen_calls[@]}; j++)); do
+        awk -v lo="${seen_lo[j]}" -v hi="$lhi" 'BEGIN { exit !(hi < lo) }' &&
+          measured_inversions+="${measured_inversions:+, }${seen_calls[j]} > $c calls"
+      done
+      seen_calls+=("$c") seen_lo+=("$llo")
       previous=$lmin previous_med=$lmed
     fi
-    emit "| $c | $k | $lmin | $lmed | $lmax | $cmin | $qmed | $gmin | $gmed | $gmax |"
+    emit "| $c | $k | $lmin | $lmed | $llo-$lhi | $lmax | $cmin | $qmed | $gmin | $gmed | $gmax |"
     echo "$c $lmin $gmin $lmed $gmed" >>"$work/axis.dat"
   done
   emit ""
-  emit "Goal: lather's time grows with the number of calls (monotonic): by the minimum $monotonic;"
-  emit "by the median $median_monotonic."
-  plot axis "set title '1000 items split into C calls ($((axis_reps * axis_windows)) windows per split)'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints lc 1 title 'lather minimum', '' using 1:4 with lines dt 2 lc 1 title 'lather median', '' using 1:3 with linespoints lc 2 title 'gSOAP minimum', '' using 1:5 with lines dt 2 lc 2 title 'gSOAP median'"
+  emit "Goal: lather's time grows with the number of calls (monotonic): by the median $median_monotonic;"
+  emit "inversions outside the medians' 95% intervals: ${measured_inversions:-none}; by the minimum $monotonic."
+  plot axis "set title '1000 items split into C calls ($lather_n windows per split for lather, $gsoap_n for gSOAP)'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints lc 1 title 'lather minimum', '' using 1:4 with lines dt 2 lc 1 title 'lather median', '' using 1:3 with linespoints lc 2 title 'gSOAP minimum', '' using 1:5 with lines dt 2 lc 2 title 'gSOAP median'"
   local pid
   for pid in $lather_pid $gsoap_pid; do stop_pid "$pid"; done
 }
