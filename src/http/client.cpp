@@ -221,8 +221,8 @@ struct client_call {
   bool reused = false;
   bool response_started = false;  // any response byte arrived
   bool request_streaming = false;
-  xml::output* caller_staging = nullptr;  // post() with the caller's own staging output
-  xml::output* body_out = nullptr;        // the request body being written: that, or c.out->body
+  staging_lender* caller_staging = nullptr;  // post() with the caller's own staging output
+  xml::output* body_out = nullptr;           // the request body being written: that, or c.out->body
   // The peer closed the connection while the request was being sent: the rest of the request
   // is dropped, and the answer the peer may have sent first (413, an HTTP/1.0 server's 500 for a
   // chunked body it cannot read) is read before giving up (RFC 9112 section 9.5).
@@ -394,7 +394,7 @@ struct client::impl {
 
   void call(std::string_view method, std::string_view target, header_list headers,
             const body_writer* write_body, const body_reader& read_body,
-            std::chrono::milliseconds timeout = {}, xml::output* staging = nullptr);
+            std::chrono::milliseconds timeout = {}, staging_lender* staging = nullptr);
 };
 
 namespace detail {
@@ -757,14 +757,19 @@ void client_call::send_request(std::string_view method, std::string_view target,
               configured.never || cl.peer_http10.load(std::memory_order_relaxed)};
   if (ch.threshold > 0 && !cl.peer_http11.load(std::memory_order_relaxed))
     ch.threshold = std::max(ch.threshold, cl.opts.unknown_server_buffer);
-  xml::output& body = caller_staging ? *caller_staging : c.out->body;
+  xml::output& body = caller_staging ? caller_staging->lend() : c.out->body;
   body_out = &body;
-  struct unhook {  // the caller's staging must not keep a sink into this call, even on a throw
-    xml::output* staging;
-    ~unhook() {
-      if (staging) staging->clear_sink();
+  // The caller's staging goes back once the request is sent, and without a sink into this
+  // call, even on a throw.
+  struct give_back {
+    staging_lender* lender;
+    xml::output& body;
+    ~give_back() {
+      if (!lender) return;
+      body.clear_sink();
+      lender->give_back();
     }
-  } unhook_staging{caller_staging};
+  } give_back_staging{caller_staging, body};
   body.clear();
   if (ch.never)
     body.clear_sink();
@@ -975,7 +980,7 @@ error status_error(const response_head& head, const xml::source_fn& body, std::s
 
 void client::impl::call(std::string_view method, std::string_view target, header_list headers,
                         const body_writer* write_body, const body_reader& read_body,
-                        std::chrono::milliseconds timeout, xml::output* staging) {
+                        std::chrono::milliseconds timeout, staging_lender* staging) {
   auto call_deadline = clock_type::now() + (timeout.count() > 0 ? timeout : opts.call_timeout);
   for (int attempt = 0;; ++attempt) {
     auto conn = acquire(call_deadline);
@@ -1057,7 +1062,7 @@ void client::post(std::string_view target, header_list headers, const body_write
   impl_->call("POST", target, headers, &write_body, read_body, timeout);
 }
 
-void client::post(std::string_view target, header_list headers, xml::output& staging,
+void client::post(std::string_view target, header_list headers, staging_lender& staging,
                   const body_writer& write_body, const body_reader& read_body,
                   std::chrono::milliseconds timeout) {
   impl_->call("POST", target, headers, &write_body, read_body, timeout, &staging);

@@ -20,14 +20,15 @@ namespace {
 
 // The writer a call uses to write its request and the reader it uses to read the response: the
 // request is serialized into `buf`, which is the HTTP request's staging (http::client::post
-// with the caller's output): its sink is the HTTP body's, so the envelope goes from the writer
-// to the socket through the chunking threshold with no copy in between. Lent per phase from one
-// pool per process, not held per client for the whole call: the sets in use are those of the calls
-// writing or reading right now, warm in the cache, whether the clients are fibers on a few threads
-// (lather-bench --client-threads) or one blocking thread each (128 threads at PacketSize 100 held
-// 128 cold sets when the pool was per thread). The two are separate sets: a call keeps its
-// request's set until the response starts (a retry writes into the same staging), so with many
-// calls waiting those sets go cold; the response's reader comes from its own pool, warm.
+// with a staging_lender): its sink is the HTTP body's, so the envelope goes from the writer to
+// the socket through the chunking threshold with no copy in between. Lent per phase from one
+// pool per process, not held per client for the whole call: the sets in use are those of the
+// calls writing or reading right now, warm in the cache, whether the clients are fibers on a few
+// threads (lather-bench --client-threads) or one blocking thread each (128 threads at PacketSize
+// 100 held 128 cold sets when the pool was per thread). A call takes the request's set for the
+// time its request is written and sent (a retry takes one again and writes the request anew),
+// and the response's when the response starts: with many calls waiting for their responses,
+// the few sets in use stay warm.
 struct request_codec {
   xml::output buf;
   xml::writer writer{buf};
@@ -49,6 +50,21 @@ class codec_lease {
     return pool;
   }
   typename detail::object_pool<Codec>::lease lease_;
+};
+
+// The request's set for one attempt of the HTTP call: taken when the request is about to be
+// written, given back once it is on the wire.
+class request_lender final : public http::staging_lender {
+ public:
+  xml::output& lend() override {
+    lease_.emplace();
+    return lease_->get()->buf;
+  }
+  void give_back() noexcept override { lease_.reset(); }
+  request_codec& codec() { return *lease_->get(); }
+
+ private:
+  std::optional<codec_lease<request_codec>> lease_;
 };
 
 }  // namespace
@@ -136,10 +152,6 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
     headers[1].second = s->action_value;
     header_count = 2;
   }
-  // The set that writes the request, held from its first byte until the response starts: the
-  // HTTP client keeps `buf` as the request's staging for the one retry (which only happens
-  // before any response byte, so before the response reader runs and gives the set back).
-  std::optional<codec_lease<request_codec>> writing{std::in_place};
   // What the two callbacks need, captured by one reference: a std::function holds a lambda of
   // up to two pointers without allocating.
   struct frame_t {
@@ -149,13 +161,13 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
     std::string_view operation;
     soap::version v;
     bool encoded;
-    std::optional<codec_lease<request_codec>>& writing;
-  } frame{o, write_body, read_body, operation, v, encoded, writing};
+    request_lender writing;
+  } frame{o, write_body, read_body, operation, v, encoded, {}};
 
   http_->post(
-      "", std::span(headers, header_count), writing->get()->buf,
-      [this, &frame](xml::output&) {  // writes into the set's buf: the request's staging
-        request_codec* s = frame.writing->get();
+      "", std::span(headers, header_count), frame.writing,
+      [this, &frame](xml::output&) {  // writes into the lent set's buf: the request's staging
+        request_codec* s = &frame.writing.codec();
         s->writer.reset();
         soap::envelope_writer env{s->writer, frame.v};
         env.begin(envelope_starts_, frame.encoded);
@@ -176,7 +188,6 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         env.end();
       },
       [this, &frame](const http::response_head& head, const xml::source_fn& body) {
-        frame.writing.reset();  // the request is sent: its set goes back before reading
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
         if (!xml_type || (head.status != 200 && head.status != 500 && head.status != 400)) {

@@ -15,12 +15,15 @@
 
 #include "lather/http/client.hpp"
 #include "lather/http/server.hpp"
+#include "raw_peer.hpp"
 #include "raw_socket.hpp"
 
 namespace lather::http {
 namespace {
 
 using namespace std::chrono_literals;
+using test::listen_on_loopback;
+using test::raw_peer;
 using header_pair = std::pair<std::string_view, std::string_view>;
 
 std::string url(const server& s, std::string_view path = "/echo") {
@@ -131,95 +134,6 @@ TEST(HttpClient, RequestChunkingThreshold) {
   }
 }
 
-/// A listening TCP socket on 127.0.0.1 and an ephemeral port (returned in `port`), for peers
-/// written with raw sockets; -1 if it could not be made.
-int listen_on_loopback(std::uint16_t& port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-      ::listen(fd, 4) != 0 || ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
-    if (fd >= 0) ::close(fd);
-    return -1;
-  }
-  port = ntohs(a.sin_port);
-  return fd;
-}
-
-/// A one-connection raw HTTP peer that records each request's bytes exactly as sent and
-/// answers 200 with an empty body. Bodies must be made of 'x' (the chunked end is found by
-/// its terminator).
-class raw_peer {
- public:
-  raw_peer() {
-    listener_ = listen_on_loopback(port_);
-    thread_ = std::thread([this] { serve(); });
-  }
-  ~raw_peer() {
-    ::shutdown(listener_, SHUT_RDWR);
-    ::close(listener_);
-    thread_.join();
-  }
-  std::uint16_t port() const { return port_; }
-  std::string last_request() {
-    std::lock_guard lock(mutex_);
-    return last_;
-  }
-
- private:
-  void serve() {
-    int fd = ::accept(listener_, nullptr, nullptr);
-    if (fd < 0) return;
-    timeval tv{5, 0};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    std::string in;
-    char buf[65536];
-    for (;;) {
-      std::size_t head_end, request_end = std::string::npos;
-      while (request_end == std::string::npos) {
-        head_end = in.find("\r\n\r\n");
-        if (head_end != std::string::npos) {
-          std::string head = in.substr(0, head_end);
-          auto cl = head.find("Content-Length: ");
-          if (head.find("Transfer-Encoding: chunked") != std::string::npos) {
-            auto t = in.find("\r\n0\r\n\r\n", head_end);
-            if (t != std::string::npos)
-              request_end = t + 7;
-            else if (in.compare(head_end + 4, 5, "0\r\n\r\n") == 0)
-              request_end = head_end + 9;
-          } else if (cl != std::string::npos) {
-            std::size_t n = std::stoul(head.substr(cl + 16));
-            if (in.size() >= head_end + 4 + n) request_end = head_end + 4 + n;
-          } else {
-            request_end = head_end + 4;
-          }
-        }
-        if (request_end != std::string::npos) break;
-        ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-        if (n <= 0) {
-          ::close(fd);
-          return;
-        }
-        in.append(buf, static_cast<std::size_t>(n));
-      }
-      {
-        std::lock_guard lock(mutex_);
-        last_ = in.substr(0, request_end);
-      }
-      in.erase(0, request_end);
-      static constexpr char ok[] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
-      ::send(fd, ok, sizeof ok - 1, MSG_NOSIGNAL);
-    }
-  }
-  int listener_;
-  std::uint16_t port_ = 0;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::string last_;
-};
-
 TEST(HttpClient, RequestFramingOnTheWire) {
   raw_peer peer;
   client c{"http://127.0.0.1:" + std::to_string(peer.port()) + "/svc"};
@@ -297,6 +211,54 @@ TEST(HttpClient, RetriesOnceWhenTheServerClosedAnIdleConnection) {
   EXPECT_EQ(call(c, "two"), "two");
   EXPECT_EQ(c.get_stats().retries, 1u);
   EXPECT_EQ(c.get_stats().connections_opened, 2u);
+}
+
+// The caller's staging (post with a staging_lender) is lent per attempt and given back, empty
+// and without a sink, before the response is read. A retry (the pooled connection was dropped
+// after the request went out) takes it again and writes the request anew: same bytes.
+TEST(HttpClient, CallersStagingIsLentPerAttemptAndARetrySendsTheSameBytes) {
+  raw_peer peer{std::string(raw_peer::empty_ok), 1};  // answers one request per connection
+  client c{"http://127.0.0.1:" + std::to_string(peer.port()) + "/svc"};
+  struct lender final : staging_lender {
+    xml::output out;
+    int lent = 0, given_back = 0;
+    xml::output& lend() override {
+      EXPECT_EQ(lent, given_back);
+      ++lent;
+      return out;
+    }
+    void give_back() noexcept override {
+      ++given_back;
+      EXPECT_FALSE(out.has_sink());
+      EXPECT_EQ(out.size(), 0u);
+    }
+  } staging;
+  header_pair hdrs[] = {{"Content-Type", "text/xml"}};
+  int writes = 0;
+  auto post = [&](std::string_view body) {
+    c.post(
+        "", hdrs, staging,
+        [&](xml::output& o) {
+          EXPECT_EQ(&o, &staging.out);
+          ++writes;
+          o.append(body);
+        },
+        [&](const response_head& h, const xml::source_fn&) {
+          EXPECT_EQ(h.status, 200u);
+          EXPECT_EQ(staging.given_back, staging.lent);  // back before the response is read
+        });
+  };
+  post("first");   // connection 1 answers it
+  post("second");  // connection 1 reads it and closes: retried on connection 2
+  EXPECT_EQ(c.get_stats().retries, 1u);
+  EXPECT_EQ(c.get_stats().connections_opened, 2u);
+  EXPECT_EQ(writes, 3);
+  EXPECT_EQ(staging.lent, 3);
+  EXPECT_EQ(staging.given_back, 3);
+  const std::vector<std::string> requests = peer.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_TRUE(requests[1].ends_with("\r\n\r\nsecond")) << requests[1];
+  EXPECT_EQ(requests[2], requests[1]);
 }
 
 TEST(HttpClient, ConcurrentCallsShareABoundedPool) {

@@ -16,6 +16,7 @@ extern char** environ;
 #include <thread>
 #include <vector>
 
+#include "../http/raw_peer.hpp"
 #include "lather/http/client.hpp"
 #include "lather/perf/rpc_types.hpp"
 #include "lather/perf/types.hpp"
@@ -267,6 +268,28 @@ TEST_F(service_fixture, SmallRequestsGoOutWithContentLength) {
     EXPECT_NE(last_framing_.front(), '|') << last_framing_;  // a Content-Length
     EXPECT_EQ(last_framing_.substr(last_framing_.find('|') + 1), "") << last_framing_;
   }
+}
+
+// The request's writer set goes back once the request is sent, so a retry on a stale connection
+// writes the request again with whatever set it then takes: the bytes must be the same.
+TEST(ServiceClient, ARetryOnAStaleConnectionSendsTheSameRequestBytes) {
+  const std::string envelope =
+      "<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body>"
+      "<t:addResponse xmlns:t=\"urn:lather:test\"><t:result>5</t:result></t:addResponse>"
+      "</soap:Body></soap:Envelope>";
+  http::test::raw_peer peer{
+      "HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\n"
+      "Content-Length: " +
+          std::to_string(envelope.size()) + "\r\n\r\n" + envelope,
+      1};  // one answer per connection, then the next request is dropped
+  client c{"http://127.0.0.1:" + std::to_string(peer.port()) + "/test"};
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(c.call<add_response>("add", add_request{2, 3}).result, 5);
+  EXPECT_EQ(c.transport().get_stats().retries, 1u);
+  const std::vector<std::string> requests = peer.requests();
+  ASSERT_EQ(requests.size(), 3u);  // the first call; the second's dropped attempt; its retry
+  EXPECT_NE(requests[0].find(":add "), std::string::npos) << requests[0];
+  EXPECT_EQ(requests[1], requests[0]);
+  EXPECT_EQ(requests[2], requests[1]);
 }
 
 TEST_F(service_fixture, FaultWithTypedDetailReachesTheClient) {

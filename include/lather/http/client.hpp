@@ -103,6 +103,21 @@ using header_list = std::span<const std::pair<std::string_view, std::string_view
 /// Writes the request body into the output (threshold-chunked, streamed). May be called a
 /// second time for the one retry (see post()), so it must be repeatable.
 using body_writer = std::function<void(xml::output&)>;
+/// Lends post() the output a request body is written into (e.g. one an XML writer is bound
+/// to), once per attempt: the one retry takes one again, so the caller can give its output back
+/// to a pool as soon as the request is on the wire instead of holding it across the wait.
+class staging_lender {
+ public:
+  /// Before write_body runs; write_body gets the output returned.
+  virtual xml::output& lend() = 0;
+  /// Once the request is sent (or sending it failed), before the response is read. The
+  /// output has no sink then and, after a complete send, holds no bytes.
+  virtual void give_back() noexcept = 0;
+
+ protected:
+  ~staging_lender() = default;
+};
+
 /// Gets the response head and a pull source for the body (0 = end). The source throws
 /// http::error on timeout / truncation. Unread body bytes (up to 1 MiB) are drained after it
 /// returns — or throws: its exception then propagates out of post() with the connection kept.
@@ -127,14 +142,15 @@ class client {
   /// `timeout` > 0 replaces client_options::call_timeout for this call.
   void post(std::string_view target, header_list headers, const body_writer& write_body,
             const body_reader& read_body, std::chrono::milliseconds timeout = {});
-  /// As above, but the request body goes through the caller's own `staging` output (e.g. the
-  /// one its XML writer is bound to) instead of one the client lends: write_body gets
-  /// `staging`, and the bytes are sent from it with no copy in between. The client sets its
-  /// sink and threshold for the time the request is written and clears both (and the buffer)
-  /// before read_body runs; a retry writes into it again. write_body may clear the sink
-  /// before it ends (e.g. ahead of an XML writer's closing flush()): what is left is then framed
-  /// as if it had never been flushed (Content-Length when it all fits the threshold).
-  void post(std::string_view target, header_list headers, xml::output& staging,
+  /// As above, but the request body goes through the caller's own output (e.g. the one its
+  /// XML writer is bound to) instead of one the client lends: each attempt takes it from
+  /// `staging`, write_body gets it, the bytes are sent from it with no copy in between, and it
+  /// goes back before the response is read (a retry takes one again and writes the request
+  /// anew). The client sets its sink and threshold for the time the request is written and
+  /// clears both (and the buffer) before giving it back. write_body may clear the sink before
+  /// it ends (e.g. ahead of an XML writer's closing flush()): what is left is then framed as if
+  /// it had never been flushed (Content-Length when it all fits the threshold).
+  void post(std::string_view target, header_list headers, staging_lender& staging,
             const body_writer& write_body, const body_reader& read_body,
             std::chrono::milliseconds timeout = {});
 
