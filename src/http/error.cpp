@@ -34,6 +34,10 @@ const char* describe(errc e) noexcept {
       return "client disconnected";
     case errc::shutting_down:
       return "shutting down";
+    case errc::resume_dropped:
+      return "awaited work ended without resuming the handler";
+    case errc::await_timeout:
+      return "awaited work did not resume the handler in time";
     case errc::io_failed:
       return "I/O error";
   }

@@ -136,6 +136,18 @@ rejection rejection_for(const sys_error& ec) {
   return {400, "malformed request\n"};
 }
 
+/// What to answer for the exception escaping a handler (called in its catch block).
+rejection handler_failure() {
+  try {
+    throw;
+  } catch (const error& e) {
+    if (e.code() == errc::await_timeout) return {504, "awaited work timed out\n"};
+    if (e.code() == errc::shutting_down) return {503, "server shutting down\n"};
+  } catch (...) {
+  }
+  return {500, "internal server error\n"};
+}
+
 errc errc_for(const sys_error& ec) {
   if (ec == bhttp::error::body_limit) return errc::body_limit;
   if (ec == bhttp::error::header_limit) return errc::header_limit;
@@ -213,6 +225,43 @@ class request_parser final : public bhttp::basic_parser<true> {
   void on_finish_impl(sys_error&) override {}
 };
 
+/// One server::await in progress, shared by the suspended handler, its timeout and the
+/// `resume` callbacks given out; whichever ends it first wins, later ends do nothing. While it
+/// has not ended it holds the suspended coroutine (so a handler is never reclaimed while a
+/// `resume` may still come); ending it hands the coroutine to its thread to resume.
+struct await_state {
+  enum class outcome { resumed = 1, dropped, timed_out, stopping };
+  using completion = asio::async_completion<yield_type, void(outcome)>::completion_handler_type;
+
+  explicit await_state(asio::io_context::executor_type e) : executor(e) {}
+  /// Any thread. Posts under the lock: the server ends every await before its io_context
+  /// goes (server::stop), so a post that got here always has a live io_context.
+  void end(outcome why) {
+    std::lock_guard lock(mutex);
+    if (!handler) return;
+    asio::post(executor, [h = std::move(*handler), why]() mutable { h(why); });
+    handler.reset();
+  }
+  /// Ends it without resuming: the handler did not suspend after all.
+  void abandon() {
+    std::lock_guard lock(mutex);
+    handler.reset();
+  }
+
+  std::mutex mutex;
+  std::optional<completion> handler;
+  asio::io_context::executor_type executor;
+};
+
+/// Owned by the copies of one `resume`: the last copy destroyed uncalled ends the await.
+struct resume_token {
+  explicit resume_token(std::shared_ptr<await_state> s) : state(std::move(s)) {}
+  resume_token(const resume_token&) = delete;
+  resume_token& operator=(const resume_token&) = delete;
+  ~resume_token() { state->end(await_state::outcome::dropped); }
+  std::shared_ptr<await_state> state;
+};
+
 /// A connection; also the state of the request/response exchange in progress on it.
 struct server_connection : std::enable_shared_from_this<server_connection> {
   server_connection(server::impl& s, worker& w, tcp::socket sock)
@@ -233,6 +282,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   bool timer_pending = false;
   bool timed_out = false, closed = false, idle = false, peer_gone = false;
   yield_type* yield = nullptr;
+  await_state* waiting = nullptr;  // the handler is suspended in server::await
   server_connection *prev = nullptr, *next = nullptr;
   /// Bytes read_now may still take before a read goes through the event loop again.
   static constexpr std::size_t direct_read_budget = 256 * 1024;
@@ -671,12 +721,8 @@ void server_connection::serve_request() {
   } catch (...) {
     if (response_phase == phase::fresh && !peer_gone && !closed) {
       buffers->response_fields.clear();
-      if (body_error) {
-        rejection r = rejection_for(body_error);
-        answer(r.status, r.text, true);
-      } else {
-        answer(500, "internal server error\n", true);
-      }
+      rejection r = body_error ? rejection_for(body_error) : handler_failure();
+      answer(r.status, r.text, true);
     } else {
       keep_alive = false;  // a half-sent response can only be ended by closing
     }
@@ -1160,11 +1206,14 @@ void server::stop() {
       std::unique_lock lock(s.state_mutex);
       s.state_changed.wait_until(lock, deadline, [&] { return s.open_connections.load() == 0; });
     }
-    for (auto& w : s.workers) {
-      asio::post(w->ctx, [wp = w.get()] {
-        for (auto* c = wp->connections; c; c = c->next) c->close_socket();
-      });
-    }
+    // Past the deadline: close the rest, and resume suspended handlers so they unwind.
+    auto close_all = [](worker& w) {
+      for (auto* c = w.connections; c; c = c->next) {
+        c->close_socket();
+        if (c->waiting) c->waiting->end(detail::await_state::outcome::stopping);
+      }
+    };
+    for (auto& w : s.workers) asio::post(w->ctx, [close_all, wp = w.get()] { close_all(*wp); });
     {
       std::unique_lock lock(s.state_mutex);
       s.state_changed.wait_for(lock, std::chrono::seconds(1),
@@ -1173,6 +1222,9 @@ void server::stop() {
     for (auto& w : s.workers) w->ctx.stop();
     for (auto& w : s.workers)
       if (w->thread.joinable()) w->thread.join();
+    // Handlers still suspended (their thread never got to the close above) unwind when their
+    // io_context is destroyed; a late `resume` then finds their await ended.
+    for (auto& w : s.workers) close_all(*w);
     {
       std::lock_guard lock(s.state_mutex);
       s.stopped = true;
@@ -1184,18 +1236,55 @@ void server::stop() {
 void server::await(const std::function<void(std::function<void()> resume)>& start) {
   detail::server_connection* c = current_connection;
   if (!c || !c->yield) throw std::logic_error("http::server::await outside a handler");
-  yield_type y = *c->yield;                  // async_completion moves from its token: use a copy
-  auto executor = c->socket.get_executor();  // the coroutine's own thread
-  asio::async_completion<yield_type, void()> completion(y);
-  using completion_handler = decltype(completion.completion_handler);
-  auto resume_handler =
-      std::make_shared<completion_handler>(std::move(completion.completion_handler));
-  start([executor, resume_handler] {
-    // The coroutine must resume on its own executor, never inside the caller's stack.
-    asio::post(executor, [resume_handler] { (*resume_handler)(); });
+  await(start, c->srv.opts.await_timeout);
+}
+
+void server::await(const std::function<void(std::function<void()> resume)>& start,
+                   std::chrono::milliseconds timeout) {
+  using outcome = detail::await_state::outcome;
+  detail::server_connection* c = current_connection;
+  if (!c || !c->yield) throw std::logic_error("http::server::await outside a handler");
+  if (c->closed)  // nobody to answer: stopped past the deadline, or the client is gone
+    throw error(c->srv.stopping ? errc::shutting_down : errc::client_gone,
+                "http::server::await: the connection is closed");
+  yield_type y = *c->yield;  // async_completion moves from its token: use a copy
+  asio::async_completion<yield_type, void(outcome)> completion(y);
+  auto state = std::make_shared<detail::await_state>(c->owner.ctx.get_executor());
+  state->handler.emplace(std::move(completion.completion_handler));
+  asio::steady_timer timer(c->owner.ctx);
+  struct suspended {  // also on a forced unwind
+    detail::server_connection* c;
+    detail::await_state& state;
+    ~suspended() {
+      c->waiting = nullptr;
+      state.abandon();  // only `start` threw before anything ended the await
+    }
+  } scope{c, *state};
+  c->waiting = state.get();
+  if (timeout.count() > 0) {
+    timer.expires_after(timeout);
+    timer.async_wait([state](const sys_error& ec) {
+      if (!ec) state->end(outcome::timed_out);
+    });
+  }
+  start([token = std::make_shared<detail::resume_token>(state)] {
+    token->state->end(outcome::resumed);
   });
-  completion.result.get();
+  const outcome why = completion.result.get();  // resumed on the connection's own thread
   current_connection = c;
+  switch (why) {
+    case outcome::resumed:
+      return;
+    case outcome::dropped:
+      throw error(errc::resume_dropped,
+                  "http::server::await: resume was destroyed without being called");
+    case outcome::timed_out:
+      throw error(errc::await_timeout, "http::server::await: resume was not called within " +
+                                           std::to_string(timeout.count()) + " ms");
+    case outcome::stopping:
+      break;
+  }
+  throw error(errc::shutting_down, "http::server::await: the server is stopping");
 }
 
 server::stats server::get_stats() const {

@@ -77,6 +77,19 @@ std::string substitute_address(std::string text, std::string_view address) {
   return text;
 }
 
+/// In a catch block: the transport failed (client gone, body limit, I/O timeout, stopping),
+/// so the HTTP layer answers or closes and nothing can be written here. An await that ended
+/// without its resume (dropped, timed out) is the operation's failure: it gets a fault.
+bool transport_failed() {
+  try {
+    throw;
+  } catch (const http::error& e) {
+    return e.code() != http::errc::resume_dropped && e.code() != http::errc::await_timeout;
+  } catch (...) {
+    return false;
+  }
+}
+
 unsigned fault_status(soap::version v, const soap::fault& f) {
   // SOAP 1.2 HTTP binding (part 2, 7.5.2.2): Sender faults are 400, others 500.
   // SOAP 1.1 / WS-I BP R1126: every fault is 500.
@@ -326,12 +339,11 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
       if (ic.before) ic.before(x);
     const_cast<operation_entry*>(op)->invoke(x);
     if (!x.head_set_) x.set_head(x.one_way_ ? 202 : 200, ct->ver);
-  } catch (const http::error&) {
-    // The transport failed (client gone, body limit, timeout): the HTTP layer answers or
-    // closes; nothing can be written here.
-    in_flight.fetch_sub(1, std::memory_order_relaxed);
-    throw;
   } catch (...) {
+    if (transport_failed()) {
+      in_flight.fetch_sub(1, std::memory_order_relaxed);
+      throw;
+    }
     soap::fault f = soap::fault_from_exception(std::current_exception(), opts.hide_internal_errors);
     info.fault = true;
     if (x.head_set_) {

@@ -27,6 +27,8 @@ enum class errc : int {
   client_gone,        ///< server: the client disconnected while the handler was running
   shutting_down,      ///< the server or client is stopping
   io_failed,          ///< any other socket error (what() carries the system message)
+  resume_dropped,     ///< server::await: the last copy of `resume` was destroyed uncalled
+  await_timeout,      ///< server::await: `resume` was not called within the await's timeout
 };
 
 const std::error_category& category() noexcept;

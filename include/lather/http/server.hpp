@@ -64,6 +64,11 @@ struct server_options {
   /// Applied only when net.core.rmem_max allows it; 0 = the kernel's autotuning. See
   /// docs/http.md ("Receive buffers").
   std::size_t receive_buffer = 4u << 20;
+  /// How long server::await waits for its `resume` before the handler is resumed with
+  /// http::error(errc::await_timeout) (answered "504 Gateway Timeout" if it escapes), so a
+  /// backend that never answers cannot pin a connection, its stack and buffers for good.
+  /// 30 s as idle_timeout (and a servlet container's async default). 0 = no limit.
+  std::chrono::milliseconds await_timeout{30'000};
 };
 
 namespace detail {
@@ -166,10 +171,25 @@ class server {
   /// within shutdown_deadline, then close the rest and join the threads. Idempotent.
   void stop();
 
-  /// From inside a handler: suspend it until `start`'s argument `resume` is called (exactly
-  /// once, from any thread), without holding a server thread. `start` runs on the handler's
-  /// thread before the suspension.
+  /// From inside a handler: suspend it until `start`'s argument `resume` is called (from any
+  /// thread, at any time, also from inside `start`), without holding a server thread. `start`
+  /// runs on the handler's thread before the suspension. The handler always resumes on its
+  /// own thread, exactly once, and throws http::error (let it propagate: its locals unwind,
+  /// its stack and buffers go back to the server) when the await ends without `resume`:
+  ///  * errc::resume_dropped: the last copy of `resume` was destroyed uncalled (the work was
+  ///    cancelled or lost its callback). Answered 500 if it escapes.
+  ///  * errc::await_timeout: server_options::await_timeout passed first. Answered 504.
+  ///  * errc::shutting_down: stop() reached shutdown_deadline with the handler still waiting
+  ///    (the connection is closed by then). Also thrown at once when stop() closed the
+  ///    connection already, errc::client_gone when the connection failed before the call.
+  /// Only the first of these or `resume` counts: calling `resume` again, after a timeout,
+  /// after stop() or after the server was destroyed does nothing. A client that disconnects
+  /// during the wait is noticed when the handler writes its response (see docs/http.md).
   static void await(const std::function<void(std::function<void()> resume)>& start);
+  /// As above with this await's own timeout instead of server_options::await_timeout
+  /// (0 = no limit: for a caller that enforces its own deadline).
+  static void await(const std::function<void(std::function<void()> resume)>& start,
+                    std::chrono::milliseconds timeout);
 
   struct stats {
     std::uint64_t connections_total, connections_open, requests, bytes_in, bytes_out;

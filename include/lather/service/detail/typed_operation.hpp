@@ -175,10 +175,13 @@ class typed_operation final : public operation_entry {
                                       std::nullopt,
                                       std::make_exception_ptr(soap::fault_error(timeout_fault())));
                                 }};
-        http::server::await([&](std::function<void()> resume) {
-          state->set_resume(std::move(resume));
-          call_async(x, s->req, reply<Resp>{state});
-        });
+        // No server-side await timeout: `deadline` answers with a SOAP fault instead.
+        http::server::await(
+            [&](std::function<void()> resume) {
+              state->set_resume(std::move(resume));
+              call_async(x, s->req, reply<Resp>{state});
+            },
+            std::chrono::milliseconds{0});
         if (state->error) std::rethrow_exception(state->error);
         s->resp = std::move(*state->value);
       } else {
@@ -209,24 +212,26 @@ class typed_operation final : public operation_entry {
                                   std::nullopt,
                                   std::make_exception_ptr(soap::fault_error(timeout_fault())));
                             }};
-    http::server::await([&](std::function<void()> resume) {
-      state->set_resume(std::move(resume));
-      run_detached([this, s, state] {
-        try {
-          if constexpr (Form == handler_form::one_way) {
-            fn_(s->req);
-            state->complete(Resp{}, nullptr);
-          } else if constexpr (Form == handler_form::returns) {
-            state->complete(fn_(s->req), nullptr);
-          } else {
-            fn_(s->req, s->resp);
-            state->complete(std::move(s->resp), nullptr);
-          }
-        } catch (...) {
-          state->complete(std::nullopt, std::current_exception());
-        }
-      });
-    });
+    http::server::await(
+        [&](std::function<void()> resume) {
+          state->set_resume(std::move(resume));
+          run_detached([this, s, state] {
+            try {
+              if constexpr (Form == handler_form::one_way) {
+                fn_(s->req);
+                state->complete(Resp{}, nullptr);
+              } else if constexpr (Form == handler_form::returns) {
+                state->complete(fn_(s->req), nullptr);
+              } else {
+                fn_(s->req, s->resp);
+                state->complete(std::move(s->resp), nullptr);
+              }
+            } catch (...) {
+              state->complete(std::nullopt, std::current_exception());
+            }
+          });
+        },
+        std::chrono::milliseconds{0});  // `deadline` answers with a SOAP fault
     if (state->error) std::rethrow_exception(state->error);
     if constexpr (Form == handler_form::one_way)
       x.accept_one_way();
