@@ -72,6 +72,10 @@ struct worker {
   // Declared before ctx: coroutines unwound when ctx is destroyed never return sets or stacks
   // here.
   std::vector<std::unique_ptr<detail::request_buffers>> spare_buffers;  // LIFO
+  std::vector<std::unique_ptr<char[]>> spare_reads;  // read areas (LIFO), see lazy_read_buffer
+  // The connection whose read last resolved to spare_reads.back(): the bytes asio read there
+  // are its own as long as it still is and that area is still on top.
+  detail::server_connection* landing_owner = nullptr;
   detail::stack_pool stacks;         // a request's head parse and handler run on one of these
   std::size_t open_connections = 0;  // the pools are kept no larger than this
   asio::io_context ctx{1};
@@ -80,9 +84,16 @@ struct worker {
   // Single-writer counters (the worker's thread), read by get_stats from anywhere.
   std::atomic<std::uint64_t> requests{0}, bytes_in{0}, bytes_out{0};
   std::atomic<std::uint64_t> buffer_sets{0};  // request_buffers in the pool or lent out
+  std::atomic<std::uint64_t> read_areas{0};   // read areas in the pool or held
   std::atomic<std::uint64_t> spins_found{0}, spins_gave_up{0};
   static void add(std::atomic<std::uint64_t>& c, std::uint64_t n) {
     c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+  /// Frees spares beyond what open connections could use (a pool is no larger than that).
+  template <class Spare>
+  void trim(std::vector<Spare>& spare, std::atomic<std::uint64_t>& made) {
+    for (; spare.size() > open_connections; spare.pop_back())
+      made.store(made.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
   }
   void run(std::chrono::microseconds spin);
 };
@@ -199,6 +210,21 @@ struct server::impl {
 
 namespace detail {
 
+/// A read's destination resolved when asio performs the read (its first attempt as the read
+/// starts, or when epoll reports the socket readable), not when the read starts: a connection
+/// waiting for its next request then holds no read area, and the request lands in the area on
+/// top of its worker's pool, the one the previous request was read into (warm), instead of in a
+/// buffer of its own last touched a thousand calls earlier (with many connections). A read into
+/// the pool's area takes it once its bytes are in (server_connection::claim_landing); asio 1.74
+/// offers no readiness wait without an epoll_ctl per wait, so the read itself is the wait.
+struct lazy_read_buffer {
+  server_connection* c;
+  using value_type = asio::mutable_buffer;
+  using const_iterator = const asio::mutable_buffer*;
+  const_iterator begin() const;
+  const_iterator end() const;
+};
+
 /// Beast's push parser; its hooks (defined below) copy the header into the connection's arena
 /// and the body straight into the handler's buffer: no allocation per request.
 class request_parser final : public bhttp::basic_parser<true> {
@@ -270,7 +296,6 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     // 64 KiB (one loopback TCP segment): a large body arrives in a quarter of the reads, wake-ups
     // and coroutine switches of 16 KiB; a small request touches only its own pages.
     read_capacity = std::max<std::size_t>(64 * 1024, srv.opts.header_limit + 1024);
-    read_buffer = std::make_unique_for_overwrite<char[]>(read_capacity);
   }
 
   server::impl& srv;
@@ -281,6 +306,8 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   clock_type::time_point deadline = clock_type::time_point::max(), armed_expiry{};
   bool timer_pending = false;
   bool timed_out = false, closed = false, idle = false, peer_gone = false;
+  // The last read for a next request found its bytes at once: try the socket directly first.
+  bool next_request_early = false;
   yield_type* yield = nullptr;
   await_state* waiting = nullptr;  // the handler is suspended in server::await
   server_connection *prev = nullptr, *next = nullptr;
@@ -291,9 +318,13 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   /// would cost a system call per few bytes: they are served from the read buffer).
   static constexpr std::size_t direct_to_caller = 16 * 1024;
 
-  // Read side: unconsumed bytes are read_buffer[read_begin, read_end).
+  // Read side: unconsumed bytes are read_buffer[read_begin, read_end). The read area is lent
+  // by the worker: held while it has unconsumed bytes or a request is in progress, null
+  // between requests (see lazy_read_buffer).
   std::unique_ptr<char[]> read_buffer;
   std::size_t read_capacity = 0, read_begin = 0, read_end = 0;
+  asio::mutable_buffer read_target;  // where the read in progress puts its bytes
+  char* landing = nullptr;           // the pool's area read_target was resolved to, if any
 
   // Current request; `buffers` is lent by the worker from its first byte to the response's end.
   std::unique_ptr<request_buffers> buffers;
@@ -314,6 +345,61 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   unsigned status = 200;
   bool keep_alive = true, head_request = false, close_delimited = false;
 
+  /// A read area of its own from now on (a request in progress; TLS, whose reads fill the
+  /// buffer after the wait).
+  void hold_read_area() {
+    if (read_buffer) return;
+    auto& spare = owner.spare_reads;
+    if (spare.empty()) {
+      read_buffer = std::make_unique_for_overwrite<char[]>(read_capacity);
+      worker::add(owner.read_areas, 1);
+    } else {
+      read_buffer = std::move(spare.back());
+      spare.pop_back();
+      owner.landing_owner = nullptr;  // bytes put in it may be overwritten from now on
+    }
+  }
+  /// Back to the pool if nothing in it is left to parse (`drop`: whatever is left).
+  void give_back_read_area(bool drop) {
+    if (drop) read_begin = read_end;
+    if (read_buffer && read_begin == read_end) {
+      owner.spare_reads.push_back(std::move(read_buffer));
+      read_begin = read_end = 0;
+    }
+    owner.trim(owner.spare_reads, owner.read_areas);
+  }
+  /// The next read's destination (lazy_read_buffer): the rest of the area held, else the area on
+  /// top of the pool, marked with a 0 first byte (no request starts with one) so that a read
+  /// asio completed at once can be told from one that found nothing.
+  const asio::mutable_buffer* resolve_read() {
+    if (read_buffer) {
+      landing = nullptr;
+      read_target = asio::buffer(read_buffer.get() + read_end, read_capacity - read_end);
+      return &read_target;
+    }
+    auto& spare = owner.spare_reads;
+    if (spare.empty()) {
+      spare.push_back(std::make_unique_for_overwrite<char[]>(read_capacity));
+      worker::add(owner.read_areas, 1);
+    }
+    landing = spare.back().get();
+    landing[0] = '\0';
+    owner.landing_owner = this;
+    read_target = asio::buffer(landing, read_capacity);
+    return &read_target;
+  }
+  /// Takes the pool's area a read of this connection put its bytes in. False if another
+  /// connection's read may have used it since (the bytes are lost).
+  bool claim_landing() {
+    auto& spare = owner.spare_reads;
+    if (owner.landing_owner != this || spare.empty() || spare.back().get() != landing) return false;
+    read_buffer = std::move(spare.back());
+    spare.pop_back();
+    owner.landing_owner = nullptr;
+    landing = nullptr;
+    return true;
+  }
+
   void take_buffers() {
     if (buffers) return;
     auto& spare = owner.spare_buffers;
@@ -331,11 +417,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   void give_back_buffers() {
     auto& spare = owner.spare_buffers;
     if (buffers) spare.push_back(std::move(buffers));
-    while (spare.size() > owner.open_connections) {
-      spare.pop_back();
-      owner.buffer_sets.store(owner.buffer_sets.load(std::memory_order_relaxed) - 1,
-                              std::memory_order_relaxed);
-    }
+    owner.trim(spare, owner.buffer_sets);
   }
 
   /// The sink follows the set to whichever connection it is lent to.
@@ -398,9 +480,28 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   }
 
   // ---- raw I/O on the coroutine ----
-  std::size_t read_some(char* dest, std::size_t n, sys_error& ec) {
-    std::size_t got = tls ? tls->async_read_some(asio::buffer(dest, n), (*yield)[ec])
-                          : socket.async_read_some(asio::buffer(dest, n), (*yield)[ec]);
+  /// Reads at read_end through the event loop, into the area held or one from the pool.
+  std::size_t read_some(sys_error& ec) {
+    std::size_t got = 0;
+    if (tls) {
+      hold_read_area();
+      got = tls->async_read_some(
+          asio::buffer(read_buffer.get() + read_end, read_capacity - read_end), (*yield)[ec]);
+    } else {
+      yield_type y = (*yield)[ec];  // async_completion moves from its token: use a copy
+      asio::async_completion<yield_type, void(sys_error, std::size_t)> done(y);
+      landing = nullptr;
+      socket.async_read_some(lazy_read_buffer{this}, std::move(done.completion_handler));
+      // asio's first attempt found bytes: its completion is posted, so take the area now,
+      // before another connection's read lands in it too.
+      next_request_early = landing && landing[0] != '\0';
+      if (next_request_early) claim_landing();
+      got = done.result.get();
+      if (got > 0 && !read_buffer && !claim_landing()) {
+        ec = asio::error::connection_aborted;  // a request starting with a 0 byte, clobbered
+        got = 0;
+      }
+    }
     current_connection = this;
     direct_read_left = direct_read_budget;  // this read went through the event loop
     worker::add(owner.bytes_in, got);
@@ -490,7 +591,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   /// Read at least one byte into the read buffer through the event loop.
   bool fill(sys_error& ec) {
     make_room();
-    std::size_t n = read_some(read_buffer.get() + read_end, read_capacity - read_end, ec);
+    std::size_t n = read_some(ec);
     read_end += n;
     return !ec && n > 0;
   }
@@ -507,6 +608,13 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   void on_body_flush(std::string_view bytes);
   void finish_response();
 };
+
+lazy_read_buffer::const_iterator lazy_read_buffer::begin() const {
+  return c->resolve_read();
+}
+lazy_read_buffer::const_iterator lazy_read_buffer::end() const {
+  return &c->read_target + 1;  // begin() resolves; asio may ask for the end first
+}
 
 void request_parser::on_request_impl(bhttp::verb, beast::string_view method,
                                      beast::string_view target, int version, sys_error&) {
@@ -588,6 +696,7 @@ void server_connection::run(yield_type y) {
         served = true;
       });
       give_back_buffers();
+      give_back_read_area(false);
       if (!served || !keep_alive || srv.stopping.load(std::memory_order_relaxed)) break;
     }
   } catch (const boost::coroutines::detail::forced_unwind&) {
@@ -603,7 +712,9 @@ void server_connection::run(yield_type y) {
     owner.connections = next;
   if (next) next->prev = prev;
   --owner.open_connections;
+  if (owner.landing_owner == this) owner.landing_owner = nullptr;
   give_back_buffers();
+  give_back_read_area(true);
   owner.stacks.trim(owner.open_connections);  // as give_back_buffers
   current_connection = nullptr;
   srv.connection_closed();
@@ -614,9 +725,21 @@ void server_connection::run(yield_type y) {
 bool server_connection::wait_for_request() {
   if (read_end > read_begin) return true;
   if (srv.stopping.load(std::memory_order_relaxed)) return false;
+  sys_error ec;
+  if (next_request_early) {
+    // Read into the pool's area and go on at once. Through asio, a read that finds its bytes
+    // at once posts its completion, holding the area until the worker has run everything
+    // queued before it (many areas in use, none warm); one that finds nothing costs the same
+    // empty recv as this one, hence only when the last read found bytes at once.
+    hold_read_area();
+    read_end = read_now(read_buffer.get(), read_capacity, ec);
+    next_request_early = read_end > 0;
+    if (ec) return false;
+    if (read_end > 0) return true;
+    give_back_read_area(false);
+  }
   idle = true;
   set_deadline(srv.opts.idle_timeout);
-  sys_error ec;
   const bool got = fill(ec);
   idle = false;
   return got;
@@ -781,6 +904,7 @@ std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
         continue;
       }
     } else {
+      hold_read_area();
       make_room();
       if (std::size_t n = read_now(read_buffer.get() + read_end, read_capacity - read_end, ec)) {
         read_end += n;
@@ -818,7 +942,8 @@ bool server_connection::parse_body_in_place(std::size_t n) {
     }
     if (m == 0) break;
   }
-  std::memcpy(read_buffer.get(), body_dest + used, n - used);
+  if (used < n) hold_read_area();
+  if (read_buffer) std::memcpy(read_buffer.get(), body_dest + used, n - used);
   read_end = n - used;
   return body_length > 0 || parser->is_done();
 }
@@ -1297,6 +1422,7 @@ server::stats server::get_stats() const {
     st.bytes_in += w->bytes_in.load(std::memory_order_relaxed);
     st.bytes_out += w->bytes_out.load(std::memory_order_relaxed);
     st.request_buffers += w->buffer_sets.load(std::memory_order_relaxed);
+    st.read_buffers += w->read_areas.load(std::memory_order_relaxed);
     st.request_stacks += w->stacks.made.load(std::memory_order_relaxed);
     st.spins_found_work += w->spins_found.load(std::memory_order_relaxed);
     st.spins_gave_up += w->spins_gave_up.load(std::memory_order_relaxed);

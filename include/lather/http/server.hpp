@@ -202,6 +202,10 @@ class server {
     /// progress plus a per-thread pool of no more than open connections. Idle connections wait
     /// on their own coroutine's stack, in shallow frames.
     std::uint64_t request_stacks;
+    /// Read areas the socket's bytes land in, by the same rule: held by a request in progress
+    /// (or bytes not parsed yet), else in the per-thread pool; an idle connection's wait for
+    /// its next request holds none (a TLS connection's does).
+    std::uint64_t read_buffers;
     /// Spins before sleeping (server_options::spin_budget) that found work / that gave up (the
     /// budget ran out, or another thread wanted the CPU) and slept.
     std::uint64_t spins_found_work, spins_gave_up;
