@@ -270,18 +270,21 @@ TEST_F(service_fixture, SmallRequestsGoOutWithContentLength) {
   }
 }
 
+// A canned addResponse (result 5) in `v`'s envelope, with its HTTP head.
+std::string add_response_message(soap::version v) {
+  const std::string envelope =
+      "<soap:Envelope xmlns:soap=\"" + std::string(soap::envelope_ns(v)) +
+      "\"><soap:Body><t:addResponse xmlns:t=\"urn:lather:test\"><t:result>5</t:result>"
+      "</t:addResponse></soap:Body></soap:Envelope>";
+  return "HTTP/1.1 200 OK\r\nContent-Type: " + std::string(soap::content_type_utf8(v)) +
+         "\r\nContent-Length: " + std::to_string(envelope.size()) + "\r\n\r\n" + envelope;
+}
+
 // The request's writer set goes back once the request is sent, so a retry on a stale connection
 // writes the request again with whatever set it then takes: the bytes must be the same.
 TEST(ServiceClient, ARetryOnAStaleConnectionSendsTheSameRequestBytes) {
-  const std::string envelope =
-      "<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\"><soap:Body>"
-      "<t:addResponse xmlns:t=\"urn:lather:test\"><t:result>5</t:result></t:addResponse>"
-      "</soap:Body></soap:Envelope>";
-  http::test::raw_peer peer{
-      "HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\n"
-      "Content-Length: " +
-          std::to_string(envelope.size()) + "\r\n\r\n" + envelope,
-      1};  // one answer per connection, then the next request is dropped
+  // one answer per connection, then the next request is dropped
+  http::test::raw_peer peer{add_response_message(soap::version::soap11), 1};
   client c{"http://127.0.0.1:" + std::to_string(peer.port()) + "/test"};
   for (int i = 0; i < 2; ++i) EXPECT_EQ(c.call<add_response>("add", add_request{2, 3}).result, 5);
   EXPECT_EQ(c.transport().get_stats().retries, 1u);
@@ -290,6 +293,38 @@ TEST(ServiceClient, ARetryOnAStaleConnectionSendsTheSameRequestBytes) {
   EXPECT_NE(requests[0].find(":add "), std::string::npos) << requests[0];
   EXPECT_EQ(requests[1], requests[0]);
   EXPECT_EQ(requests[2], requests[1]);
+}
+
+// The SOAP action on the wire: SOAPAction (quoted, "" without one) in SOAP 1.1, the action
+// parameter of the Content-Type in SOAP 1.2 (none without one).
+TEST(ServiceClient, SendsTheSoapActionInEachVersionsHeader) {
+  struct expected {
+    soap::version v;
+    std::string action, content_type, soap_action;
+  };
+  for (const auto& e : {
+           expected{soap::version::soap11, "", "text/xml; charset=utf-8", "\"\""},
+           expected{soap::version::soap11, "urn:t#add", "text/xml; charset=utf-8", "\"urn:t#add\""},
+           expected{soap::version::soap12, "", "application/soap+xml; charset=utf-8", ""},
+           expected{soap::version::soap12, "urn:t#add",
+                    "application/soap+xml; charset=utf-8; action=\"urn:t#add\"", ""},
+       }) {
+    SCOPED_TRACE(e.action + " " + e.content_type);
+    http::test::raw_peer peer{add_response_message(e.v)};
+    client_options o;
+    o.version = e.v;
+    client c{"http://127.0.0.1:" + std::to_string(peer.port()) + "/test", o};
+    call_options co;
+    co.soap_action = e.action;
+    for (int i = 0; i < 2; ++i)  // the second call with the pooled values
+      EXPECT_EQ(c.call<add_response>("add", add_request{2, 3}, co).result, 5);
+    const std::string head = peer.last_request().substr(0, peer.last_request().find("\r\n\r\n"));
+    EXPECT_NE(head.find("\r\nContent-Type: " + e.content_type + "\r\n"), std::string::npos) << head;
+    if (e.v == soap::version::soap11)
+      EXPECT_NE(head.find("\r\nSOAPAction: " + e.soap_action + "\r\n"), std::string::npos) << head;
+    else
+      EXPECT_EQ(head.find("SOAPAction"), std::string::npos) << head;
+  }
 }
 
 TEST_F(service_fixture, FaultWithTypedDetailReachesTheClient) {

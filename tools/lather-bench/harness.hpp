@@ -73,7 +73,7 @@ struct thread_result {
   double duration_s = 0;  ///< timed window
   window_usage usage;
   std::uint64_t errors = 0;
-  latency_histogram latency;
+  latency_histogram latency;  ///< empty for fibers (run_options::client_threads): per thread
   std::vector<std::string> error_samples;  ///< first few error messages
   std::vector<double> window_s;            ///< each consecutive window (run_options::windows)
 };

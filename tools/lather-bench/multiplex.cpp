@@ -26,8 +26,9 @@ constexpr std::size_t fiber_stack = 256 * 1024;
 
 enum class fiber_state { runnable, socket_wait, flag_wait, finished };
 
-struct fiber_task {
-  std::function<void()> body;
+// What a wake-up and a wait touch comes first, in one cache line of its own: with 512 fibers per
+// thread, each task is touched once per round, ~500 calls after its last use.
+struct alignas(64) fiber_task {
   ctx::fiber self;       // the fiber while suspended
   ctx::fiber scheduler;  // inside the fiber: the loop to switch back to
   fiber_state state = fiber_state::runnable;
@@ -37,6 +38,7 @@ struct fiber_task {
   clock::time_point deadline{};
   // flag_wait
   const std::atomic<bool>* flag = nullptr;
+  std::function<void()> body;  // run once, at the start
 };
 
 thread_local fiber_loop::impl* current_loop = nullptr;

@@ -199,7 +199,9 @@ class client {
                     detail::function_ref<void(xml::writer&)> write_body, body_reader read_body);
 
   client_options opts_;
-  soap::envelope_starts envelope_starts_;  // opts_.envelope_namespaces, recorded once
+  // opts_.envelope_namespaces, recorded once per process for all clients with the same list
+  // (so with many clients the recorded start a call writes is warm, not one per client)
+  std::shared_ptr<const soap::envelope_starts> envelope_starts_;
   std::vector<client_interceptor> interceptors_;
   std::unique_ptr<http::client> http_;
   struct state;
