@@ -256,7 +256,7 @@ class request_parser final : public bhttp::basic_parser<true> {
 /// has not ended it holds the suspended coroutine (so a handler is never reclaimed while a
 /// `resume` may still come); ending it hands the coroutine to its thread to resume.
 struct await_state {
-  enum class outcome { resumed = 1, dropped, timed_out, stopping };
+  enum class outcome { resumed = 1, dropped, timed_out, stopping, client_gone };
   using completion = asio::async_completion<yield_type, void(outcome)>::completion_handler_type;
 
   explicit await_state(asio::io_context::executor_type e) : executor(e) {}
@@ -267,6 +267,10 @@ struct await_state {
     if (!handler) return;
     asio::post(executor, [h = std::move(*handler), why]() mutable { h(why); });
     handler.reset();
+  }
+  bool ended() {
+    std::lock_guard lock(mutex);
+    return !handler;
   }
   /// Ends it without resuming: the handler did not suspend after all.
   void abandon() {
@@ -596,6 +600,35 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
     return !ec && n > 0;
   }
   bool parse_body_in_place(std::size_t n);
+  /// Plain TCP with the request read to its end: the client closed (or reset) the connection.
+  bool peer_closed() {
+    if (tls || !parser->is_done() || read_end > read_begin) return false;
+    char probe;
+    ssize_t n = ::recv(socket.native_handle(), &probe, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+  }
+  /// While the handler waits in server::await: end the await when the client closes. The
+  /// wait is armed before the check: asio's reactor is edge-triggered, so a close that an
+  /// earlier epoll_wait saw (with nothing waiting) only shows to the check, and one after it
+  /// wakes the wait. True = armed (server::await cancels it when it returns).
+  bool watch_for_close(const std::shared_ptr<await_state>& state) {
+    if (tls || !parser->is_done() || read_end > read_begin) return false;  // bytes to come
+    socket.async_wait(tcp::socket::wait_read, [this, state](const sys_error& ec) {
+      // Not ended = still suspended: this connection lives while this runs on its thread.
+      if (ec || state->ended()) return;
+      if (peer_closed())
+        end_for_close(*state);
+      else
+        watch_for_close(state);  // bytes (a pipelined request): the close comes after them
+    });
+    if (peer_closed()) end_for_close(*state);
+    return true;
+  }
+  void end_for_close(await_state& state) {
+    peer_gone = true;
+    keep_alive = false;
+    state.end(await_state::outcome::client_gone);
+  }
 
   void run(yield_type y);
   bool wait_for_request();
@@ -1168,13 +1201,8 @@ void response::finish() {
   x_.finish_response();
 }
 bool response::client_gone() const {
-  if (x_.peer_gone || x_.closed) return true;
   // With the request body consumed, a readable EOF means the client has gone.
-  if (!x_.parser->is_done() || x_.read_end > x_.read_begin) return false;
-  char probe;
-  ssize_t n = ::recv(const_cast<tcp::socket&>(x_.socket).native_handle(), &probe, 1,
-                     MSG_PEEK | MSG_DONTWAIT);
-  return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+  return x_.peer_gone || x_.closed || x_.peer_closed();
 }
 
 // ---- server ----
@@ -1395,8 +1423,13 @@ void server::await(const std::function<void(std::function<void()> resume)>& star
   start([token = std::make_shared<detail::resume_token>(state)] {
     token->state->end(outcome::resumed);
   });
+  const bool watching = c->watch_for_close(state);
   const outcome why = completion.result.get();  // resumed on the connection's own thread
   current_connection = c;
+  if (watching && !c->closed) {
+    sys_error ignored;
+    c->socket.cancel(ignored);  // the close watch: the only operation on the socket now
+  }
   switch (why) {
     case outcome::resumed:
       return;
@@ -1406,6 +1439,8 @@ void server::await(const std::function<void(std::function<void()> resume)>& star
     case outcome::timed_out:
       throw error(errc::await_timeout, "http::server::await: resume was not called within " +
                                            std::to_string(timeout.count()) + " ms");
+    case outcome::client_gone:
+      throw error(errc::client_gone, "http::server::await: the client closed the connection");
     case outcome::stopping:
       break;
   }

@@ -1,6 +1,6 @@
 // server::await's ends: `resume` (once, from any thread, however often it is called), a dropped
-// `resume`, the await timeout, stop() and a client gone meanwhile. Each resumes the handler
-// once on its own thread; one that ends without `resume` throws, so the handler's locals
+// `resume`, the await timeout, stop() and the client closing its connection. Each resumes the
+// handler once on its own thread; one that ends without `resume` throws, so the handler's locals
 // unwind and its lent stack, request buffers and connection go back (the stats' baseline).
 #include <gtest/gtest.h>
 
@@ -252,26 +252,73 @@ TEST(HttpServerAwait, StopResumesASuspendedHandlerAndLaterResumesDoNothing) {
   kept.drop();
 }
 
-// A client gone while the handler waits is not noticed until the handler writes: the handler
-// resumes when its work ends (or times out), its response goes nowhere, and the connection
-// closes with everything given back.
-TEST(HttpServerAwait, AClientGoneWhileWaitingIsNoticedWhenTheHandlerResumes) {
+// A client that closes its connection while the handler waits ends the await
+// (errc::client_gone): the handler unwinds at once, nothing is answered, everything goes back,
+// and the work's late `resume` does nothing. Closed before the handler awaits (seen by the
+// check) and during the wait (seen by the socket wait).
+TEST(HttpServerAwait, AClientGoneWhileWaitingEndsTheAwait) {
+  for (bool before : {true, false}) {
+    SCOPED_TRACE(before ? "closed before the await" : "closed during the await");
+    handler_record rec;
+    kept_resume kept;
+    std::promise<void> closed;
+    server srv{{.threads = 1}};
+    srv.route("/", awaiting(rec, [&](std::function<void()> r) { kept.keep(r); }));
+    srv.route("/late", [&](request& req, response& res) {
+      closed.get_future().wait();  // the client's FIN is in before the await starts
+      awaiting(rec, [&](std::function<void()> r) { kept.keep(r); })(req, res);
+    });
+    srv.start();
+    {
+      raw_socket s{srv.port(), 20000};
+      ASSERT_TRUE(s.send(post_request(before ? "/late" : "/", "")));
+      if (!before) kept.stored.get_future().wait();
+    }  // the client closes its socket
+    closed.set_value();
+    const auto until = std::chrono::steady_clock::now() + 10s;  // accepted, served, unwound
+    while (rec.unwound.load() == 0 && std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
+    EXPECT_EQ(rec.unwound.load(), 1);
+    EXPECT_EQ(rec.code(), errc::client_gone);
+    expect_baseline(srv);
+    kept.call();
+    kept.drop();
+    EXPECT_EQ(rec.resumed.load(), 0);
+  }
+}
+
+// The next request arriving while the handler waits (pipelined) does not end the await: the
+// close watch sees bytes, not an end of stream, and both requests are answered in order.
+TEST(HttpServerAwait, ARequestArrivingDuringTheWaitIsServedAfterIt) {
   handler_record rec;
   kept_resume kept;
+  std::atomic<int> plain{0};
   server srv{{.threads = 1}};
-  srv.route("/", awaiting(rec, [&](std::function<void()> r) { kept.keep(r); }));
+  srv.route("/wait", awaiting(rec, [&](std::function<void()> r) { kept.keep(r); }));
+  srv.route("/plain", [&](request&, response& res) {
+    ++plain;
+    res.body().append("plain");
+  });
   srv.start();
-  {
-    raw_socket s{srv.port(), 20000};
-    ASSERT_TRUE(s.send(post_request("/", "")));
-    kept.stored.get_future().wait();
-  }                                                 // the client closes its socket
-  EXPECT_EQ(srv.get_stats().connections_open, 1u);  // the handler still holds it
+  raw_socket s{srv.port(), 20000};
+  ASSERT_TRUE(s.send(post_request("/wait", "")));
+  kept.stored.get_future().wait();
+  ASSERT_TRUE(s.send(post_request("/plain", "")));
+  // The second request reaches the server while the first waits; a third connection's
+  // answer on the one server thread shows the event loop ran past its arrival.
+  for (int i = 0; i < 3; ++i) {
+    raw_socket other{srv.port(), 20000};
+    ASSERT_TRUE(other.send(post_request("/plain", "")));
+    EXPECT_EQ(other.read_response().body, "plain");
+  }
+  EXPECT_EQ(rec.code(), errc::ok);
   kept.call();
-  expect_baseline(srv);
+  auto first = s.read_response();
+  EXPECT_EQ(first.status, 200u);
+  EXPECT_EQ(first.body, "resumed");
+  EXPECT_EQ(s.read_response().body, "plain");
   EXPECT_EQ(rec.resumed.load(), 1);
-  EXPECT_EQ(rec.unwound.load(), 1);
-  kept.drop();
+  EXPECT_EQ(plain.load(), 4);
 }
 
 }  // namespace

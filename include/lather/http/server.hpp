@@ -181,10 +181,11 @@ class server {
   ///  * errc::await_timeout: server_options::await_timeout passed first. Answered 504.
   ///  * errc::shutting_down: stop() reached shutdown_deadline with the handler still waiting
   ///    (the connection is closed by then). Also thrown at once when stop() closed the
-  ///    connection already, errc::client_gone when the connection failed before the call.
+  ///    connection already.
+  ///  * errc::client_gone: the client closed the connection (plain TCP, the request body read
+  ///    to its end: as response::client_gone()). Nothing is answered.
   /// Only the first of these or `resume` counts: calling `resume` again, after a timeout,
-  /// after stop() or after the server was destroyed does nothing. A client that disconnects
-  /// during the wait is noticed when the handler writes its response (see docs/http.md).
+  /// after stop() or after the server was destroyed does nothing. See docs/http.md.
   static void await(const std::function<void(std::function<void()> resume)>& start);
   /// As above with this await's own timeout instead of server_options::await_timeout
   /// (0 = no limit: for a caller that enforces its own deadline).
