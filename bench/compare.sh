@@ -607,9 +607,9 @@ measure_clients() {
 # 5. Axis 2002 table
 
 # spread "SAMPLES..." -> "min median max low high" (empty samples and "-" ignored; "- - - - -"
-# when none). low..high is the median's distribution-free 95% interval: the order statistics
-# n/2 -+ 0.98 sqrt(n) (the binomial's normal approximation), which assumes nothing about the
-# windows' distribution (they are skewed and often bimodal).
+# when none). low..high is a distribution-free ~95% interval for the median of independent
+# samples: the order statistics n/2 -+ 0.98 sqrt(n) (the binomial's normal approximation; for
+# 5 samples the minimum and maximum, 94%).
 spread() {
   printf '%s\n' "$@" | grep -v '^-\{0,1\}$' | sort -g |
     awk '{ v[NR] = $1 } END { if (!NR) { print "- - - - -"; exit }
@@ -678,6 +678,8 @@ measure_axis() {
             read -r -a parts <<<"$got"
             samples[cpu,$c]+=" ${parts[0]}" samples[queue,$c]+=" ${parts[1]}"
             samples[lather,$c]+=" ${parts[*]:2}"
+            # shellcheck disable=SC2086 # the windows are a word list
+            samples[rounds,$c]+=" $(spread ${parts[*]:2} | cut -d' ' -f2)"
             ;;
           gsoap) [[ -n $gsoap_url ]] && samples[gsoap,$c]+=" $(axis_gsoap "$gsoap_url" "$c" "$k")" ;;
         esac
@@ -697,17 +699,19 @@ measure_axis() {
   emit "connection and buffers, as gSOAP's timed thread is warmed by its own warm-up calls) and"
   emit "\`gsoap-perf-client --threads 1 --count C --windows $axis_windows --packet-size 1000/C --warmup"
   emit "$axis_warm --io store\` (windows_ms; QName prefixes as generated). Seconds for all C calls: the"
-  emit "**minimum** over the samples, the **median** with its distribution-free 95% interval (order"
-  emit "statistics n/2 -+ 0.98 sqrt n), and the maximum. Neighbouring splits differ by one call's"
-  emit "fixed cost (~0.04-0.2 ms) while windows of one split spread over ~1 ms on this shared box, so"
-  emit "the goal is read on the median, and an inversion counts as measured only when the two"
-  emit "medians' intervals do not overlap. 'client CPU' is lather-bench's timed thread on a CPU per"
+  emit "**minimum** over the samples, the **median** over all of them, the **rounds' medians**"
+  emit "(lowest-highest of the $axis_reps rounds' own medians; with 5 rounds a 94% interval for a split's"
+  emit "median) and the maximum. The windows of one round are not independent: one client process"
+  emit "and connection tend to keep one mode for all its windows (session 8: one split's round"
+  emit "medians differed up to 3x), so the rounds, not the windows, are the independent samples."
+  emit "The goal is read on the median; an inversion counts as measured only when the two splits'"
+  emit "rounds' medians do not overlap. 'client CPU' is lather-bench's timed thread on a CPU per"
   emit "window (serializing, parsing and comparing the echo; the server's CPU is not in it; the"
   emit "process's mean per window, minimum over the rounds) and 'run queue' its time runnable but"
   emit "waiting for a CPU per window (other load on the box; median over the rounds), both from the"
   emit "thread's schedstat."
   emit ""
-  emit "| calls | items/call | lather min s | lather median | (95% interval) | lather max | client CPU s | run queue s | gSOAP min s | gSOAP median | gSOAP max |"
+  emit "| calls | items/call | lather min s | lather median | (rounds' medians) | lather max | client CPU s | run queue s | gSOAP min s | gSOAP median | gSOAP max |"
   emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   local cmin qmed llo lhi
   local lmin lmed lmax gmin gmed gmax monotonic=n/a median_monotonic=n/a previous='' previous_med=''
@@ -716,7 +720,9 @@ measure_axis() {
   for c in $axis_calls; do
     k=$((1000 / c))
     # shellcheck disable=SC2086 # the samples are a word list
-    read -r lmin lmed lmax llo lhi <<<"$(spread ${samples[lather,$c]:-})"
+    read -r lmin lmed lmax _ _ <<<"$(spread ${samples[lather,$c]:-})"
+    # shellcheck disable=SC2086
+    read -r llo _ lhi _ _ <<<"$(spread ${samples[rounds,$c]:-})"
     # shellcheck disable=SC2086
     read -r gmin gmed gmax _ _ <<<"$(spread ${samples[gsoap,$c]:-})"
     # shellcheck disable=SC2086
@@ -729,7 +735,7 @@ measure_axis() {
         monotonic="no (at $c calls)"
       [[ -n $previous_med ]] && awk -v a="$lmed" -v b="$previous_med" 'BEGIN { exit !(a < b) }' &&
         median_monotonic="no (at $c calls)"
-      # A measured inversion: a split with fewer calls whose median's interval lies wholly above
+      # A measured inversion: a split with fewer calls whose rounds' medians lie wholly above
       # this split's.
       for ((j = 0; j < ${#seen_calls[@]}; j++)); do
         awk -v lo="${seen_lo[j]}" -v hi="$lhi" 'BEGIN { exit !(hi < lo) }' &&
@@ -743,7 +749,7 @@ measure_axis() {
   done
   emit ""
   emit "Goal: lather's time grows with the number of calls (monotonic): by the median $median_monotonic;"
-  emit "inversions outside the medians' 95% intervals: ${measured_inversions:-none}; by the minimum $monotonic."
+  emit "inversions outside the rounds' medians: ${measured_inversions:-none}; by the minimum $monotonic."
   plot axis "set title '1000 items split into C calls ($lather_n windows per split for lather, $gsoap_n for gSOAP)'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints lc 1 title 'lather minimum', '' using 1:4 with lines dt 2 lc 1 title 'lather median', '' using 1:3 with linespoints lc 2 title 'gSOAP minimum', '' using 1:5 with lines dt 2 lc 2 title 'gSOAP median'"
   local pid
   for pid in $lather_pid $gsoap_pid; do stop_pid "$pid"; done
