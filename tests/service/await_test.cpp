@@ -12,39 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "add_types.hpp"
 #include "lather/http/error.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
 
 namespace {
-constexpr std::string_view await_ns = "urn:lather:await-test";
-struct sum_request {
-  std::int32_t a = 0;
-  std::int32_t b = 0;
-};
-struct sum_response {
-  std::int32_t result = 0;
-};
-}  // namespace
-
-template <>
-struct lather::meta<sum_request> {
-  static constexpr std::string_view name = "sum";
-  static constexpr std::string_view ns = await_ns;
-  static constexpr auto fields =
-      std::tuple{element("a", &sum_request::a), element("b", &sum_request::b)};
-};
-template <>
-struct lather::meta<sum_response> {
-  static constexpr std::string_view name = "sumResponse";
-  static constexpr std::string_view ns = await_ns;
-  static constexpr auto fields = std::tuple{element("result", &sum_response::result)};
-};
-
-namespace {
 
 using namespace std::chrono_literals;
+using lather_test::add_request;
+using lather_test::add_response;
+using lather_test::test_ns;
 
 struct unwind_counter {
   std::atomic<int>& count;
@@ -52,9 +31,9 @@ struct unwind_counter {
 };
 
 /// The fault a call got ("" if it succeeded).
-std::string fault_reason(lather::client& c, sum_request in) {
+std::string fault_reason(lather::client& c, add_request in) {
   try {
-    c.call<sum_response>("sum", in);
+    c.call<add_response>("add", in);
   } catch (const lather::soap::fault_error& e) {
     EXPECT_EQ(e.get().code, lather::soap::fault_code::receiver);
     return e.get().reason;
@@ -67,8 +46,8 @@ TEST(service_await, AnAwaitEndedWithoutResumeIsAServerFaultAndTheHandlerUnwinds)
   std::atomic<int> unwound{0}, resumed{0};
   std::mutex m;
   std::vector<std::function<void()>> kept;  // resumes of timed-out awaits, called too late
-  lather::service svc{"Await", std::string(await_ns)};
-  svc.operation("sum", [&](const sum_request& in) {
+  lather::service svc{"Await", std::string(test_ns)};
+  svc.operation("add", [&](const add_request& in) {
     unwind_counter local{unwound};
     auto start = [&](std::function<void()> resume) {
       if (in.a == 2) {
@@ -80,7 +59,7 @@ TEST(service_await, AnAwaitEndedWithoutResumeIsAServerFaultAndTheHandlerUnwinds)
     };
     lather::http::server::await(start, 50ms);
     ++resumed;
-    return sum_response{in.a + in.b};
+    return add_response{in.a + in.b};
   });
   lather::server_options o;
   o.threads = 1;
@@ -89,16 +68,16 @@ TEST(service_await, AnAwaitEndedWithoutResumeIsAServerFaultAndTheHandlerUnwinds)
   srv.mount("/await", svc);
   srv.start();
   lather::client c{"http://127.0.0.1:" + std::to_string(srv.port()) + "/await"};
-  EXPECT_EQ(c.call<sum_response>("sum", sum_request{5, 6}).result, 11);
-  EXPECT_EQ(fault_reason(c, sum_request{1, 0}),
+  EXPECT_EQ(c.call<add_response>("add", add_request{5, 6}).result, 11);
+  EXPECT_EQ(fault_reason(c, add_request{1, 0}),
             "http::server::await: resume was destroyed without being called");
-  EXPECT_EQ(fault_reason(c, sum_request{2, 0}),
+  EXPECT_EQ(fault_reason(c, add_request{2, 0}),
             "http::server::await: resume was not called within 50 ms");
   {
     std::lock_guard lock(m);
     for (auto& r : kept) r();  // too late: nothing happens
   }
-  EXPECT_EQ(c.call<sum_response>("sum", sum_request{3, 4}).result, 7);
+  EXPECT_EQ(c.call<add_response>("add", add_request{3, 4}).result, 7);
   EXPECT_EQ(unwound.load(), 4);
   EXPECT_EQ(resumed.load(), 2);
   srv.stop();
@@ -108,10 +87,10 @@ TEST(service_await, AnAwaitEndedWithoutResumeIsAServerFaultAndTheHandlerUnwinds)
 // the reply given after stop() and after the server is gone does nothing.
 TEST(service_await, AReplyAfterTheServerIsGoneDoesNothing) {
   std::mutex m;
-  std::optional<lather::reply<sum_response>> held;
+  std::optional<lather::reply<add_response>> held;
   std::promise<void> holding;
-  lather::service svc{"Held", std::string(await_ns)};
-  svc.operation("sum", [&](const sum_request&, lather::reply<sum_response> done) {
+  lather::service svc{"Held", std::string(test_ns)};
+  svc.operation("add", [&](const add_request&, lather::reply<add_response> done) {
     std::lock_guard lock(m);
     held.emplace(std::move(done));
     holding.set_value();
@@ -126,7 +105,7 @@ TEST(service_await, AReplyAfterTheServerIsGoneDoesNothing) {
   std::thread caller([&, url = "http://127.0.0.1:" + std::to_string(srv->port()) + "/held"] {
     lather::client c{url};
     try {
-      c.call<sum_response>("sum", sum_request{1, 2});
+      c.call<add_response>("add", add_request{1, 2});
       outcome.set_value("answered");
     } catch (const std::exception&) {
       outcome.set_value("failed");
@@ -138,11 +117,11 @@ TEST(service_await, AReplyAfterTheServerIsGoneDoesNothing) {
   caller.join();
   {
     std::lock_guard lock(m);
-    (*held)(sum_response{3});
+    (*held)(add_response{3});
   }
   srv.reset();
   std::lock_guard lock(m);
-  (*held)(sum_response{3});
+  (*held)(add_response{3});
   held.reset();
 }
 

@@ -17,6 +17,7 @@ extern char** environ;
 #include <vector>
 
 #include "../http/raw_peer.hpp"
+#include "add_types.hpp"
 #include "lather/http/client.hpp"
 #include "lather/perf/rpc_types.hpp"
 #include "lather/perf/types.hpp"
@@ -28,15 +29,10 @@ namespace {
 
 using namespace lather;
 
-constexpr std::string_view test_ns = "urn:lather:test";
+using lather_test::add_request;
+using lather_test::add_response;
+using lather_test::test_ns;
 
-struct add_request {
-  std::int32_t a = 0;
-  std::int32_t b = 0;
-};
-struct add_response {
-  std::int32_t result = 0;
-};
 struct notify_request {
   std::string message;
 };
@@ -57,19 +53,6 @@ struct lookup_request {
 
 }  // namespace
 
-template <>
-struct lather::meta<add_request> {
-  static constexpr std::string_view name = "add";
-  static constexpr std::string_view ns = test_ns;
-  static constexpr auto fields =
-      std::tuple{element("a", &add_request::a), element("b", &add_request::b)};
-};
-template <>
-struct lather::meta<add_response> {
-  static constexpr std::string_view name = "addResponse";
-  static constexpr std::string_view ns = test_ns;
-  static constexpr auto fields = std::tuple{element("result", &add_response::result)};
-};
 template <>
 struct lather::meta<notify_request> {
   static constexpr std::string_view name = "notify";
