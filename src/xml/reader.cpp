@@ -312,7 +312,10 @@ struct reader::impl {
   mutable std::uint64_t line_start = 0;  // offset of the first byte of `line`
   error_info err;
 
-  explicit impl(const limits& l) : lim(l) {}
+  // Room for the usual short text up front: a text run split across two pulls (a request read
+  // in pieces, e.g. under load) is merged in text_buf, and the first such split must not
+  // allocate in a warm reader (tests/service/perf_alloc_test.cpp). Longer runs grow it once.
+  explicit impl(const limits& l) : lim(l) { text_buf.reserve(1024); }
 
   // ------------------------------------------------------------------ positions
   position position_of(std::uint64_t off) const noexcept {
@@ -397,8 +400,14 @@ struct reader::impl {
     base = 0;
   }
 
+  // What pull() asks the source for at least.
+  static constexpr std::size_t pull_chunk = 16384;
+
   // Makes room for n more bytes at data + size (streaming only). Drops consumed bytes when
-  // that is paid for by at least as many consumed bytes, else grows geometrically.
+  // that is paid for by at least as many consumed bytes, else grows geometrically. At least two
+  // pulls' worth: a pull then fits beside a partly read token of a small document, so a warm
+  // reader does not grow (allocate) when such a document arrives in pieces, e.g. under load
+  // (tests/service/perf_alloc_test.cpp).
   void reserve(std::size_t n) {
     if (store_cap - size >= n) return;
     std::size_t live = size - pos;
@@ -411,7 +420,7 @@ struct reader::impl {
     if (pos >= live && store_cap - live >= n) {
       std::memmove(store.get(), store.get() + pos, live);
     } else {
-      std::size_t cap = std::max<std::size_t>({store_cap * 2, live + n, 4096});
+      std::size_t cap = std::max<std::size_t>({store_cap * 2, live + n, 2 * pull_chunk});
       std::unique_ptr<char[]> bigger(new char[cap]);
       if (live) std::memcpy(bigger.get(), store.get() + pos, live);
       store = std::move(bigger);
@@ -449,8 +458,7 @@ struct reader::impl {
   // Pull mode: asks the source for bytes. Returns false in push mode.
   bool pull() {
     if (!source || eof || whole) return false;
-    constexpr std::size_t chunk = 16384;
-    reserve(chunk);
+    reserve(pull_chunk);
     std::size_t room = store_cap - size;
     std::size_t got = source(store.get() + size, room);
     if (got == 0) {
