@@ -353,15 +353,18 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   /// buffer after the wait).
   void hold_read_area() {
     if (read_buffer) return;
+    read_buffer = std::move(top_read_area());
+    owner.spare_reads.pop_back();
+    owner.landing_owner = nullptr;  // bytes put in it may be overwritten from now on
+  }
+  /// The area on top of the worker's pool, made if the pool is empty.
+  std::unique_ptr<char[]>& top_read_area() {
     auto& spare = owner.spare_reads;
     if (spare.empty()) {
-      read_buffer = std::make_unique_for_overwrite<char[]>(read_capacity);
+      spare.push_back(std::make_unique_for_overwrite<char[]>(read_capacity));
       worker::add(owner.read_areas, 1);
-    } else {
-      read_buffer = std::move(spare.back());
-      spare.pop_back();
-      owner.landing_owner = nullptr;  // bytes put in it may be overwritten from now on
     }
+    return spare.back();
   }
   /// Back to the pool if nothing in it is left to parse (`drop`: whatever is left).
   void give_back_read_area(bool drop) {
@@ -381,12 +384,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       read_target = asio::buffer(read_buffer.get() + read_end, read_capacity - read_end);
       return &read_target;
     }
-    auto& spare = owner.spare_reads;
-    if (spare.empty()) {
-      spare.push_back(std::make_unique_for_overwrite<char[]>(read_capacity));
-      worker::add(owner.read_areas, 1);
-    }
-    landing = spare.back().get();
+    landing = top_read_area().get();
     landing[0] = '\0';
     owner.landing_owner = this;
     read_target = asio::buffer(landing, read_capacity);
