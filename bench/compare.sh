@@ -51,18 +51,18 @@ mkdir -p "$work"
 ((write_results)) && mkdir -p "$plots"
 
 # guard: lather-bench's untimed calls per thread around each window (CXF: 25); axis_warm: the
-# warm-up before each Axis split; axis_reps: interleaved rounds over all Axis splits;
-# axis_windows: consecutive timed windows of the split's C calls per client process and round
-# (axis_lather_windows for lather: 200 samples per split, because neighbouring splits differ by
-# one call's fixed cost, ~0.04-0.2 ms, against a window-to-window spread of ~1 ms on this box;
-# gSOAP's windows take 50-400 ms each, so 200 of its samples would add ~7 minutes);
+# warm-up of each Axis client process; axis_reps: Axis rounds (client processes) per stack;
+# axis_windows: interleaved cycles over all splits per gSOAP round, axis_lather_windows per
+# lather round (lather's cycles take ~0.2 s, gSOAP's ~2 s; neighbouring splits of few calls
+# differ by one call's fixed cost, ~0.1 ms or 1.5% of a window, so lather needs ~800 paired
+# windows to resolve them);
 # clients_reps: interleaved passes over all client counts (section 4); clients_pairs: back-to-back
 # pairs of the best row's count and the largest (section 4's goal without the winner's curse); e2e_reps: interleaved
 # passes over section 1's points (3 in full mode: its PacketSize-100 points move 15-20% between
 # passes on the shared box, for every stack alike, so 2 passes left the ratios to luck).
 if [[ $mode = quick ]]; then
-  secs=1 warm=1 reps=1 e2e_reps=1 guard=2 axis_warm=0 axis_reps=2 axis_windows=3 clients_reps=1 clients_pairs=1
-  axis_lather_windows=3
+  secs=1 warm=1 reps=1 e2e_reps=1 guard=2 axis_warm=0 axis_reps=2 axis_windows=2 clients_reps=1 clients_pairs=1
+  axis_lather_windows=5
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 16 1024"
@@ -70,7 +70,7 @@ if [[ $mode = quick ]]; then
   axis_calls="1 10 100 1000"
 else
   secs=5 warm=2 reps=2 e2e_reps=3 guard=25 axis_warm=1 axis_reps=5 axis_windows=5 clients_reps=3 clients_pairs=5
-  axis_lather_windows=40
+  axis_lather_windows=160
   e2e_threads="1 16 128"
   wrk_conns="1 16 256"
   client_counts="1 8 16 32 64 100 128 256 512 1024"
@@ -606,45 +606,19 @@ measure_clients() {
 # ---------------------------------------------------------------------------------------------
 # 5. Axis 2002 table
 
-# spread "SAMPLES..." -> "min median max low high" (empty samples and "-" ignored; "- - - - -"
-# when none). low..high is a distribution-free ~95% interval for the median of independent
-# samples: the order statistics n/2 -+ 0.98 sqrt(n) (the binomial's normal approximation; for
-# 5 samples the minimum and maximum, 94%).
-spread() {
-  printf '%s\n' "$@" | grep -v '^-\{0,1\}$' | sort -g |
-    awk '{ v[NR] = $1 } END { if (!NR) { print "- - - - -"; exit }
-      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-      h = 0.98 * sqrt(NR); lo = int(NR / 2 - h); hi = int(NR / 2 + 1 + h + 0.999)
-      if (lo < 1) lo = 1; if (hi > NR) hi = NR
-      printf "%.4f %.4f %.4f %.4f %.4f\n", v[1], m, v[NR], v[lo], v[hi] }'
-}
-
-# One Axis split in one client process: axis_windows consecutive windows of C calls, each
-# window's seconds (both clients list them with 0.1 us resolution; "-" on failure). lather's
-# line starts with its timed thread's CPU seconds and run-queue seconds per window (the mean
-# over the windows): "cpu queue window1 window2 ...".
-axis_lather() { # URL CALLS ITEMS
-  local out=$work/lather-bench.out
-  if run_bounded 120 "$out" "$lather_bench" --url "$1" --threads 1 --count "$2" \
-    --windows "$axis_lather_windows" --packet-size "$3" --warmup "$axis_warm" --guard-calls 1 --json \
-    --no-progress && [[ $(json_field errors "$out") = 0 ]]; then
-    awk -v c="$(json_field window_cpu_ms "$out")" -v q="$(json_field window_runqueue_ms "$out")" \
-      -v w="$(grep -o '"windows_ms":\[[^]]*' "$out" | tail -1 | cut -d[ -f2)" -v r="$axis_lather_windows" \
-      'BEGIN { printf "%.6f %.6f", c / 1000 / r, q / 1000 / r; n = split(w, v, ",")
-        for (i = 1; i <= n; i++) printf " %.6f", v[i] / 1000 }'
-  else
-    echo - -
-  fi
-}
-axis_gsoap() { # URL CALLS ITEMS
-  local out=$work/gsoap-client.out
-  if run_bounded 300 "$out" "$gsoap_client" --url "$1" --threads 1 --count "$2" \
-    --windows "$axis_windows" --packet-size "$3" --warmup "$axis_warm" --io store; then
-    awk -v w="$(result_field windows_ms "$out")" \
-      'BEGIN { n = split(w, v, ","); for (i = 1; i <= n; i++) printf "%s%.6f", (i > 1 ? " " : ""), v[i] / 1000 }'
-  else
-    echo -
-  fi
+# One round of one stack: a client process times --windows interleaved cycles over all splits
+# (lather-bench --splits, gsoap-perf-client --splits: the same rule for both) into
+# $work/axis-STACK-ROUND.out.
+axis_round() { # STACK URL ROUND
+  local out=$work/axis-$1-$3.out splits=${axis_calls// /,}
+  case $1 in
+    lather)
+      run_bounded 900 "$out" "$lather_bench" --url "$2" --splits "$splits" \
+        --windows "$axis_lather_windows" --warmup "$axis_warm" --guard-calls 1 --json ;;
+    gsoap)
+      run_bounded 900 "$out" "$gsoap_client" --url "$2" --splits "$splits" \
+        --windows "$axis_windows" --warmup "$axis_warm" --io store ;;
+  esac || echo "  axis round $3: $1 failed (exit $?), see $out" >&2
 }
 
 measure_axis() {
@@ -655,104 +629,128 @@ measure_axis() {
       lather_url=http://127.0.0.1:$server_port/perf && lather_pid=$server_pid
   fi
   if have "$gsoap_server" && have "$gsoap_client"; then
-    start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 4 --io store &&
+    # A keep-alive connection holds one gSOAP worker: one per split's connection, plus spares.
+    start_server gsoap-perf-server 0 "$gsoap_server" --port 0 --threads 16 --io store &&
       gsoap_url=http://127.0.0.1:$server_port/perf && gsoap_pid=$server_pid
   fi
-  # Every split is measured in axis_reps rounds of axis_windows windows. The rounds are
-  # interleaved: each runs all splits (forward in even rounds, backward in odd ones) and
-  # alternates which stack goes first, so drift (other load, CPU frequency) spreads over all
-  # splits and both stacks alike; every window is one sample.
-  declare -A samples=()
-  local rep c k s order splits=($axis_calls) i got
-  local -a parts
+  # axis_reps rounds per stack, alternating which stack goes first.
+  local rep s
+  rm -f "$work"/axis-lather-*.out "$work"/axis-gsoap-*.out
   for ((rep = 0; rep < axis_reps; rep++)); do
-    for ((i = 0; i < ${#splits[@]}; i++)); do
-      c=${splits[rep % 2 ? ${#splits[@]} - 1 - i : i]}
-      k=$((1000 / c))
-      if (((rep + i) % 2)); then order=(gsoap lather); else order=(lather gsoap); fi
-      for s in "${order[@]}"; do
-        case $s in
-          lather)
-            [[ -n $lather_url ]] || continue
-            got=$(axis_lather "$lather_url" "$c" "$k")
-            read -r -a parts <<<"$got"
-            samples[cpu,$c]+=" ${parts[0]}" samples[queue,$c]+=" ${parts[1]}"
-            samples[lather,$c]+=" ${parts[*]:2}"
-            # shellcheck disable=SC2086 # the windows are a word list
-            samples[rounds,$c]+=" $(spread ${parts[*]:2} | cut -d' ' -f2)"
-            ;;
-          gsoap) [[ -n $gsoap_url ]] && samples[gsoap,$c]+=" $(axis_gsoap "$gsoap_url" "$c" "$k")" ;;
-        esac
-      done
-      printf '  axis round %d: %4d calls x %4d items: lather%s, gSOAP%s\n' "$rep" "$c" "$k" \
-        "${samples[lather,$c]:-}" "${samples[gsoap,$c]:-}" >&2
+    for s in $( ((rep % 2)) && echo gsoap lather || echo lather gsoap); do
+      case $s in
+        lather) [[ -n $lather_url ]] && axis_round lather "$lather_url" "$rep" ;;
+        gsoap) [[ -n $gsoap_url ]] && axis_round gsoap "$gsoap_url" "$rep" ;;
+      esac
     done
+    echo "  axis round $rep done" >&2
   done
-  : >"$work/axis.dat"
-  local lather_n=$((axis_reps * axis_lather_windows)) gsoap_n=$((axis_reps * axis_windows))
-  emit "One client thread, $axis_reps interleaved rounds over all splits; in each round one client"
-  emit "process per stack and split times consecutive windows of the split's C calls on its warm"
-  emit "connection, and every window is one sample: $axis_lather_windows per round for lather ($lather_n per split), $axis_windows for"
-  emit "gSOAP ($gsoap_n per split; its windows take 50-400 ms):"
-  emit "\`lather-bench --threads 1 --count C --windows $axis_lather_windows --packet-size 1000/C --warmup $axis_warm"
-  emit "--guard-calls 1 --json\` (windows_ms; the guard call warms the timing thread's own"
-  emit "connection and buffers, as gSOAP's timed thread is warmed by its own warm-up calls) and"
-  emit "\`gsoap-perf-client --threads 1 --count C --windows $axis_windows --packet-size 1000/C --warmup"
-  emit "$axis_warm --io store\` (windows_ms; QName prefixes as generated). Seconds for all C calls: the"
-  emit "**minimum** over the samples, the **median** over all of them, the **rounds' medians**"
-  emit "(lowest-highest of the $axis_reps rounds' own medians; with 5 rounds a 94% interval for a split's"
-  emit "median) and the maximum. The windows of one round are not independent: one client process"
-  emit "and connection tend to keep one mode for all its windows (session 8: one split's round"
-  emit "medians differed up to 3x), so the rounds, not the windows, are the independent samples."
-  emit "The goal is read on the median; an inversion counts as measured only when the two splits'"
-  emit "rounds' medians do not overlap. 'client CPU' is lather-bench's timed thread on a CPU per"
-  emit "window (serializing, parsing and comparing the echo; the server's CPU is not in it; the"
-  emit "process's mean per window, minimum over the rounds) and 'run queue' its time runnable but"
-  emit "waiting for a CPU per window (other load on the box; median over the rounds), both from the"
-  emit "thread's schedstat."
-  emit ""
-  emit "| calls | items/call | lather min s | lather median | (rounds' medians) | lather max | client CPU s | run queue s | gSOAP min s | gSOAP median | gSOAP max |"
-  emit "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-  local cmin qmed llo lhi
-  local lmin lmed lmax gmin gmed gmax monotonic=n/a median_monotonic=n/a previous='' previous_med=''
-  local -a seen_calls=() seen_lo=()
-  local measured_inversions='' j
-  for c in $axis_calls; do
-    k=$((1000 / c))
-    # shellcheck disable=SC2086 # the samples are a word list
-    read -r lmin lmed lmax _ _ <<<"$(spread ${samples[lather,$c]:-})"
-    # shellcheck disable=SC2086
-    read -r llo _ lhi _ _ <<<"$(spread ${samples[rounds,$c]:-})"
-    # shellcheck disable=SC2086
-    read -r gmin gmed gmax _ _ <<<"$(spread ${samples[gsoap,$c]:-})"
-    # shellcheck disable=SC2086
-    read -r cmin _ _ _ _ <<<"$(spread ${samples[cpu,$c]:-})"
-    # shellcheck disable=SC2086
-    read -r _ qmed _ _ _ <<<"$(spread ${samples[queue,$c]:-})"
-    if [[ $lmin != - ]]; then
-      [[ $monotonic = n/a ]] && monotonic=yes median_monotonic=yes
-      [[ -n $previous ]] && awk -v a="$lmin" -v b="$previous" 'BEGIN { exit !(a < b) }' &&
-        monotonic="no (at $c calls)"
-      [[ -n $previous_med ]] && awk -v a="$lmed" -v b="$previous_med" 'BEGIN { exit !(a < b) }' &&
-        median_monotonic="no (at $c calls)"
-      # A measured inversion: a split with fewer calls whose rounds' medians lie wholly above
-      # this split's.
-      for ((j = 0; j < ${#seen_calls[@]}; j++)); do
-        awk -v lo="${seen_lo[j]}" -v hi="$lhi" 'BEGIN { exit !(hi < lo) }' &&
-          measured_inversions+="${measured_inversions:+, }${seen_calls[j]} > $c calls"
-      done
-      seen_calls+=("$c") seen_lo+=("$llo")
-      previous=$lmin previous_med=$lmed
-    fi
-    emit "| $c | $k | $lmin | $lmed | $llo-$lhi | $lmax | $cmin | $qmed | $gmin | $gmed | $gmax |"
-    echo "$c $lmin $gmin $lmed $gmed" >>"$work/axis.dat"
-  done
-  emit ""
-  emit "Goal: lather's time grows with the number of calls (monotonic): by the median $median_monotonic;"
-  emit "inversions outside the rounds' medians: ${measured_inversions:-none}; by the minimum $monotonic."
-  plot axis "set title '1000 items split into C calls ($lather_n windows per split for lather, $gsoap_n for gSOAP)'; set xlabel 'calls'; set ylabel 'total seconds'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints lc 1 title 'lather minimum', '' using 1:4 with lines dt 2 lc 1 title 'lather median', '' using 1:3 with linespoints lc 2 title 'gSOAP minimum', '' using 1:5 with lines dt 2 lc 2 title 'gSOAP median'"
   local pid
   for pid in $lather_pid $gsoap_pid; do stop_pid "$pid"; done
+  local lather_n=$((axis_reps * axis_lather_windows)) gsoap_n=$((axis_reps * axis_windows))
+  emit "One client thread. 1000 items are sent as C calls of 1000/C items; every split has its own"
+  emit "warm connection, and one client process times **interleaved cycles**: each cycle times one"
+  emit "window (the split's C calls) of every split, in order and then in reverse in the next"
+  emit "cycle, so whatever drifts on this shared 2-vCPU box (other load, where the host runs the"
+  emit "vCPUs) hits all splits alike within a fraction of a second. $axis_reps rounds (client processes) per stack,"
+  emit "alternating which stack goes first; lather $axis_lather_windows cycles per round ($lather_n windows per split), gSOAP"
+  emit "$axis_windows ($gsoap_n; its cycles take ~2 s):"
+  emit "\`lather-bench --splits ${axis_calls// /,} --windows $axis_lather_windows --warmup $axis_warm --guard-calls 1 --json\`,"
+  emit "\`gsoap-perf-client --splits ${axis_calls// /,} --windows $axis_windows --warmup $axis_warm --io store\`"
+  emit "(QName prefixes as generated). Milliseconds for all C calls: minimum, **median** over all"
+  emit "windows, the rounds' own medians (lowest-highest) and maximum. **Paired**: the ratio of a"
+  emit "split's window to the neighbouring split's window of the same cycle, median over all cycles"
+  emit "with its ~95% interval (order statistics n/2 -+ 0.98 sqrt(n)); \"vs previous\" compares with the"
+  emit "split of fewer calls above it, \"vs 1 call\" with one call of 1000 items. Pairing cancels the"
+  emit "drift the cycles share (session 8 timed each split in its own process: one split's rounds"
+  emit "then differed up to 3x). 'client CPU' is lather-bench's thread on a CPU per window (median"
+  emit "over the rounds, from its schedstat; the server's CPU is not in it)."
+  emit ""
+  "$python" - "$work" "$axis_calls" <<'PY' | while IFS= read -r line; do emit "$line"; done
+import glob, json, math, re, sys
+work, calls = sys.argv[1], [int(c) for c in sys.argv[2].split()]
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return None if not n else v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+def interval(v):  # distribution-free ~95% interval for the median of v
+    v = sorted(v)
+    n = len(v)
+    h = 0.98 * math.sqrt(n)
+    return v[max(int(n / 2 - h), 1) - 1], v[min(int(n / 2 + 1 + h + 0.999), n) - 1]
+
+def rounds_of(stack):  # [ {calls: [window ms or None per cycle]} per round ], cpu ms per window
+    rounds, cpu = [], {c: [] for c in calls}
+    for path in sorted(glob.glob(f'{work}/axis-{stack}-*.out')):
+        text = open(path).read()
+        r = {}
+        if stack == 'lather':
+            line = next((l for l in text.splitlines() if l.startswith('{"operation"')), None)
+            if line is None:
+                continue
+            for s in json.loads(line)['splits']:
+                r[s['calls']] = [w if w >= 0 else None for w in s['windows_ms']]
+                if s['windows_ms']:
+                    cpu[s['calls']].append(s['cpu_ms'] / len(s['windows_ms']))
+        else:
+            for m in re.finditer(r'^SPLIT calls=(\d+) \S+ windows_ms=(\S*)$', text, re.M):
+                r[int(m[1])] = [float(w) if float(w) >= 0 else None for w in m[2].split(',') if w]
+        if r:
+            rounds.append(r)
+    return rounds, cpu
+
+def paired(rounds, a, b):  # ratios b/a of the same cycle
+    return [y / x for r in rounds for x, y in zip(r.get(a, []), r.get(b, [])) if x and y]
+
+fmt = lambda x: '-' if x is None else f'{x:.2f}'
+lather, cpu = rounds_of('lather')
+gsoap, _ = rounds_of('gsoap')
+print('| calls | items/call | lather min ms | lather median | (rounds\' medians) | lather max | vs previous (paired) | vs 1 call (paired) | client CPU ms | gSOAP min ms | gSOAP median | gSOAP max |')
+print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+dat = open(f'{work}/axis.dat', 'w')
+medians, to_one, above, within, inverted, one_fastest = [], [1.0], [], [], [], []
+for i, c in enumerate(calls):
+    lw = [w for r in lather for w in r.get(c, []) if w]
+    gw = [w for r in gsoap for w in r.get(c, []) if w]
+    rm = [m for m in (median([w for w in r.get(c, []) if w]) for r in lather) if m is not None]
+    cols = [str(c), str(1000 // c), fmt(min(lw, default=None)), fmt(median(lw)),
+            f'{fmt(min(rm, default=None))}-{fmt(max(rm, default=None))}', fmt(max(lw, default=None))]
+    for base, verdict in ((calls[i - 1] if i else None, True), (calls[0] if i else None, False)):
+        ratios = paired(lather, base, c) if base else []
+        if not ratios:
+            cols.append('-')
+            continue
+        lo, hi = interval(ratios)
+        cols.append(f'{median(ratios):.3f} ({lo:.3f}-{hi:.3f})')
+        pair = f'{c} vs {base} calls'
+        if verdict:
+            (above if lo > 1 else inverted if hi < 1 else within).append(pair)
+        else:
+            to_one.append(median(ratios))
+            if lo <= 1:
+                one_fastest.append(pair)
+    cols += [fmt(median(cpu[c])), fmt(min(gw, default=None)), fmt(median(gw)), fmt(max(gw, default=None))]
+    print('| ' + ' | '.join(cols) + ' |')
+    medians.append(median(lw))
+    dat.write(f'{c} {median(lw) or "?"} {median(gw) or "?"} {min(lw, default="?")} {min(gw, default="?")}\n')
+print()
+if not lather or None in medians:
+    print('Goal (lather\'s time grows with the number of calls): not measured (lather missing).')
+    sys.exit()
+def lower_at(v):
+    drops = [f'{calls[i]} calls' for i in range(1, len(v)) if v[i] < v[i - 1]]
+    return 'monotonic' if not drops else 'not monotonic (lower at ' + ', '.join(drops) + ')'
+print(f'Goal: lather\'s time grows with the number of calls. By the paired ratio to one call: '
+      f'{lower_at(to_one) if len(to_one) == len(calls) else "not measured"}; by the median '
+      f'(drift between cycles not cancelled): {lower_at(medians)}. Paired against the split of fewer calls: {len(above)} of {len(calls) - 1} pairs measured slower '
+      f'(interval above 1), {len(within)} within the resolution'
+      f'{" (" + ", ".join(within) + ")" if within else ""}, measured inversions: '
+      f'{", ".join(inverted) if inverted else "none"}. One call of 1000 items: '
+      f'{"measured fastest against every other split" if not one_fastest else "not measured faster than " + ", ".join(one_fastest)}.')
+PY
+  plot axis "set title '1000 items split into C calls (interleaved; $lather_n windows per split for lather, $gsoap_n for gSOAP)'; set xlabel 'calls'; set ylabel 'total ms'; set logscale xy; plot '$work/axis.dat' using 1:2 with linespoints lc 1 title 'lather median', '' using 1:4 with lines dt 2 lc 1 title 'lather minimum', '' using 1:3 with linespoints lc 2 title 'gSOAP median', '' using 1:5 with lines dt 2 lc 2 title 'gSOAP minimum'"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 //                     [--packet-size K] [--operation
 //                     echoComplexTypeDoc|echoStringDoc|echoBase64Doc]
 //                     [--io buffer|store|chunk] [--qname-prefix generated|fixed]
+//   gsoap-perf-client --url U --splits C1,C2,... [--items N] [--windows R] [--warmup S] [...]
 //   gsoap-perf-client --save-request FILE [--packet-size K] [--qname-prefix generated|fixed]
 //
 // One gSOAP context (one keep-alive connection) per thread, like CXF's one proxy per thread. All
@@ -11,13 +12,17 @@
 // window (or each makes --count timed calls, --windows times in a row: each window's time is
 // listed, as lather-bench --windows does); every reply is checked (idout == id and the item
 // count, or the echoed text/bytes). --save-request writes the echoComplexTypeDoc request body
-// gSOAP sends (id 1) to FILE and exits, for replaying with wrk or curl.
+// gSOAP sends (id 1) to FILE and exits, for replaying with wrk or curl. --splits is
+// lather-bench --splits for gSOAP (compare.sh's Axis table): --items (default 1000) sent as C
+// calls of items/C, one context (connection) per split, --windows R interleaved cycles each
+// timing one window of every split (forward, then backward); one "SPLIT" line per split.
 // Memory is freed after every call (soap_destroy + soap_end). Prints CXF-style lines and one
 // machine-readable "RESULT" line.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,6 +43,8 @@ struct options {
   int windows = 1;  ///< count mode: consecutive timed windows of `count` calls per thread
   int warmup_s = 1;
   int packet_size = 1;
+  std::vector<int> splits;  ///< --splits: calls per window of each split (empty: off)
+  int items = 1000;         ///< --splits: items per window
   operation op = operation::complex_type;
   int io_mode = SOAP_IO_BUFFER;
   gsoap_qname_prefix qname = gsoap_qname_prefix::as_generated;
@@ -52,6 +59,7 @@ struct options {
       "         [--packet-size K] [--operation echoComplexTypeDoc|echoStringDoc|"
       "echoBase64Doc]\n"
       "         [--io buffer|store|chunk] [--qname-prefix generated|fixed]\n"
+      "       gsoap-perf-client --url U --splits C1,C2,... [--items N] [--windows R] [--warmup S]\n"
       "       gsoap-perf-client --save-request FILE [--packet-size K] [--qname-prefix ...]\n");
   std::exit(2);
 }
@@ -72,6 +80,15 @@ options parse_options(int argc, char** argv) {
       opts.count = gsoap_perf::parse_int_option("--count", value);
     } else if (arg == "--windows") {
       opts.windows = gsoap_perf::parse_int_option("--windows", value);
+    } else if (arg == "--splits") {
+      for (const char* p = value; *p;) {
+        const char* comma = std::strchr(p, ',');
+        const std::string item = comma ? std::string(p, comma) : std::string(p);
+        opts.splits.push_back(gsoap_perf::parse_int_option("--splits", item.c_str()));
+        p = comma ? comma + 1 : p + item.size();
+      }
+    } else if (arg == "--items") {
+      opts.items = gsoap_perf::parse_int_option("--items", value);
     } else if (arg == "--save-request") {
       opts.save_request = value;
     } else if (arg == "--warmup") {
@@ -109,8 +126,10 @@ options parse_options(int argc, char** argv) {
     }
   }
   if (!opts.save_request.empty()) return opts;
+  for (int c : opts.splits)
+    if (c < 1 || opts.items % c != 0 || opts.threads != 1 || opts.count != 0) usage();
   if (opts.url.empty() || opts.threads < 1 || opts.time_s < 1 || opts.windows < 1 ||
-      (opts.windows > 1 && opts.count == 0))
+      (opts.windows > 1 && opts.count == 0 && opts.splits.empty()))
     usage();
   return opts;
 }
@@ -133,10 +152,11 @@ struct thread_result {
 /// One call of the configured operation; true if the reply came back and checks out.
 class caller {
  public:
-  caller(const options& opts, soap* ctx) : opts_(opts), ctx_(ctx), payload_(opts.qname) {
-    payload_.fill(seq_, opts.packet_size);
+  caller(const options& opts, soap* ctx, int packet_size)
+      : opts_(opts), ctx_(ctx), packet_size_(packet_size), payload_(opts.qname) {
+    payload_.fill(seq_, packet_size);
     complex_request_.in = &seq_;
-    string_request_.in = gsoap_perf::cxf_payload::echo_string(opts.packet_size);
+    string_request_.in = gsoap_perf::cxf_payload::echo_string(packet_size);
     base64_request_.in.__ptr = const_cast<unsigned char*>(payload_.echo_bytes().data());
     base64_request_.in.__size = static_cast<int>(payload_.echo_bytes().size());
   }
@@ -152,7 +172,7 @@ class caller {
         ok = soap_call___tns__echoComplexTypeDoc(ctx_, url, "", &complex_request_, response) ==
                  SOAP_OK &&
              response.idout == id && response.return_ != nullptr &&
-             response.return_->item.size() == static_cast<std::size_t>(opts_.packet_size);
+             response.return_->item.size() == static_cast<std::size_t>(packet_size_);
         break;
       }
       case operation::string: {
@@ -184,6 +204,7 @@ class caller {
  private:
   const options& opts_;
   soap* ctx_;
+  int packet_size_;
   gsoap_perf::cxf_payload payload_;
   x1__NestedComplexTypeSeq seq_;
   _x1__echoComplexTypeDoc complex_request_;
@@ -191,16 +212,21 @@ class caller {
   _x1__echoBase64Doc base64_request_;
 };
 
-void run_thread(const options& opts, const run_state& state, int thread_index,
-                thread_result& result) {
-  soap ctx;
+// One keep-alive gSOAP context.
+void init_context(const options& opts, soap& ctx) {
   soap_init2(&ctx, SOAP_IO_KEEPALIVE | opts.io_mode, SOAP_IO_KEEPALIVE | opts.io_mode);
   soap_set_namespaces(&ctx, gsoap_perf::namespace_table(opts.qname));
   // No recv/send timeouts: they make gSOAP select() before every socket call (the harness that
   // runs this client bounds its run time from outside).
   ctx.connect_timeout = 10;
+}
+
+void run_thread(const options& opts, const run_state& state, int thread_index,
+                thread_result& result) {
+  soap ctx;
+  init_context(opts, ctx);
   {
-    caller client(opts, &ctx);
+    caller client(opts, &ctx, opts.packet_size);
     int id = thread_index * 1'000'000;
     bool counting = false;
     clock_type::time_point start, window_start;
@@ -248,6 +274,63 @@ const char* operation_name(operation op) {
   return "?";
 }
 
+// --splits: one thread, one context and caller per split; prints a SPLIT line per split.
+int run_splits(const options& opts) {
+  struct split {
+    soap ctx;
+    std::unique_ptr<caller> client;
+    std::vector<double> window_ms;
+  };
+  std::vector<split> splits(opts.splits.size());
+  for (std::size_t s = 0; s < splits.size(); ++s) {
+    init_context(opts, splits[s].ctx);
+    splits[s].client = std::make_unique<caller>(opts, &splits[s].ctx, opts.items / opts.splits[s]);
+  }
+  long long errors = 0;
+  std::string first_error;
+  int id = 0;
+  auto window = [&](std::size_t s) {
+    bool ok = true;
+    for (int i = 0; i < opts.splits[s]; ++i)
+      if (!splits[s].client->call(++id, first_error)) {
+        ok = false;
+        ++errors;
+        soap_closesock(&splits[s].ctx);
+      }
+    return ok;
+  };
+  const std::size_t n = splits.size();
+  auto split_at = [n](int cycle, std::size_t i) { return cycle % 2 ? n - 1 - i : i; };
+  for (std::size_t s = 0; s < n; ++s) splits[s].client->call(++id, first_error);  // connect
+  const auto warm_until = clock_type::now() + std::chrono::seconds(opts.warmup_s);
+  for (int cycle = 0; opts.warmup_s > 0 && (cycle == 0 || clock_type::now() < warm_until); ++cycle)
+    for (std::size_t i = 0; i < n; ++i) window(split_at(cycle, i));
+  for (int cycle = 0; cycle < opts.windows; ++cycle)
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t s = split_at(cycle, i);
+      const auto start = clock_type::now();
+      const bool ok = window(s);
+      const double ms =
+          std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+      splits[s].window_ms.push_back(ok ? ms : -1.0);
+    }
+  if (!first_error.empty()) std::fprintf(stderr, "gsoap-perf-client: %s\n", first_error.c_str());
+  for (std::size_t s = 0; s < n; ++s) {
+    std::printf("SPLIT calls=%d packet_size=%d windows_ms=", opts.splits[s],
+                opts.items / opts.splits[s]);
+    for (std::size_t w = 0; w < splits[s].window_ms.size(); ++w)
+      std::printf("%s%.4f", w ? "," : "", splits[s].window_ms[w]);
+    std::printf("\n");
+    splits[s].client.reset();
+    soap_destroy(&splits[s].ctx);
+    soap_end(&splits[s].ctx);
+    soap_done(&splits[s].ctx);
+  }
+  std::printf("RESULT stack=gsoap op=%s splits=%zu errors=%lld\n", operation_name(opts.op), n,
+              errors);
+  return errors == 0 ? 0 : 1;
+}
+
 int save_request(const options& opts) {
   gsoap_perf_codec codec(opts.qname);
   const std::string_view xml = codec.serialize(opts.packet_size);
@@ -266,6 +349,7 @@ int save_request(const options& opts) {
 int main(int argc, char** argv) {
   const options opts = parse_options(argc, argv);
   if (!opts.save_request.empty()) return save_request(opts);
+  if (!opts.splits.empty()) return run_splits(opts);
   run_state state;
   std::vector<thread_result> results(static_cast<std::size_t>(opts.threads));
   std::vector<std::thread> threads;

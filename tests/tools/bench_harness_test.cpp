@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -277,6 +278,45 @@ TEST_F(perf_server_test, WindowsTimeConsecutiveWindowsOfCountCalls) {
   EXPECT_NE(bad.out.find("--windows needs --count"), std::string::npos) << bad.out;
 }
 
+TEST_F(perf_server_test, SplitsTimeInterleavedWindowsOfEverySplit) {
+  // compare.sh's Axis table: --items sent as C calls of items/C, one window of every split per
+  // cycle (the order is tested in-process by bench_splits_test), every echo verified.
+  const auto r = run(bench_args(server_->url(), {"--splits", "1,2,5", "--items", "10", "--windows",
+                                                 "3", "--guard-calls", "1", "--json"}));
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const auto line = r.out.substr(r.out.find("{\"operation\""));
+  EXPECT_NE(line.find("\"items\":10,\"cycles\":3,"), std::string::npos) << line;
+  EXPECT_NE(line.find("\"errors\":0}"), std::string::npos) << line;
+  for (unsigned calls : {1u, 2u, 5u}) {
+    const auto at = line.find("{\"calls\":" + std::to_string(calls) +
+                              ",\"packet_size\":" + std::to_string(10 / calls) + ",");
+    ASSERT_NE(at, std::string::npos) << calls << " in " << line;
+    const auto windows = json_numbers(line.substr(at), "windows_ms");
+    ASSERT_EQ(windows.size(), 3u) << line;
+    for (double ms : windows) EXPECT_GT(ms, 0.0) << line;
+  }
+  // The text form has a row per split: calls, items per call, min, median, max.
+  const auto text = run(bench_args(server_->url(), {"--splits", "1,10", "--items", "10"}));
+  ASSERT_EQ(text.exit, 0) << text.out;
+  EXPECT_NE(text.out.find("10 items as C calls, 1 interleaved windows per split"),
+            std::string::npos)
+      << text.out;
+  for (const char* row : {"\n       1         10 ", "\n      10          1 "})
+    EXPECT_NE(text.out.find(row), std::string::npos) << row << text.out;
+  EXPECT_NE(text.out.find("Errors: 0"), std::string::npos) << text.out;
+
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"--splits", "3", "--items", "10"}, "3 does not divide --items 10"},
+      {{"--splits", "1,2", "--count", "4"}, "no --count or --time"},
+      {{"--splits", "1", "--threads", "2"}, "one client thread"},
+      {{"--splits", "1", "--operation", "echoBase64Doc"}, "not echoBase64Doc"}};
+  for (const auto& [args, reason] : bad) {
+    const auto b = run(bench_args(server_->url(), args));
+    EXPECT_EQ(b.exit, 2) << b.out;
+    EXPECT_NE(b.out.find(reason), std::string::npos) << b.out;
+  }
+}
+
 TEST_F(perf_server_test, EveryOperationFramingAndVersionEchoesVerified) {
   const std::string cxf_path = "/cxf-benchmark-soapdoclit/services/SoapHttpDocLitPort";
   const std::vector<std::vector<std::string>> runs = {
@@ -381,6 +421,25 @@ TEST_F(perf_server_test, GsoapClientGeneratedFromCxfsWsdlEchoesEveryOperation) {
   EXPECT_GT(std::stod(r.out.substr(at + 12), &used), 0.0) << r.out;
   ASSERT_EQ(r.out[at + 12 + used], ',') << r.out;
   EXPECT_GT(std::stod(r.out.substr(at + 13 + used)), 0.0) << r.out;
+
+  // --splits: lather-bench's rule for the Axis table; one "SPLIT" line per split.
+  const auto s = run({bin("gsoap-perf-client"), "--url", server_->url(), "--splits", "1,2,5",
+                      "--items", "10", "--windows", "2", "--warmup", "0"});
+  EXPECT_EQ(s.exit, 0) << s.out;
+  EXPECT_NE(s.out.find("RESULT stack=gsoap op=echoComplexTypeDoc splits=3 errors=0"),
+            std::string::npos)
+      << s.out;
+  for (unsigned calls : {1u, 2u, 5u}) {
+    const std::string head = "SPLIT calls=" + std::to_string(calls) +
+                             " packet_size=" + std::to_string(10 / calls) + " windows_ms=";
+    const auto line = s.out.find(head);
+    ASSERT_NE(line, std::string::npos) << head << s.out;
+    std::size_t used = 0;
+    const auto first = line + head.size();
+    EXPECT_GT(std::stod(s.out.substr(first), &used), 0.0) << s.out;
+    ASSERT_EQ(s.out[first + used], ',') << s.out;
+    EXPECT_GT(std::stod(s.out.substr(first + used + 1)), 0.0) << s.out;
+  }
 }
 
 // ----------------------------------------------------------------- other stacks' servers

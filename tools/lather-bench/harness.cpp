@@ -396,4 +396,101 @@ void print_result(const run_options& opts, const run_result& r) {
       if (shown++ < 5) std::printf("  error: %s\n", e.c_str());
 }
 
+splits_result run_splits(const run_options& opts, const split_options& split,
+                         const sized_caller_factory& make) {
+  splits_result result;
+  std::vector<std::unique_ptr<caller>> callers;
+  for (unsigned c : split.calls) {
+    result.splits.push_back(
+        {.calls = c, .packet_size = split.items / c, .window_ms = {}, .usage = {}});
+    result.splits.back().window_ms.reserve(opts.windows);
+    callers.push_back(make(split.items / c));
+  }
+  std::int32_t id = 0;
+  // One window of split s: its calls back to back; true when all succeeded.
+  auto window = [&](std::size_t s) {
+    bool ok = true;
+    for (unsigned i = 0; i < result.splits[s].calls; ++i) {
+      try {
+        callers[s]->call(++id);
+      } catch (const std::exception& e) {
+        ok = false;
+        ++result.errors;
+        if (result.error_samples.size() < 3) result.error_samples.emplace_back(e.what());
+      }
+    }
+    return ok;
+  };
+  const std::size_t n = callers.size();
+  auto split_at = [n](unsigned cycle, std::size_t i) { return cycle % 2 ? n - 1 - i : i; };
+  for (std::size_t s = 0; s < n; ++s)
+    for (unsigned g = 0; g < opts.guard_calls; ++g) {
+      try {
+        callers[s]->call(++id);
+      } catch (const std::exception& e) {
+        ++result.errors;
+        if (result.error_samples.size() < 3) result.error_samples.emplace_back(e.what());
+      }
+    }
+  // Whole untimed cycles, at least one, until the warm-up time is over: they take every size
+  // through the server and the client (the first big calls after a smaller one grow pooled
+  // objects and fault pages in).
+  const auto warm_until = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                             std::chrono::duration<double>(opts.warmup_seconds));
+  for (unsigned cycle = 0; opts.warmup_seconds > 0 && (cycle == 0 || clock::now() < warm_until);
+       ++cycle)
+    for (std::size_t i = 0; i < n; ++i) window(split_at(cycle, i));
+  for (unsigned cycle = 0; cycle < opts.windows; ++cycle)
+    for (std::size_t i = 0; i < n; ++i) {
+      split_result& r = result.splits[split_at(cycle, i)];
+      const window_usage before = thread_usage();
+      const auto start = clock::now();
+      const bool ok = window(split_at(cycle, i));
+      const auto end = clock::now();
+      r.usage += thread_usage() - before;
+      // A failed window is no sample of the split's time (compare.sh reads errors first).
+      r.window_ms.push_back(ok ? seconds_between(start, end) * 1000.0 : -1.0);
+    }
+  return result;
+}
+
+void print_splits(const run_options& opts, const split_options& split, const splits_result& r) {
+  if (opts.json) {
+    std::printf("{\"operation\":\"%s\",\"items\":%u,\"cycles\":%u,\"splits\":[",
+                opts.operation.c_str(), split.items, opts.windows);
+    for (std::size_t s = 0; s < r.splits.size(); ++s) {
+      const split_result& x = r.splits[s];
+      std::printf(
+          "%s{\"calls\":%u,\"packet_size\":%u,\"cpu_ms\":%.3f,\"runqueue_ms\":%.3f,"
+          "\"minor_faults\":%llu,\"windows_ms\":[",
+          s ? "," : "", x.calls, x.packet_size, x.usage.cpu_s * 1e3, x.usage.runqueue_s * 1e3,
+          static_cast<unsigned long long>(x.usage.minor_faults));
+      for (std::size_t w = 0; w < x.window_ms.size(); ++w)
+        std::printf("%s%.4f", w ? "," : "", x.window_ms[w]);
+      std::printf("]}");
+    }
+    std::printf("],\"errors\":%llu}\n", static_cast<unsigned long long>(r.errors));
+    return;
+  }
+  std::printf("%u items as C calls, %u interleaved windows per split (ms per window):\n",
+              split.items, opts.windows);
+  std::printf("%8s %10s %10s %10s %10s\n", "calls", "items/call", "min", "median", "max");
+  for (const split_result& x : r.splits) {
+    std::vector<double> v;
+    for (double ms : x.window_ms)
+      if (ms >= 0) v.push_back(ms);
+    std::sort(v.begin(), v.end());
+    if (v.empty()) {
+      std::printf("%8u %10u %10s %10s %10s\n", x.calls, x.packet_size, "-", "-", "-");
+      continue;
+    }
+    const std::size_t m = v.size() / 2;
+    const double median = v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+    std::printf("%8u %10u %10.3f %10.3f %10.3f\n", x.calls, x.packet_size, v.front(), median,
+                v.back());
+  }
+  std::printf("Errors: %llu\n", static_cast<unsigned long long>(r.errors));
+  for (const auto& e : r.error_samples) std::printf("  error: %s\n", e.c_str());
+}
+
 }  // namespace lather::bench

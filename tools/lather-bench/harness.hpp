@@ -20,6 +20,8 @@ class caller {
   virtual void call(std::int32_t id) = 0;
 };
 using caller_factory = std::function<std::unique_ptr<caller>()>;
+/// Makes a caller that sends `packet_size` items per call (one per split of the Axis table).
+using sized_caller_factory = std::function<std::unique_ptr<caller>(unsigned packet_size)>;
 
 struct run_options {
   std::string operation = "echoComplexTypeDoc";
@@ -94,6 +96,37 @@ struct run_result {
   /// Each consecutive window (run_options::windows): its duration, mean over the threads.
   std::vector<double> window_ms;
 };
+
+/// The Axis table in one client process (compare.sh section 5): `items` sent as C calls of
+/// items / C each, for every C of `calls`. Every split has its own warm connection, and the
+/// splits' windows are interleaved: each cycle times one window (C calls) of every split, in
+/// order and then in reverse in the next cycle, so whatever drifts on the machine (the other
+/// load, where the host runs the two vCPUs) hits every split alike within a fraction of a
+/// second. Session 8 found windows timed split after split drift together by up to 3x.
+struct split_options {
+  unsigned items = 1000;
+  std::vector<unsigned> calls;  ///< each must divide items
+};
+
+struct split_result {
+  unsigned calls = 0;             ///< per window
+  unsigned packet_size = 0;       ///< items per call
+  std::vector<double> window_ms;  ///< one per cycle, in cycle order
+  window_usage usage;             ///< the client thread's, summed over the windows
+};
+
+struct splits_result {
+  std::vector<split_result> splits;
+  std::uint64_t errors = 0;
+  std::vector<std::string> error_samples;
+};
+
+/// One client thread: `opts.guard_calls` untimed calls per split, untimed cycles for
+/// `opts.warmup_seconds`, then `opts.windows` timed cycles. Errors are counted, not thrown,
+/// except when a caller cannot be made.
+splits_result run_splits(const run_options& opts, const split_options& split,
+                         const sized_caller_factory& make);
+void print_splits(const run_options& opts, const split_options& split, const splits_result& r);
 
 /// Runs the global warm-up once, then one timed run per thread count; prints CXF's result
 /// block per run (or JSON lines). Returns the results; errors are counted, not thrown, except

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -48,6 +50,15 @@ class failure : public std::exception {
   std::string what_;
 };
 
+// One copy per process and packet size of what every client sends (see complex_caller).
+const perf::NestedComplexTypeSeq& shared_sent(unsigned packet_size) {
+  static std::mutex m;
+  static std::map<unsigned, const perf::NestedComplexTypeSeq> copies;  // nodes never move
+  std::lock_guard lock(m);
+  return copies.try_emplace(packet_size, perf::make_cxf_seq(static_cast<int>(packet_size)))
+      .first->second;
+}
+
 // echoComplexTypeDoc: the request is built once per client (CXF sends the same objects each
 // call); only the id changes. The response object is reused, so a call allocates nothing on
 // the client either once warmed up. The echo is verified against one copy per process of what
@@ -55,11 +66,11 @@ class failure : public std::exception {
 // lines are cold again by the time the response is in).
 class complex_caller final : public bench::caller {
  public:
-  explicit complex_caller(const bench::options& o)
-      : client_(o.url, make_client_options(o)), verify_(o.verify) {
-    request_.in = perf::make_cxf_seq(static_cast<int>(o.packet_size));
-    static const perf::NestedComplexTypeSeq sent = request_.in;  // packet_size is per process
-    sent_ = &sent;
+  complex_caller(const bench::options& o, unsigned packet_size)
+      : client_(o.url, make_client_options(o)),
+        verify_(o.verify),
+        sent_(&shared_sent(packet_size)) {
+    request_.in = *sent_;
   }
   void call(std::int32_t id) override {
     request_.id = id;
@@ -83,8 +94,9 @@ class complex_caller final : public bench::caller {
 
 class string_caller final : public bench::caller {
  public:
-  explicit string_caller(const bench::options& o) : client_(o.url, make_client_options(o)) {
-    request_.in = perf::make_cxf_string(static_cast<int>(o.packet_size));
+  string_caller(const bench::options& o, unsigned packet_size)
+      : client_(o.url, make_client_options(o)) {
+    request_.in = perf::make_cxf_string(static_cast<int>(packet_size));
   }
   void call(std::int32_t) override {
     client_.call("echoStringDoc", request_, response_);
@@ -152,12 +164,19 @@ int main(int argc, char** argv) {
                  o.wait_ready_s);
     return 2;
   }
-  bench::caller_factory make = [&o]() -> std::unique_ptr<bench::caller> {
-    if (o.run.operation == "echoStringDoc") return std::make_unique<string_caller>(o);
+  bench::sized_caller_factory make_sized =
+      [&o](unsigned packet_size) -> std::unique_ptr<bench::caller> {
+    if (o.run.operation == "echoStringDoc") return std::make_unique<string_caller>(o, packet_size);
     if (o.run.operation == "echoBase64Doc") return std::make_unique<base64_caller>(o);
-    return std::make_unique<complex_caller>(o);
+    return std::make_unique<complex_caller>(o, packet_size);
   };
   try {
+    if (!o.split.calls.empty()) {
+      const auto r = bench::run_splits(o.run, o.split, make_sized);
+      bench::print_splits(o.run, o.split, r);
+      return r.errors > 0 ? 1 : 0;
+    }
+    bench::caller_factory make = [&] { return make_sized(o.packet_size); };
     if (!o.run.json)
       std::printf("lather-bench: %s %s, PacketSize %u\n", o.url.c_str(), o.run.operation.c_str(),
                   o.packet_size);

@@ -58,6 +58,11 @@ prints its result block.
   --guard-calls N           untimed calls before/after each thread's window (default 25)
   --windows R               with --count: time R consecutive windows of N calls per thread
                             on the same connection (default 1); --json lists each window
+  --splits LIST             the 2002 Axis table in one process: --items sent as C calls of
+                            items/C, for each C in LIST (e.g. 1,2,4,1000), each on its own
+                            connection; --windows R cycles each time one window of every
+                            split, interleaved (one thread; no --count/--time)
+  --items N                 items per window with --splits (default 1000)
   --client-threads T        run the clients as fibers on T threads (default 0: one OS
                             thread per client, as CXF); each keeps its own connection
   --chunking-threshold N|never   request body framing (default 4096)
@@ -94,6 +99,14 @@ options parse_options(int argc, char** argv) {
     else if (arg == "--warmup") o.run.warmup_seconds = parse_number<double>(value(), "--warmup");
     else if (arg == "--warmup-calls") o.run.warmup_min_calls = parse_number<std::uint64_t>(value(), "--warmup-calls");
     else if (arg == "--guard-calls") o.run.guard_calls = parse_number<unsigned>(value(), "--guard-calls");
+    else if (arg == "--splits") {
+      for (std::string_view list = value(); !list.empty();) {
+        const auto comma = list.find(',');
+        o.split.calls.push_back(parse_number<unsigned>(list.substr(0, comma), "--splits"));
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+      }
+    }
+    else if (arg == "--items") o.split.items = parse_number<unsigned>(value(), "--items");
     else if (arg == "--windows") o.run.windows = parse_number<unsigned>(value(), "--windows");
     else if (arg == "--client-threads") o.run.client_threads = parse_number<unsigned>(value(), "--client-threads");
     else if (arg == "--chunking-threshold") {
@@ -117,6 +130,21 @@ options parse_options(int argc, char** argv) {
       o.run.operation != "echoBase64Doc")
     throw std::invalid_argument("unknown --operation '" + o.run.operation + "'");
   if (o.packet_size == 0) throw std::invalid_argument("--packet-size must be >= 1");
+  if (!o.split.calls.empty()) {
+    if (o.run.count > 0 || time_given)
+      throw std::invalid_argument("--splits times windows of its own calls: no --count or --time");
+    if (o.run.thread_counts != std::vector<unsigned>{1} || o.run.client_threads > 0)
+      throw std::invalid_argument("--splits runs one client thread");
+    if (o.run.operation == "echoBase64Doc")
+      throw std::invalid_argument("--splits needs an operation with items (not echoBase64Doc)");
+    for (unsigned c : o.split.calls)
+      if (c == 0 || o.split.items % c != 0)
+        throw std::invalid_argument("--splits: " + std::to_string(c) + " does not divide --items " +
+                                    std::to_string(o.split.items));
+    if (o.run.windows == 0) throw std::invalid_argument("--windows must be >= 1");
+    o.run.progress = false;
+    return o;
+  }
   if (o.run.count > 0 && time_given) throw std::invalid_argument("give --time or --count, not both");
   if (o.run.count == 0 && !time_given) o.run.seconds = 30;
   if (o.run.count == 0 && o.run.seconds <= 0) throw std::invalid_argument("--time must be > 0");

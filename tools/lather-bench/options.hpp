@@ -13,6 +13,7 @@ namespace lather::bench {
 struct options {
   std::string url;
   run_options run;
+  split_options split;  ///< --splits: the Axis table's splits, interleaved (split.calls empty: off)
   unsigned packet_size = 1;
   std::size_t chunking_threshold = 4096;
   bool chunking_never = false;
