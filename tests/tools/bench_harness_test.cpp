@@ -246,7 +246,7 @@ std::vector<double> json_numbers(const std::string& line, std::string_view key) 
 }
 
 TEST_F(perf_server_test, WindowsTimeConsecutiveWindowsOfCountCalls) {
-  // compare.sh's Axis table: each window of --count calls is one sample of a split.
+  // --windows: consecutive windows of --count calls on one connection, each listed.
   const auto r = run(bench_args(server_->url(), {"--count", "4", "--windows", "3", "--json",
                                                  "--guard-calls", "1", "--packet-size", "5"}));
   ASSERT_EQ(r.exit, 0) << r.out;

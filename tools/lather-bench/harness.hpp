@@ -32,7 +32,7 @@ struct run_options {
   std::uint64_t warmup_min_calls = 0;
   unsigned guard_calls = 25;  ///< untimed calls before and after each thread's timed window
   /// Count mode: each client times this many consecutive windows of `count` calls on its warm
-  /// connection (compare.sh's Axis table takes every window as one sample of a split).
+  /// connection, each listed (--windows). With run_splits: the number of interleaved cycles.
   unsigned windows = 1;
   /// 0: one OS thread per client (CXF's model). N: the clients run as fibers on N threads
   /// (multiplex.hpp); the callers must then wait through bench::wait_socket.
