@@ -289,19 +289,21 @@ int run_splits(const options& opts) {
   long long errors = 0;
   std::string first_error;
   int id = 0;
+  // One call on split s's connection; a failure is counted and the connection closed.
+  auto call = [&](std::size_t s) {
+    if (splits[s].client->call(++id, first_error)) return true;
+    ++errors;
+    soap_closesock(&splits[s].ctx);
+    return false;
+  };
   auto window = [&](std::size_t s) {
     bool ok = true;
-    for (int i = 0; i < opts.splits[s]; ++i)
-      if (!splits[s].client->call(++id, first_error)) {
-        ok = false;
-        ++errors;
-        soap_closesock(&splits[s].ctx);
-      }
+    for (int i = 0; i < opts.splits[s]; ++i) ok = call(s) && ok;
     return ok;
   };
   const std::size_t n = splits.size();
   auto split_at = [n](int cycle, std::size_t i) { return cycle % 2 ? n - 1 - i : i; };
-  for (std::size_t s = 0; s < n; ++s) splits[s].client->call(++id, first_error);  // connect
+  for (std::size_t s = 0; s < n; ++s) call(s);  // connect
   const auto warm_until = clock_type::now() + std::chrono::seconds(opts.warmup_s);
   for (int cycle = 0; opts.warmup_s > 0 && (cycle == 0 || clock_type::now() < warm_until); ++cycle)
     for (std::size_t i = 0; i < n; ++i) window(split_at(cycle, i));

@@ -407,31 +407,27 @@ splits_result run_splits(const run_options& opts, const split_options& split,
     callers.push_back(make(split.items / c));
   }
   std::int32_t id = 0;
+  // One call on split s's connection; a failure is counted and the first few messages kept.
+  auto call = [&](std::size_t s) {
+    try {
+      callers[s]->call(++id);
+      return true;
+    } catch (const std::exception& e) {
+      ++result.errors;
+      if (result.error_samples.size() < 3) result.error_samples.emplace_back(e.what());
+      return false;
+    }
+  };
   // One window of split s: its calls back to back; true when all succeeded.
   auto window = [&](std::size_t s) {
     bool ok = true;
-    for (unsigned i = 0; i < result.splits[s].calls; ++i) {
-      try {
-        callers[s]->call(++id);
-      } catch (const std::exception& e) {
-        ok = false;
-        ++result.errors;
-        if (result.error_samples.size() < 3) result.error_samples.emplace_back(e.what());
-      }
-    }
+    for (unsigned i = 0; i < result.splits[s].calls; ++i) ok = call(s) && ok;
     return ok;
   };
   const std::size_t n = callers.size();
   auto split_at = [n](unsigned cycle, std::size_t i) { return cycle % 2 ? n - 1 - i : i; };
   for (std::size_t s = 0; s < n; ++s)
-    for (unsigned g = 0; g < opts.guard_calls; ++g) {
-      try {
-        callers[s]->call(++id);
-      } catch (const std::exception& e) {
-        ++result.errors;
-        if (result.error_samples.size() < 3) result.error_samples.emplace_back(e.what());
-      }
-    }
+    for (unsigned g = 0; g < opts.guard_calls; ++g) call(s);
   // Whole untimed cycles, at least one, until the warm-up time is over: they take every size
   // through the server and the client (the first big calls after a smaller one grow pooled
   // objects and fault pages in).
