@@ -126,8 +126,9 @@ options parse_options(int argc, char** argv) {
     }
   }
   if (!opts.save_request.empty()) return opts;
+  if (!opts.splits.empty() && (opts.threads != 1 || opts.count != 0)) usage();  // one thread
   for (int c : opts.splits)
-    if (c < 1 || opts.items % c != 0 || opts.threads != 1 || opts.count != 0) usage();
+    if (c < 1 || opts.items % c != 0) usage();
   if (opts.url.empty() || opts.threads < 1 || opts.time_s < 1 || opts.windows < 1 ||
       (opts.windows > 1 && opts.count == 0 && opts.splits.empty()))
     usage();

@@ -55,8 +55,10 @@ const perf::NestedComplexTypeSeq& shared_sent(unsigned packet_size) {
   static std::mutex m;
   static std::map<unsigned, const perf::NestedComplexTypeSeq> copies;  // nodes never move
   std::lock_guard lock(m);
-  return copies.try_emplace(packet_size, perf::make_cxf_seq(static_cast<int>(packet_size)))
-      .first->second;
+  auto it = copies.find(packet_size);
+  if (it == copies.end())
+    it = copies.emplace(packet_size, perf::make_cxf_seq(static_cast<int>(packet_size))).first;
+  return it->second;
 }
 
 // echoComplexTypeDoc: the request is built once per client (CXF sends the same objects each
