@@ -317,6 +317,29 @@ TEST_F(perf_server_test, SplitsTimeInterleavedWindowsOfEverySplit) {
   }
 }
 
+TEST(bench_ab, SameBuildTwiceRunsBothSlotOrdersAndEstimatesAboutOne) {
+  // bench/ab.sh with this build as both OLD and NEW (an A/A run): a round in each slot order,
+  // both stacks' calls/s read, and an estimate near 1 (both run the same code at once).
+  const std::string build = fs::path(LATHER_BIN_DIR).parent_path().string();
+  const std::string script = std::string(LATHER_SOURCE_DIR) + "/bench/ab.sh";
+  const auto r =
+      run({"/bin/bash", script, build, build, "--clients", "4", "--rounds", "2", "--seconds", "1"});
+  ASSERT_EQ(r.exit, 0) << r.out;
+  for (const char* order : {"\nold first: OLD ", "\nnew first: OLD "})
+    EXPECT_NE(r.out.find(order), std::string::npos) << order << r.out;
+  const auto at = r.out.find("estimate NEW/OLD: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const double estimate = std::stod(r.out.substr(at + 18));
+  EXPECT_GT(estimate, 0.5) << r.out;
+  EXPECT_LT(estimate, 2.0) << r.out;
+
+  const auto missing = run({"/bin/bash", script, build, "/nonexistent-build"});
+  EXPECT_EQ(missing.exit, 2) << missing.out;
+  EXPECT_NE(missing.out.find("/nonexistent-build/bin/lather-perf-server is not built"),
+            std::string::npos)
+      << missing.out;
+}
+
 TEST_F(perf_server_test, EveryOperationFramingAndVersionEchoesVerified) {
   const std::string cxf_path = "/cxf-benchmark-soapdoclit/services/SoapHttpDocLitPort";
   const std::vector<std::vector<std::string>> runs = {
