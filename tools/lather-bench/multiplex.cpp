@@ -9,6 +9,7 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
 #include <cerrno>
+#include <cstdint>
 #include <deque>
 #include <stdexcept>
 #include <system_error>
@@ -39,7 +40,22 @@ struct alignas(64) fiber_task {
   // flag_wait
   const std::atomic<bool>* flag = nullptr;
   std::function<void()> body;  // run once, at the start
+  // While suspended: where the fiber's frames begin (the suspending frame) and end (its entry
+  // frame). See prefetch_frames.
+  std::uintptr_t frames_begin = 0, frames_end = 0;
 };
+
+// Resuming a fiber returns through the frames of its call stack (6.7 KiB while a call waits
+// for its response: the harness, the service client, the HTTP client's receive), which with
+// 512 fibers per thread were last touched ~500 calls earlier and are cold, one miss after
+// another. The loop asks for the next runnable fiber's frames while the current one runs.
+void prefetch_frames(const fiber_task& t) {
+  if (t.frames_begin == 0) return;  // not started yet
+  // From below the suspending frame (the switch saves registers there) to just above the
+  // entry frame (Boost.Context's record of the fiber sits at the top of its stack).
+  for (std::uintptr_t p = t.frames_begin - 512; p < t.frames_end + 512; p += 64)
+    __builtin_prefetch(reinterpret_cast<const void*>(p), 1);
+}
 
 thread_local fiber_loop::impl* current_loop = nullptr;
 thread_local fiber_task* current_task = nullptr;
@@ -58,7 +74,10 @@ struct fiber_loop::impl {
     t.self = std::move(t.self).resume();
     current_task = nullptr;
   }
-  static void suspend(fiber_task& t) { t.scheduler = std::move(t.scheduler).resume(); }
+  static void suspend(fiber_task& t) {
+    t.frames_begin = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+    t.scheduler = std::move(t.scheduler).resume();
+  }
 
   // Descriptors are registered once, edge-triggered for both directions: a wait costs no
   // epoll_ctl. lather's client only waits after a call returned EAGAIN, and readiness arriving
@@ -89,13 +108,14 @@ void fiber_loop::spawn(std::function<void()> body) {
   auto task = std::make_unique<fiber_task>();
   fiber_task* t = task.get();
   t->body = std::move(body);
-  t->self = ctx::fiber(std::allocator_arg, ctx::protected_fixedsize_stack(fiber_stack),
-                       [t](ctx::fiber&& loop) {
-                         t->scheduler = std::move(loop);
-                         t->body();
-                         t->state = fiber_state::finished;
-                         return std::move(t->scheduler);
-                       });
+  t->self = ctx::fiber(
+      std::allocator_arg, ctx::protected_fixedsize_stack(fiber_stack), [t](ctx::fiber&& loop) {
+        t->frames_end = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+        t->scheduler = std::move(loop);
+        t->body();
+        t->state = fiber_state::finished;
+        return std::move(t->scheduler);
+      });
   impl_->runnable.push_back(t);
   impl_->tasks.push_back(std::move(task));
 }
@@ -110,6 +130,7 @@ void fiber_loop::run() {
     while (!s.runnable.empty()) {
       fiber_task* t = s.runnable.front();
       s.runnable.pop_front();
+      if (!s.runnable.empty()) prefetch_frames(*s.runnable.front());
       s.resume(*t);
       if (t->state == fiber_state::finished) --live;
     }
