@@ -313,9 +313,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   // The last read for a next request found its bytes at once: try the socket directly first.
   bool next_request_early = false;
   yield_type* yield = nullptr;
-  // While the coroutine waits in a read through the event loop: the frame of that read (what
-  // the wait adds lies below it), and run's frame, the top of the coroutine's frames. See
-  // prefetch_for_resume.
+  // While the coroutine waits for its next request (on its own stack; a read within a request
+  // waits on a lent one): the frame of that read (what the wait adds lies below it). And run's
+  // frame, the top of the coroutine's frames. See prefetch_for_resume.
   const char* suspended_at = nullptr;
   const char* stack_top = nullptr;
   await_state* waiting = nullptr;  // the handler is suspended in server::await
@@ -401,7 +401,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   /// were last touched a whole round of calls earlier and are cold. Asking for them here lets
   /// them load while the receive runs (a few microseconds in the kernel): ~40 lines.
   void prefetch_for_resume() const {
-    if (!suspended_at) return;  // asio's first attempt, on the running coroutine: all warm
+    // Not waiting for a request: asio's first attempt (on the running coroutine: all warm), or
+    // a read within a request.
+    if (!suspended_at) return;
     const auto prefetch = [](std::uintptr_t from, std::uintptr_t to) {
       for (; from < to; from += 64) __builtin_prefetch(reinterpret_cast<const void*>(from), 1);
     };
@@ -520,7 +522,7 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
       // before another connection's read lands in it too.
       next_request_early = landing && landing[0] != '\0';
       if (next_request_early) claim_landing();
-      suspended_at = static_cast<const char*>(__builtin_frame_address(0));
+      suspended_at = idle ? static_cast<const char*>(__builtin_frame_address(0)) : nullptr;
       got = done.result.get();
       suspended_at = nullptr;
       if (got > 0 && !read_buffer && !claim_landing()) {

@@ -50,7 +50,10 @@ struct alignas(64) fiber_task {
 // 512 fibers per thread were last touched ~500 calls earlier and are cold, one miss after
 // another. The loop asks for the next runnable fiber's frames while the current one runs.
 void prefetch_frames(const fiber_task& t) {
-  if (t.frames_begin == 0) return;  // not started yet
+  // Not started yet; or suspended deeper than a call's wait for its response, or on a stack
+  // lent to the call's deep part (lather's client writes a request and decodes a response
+  // there, and may wait there for the socket): not those frames.
+  if (t.frames_begin == 0 || t.frames_end - t.frames_begin > 16 * 1024) return;
   // From below the suspending frame (the switch saves registers there) to just above the
   // entry frame (Boost.Context's record of the fiber sits at the top of its stack).
   for (std::uintptr_t p = t.frames_begin - 512; p < t.frames_end + 512; p += 64)
