@@ -18,8 +18,9 @@
 # speed-up here means less work per call, not the rows of compare.sh's tables.
 #
 # Defaults: --clients 1024, --rounds 10 (5 per slot order), --seconds 3, --packet-size 1.
-# Prints each round and the estimate NEW/OLD (> 1: NEW is faster). Servers it starts are
-# stopped by PID; each lather-bench runs under timeout(1).
+# Prints each round and the estimate NEW/OLD (> 1: NEW is faster); exits 1 without an estimate
+# when a slot order had no successful round. Servers it starts are stopped by PID; each
+# lather-bench runs under timeout(1).
 set -uo pipefail
 
 usage() { sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit 2; }
@@ -37,6 +38,7 @@ while (($#)); do
   esac
   shift
 done
+((rounds >= 2)) || { echo "ab.sh: --rounds must be at least 2 (one per slot order)" >&2; exit 2; }
 for b in "$old" "$new"; do
   for t in lather-perf-server lather-bench; do
     [[ -x $b/bin/$t ]] || { echo "ab.sh: $b/bin/$t is not built" >&2; exit 2; }
@@ -91,6 +93,7 @@ run_half() {
 echo "ab.sh: OLD $old, NEW $new; $clients clients, PacketSize $packet_size, ${seconds} s rounds"
 run_half old $(((rounds + 1) / 2))
 run_half new $((rounds / 2))
+touch "$work/rounds"
 /usr/bin/python3 - "$work/rounds" <<'EOF'
 import statistics, sys
 halves = {"old": [], "new": []}
@@ -101,7 +104,8 @@ show = lambda v: " ".join(f"{x:.3f}" for x in sorted(v))
 for k in ("old", "new"):
     if halves[k]:
         print(f"NEW/OLD, {k.upper()} in the first slot: {show(halves[k])}; median {statistics.median(halves[k]):.3f}")
-if halves["old"] and halves["new"]:
-    a, b = statistics.median(halves["old"]), statistics.median(halves["new"])
-    print(f"estimate NEW/OLD: {(a * b) ** 0.5:.3f} (the second slot's bias: {(a / b) ** 0.5:.3f})")
+if not (halves["old"] and halves["new"]):
+    sys.exit("ab.sh: no estimate: a slot order has no successful round")
+a, b = statistics.median(halves["old"]), statistics.median(halves["new"])
+print(f"estimate NEW/OLD: {(a * b) ** 0.5:.3f} (the second slot's bias: {(a / b) ** 0.5:.3f})")
 EOF
