@@ -19,8 +19,9 @@
 #
 # Defaults: --clients 1024, --rounds 10 (5 per slot order), --seconds 3, --packet-size 1.
 # Prints each round and the estimate NEW/OLD (> 1: NEW is faster); exits 1 without an estimate
-# when a slot order had no successful round. Servers it starts are stopped by PID; each
-# lather-bench runs under timeout(1).
+# when a server does not start or a slot order had no successful round. Servers it starts
+# (on port 0, each reporting the port it got) are stopped by PID; each lather-bench runs under
+# timeout(1).
 set -uo pipefail
 
 usage() { sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0,1\}//'; exit 2; }
@@ -59,13 +60,20 @@ run_half() {
   local -a slot=("$old" "$new") port=()
   [[ $first == new ]] && slot=("$new" "$old")
   local k r
+  # Each server binds port 0 and reports the port it got on its first line, read through a FIFO
+  # (EOF if it exits first). A port picked here could already be taken: the ephemeral range
+  # overlaps any range chosen at random, and under ctest -j other tests hold ports too.
+  local line fifo=$work/listening
   for k in 0 1; do
-    port[k]=$((20000 + RANDOM % 20000))
-    "${slot[k]}/bin/lather-perf-server" --port "${port[k]}" --threads 2 --quiet >/dev/null 2>&1 &
+    mkfifo "$fifo"
+    "${slot[k]}/bin/lather-perf-server" --port 0 --threads 2 --quiet >"$fifo" 2>"$work/server.log" &
     server_pids+=($!)
-    "${slot[k]}/bin/lather-bench" --url "http://127.0.0.1:${port[k]}/perf" --wait-ready 5 \
-      --count 1 --warmup 0 --guard-calls 0 --no-progress >/dev/null 2>&1 ||
-      { echo "ab.sh: ${slot[k]}'s server did not answer" >&2; exit 1; }
+    line=''
+    read -r -t 10 line <"$fifo"
+    rm -f "$fifo"
+    [[ $line =~ 127\.0\.0\.1:([0-9]+)/ ]] ||
+      { echo "ab.sh: ${slot[k]}'s server did not start: $(cat "$work/server.log")" >&2; exit 1; }
+    port[k]=${BASH_REMATCH[1]}
   done
   for ((r = 0; r < $2; r++)); do
     local -a pid=()
