@@ -39,7 +39,8 @@ std::uint64_t bucket_upper(int index) {
   return ((sub + 1) << octave) - 1;
 }
 
-// Counts calls across threads for the progress line; relaxed: it is only displayed.
+// Counts calls across threads for the progress line; relaxed: it is only displayed. Counted only
+// while the line is shown: every call's increment moves the line between the client threads.
 struct progress_counter {
   std::atomic<std::uint64_t> calls{0};
   std::atomic<std::uint64_t> errors{0};
@@ -124,6 +125,7 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
   result.threads = clients;
   result.per_thread.resize(clients);
   progress_counter progress;
+  const bool tty = opts.progress && isatty(STDERR_FILENO);  // the progress line is shown
   std::atomic<bool> done{false};
   std::mutex m;
   std::condition_variable cv;  // wakes the main thread
@@ -180,7 +182,7 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
         latency.record(static_cast<std::uint64_t>(std::chrono::nanoseconds(now - last).count()));
         last = now;
         ++r.invocations;
-        progress.calls.fetch_add(1, std::memory_order_relaxed);
+        if (tty) progress.calls.fetch_add(1, std::memory_order_relaxed);
       } catch (const std::exception& e) {
         note_error(r, e.what());
         progress.errors.fetch_add(1, std::memory_order_relaxed);
@@ -233,7 +235,6 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
       });
   }
 
-  const bool tty = opts.progress && isatty(STDERR_FILENO);
   {
     std::unique_lock lock(m);
     cv.wait(lock, [&] { return ready == clients; });
