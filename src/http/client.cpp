@@ -168,9 +168,23 @@ lather::detail::object_pool<T>& spares() {
 struct client_connection {
   client_connection(std::chrono::microseconds spin_max, std::atomic<std::size_t>& areas)
       : areas_held(areas), spin(spin_max) {}
+  client_connection(const client_connection&) = delete;
+  client_connection& operator=(const client_connection&) = delete;
+  ~client_connection() { close_socket(); }
+  // `socket` connects, and carries TLS. A plain TCP connection then leaves asio for `fd`: asio
+  // registers every socket it opens with its io_context's epoll, and there each arriving
+  // segment would also run that epoll's callback, one more kernel object per connection
+  // (lather-bench's fibers wait on their own epoll: at 1,024 clients it held 1,024 idle ones).
   asio::io_context ctx{1};
   tcp::socket socket{ctx};
   std::optional<asio::ssl::stream<tcp::socket&>> tls;
+  int fd = -1;  // plain TCP, connected: the socket, out of asio's hands
+  void close_socket() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+    sys_error ignored;
+    socket.close(ignored);
+  }
   bool connected = false;
   std::uint64_t uses = 0;
   clock_type::time_point last_used{};
@@ -469,8 +483,7 @@ std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start) {
 }
 
 void client_call::time_out(io_deadline d) {
-  sys_error ignored;
-  c.socket.close(ignored);
+  c.close_socket();
   c.connected = false;
   throw error(d.code,
               std::string(describe(d.code)) + " talking to " + cl.url.host + ":" + cl.url.port);
@@ -489,7 +502,7 @@ void client_call::bound_wait(int option, clock_type::duration& applied, io_deadl
   auto us = std::max<std::int64_t>(
       1, std::chrono::duration_cast<std::chrono::microseconds>(wait).count());
   timeval tv{static_cast<time_t>(us / 1'000'000), static_cast<suseconds_t>(us % 1'000'000)};
-  if (::setsockopt(c.socket.native_handle(), SOL_SOCKET, option, &tv, sizeof tv) != 0)
+  if (::setsockopt(c.fd, SOL_SOCKET, option, &tv, sizeof tv) != 0)
     fail_io(sys_error(errno, boost::system::system_category()), "setting a timeout for");
   applied = std::chrono::microseconds(us);
 }
@@ -497,8 +510,7 @@ void client_call::bound_wait(int option, clock_type::duration& applied, io_deadl
 /// The socket would block: with a wait_socket hook, wait there (non-blocking socket); without
 /// one the blocking call timed out early (SO_*TIMEO), and the caller's bound_wait re-checks.
 void client_call::wait_ready(bool writable, io_deadline d) {
-  if (cl.opts.wait_socket && !cl.opts.wait_socket(c.socket.native_handle(), writable, d.at))
-    time_out(d);
+  if (cl.opts.wait_socket && !cl.opts.wait_socket(c.fd, writable, d.at)) time_out(d);
 }
 
 void client_call::send_blocking(iovec* iov, std::size_t count) {
@@ -508,7 +520,7 @@ void client_call::send_blocking(iovec* iov, std::size_t count) {
     msghdr m{};
     m.msg_iov = iov;
     m.msg_iovlen = count;
-    ssize_t n = ::sendmsg(c.socket.native_handle(), &m, MSG_NOSIGNAL);
+    ssize_t n = ::sendmsg(c.fd, &m, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -542,8 +554,7 @@ std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
     ssize_t n = 0;
     if (cl.opts.wait_socket) {
       c.take_input();
-      n = ::recv(c.socket.native_handle(), c.read_data() + c.read_end,
-                 read_area::capacity - c.read_end, 0);
+      n = ::recv(c.fd, c.read_data() + c.read_end, read_area::capacity - c.read_end, 0);
     } else if (c.input) {
       const std::size_t room = read_area::capacity - c.read_end;
       n = recv_spinning(c.read_data() + c.read_end, room);
@@ -586,7 +597,7 @@ ssize_t client_call::receive_sleeping() {
 /// budget when it is not 0 (see spin.hpp): with one call in flight the answer then finds the
 /// thread awake instead of paying a wake-up. Every wait teaches the budget.
 ssize_t client_call::recv_spinning(char* dest, std::size_t capacity) {
-  const int fd = c.socket.native_handle();
+  const int fd = c.fd;
   spin_budget& budget = c.spin;
   const auto waiting_since = spin_clock::now();
   bool learn = true;
@@ -635,8 +646,7 @@ void client_call::connect() {
   // the receive buffer must be set between open and connect (the window scale is chosen then).
   for (const auto& entry : endpoints) {
     const tcp::endpoint& endpoint = entry.endpoint();
-    sys_error ignored;
-    c.socket.close(ignored);
+    c.close_socket();
     c.socket.open(endpoint.protocol(), ec);
     if (ec) continue;
     wire::raise_receive_buffer(c.socket.native_handle(), cl.opts.receive_buffer);
@@ -654,6 +664,7 @@ void client_call::connect() {
   if (!cl.tls) {
     // Plain TCP: blocking calls from here on, unless a wait_socket hook does the waiting.
     c.socket.native_non_blocking(static_cast<bool>(cl.opts.wait_socket), ec);
+    if (!ec) c.fd = c.socket.release(ec);
     if (ec) fail_io(ec, "configuring the connection to");
     c.send_timeout = c.receive_timeout = clock_type::duration::zero();
   } else {
@@ -693,12 +704,7 @@ void client_call::write_all(const Buffers& b) {
     return;
   }
   sys_error ec;
-  run_io(next_deadline(), ec, [&](auto&& done) {
-    if (c.tls)
-      asio::async_write(*c.tls, b, done);
-    else
-      asio::async_write(c.socket, b, done);
-  });
+  run_io(next_deadline(), ec, [&](auto&& done) { asio::async_write(*c.tls, b, done); });
   if (ec == asio::error::broken_pipe || ec == asio::error::connection_reset)
     send_error = ec;
   else if (ec)
@@ -1000,10 +1006,7 @@ void client::impl::call(std::string_view method, std::string_view target, header
       if (!conn->connected) {
         conn->tls.reset();
         conn->read_begin = conn->read_end = 0;
-        if (conn->socket.is_open()) {
-          sys_error ignored;
-          conn->socket.close(ignored);
-        }
+        conn->close_socket();
         call.connect();
       }
       // Only the wait for the response's first bytes stays on the caller's stack (see

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -606,6 +607,53 @@ TEST(HttpClient, AWaitingClientKeepsItsUnparsedBytesWhileAnotherCallsOnItsThread
   EXPECT_EQ(from_a.body, "from  A");
   EXPECT_EQ(from_b.status, 200u);
   EXPECT_EQ(from_b.body, "from  B");
+}
+
+// The epoll instances of this process that watch `fd` (from /proc/self/fdinfo: an epoll
+// descriptor lists a "tfd:" line per registered descriptor).
+static int epoll_registrations(int fd) {
+  int found = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    if (std::filesystem::read_symlink(entry.path(), ec).string() != "anon_inode:[eventpoll]")
+      continue;
+    std::ifstream info("/proc/self/fdinfo/" + entry.path().filename().string());
+    std::string word;
+    while (info >> word)
+      if (word == "tfd:" && info >> word && word == std::to_string(fd)) ++found;
+  }
+  return found;
+}
+
+// A plain TCP connection is asio's only while it connects: the caller's wait hook (lather-bench's
+// fibers: their own epoll) is the only thing that watches it afterwards. Left with asio, each
+// connection's io_context kept it in an epoll of its own that no one waits on, and every
+// segment arriving for the connection ran that epoll's callback too.
+TEST(HttpClient, APlainConnectionIsInNoEpollOnceConnected) {
+  server srv{{.threads = 1}};
+  srv.route("/echo", echo);
+  srv.start();
+  std::vector<int> seen;  // registrations of the socket, at each wait for the response
+  client_options with_hook;
+  with_hook.wait_socket = [&](int fd, bool writable, std::chrono::steady_clock::time_point) {
+    if (!writable) seen.push_back(epoll_registrations(fd));
+    pollfd p{fd, static_cast<short>(writable ? POLLOUT : POLLIN), 0};
+    return ::poll(&p, 1, 5000) > 0;
+  };
+  client c{url(srv), with_hook};
+  for (int i = 0; i < 3; ++i) {
+    std::string out;
+    c.post(
+        "", {}, [&](xml::output& o) { o.append("call " + std::to_string(i)); },
+        [&](const response_head&, const xml::source_fn& src) {
+          char buf[256];
+          while (std::size_t n = src(buf, sizeof buf)) out.append(buf, n);
+        });
+    EXPECT_EQ(out, "call " + std::to_string(i));
+  }
+  ASSERT_FALSE(seen.empty());
+  for (int n : seen) EXPECT_EQ(n, 0);
+  EXPECT_EQ(c.get_stats().connections_opened, 1u);
 }
 
 // With a wait_socket hook (many calls on one thread, each on its own fiber stack) a call
