@@ -648,7 +648,9 @@ measure_axis() {
   local pid
   for pid in $lather_pid $gsoap_pid; do stop_pid "$pid"; done
   local lather_n=$((axis_reps * axis_lather_windows)) gsoap_n=$((axis_reps * axis_windows))
-  emit "One client thread. 1000 items are sent as C calls of 1000/C items; every split has its own"
+  emit "One client thread. 1000 items are sent as C calls of 1000/C items (lather-bench: each split's"
+  emit "C requests hold the 1000 items in slices and it keeps C responses, verified after the window"
+  emit "is timed; see docs/benchmarks.md); every split has its own"
   emit "warm connection, and one client process times **interleaved cycles**: each cycle times one"
   emit "window (the split's C calls) of every split, in order and then in reverse in the next"
   emit "cycle, so whatever drifts on this shared 2-vCPU box (other load, where the host runs the"

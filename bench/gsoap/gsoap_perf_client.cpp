@@ -15,7 +15,9 @@
 // gSOAP sends (id 1) to FILE and exits, for replaying with wrk or curl. --splits is
 // lather-bench --splits for gSOAP (compare.sh's Axis table): --items (default 1000) sent as C
 // calls of items/C, one context (connection) per split, --windows R interleaved cycles each
-// timing one window of every split (forward, then backward); one "SPLIT" line per split.
+// timing one window of every split (forward, then backward); one "SPLIT" line per split. A
+// window's responses stay in the context until the window is timed (lather-bench's split
+// callers keep theirs too); its requests point at the one item like every call here does.
 // Memory is freed after every call (soap_destroy + soap_end). Prints CXF-style lines and one
 // machine-readable "RESULT" line.
 #include <atomic>
@@ -153,8 +155,14 @@ struct thread_result {
 /// One call of the configured operation; true if the reply came back and checks out.
 class caller {
  public:
-  caller(const options& opts, soap* ctx, int packet_size)
-      : opts_(opts), ctx_(ctx), packet_size_(packet_size), payload_(opts.qname) {
+  // keep_responses (--splits): the responses stay in the context until end_window(), as
+  // lather-bench's split callers keep theirs.
+  caller(const options& opts, soap* ctx, int packet_size, bool keep_responses = false)
+      : opts_(opts),
+        ctx_(ctx),
+        packet_size_(packet_size),
+        keep_responses_(keep_responses),
+        payload_(opts.qname) {
     payload_.fill(seq_, packet_size);
     complex_request_.in = &seq_;
     string_request_.in = gsoap_perf::cxf_payload::echo_string(packet_size);
@@ -197,15 +205,21 @@ class caller {
       if (ctx_->error != SOAP_OK) soap_sprint_fault(ctx_, message, sizeof message);
       first_error = message;
     }
+    if (!keep_responses_) end_window();
+    return ok;
+  }
+
+  /// Frees what the calls since the last end_window() received.
+  void end_window() {
     soap_destroy(ctx_);
     soap_end(ctx_);
-    return ok;
   }
 
  private:
   const options& opts_;
   soap* ctx_;
   int packet_size_;
+  bool keep_responses_;
   gsoap_perf::cxf_payload payload_;
   x1__NestedComplexTypeSeq seq_;
   _x1__echoComplexTypeDoc complex_request_;
@@ -285,7 +299,8 @@ int run_splits(const options& opts) {
   std::vector<split> splits(opts.splits.size());
   for (std::size_t s = 0; s < splits.size(); ++s) {
     init_context(opts, splits[s].ctx);
-    splits[s].client = std::make_unique<caller>(opts, &splits[s].ctx, opts.items / opts.splits[s]);
+    splits[s].client =
+        std::make_unique<caller>(opts, &splits[s].ctx, opts.items / opts.splits[s], true);
   }
   long long errors = 0;
   std::string first_error;
@@ -302,12 +317,20 @@ int run_splits(const options& opts) {
     for (int i = 0; i < opts.splits[s]; ++i) ok = call(s) && ok;
     return ok;
   };
+  // Untimed, after each window: frees the window's responses.
+  auto end_window = [&](std::size_t s) { splits[s].client->end_window(); };
   const std::size_t n = splits.size();
   auto split_at = [n](int cycle, std::size_t i) { return cycle % 2 ? n - 1 - i : i; };
-  for (std::size_t s = 0; s < n; ++s) call(s);  // connect
+  for (std::size_t s = 0; s < n; ++s) {  // connect
+    call(s);
+    end_window(s);
+  }
   const auto warm_until = clock_type::now() + std::chrono::seconds(opts.warmup_s);
   for (int cycle = 0; opts.warmup_s > 0 && (cycle == 0 || clock_type::now() < warm_until); ++cycle)
-    for (std::size_t i = 0; i < n; ++i) window(split_at(cycle, i));
+    for (std::size_t i = 0; i < n; ++i) {
+      window(split_at(cycle, i));
+      end_window(split_at(cycle, i));
+    }
   for (int cycle = 0; cycle < opts.windows; ++cycle)
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t s = split_at(cycle, i);
@@ -315,6 +338,7 @@ int run_splits(const options& opts) {
       const bool ok = window(s);
       const double ms =
           std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+      end_window(s);
       splits[s].window_ms.push_back(ok ? ms : -1.0);
     }
   if (!first_error.empty()) std::fprintf(stderr, "gsoap-perf-client: %s\n", first_error.c_str());

@@ -310,7 +310,8 @@ TEST_F(perf_server_test, SplitsTimeInterleavedWindowsOfEverySplit) {
       {{"--splits", "3", "--items", "10"}, "3 does not divide --items 10"},
       {{"--splits", "1,2", "--count", "4"}, "no --count or --time"},
       {{"--splits", "1", "--threads", "2"}, "one client thread"},
-      {{"--splits", "1", "--operation", "echoBase64Doc"}, "not echoBase64Doc"}};
+      {{"--splits", "1", "--operation", "echoBase64Doc"}, "echoComplexTypeDoc only"},
+      {{"--splits", "1", "--operation", "echoStringDoc"}, "echoComplexTypeDoc only"}};
   for (const auto& [args, reason] : bad) {
     const auto b = run(bench_args(server_->url(), args));
     EXPECT_EQ(b.exit, 2) << b.out;
@@ -767,6 +768,32 @@ TEST(bench_bad_servers, WrongIdsAreCounted) {
   });
   const auto r = run(bench_args(srv.url(), {"--count", "4", "--guard-calls", "0"}));
   expect_errors(r, 4, "wrong id echoed");
+}
+
+TEST(bench_bad_servers, SplitsVerifyEveryEchoOfAWindowAfterTheWindow) {
+  // --splits: the window's two calls send 3 of the 6 items each, and the echo of the second
+  // (even id) comes back short. Each window's echoes are verified after its time is taken:
+  // the window is no sample (-1) and the error is counted and named.
+  std::vector<std::size_t> items_per_call;
+  misbehaving_server srv([&items_per_call](const lather::perf::echoComplexTypeDoc& in) {
+    items_per_call.push_back(in.in.item.size());
+    lather::perf::echoComplexTypeDocResponse out;
+    out.return_ = in.in;
+    if (in.id % 2 == 0) out.return_.item.pop_back();
+    out.idout = in.id;
+    return out;
+  });
+  const auto r = run(bench_args(srv.url(), {"--splits", "2", "--items", "6", "--windows", "2",
+                                            "--guard-calls", "0", "--warmup", "0"}));
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("\n       2          3          -          -          -\n"),
+            std::string::npos)
+      << r.out;  // no window is a sample
+  EXPECT_NE(r.out.find("Errors: 2\n  error: echoed NestedComplexTypeSeq differs from the one "
+                       "sent (2 of 3 items back)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(items_per_call, (std::vector<std::size_t>{3, 3, 3, 3}));
 }
 
 TEST(bench_bad_servers, ChangedPayloadIsCountedUnlessVerificationIsOff) {

@@ -398,20 +398,20 @@ void print_result(const run_options& opts, const run_result& r) {
 }
 
 splits_result run_splits(const run_options& opts, const split_options& split,
-                         const sized_caller_factory& make) {
+                         const split_caller_factory& make) {
   splits_result result;
   std::vector<std::unique_ptr<caller>> callers;
   for (unsigned c : split.calls) {
     result.splits.push_back(
         {.calls = c, .packet_size = split.items / c, .window_ms = {}, .usage = {}});
     result.splits.back().window_ms.reserve(opts.windows);
-    callers.push_back(make(split.items / c));
+    callers.push_back(make(split.items, c));
   }
   std::int32_t id = 0;
-  // One call on split s's connection; a failure is counted and the first few messages kept.
-  auto call = [&](std::size_t s) {
+  // f on split s's caller; a failure is counted and the first few messages kept.
+  auto attempt = [&](std::size_t s, auto f) {
     try {
-      callers[s]->call(++id);
+      f(*callers[s]);
       return true;
     } catch (const std::exception& e) {
       ++result.errors;
@@ -419,12 +419,14 @@ splits_result run_splits(const run_options& opts, const split_options& split,
       return false;
     }
   };
+  auto call = [&](std::size_t s) { return attempt(s, [&](caller& c) { c.call(++id); }); };
   // One window of split s: its calls back to back; true when all succeeded.
   auto window = [&](std::size_t s) {
     bool ok = true;
     for (unsigned i = 0; i < result.splits[s].calls; ++i) ok = call(s) && ok;
     return ok;
   };
+  auto check = [&](std::size_t s) { return attempt(s, [](caller& c) { c.check(); }); };
   const std::size_t n = callers.size();
   auto split_at = [n](unsigned cycle, std::size_t i) { return cycle % 2 ? n - 1 - i : i; };
   for (std::size_t s = 0; s < n; ++s)
@@ -436,15 +438,17 @@ splits_result run_splits(const run_options& opts, const split_options& split,
                                              std::chrono::duration<double>(opts.warmup_seconds));
   for (unsigned cycle = 0; opts.warmup_seconds > 0 && (cycle == 0 || clock::now() < warm_until);
        ++cycle)
-    for (std::size_t i = 0; i < n; ++i) window(split_at(cycle, i));
+    for (std::size_t i = 0; i < n; ++i)
+      if (window(split_at(cycle, i))) check(split_at(cycle, i));
   for (unsigned cycle = 0; cycle < opts.windows; ++cycle)
     for (std::size_t i = 0; i < n; ++i) {
       split_result& r = result.splits[split_at(cycle, i)];
       const window_usage before = thread_usage();
       const auto start = clock::now();
-      const bool ok = window(split_at(cycle, i));
+      bool ok = window(split_at(cycle, i));
       const auto end = clock::now();
       r.usage += thread_usage() - before;
+      ok = ok && check(split_at(cycle, i));  // untimed: verifies the window's echoes
       // A failed window is no sample of the split's time (compare.sh reads errors first).
       r.window_ms.push_back(ok ? seconds_between(start, end) * 1000.0 : -1.0);
     }

@@ -18,10 +18,21 @@ class caller {
   /// One invocation with this id. Throws std::exception with a one-line message on any error
   /// (transport failure, SOAP fault, wrong id or payload echoed).
   virtual void call(std::int32_t id) = 0;
+  /// Verifies what the calls since the last check() echoed, where a caller defers that
+  /// (a split's caller: run_splits calls it after each window, outside the window's time).
+  /// Throws like call().
+  virtual void check() {}
 };
 using caller_factory = std::function<std::unique_ptr<caller>()>;
-/// Makes a caller that sends `packet_size` items per call (one per split of the Axis table).
-using sized_caller_factory = std::function<std::unique_ptr<caller>(unsigned packet_size)>;
+/// Makes the caller of one split of the Axis table: its `calls` consecutive calls send `items`
+/// distinct items between them, items / calls each (call k the k-th slice, then round again),
+/// and it keeps every response until check(), as a program sending its N records in C calls
+/// keeps what came back. Each split so holds and moves the same data; only the number of calls
+/// differs. (Until session 12 a split sent one request of items / C items C times and decoded
+/// each answer into one response: the splits of many calls then worked in an L2-sized set of
+/// objects while one call of 1000 items, ~1.6 MB each way, worked in L3: a cache effect of the
+/// harness, not a cost of the call.)
+using split_caller_factory = std::function<std::unique_ptr<caller>(unsigned items, unsigned calls)>;
 
 struct run_options {
   std::string operation = "echoComplexTypeDoc";
@@ -125,7 +136,7 @@ struct splits_result {
 /// `opts.warmup_seconds`, then `opts.windows` timed cycles. Errors are counted, not thrown,
 /// except when a caller cannot be made.
 splits_result run_splits(const run_options& opts, const split_options& split,
-                         const sized_caller_factory& make);
+                         const split_caller_factory& make);
 void print_splits(const run_options& opts, const split_options& split, const splits_result& r);
 
 /// Runs the global warm-up once, then one timed run per thread count; prints CXF's result

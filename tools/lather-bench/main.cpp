@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "harness.hpp"
 #include "lather/http/error.hpp"
@@ -61,37 +62,65 @@ const perf::NestedComplexTypeSeq& shared_sent(unsigned packet_size) {
   return it->second;
 }
 
-// echoComplexTypeDoc: the request is built once per client (CXF sends the same objects each
-// call); only the id changes. The response object is reused, so a call allocates nothing on
-// the client either once warmed up. The echo is verified against one copy per process of what
-// every client sends, warm in the cache, not against the client's own (with 1,024 clients its
-// lines are cold again by the time the response is in).
+// echoComplexTypeDoc. Throughput runs: the request is built once per client (CXF sends the
+// same objects each call); only the id changes. The response object is reused, so a call
+// allocates nothing on the client either once warmed up. The echo is verified at once against
+// one copy per process of what every client sends, warm in the cache, not against the client's
+// own (with 1,024 clients its lines are cold again by the time the response is in).
+// A split of the Axis table (bench::split_caller_factory): one slot (request and response) per
+// call of a window, the requests holding the window's items in slices; call k uses slot k mod
+// C, and check() verifies each slot's echo against its own request after the window.
 class complex_caller final : public bench::caller {
  public:
   complex_caller(const bench::options& o, unsigned packet_size)
       : client_(o.url, make_client_options(o)),
         verify_(o.verify),
-        sent_(&shared_sent(packet_size)) {
-    request_.in = *sent_;
+        sent_(&shared_sent(packet_size)),
+        slots_(1) {
+    slots_[0].request.in = *sent_;
+  }
+  complex_caller(const bench::options& o, unsigned items, unsigned calls)
+      : client_(o.url, make_client_options(o)), verify_(o.verify), sent_(nullptr), slots_(calls) {
+    const auto all = perf::make_cxf_seq(static_cast<int>(items));
+    const auto per = static_cast<std::ptrdiff_t>(items / calls);
+    auto from = all.item.begin();
+    for (slot& s : slots_) {
+      s.request.in.item.assign(from, from + per);
+      from += per;
+    }
   }
   void call(std::int32_t id) override {
-    request_.id = id;
-    client_.call("echoComplexTypeDoc", request_, response_);
-    if (response_.idout != id)
+    slot& s = slots_[next_];
+    next_ = next_ + 1 == slots_.size() ? 0 : next_ + 1;
+    s.request.id = id;
+    client_.call("echoComplexTypeDoc", s.request, s.response);
+    if (s.response.idout != id)
       throw failure("wrong id echoed: sent " + std::to_string(id) + ", got " +
-                    std::to_string(response_.idout));
-    if (verify_ && !(response_.return_ == *sent_))
-      throw failure("echoed NestedComplexTypeSeq differs from the one sent (" +
-                    std::to_string(response_.return_.item.size()) + " of " +
-                    std::to_string(request_.in.item.size()) + " items back)");
+                    std::to_string(s.response.idout));
+    if (verify_ && sent_) verify(s, *sent_);
+  }
+  void check() override {
+    if (verify_ && !sent_)
+      for (const slot& s : slots_) verify(s, s.request.in);
   }
 
  private:
+  struct slot {
+    perf::echoComplexTypeDoc request;
+    perf::echoComplexTypeDocResponse response;
+  };
+  static void verify(const slot& s, const perf::NestedComplexTypeSeq& sent) {
+    if (!(s.response.return_ == sent))
+      throw failure("echoed NestedComplexTypeSeq differs from the one sent (" +
+                    std::to_string(s.response.return_.item.size()) + " of " +
+                    std::to_string(sent.item.size()) + " items back)");
+  }
+
   client client_;
   bool verify_;
-  const perf::NestedComplexTypeSeq* sent_;
-  perf::echoComplexTypeDoc request_;
-  perf::echoComplexTypeDocResponse response_;
+  const perf::NestedComplexTypeSeq* sent_;  // throughput runs: verify each call against it
+  std::vector<slot> slots_;
+  std::size_t next_ = 0;
 };
 
 class string_caller final : public bench::caller {
@@ -166,19 +195,20 @@ int main(int argc, char** argv) {
                  o.wait_ready_s);
     return 2;
   }
-  bench::sized_caller_factory make_sized =
-      [&o](unsigned packet_size) -> std::unique_ptr<bench::caller> {
-    if (o.run.operation == "echoStringDoc") return std::make_unique<string_caller>(o, packet_size);
+  bench::caller_factory make = [&o]() -> std::unique_ptr<bench::caller> {
+    if (o.run.operation == "echoStringDoc")
+      return std::make_unique<string_caller>(o, o.packet_size);
     if (o.run.operation == "echoBase64Doc") return std::make_unique<base64_caller>(o);
-    return std::make_unique<complex_caller>(o, packet_size);
+    return std::make_unique<complex_caller>(o, o.packet_size);
   };
   try {
     if (!o.split.calls.empty()) {
-      const auto r = bench::run_splits(o.run, o.split, make_sized);
+      const auto r = bench::run_splits(o.run, o.split, [&o](unsigned items, unsigned calls) {
+        return std::make_unique<complex_caller>(o, items, calls);
+      });
       bench::print_splits(o.run, o.split, r);
       return r.errors > 0 ? 1 : 0;
     }
-    bench::caller_factory make = [&] { return make_sized(o.packet_size); };
     if (!o.run.json)
       std::printf("lather-bench: %s %s, PacketSize %u\n", o.url.c_str(), o.run.operation.c_str(),
                   o.packet_size);

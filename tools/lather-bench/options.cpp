@@ -61,7 +61,9 @@ prints its result block.
   --splits LIST             the 2002 Axis table in one process: --items sent as C calls of
                             items/C, for each C in LIST (e.g. 1,2,4,1000), each on its own
                             connection; --windows R cycles each time one window of every
-                            split, interleaved (one thread; no --count/--time)
+                            split, interleaved (one thread; no --count/--time;
+                            echoComplexTypeDoc: a split's calls send distinct slices of
+                            the items, and its echoes are verified after each window)
   --items N                 items per window with --splits (default 1000)
   --client-threads T        run the clients as fibers on T threads (default 0: one OS
                             thread per client, as CXF); each keeps its own connection
@@ -135,8 +137,8 @@ options parse_options(int argc, char** argv) {
       throw std::invalid_argument("--splits times windows of its own calls: no --count or --time");
     if (o.run.thread_counts != std::vector<unsigned>{1} || o.run.client_threads > 0)
       throw std::invalid_argument("--splits runs one client thread");
-    if (o.run.operation == "echoBase64Doc")
-      throw std::invalid_argument("--splits needs an operation with items (not echoBase64Doc)");
+    if (o.run.operation != "echoComplexTypeDoc")
+      throw std::invalid_argument("--splits sends items: echoComplexTypeDoc only");
     for (unsigned c : o.split.calls)
       if (c == 0 || o.split.items % c != 0)
         throw std::invalid_argument("--splits: " + std::to_string(c) + " does not divide --items " +
