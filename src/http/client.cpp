@@ -1,16 +1,23 @@
-// HTTP/1.1 client. Each pooled connection owns a small io_context; a call checks a connection
-// out and drives its asynchronous operations from the calling thread with run_one_until(), so
-// every read, write and connect has an exact deadline and no thread hand-off is needed.
-// Once a plain TCP connection is up, its reads and writes skip the reactor: the socket is
-// blocking with SO_SNDTIMEO/SO_RCVTIMEO no later than the deadline, so a call is one sendmsg
-// and one recv (asio's reactor added an epoll_wait per operation and a handler allocation).
+// HTTP/1.1 client. A call checks a pooled connection out and drives it from the calling
+// thread. Plain TCP is plain sockets: a non-blocking connect waited for with poll (or the
+// caller's wait_socket hook), then a blocking socket with SO_SNDTIMEO/SO_RCVTIMEO no later
+// than the deadline, so a call is one sendmsg and one recv (asio's reactor added an epoll_wait
+// per operation and a handler allocation), and a connection holds one descriptor. A TLS
+// connection hands its connected socket to asio: a small io_context of its own, whose
+// asynchronous operations the calling thread runs with run_one_until(), so every read and
+// write has an exact deadline and no thread hand-off is needed.
 #include "lather/http/client.hpp"
 
 #include "lather/detail/object_pool.hpp"
 
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -27,6 +34,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <utility>
 
 #include "lent_stack.hpp"
 #include "spin.hpp"
@@ -164,6 +172,17 @@ lather::detail::object_pool<T>& spares() {
   return pool;
 }
 
+/// A TLS connection's asio side, made once its TCP connection is up. (Until session 12 every
+/// connection owned an io_context from the start: an epoll, an eventfd and a timerfd besides
+/// its socket, four descriptors per plain connection, so 1,024 connections needed 4,096.)
+struct tls_link {
+  tls_link(int connected_fd, const tcp::endpoint& peer, asio::ssl::context& settings)
+      : socket(ctx, peer.protocol(), connected_fd), stream(socket, settings) {}
+  asio::io_context ctx{1};
+  tcp::socket socket;
+  asio::ssl::stream<tcp::socket&> stream;
+};
+
 /// A pooled connection. Used by one call at a time.
 struct client_connection {
   client_connection(std::chrono::microseconds spin_max, std::atomic<std::size_t>& areas)
@@ -171,19 +190,15 @@ struct client_connection {
   client_connection(const client_connection&) = delete;
   client_connection& operator=(const client_connection&) = delete;
   ~client_connection() { close_socket(); }
-  // `socket` connects, and carries TLS. A plain TCP connection then leaves asio for `fd`: asio
-  // registers every socket it opens with its io_context's epoll, and there each arriving
-  // segment would also run that epoll's callback, one more kernel object per connection
-  // (lather-bench's fibers wait on their own epoll: at 1,024 clients it held 1,024 idle ones).
-  asio::io_context ctx{1};
-  tcp::socket socket{ctx};
-  std::optional<asio::ssl::stream<tcp::socket&>> tls;
-  int fd = -1;  // plain TCP, connected: the socket, out of asio's hands
+  // Plain TCP: the socket, never asio's (asio registers every socket it holds with its
+  // io_context's epoll, and there each arriving segment would also run that epoll's callback).
+  // TLS: -1, the socket is tls->socket.
+  int fd = -1;
+  std::unique_ptr<tls_link> tls;
   void close_socket() {
     if (fd >= 0) ::close(fd);
     fd = -1;
-    sys_error ignored;
-    socket.close(ignored);
+    tls.reset();
   }
   bool connected = false;
   std::uint64_t uses = 0;
@@ -272,6 +287,7 @@ struct client_call {
   [[noreturn]] void time_out(io_deadline d);
   void bound_wait(int option, clock_type::duration& applied, io_deadline d);
   void wait_ready(bool writable, io_deadline d);
+  void wait_connected(io_deadline d);
   void send_blocking(iovec* iov, std::size_t count);
   std::size_t receive_blocking(io_deadline d, sys_error& ec);
   ssize_t receive_sleeping();
@@ -391,11 +407,12 @@ struct client::impl {
     // A dropped connection is destroyed here, outside the lock.
   }
 
-  tcp::resolver::results_type resolve(asio::io_context& ctx) {
+  tcp::resolver::results_type resolve() {
     {
       std::lock_guard lock(pool_mutex);
       if (endpoints) return *endpoints;
     }
+    asio::io_context ctx{1};  // once per client: a synchronous resolve runs nothing on it
     tcp::resolver resolver{ctx};
     sys_error ec;
     auto r = resolver.resolve(url.host, url.port, ec);
@@ -454,7 +471,7 @@ client_call::io_deadline client_call::next_deadline() const {
                             : io_deadline{call_deadline, errc::call_timeout};
 }
 
-/// Start an asynchronous operation on the connection's io_context and run that context on
+/// Start an asynchronous operation on a TLS connection's io_context and run that context on
 /// this thread until it completes or the deadline passes (then the socket is closed).
 template <class Start>
 std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start) {
@@ -465,15 +482,16 @@ std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start) {
     transferred = n;
     done = true;
   });
-  c.ctx.restart();
+  asio::io_context& ctx = c.tls->ctx;
+  ctx.restart();
   while (!done) {
-    if (c.ctx.run_one_until(d.at) == 0 && !done) {
-      if (clock_type::now() < d.at && !c.ctx.stopped()) continue;
+    if (ctx.run_one_until(d.at) == 0 && !done) {
+      if (clock_type::now() < d.at && !ctx.stopped()) continue;
       sys_error ignored;
-      c.socket.close(ignored);  // aborts the operation; its handler still has to run
+      c.tls->socket.close(ignored);  // aborts the operation; its handler still has to run
       c.connected = false;
-      c.ctx.restart();
-      while (!done && c.ctx.run_one() > 0) {
+      ctx.restart();
+      while (!done && ctx.run_one() > 0) {
       }
       throw error(d.code,
                   std::string(describe(d.code)) + " talking to " + cl.url.host + ":" + cl.url.port);
@@ -637,57 +655,82 @@ void client_call::fail_io(const sys_error& ec, std::string_view what) {
 }
 
 void client_call::connect() {
-  auto endpoints = cl.resolve(c.ctx);
+  const auto endpoints = cl.resolve();
   auto connect_deadline = std::min(clock_type::now() + cl.opts.connect_timeout, call_deadline);
   io_deadline d{connect_deadline,
                 connect_deadline == call_deadline ? errc::call_timeout : errc::connect_timeout};
-  sys_error ec = asio::error::not_found;
-  // Endpoint by endpoint rather than asio's range connect, which opens each socket itself:
-  // the receive buffer must be set between open and connect (the window scale is chosen then).
+  int err = EADDRNOTAVAIL;  // no endpoint
+  tcp::endpoint peer;
+  // Endpoint by endpoint, as asio's range connect does; the receive buffer is set between
+  // socket() and connect() (the window scale is chosen then).
   for (const auto& entry : endpoints) {
-    const tcp::endpoint& endpoint = entry.endpoint();
+    peer = entry.endpoint();
     c.close_socket();
-    c.socket.open(endpoint.protocol(), ec);
-    if (ec) continue;
-    wire::raise_receive_buffer(c.socket.native_handle(), cl.opts.receive_buffer);
-    run_io(d, ec, [&](auto&& done) {
-      c.socket.async_connect(endpoint, [done](const sys_error& e) { done(e, 0); });
-    });
-    if (!ec) break;  // else the next endpoint, as asio's range connect does
+    c.fd = ::socket(peer.protocol().family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c.fd < 0) {
+      err = errno;
+      continue;
+    }
+    wire::raise_receive_buffer(c.fd, cl.opts.receive_buffer);
+    err = ::connect(c.fd, peer.data(), static_cast<socklen_t>(peer.size())) == 0 ? 0 : errno;
+    if (err == EINPROGRESS) {
+      wait_connected(d);
+      socklen_t length = sizeof err;
+      if (::getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &length) != 0) err = errno;
+    }
+    if (err == 0) break;
   }
-  if (ec) {
+  if (err != 0) {
+    c.close_socket();
     c.connected = false;
+    const sys_error ec(err, boost::system::system_category());
     errc code = ec == asio::error::connection_refused ? errc::connect_refused : errc::io_failed;
     throw error(code, "connecting to " + cl.url.host + ":" + cl.url.port + ": " + ec.message());
   }
-  c.socket.set_option(tcp::no_delay(true), ec);
+  const int on = 1;
+  ::setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
   if (!cl.tls) {
     // Plain TCP: blocking calls from here on, unless a wait_socket hook does the waiting.
-    c.socket.native_non_blocking(static_cast<bool>(cl.opts.wait_socket), ec);
-    if (!ec) c.fd = c.socket.release(ec);
-    if (ec) fail_io(ec, "configuring the connection to");
+    if (!cl.opts.wait_socket && ::fcntl(c.fd, F_SETFL, ::fcntl(c.fd, F_GETFL) & ~O_NONBLOCK) != 0)
+      fail_io(sys_error(errno, boost::system::system_category()), "configuring the connection to");
     c.send_timeout = c.receive_timeout = clock_type::duration::zero();
   } else {
-    c.tls.emplace(c.socket, *cl.tls);
+    sys_error ec;
+    c.tls = std::make_unique<tls_link>(std::exchange(c.fd, -1), peer, *cl.tls);
     sys_error not_an_address;
     asio::ip::make_address(cl.url.host, not_an_address);
     if (not_an_address)  // SNI is for host names only
-      SSL_set_tlsext_host_name(c.tls->native_handle(), cl.url.host.c_str());
-    if (cl.verify_peer) c.tls->set_verify_callback(asio::ssl::host_name_verification(cl.url.host));
+      SSL_set_tlsext_host_name(c.tls->stream.native_handle(), cl.url.host.c_str());
+    if (cl.verify_peer)
+      c.tls->stream.set_verify_callback(asio::ssl::host_name_verification(cl.url.host));
     run_io(d, ec, [&](auto&& done) {
-      c.tls->async_handshake(asio::ssl::stream_base::client,
-                             [done](const sys_error& e) { done(e, 0); });
+      c.tls->stream.async_handshake(asio::ssl::stream_base::client,
+                                    [done](const sys_error& e) { done(e, 0); });
     });
     if (ec) {
-      c.tls.reset();
-      sys_error ignored_close;
-      c.socket.close(ignored_close);
+      c.close_socket();
       throw error(errc::tls_failed,
                   "TLS handshake with " + cl.url.host + ":" + cl.url.port + ": " + ec.message());
     }
   }
   c.connected = true;
   cl.connections_opened.fetch_add(1, std::memory_order_relaxed);
+}
+
+/// A non-blocking connect is under way on c.fd: wait until it is writable (connected or
+/// failed: SO_ERROR tells), through the wait_socket hook when there is one, or time out.
+void client_call::wait_connected(io_deadline d) {
+  if (cl.opts.wait_socket) return wait_ready(true, d);
+  for (;;) {
+    const auto now = clock_type::now();
+    if (now >= d.at) time_out(d);
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(d.at - now).count();
+    pollfd p{c.fd, POLLOUT, 0};
+    const int n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(ms, 60'000)));
+    if (n > 0) return;
+    if (n < 0 && errno != EINTR)
+      fail_io(sys_error(errno, boost::system::system_category()), "connecting to");
+  }
 }
 
 template <class Buffers>
@@ -704,7 +747,7 @@ void client_call::write_all(const Buffers& b) {
     return;
   }
   sys_error ec;
-  run_io(next_deadline(), ec, [&](auto&& done) { asio::async_write(*c.tls, b, done); });
+  run_io(next_deadline(), ec, [&](auto&& done) { asio::async_write(c.tls->stream, b, done); });
   if (ec == asio::error::broken_pipe || ec == asio::error::connection_reset)
     send_error = ec;
   else if (ec)
@@ -855,7 +898,7 @@ bool client_call::fill(io_deadline d) {
   if (c.tls) {
     c.take_input();
     n = run_io(d, ec, [&](auto&& done) {
-      c.tls->async_read_some(
+      c.tls->stream.async_read_some(
           asio::buffer(c.read_data() + c.read_end, read_area::capacity - c.read_end), done);
     });
   } else {

@@ -656,6 +656,86 @@ TEST(HttpClient, APlainConnectionIsInNoEpollOnceConnected) {
   EXPECT_EQ(c.get_stats().connections_opened, 1u);
 }
 
+// This process's descriptors that are epolls, eventfds or timerfds (an io_context's three).
+static int event_descriptors() {
+  int found = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    const auto target = std::filesystem::read_symlink(entry.path(), ec).string();
+    if (target == "anon_inode:[eventpoll]" || target == "anon_inode:[eventfd]" ||
+        target == "anon_inode:[timerfd]")
+      ++found;
+  }
+  return found;
+}
+
+// A plain TCP connection is one descriptor, its socket. Each connection used to own an
+// io_context from the start, with an epoll, an eventfd and a timerfd: four descriptors per
+// connection, so a client of 1,024 connections needed 4,096 (Debian's default soft limit is
+// 1,024).
+TEST(HttpClient, APlainConnectionHoldsOnlyItsSocket) {
+  server srv{{.threads = 1}};
+  srv.route("/echo", echo);
+  srv.start();
+  ASSERT_EQ(call(*std::make_unique<client>(url(srv)), "warm"), "warm");  // the server's side
+  const int before = event_descriptors();
+  std::vector<std::unique_ptr<client>> clients;
+  for (int i = 0; i < 4; ++i) {
+    clients.push_back(std::make_unique<client>(url(srv)));
+    EXPECT_EQ(call(*clients.back(), "call " + std::to_string(i)), "call " + std::to_string(i));
+  }
+  EXPECT_EQ(event_descriptors(), before);  // 4 connections open, no io_context among them
+  for (const auto& c : clients) EXPECT_EQ(c->get_stats().connections_opened, 1u);
+}
+
+// A connect the peer never completes ends at connect_timeout, with and without a wait hook
+// (the hook is asked to wait for the socket to become writable). The listener's accept queue
+// is full and it never accepts, so the kernel drops the client's SYN.
+TEST(HttpClient, AConnectThatIsNeverAnsweredTimesOut) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof a;
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(listener, 0), 0);  // backlog 0: one queued connection
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &length), 0);
+  const std::uint16_t port = ntohs(a.sin_port);
+  std::vector<int> fillers;  // the queued one, and SYNs the kernel now drops
+  for (int i = 0; i < 3; ++i) {
+    fillers.push_back(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0));
+    ::connect(fillers.back(), reinterpret_cast<sockaddr*>(&a), sizeof a);
+  }
+  int hook_waits_for_writable = 0;
+  for (bool with_hook : {false, true}) {
+    client_options o;
+    o.connect_timeout = 300ms;
+    o.spin_budget = 0us;
+    if (with_hook)
+      o.wait_socket = [&](int fd, bool writable, std::chrono::steady_clock::time_point until) {
+        if (writable) ++hook_waits_for_writable;
+        pollfd p{fd, static_cast<short>(writable ? POLLOUT : POLLIN), 0};
+        const auto left =
+            std::chrono::ceil<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+        return ::poll(&p, 1, static_cast<int>(std::max<std::int64_t>(left.count(), 0))) > 0;
+      };
+    client c{"http://127.0.0.1:" + std::to_string(port) + "/", o};
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      call(c, "x");
+      ADD_FAILURE() << "connected to a listener that never answers";
+    } catch (const error& e) {
+      EXPECT_EQ(e.code(), errc::connect_timeout) << e.what();
+    }
+    const auto took = std::chrono::steady_clock::now() - start;
+    EXPECT_GE(took, 290ms);
+    EXPECT_LT(took, 5s);
+  }
+  EXPECT_GE(hook_waits_for_writable, 1);
+  for (int fd : fillers) ::close(fd);
+  ::close(listener);
+}
+
 // With a wait_socket hook (many calls on one thread, each on its own fiber stack) a call
 // serializes its request and parses its response on a stack the thread lends (warm for every
 // call); without one, on the caller's own stack. A frame on the caller's thread stack lies within

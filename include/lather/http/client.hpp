@@ -56,8 +56,8 @@ struct client_options {
   /// a send or receive would block, the client calls wait_socket(fd, writable, deadline),
   /// then retries; it returns false once the deadline has passed (the call then times out).
   /// For event loops running many clients on one thread (lather-bench --client-threads):
-  /// the hook suspends the calling coroutine until the descriptor is ready. Connecting and
-  /// TLS still wait on the calling thread.
+  /// the hook suspends the calling coroutine until the descriptor is ready. A plain connect
+  /// waits there too (writable); TLS still waits on the calling thread.
   std::function<bool(int fd, bool writable, std::chrono::steady_clock::time_point deadline)>
       wait_socket{};
   /// Plain TCP without wait_socket: a receive that would block first polls the socket
