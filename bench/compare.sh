@@ -26,6 +26,9 @@
 # A missing lather binary prints "lather: not built" and its column stays empty. Every server
 # started here is stopped by PID; every client runs under timeout(1), so the script cannot hang.
 set -uo pipefail
+# The 1,024-client rows need ~1,030 descriptors in each process (gSOAP's client and server as
+# well as lather's tools, which raise their own): a login shell's soft limit is often 1,024.
+ulimit -Sn "$(ulimit -Hn)" 2>/dev/null || true
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=build

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "descriptor_limit.hpp"
 #include "harness.hpp"
 #include "lather/http/error.hpp"
 #include "lather/perf/echo_service.hpp"
@@ -183,6 +184,7 @@ bool wait_ready(const bench::options& o) {
 
 int main(int argc, char** argv) {
   signal(SIGPIPE, SIG_IGN);
+  tools::raise_descriptor_limit();  // one socket per client
   bench::options o;
   try {
     o = bench::parse_options(argc, argv);

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "descriptor_limit.hpp"
 #include "lather/perf/echo_service.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
@@ -43,6 +44,7 @@ T number(const char* text, const char* what) {
 
 int main(int argc, char** argv) {
   using namespace lather;
+  tools::raise_descriptor_limit();  // one descriptor per connection served
   server_options opts;
   opts.port = 8080;
   std::vector<std::string> extra_paths;
