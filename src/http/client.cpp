@@ -176,10 +176,9 @@ lather::detail::object_pool<T>& spares() {
 /// connection owned an io_context from the start: an epoll, an eventfd and a timerfd besides
 /// its socket, four descriptors per plain connection, so 1,024 connections needed 4,096.)
 struct tls_link {
-  tls_link(int connected_fd, const tcp::endpoint& peer, asio::ssl::context& settings)
-      : socket(ctx, peer.protocol(), connected_fd), stream(socket, settings) {}
+  explicit tls_link(asio::ssl::context& settings) : stream(socket, settings) {}
   asio::io_context ctx{1};
-  tcp::socket socket;
+  tcp::socket socket{ctx};
   asio::ssl::stream<tcp::socket&> stream;
 };
 
@@ -287,7 +286,7 @@ struct client_call {
   [[noreturn]] void time_out(io_deadline d);
   void bound_wait(int option, clock_type::duration& applied, io_deadline d);
   void wait_ready(bool writable, io_deadline d);
-  void wait_connected(io_deadline d);
+  int finish_connect(io_deadline d);
   void send_blocking(iovec* iov, std::size_t count);
   std::size_t receive_blocking(io_deadline d, sys_error& ec);
   ssize_t receive_sleeping();
@@ -673,11 +672,7 @@ void client_call::connect() {
     }
     wire::raise_receive_buffer(c.fd, cl.opts.receive_buffer);
     err = ::connect(c.fd, peer.data(), static_cast<socklen_t>(peer.size())) == 0 ? 0 : errno;
-    if (err == EINPROGRESS) {
-      wait_connected(d);
-      socklen_t length = sizeof err;
-      if (::getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &length) != 0) err = errno;
-    }
+    if (err == EINPROGRESS) err = finish_connect(d);
     if (err == 0) break;
   }
   if (err != 0) {
@@ -696,7 +691,10 @@ void client_call::connect() {
     c.send_timeout = c.receive_timeout = clock_type::duration::zero();
   } else {
     sys_error ec;
-    c.tls = std::make_unique<tls_link>(std::exchange(c.fd, -1), peer, *cl.tls);
+    c.tls = std::make_unique<tls_link>(*cl.tls);
+    c.tls->socket.assign(peer.protocol(), c.fd, ec);
+    if (ec) fail_io(ec, "configuring the connection to");  // c.fd is still ours to close
+    c.fd = -1;                                             // the socket's now
     sys_error not_an_address;
     asio::ip::make_address(cl.url.host, not_an_address);
     if (not_an_address)  // SNI is for host names only
@@ -717,19 +715,30 @@ void client_call::connect() {
   cl.connections_opened.fetch_add(1, std::memory_order_relaxed);
 }
 
-/// A non-blocking connect is under way on c.fd: wait until it is writable (connected or
-/// failed: SO_ERROR tells), through the wait_socket hook when there is one, or time out.
-void client_call::wait_connected(io_deadline d) {
-  if (cl.opts.wait_socket) return wait_ready(true, d);
+/// A non-blocking connect is under way on c.fd: waits until it is writable, through the
+/// wait_socket hook when there is one, else with poll, until the deadline (then times out);
+/// returns the connect's errno, 0 once connected (a wake-up before either waits again).
+int client_call::finish_connect(io_deadline d) {
   for (;;) {
-    const auto now = clock_type::now();
-    if (now >= d.at) time_out(d);
-    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(d.at - now).count();
-    pollfd p{c.fd, POLLOUT, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(ms, 60'000)));
-    if (n > 0) return;
-    if (n < 0 && errno != EINTR)
-      fail_io(sys_error(errno, boost::system::system_category()), "connecting to");
+    if (cl.opts.wait_socket) {
+      wait_ready(true, d);
+    } else {
+      const auto now = clock_type::now();
+      if (now >= d.at) time_out(d);
+      const auto ms = std::chrono::ceil<std::chrono::milliseconds>(d.at - now).count();
+      pollfd p{c.fd, POLLOUT, 0};
+      const int n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(ms, 60'000)));
+      if (n < 0 && errno != EINTR) return errno;
+      if (n <= 0) continue;
+    }
+    int err = 0;
+    socklen_t length = sizeof err;
+    if (::getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &length) != 0) return errno;
+    if (err != 0) return err;
+    sockaddr_storage peer{};
+    socklen_t peer_length = sizeof peer;
+    if (::getpeername(c.fd, reinterpret_cast<sockaddr*>(&peer), &peer_length) == 0) return 0;
+    if (errno != ENOTCONN) return errno;
   }
 }
 
