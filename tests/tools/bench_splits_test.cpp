@@ -80,29 +80,40 @@ TEST(bench_splits, CyclesTimeEverySplitInOrderThenReversed) {
   }
 }
 
-TEST(bench_splits, AFailedCallIsCountedAndItsWindowIsNoSample) {
-  call_log log;
-  bench::run_options opts;
-  opts.windows = 3;
-  opts.guard_calls = 0;
-  opts.warmup_seconds = 0;
-  const bench::split_options split{.items = 6, .calls = {1, 3}};
-  // The 3-call split's 5th call is in cycle 1 (its calls 4-6).
-  const auto r = bench::run_splits(opts, split, [&](unsigned items, unsigned calls) {
-    return std::make_unique<recording_caller>(items / calls, log, calls == 3 ? 5 : 0);
-  });
-  // The window went on after the failure; a failed window is not checked.
-  EXPECT_EQ(std::count(log.packet_sizes.begin(), log.packet_sizes.end(), 2u), 3 * 3);
-  EXPECT_EQ(std::count(log.packet_sizes.begin(), log.packet_sizes.end(), 0u), 3 + 2);
+// Two splits, three cycles: one error (`reason`), counted; the second split's window of cycle
+// 1 is no sample (-1), every other window is.
+void expect_one_failed_window(const bench::splits_result& r, const char* reason) {
   EXPECT_EQ(r.errors, 1u);
   ASSERT_EQ(r.error_samples.size(), 1u);
-  EXPECT_EQ(r.error_samples[0], "refused");
+  EXPECT_EQ(r.error_samples[0], reason);
   ASSERT_EQ(r.splits.size(), 2u);
   ASSERT_EQ(r.splits[1].window_ms.size(), 3u);
   EXPECT_GE(r.splits[1].window_ms[0], 0.0);
   EXPECT_EQ(r.splits[1].window_ms[1], -1.0);
   EXPECT_GE(r.splits[1].window_ms[2], 0.0);
   for (double ms : r.splits[0].window_ms) EXPECT_GE(ms, 0.0);
+}
+
+// Three timed cycles, no guard call, no warm-up.
+bench::splits_result three_cycles(const bench::split_options& split,
+                                  const bench::split_caller_factory& make) {
+  bench::run_options opts;
+  opts.windows = 3;
+  opts.guard_calls = 0;
+  opts.warmup_seconds = 0;
+  return bench::run_splits(opts, split, make);
+}
+
+TEST(bench_splits, AFailedCallIsCountedAndItsWindowIsNoSample) {
+  call_log log;
+  // The 3-call split's 5th call is in cycle 1 (its calls 4-6).
+  const auto r = three_cycles({.items = 6, .calls = {1, 3}}, [&](unsigned items, unsigned calls) {
+    return std::make_unique<recording_caller>(items / calls, log, calls == 3 ? 5 : 0);
+  });
+  // The window went on after the failure; a failed window is not checked.
+  EXPECT_EQ(std::count(log.packet_sizes.begin(), log.packet_sizes.end(), 2u), 3 * 3);
+  EXPECT_EQ(std::count(log.packet_sizes.begin(), log.packet_sizes.end(), 0u), 3 + 2);
+  expect_one_failed_window(r, "refused");
 }
 
 TEST(bench_splits, WarmUpRunsWholeUntimedCyclesFirst) {
@@ -125,24 +136,11 @@ TEST(bench_splits, WarmUpRunsWholeUntimedCyclesFirst) {
 
 TEST(bench_splits, AFailedCheckIsCountedAndItsWindowIsNoSample) {
   call_log log;
-  bench::run_options opts;
-  opts.windows = 3;
-  opts.guard_calls = 0;
-  opts.warmup_seconds = 0;
-  const bench::split_options split{.items = 4, .calls = {1, 2}};
   // The 2-call split's second check comes after its window of cycle 1.
-  const auto r = bench::run_splits(opts, split, [&](unsigned items, unsigned calls) {
+  const auto r = three_cycles({.items = 4, .calls = {1, 2}}, [&](unsigned items, unsigned calls) {
     return std::make_unique<recording_caller>(items / calls, log, 0, calls == 2 ? 2 : 0);
   });
-  EXPECT_EQ(r.errors, 1u);
-  ASSERT_EQ(r.error_samples.size(), 1u);
-  EXPECT_EQ(r.error_samples[0], "echo differs");
-  ASSERT_EQ(r.splits.size(), 2u);
-  ASSERT_EQ(r.splits[1].window_ms.size(), 3u);
-  EXPECT_GE(r.splits[1].window_ms[0], 0.0);
-  EXPECT_EQ(r.splits[1].window_ms[1], -1.0);
-  EXPECT_GE(r.splits[1].window_ms[2], 0.0);
-  for (double ms : r.splits[0].window_ms) EXPECT_GE(ms, 0.0);
+  expect_one_failed_window(r, "echo differs");
 }
 
 }  // namespace
