@@ -18,8 +18,8 @@
 // timing one window of every split (forward, then backward); one "SPLIT" line per split. A
 // window's responses stay in the context until the window is timed (lather-bench's split
 // callers keep theirs too); its requests point at the one item like every call here does.
-// Memory is freed after every call (soap_destroy + soap_end). Prints CXF-style lines and one
-// machine-readable "RESULT" line.
+// Memory is freed after every call (soap_destroy + soap_end; with --splits after every window).
+// Prints CXF-style lines and one machine-readable "RESULT" line.
 #include <atomic>
 #include <chrono>
 #include <cstdio>

@@ -30,8 +30,8 @@ using caller_factory = std::function<std::unique_ptr<caller>()>;
 /// keeps what came back. Each split so holds and moves the same data; only the number of calls
 /// differs. (Until session 12 a split sent one request of items / C items C times and decoded
 /// each answer into one response: the splits of many calls then worked in an L2-sized set of
-/// objects while one call of 1000 items, ~1.6 MB each way, worked in L3: a cache effect of the
-/// harness, not a cost of the call.)
+/// objects while one call of 1000 items, ~1.6 MB each way, worked in L3: partly a cache effect
+/// of the harness, not a cost of the call.)
 using split_caller_factory = std::function<std::unique_ptr<caller>(unsigned items, unsigned calls)>;
 
 struct run_options {

@@ -62,8 +62,8 @@ prints its result block.
                             items/C, for each C in LIST (e.g. 1,2,4,1000), each on its own
                             connection; --windows R cycles each time one window of every
                             split, interleaved (one thread; no --count/--time;
-                            echoComplexTypeDoc: a split's calls send distinct slices of
-                            the items, and its echoes are verified after each window)
+                            echoComplexTypeDoc only: a split's calls send distinct slices
+                            of the items, and its echoes are verified after each window)
   --items N                 items per window with --splits (default 1000)
   --client-threads T        run the clients as fibers on T threads (default 0: one OS
                             thread per client, as CXF); each keeps its own connection
