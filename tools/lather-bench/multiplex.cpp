@@ -39,10 +39,10 @@ struct alignas(64) fiber_task {
   clock::time_point deadline{};
   // flag_wait
   const std::atomic<bool>* flag = nullptr;
-  std::function<void()> body;  // run once, at the start
   // While suspended: where the fiber's frames begin (the suspending frame) and end (its entry
   // frame). See prefetch_frames.
   std::uintptr_t frames_begin = 0, frames_end = 0;
+  std::function<void()> body;  // run once, at the start: after the 64 bytes above
 };
 
 // Resuming a fiber returns through the frames of its call stack (2.2 KiB while a call waits
@@ -133,6 +133,8 @@ void fiber_loop::run() {
     while (!s.runnable.empty()) {
       fiber_task* t = s.runnable.front();
       s.runnable.pop_front();
+      // Two ahead, the task's line (prefetch_frames reads it next round); one ahead, its frames.
+      if (s.runnable.size() > 1) __builtin_prefetch(s.runnable[1], 1);
       if (!s.runnable.empty()) prefetch_frames(*s.runnable.front());
       s.resume(*t);
       if (t->state == fiber_state::finished) --live;
@@ -141,6 +143,9 @@ void fiber_loop::run() {
     const bool flag_waiters = s.flag_waiters > 0;
     int n = epoll_wait(s.epoll_fd, events.data(), static_cast<int>(events.size()),
                        flag_waiters ? 1 : 50);
+    // Each ready task's line is cold (touched a round of calls ago): ask for all of them first,
+    // so their misses overlap instead of coming one after another.
+    for (int i = 0; i < n; ++i) __builtin_prefetch(events[i].data.ptr, 1);
     for (int i = 0; i < n; ++i) {
       auto* t = static_cast<fiber_task*>(events[i].data.ptr);
       if (t->state != fiber_state::socket_wait) continue;
