@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
@@ -34,7 +33,6 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
-#include <utility>
 
 #include "lent_stack.hpp"
 #include "spin.hpp"

@@ -692,15 +692,13 @@ TEST(HttpClient, APlainConnectionHoldsOnlyItsSocket) {
 // (the hook is asked to wait for the socket to become writable). The listener's accept queue
 // is full and it never accepts, so the kernel drops the client's SYN.
 TEST(HttpClient, AConnectThatIsNeverAnsweredTimesOut) {
-  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  std::uint16_t port = 0;
+  const int listener = listen_on_loopback(port, 0);  // backlog 0: one queued connection
+  ASSERT_GE(listener, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
+  a.sin_port = htons(port);
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof a;
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(::listen(listener, 0), 0);  // backlog 0: one queued connection
-  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &length), 0);
-  const std::uint16_t port = ntohs(a.sin_port);
   std::vector<int> fillers;  // the queued one, and SYNs the kernel now drops
   for (int i = 0; i < 3; ++i) {
     fillers.push_back(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0));

@@ -19,14 +19,14 @@ namespace lather::http::test {
 
 /// A listening TCP socket on 127.0.0.1 and an ephemeral port (returned in `port`), for peers
 /// written with raw sockets; -1 if it could not be made.
-inline int listen_on_loopback(std::uint16_t& port) {
+inline int listen_on_loopback(std::uint16_t& port, int backlog = 4) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof a;
   if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-      ::listen(fd, 4) != 0 || ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+      ::listen(fd, backlog) != 0 || ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
     if (fd >= 0) ::close(fd);
     return -1;
   }
