@@ -246,6 +246,8 @@ struct client_call {
   clock_type::time_point call_deadline;
   bool reused = false;
   bool response_started = false;  // any response byte arrived
+  // With the wait_socket hook: a send had to wait, or a receive was tried (receive_blocking).
+  bool send_waited = false, receive_tried = false;
   bool request_streaming = false;
   staging_lender* caller_staging = nullptr;  // post() with the caller's own staging output
   xml::output* body_out = nullptr;           // the request body being written: that, or c.out->body
@@ -539,6 +541,7 @@ void client_call::send_blocking(iovec* iov, std::size_t count) {
     if (n < 0) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        send_waited = true;
         wait_ready(true, d);
         continue;
       }
@@ -564,6 +567,15 @@ void client_call::send_blocking(iovec* iov, std::size_t count) {
 
 /// Receives at c.read_end, into the connection's read area (taken from the pool if needed).
 std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
+  // With the hook, a request sent whole without a wait cannot have been answered before this
+  // thread went back to its event loop: the peer answers only what it read, and every byte of
+  // the answer raises readiness after the hook is asked. The first receive then waits first
+  // instead of paying a recv that finds nothing (one empty syscall per call).
+  if (cl.opts.wait_socket && !receive_tried && !send_waited && !send_error) {
+    receive_tried = true;
+    wait_ready(false, d);
+  }
+  receive_tried = true;
   for (;;) {
     if (!cl.opts.wait_socket) bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
     ssize_t n = 0;

@@ -150,4 +150,40 @@ TEST(bench_multiplex, silent_server_times_out_every_fiber) {
   ::close(listener);
 }
 
+// The loop's registration is edge-triggered: a descriptor that became readable while its fiber
+// waited for something else (here a flag) raised its edge then. A later wait on it must still
+// end at once (lather's client may wait before its first receive of a response, and a peer's
+// close is such an edge), not at its deadline.
+TEST(bench_multiplex, a_wait_sees_readiness_that_came_while_its_fiber_was_busy) {
+  int fds[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, fds), 0);
+  std::atomic<bool> reader_busy{false}, written{false};
+  bool first_wait = false, second_wait = false;
+  char first = 0;
+  bench::fiber_loop loop;
+  loop.spawn([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    first_wait = bench::wait_socket(fds[0], false, deadline);  // registers; ends at 'a'
+    EXPECT_EQ(::read(fds[0], &first, 1), 1);
+    reader_busy = true;
+    bench::fiber_loop::wait_for(written);  // the edge of 'b' is reported meanwhile
+    second_wait = bench::wait_socket(fds[0], false, deadline);
+  });
+  loop.spawn([&] {
+    EXPECT_EQ(::write(fds[1], "a", 1), 1);
+    bench::fiber_loop::wait_for(reader_busy);
+    EXPECT_EQ(::write(fds[1], "b", 1), 1);
+    written = true;
+  });
+  loop.run();
+  EXPECT_TRUE(first_wait);
+  EXPECT_EQ(first, 'a');
+  EXPECT_TRUE(second_wait) << "the readiness that came during the flag wait was lost";
+  char second = 0;
+  EXPECT_EQ(::read(fds[0], &second, 1), 1);
+  EXPECT_EQ(second, 'b');
+  ::close(fds[0]);
+  ::close(fds[1]);
+}
+
 }  // namespace

@@ -36,6 +36,9 @@ struct alignas(64) fiber_task {
   // socket_wait
   int registered_fd = -1;  // the descriptor this task's epoll registration is for
   bool writable = false, timed_out = false;
+  // Readiness epoll reported for registered_fd while the task did not wait for it (it ran, or
+  // waited for the other direction or a flag): the edge is gone, so a later wait must see it.
+  std::uint32_t missed = 0;
   clock::time_point deadline{};
   // flag_wait
   const std::atomic<bool>* flag = nullptr;
@@ -58,6 +61,10 @@ void prefetch_frames(const fiber_task& t) {
   // entry frame (Boost.Context's record of the fiber sits at the top of its stack).
   for (std::uintptr_t p = t.frames_begin - 512; p < t.frames_end + 512; p += 64)
     __builtin_prefetch(reinterpret_cast<const void*>(p), 1);
+}
+
+std::uint32_t wanted_events(const fiber_task& t) {
+  return (t.writable ? EPOLLOUT : EPOLLIN | EPOLLRDHUP) | EPOLLERR | EPOLLHUP;
 }
 
 thread_local fiber_loop::impl* current_loop = nullptr;
@@ -83,11 +90,12 @@ struct fiber_loop::impl {
   }
 
   // Descriptors are registered once, edge-triggered for both directions: a wait costs no
-  // epoll_ctl. lather's client only waits after a call returned EAGAIN, and readiness arriving
-  // after that raises a new edge, so an edge consumed while the task waited for the other
-  // direction loses nothing.
+  // epoll_ctl. An edge reported while the task was not waiting for it is kept in `missed`:
+  // lather's client may wait before it tries a receive (the first one of a response), and a
+  // peer's close that came while the task was busy must still end that wait.
   void watch(fiber_task& t, int fd) {
     if (t.registered_fd == fd) return;
+    t.missed = 0;
     if (t.registered_fd >= 0) epoll_ctl(epoll_fd, EPOLL_CTL_DEL, t.registered_fd, nullptr);
     epoll_event ev{};
     ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
@@ -148,12 +156,11 @@ void fiber_loop::run() {
     for (int i = 0; i < n; ++i) __builtin_prefetch(events[i].data.ptr, 1);
     for (int i = 0; i < n; ++i) {
       auto* t = static_cast<fiber_task*>(events[i].data.ptr);
-      if (t->state != fiber_state::socket_wait) continue;
-      const std::uint32_t wanted =
-          (t->writable ? EPOLLOUT : EPOLLIN | EPOLLRDHUP) | EPOLLERR | EPOLLHUP;
-      if (events[i].events & wanted) {
+      if (t->state == fiber_state::socket_wait && (events[i].events & wanted_events(*t))) {
         t->state = fiber_state::runnable;
         s.runnable.push_back(t);
+      } else {
+        t->missed |= events[i].events;
       }
     }
     const auto now = clock::now();
@@ -199,6 +206,10 @@ bool wait_socket(int fd, bool writable, clock::time_point deadline) {
   if (clock::now() >= deadline) return false;
   current_loop->watch(*t, fd);
   t->writable = writable;
+  if (const std::uint32_t ready = t->missed & wanted_events(*t)) {
+    t->missed &= ~ready;  // the caller's next attempt finds out whether it still holds
+    return true;
+  }
   t->timed_out = false;
   t->deadline = deadline;
   t->state = fiber_state::socket_wait;

@@ -55,6 +55,11 @@ struct client_options {
   /// and the calling thread sleeps in sendmsg/recv. Set: the socket is non-blocking and, when
   /// a send or receive would block, the client calls wait_socket(fd, writable, deadline),
   /// then retries; it returns false once the deadline has passed (the call then times out).
+  /// It also waits there before the first receive of an answer whose request went out without
+  /// waiting (the peer cannot have answered yet; trying first would cost an empty recv per
+  /// call), so the hook must return at once for a socket that is already ready, including
+  /// readiness that came while nobody waited on it (poll(2) does; an edge-triggered loop must
+  /// remember such edges, as lather-bench's does).
   /// For event loops running many clients on one thread (lather-bench --client-threads):
   /// the hook suspends the calling coroutine until the descriptor is ready. A plain connect
   /// waits there too (writable); TLS still waits on the calling thread.
