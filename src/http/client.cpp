@@ -570,8 +570,10 @@ std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
   // With the hook, a request sent whole without a wait cannot have been answered before this
   // thread went back to its event loop: the peer answers only what it read, and every byte of
   // the answer raises readiness after the hook is asked. The first receive then waits first
-  // instead of paying a recv that finds nothing (one empty syscall per call).
-  if (cl.opts.wait_socket && !receive_tried && !send_waited && !send_error) {
+  // instead of paying a recv that finds nothing (one empty syscall per call). Not with bytes
+  // left unparsed from before the request: the peer was sending already.
+  if (cl.opts.wait_socket && !receive_tried && !send_waited && !send_error &&
+      c.read_begin == c.read_end) {
     receive_tried = true;
     wait_ready(false, d);
   }
