@@ -64,19 +64,22 @@ std::shared_ptr<const perf::NestedComplexTypeSeq> shared_sent(unsigned packet_si
   return copy;
 }
 
+}  // namespace
+
 // echoComplexTypeDoc's request with its `in` shared by every client of the process, as CXF's
 // Client sends one NestedComplexTypeSeq from all its threads (and gsoap-perf-client one item):
-// the same bytes on the wire as perf::echoComplexTypeDoc.
+// the same bytes on the wire as perf::echoComplexTypeDoc. Outside the anonymous namespace: a
+// meta member the binding reads only for some types would warn as unused in there (clang).
+namespace lather::bench {
 struct shared_request {
   std::shared_ptr<const perf::NestedComplexTypeSeq> in;
   std::int32_t id = 0;
 };
-
-}  // namespace
+}  // namespace lather::bench
 
 template <>
-struct lather::meta<shared_request> {
-  using T = shared_request;
+struct lather::meta<lather::bench::shared_request> {
+  using T = lather::bench::shared_request;
   static constexpr std::string_view name = "echoComplexTypeDoc";
   static constexpr std::string_view ns = perf::types_ns;
   static constexpr bool anonymous = true;
@@ -132,7 +135,7 @@ class complex_caller final : public bench::caller {
 
  private:
   struct slot {
-    shared_request request;
+    bench::shared_request request;
     perf::echoComplexTypeDocResponse response;
   };
   static void verify(const slot& s, const perf::NestedComplexTypeSeq& sent) {
