@@ -77,13 +77,15 @@ struct shared_request {
 };
 }  // namespace lather::bench
 
+// The element and fields of perf::echoComplexTypeDoc, named from its own metadata.
 template <>
 struct lather::meta<lather::bench::shared_request> {
   using T = lather::bench::shared_request;
-  static constexpr std::string_view name = "echoComplexTypeDoc";
-  static constexpr std::string_view ns = perf::types_ns;
-  static constexpr bool anonymous = true;
-  static constexpr auto fields = std::tuple{element("in", &T::in), element("id", &T::id)};
+  using wire = lather::meta<lather::perf::echoComplexTypeDoc>;
+  static constexpr std::string_view name = wire::name, ns = wire::ns;
+  static constexpr bool anonymous = wire::anonymous;
+  static constexpr auto fields = std::tuple{element(std::get<0>(wire::fields).name, &T::in),
+                                            element(std::get<1>(wire::fields).name, &T::id)};
 };
 
 namespace {
