@@ -572,12 +572,10 @@ std::size_t client_call::receive_blocking(io_deadline d, sys_error& ec) {
   // the answer raises readiness after the hook is asked. The first receive then waits first
   // instead of paying a recv that finds nothing (one empty syscall per call). Not with bytes
   // left unparsed from before the request: the peer was sending already.
-  if (cl.opts.wait_socket && !receive_tried && !send_waited && !send_error &&
-      c.read_begin == c.read_end) {
-    receive_tried = true;
-    wait_ready(false, d);
-  }
+  const bool wait_first = cl.opts.wait_socket && !receive_tried && !send_waited && !send_error &&
+                          c.read_begin == c.read_end;
   receive_tried = true;
+  if (wait_first) wait_ready(false, d);
   for (;;) {
     if (!cl.opts.wait_socket) bound_wait(SO_RCVTIMEO, c.receive_timeout, d);
     ssize_t n = 0;
