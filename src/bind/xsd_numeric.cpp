@@ -251,7 +251,7 @@ std::size_t format_unsigned(std::uint64_t v, char* buf) noexcept {
 
 // Shortest round-trip text in std::to_chars' notation: libstdc++'s to_chars is Ryu already.
 // A hand-written Ryu saved ~46 instructions per value (~13%) and was dropped for ~1,000 lines
-// of code and tables (session 5).
+// of code and tables.
 template <class F>
 std::size_t format_floating(F value, char* buf, std::size_t size) noexcept {
   if (std::isnan(value)) return copy_literal("NaN", buf);

@@ -170,9 +170,9 @@ lather::detail::object_pool<T>& spares() {
   return pool;
 }
 
-/// A TLS connection's asio side, made once its TCP connection is up. (Until session 12 every
-/// connection owned an io_context from the start: an epoll, an eventfd and a timerfd besides
-/// its socket, four descriptors per plain connection, so 1,024 connections needed 4,096.)
+/// A TLS connection's asio side, made once its TCP connection is up: an io_context per
+/// connection from the start would cost an epoll, an eventfd and a timerfd besides the socket,
+/// four descriptors per plain connection, so 1,024 connections would need 4,096.
 struct tls_link {
   explicit tls_link(asio::ssl::context& settings) : stream(socket, settings) {}
   asio::io_context ctx{1};

@@ -28,10 +28,10 @@ using caller_factory = std::function<std::unique_ptr<caller>()>;
 /// distinct items between them, items / calls each (call k the k-th slice, then round again),
 /// and it keeps every response until check(), as a program sending its N records in C calls
 /// keeps what came back. Each split so holds and moves the same data; only the number of calls
-/// differs. (Until session 12 a split sent one request of items / C items C times and decoded
-/// each answer into one response: the splits of many calls then worked in an L2-sized set of
-/// objects while one call of 1000 items, ~1.6 MB each way, worked in L3: partly a cache effect
-/// of the harness, not a cost of the call.)
+/// differs. (Sending one request of items / C items C times and decoding each answer into one
+/// response would let the splits of many calls work in an L2-sized set of objects while one
+/// call of 1000 items, ~1.6 MB each way, works in L3: a cache effect of the harness, not a cost
+/// of the call.)
 using split_caller_factory = std::function<std::unique_ptr<caller>(unsigned items, unsigned calls)>;
 
 struct run_options {
@@ -113,7 +113,7 @@ struct run_result {
 /// splits' windows are interleaved: each cycle times one window (C calls) of every split, in
 /// order and then in reverse in the next cycle, so whatever drifts on the machine (the other
 /// load, where the host runs the two vCPUs) hits every split alike within a fraction of a
-/// second. Session 8 found windows timed split after split drift together by up to 3x.
+/// second. Windows timed split after split drift together by up to 3x.
 struct split_options {
   unsigned items = 1000;
   std::vector<unsigned> calls;  ///< each must divide items
