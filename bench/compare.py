@@ -372,7 +372,7 @@ def render_wrk(sec):
            "bench/work/curl-response.xml)" for c in sec.get("curl_failed", [])]
     out += [
         f"Requests/s, best of {p['reps']} run(s): `BODY=bench/work/gsoap-request-pK.xml wrk -t "
-        f"min(2,C) -c C -d {p['secs']}s -s bench/work/post.lua URL`",
+        f"min(2,C) -c C -d {p['secs']}s -s bench/wrk-post.lua URL`",
         "(the request gSOAP's client writes, QName prefixes as generated; both servers checked "
         "with curl first).",
         "",
@@ -539,7 +539,8 @@ def axis_summary(sec):
 def render_axis(sec):
     p = sec["params"]
     calls = p["axis_calls"]
-    lather_n, gsoap_n = p["axis_reps"] * p["axis_lather_windows"], p["axis_reps"] * p["axis_windows"]
+    lather_n = p["axis_reps"] * p["axis_lather_windows"]
+    gsoap_n = p["axis_reps"] * p["axis_windows"]
     splits = ",".join(map(str, calls))
     out = [
         "One client thread. 1000 items are sent as C calls of 1000/C items (lather-bench: each "
@@ -547,7 +548,8 @@ def render_axis(sec):
         "C requests hold the 1000 items in slices and it keeps C responses, verified after the "
         "window",
         "is timed; see docs/benchmarks.md); every split has its own",
-        "warm connection, and one client process times **interleaved cycles**: each cycle times one",
+        "warm connection, and one client process times **interleaved cycles**: each cycle times "
+        "one",
         "window (the split's C calls) of every split, in order and then in reverse in the next",
         "cycle, so whatever drifts on this shared 2-vCPU box (other load, where the host runs the",
         f"vCPUs) hits all splits alike within a fraction of a second. {p['axis_reps']} rounds "
@@ -650,9 +652,11 @@ def render_sizes(sec):
         "ITEMS",
         "--warmup 0 --io store --qname-prefix fixed` against `gsoap-perf-server --io store "
         "--qname-prefix",
-        "fixed`. Each stack's request size is its own serialization of the same items (gSOAP's: its",
+        "fixed`. Each stack's request size is its own serialization of the same items (gSOAP's: "
+        "its",
         "saved request; lather's: the server's /metrics request bytes per call), and each stack's",
-        "ms/MB and RSS ratio use its own size. Peak RSS is the server's VmHWM after the calls minus",
+        "ms/MB and RSS ratio use its own size. Peak RSS is the server's VmHWM after the calls "
+        "minus",
         "after start-up, each point on a fresh server; 'x req' = that growth / the request size.",
         "",
     ]
@@ -681,7 +685,8 @@ def render_sizes(sec):
         "`lather-perf-server` and `gsoap-perf-server --io store --qname-prefix generated`; the",
         "request is gSOAP's, rewritten linearly from its fixed-prefix one (byte-identical to "
         "gSOAP's",
-        "own at 64 items). gSOAP round trip: `gsoap-perf-client --qname-prefix generated --count N`",
+        "own at 64 items). gSOAP round trip: `gsoap-perf-client --qname-prefix generated "
+        "--count N`",
         f"against that server. '> {limit} s': N calls did not finish within {limit} s.",
         "",
     ]
@@ -921,7 +926,11 @@ class Processes:
         self.stop(proc)
         return None, None
 
-    def stop(self, proc):
+    def stop(self, *procs):
+        for proc in procs:
+            self.stop_one(proc)
+
+    def stop_one(self, proc):
         if proc is None:
             return
         if proc.poll() is None:
@@ -994,7 +1003,8 @@ class Compare:
         self.procs = Processes(work)
         b = lambda name: os.path.join(bin_dir, name)
         self.lather_server, self.lather_bench = b("lather-perf-server"), b("lather-bench")
-        self.lather_fetch, self.lather_fetch_client = b("lather-fetch-server"), b("lather-fetch-client")
+        self.lather_fetch = b("lather-fetch-server")
+        self.lather_fetch_client = b("lather-fetch-client")
         self.gsoap_server, self.gsoap_client = b("gsoap-perf-server"), b("gsoap-perf-client")
         self.grpc_server, self.grpc_client = b("grpc-perf-server"), b("grpc-perf-client")
 
@@ -1017,6 +1027,30 @@ class Compare:
 
     def start_peer(self, name, *argv):
         return self.procs.start(name, list(argv))
+
+    def start_perf_servers(self, gsoap_threads, lather_needs, gsoap_needs):
+        """lather-perf-server and gsoap-perf-server --threads N, each when the binaries it needs
+        are built: ({stack: url}, [servers started])."""
+        urls, servers = {}, []
+        if self.need_lather(*lather_needs):
+            p, port = self.start_lather("lather-perf-server", self.lather_server)
+            if p:
+                servers.append(p)
+                urls["lather"] = f"http://127.0.0.1:{port}/perf"
+        if self.have(*gsoap_needs):
+            p, port = self.start_peer("gsoap-perf-server", self.gsoap_server, "--port", "0",
+                                      "--threads", str(gsoap_threads), "--io", "store")
+            if p:
+                servers.append(p)
+                urls["gsoap"] = f"http://127.0.0.1:{port}/perf"
+        return urls, servers
+
+    @staticmethod
+    def record(point, stack, value, label):
+        """One sample of a point: kept for the JSON, shown on stderr as it comes."""
+        point["runs"][stack].append(value)
+        where = ", ".join(f"{k} {v}" for k, v in point.items() if k != "runs")
+        print(f"  {label} {stack:<11} {where}: {fmt0(value)}", file=sys.stderr)
 
     def section(self, number_):
         print(f"compare: section {TITLES[number_]}", file=sys.stderr, flush=True)
@@ -1062,28 +1096,17 @@ class Compare:
 
     def measure_e2e(self):
         sec = self.section(1)
-        urls = {}
-        servers = []
-        if self.need_lather(self.lather_server, self.lather_bench):
-            p, port = self.start_lather("lather-perf-server", self.lather_server)
-            if p:
-                servers.append(p)
-                urls["lather"] = f"http://127.0.0.1:{port}/perf"
-        if self.have(self.gsoap_server, self.gsoap_client):
-            p, port = self.start_peer("gsoap-perf-server", self.gsoap_server, "--port", "0",
-                                      "--threads", "200", "--io", "store")
-            if p:
-                servers.append(p)
-                urls["gsoap"] = f"http://127.0.0.1:{port}/perf"
-            if self.mode == "full":  # the fixed-prefix variant only in full mode
-                p, port = self.start_peer("gsoap-perf-server-fixed", self.gsoap_server, "--port",
-                                          "0", "--threads", "200", "--io", "store",
-                                          "--qname-prefix", "fixed")
-                if p:
-                    servers.append(p)
-                    urls["gsoap_fixed"] = f"http://127.0.0.1:{port}/perf"
-        else:
+        urls, servers = self.start_perf_servers(200, (self.lather_server, self.lather_bench),
+                                                (self.gsoap_server, self.gsoap_client))
+        if not self.have(self.gsoap_server, self.gsoap_client):
             print("gsoap: not built")
+        elif self.mode == "full":  # the fixed-prefix variant only in full mode
+            p, port = self.start_peer("gsoap-perf-server-fixed", self.gsoap_server, "--port", "0",
+                                      "--threads", "200", "--io", "store", "--qname-prefix",
+                                      "fixed")
+            if p:
+                servers.append(p)
+                urls["gsoap_fixed"] = f"http://127.0.0.1:{port}/perf"
         if self.have(self.grpc_server, self.grpc_client):
             p, port = self.start_peer("grpc-perf-server", self.grpc_server, "--port", "0")
             if p:
@@ -1108,24 +1131,12 @@ class Compare:
                         else:
                             value = self.gsoap_e2e(urls[s], t, k,
                                                    "fixed" if s == "gsoap_fixed" else "generated")
-                    pt["runs"][s].append(value)
-                    print(f"  e2e {s:<11} packet {pt['packet']:>3} threads {pt['threads']:>3}: "
-                          f"{fmt0(value)} calls/s", file=sys.stderr)
-        for p in servers:
-            self.procs.stop(p)
+                    self.record(pt, s, value, "e2e")
+        self.procs.stop(*servers)
         sec["points"] = points
         return sec
 
     # --- 2. server alone (wrk)
-
-    POST_LUA = """-- POST the captured request named by $BODY as a SOAP 1.1 call.
-local f = assert(io.open(os.getenv("BODY"), "rb"))
-wrk.method = "POST"
-wrk.body = f:read("*a")
-f:close()
-wrk.headers["Content-Type"] = "text/xml; charset=utf-8"
-wrk.headers["SOAPAction"] = '""'
-"""
 
     def save_requests(self):
         for k in (1, 100):
@@ -1156,21 +1167,8 @@ wrk.headers["SOAPAction"] = '""'
         if not self.have(self.gsoap_client) or not self.save_requests():
             print("gsoap: not built")
             return sec
-        lua = os.path.join(self.work, "post.lua")
-        with open(lua, "w") as f:
-            f.write(self.POST_LUA)
-        urls, servers = {}, []
-        if self.need_lather(self.lather_server):
-            p, port = self.start_lather("lather-perf-server", self.lather_server)
-            if p:
-                servers.append(p)
-                urls["lather"] = f"http://127.0.0.1:{port}/perf"
-        if self.have(self.gsoap_server):
-            p, port = self.start_peer("gsoap-perf-server", self.gsoap_server, "--port", "0",
-                                      "--threads", "300", "--io", "store")
-            if p:
-                servers.append(p)
-                urls["gsoap"] = f"http://127.0.0.1:{port}/perf"
+        lua = os.path.join(ROOT, "bench", "wrk-post.lua")
+        urls, servers = self.start_perf_servers(300, (self.lather_server,), (self.gsoap_server,))
         sec["curl_failed"] = []
         for k in (1, 100):
             for s, url in urls.items():
@@ -1197,11 +1195,8 @@ wrk.headers["SOAPAction"] = '""'
                     value = parse_wrk(out) if rc == 0 else None
                     if rc == 0 and "Non-2xx" in out:
                         print(f"  wrk {s}: non-2xx answers", file=sys.stderr)
-                    pt["runs"][s].append(value)
-                    print(f"  wrk {s:<6} packet {pt['packet']:>3} connections {c:>3}: "
-                          f"{fmt0(value)} req/s", file=sys.stderr)
-        for p in servers:
-            self.procs.stop(p)
+                    self.record(pt, s, value, "wrk")
+        self.procs.stop(*servers)
         sec["points"] = points
         return sec
 
@@ -1229,9 +1224,7 @@ wrk.headers["SOAPAction"] = '""'
                             if lather_ok else None
                     else:
                         value = self.gsoap_e2e(url, pt["threads"], pt["packet"], "generated")
-                    pt["runs"][s].append(value)
-                    print(f"  client {s:<6} packet {pt['packet']:>3} threads {pt['threads']:>3}: "
-                          f"{fmt0(value)} calls/s", file=sys.stderr)
+                    self.record(pt, s, value, "client")
         self.procs.stop(server)
         sec["points"] = points
         return sec
@@ -1269,18 +1262,8 @@ wrk.headers["SOAPAction"] = '""'
         # scheduler more than either stack. gsoap-perf-client keeps one thread per client.
         ct = os.cpu_count() or 1
         sec["params"]["client_threads"] = ct
-        urls, servers = {}, []
-        if self.need_lather(self.lather_server, self.lather_bench):
-            p, port = self.start_lather("lather-perf-server", self.lather_server)
-            if p:
-                servers.append(p)
-                urls["lather"] = f"http://127.0.0.1:{port}/perf"
-        if self.have(self.gsoap_server, self.gsoap_client):
-            p, port = self.start_peer("gsoap-perf-server", self.gsoap_server, "--port", "0",
-                                      "--threads", "1030", "--io", "store")
-            if p:
-                servers.append(p)
-                urls["gsoap"] = f"http://127.0.0.1:{port}/perf"
+        urls, servers = self.start_perf_servers(1030, (self.lather_server, self.lather_bench),
+                                                (self.gsoap_server, self.gsoap_client))
         counts = self.m["client_counts"]
         passes = {"lather": {str(c): [] for c in counts}, "gsoap": {str(c): [] for c in counts}}
         errors = {"lather": [], "gsoap": []}
@@ -1316,8 +1299,7 @@ wrk.headers["SOAPAction"] = '""'
                       file=sys.stderr)
                 pair["largest" if c == largest else "best"] = r["total"]
             sec["pairs"].append(pair)
-        for p in servers:
-            self.procs.stop(p)
+        self.procs.stop(*servers)
         return sec
 
     # --- 5. the 2002 Axis table
@@ -1325,19 +1307,9 @@ wrk.headers["SOAPAction"] = '""'
     def measure_axis(self):
         sec = self.section(5)
         m = self.m
-        urls, servers = {}, []
-        if self.need_lather(self.lather_server, self.lather_bench):
-            p, port = self.start_lather("lather-perf-server", self.lather_server)
-            if p:
-                servers.append(p)
-                urls["lather"] = f"http://127.0.0.1:{port}/perf"
-        if self.have(self.gsoap_server, self.gsoap_client):
-            # A keep-alive connection holds one gSOAP worker: one per split's connection + spares.
-            p, port = self.start_peer("gsoap-perf-server", self.gsoap_server, "--port", "0",
-                                      "--threads", "16", "--io", "store")
-            if p:
-                servers.append(p)
-                urls["gsoap"] = f"http://127.0.0.1:{port}/perf"
+        # A keep-alive connection holds one gSOAP worker: one per split's connection + spares.
+        urls, servers = self.start_perf_servers(16, (self.lather_server, self.lather_bench),
+                                                (self.gsoap_server, self.gsoap_client))
         splits = ",".join(map(str, m["axis_calls"]))
         rounds = {"lather": [], "gsoap": []}
         cpu = {str(c): [] for c in m["axis_calls"]}
@@ -1366,8 +1338,7 @@ wrk.headers["SOAPAction"] = '""'
                 if windows:
                     rounds[s].append(windows)
             print(f"  axis round {rep} done", file=sys.stderr)
-        for p in servers:
-            self.procs.stop(p)
+        self.procs.stop(*servers)
         sec["rounds"], sec["cpu"] = rounds, cpu
         return sec
 
@@ -1522,36 +1493,36 @@ wrk.headers["SOAPAction"] = '""'
 
     # --- 7. the 2003 experiment
 
+    def fetch_median(self, server, client_argv, name):
+        """Median seconds of 100 fetch calls x 5 runs of a client against a started server."""
+        proc, port = server
+        if not proc:
+            return None
+        rc, out = run_bounded(120, [a.format(port=port) for a in client_argv] +
+                              ["--calls", "100", "--runs", "5"])
+        self.procs.stop(proc)
+        if rc:
+            print(f"{name} failed: {tail(out)}", file=sys.stderr)
+            return None
+        return number(parse_result_line(out).get("median_s"))
+
     def measure_drb(self):
         sec = self.section(7)
         sec["drb_median_s"] = sec["lather_median_s"] = None
-        if os.access("/usr/bin/ruby", os.X_OK):
-            proc, port = self.start_peer("drbserver", "/usr/bin/ruby",
-                                         os.path.join(ROOT, "bench/drb/drbserver.rb"), "--port",
-                                         "0")
-            if proc:
-                rc, out = run_bounded(120, ["/usr/bin/ruby",
-                                            os.path.join(ROOT, "bench/drb/drbclient.rb"), "--uri",
-                                            f"druby://127.0.0.1:{port}", "--calls", "100",
-                                            "--runs", "5"])
-                if rc == 0:
-                    sec["drb_median_s"] = number(parse_result_line(out).get("median_s"))
-                else:
-                    print(f"drbclient failed: {tail(out)}", file=sys.stderr)
-                self.procs.stop(proc)
+        ruby, drb = "/usr/bin/ruby", os.path.join(ROOT, "bench", "drb")
+        if os.access(ruby, os.X_OK):
+            sec["drb_median_s"] = self.fetch_median(
+                self.start_peer("drbserver", ruby, os.path.join(drb, "drbserver.rb"), "--port",
+                                "0"),
+                [ruby, os.path.join(drb, "drbclient.rb"), "--uri", "druby://127.0.0.1:{port}"],
+                "drbclient")
         else:
             print("drb: /usr/bin/ruby missing")
         if self.need_lather(self.lather_fetch, self.lather_fetch_client):
-            proc, port = self.start_lather("lather-fetch-server", self.lather_fetch)
-            if proc:
-                rc, out = run_bounded(120, [self.lather_fetch_client, "--url",
-                                            f"http://127.0.0.1:{port}/fetch", "--calls", "100",
-                                            "--runs", "5"])
-                if rc == 0:
-                    sec["lather_median_s"] = number(parse_result_line(out).get("median_s"))
-                else:
-                    print(f"lather-fetch-client failed: {tail(out)}", file=sys.stderr)
-                self.procs.stop(proc)
+            sec["lather_median_s"] = self.fetch_median(
+                self.start_lather("lather-fetch-server", self.lather_fetch),
+                [self.lather_fetch_client, "--url", "http://127.0.0.1:{port}/fetch"],
+                "lather-fetch-client")
         return sec
 
     MEASURES = {1: "measure_e2e", 2: "measure_wrk", 3: "measure_client", 4: "measure_clients",

@@ -96,14 +96,6 @@ open(sys.argv[1], "w").write(
     'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>'
     f'<echo>{pad}</echo></soap:Body></soap:Envelope>')
 PY
-  cat >"$dir/post.lua" <<'LUA'
-local f = assert(io.open(os.getenv("BODY"), "rb"))
-wrk.method = "POST"
-wrk.body = f:read("*a")
-f:close()
-wrk.headers["Content-Type"] = "text/xml; charset=utf-8"
-wrk.headers["SOAPAction"] = '""'
-LUA
   "$build_dir/bin/lather-http-echo" --threads "${THREADS:-2}" >"$dir/port" 2>"$dir/log" &
   pid=$!
   for _ in $(seq 50); do
@@ -121,7 +113,7 @@ LUA
   for c in ${CONNECTIONS:-1 16 256}; do
     threads=2
     ((c < 2)) && threads=1
-    out="$(BODY="$dir/body.xml" wrk -t"$threads" -c"$c" -d"${DURATION:-5}"s -s "$dir/post.lua" \
+    out="$(BODY="$dir/body.xml" wrk -t"$threads" -c"$c" -d"${DURATION:-5}"s -s "$repo/bench/wrk-post.lua" \
       "http://127.0.0.1:$port/perf")"
     printf '%-12s%14s%14s%10s\n' "$c" \
       "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" \
