@@ -25,49 +25,16 @@
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 
+#include "server_impl.hpp"
+
 namespace lather {
+
+using detail::mount_point;
+using detail::operation_metrics;
+
 namespace {
 
 using clock = std::chrono::steady_clock;
-
-// Latency histogram buckets (seconds) for /metrics.
-constexpr std::array<double, 14> latency_bounds = {
-    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0};
-
-struct operation_metrics {
-  std::atomic<std::uint64_t> requests{0}, faults{0}, bytes_in{0}, bytes_out{0};
-  std::atomic<std::uint64_t> micros_total{0};
-  std::array<std::atomic<std::uint64_t>, latency_bounds.size() + 1> buckets{};
-
-  void record(const call_info& info) {
-    requests.fetch_add(1, std::memory_order_relaxed);
-    if (info.fault) faults.fetch_add(1, std::memory_order_relaxed);
-    bytes_in.fetch_add(info.bytes_in, std::memory_order_relaxed);
-    bytes_out.fetch_add(info.bytes_out, std::memory_order_relaxed);
-    micros_total.fetch_add(info.micros, std::memory_order_relaxed);
-    const double s = double(info.micros) * 1e-6;
-    std::size_t b = 0;
-    while (b < latency_bounds.size() && s > latency_bounds[b]) ++b;
-    buckets[b].fetch_add(1, std::memory_order_relaxed);
-  }
-};
-
-struct mount_point {
-  std::string path;
-  service* svc = nullptr;
-  // Metrics per operation index, plus one slot for calls that failed before dispatch.
-  std::vector<std::unique_ptr<operation_metrics>> metrics;
-  std::string wsdl_cache;  // generated on first ?wsdl (per advertised address)
-  std::string wsdl_address;
-  std::mutex wsdl_mutex;
-};
-
-soap::fault_error sender_fault(std::string reason, std::error_code ec = {}) {
-  soap::fault f;
-  f.code = soap::fault_code::sender;
-  f.reason = std::move(reason);
-  return soap::fault_error(std::move(f), ec);
-}
 
 std::string substitute_address(std::string text, std::string_view address) {
   constexpr std::string_view placeholder = "{{address}}";
@@ -98,151 +65,6 @@ unsigned fault_status(soap::version v, const soap::fault& f) {
 }
 
 }  // namespace
-
-// One SOAP call. Reused across calls (pooled); bound to the current HTTP request per call.
-class soap_exchange final : public detail::exchange {
- public:
-  explicit soap_exchange(const server_options& opts) {
-    reader_.set_source([this](char* dest, std::size_t n) { return req_->read_body(dest, n); });
-    const std::size_t piece = std::max<std::size_t>(opts.response_chunking.threshold, 1);
-    if (opts.response_chunking.never) {
-      // The response collects in the HTTP body, sent with its Content-Length at the end; it is
-      // bounded like a request body: past body_limit the call fails (a Server fault).
-      buf_.set_sink(
-          [this, limit = opts.body_limit](std::string_view bytes) {
-            xml::output& body = res_->body();
-            if (body.size() + bytes.size() > limit)
-              throw std::length_error("the response exceeds body_limit (" + std::to_string(limit) +
-                                      " bytes), the most a never-chunked response may buffer");
-            body.append(bytes);
-          },
-          piece);
-      return;
-    }
-    // Forward the serialized response to the HTTP body through the chunking threshold.
-    buf_.set_sink(
-        [this](std::string_view bytes) {
-          // Streaming starts: the status and Content-Type go out with the first chunk.
-          if (!head_set_) set_head(200, version_);
-          xml::output& body = res_->body();
-          body.append(bytes);
-          body.maybe_flush();
-        },
-        piece);
-  }
-
-  void bind_call(http::request& req, http::response& res, service& svc, soap::version v,
-                 std::string_view action) {
-    req_ = &req;
-    res_ = &res;
-    svc_ = &svc;
-    version_ = v;
-    action_ = action;
-    op_ = nullptr;
-    head_set_ = false;
-    response_headers_.clear();
-    reader_.reset();
-    reader_.set_limits(svc.options().xml_limits);
-    buf_.clear();
-    writer_.reset();
-  }
-
-  // ---- call_context ----
-  soap::version version() const override { return version_; }
-  std::string_view operation() const override { return op_ ? std::string_view(op_->name()) : ""; }
-  std::string_view soap_action() const override { return action_; }
-  std::string_view http_header(std::string_view name) const override { return req_->header(name); }
-  std::string_view remote_user() const override {
-    const std::string* u = req_->authenticated_user();
-    return u ? std::string_view(*u) : std::string_view{};
-  }
-  void add_response_header(std::function<void(xml::writer&)> write_entry) override {
-    response_headers_.push_back(std::move(write_entry));
-  }
-
-  // ---- exchange ----
-  xml::reader& reader() override { return reader_; }
-  const bind::read_options& read_options() const override { return svc_->options().read; }
-  std::chrono::milliseconds handler_timeout() const override {
-    return svc_->options().handler_timeout;
-  }
-  soap::envelope_reader& envelope() override { return env_; }
-  void finish_request(bool body_consumed) override {
-    if (!body_consumed && env_.next_body_element()) {
-      throw sender_fault("unexpected second Body element {" + std::string(reader_.ns()) + "}" +
-                         std::string(reader_.local_name()));
-    }
-    env_.finish();
-  }
-  xml::writer& begin_response(bool encoded) override {
-    response_writer_.emplace(writer_, version_);
-    response_writer_->begin(svc_->envelope_starts(), encoded);
-    if (!response_headers_.empty()) {
-      response_writer_->begin_header();
-      for (auto& h : response_headers_) h(writer_);
-    }
-    response_writer_->begin_body();
-    return writer_;
-  }
-  void end_response() override {
-    response_writer_->end();
-    response_writer_.reset();
-    // A response that already streams is complete: its last chunk goes out now, not when the
-    // call returns, so the client does not wait while the operation frees a large message's
-    // objects (32,000 CXF items take ~10 ms to free).
-    if (head_set_) {
-      buf_.flush();
-      res_->finish();
-    }
-  }
-  void accept_one_way() override { one_way_ = true; }
-  [[noreturn]] void request_error(const bind::error_info& e) override {
-    throw sender_fault(e.message, make_error_code(e.code));
-  }
-
-  // ---- driving a call ----
-  void set_head(unsigned status, soap::version v) {
-    head_set_ = true;
-    if (status != 200) res_->set_status(status);
-    // The SOAP media types, checked once for every call.
-    static const http::header_line content_type[2] = {
-        {"Content-Type", soap::content_type_utf8(soap::version::soap11)},
-        {"Content-Type", soap::content_type_utf8(soap::version::soap12)}};
-    if (status != 202) res_->set_header(content_type[v == soap::version::soap12]);
-  }
-  bool head_set_ = false;
-  const operation_entry* op_ = nullptr;
-  bool one_way_ = false;
-  xml::reader reader_;
-  soap::envelope_reader env_{reader_};  // kept with the reader: its scope strings stay warm
-  xml::output buf_;
-  xml::writer writer_{buf_};
-  std::optional<soap::envelope_writer> response_writer_;
-  std::vector<std::function<void(xml::writer&)>> response_headers_;
-  http::request* req_ = nullptr;
-  http::response* res_ = nullptr;
-  service* svc_ = nullptr;
-  soap::version version_ = soap::version::soap11;
-  std::string_view action_;
-};
-
-struct server::impl {
-  server_options opts;
-  http::server http;
-  std::vector<std::unique_ptr<mount_point>> mounts;
-  std::atomic<std::int64_t> in_flight{0};
-  std::atomic<std::uint64_t> http_errors{0};
-
-  explicit impl(server_options o)
-      : opts(std::move(o)), http(static_cast<http::server_options&>(opts)) {}
-
-  detail::object_pool<soap_exchange> exchanges;
-
-  void handle(mount_point& mp, http::request& req, http::response& res);
-  void handle_soap(mount_point& mp, http::request& req, http::response& res);
-  void serve_wsdl(mount_point& mp, http::request& req, http::response& res);
-  std::string metrics_text() const;
-};
 
 void server::impl::handle(mount_point& mp, http::request& req, http::response& res) {
   if (req.path() != mp.path) {
@@ -402,85 +224,6 @@ void server::impl::serve_wsdl(mount_point& mp, http::request& req, http::respons
   }
   res.set_header("Content-Type", "text/xml; charset=utf-8");
   if (req.method() == "GET") res.body().append(text);
-}
-
-std::string server::impl::metrics_text() const {
-  std::string out;
-  auto line = [&out](const std::string& s) {
-    out += s;
-    out += '\n';
-  };
-  line("# HELP lather_requests_total SOAP calls handled, by service and operation.");
-  line("# TYPE lather_requests_total counter");
-  auto label = [](const mount_point& mp, std::size_t i) {
-    std::string op = i < mp.svc->operations().size() ? mp.svc->operations()[i]->name() : "";
-    return "{service=\"" + mp.svc->name() + "\",path=\"" + mp.path + "\",operation=\"" + op + "\"}";
-  };
-  for (const auto& mp : mounts)
-    for (std::size_t i = 0; i < mp->metrics.size(); ++i)
-      line("lather_requests_total" + label(*mp, i) + " " +
-           std::to_string(mp->metrics[i]->requests.load()));
-  line("# HELP lather_faults_total SOAP faults returned.");
-  line("# TYPE lather_faults_total counter");
-  for (const auto& mp : mounts)
-    for (std::size_t i = 0; i < mp->metrics.size(); ++i)
-      line("lather_faults_total" + label(*mp, i) + " " +
-           std::to_string(mp->metrics[i]->faults.load()));
-  line("# HELP lather_request_bytes_total SOAP request bytes parsed.");
-  line("# TYPE lather_request_bytes_total counter");
-  for (const auto& mp : mounts)
-    for (std::size_t i = 0; i < mp->metrics.size(); ++i)
-      line("lather_request_bytes_total" + label(*mp, i) + " " +
-           std::to_string(mp->metrics[i]->bytes_in.load()));
-  line("# HELP lather_response_bytes_total SOAP response bytes written.");
-  line("# TYPE lather_response_bytes_total counter");
-  for (const auto& mp : mounts)
-    for (std::size_t i = 0; i < mp->metrics.size(); ++i)
-      line("lather_response_bytes_total" + label(*mp, i) + " " +
-           std::to_string(mp->metrics[i]->bytes_out.load()));
-  line("# HELP lather_request_duration_seconds Time from request start to response written.");
-  line("# TYPE lather_request_duration_seconds histogram");
-  for (const auto& mp : mounts) {
-    for (std::size_t i = 0; i < mp->metrics.size(); ++i) {
-      const auto& m = *mp->metrics[i];
-      std::string l = label(*mp, i);
-      l.pop_back();  // reopen the label set for "le"
-      std::uint64_t cumulative = 0;
-      for (std::size_t b = 0; b < latency_bounds.size(); ++b) {
-        cumulative += m.buckets[b].load();
-        char bound[32];
-        std::snprintf(bound, sizeof bound, "%g", latency_bounds[b]);
-        line("lather_request_duration_seconds_bucket" + l + ",le=\"" + bound + "\"} " +
-             std::to_string(cumulative));
-      }
-      cumulative += m.buckets[latency_bounds.size()].load();
-      line("lather_request_duration_seconds_bucket" + l + ",le=\"+Inf\"} " +
-           std::to_string(cumulative));
-      char sum[64];
-      std::snprintf(sum, sizeof sum, "%.6f", double(m.micros_total.load()) * 1e-6);
-      line("lather_request_duration_seconds_sum" + label(*mp, i) + " " + sum);
-      line("lather_request_duration_seconds_count" + label(*mp, i) + " " +
-           std::to_string(m.requests.load()));
-    }
-  }
-  line("# HELP lather_in_flight SOAP calls being handled now.");
-  line("# TYPE lather_in_flight gauge");
-  line("lather_in_flight " + std::to_string(in_flight.load()));
-  line("# HELP lather_http_errors_total Requests refused before SOAP processing (e.g. 415).");
-  line("# TYPE lather_http_errors_total counter");
-  line("lather_http_errors_total " + std::to_string(http_errors.load()));
-  auto st = http.get_stats();
-  line("# HELP lather_http_connections_total Connections accepted.");
-  line("# TYPE lather_http_connections_total counter");
-  line("lather_http_connections_total " + std::to_string(st.connections_total));
-  line("# HELP lather_http_connections_open Connections open now.");
-  line("# TYPE lather_http_connections_open gauge");
-  line("lather_http_connections_open " + std::to_string(st.connections_open));
-  line("# HELP lather_http_spins_total Worker spins before sleeping (spin_budget), by outcome.");
-  line("# TYPE lather_http_spins_total counter");
-  line("lather_http_spins_total{outcome=\"found_work\"} " + std::to_string(st.spins_found_work));
-  line("lather_http_spins_total{outcome=\"gave_up\"} " + std::to_string(st.spins_gave_up));
-  return out;
 }
 
 server::server(server_options opts) : impl_(std::make_unique<impl>(std::move(opts))) {

@@ -1,0 +1,610 @@
+// A connection of the HTTP/1.1 server and the request/response exchange on it: Beast's
+// basic_parser for the wire format (its hooks copy the header into a per-connection arena and
+// the body straight into the handler's buffer), the handler call, responses written with writev.
+#include "server_connection.hpp"
+
+namespace lather::http {
+
+using namespace std::string_view_literals;  // appends of literals without a strlen
+
+namespace {
+
+/// What to answer when the request could not be handed to a handler.
+struct rejection {
+  unsigned status;
+  std::string_view text;
+};
+
+rejection rejection_for(const sys_error& ec) {
+  if (ec == bhttp::error::header_limit) return {431, "request header too large\n"};
+  if (ec == bhttp::error::body_limit) return {413, "request body too large\n"};
+  return {400, "malformed request\n"};
+}
+
+/// What to answer for the exception escaping a handler (called in its catch block).
+rejection handler_failure() {
+  try {
+    throw;
+  } catch (const error& e) {
+    if (e.code() == errc::await_timeout) return {504, "awaited work timed out\n"};
+    if (e.code() == errc::shutting_down) return {503, "server shutting down\n"};
+  } catch (...) {
+  }
+  return {500, "internal server error\n"};
+}
+
+errc errc_for(const sys_error& ec) {
+  if (ec == bhttp::error::body_limit) return errc::body_limit;
+  if (ec == bhttp::error::header_limit) return errc::header_limit;
+  return errc::bad_message;
+}
+
+}  // namespace
+
+namespace detail {
+
+lazy_read_buffer::const_iterator lazy_read_buffer::begin() const {
+  return c->resolve_read();
+}
+lazy_read_buffer::const_iterator lazy_read_buffer::end() const {
+  return &c->read_target + 1;  // begin() resolves; asio may ask for the end first
+}
+
+void request_parser::on_request_impl(bhttp::verb, beast::string_view method,
+                                     beast::string_view target, int version, sys_error&) {
+  c_.buffers->head_text.append(method.data(), method.size());
+  c_.buffers->head_text.append(target.data(), target.size());
+  c_.method_length = static_cast<std::uint32_t>(method.size());
+  c_.target_length = static_cast<std::uint32_t>(target.size());
+  c_.version = static_cast<unsigned>(version);
+}
+
+void request_parser::on_field_impl(bhttp::field f, beast::string_view name,
+                                   beast::string_view value, sys_error& ec) {
+  if (c_.header_done) return;  // trailer fields are read and ignored
+  if (f == bhttp::field::content_length && ++c_.content_length_fields > 1) {
+    // Even identical duplicates are refused: intermediaries disagree on them (smuggling).
+    ec = bhttp::error::bad_content_length;
+    return;
+  }
+  if (f == bhttp::field::transfer_encoding) {
+    if (c_.has_transfer_encoding) {
+      ec = bhttp::error::bad_transfer_encoding;
+      return;
+    }
+    c_.has_transfer_encoding = true;
+  }
+  if (f == bhttp::field::expect &&
+      wire::iequals(wire::trim({value.data(), value.size()}), "100-continue"))
+    c_.expect_continue = true;
+  field_ref r;
+  r.name_offset = static_cast<std::uint32_t>(c_.buffers->head_text.size());
+  r.name_length = static_cast<std::uint32_t>(name.size());
+  c_.buffers->head_text.append(name.data(), name.size());
+  r.value_offset = static_cast<std::uint32_t>(c_.buffers->head_text.size());
+  r.value_length = static_cast<std::uint32_t>(value.size());
+  c_.buffers->head_text.append(value.data(), value.size());
+  c_.buffers->fields.push_back(r);
+}
+
+void request_parser::on_header_impl(sys_error&) {
+  c_.header_done = true;
+}
+
+std::size_t request_parser::take(beast::string_view bytes, sys_error& ec) {
+  std::size_t room = c_.body_capacity - c_.body_length;
+  std::size_t n = std::min(room, bytes.size());
+  // Bytes read straight into the caller's buffer are in place, or move down over chunk framing.
+  char* to = c_.body_dest + c_.body_length;
+  if (n && to != bytes.data()) std::memmove(to, bytes.data(), n);
+  c_.body_length += n;
+  if (n < bytes.size()) ec = bhttp::error::need_buffer;  // the caller's buffer is full
+  return n;
+}
+
+void server_connection::run(yield_type y) {
+  stack_top = static_cast<const char*>(__builtin_frame_address(0));
+  yield = &y;
+  current_connection = this;
+  // Link into the worker's list so stop() can find idle connections.
+  next = owner.connections;
+  if (next) next->prev = this;
+  owner.connections = this;
+  ++owner.open_connections;
+  try {
+    bool ok = true;
+    if (srv.tls) {
+      tls.emplace(socket, *srv.tls);
+      set_deadline(srv.opts.header_timeout);
+      sys_error ec;
+      tls->async_handshake(asio::ssl::stream_base::server, y[ec]);
+      current_connection = this;
+      clear_deadline();
+      ok = !ec;
+    }
+    while (ok && !closed) {
+      if (!wait_for_request()) break;
+      bool served = false;
+      detail::run_on_lent_stack(owner.stacks, [&] {
+        if (!read_request_head()) return;
+        serve_request();
+        served = true;
+      });
+      give_back_buffers();
+      give_back_read_area(false);
+      if (!served || !keep_alive || srv.stopping.load(std::memory_order_relaxed)) break;
+    }
+  } catch (const boost::coroutines::detail::forced_unwind&) {
+    throw;
+  } catch (...) {
+    // Connection-level failure: nothing more can be said to this client.
+  }
+  parser.reset();
+  close_socket();
+  if (prev)
+    prev->next = next;
+  else
+    owner.connections = next;
+  if (next) next->prev = prev;
+  --owner.open_connections;
+  if (owner.landing_owner == this) owner.landing_owner = nullptr;
+  give_back_buffers();
+  give_back_read_area(true);
+  owner.stacks.trim(owner.open_connections);  // as give_back_buffers
+  current_connection = nullptr;
+  srv.connection_closed();
+}
+
+/// Until the next request's first bytes are in the read buffer (at once for pipelined ones),
+/// on the coroutine's own stack. False = closed, reset, timed out or stopping.
+bool server_connection::wait_for_request() {
+  if (read_end > read_begin) return true;
+  if (srv.stopping.load(std::memory_order_relaxed)) return false;
+  sys_error ec;
+  if (next_request_early) {
+    // Read into the pool's area and go on at once. Through asio, a read that finds its bytes
+    // at once posts its completion, holding the area until the worker has run everything
+    // queued before it (many areas in use, none warm); one that finds nothing costs the same
+    // empty recv as this one, hence only when the last read found bytes at once.
+    hold_read_area();
+    read_end = read_now(read_buffer.get(), read_capacity, ec);
+    next_request_early = read_end > 0;
+    if (ec) return false;
+    if (read_end > 0) return true;
+    give_back_read_area(false);
+  }
+  idle = true;
+  set_deadline(srv.opts.idle_timeout);
+  const bool got = fill(ec);
+  idle = false;
+  return got;
+}
+
+/// Parse the next request head, whose first bytes are in the read buffer. False = close the
+/// connection (after any error answer).
+bool server_connection::read_request_head() {
+  method_length = target_length = 0;
+  content_length_fields = 0;
+  has_transfer_encoding = expect_continue = continue_sent = header_done = false;
+  user = nullptr;
+  body_error = {};
+  status = 200;
+  response_phase = phase::fresh;
+  close_delimited = head_request = false;
+  keep_alive = true;
+  parser.emplace(*this);
+  parser->header_limit(static_cast<std::uint32_t>(
+      std::min<std::size_t>(srv.opts.header_limit, std::numeric_limits<std::uint32_t>::max())));
+  parser->body_limit(srv.opts.body_limit);
+
+  bool header_clock = false;  // header_timeout runs from the first partial head
+  for (;;) {
+    if (read_end > read_begin) {
+      if (!buffers) {  // the request's first bytes: it needs its buffers from now on
+        take_buffers();
+        buffers->head_text.clear();
+        buffers->fields.clear();
+        buffers->response_fields.clear();
+        buffers->body.clear();
+        buffers->body.set_threshold(wire::first_flush(srv.opts.response_chunking));
+      }
+      sys_error ec;
+      std::size_t n =
+          parser->put(asio::buffer(read_buffer.get() + read_begin, read_end - read_begin), ec);
+      read_begin += n;
+      if (!ec && parser->is_header_done()) break;
+      if (ec && ec != bhttp::error::need_more) {
+        clear_deadline();
+        rejection r = rejection_for(ec);
+        answer(r.status, r.text, true);
+        return false;
+      }
+      if (!header_clock) {
+        header_clock = true;
+        set_deadline(srv.opts.header_timeout);
+      }
+    }
+    sys_error ec;
+    if (!fill(ec)) return false;  // closed, reset or timed out: nothing to answer
+  }
+  clear_deadline();
+  parser->eager(true);
+  worker::add(owner.requests, 1);
+  return true;
+}
+
+void server_connection::serve_request() {
+  keep_alive = parser->keep_alive() && !srv.stopping.load(std::memory_order_relaxed);
+  head_request = method() == "HEAD";
+  if (head_request) buffers->body.clear_sink();
+
+  std::string_view path = target().substr(0, target().find('?'));
+  const handler* h = nullptr;
+  if (has_transfer_encoding && !parser->chunked()) {
+    // Beast accepted a coding list not ending in "chunked": the length is unknowable.
+    answer(400, "transfer coding not supported\n", true);
+    return;
+  }
+  if (has_transfer_encoding && !wire::iequals(wire::trim(header("Transfer-Encoding")), "chunked")) {
+    answer(501, "transfer coding not implemented\n", true);
+    return;
+  }
+  if (!srv.expected_credentials.empty()) {
+    std::string_view auth = wire::trim(header("Authorization"));
+    bool ok = auth.size() > 6 && wire::iequals(auth.substr(0, 6), "Basic ") &&
+              wire::secure_equals(wire::trim(auth.substr(6)), srv.expected_credentials);
+    if (!ok) {
+      buffers->response_fields.append("WWW-Authenticate: Basic realm=\""sv);
+      buffers->response_fields.append(srv.opts.realm);
+      buffers->response_fields.append("\", charset=\"UTF-8\"\r\n"sv);
+      answer(401, "authentication required\n", false);
+      return;
+    }
+    user = &srv.opts.auth->user;
+  }
+  if (!(h = srv.find_route(path))) {
+    answer(404, "no such endpoint\n", false);
+    return;
+  }
+
+  request req{*this};
+  response res{*this};
+  try {
+    (*h)(req, res);
+    if (response_phase != phase::finished && !parser->is_done() && !drain_body(256 * 1024))
+      keep_alive = false;
+    finish_response();
+  } catch (const boost::coroutines::detail::forced_unwind&) {
+    throw;
+  } catch (...) {
+    if (response_phase == phase::fresh && !peer_gone && !closed) {
+      buffers->response_fields.clear();
+      rejection r = body_error ? rejection_for(body_error) : handler_failure();
+      answer(r.status, r.text, true);
+    } else {
+      keep_alive = false;  // a half-sent response can only be ended by closing
+    }
+    return;
+  }
+  if (!parser->is_done() && !drain_body(256 * 1024)) keep_alive = false;
+}
+
+/// A short response produced by the server itself. `close` ends the connection after it.
+void server_connection::answer(unsigned code, std::string_view text, bool close) {
+  if (close || (parser && !parser->is_done() && !drain_body(64 * 1024))) keep_alive = false;
+  status = code;
+  buffers->body.clear();
+  if (!head_request) buffers->body.append(text);
+  response_phase = phase::fresh;
+  buffers->response_fields.append("Content-Type: text/plain; charset=utf-8\r\n"sv);
+  try {
+    finish_response();
+  } catch (const error&) {
+    keep_alive = false;
+  }
+}
+
+std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
+  if (body_error) throw error(errc_for(body_error), body_error.message());
+  if (capacity == 0 || parser->is_done()) return 0;
+  if (expect_continue && !continue_sent && read_begin == read_end &&
+      response_phase == phase::fresh) {
+    continue_sent = true;
+    static constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
+    write_all(asio::buffer(continue_line.data(), continue_line.size()));
+  }
+  body_dest = dest;
+  body_capacity = capacity;
+  body_length = 0;
+  for (;;) {
+    if (read_end > read_begin) {
+      sys_error ec;
+      std::size_t n =
+          parser->put(asio::buffer(read_buffer.get() + read_begin, read_end - read_begin), ec);
+      read_begin += n;
+      if (ec && ec != bhttp::error::need_buffer && ec != bhttp::error::need_more) {
+        body_error = ec;
+        keep_alive = false;
+        throw error(errc_for(ec), "request body: " + ec.message());
+      }
+      if (body_length > 0 || parser->is_done()) return body_length;
+    }
+    sys_error ec;
+    if (read_begin == read_end && capacity >= direct_to_caller) {
+      // Nothing buffered: the socket's bytes go straight into the caller's buffer (the XML
+      // reader's), saving a copy of the body through the connection's buffer.
+      read_begin = read_end = 0;
+      if (std::size_t n = read_now(dest, std::min(capacity, read_capacity), ec)) {
+        if (parse_body_in_place(n)) return body_length;
+        continue;
+      }
+    } else {
+      hold_read_area();
+      make_room();
+      if (std::size_t n = read_now(read_buffer.get() + read_end, read_capacity - read_end, ec)) {
+        read_end += n;
+        continue;
+      }
+    }
+    bool got = !ec;
+    if (got) {
+      set_deadline(srv.opts.idle_timeout);
+      got = fill(ec);
+      clear_deadline();
+    }
+    if (!got) {
+      peer_gone = true;
+      keep_alive = false;
+      throw error(timed_out ? errc::io_timeout : errc::client_gone,
+                  "request body: connection ended before the body did");
+    }
+  }
+}
+
+/// Parse `n` body bytes that read_now put at body_dest: the body stays where it is (chunk
+/// framing is squeezed out); what the parser did not take (a split chunk header, the next
+/// pipelined request) moves to the empty read buffer. True when read_body can return.
+bool server_connection::parse_body_in_place(std::size_t n) {
+  std::size_t used = 0;
+  while (used < n && !parser->is_done()) {
+    sys_error ec;
+    std::size_t m = parser->put(asio::buffer(body_dest + used, n - used), ec);
+    used += m;
+    if (ec && ec != bhttp::error::need_more && ec != bhttp::error::need_buffer) {
+      body_error = ec;
+      keep_alive = false;
+      throw error(errc_for(ec), "request body: " + ec.message());
+    }
+    if (m == 0) break;
+  }
+  if (used < n) hold_read_area();
+  if (read_buffer) std::memcpy(read_buffer.get(), body_dest + used, n - used);
+  read_end = n - used;
+  return body_length > 0 || parser->is_done();
+}
+
+/// Read and drop what is left of the request body, up to `budget` bytes.
+bool server_connection::drain_body(std::size_t budget) {
+  if (body_error || closed) return false;
+  if (expect_continue && !continue_sent) return false;  // the client waits: close instead
+  char scratch[4096];
+  try {
+    while (!parser->is_done()) {
+      std::size_t n = read_body(scratch, std::min(budget, sizeof scratch));
+      if (n == 0 && !parser->is_done()) return false;
+      budget -= n;
+      if (budget == 0 && !parser->is_done()) return false;
+    }
+  } catch (const error&) {
+    return false;
+  }
+  return true;
+}
+
+/// Fill `head` with the status line and headers; `framing` is the Content-Length or
+/// Transfer-Encoding line (or "" for a close-delimited body).
+void server_connection::start_head(std::string_view framing) {
+  std::string& head = buffers->head;
+  const std::string& response_fields = buffers->response_fields;
+  head.clear();
+  head.append("HTTP/1.1 "sv);
+  wire::append_decimal(head, status);
+  head.push_back(' ');
+  head.append(wire::reason_phrase(status));
+  head.append("\r\nDate: "sv);
+  head.append(wire::http_date());
+  head.append("\r\nServer: lather\r\n"sv);
+  head.append(response_fields);
+  head.append(framing);
+  if (srv.stopping.load(std::memory_order_relaxed)) keep_alive = false;
+  if (!keep_alive)
+    head.append("Connection: close\r\n"sv);
+  else if (version == 10)
+    head.append("Connection: keep-alive\r\n"sv);
+  head.append("\r\n"sv);
+}
+
+void server_connection::on_body_flush(std::string_view bytes) {
+  std::string& head = buffers->head;
+  xml::output& body = buffers->body;
+  if (bytes.empty() || response_phase == phase::finished) return;
+  char size_line[20];
+  if (response_phase == phase::fresh) {
+    // HTTP/1.0 peers do not know chunked: stream the body and end it by closing.
+    close_delimited = version == 10;
+    if (close_delimited) keep_alive = false;
+    start_head(close_delimited ? std::string_view{} : "Transfer-Encoding: chunked\r\n");
+    response_phase = phase::streaming;
+    body.set_threshold(wire::streaming_flush(srv.opts.response_chunking));
+    if (close_delimited) {
+      std::array<asio::const_buffer, 2> b{asio::buffer(head),
+                                          asio::buffer(bytes.data(), bytes.size())};
+      write_all(b);
+    } else {
+      std::array<asio::const_buffer, 4> b{
+          asio::buffer(head), asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
+          asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
+      write_all(b);
+    }
+    return;
+  }
+  if (close_delimited) {
+    write_all(asio::buffer(bytes.data(), bytes.size()));
+  } else {
+    std::array<asio::const_buffer, 3> b{
+        asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
+        asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
+    write_all(b);
+  }
+}
+
+void server_connection::finish_response() {
+  std::string& head = buffers->head;
+  xml::output& body = buffers->body;
+  if (response_phase == phase::finished) return;
+  std::string_view rest = body.view();
+  const chunking& c = srv.opts.response_chunking;
+  char size_line[20];
+  static constexpr std::string_view last_chunk = "0\r\n\r\n";
+  if (response_phase == phase::fresh) {
+    bool fits = c.never || head_request || (c.threshold > 0 && rest.size() <= c.threshold);
+    if (fits || version == 10) {
+      // Built on the stack: "Content-Length: " alone is past std::string's small buffer.
+      char framing[48] = "Content-Length: ";
+      constexpr std::size_t prefix = sizeof("Content-Length: ") - 1;
+      auto digits = std::to_chars(framing + prefix, framing + sizeof framing - 2, rest.size());
+      digits.ptr[0] = '\r';
+      digits.ptr[1] = '\n';
+      start_head(std::string_view(framing, static_cast<std::size_t>(digits.ptr + 2 - framing)));
+      if (head_request) rest = {};
+      std::array<asio::const_buffer, 2> b{asio::buffer(head),
+                                          asio::buffer(rest.data(), rest.size())};
+      response_phase = phase::finished;
+      write_all(b);
+    } else {
+      start_head("Transfer-Encoding: chunked\r\n");
+      response_phase = phase::finished;
+      if (rest.empty()) {
+        std::array<asio::const_buffer, 2> b{asio::buffer(head),
+                                            asio::buffer(last_chunk.data(), last_chunk.size())};
+        write_all(b);
+      } else {
+        std::array<asio::const_buffer, 5> b{
+            asio::buffer(head), asio::buffer(wire::chunk_size_line(size_line, rest.size())),
+            asio::buffer(rest.data(), rest.size()), asio::buffer("\r\n", 2),
+            asio::buffer(last_chunk.data(), last_chunk.size())};
+        write_all(b);
+      }
+    }
+  } else if (close_delimited) {
+    response_phase = phase::finished;
+    if (!rest.empty()) write_all(asio::buffer(rest.data(), rest.size()));
+  } else {
+    response_phase = phase::finished;
+    if (rest.empty()) {
+      write_all(asio::buffer(last_chunk.data(), last_chunk.size()));
+    } else {
+      std::array<asio::const_buffer, 4> b{
+          asio::buffer(wire::chunk_size_line(size_line, rest.size())),
+          asio::buffer(rest.data(), rest.size()), asio::buffer("\r\n", 2),
+          asio::buffer(last_chunk.data(), last_chunk.size())};
+      write_all(b);
+    }
+  }
+  // A huge buffered body should not stay pinned in the worker's pool.
+  if (body.view().size() > (1u << 20)) {
+    body = xml::output{};
+    install_body_sink();
+  } else {
+    body.clear();
+    if (head_request) install_body_sink();
+  }
+}
+
+}  // namespace detail
+
+// ---- request / response ----
+
+std::string_view request::method() const {
+  return x_.method();
+}
+std::string_view request::target() const {
+  return x_.target();
+}
+std::string_view request::path() const {
+  std::string_view t = x_.target();
+  return t.substr(0, t.find('?'));
+}
+std::string_view request::query() const {
+  std::string_view t = x_.target();
+  std::size_t q = t.find('?');
+  return q == std::string_view::npos ? std::string_view{} : t.substr(q + 1);
+}
+std::string_view request::header(std::string_view name) const {
+  return x_.header(name);
+}
+unsigned request::version() const {
+  return x_.version;
+}
+std::optional<std::uint64_t> request::content_length() const {
+  if (x_.parser->chunked()) return std::nullopt;
+  auto n = x_.parser->content_length();
+  return n ? std::optional<std::uint64_t>(*n) : std::optional<std::uint64_t>(0);
+}
+std::size_t request::read_body(char* dest, std::size_t capacity) {
+  return x_.read_body(dest, capacity);
+}
+const std::string* request::authenticated_user() const {
+  return x_.user;
+}
+std::string request::remote_endpoint() const {
+  sys_error ec;
+  auto ep = x_.socket.remote_endpoint(ec);
+  if (ec) return {};
+  return ep.address().to_string() + ":" + std::to_string(ep.port());
+}
+
+void response::set_status(unsigned code) {
+  if (code < 100 || code > 999) throw std::invalid_argument("HTTP status out of range");
+  x_.status = code;
+}
+namespace {
+/// Throws for an invalid header; false for one of the server's own (ignored).
+bool acceptable_header(std::string_view name, std::string_view value) {
+  if (!wire::is_token(name) || !wire::is_safe_value(value))
+    throw std::invalid_argument("invalid HTTP header name or value");
+  for (std::string_view reserved : {"Content-Length", "Transfer-Encoding", "Connection", "Date"})
+    if (wire::iequals(name, reserved)) return false;
+  return true;
+}
+}  // namespace
+
+header_line::header_line(std::string_view name, std::string_view value) {
+  if (!acceptable_header(name, value))
+    throw std::invalid_argument("HTTP header " + std::string(name) + " is set by the server");
+  text_.append(name).append(": "sv).append(value).append("\r\n"sv);
+}
+
+void response::set_header(std::string_view name, std::string_view value) {
+  if (!acceptable_header(name, value)) return;
+  x_.buffers->response_fields.append(name);
+  x_.buffers->response_fields.append(": "sv);
+  x_.buffers->response_fields.append(value);
+  x_.buffers->response_fields.append("\r\n"sv);
+}
+void response::set_header(const header_line& line) {
+  x_.buffers->response_fields.append(line.text());
+}
+xml::output& response::body() {
+  return x_.buffers->body;
+}
+void response::finish() {
+  if (!x_.parser->is_done() && !x_.drain_body(256 * 1024)) x_.keep_alive = false;
+  x_.finish_response();
+}
+bool response::client_gone() const {
+  // With the request body consumed, a readable EOF means the client has gone.
+  return x_.peer_gone || x_.closed || x_.peer_closed();
+}
+
+}  // namespace lather::http

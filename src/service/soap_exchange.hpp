@@ -1,0 +1,153 @@
+// Internal to lather_service: one SOAP call's reader, response buffer and writer, bound to
+// the HTTP request and response in progress (pooled by the server, reused across calls).
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lather/http/server.hpp"
+#include "lather/service/service.hpp"
+#include "lather/soap/envelope.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather {
+
+inline soap::fault_error sender_fault(std::string reason, std::error_code ec = {}) {
+  soap::fault f;
+  f.code = soap::fault_code::sender;
+  f.reason = std::move(reason);
+  return soap::fault_error(std::move(f), ec);
+}
+
+// One SOAP call. Reused across calls (pooled); bound to the current HTTP request per call.
+class soap_exchange final : public detail::exchange {
+ public:
+  explicit soap_exchange(const server_options& opts) {
+    reader_.set_source([this](char* dest, std::size_t n) { return req_->read_body(dest, n); });
+    const std::size_t piece = std::max<std::size_t>(opts.response_chunking.threshold, 1);
+    if (opts.response_chunking.never) {
+      // The response collects in the HTTP body, sent with its Content-Length at the end; it is
+      // bounded like a request body: past body_limit the call fails (a Server fault).
+      buf_.set_sink(
+          [this, limit = opts.body_limit](std::string_view bytes) {
+            xml::output& body = res_->body();
+            if (body.size() + bytes.size() > limit)
+              throw std::length_error("the response exceeds body_limit (" + std::to_string(limit) +
+                                      " bytes), the most a never-chunked response may buffer");
+            body.append(bytes);
+          },
+          piece);
+      return;
+    }
+    // Forward the serialized response to the HTTP body through the chunking threshold.
+    buf_.set_sink(
+        [this](std::string_view bytes) {
+          // Streaming starts: the status and Content-Type go out with the first chunk.
+          if (!head_set_) set_head(200, version_);
+          xml::output& body = res_->body();
+          body.append(bytes);
+          body.maybe_flush();
+        },
+        piece);
+  }
+
+  void bind_call(http::request& req, http::response& res, service& svc, soap::version v,
+                 std::string_view action) {
+    req_ = &req;
+    res_ = &res;
+    svc_ = &svc;
+    version_ = v;
+    action_ = action;
+    op_ = nullptr;
+    head_set_ = false;
+    response_headers_.clear();
+    reader_.reset();
+    reader_.set_limits(svc.options().xml_limits);
+    buf_.clear();
+    writer_.reset();
+  }
+
+  // ---- call_context ----
+  soap::version version() const override { return version_; }
+  std::string_view operation() const override { return op_ ? std::string_view(op_->name()) : ""; }
+  std::string_view soap_action() const override { return action_; }
+  std::string_view http_header(std::string_view name) const override { return req_->header(name); }
+  std::string_view remote_user() const override {
+    const std::string* u = req_->authenticated_user();
+    return u ? std::string_view(*u) : std::string_view{};
+  }
+  void add_response_header(std::function<void(xml::writer&)> write_entry) override {
+    response_headers_.push_back(std::move(write_entry));
+  }
+
+  // ---- exchange ----
+  xml::reader& reader() override { return reader_; }
+  const bind::read_options& read_options() const override { return svc_->options().read; }
+  std::chrono::milliseconds handler_timeout() const override {
+    return svc_->options().handler_timeout;
+  }
+  soap::envelope_reader& envelope() override { return env_; }
+  void finish_request(bool body_consumed) override {
+    if (!body_consumed && env_.next_body_element()) {
+      throw sender_fault("unexpected second Body element {" + std::string(reader_.ns()) + "}" +
+                         std::string(reader_.local_name()));
+    }
+    env_.finish();
+  }
+  xml::writer& begin_response(bool encoded) override {
+    response_writer_.emplace(writer_, version_);
+    response_writer_->begin(svc_->envelope_starts(), encoded);
+    if (!response_headers_.empty()) {
+      response_writer_->begin_header();
+      for (auto& h : response_headers_) h(writer_);
+    }
+    response_writer_->begin_body();
+    return writer_;
+  }
+  void end_response() override {
+    response_writer_->end();
+    response_writer_.reset();
+    // A response that already streams is complete: its last chunk goes out now, not when the
+    // call returns, so the client does not wait while the operation frees a large message's
+    // objects (32,000 CXF items take ~10 ms to free).
+    if (head_set_) {
+      buf_.flush();
+      res_->finish();
+    }
+  }
+  void accept_one_way() override { one_way_ = true; }
+  [[noreturn]] void request_error(const bind::error_info& e) override {
+    throw sender_fault(e.message, make_error_code(e.code));
+  }
+
+  // ---- driving a call ----
+  void set_head(unsigned status, soap::version v) {
+    head_set_ = true;
+    if (status != 200) res_->set_status(status);
+    // The SOAP media types, checked once for every call.
+    static const http::header_line content_type[2] = {
+        {"Content-Type", soap::content_type_utf8(soap::version::soap11)},
+        {"Content-Type", soap::content_type_utf8(soap::version::soap12)}};
+    if (status != 202) res_->set_header(content_type[v == soap::version::soap12]);
+  }
+  bool head_set_ = false;
+  const operation_entry* op_ = nullptr;
+  bool one_way_ = false;
+  xml::reader reader_;
+  soap::envelope_reader env_{reader_};  // kept with the reader: its scope strings stay warm
+  xml::output buf_;
+  xml::writer writer_{buf_};
+  std::optional<soap::envelope_writer> response_writer_;
+  std::vector<std::function<void(xml::writer&)>> response_headers_;
+  http::request* req_ = nullptr;
+  http::response* res_ = nullptr;
+  service* svc_ = nullptr;
+  soap::version version_ = soap::version::soap11;
+  std::string_view action_;
+};
+
+}  // namespace lather
