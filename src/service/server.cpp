@@ -93,10 +93,82 @@ void server::impl::handle(mount_point& mp, http::request& req, http::response& r
   handle_soap(mp, req, res);
 }
 
+namespace {
+
+/// Counts a SOAP call in lather_in_flight for as long as it is handled, however it ends.
+class in_flight_call {
+ public:
+  explicit in_flight_call(std::atomic<std::int64_t>& count) : count_(count) {
+    count_.fetch_add(1, std::memory_order_relaxed);
+  }
+  ~in_flight_call() { count_.fetch_sub(1, std::memory_order_relaxed); }
+  in_flight_call(const in_flight_call&) = delete;
+  in_flight_call& operator=(const in_flight_call&) = delete;
+
+ private:
+  std::atomic<std::int64_t>& count_;
+};
+
+/// Reads the envelope up to the first Body child and returns the operation that takes it.
+/// Throws a Sender fault (or the envelope reader's) when there is none.
+const operation_entry& dispatch(soap_exchange& x, service& svc, std::string_view action) {
+  const soap::version ver = x.version_;
+  const bool accepted = ver == soap::version::soap11 ? svc.options().soap11 : svc.options().soap12;
+  soap::envelope_options eo;
+  eo.on_header = [&x, &svc](const soap::header_info& h, xml::reader& r) {
+    for (const auto& hb : svc.headers())
+      if (h.is(hb.ns, hb.local)) {
+        hb.read(x, r);
+        return soap::header_use::consumed;
+      }
+    return soap::header_use::not_understood;
+  };
+  // The endpoint's accepted version, for a precise VersionMismatch.
+  if (!accepted)
+    eo.expect = ver == soap::version::soap11 ? soap::version::soap12 : soap::version::soap11;
+  else
+    eo.expect = ver;
+  x.env_.set_options(std::move(eo));
+  x.env_.begin();
+  if (!x.env_.at_body_element()) throw sender_fault("the SOAP Body is empty");
+  const xml::reader& r = x.reader_;
+  const operation_entry* op = svc.find(r.ns(), r.local_name(), action);
+  if (!op) {
+    std::string reason = "no operation takes body element {" + std::string(r.ns()) + "}" +
+                         std::string(r.local_name());
+    if (!action.empty()) reason += " (SOAPAction \"" + std::string(action) + "\")";
+    throw sender_fault(std::move(reason));
+  }
+  if (op->request_element() != r.local_name() ||
+      (op->request_ns() != r.ns() && !(r.ns().empty() && soap::is_rpc(op->options().style))))
+    throw sender_fault("operation " + op->name() + " (SOAPAction \"" + std::string(action) +
+                       "\") takes body element {" + std::string(op->request_ns()) + "}" +
+                       std::string(op->request_element()) + ", not {" + std::string(r.ns()) + "}" +
+                       std::string(r.local_name()));
+  return *op;
+}
+
+/// In the catch block of a call whose response has not started: replaces whatever was
+/// serialized with the fault envelope for the exception in flight.
+void answer_fault(soap_exchange& x, http::response& res, call_info& info, bool hide_internal) {
+  soap::fault f = soap::fault_from_exception(std::current_exception(), hide_internal);
+  info.fault = true;
+  x.buf_.clear();
+  res.body().clear();  // what a never-chunked response had collected (nothing is sent yet)
+  x.writer_.reset();
+  x.response_writer_.reset();
+  soap::version fv = x.version_;
+  if (f.code == soap::fault_code::version_mismatch) fv = soap::version::soap11;
+  info.http_status = fault_status(fv, f);
+  x.set_head(info.http_status, fv);
+  soap::write_fault_envelope(x.writer_, fv, f);
+}
+
+}  // namespace
+
 void server::impl::handle_soap(mount_point& mp, http::request& req, http::response& res) {
   const auto started = clock::now();
   service& svc = *mp.svc;
-  call_info info;
 
   auto ct = soap::parse_content_type(req.header("Content-Type"));
   if (!ct) {
@@ -109,6 +181,7 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
     http_errors.fetch_add(1, std::memory_order_relaxed);
     return;
   }
+  call_info info;
   info.version = ct->ver;
   std::string_view action = ct->ver == soap::version::soap11
                                 ? soap::unquote_soap_action(req.header("SOAPAction"))
@@ -118,71 +191,24 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
   soap_exchange& x = *lease;
   x.bind_call(req, res, svc, ct->ver, action);
   x.one_way_ = false;
-  in_flight.fetch_add(1, std::memory_order_relaxed);
+  const in_flight_call counted{in_flight};
 
-  bool accepted = ct->ver == soap::version::soap11 ? svc.options().soap11 : svc.options().soap12;
   std::size_t op_index = svc.operations().size();  // = "no operation" metrics slot
   try {
-    soap::envelope_options eo;
-    eo.on_header = [&x, &svc](const soap::header_info& h, xml::reader& r) {
-      for (const auto& hb : svc.headers())
-        if (h.is(hb.ns, hb.local)) {
-          hb.read(x, r);
-          return soap::header_use::consumed;
-        }
-      return soap::header_use::not_understood;
-    };
-    // The endpoint's accepted version, for a precise VersionMismatch.
-    if (!accepted)
-      eo.expect = ct->ver == soap::version::soap11 ? soap::version::soap12 : soap::version::soap11;
-    else
-      eo.expect = ct->ver;
-    x.env_.set_options(std::move(eo));
-    x.env_.begin();
-    if (!x.env_.at_body_element()) throw sender_fault("the SOAP Body is empty");
-    const operation_entry* op = svc.find(x.reader_.ns(), x.reader_.local_name(), action);
-    if (!op) {
-      std::string reason = "no operation takes body element {" + std::string(x.reader_.ns()) + "}" +
-                           std::string(x.reader_.local_name());
-      if (!action.empty()) reason += " (SOAPAction \"" + std::string(action) + "\")";
-      throw sender_fault(std::move(reason));
-    }
-    if (op->request_element() != x.reader_.local_name() ||
-        (op->request_ns() != x.reader_.ns() &&
-         !(x.reader_.ns().empty() && soap::is_rpc(op->options().style))))
-      throw sender_fault("operation " + op->name() + " (SOAPAction \"" + std::string(action) +
-                         "\") takes body element {" + std::string(op->request_ns()) + "}" +
-                         std::string(op->request_element()) + ", not {" +
-                         std::string(x.reader_.ns()) + "}" + std::string(x.reader_.local_name()));
-    x.op_ = op;
-    op_index = op->index();
-    info.operation = op->name();
+    const operation_entry& op = dispatch(x, svc, action);
+    x.op_ = &op;
+    op_index = op.index();
+    info.operation = op.name();
     for (const auto& ic : svc.interceptors())
       if (ic.before) ic.before(x);
-    const_cast<operation_entry*>(op)->invoke(x);
+    const_cast<operation_entry&>(op).invoke(x);
     if (!x.head_set_) x.set_head(x.one_way_ ? 202 : 200, ct->ver);
   } catch (...) {
-    if (transport_failed()) {
-      in_flight.fetch_sub(1, std::memory_order_relaxed);
-      throw;
-    }
-    soap::fault f = soap::fault_from_exception(std::current_exception(), opts.hide_internal_errors);
-    info.fault = true;
-    if (x.head_set_) {
-      // Part of a streamed response is already on the wire: the only honest signal left is
-      // to cut the connection (the client sees a truncated message, not a bogus success).
-      in_flight.fetch_sub(1, std::memory_order_relaxed);
-      throw;
-    }
-    x.buf_.clear();
-    res.body().clear();  // what a never-chunked response had collected (nothing is sent yet)
-    x.writer_.reset();
-    x.response_writer_.reset();
-    soap::version fv = x.version_;
-    if (f.code == soap::fault_code::version_mismatch) fv = soap::version::soap11;
-    info.http_status = fault_status(fv, f);
-    x.set_head(info.http_status, fv);
-    soap::write_fault_envelope(x.writer_, fv, f);
+    // A transport failure is the HTTP layer's to answer. Part of a streamed response on the
+    // wire: the only honest signal left is to cut the connection (the client sees a truncated
+    // message, not a bogus success).
+    if (transport_failed() || x.head_set_) throw;
+    answer_fault(x, res, info, opts.hide_internal_errors);
   }
   // Whatever the sink did not forward yet goes to the HTTP body now (small responses: all).
   if (x.buf_.size() > 0) res.body().append(x.buf_.view());
@@ -191,8 +217,13 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
   if (!info.fault) info.http_status = x.one_way_ ? 202 : 200;
   info.micros = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - started).count());
+  record_call(mp, op_index, x, info);
+}
+
+void server::impl::record_call(mount_point& mp, std::size_t op_index, soap_exchange& x,
+                               const call_info& info) {
   mp.metrics[op_index]->record(info);
-  for (const auto& ic : svc.interceptors())
+  for (const auto& ic : mp.svc->interceptors())
     if (ic.after) ic.after(x, info);
   if (opts.access_log)
     std::fprintf(opts.access_log, "POST %s %s %u in=%llu out=%llu %lluus\n", mp.path.c_str(),
@@ -200,7 +231,6 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
                  info.http_status, static_cast<unsigned long long>(info.bytes_in),
                  static_cast<unsigned long long>(info.bytes_out),
                  static_cast<unsigned long long>(info.micros));
-  in_flight.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void server::impl::serve_wsdl(mount_point& mp, http::request& req, http::response& res) {
