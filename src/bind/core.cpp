@@ -381,18 +381,22 @@ int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt&
   return -2;
 }
 
-bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts) {
-  if (++c.depth > c.opts.max_depth)
-    return fail(c, errc::limit_exceeded,
-                cat({"values nested deeper than read_options::max_depth (",
-                     std::to_string(c.opts.max_depth), ")"}));
+namespace {
+
+/// The start of a complex value on its start tag: the depth check and the attributes, then
+/// for simple content the text too (body_step::done). body_step::stopped: children follow,
+/// `at` is on the first element field.
+[[gnu::always_inline]] inline body_step open_body(read_ctx& c, const complex_vt& vt, void* obj,
+                                                  std::uint32_t* counts, body_cursor& at) {
+  if (++c.depth > c.opts.max_depth) {
+    fail(c, errc::limit_exceeded,
+         cat({"values nested deeper than read_options::max_depth (",
+              std::to_string(c.opts.max_depth), ")"}));
+    return body_step::failed;
+  }
   const std::uint32_t n = vt.field_count;
   const field_match* fields = vt.fields;
   std::fill_n(counts, n, 0u);
-  // Children read whole (read_leaf) carry this element's prefix, so they are in its namespace:
-  // compared here once with the two a read_leaf field may have.
-  const std::string_view body_ns = c.r.ns();
-  const bool in_type_ns = same(body_ns, vt.ns), in_no_ns = body_ns.empty();
 
   // Attributes come with the start tag, before the first next().
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -400,20 +404,38 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
     if (f.kind != field_kind::attribute) continue;
     if (!f.read_attr(c, obj, c.r.find_attribute(f.ns, f.name))) {
       push_segment(c, f.name, attribute_segment);
-      return false;
+      return body_step::failed;
     }
   }
 
   if (vt.text_field >= 0) {  // simple content: the text is the value
-    if (!fields[vt.text_field].read_elem(c, obj, 0, 0)) return false;
+    if (!fields[vt.text_field].read_elem(c, obj, 0, 0)) return body_step::failed;
     counts[vt.text_field] = 1;
     vt.finalize(obj, counts);
     --c.depth;
-    return true;
+    return body_step::done;
   }
 
   std::uint32_t cursor = 0;  // attributes are not in the element order
   while (cursor < n && fields[cursor].kind == field_kind::attribute) ++cursor;
+  // Children read whole (read_leaf) carry this element's prefix, so they are in its namespace:
+  // compared here once with the two a read_leaf field may have.
+  const std::string_view body_ns = c.r.ns();
+  at = {cursor, 0, same(body_ns, vt.ns), body_ns.empty()};
+  return body_step::stopped;
+}
+
+/// The children of a complex value from `at` through its end tag (body_step::done), or up to
+/// the start tag of an element of field `stop` (body_step::stopped, the element unread and
+/// not counted, `at` on it). stop == vt.field_count: never stops.
+[[gnu::always_inline]] inline body_step read_children(read_ctx& c, const complex_vt& vt, void* obj,
+                                                      std::uint32_t* counts, body_cursor& at,
+                                                      std::uint32_t stop) {
+  const std::uint32_t n = vt.field_count;
+  const field_match* fields = vt.fields;
+  const bool in_type_ns = at.in_type_ns, in_no_ns = at.in_no_ns;
+
+  std::uint32_t cursor = at.field;
   for (;;) {
     // Schema order predicts the next element: the field at the cursor while it may occur
     // again, else the next one. A simple element that is plain on the wire is then read in one
@@ -421,19 +443,19 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
     // streamed buffer...) takes the general way below.
     std::uint32_t next = n;
     if (cursor < n) {
-      const field_match& at = fields[cursor];
-      if (counts[cursor] < at.max_occurs)
+      const field_match& at_cursor = fields[cursor];
+      if (counts[cursor] < at_cursor.max_occurs)
         next = cursor;
-      else if (counts[cursor] >= at.min_occurs)
-        next = at.next_element;
+      else if (counts[cursor] >= at_cursor.min_occurs)
+        next = at_cursor.next_element;
     }
-    if (next < n) {
+    if (next < n && next != stop) {
       const field_match& f = fields[next];
       if (f.read_leaf != nullptr && (f.leaf_in_type_ns ? in_type_ns : in_no_ns) &&
           counts[next] < c.opts.max_occurs && c.r.next_simple_element(f.name)) {
         if (!f.read_leaf(c, obj, counts[next])) {
           push_segment(c, f.name, f.max_occurs > 1 ? counts[next] + 1 : 0);
-          return false;
+          return body_step::failed;
         }
         ++counts[next];
         cursor = next;
@@ -444,10 +466,14 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
     if (t == xml::token::end_element) break;
     if (t == xml::token::text) {
       if (is_space(c.r.text())) continue;
-      return fail(c, errc::unexpected_element,
-                  cat({"unexpected text \"", excerpt(c.r.text()), "\" in element-only content"}));
+      fail(c, errc::unexpected_element,
+           cat({"unexpected text \"", excerpt(c.r.text()), "\" in element-only content"}));
+      return body_step::failed;
     }
-    if (t != xml::token::start_element) return fail_xml(c, t);
+    if (t != xml::token::start_element) {
+      fail_xml(c, t);
+      return body_step::failed;
+    }
 
     const std::string_view ns = c.r.ns();
     const std::string_view local = c.r.local_name();
@@ -461,13 +487,20 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
     } else if (cursor + 1 < n && matches_element(fields[cursor + 1], ns, local, alt) &&
                counts[cursor + 1] < fields[cursor + 1].max_occurs) {
       // fast path: the next field in schema order
-      if (counts_for_occurs(fields[cursor]) && counts[cursor] < fields[cursor].min_occurs)
-        return fail_missing(c, fields[cursor]);
+      if (counts_for_occurs(fields[cursor]) && counts[cursor] < fields[cursor].min_occurs) {
+        fail_missing(c, fields[cursor]);
+        return body_step::failed;
+      }
       k = cursor + 1;
     } else {
       const found r = find_field(c, fields, n, counts, cursor, ns, local, k, alt);
-      if (r == found::no) return false;
+      if (r == found::no) return body_step::failed;
       if (r == found::skipped) continue;
+    }
+    if (k == stop) {  // the caller reads this element (a sequence read item by item)
+      at.field = k;
+      at.alt = alt;
+      return body_step::stopped;
     }
     const field_match& f = fields[k];
     if (counts[k] >= c.opts.max_occurs) {
@@ -475,21 +508,47 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
            cat({"more than read_options::max_occurs (", std::to_string(c.opts.max_occurs),
                 ") occurrences"}));
       push_segment(c, display_name(f, alt), counts[k] + 1);
-      return false;
+      return body_step::failed;
     }
     if (!f.read_elem(c, obj, counts[k], alt)) {
       push_segment(c, display_name(f, alt), f.max_occurs > 1 ? counts[k] + 1 : 0);
-      return false;
+      return body_step::failed;
     }
     ++counts[k];
     cursor = k;
   }
-  for (std::uint32_t j = cursor; j < n; ++j)
-    if (counts_for_occurs(fields[j]) && counts[j] < fields[j].min_occurs)
-      return fail_missing(c, fields[j]);
+  for (std::uint32_t j = cursor; j < n; ++j) {
+    if (counts_for_occurs(fields[j]) && counts[j] < fields[j].min_occurs) {
+      fail_missing(c, fields[j]);
+      return body_step::failed;
+    }
+  }
   vt.finalize(obj, counts);
   --c.depth;
-  return true;
+  return body_step::done;
+}
+
+}  // namespace
+
+bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts) {
+  body_cursor at;
+  const body_step s = open_body(c, vt, obj, counts, at);
+  if (s != body_step::stopped) return s == body_step::done;
+  return read_children(c, vt, obj, counts, at, vt.field_count) == body_step::done;
+}
+
+body_step open_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts,
+                            body_cursor& at) {
+  return open_body(c, vt, obj, counts, at);
+}
+
+body_step read_complex_children(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts,
+                                body_cursor& at, std::uint32_t stop) {
+  return read_children(c, vt, obj, counts, at, stop);
+}
+
+void push_field_segment(read_ctx& c, const field_match& f, std::uint32_t count, std::uint32_t alt) {
+  push_segment(c, display_name(f, alt), f.max_occurs > 1 ? count + 1 : 0);
 }
 
 void write_xsi_type(xml::writer& w, std::string_view ns, std::string_view name) {

@@ -206,7 +206,8 @@ TEST_F(typed_streaming, AnUnexpectedElementAmongTheItemsIsAClientFault) {
     w.end_element();
   });
   EXPECT_EQ(status, 500u);
-  EXPECT_NE(body.find("/upload/bogus: unexpected element"), std::string::npos) << body;
+  // The binding's own message: what the same operation with a plain struct answers.
+  EXPECT_NE(body.find("/upload: unexpected element 'bogus'"), std::string::npos) << body;
 }
 
 TEST_F(typed_streaming, AHeadFieldErrorIsAClientFault) {

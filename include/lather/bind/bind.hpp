@@ -15,7 +15,8 @@
 // destination reuses its strings and vectors (no allocation once warmed up).
 //
 // read_content/write_content bind a type's attributes and children to an element the caller
-// owns (SOAP wrapper elements, RPC parts).
+// owns (SOAP wrapper elements, RPC parts). struct_reader reads one in parts: the fields before a
+// sequence, its items one at a time, then the rest (streaming).
 #pragma once
 
 #include <array>
@@ -175,6 +176,23 @@ auto& slot_of(M& m, std::uint32_t occ) {
   }
 }
 
+template <class T, std::size_t I, class Slot>
+bool read_item(read_ctx& c, Slot& s, std::uint32_t alt);
+
+/// One occurrence into its slot `s` (xsi:nil already handled): polymorphic through a pointer,
+/// a nillable slot emplaced.
+template <class Slot>
+bool read_slot_value(read_ctx& c, Slot& s, std::uint32_t alt, const field_match* fm) {
+  if constexpr (shape<Slot>::is_pointer) {
+    return read_pointer(c, s);
+  } else if constexpr (is_nillable<Slot>::value) {
+    if (!s) s.emplace();
+    return read_value(c, *s, alt, fm);
+  } else {
+    return read_value(c, s, alt, fm);
+  }
+}
+
 template <class T, std::size_t I>
 bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt) {
   constexpr auto& f = std::get<I>(fields_of<T>);
@@ -188,35 +206,40 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt) {
       return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, fm);
     else
       return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, fm);
-  } else {
-    if (const xml::attribute* nil = scan_xsi(c.r).nil) {
-      int v = nil_value(c, *nil);
-      if (v < 0) return false;
-      if (v == 1) {
-        if constexpr (is_nillable<Slot>::value) {
-          slot_of(m, occ).reset();
-          return skip_nil_content(c);
-        } else if constexpr (S::is_optional || S::is_pointer) {
-          if (f.is_nillable) {
-            m.reset();
-            return skip_nil_content(c);
-          }
-        }
-        return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+  } else if constexpr (S::is_optional || S::is_pointer) {
+    if (const int nil = nil_state(c)) {
+      if (nil < 0) return false;
+      if constexpr (is_nillable<Slot>::value) {
+        slot_of(m, occ).reset();
+        return skip_nil_content(c);
       }
+      if (!f.is_nillable)
+        return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+      m.reset();
+      return skip_nil_content(c);
     }
-    if constexpr (S::is_pointer) {
+    if constexpr (S::is_pointer)
       return read_pointer(c, m);
-    } else if constexpr (shape<Slot>::is_pointer) {
-      return read_pointer(c, slot_of(m, occ));
-    } else if constexpr (is_nillable<Slot>::value) {
-      auto& s = slot_of(m, occ);
-      if (!s) s.emplace();
-      return read_value(c, *s, alt, fm);
-    } else {
-      return read_value(c, slot_of(m, occ), alt, fm);
-    }
+    else
+      return read_slot_value(c, slot_of(m, occ), alt, fm);
+  } else {
+    return read_item<T, I>(c, slot_of(m, occ), alt);  // a plain member or a sequence's item
   }
+}
+
+/// One occurrence of element field I of T into its slot `s` (a plain member, or an item of a
+/// sequence), on its start tag.
+template <class T, std::size_t I, class Slot>
+bool read_item(read_ctx& c, Slot& s, std::uint32_t alt) {
+  if (const int nil = nil_state(c)) {
+    if (nil < 0) return false;
+    if constexpr (is_nillable<Slot>::value) {
+      s.reset();
+      return skip_nil_content(c);
+    }
+    return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+  }
+  return read_slot_value(c, s, alt, &complex_vt_of<T>::matches[I]);
 }
 
 /// Whether field I of T is read through read_leaf (see field_match::read_leaf).
@@ -639,6 +662,145 @@ error_info read_content(xml::reader& r, T& value, const read_options& opts = {})
     return detail::finish_read(c);
   return {};
 }
+
+/// A complex value read in parts, in the simdjson On-Demand shape: the fields before one of its
+/// sequences (the head), then that sequence's items one at a time into storage the caller
+/// owns, then the rest. The binding's rules are those of read_content (schema order,
+/// occurrences, xsi:nil, attributes, the same error paths); only the items skip `value`. For a
+/// document too big to hold, or items to handle while the rest still arrives:
+///
+///   upload head;  Row row;                   // meta<upload>: name, tag, row (a vector)
+///   bind::struct_reader<upload, &upload::row> in{r, head};   // r on <upload>
+///   while (in.next(row)) consume(row);       // each row bound as it arrives
+///   if (bind::error_info e = in.finish()) fail(e);   // fields after the rows; any error
+///
+/// read_head() reads the attributes and the fields before the sequence (next() calls it if
+/// need be); next() binds the next item into `item` (reusing it: no allocation once warm) and
+/// returns false at the end of the sequence or on an error; finish() skips the items not read,
+/// reads the fields after the sequence through the end tag and returns the first error of
+/// the whole read. `value`'s sequence stays empty; its fields after the sequence are valid
+/// after finish(). Items beyond read_options::max_occurs are allowed (they are not held). The
+/// reader must be on the value's start tag and ends on its end tag; like read_content, the
+/// element's name and xsi:type are the caller's.
+template <complex_type T, auto Sequence>
+class struct_reader {
+  static constexpr std::size_t index = [] {
+    std::size_t found = field_count<T>, i = 0;
+    visit_fields<T>([&](const auto& f) {
+      if constexpr (std::is_same_v<decltype(f.member), decltype(Sequence)>)
+        if (f.member == Sequence) found = i;
+      ++i;
+    });
+    return found;
+  }();
+  static_assert(index < field_count<T>, "struct_reader: Sequence is not a field of meta<T>");
+  static constexpr const auto& field = std::get<index>(fields_of<T>);
+  using member = typename std::remove_cvref_t<decltype(field)>::member_type;
+  static_assert(field.kind == field_kind::element && detail::shape<member>::is_vector,
+                "struct_reader: Sequence must be a std::vector member bound as an element");
+
+ public:
+  /// The type of one item (the sequence's element type, nillable or pointer kept).
+  using item_type = slot_type<member>;
+
+  struct_reader(xml::reader& r, T& value, const read_options& opts = {})
+      : opts_(opts), c_(r, opts_), value_(value) {}
+  struct_reader(const struct_reader&) = delete;
+  struct_reader& operator=(const struct_reader&) = delete;
+
+  /// Read the attributes and the fields before the sequence into `value`; the fields after it
+  /// are reset until finish(). Empty on success.
+  error_info read_head() {
+    if (at_ == position::start) open();
+    return at_ == position::failed ? error_ : error_info{};
+  }
+
+  /// Bind the next item into `item`: false at the end of the sequence or on an error.
+  bool next(item_type& item) {
+    if (at_ == position::start) open();
+    if (at_ == position::after_item) advance();
+    if (at_ != position::on_item) return false;
+    if (!detail::read_item<T, index>(c_, item, cursor_.alt)) return fail_item();
+    ++counts_[index];
+    at_ = position::after_item;
+    return true;
+  }
+
+  /// Skip the items not read and read the rest of the value through its end tag. Empty
+  /// unless this read failed anywhere.
+  error_info finish() {
+    if (at_ == position::start) open();
+    while (at_ == position::on_item || at_ == position::after_item) {
+      if (at_ == position::after_item) {
+        advance();
+        continue;
+      }
+      const xml::token t = c_.r.skip_element();
+      if (t != xml::token::end_element) {
+        detail::fail_xml(c_, t);
+        fail();
+        break;
+      }
+      ++counts_[index];
+      at_ = position::after_item;
+    }
+    return at_ == position::failed ? error_ : error_info{};
+  }
+
+  /// Items bound or skipped so far.
+  std::uint32_t count() const noexcept { return counts_[index]; }
+
+ private:
+  enum class position : std::uint8_t { start, on_item, after_item, done, failed };
+
+  void open() {
+    (value_.*Sequence).clear();
+    if (!detail::begin_read(c_)) return fail();
+    const detail::body_step s =
+        detail::open_complex_body(c_, vt(), &value_, counts_.data(), cursor_);
+    if (s == detail::body_step::stopped)
+      advance();  // the children: up to the first item
+    else
+      settle(s);
+    // The head is complete: reset the fields that did not occur (a reused value).
+    if (at_ == position::on_item) vt().finalize(&value_, counts_.data());
+  }
+  void advance() {
+    settle(detail::read_complex_children(c_, vt(), &value_, counts_.data(), cursor_, index));
+  }
+  void settle(detail::body_step s) {
+    switch (s) {
+      case detail::body_step::done:
+        at_ = position::done;
+        break;
+      case detail::body_step::stopped:  // on an item's start tag
+        at_ = position::on_item;
+        break;
+      case detail::body_step::failed:
+        fail();
+        break;
+    }
+  }
+  bool fail_item() {
+    detail::push_field_segment(c_, detail::complex_vt_of<T>::matches[index], counts_[index],
+                               cursor_.alt);
+    fail();
+    return false;
+  }
+  void fail() {
+    error_ = detail::finish_read(c_);
+    at_ = position::failed;
+  }
+  static const detail::complex_vt& vt() noexcept { return detail::complex_vt_of<T>::value; }
+
+  read_options opts_;  // c_ refers to it
+  detail::read_ctx c_;
+  T& value_;
+  std::array<std::uint32_t, field_count<T>> counts_{};
+  detail::body_cursor cursor_;
+  position at_ = position::start;
+  error_info error_;
+};
 
 /// Throwing form of read().
 template <class T>

@@ -133,6 +133,11 @@ error_info finish_read(read_ctx& c);
 
 /// xsi:nil="true"/"1" → true; "false"/"0" → false; anything else fails (returns -1).
 int nil_value(read_ctx& c, const xml::attribute& nil);
+/// xsi:nil on the current start tag: 1 nil, 0 absent or false, -1 after recording an error.
+inline int nil_state(read_ctx& c) {
+  const xml::attribute* nil = scan_xsi(c.r).nil;
+  return nil != nullptr ? nil_value(c, *nil) : 0;
+}
 /// Consume the (empty) content of an element that carries xsi:nil="true".
 bool skip_nil_content(read_ctx& c);
 
@@ -158,6 +163,26 @@ int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt&
 /// Read a complex value on its start tag through its end tag (xsi already checked).
 /// `counts` has vt.field_count slots.
 bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts);
+
+// A complex value read in parts (bind::struct_reader): read_complex_body's two halves.
+enum class body_step : std::uint8_t { done, stopped, failed };
+/// Where the children of a complex value are being read.
+struct body_cursor {
+  std::uint32_t field = 0;  ///< schema-order cursor: the field of the last child read
+  std::uint32_t alt = 0;    ///< stopped: the choice alternative of the element stopped on
+  bool in_type_ns = false;  ///< the value's element is in its type's namespace
+  bool in_no_ns = false;    ///< ... in no namespace
+};
+/// On the start tag: depth, attributes, and simple content whole (done); stopped: children
+/// follow, from `at`.
+body_step open_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts,
+                            body_cursor& at);
+/// The children from `at` through the end tag (done, the value finalized), or up to the start
+/// tag of an element of field `stop` (stopped: that element unread and uncounted, `at` on it).
+body_step read_complex_children(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts,
+                                body_cursor& at, std::uint32_t stop);
+/// The path segment of occurrence `count` (0-based) of field `f` (an element that failed).
+void push_field_segment(read_ctx& c, const field_match& f, std::uint32_t count, std::uint32_t alt);
 
 /// Unknown enumeration value.
 bool fail_enum(read_ctx& c, std::string_view text, std::string_view type_name);

@@ -1,137 +1,56 @@
 // lather/service/detail/streaming_operation.hpp — the template half of streaming handlers
-// (lather/service/sequence.hpp): the request's head fields are bound with the binding's own
-// field table, then its items one at a time as the body arrives; the response is written
-// head first, then item by item.
+// (lather/service/sequence.hpp): the request is read with bind::struct_reader (its head
+// fields, then its items one at a time as the body arrives); the response is written head
+// first, then item by item.
 #pragma once
 
-#include <array>
-#include <cstring>
 #include <stdexcept>
-#include <string>
+#include <utility>
 
+#include "lather/bind/bind.hpp"
 #include "lather/service/detail/typed_operation.hpp"
 #include "lather/service/sequence.hpp"
-#include "lather/xml/error.hpp"
 #include "lather/xml/reader.hpp"
 
 namespace lather::detail {
 
-/// Req's field table with the streamed field turned into a stop mark: reading a wrapper with
-/// it binds the head fields (order, occurrences, nil, attributes: the binding's own rules)
-/// and returns on the first item's start tag, item unread (failure with no error set).
-template <class Req>
-struct head_table {
-  static bool stop(bind::detail::read_ctx&, void*, std::uint32_t, std::uint32_t) { return false; }
-  static constexpr auto fields = [] {
-    auto m = bind::detail::complex_vt_of<Req>::matches;
-    m[stream_field<Req>::index].read_elem = &stop;
-    m[stream_field<Req>::index].read_leaf = nullptr;  // simple items: not read whole either
-    return m;
-  }();
-  static constexpr bind::detail::complex_vt vt = [] {
-    bind::detail::complex_vt v = bind::detail::complex_vt_of<Req>::value;
-    v.fields = fields.data();
-    return v;
-  }();
-};
-
 /// A streamed message being read (the server's request, the client's response): the head,
-/// then the items on demand. Binding errors throw bind::error with the element path.
+/// then the items on demand, through bind::struct_reader. Binding errors throw bind::error
+/// with the element path.
 template <class Req>
 class message_stream final : public item_source<typename stream_field<Req>::item> {
  public:
   using item = typename stream_field<Req>::item;
 
-  /// `r` is on the message element's start tag.
+  /// `r` is on the message element's start tag; `items` holds the one reused item.
   message_stream(xml::reader& r, const bind::read_options& opts, Req& head, Req& items)
-      : r_(r), opts_(opts), wrapper_(r.local_name()), head_(head), items_(items) {}
+      : in_(r, head, opts), item_(slot(items)) {}
 
   /// Bind the wrapper's attributes and the fields before the sequence into the head.
-  void read_head() {
-    bind::detail::read_ctx c{r_, opts_};
-    std::array<std::uint32_t, bind::field_count<Req>> counts;
-    if (!bind::detail::begin_read(c)) fail(bind::detail::finish_read(c));
-    if (bind::detail::read_complex_body(c, head_table<Req>::vt, &head_, counts.data())) {
-      at_ = position::done;  // the wrapper ended: no items
-      return;
-    }
-    if (c.code != bind::errc::ok) fail(bind::detail::finish_read(c));
-    // Stopped on the first item: reset the head fields that did not occur (pooled object).
-    bind::detail::complex_vt_of<Req>::value.finalize(&head_, counts.data());
-    at_ = position::on_item;
-  }
+  void read_head() { throw_if(in_.read_head()); }
 
   item* next() override {
-    xml::reader& r = r_;
-    if (at_ == position::done) return nullptr;
-    if (at_ == position::after_item && !next_element(r)) return nullptr;
-    constexpr const auto& f = stream_field<Req>::field;
-    if (!r.is(f.ns, f.name)) {
-      bind::error_info e;
-      e.code = bind::errc::unexpected_element;
-      e.path = "/" + wrapper_ + "/" + std::string(r.local_name());
-      e.message = e.path + ": unexpected element {" + std::string(r.ns()) + "}" +
-                  std::string(r.local_name()) + "; expected '" + std::string(f.name) + "'";
-      fail(std::move(e));
-    }
-    at_ = position::after_item;
-    bind::detail::read_ctx c{r, opts_};
-    c.root_size = static_cast<std::uint32_t>(std::min(wrapper_.size(), c.root.size()));
-    std::memcpy(c.root.data(), wrapper_.data(), c.root_size);
-    c.depth = 1;
-    const auto& match = bind::detail::complex_vt_of<Req>::matches[stream_field<Req>::index];
-    if (!match.read_elem(c, &items_, 0, 0)) {
-      c.segments.emplace_back(f.name, static_cast<std::uint32_t>(count_ + 1));
-      fail(bind::detail::finish_read(c));
-    }
-    ++count_;
-    return &(items_.*(f.member))[0];
+    if (in_.next(item_)) return &item_;
+    throw_if(in_.finish());  // the end of the sequence, or the error that ended it
+    return nullptr;
   }
-  std::size_t count() const noexcept override { return count_; }
+  std::size_t count() const noexcept override { return in_.count(); }
 
   /// Skip the items the handler left unread, through the wrapper's end tag.
-  void drain() {
-    xml::reader& r = r_;
-    if (at_ == position::on_item) {
-      skip(r);
-      at_ = position::after_item;
-    }
-    if (at_ == position::after_item)
-      while (next_element(r)) skip(r);
-    at_ = position::done;
-  }
+  void drain() { throw_if(in_.finish()); }
 
  private:
-  enum class position { on_item, after_item, done };
-
-  // From an end tag to the next child's start tag (true) or the wrapper's end tag (false).
-  bool next_element(xml::reader& r) {
-    for (;;) {
-      const xml::token t = r.next();
-      if (t == xml::token::start_element) return true;
-      if (t == xml::token::end_element) {
-        at_ = position::done;
-        return false;
-      }
-      if (t != xml::token::text) throw xml::error(r.error());
-      if (r.text().find_first_not_of(" \t\r\n") != std::string_view::npos)
-        fail({bind::errc::unexpected_element, "/" + wrapper_,
-              "/" + wrapper_ + ": unexpected text in element-only content"});
-    }
+  static item& slot(Req& items) {
+    auto& sequence = items.*(stream_field<Req>::field.member);
+    if (sequence.empty()) sequence.emplace_back();
+    return sequence.front();
   }
-  static void skip(xml::reader& r) {
-    if (r.skip_element() == xml::token::error) throw xml::error(r.error());
+  static void throw_if(bind::error_info e) {
+    if (e) throw bind::error(std::move(e));
   }
 
-  [[noreturn]] static void fail(bind::error_info e) { throw bind::error(std::move(e)); }
-
-  xml::reader& r_;
-  const bind::read_options& opts_;
-  const std::string wrapper_;
-  Req& head_;
-  Req& items_;  // its sequence holds the one reused item
-  std::size_t count_ = 0;
-  position at_ = position::done;
+  bind::struct_reader<Req, stream_field<Req>::field.member> in_;
+  item& item_;
 };
 
 /// Items pushed into a message whose head is written already (the client's request).
