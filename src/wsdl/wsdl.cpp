@@ -1,0 +1,280 @@
+// WSDL 1.1 components: messages, portTypes, bindings (SOAP 1.1/1.2, MIME), services.
+#include "loader.hpp"
+
+namespace lather::wsdl {
+namespace {
+
+constexpr std::string_view wsdl_ns = "http://schemas.xmlsoap.org/wsdl/";
+constexpr std::string_view soap11_ns = "http://schemas.xmlsoap.org/wsdl/soap/";
+constexpr std::string_view soap12_ns = "http://schemas.xmlsoap.org/wsdl/soap12/";
+constexpr std::string_view mime_ns = "http://schemas.xmlsoap.org/wsdl/mime/";
+
+bool is_soap(std::string_view ns) {
+  return ns == soap11_ns || ns == soap12_ns;
+}
+
+body_use read_use(const detail::node& n) {
+  return n.attr("use") == "encoded" ? body_use::encoded : body_use::literal;
+}
+
+}  // namespace
+
+void loader::build_wsdl() {
+  for (const detail::wsdl_declaration& d : wsdl_nodes_) {
+    const node& n = *d.n;
+    if (n.local == "message") {
+      const message* m = build_message(n, *d.ctx);
+      if (store_.message_index.emplace(m->name, m).second) store_.message_list.push_back(m);
+    } else if (n.local == "portType") {
+      const port_type* p = build_port_type(n, *d.ctx);
+      if (store_.port_type_index.emplace(p->name, p).second) store_.port_type_list.push_back(p);
+    } else if (n.local == "binding") {
+      const binding* b = build_binding(n, *d.ctx);
+      if (store_.binding_index.emplace(b->name, b).second) store_.binding_list.push_back(b);
+    } else {
+      store_.service_list.push_back(build_service(n, *d.ctx));
+    }
+  }
+}
+
+namespace {
+template <class Index>
+const detail::wsdl_declaration& find_wsdl(const Index& index, const qname& name,
+                                          const detail::node& referrer, const char* what) {
+  auto it = index.find(name);
+  if (it == index.end())
+    throw error(referrer.where(), std::string("unresolved ") + what + " reference " + name.str());
+  return it->second;
+}
+}  // namespace
+
+const message* loader::message_by_name(const qname& name, const node& referrer) {
+  const detail::wsdl_declaration& d = find_wsdl(wsdl_index_[0], name, referrer, "message");
+  return build_message(*d.n, *d.ctx);
+}
+
+const port_type* loader::port_type_by_name(const qname& name, const node& referrer) {
+  const detail::wsdl_declaration& d = find_wsdl(wsdl_index_[1], name, referrer, "portType");
+  return build_port_type(*d.n, *d.ctx);
+}
+
+const binding* loader::binding_by_name(const qname& name, const node& referrer) {
+  const detail::wsdl_declaration& d = find_wsdl(wsdl_index_[2], name, referrer, "binding");
+  return build_binding(*d.n, *d.ctx);
+}
+
+const message* loader::build_message(const node& n, const detail::wsdl_context& ctx) {
+  if (auto it = built_messages_.find(&n); it != built_messages_.end()) return it->second;
+  message& m = store_.messages.emplace_back();
+  built_messages_.emplace(&n, &m);
+  m.name = {ctx.tns, std::string(n.attr("name").value_or(""))};
+  m.where = n.where();
+  for (const node& c : n.children()) {
+    if (!c.is(wsdl_ns, "part")) continue;
+    part& p = m.parts.emplace_back();
+    p.name = c.attr("name").value_or("");
+    p.where = c.where();
+    if (auto e = c.attr("element"))
+      p.element = global_element(resolve_qname(c, *e, nullptr), c);
+    else if (auto t = c.attr("type"))
+      p.type = type_by_name(resolve_qname(c, *t, nullptr), c);
+    else
+      throw error(c.where(), "wsdl:part \"" + p.name + "\" has neither element nor type");
+  }
+  return &m;
+}
+
+const port_type* loader::build_port_type(const node& n, const detail::wsdl_context& ctx) {
+  if (auto it = built_port_types_.find(&n); it != built_port_types_.end()) return it->second;
+  port_type& pt = store_.port_types.emplace_back();
+  built_port_types_.emplace(&n, &pt);
+  pt.name = {ctx.tns, std::string(n.attr("name").value_or(""))};
+  pt.where = n.where();
+  for (const node& o : n.children()) {
+    if (!o.is(wsdl_ns, "operation")) continue;
+    operation& op = pt.operations.emplace_back();
+    op.name = o.attr("name").value_or("");
+    op.where = o.where();
+    if (auto po = o.attr("parameterOrder")) op.parameter_order = detail::split_tokens(*po);
+    bool input_first = false, seen_input = false, seen_output = false;
+    for (const node& c : o.children()) {
+      if (c.ns != wsdl_ns) continue;
+      if (c.local == "documentation") {
+        op.documentation = c.text;
+      } else if (c.local == "input" || c.local == "output") {
+        const message* m = message_by_name(attr_qname(c, "message", nullptr), c);
+        std::string name(c.attr("name").value_or(""));
+        if (c.local == "input") {
+          input_first = !seen_output;
+          seen_input = true;
+          op.input = m;
+          op.input_name = std::move(name);
+        } else {
+          seen_output = true;
+          op.output = m;
+          op.output_name = std::move(name);
+        }
+      } else if (c.local == "fault") {
+        op.faults.push_back({std::string(c.attr("name").value_or("")),
+                             message_by_name(attr_qname(c, "message", nullptr), c)});
+      }
+    }
+    if (seen_input && seen_output)
+      op.pattern =
+          input_first ? operation::kind::request_response : operation::kind::solicit_response;
+    else if (seen_input)
+      op.pattern = operation::kind::one_way;
+    else if (seen_output)
+      op.pattern = operation::kind::notification;
+    else
+      throw error(o.where(), "wsdl:operation \"" + op.name + "\" has neither input nor output");
+  }
+  return &pt;
+}
+
+void loader::read_binding_message(const node& n, const detail::wsdl_context& ctx,
+                                  const message* msg, binding_message& out) {
+  for (const node& c : n.children()) {
+    if (c.is(mime_ns, "multipartRelated")) {
+      out.mime = true;
+      for (const node& mp : c.children())
+        if (mp.is(mime_ns, "part")) read_binding_message(mp, ctx, msg, out);
+      continue;
+    }
+    if (!is_soap(c.ns)) continue;
+    if (c.local == "body") {
+      soap_body& b = out.body.emplace();
+      b.use = read_use(c);
+      b.ns = c.attr("namespace").value_or("");
+      b.encoding_style = c.attr("encodingStyle").value_or("");
+      if (auto parts = c.attr("parts")) {
+        b.parts = detail::split_tokens(*parts);
+        for (const std::string& p : *b.parts)
+          if (msg && !msg->find_part(p))
+            throw error(c.where(), "soap:body parts names \"" + p + "\", not a part of message " +
+                                       msg->name.str());
+      }
+    } else if (c.local == "header") {
+      qname msg_name = attr_qname(c, "message", nullptr);
+      if (!wsdl_index_[0].count(msg_name)) {
+        store_.warnings.push_back(c.where().str() + ": soap:header names the undefined message " +
+                                  msg_name.str() + "; header ignored");
+        continue;
+      }
+      soap_header& h = out.headers.emplace_back();
+      h.where = c.where();
+      h.msg = message_by_name(msg_name, c);
+      std::string part_name(c.attr("part").value_or(""));
+      h.part = h.msg->find_part(part_name);
+      if (!h.part)
+        throw error(c.where(), "soap:header part \"" + part_name + "\" is not a part of message " +
+                                   h.msg->name.str());
+      h.use = read_use(c);
+      h.ns = c.attr("namespace").value_or("");
+      h.encoding_style = c.attr("encodingStyle").value_or("");
+      auto req = c.attr(wsdl_ns, "required");
+      h.required = req == "true" || req == "1";
+      for (const node& f : c.children()) {
+        if (!is_soap(f.ns) || f.local != "headerfault") continue;
+        soap_header_fault& hf = h.faults.emplace_back();
+        hf.msg = message_by_name(attr_qname(f, "message", nullptr), f);
+        std::string fp(f.attr("part").value_or(""));
+        hf.part = hf.msg->find_part(fp);
+        if (!hf.part)
+          throw error(f.where(), "soap:headerfault part \"" + fp + "\" is not a part of message " +
+                                     hf.msg->name.str());
+        hf.use = read_use(f);
+        hf.ns = f.attr("namespace").value_or("");
+        hf.encoding_style = f.attr("encodingStyle").value_or("");
+      }
+    }
+  }
+}
+
+const binding* loader::build_binding(const node& n, const detail::wsdl_context& ctx) {
+  if (auto it = built_bindings_.find(&n); it != built_bindings_.end()) return it->second;
+  binding& b = store_.bindings.emplace_back();
+  built_bindings_.emplace(&n, &b);
+  b.name = {ctx.tns, std::string(n.attr("name").value_or(""))};
+  b.where = n.where();
+  b.port_type = port_type_by_name(attr_qname(n, "type", nullptr), n);
+  for (const node& c : n.children()) {
+    if (is_soap(c.ns) && c.local == "binding") {
+      b.version = c.ns == soap11_ns ? soap_version::soap11 : soap_version::soap12;
+      b.style = c.attr("style") == "rpc" ? binding_style::rpc : binding_style::document;
+      b.transport = c.attr("transport").value_or("");
+    }
+  }
+  for (const node& o : n.children()) {
+    if (!o.is(wsdl_ns, "operation")) continue;
+    binding_operation& bo = b.operations.emplace_back();
+    bo.name = o.attr("name").value_or("");
+    bo.where = o.where();
+    bo.style = b.style;
+    // Overloaded operations (same name) are told apart by their input/output names.
+    const node* in = nullptr;
+    const node* out = nullptr;
+    for (const node& c : o.children()) {
+      if (c.is(wsdl_ns, "input")) in = &c;
+      if (c.is(wsdl_ns, "output")) out = &c;
+    }
+    std::string_view in_name = in ? in->attr("name").value_or("") : "";
+    std::string_view out_name = out ? out->attr("name").value_or("") : "";
+    const operation* match = nullptr;
+    for (const operation& op : b.port_type->operations) {
+      if (op.name != bo.name) continue;
+      if (!match) match = &op;
+      if ((in_name.empty() || op.input_name == in_name) &&
+          (out_name.empty() || op.output_name == out_name)) {
+        match = &op;
+        break;
+      }
+    }
+    if (!match)
+      throw error(o.where(), "binding operation \"" + bo.name + "\" is not in portType " +
+                                 b.port_type->name.str());
+    bo.op = match;
+    for (const node& c : o.children()) {
+      if (is_soap(c.ns) && c.local == "operation") {
+        bo.soap_action = c.attr("soapAction").value_or("");
+        if (auto r = c.attr("soapActionRequired"))
+          bo.soap_action_required = *r == "true" || *r == "1";
+        if (auto s = c.attr("style"))
+          bo.style = *s == "rpc" ? binding_style::rpc : binding_style::document;
+      } else if (c.is(wsdl_ns, "input")) {
+        read_binding_message(c, ctx, match->input, bo.input);
+      } else if (c.is(wsdl_ns, "output")) {
+        read_binding_message(c, ctx, match->output, bo.output);
+      } else if (c.is(wsdl_ns, "fault")) {
+        binding_fault& f = bo.faults.emplace_back();
+        f.name = c.attr("name").value_or("");
+        for (const node& sf : c.children())
+          if (is_soap(sf.ns) && sf.local == "fault") {
+            f.use = read_use(sf);
+            f.ns = sf.attr("namespace").value_or("");
+            f.encoding_style = sf.attr("encodingStyle").value_or("");
+            if (f.name.empty()) f.name = sf.attr("name").value_or("");
+          }
+      }
+    }
+  }
+  return &b;
+}
+
+const service* loader::build_service(const node& n, const detail::wsdl_context& ctx) {
+  service& s = store_.services.emplace_back();
+  s.name = {ctx.tns, std::string(n.attr("name").value_or(""))};
+  s.where = n.where();
+  for (const node& c : n.children()) {
+    if (!c.is(wsdl_ns, "port")) continue;
+    port& p = s.ports.emplace_back();
+    p.name = c.attr("name").value_or("");
+    p.where = c.where();
+    p.binding = binding_by_name(attr_qname(c, "binding", nullptr), c);
+    for (const node& a : c.children())
+      if (a.local == "address") p.address = a.attr("location").value_or("");
+  }
+  return &s;
+}
+
+}  // namespace lather::wsdl

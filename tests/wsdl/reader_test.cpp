@@ -1,0 +1,525 @@
+// lather::wsdl::load on small inline contracts: one test per group of WSDL/XSD constructs,
+// import resolution (relative, chameleon, redefine, cycles, catalogs, standard schemas) and
+// the errors for bad input (file:line:column).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "lather/wsdl/load.hpp"
+
+namespace fs = std::filesystem;
+using namespace lather::wsdl;
+
+namespace {
+
+constexpr std::string_view tns = "urn:t";
+
+/// A fresh directory of files for one test.
+class files {
+ public:
+  files() {
+    static std::atomic<int> counter{0};
+    dir_ = fs::temp_directory_path() /
+           ("lather-wsdl-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    fs::create_directories(dir_);
+  }
+  ~files() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string add(const std::string& name, std::string_view text) {
+    fs::path p = dir_ / name;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+
+ private:
+  fs::path dir_;
+};
+
+/// A WSDL whose types section holds `schema_body` in targetNamespace urn:t (prefix t).
+std::string wsdl_with_schema(std::string_view schema_body, std::string_view schema_attrs = "") {
+  return std::string(R"(<?xml version="1.0"?>
+<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:t="urn:t"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types>
+  <xs:schema targetNamespace="urn:t" )") +
+         std::string(schema_attrs) + ">\n" + std::string(schema_body) + R"(
+  </xs:schema>
+ </types>
+</definitions>
+)";
+}
+
+std::unique_ptr<const model> load_text(files& f, const std::string& text) {
+  return load({f.add("a.wsdl", text)});
+}
+
+const complex_type& complex(const model& m, std::string_view local) {
+  const type* t = m.find_type({std::string(tns), std::string(local)});
+  EXPECT_NE(t, nullptr) << local;
+  EXPECT_EQ(t->kind, type_kind::complex);
+  return *static_cast<const complex_type*>(t);
+}
+
+const simple_type& simple(const model& m, std::string_view local) {
+  const type* t = m.find_type({std::string(tns), std::string(local)});
+  EXPECT_NE(t, nullptr) << local;
+  EXPECT_EQ(t->kind, type_kind::simple);
+  return *static_cast<const simple_type*>(t);
+}
+
+/// The message of a wsdl::error thrown by `f`, or "" when nothing was thrown.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(WsdlReader, ContentModelsNestedAndRepeated) {
+  files f;
+  auto m = load_text(f, wsdl_with_schema(R"(
+   <xs:complexType name="T">
+    <xs:sequence>
+     <xs:element name="a" type="xs:int"/>
+     <xs:choice minOccurs="0" maxOccurs="unbounded">
+      <xs:element name="b" type="xs:string"/>
+      <xs:sequence><xs:element name="c" type="xs:string"/><xs:element name="d" type="xs:date"/></xs:sequence>
+     </xs:choice>
+     <xs:element name="e" type="t:T" minOccurs="0" maxOccurs="3"/>
+     <xs:any namespace="##other" processContents="lax" minOccurs="0"/>
+    </xs:sequence>
+   </xs:complexType>
+   <xs:complexType name="A"><xs:all><xs:element name="x" type="xs:int"/><xs:element name="y" type="xs:int" minOccurs="0"/></xs:all></xs:complexType>
+  )",
+                                         R"(elementFormDefault="qualified")"));
+  const complex_type& t = complex(*m, "T");
+  ASSERT_TRUE(t.content_model);
+  EXPECT_EQ(t.content_kind, complex_type::content::element_only);
+  const model_group& seq = *t.content_model->group;
+  ASSERT_EQ(seq.kind, compositor::sequence);
+  ASSERT_EQ(seq.particles.size(), 4u);
+  EXPECT_EQ(seq.particles[0].element->name, (qname{"urn:t", "a"}));
+  EXPECT_TRUE(seq.particles[0].element->type->is(xsd_ns, "int"));
+  const particle& choice = seq.particles[1];
+  EXPECT_EQ(choice.group->kind, compositor::choice);
+  EXPECT_EQ(choice.min, 0u);
+  EXPECT_EQ(choice.max, unbounded);
+  EXPECT_EQ(choice.group->particles[1].group->particles[1].element->name.local, "d");
+  EXPECT_EQ(seq.particles[2].element->type, &t);  // recursion resolves to the same object
+  EXPECT_EQ(seq.particles[2].max, 3u);
+  EXPECT_EQ(seq.particles[3].what, particle::kind::any);
+  EXPECT_EQ(seq.particles[3].any.namespaces, "##other");
+  EXPECT_EQ(seq.particles[3].any.process_contents, wildcard::process::lax);
+  EXPECT_EQ(complex(*m, "A").content_model->group->kind, compositor::all);
+}
+
+TEST(WsdlReader, FormDefaultsAndAnonymousTypes) {
+  files f;
+  auto m = load_text(f, wsdl_with_schema(R"(
+   <xs:element name="root">
+    <xs:complexType>
+     <xs:sequence>
+      <xs:element name="local" type="xs:string"/>
+      <xs:element name="q" type="xs:string" form="qualified"/>
+     </xs:sequence>
+     <xs:attribute name="a" type="xs:string" use="required"/>
+     <xs:attribute name="b" type="xs:int" form="qualified" default="7"/>
+    </xs:complexType>
+   </xs:element>
+  )"));
+  const element_decl* root = m->find_element({"urn:t", "root"});
+  ASSERT_NE(root, nullptr);
+  EXPECT_TRUE(root->global);
+  ASSERT_TRUE(root->type->anonymous());
+  EXPECT_EQ(root->type->context, (qname{"urn:t", "root"}));
+  const auto& ct = *static_cast<const complex_type*>(root->type);
+  const model_group& seq = *ct.content_model->group;
+  EXPECT_EQ(seq.particles[0].element->name, (qname{"", "local"}));  // unqualified by default
+  EXPECT_EQ(seq.particles[1].element->name, (qname{"urn:t", "q"}));
+  ASSERT_EQ(ct.attributes.size(), 2u);
+  EXPECT_EQ(ct.attributes[0].use, attribute_use::use::required);
+  EXPECT_EQ(ct.attributes[0].decl->name, (qname{"", "a"}));
+  EXPECT_EQ(ct.attributes[1].decl->name, (qname{"urn:t", "b"}));
+  EXPECT_EQ(ct.attributes[1].default_value, "7");
+}
+
+TEST(WsdlReader, GroupsAttributeGroupsAndDerivation) {
+  files f;
+  auto m = load_text(f, wsdl_with_schema(R"(
+   <xs:group name="G"><xs:sequence><xs:element name="g" type="xs:int"/></xs:sequence></xs:group>
+   <xs:attributeGroup name="AG"><xs:attribute name="x" type="xs:string"/><xs:attributeGroup ref="t:AG2"/></xs:attributeGroup>
+   <xs:attributeGroup name="AG2"><xs:attribute name="y" type="xs:string"/><xs:anyAttribute namespace="##other"/></xs:attributeGroup>
+   <xs:complexType name="Base" abstract="true">
+    <xs:sequence><xs:group ref="t:G"/></xs:sequence>
+    <xs:attributeGroup ref="t:AG"/>
+   </xs:complexType>
+   <xs:complexType name="Derived">
+    <xs:complexContent><xs:extension base="t:Base">
+     <xs:sequence><xs:element name="more" type="xs:string" nillable="true"/></xs:sequence>
+    </xs:extension></xs:complexContent>
+   </xs:complexType>
+   <xs:complexType name="Restricted">
+    <xs:complexContent><xs:restriction base="t:Base">
+     <xs:sequence><xs:group ref="t:G"/></xs:sequence>
+    </xs:restriction></xs:complexContent>
+   </xs:complexType>
+   <xs:complexType name="Price">
+    <xs:simpleContent><xs:extension base="xs:decimal"><xs:attribute name="currency" type="xs:string"/></xs:extension></xs:simpleContent>
+   </xs:complexType>
+   <xs:complexType name="Text" mixed="true"><xs:sequence><xs:element name="b" type="xs:string"/></xs:sequence></xs:complexType>
+  )"));
+  const complex_type& base = complex(*m, "Base");
+  EXPECT_TRUE(base.abstract);
+  const particle& g = base.content_model->group->particles[0];
+  EXPECT_EQ(g.what, particle::kind::group);
+  EXPECT_EQ(g.group_name, (qname{"urn:t", "G"}));
+  ASSERT_EQ(base.attributes.size(), 2u);
+  EXPECT_EQ(base.attributes[1].decl->name.local, "y");
+  ASSERT_TRUE(base.any_attribute);
+  EXPECT_EQ(base.any_attribute->namespaces, "##other");
+
+  const complex_type& d = complex(*m, "Derived");
+  EXPECT_EQ(d.derived, complex_type::derivation::extension);
+  EXPECT_EQ(d.base, &base);
+  EXPECT_TRUE(d.content_model->group->particles[0].element->nillable);
+  EXPECT_EQ(complex(*m, "Restricted").derived, complex_type::derivation::restriction);
+
+  const complex_type& price = complex(*m, "Price");
+  EXPECT_EQ(price.content_kind, complex_type::content::simple);
+  EXPECT_TRUE(price.text_type->is(xsd_ns, "decimal"));
+  EXPECT_EQ(price.attributes.size(), 1u);
+  EXPECT_EQ(complex(*m, "Text").content_kind, complex_type::content::mixed);
+}
+
+TEST(WsdlReader, SimpleTypesFacetsListsUnions) {
+  files f;
+  auto m = load_text(f, wsdl_with_schema(R"(
+   <xs:simpleType name="Colour"><xs:restriction base="xs:string">
+     <xs:enumeration value="RED"/><xs:enumeration value="+L1"/>
+   </xs:restriction></xs:simpleType>
+   <xs:simpleType name="Small"><xs:restriction base="xs:int">
+     <xs:minInclusive value="0"/><xs:maxExclusive value="10"/>
+   </xs:restriction></xs:simpleType>
+   <xs:simpleType name="Code"><xs:restriction base="xs:string">
+     <xs:length value="3"/><xs:pattern value="[A-Z]{3}"/>
+   </xs:restriction></xs:simpleType>
+   <xs:simpleType name="Smaller"><xs:restriction base="t:Small"><xs:maxInclusive value="5"/></xs:restriction></xs:simpleType>
+   <xs:simpleType name="Ints"><xs:list itemType="xs:int"/></xs:simpleType>
+   <xs:simpleType name="Either"><xs:union memberTypes="xs:int t:Colour"><xs:simpleType><xs:restriction base="xs:date"/></xs:simpleType></xs:union></xs:simpleType>
+   <xs:element name="e" type="t:Colour" default="RED" nillable="true"/>
+   <xs:element name="f" type="xs:string" fixed="x"/>
+  )"));
+  const simple_type& c = simple(*m, "Colour");
+  EXPECT_EQ(c.facets.enumeration, (std::vector<std::string>{"RED", "+L1"}));
+  EXPECT_TRUE(c.base->is(xsd_ns, "string"));
+  EXPECT_EQ(simple(*m, "Small").facets.min_inclusive, "0");
+  EXPECT_EQ(simple(*m, "Small").facets.max_exclusive, "10");
+  EXPECT_EQ(simple(*m, "Code").facets.length, 3u);
+  EXPECT_EQ(simple(*m, "Code").facets.patterns.at(0), "[A-Z]{3}");
+  EXPECT_TRUE(simple(*m, "Smaller").builtin_base()->is(xsd_ns, "int"));
+  EXPECT_EQ(simple(*m, "Ints").variety, simple_type::variety::list);
+  EXPECT_TRUE(simple(*m, "Ints").item->is(xsd_ns, "int"));
+  const simple_type& u = simple(*m, "Either");
+  EXPECT_EQ(u.variety, simple_type::variety::union_);
+  ASSERT_EQ(u.members.size(), 3u);
+  EXPECT_EQ(u.members[1], &c);
+  EXPECT_TRUE(u.members[2]->anonymous());
+  const element_decl* e = m->find_element({"urn:t", "e"});
+  EXPECT_TRUE(e->nillable);
+  EXPECT_EQ(e->default_value, "RED");
+  EXPECT_EQ(m->find_element({"urn:t", "f"})->fixed_value, "x");
+}
+
+TEST(WsdlReader, SubstitutionGroupsAndSoapEncArrays) {
+  files f;
+  auto m = load_text(
+      f,
+      wsdl_with_schema(
+          R"(
+   <xs:element name="shape" type="xs:anyType" abstract="true"/>
+   <xs:element name="circle" type="xs:string" substitutionGroup="t:shape"/>
+   <xs:element name="square" substitutionGroup="t:shape"/>
+   <xs:complexType name="Matrix">
+    <xs:complexContent><xs:restriction base="soapenc:Array">
+     <xs:attribute ref="soapenc:arrayType" wsdl:arrayType="xs:int[,]"/>
+    </xs:restriction></xs:complexContent>
+   </xs:complexType>
+  )",
+          R"(xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/")"));
+  const element_decl* shape = m->find_element({"urn:t", "shape"});
+  ASSERT_EQ(shape->substitutes.size(), 2u);
+  EXPECT_EQ(shape->substitutes[0]->name.local, "circle");
+  EXPECT_EQ(m->find_element({"urn:t", "square"})->type, shape->type);  // the head's type
+  const complex_type& mx = complex(*m, "Matrix");
+  EXPECT_TRUE(mx.base->is(soap_encoding11_ns, "Array"));  // from the standard schema
+  ASSERT_TRUE(mx.array);
+  EXPECT_TRUE(mx.array->item->is(xsd_ns, "int"));
+  EXPECT_EQ(mx.array->dimensions, "[,]");
+}
+
+TEST(WsdlReader, QNamesUseTheNamespacesInScopeOfTheirOwnElement) {
+  files f;
+  auto m = load_text(f, R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:p="urn:t" targetNamespace="urn:t">
+ <types>
+  <xs:schema targetNamespace="urn:t">
+   <xs:complexType name="T"><xs:sequence>
+    <xs:element name="a" type="p:X"/>
+    <xs:element name="b" type="p:X" xmlns:p="urn:other"/>
+    <xs:element name="c" type="X" xmlns="urn:other"/>
+   </xs:sequence></xs:complexType>
+   <xs:complexType name="X"/>
+  </xs:schema>
+  <xs:schema targetNamespace="urn:other"><xs:simpleType name="X"><xs:restriction base="xs:int"/></xs:simpleType></xs:schema>
+ </types>
+</definitions>)");
+  const model_group& seq = *complex(*m, "T").content_model->group;
+  EXPECT_EQ(seq.particles[0].element->type->name, (qname{"urn:t", "X"}));
+  EXPECT_EQ(seq.particles[1].element->type->name, (qname{"urn:other", "X"}));
+  EXPECT_EQ(seq.particles[2].element->type->name, (qname{"urn:other", "X"}));
+}
+
+constexpr std::string_view full_wsdl = R"(<?xml version="1.0"?>
+<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:t="urn:t"
+    xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types>
+  <xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+   <xs:element name="req"><xs:complexType><xs:sequence><xs:element name="x" type="xs:int"/></xs:sequence></xs:complexType></xs:element>
+   <xs:element name="res" type="xs:string"/>
+   <xs:element name="auth" type="xs:string"/>
+   <xs:element name="authFault" type="xs:string"/>
+   <xs:element name="oops" type="xs:string"/>
+  </xs:schema>
+ </types>
+ <message name="In"><part name="body" element="t:req"/><part name="h" element="t:auth"/></message>
+ <message name="Out"><part name="body" element="t:res"/></message>
+ <message name="Fault"><part name="f" element="t:oops"/></message>
+ <message name="HF"><part name="f" element="t:authFault"/></message>
+ <message name="RpcIn"><part name="b" type="xs:string"/><part name="a" type="xs:int"/></message>
+ <portType name="P">
+  <operation name="call">
+   <documentation>Calls.</documentation>
+   <input message="t:In"/><output message="t:Out"/><fault name="oops" message="t:Fault"/>
+  </operation>
+  <operation name="notify"><input message="t:In"/></operation>
+  <operation name="rpc" parameterOrder="a b"><input message="t:RpcIn"/><output message="t:Out"/></operation>
+ </portType>
+ <binding name="B11" type="t:P">
+  <soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="call">
+   <soap:operation soapAction="urn:call"/>
+   <input><soap:body use="literal" parts="body"/>
+    <soap:header message="t:In" part="h" use="literal" wsdl:required="true" xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/">
+     <soap:headerfault message="t:HF" part="f" use="literal"/>
+    </soap:header></input>
+   <output><soap:body use="literal"/></output>
+   <fault name="oops"><soap:fault name="oops" use="literal"/></fault>
+  </operation>
+  <operation name="notify"><soap:operation soapAction=""/><input><soap:body use="literal"/></input></operation>
+  <operation name="rpc">
+   <soap:operation style="rpc"/>
+   <input><soap:body use="encoded" namespace="urn:rpc" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
+   <output><soap:body use="encoded" namespace="urn:rpc"/></output>
+  </operation>
+ </binding>
+ <binding name="B12" type="t:P">
+  <soap12:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="call"><soap12:operation soapAction="urn:call" soapActionRequired="false"/>
+   <input><soap12:body use="literal"/></input><output><soap12:body use="literal"/></output></operation>
+ </binding>
+ <service name="S">
+  <port name="p11" binding="t:B11"><soap:address location="http://127.0.0.1/p11"/></port>
+  <port name="p12" binding="t:B12"><soap12:address location="http://127.0.0.1/p12"/></port>
+ </service>
+</definitions>
+)";
+
+TEST(WsdlReader, MessagesPortTypesBindingsServices) {
+  files f;
+  auto m = load_text(f, std::string(full_wsdl));
+  ASSERT_EQ(m->port_types().size(), 1u);
+  const port_type& pt = *m->port_types()[0];
+  ASSERT_EQ(pt.operations.size(), 3u);
+  const operation& call = pt.operations[0];
+  EXPECT_EQ(call.pattern, operation::kind::request_response);
+  EXPECT_EQ(call.documentation, "Calls.");
+  ASSERT_EQ(call.faults.size(), 1u);
+  EXPECT_EQ(call.faults[0].msg->parts[0].element->name.local, "oops");
+  EXPECT_EQ(pt.operations[1].pattern, operation::kind::one_way);
+  EXPECT_EQ(pt.operations[1].output, nullptr);
+  EXPECT_EQ(pt.operations[2].parameter_order, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(pt.operations[2].input->parts[1].type->is(xsd_ns, "int"));
+
+  ASSERT_EQ(m->bindings().size(), 2u);
+  const binding& b11 = *m->bindings()[0];
+  EXPECT_EQ(b11.version, soap_version::soap11);
+  EXPECT_EQ(b11.port_type, &pt);
+  const binding_operation& bc = b11.operations[0];
+  EXPECT_EQ(bc.op, &call);
+  EXPECT_EQ(bc.soap_action, "urn:call");
+  EXPECT_EQ(bc.style, binding_style::document);
+  ASSERT_TRUE(bc.input.body && bc.input.body->parts);
+  EXPECT_EQ(*bc.input.body->parts, (std::vector<std::string>{"body"}));
+  ASSERT_EQ(bc.input.headers.size(), 1u);
+  EXPECT_EQ(bc.input.headers[0].part->element->name.local, "auth");
+  EXPECT_TRUE(bc.input.headers[0].required);
+  ASSERT_EQ(bc.input.headers[0].faults.size(), 1u);
+  EXPECT_EQ(bc.input.headers[0].faults[0].part->element->name.local, "authFault");
+  EXPECT_EQ(bc.faults.at(0).name, "oops");
+  const binding_operation& rpc = b11.operations[2];
+  EXPECT_EQ(rpc.style, binding_style::rpc);
+  EXPECT_EQ(rpc.input.body->use, body_use::encoded);
+  EXPECT_EQ(rpc.input.body->ns, "urn:rpc");
+  EXPECT_EQ(rpc.input.body->encoding_style, "http://schemas.xmlsoap.org/soap/encoding/");
+
+  const binding& b12 = *m->bindings()[1];
+  EXPECT_EQ(b12.version, soap_version::soap12);
+  EXPECT_EQ(b12.style, binding_style::rpc);
+  EXPECT_EQ(b12.operations[0].soap_action_required, false);
+
+  ASSERT_EQ(m->services().size(), 1u);
+  const service& s = *m->services()[0];
+  ASSERT_EQ(s.ports.size(), 2u);
+  EXPECT_EQ(s.ports[0].binding, &b11);
+  EXPECT_EQ(s.ports[1].address, "http://127.0.0.1/p12");
+}
+
+TEST(WsdlReader, ImportsIncludesRedefineAndCycles) {
+  files f;
+  // wsdl:import chain: a.wsdl -> sub/b.wsdl -> sub/types.xsd (relative to b.wsdl).
+  f.add("sub/b.wsdl",
+        R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:b"
+      xmlns:x="urn:x"><import namespace="urn:x" location="types.xsd"/>
+      <message name="M" xmlns:tb="urn:b"><part name="p" element="x:top"/></message></definitions>)");
+  // types.xsd includes a chameleon (no targetNamespace) and a cycle back to itself.
+  f.add("sub/types.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:x="urn:x"
+      targetNamespace="urn:x" elementFormDefault="qualified">
+    <xs:include schemaLocation="chameleon.xsd"/>
+    <xs:include schemaLocation="cycle.xsd"/>
+    <xs:redefine schemaLocation="redef.xsd">
+     <xs:complexType name="R"><xs:complexContent><xs:extension base="x:R">
+      <xs:sequence><xs:element name="added" type="xs:int"/></xs:sequence>
+     </xs:extension></xs:complexContent></xs:complexType>
+    </xs:redefine>
+    <xs:element name="top" type="x:Cham"/>
+    <xs:element name="lang"><xs:complexType><xs:attribute ref="xml:lang"/></xs:complexType></xs:element>
+    <xs:element name="r" type="x:R"/>
+  </xs:schema>)");
+  f.add("sub/chameleon.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+    <xs:complexType name="Cham"><xs:sequence><xs:element name="c" type="Leaf"/></xs:sequence></xs:complexType>
+    <xs:simpleType name="Leaf"><xs:restriction base="xs:string"/></xs:simpleType>
+  </xs:schema>)");
+  f.add("sub/cycle.xsd",
+        R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x">
+    <xs:include schemaLocation="types.xsd"/><xs:element name="fromCycle" type="xs:int"/></xs:schema>)");
+  f.add("sub/redef.xsd",
+        R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x">
+    <xs:complexType name="R"><xs:sequence><xs:element name="orig" type="xs:int"/></xs:sequence></xs:complexType>
+  </xs:schema>)");
+  std::string a = f.add(
+      "a.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:a">
+      <import namespace="urn:b" location="sub/b.wsdl"/></definitions>)");
+  auto m = load({a});
+  EXPECT_EQ(m->files().size(), 7u);  // + the standard xml.xsd
+  const element_decl* top = m->find_element({"urn:x", "top"});
+  ASSERT_NE(top, nullptr);
+  // The chameleon's components took urn:x, and so did its unprefixed reference to Leaf.
+  EXPECT_EQ(top->type->name, (qname{"urn:x", "Cham"}));
+  const auto& cham = *static_cast<const complex_type*>(top->type);
+  EXPECT_EQ(cham.content_model->group->particles[0].element->type->name, (qname{"urn:x", "Leaf"}));
+  EXPECT_NE(m->find_element({"urn:x", "fromCycle"}), nullptr);
+  // xml:lang came from the standard xml.xsd (namespace-only reference).
+  const auto& lang = *static_cast<const complex_type*>(m->find_element({"urn:x", "lang"})->type);
+  EXPECT_EQ(lang.attributes.at(0).decl->name,
+            (qname{"http://www.w3.org/XML/1998/namespace", "lang"}));
+  // The redefinition extends the original R.
+  const auto& r = *static_cast<const complex_type*>(m->find_type({"urn:x", "R"}));
+  EXPECT_EQ(r.content_model->group->particles[0].element->name.local, "added");
+  ASSERT_EQ(r.base->kind, type_kind::complex);
+  const auto& orig = *static_cast<const complex_type*>(r.base);
+  EXPECT_EQ(orig.content_model->group->particles[0].element->name.local, "orig");
+  EXPECT_EQ(m->find_message({"urn:b", "M"})->parts[0].element, top);
+}
+
+TEST(WsdlReader, CatalogMapsAbsoluteUrls) {
+  files f;
+  f.add("local/remote.xsd",
+        R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:r">
+    <xs:include schemaLocation="sibling.xsd"/><xs:element name="e" type="xs:int"/></xs:schema>)");
+  f.add("local/sibling.xsd",
+        R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:r">
+    <xs:element name="s" type="xs:int"/></xs:schema>)");
+  f.add("local/other.xsd",
+        R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:o">
+    <xs:element name="o" type="xs:int"/></xs:schema>)");
+  std::string catalog =
+      f.add("catalog.xml", R"(<catalog xmlns="urn:oasis:names:tc:entity:xmlns:xml:catalog">
+    <system systemId="http://example.com/schemas/remote.xsd" uri="local/remote.xsd"/></catalog>)");
+  std::string xsd = f.add(
+      "main.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:m">
+    <xs:import namespace="urn:r" schemaLocation="http://example.com/schemas/remote.xsd"/>
+    <xs:import namespace="urn:o" schemaLocation="http://example.com/schemas/other.xsd"/>
+  </xs:schema>)");
+  load_options o;
+  EXPECT_NE(error_of([&] {
+              load({xsd}, o);
+            }).find("no local copy of http://example.com/schemas/remote.xsd"),
+            std::string::npos);
+  o.catalogs = {catalog};
+  auto m = load({xsd}, o);
+  EXPECT_NE(m->find_element({"urn:r", "e"}), nullptr);
+  EXPECT_NE(m->find_element({"urn:r", "s"}), nullptr);
+  // other.xsd sits beside the mapped remote.xsd: found there.
+  EXPECT_NE(m->find_element({"urn:o", "o"}), nullptr);
+}
+
+TEST(WsdlReader, MissingImportNamesTheFileAndWhereItWasReferenced) {
+  files f;
+  std::string a = f.add("a.wsdl", wsdl_with_schema(R"(
+   <xs:import namespace="urn:gone" schemaLocation="gone.xsd"/>)"));
+  std::string e = error_of([&] { load({a}); });
+  EXPECT_NE(e.find(a + ":7:4: missing file: "), std::string::npos) << e;
+  EXPECT_NE(e.find("gone.xsd"), std::string::npos) << e;
+}
+
+TEST(WsdlReader, MalformedSchemaGetsItsPosition) {
+  files f;
+  f.add("bad.xsd",
+        "<xs:schema xmlns:xs=\"http://www.w3.org/2001/XMLSchema\">\n  <xs:element "
+        "name=\"x\">\n</xs:schema>\n");
+  std::string a = f.add("a.wsdl", wsdl_with_schema(R"(<xs:include schemaLocation="bad.xsd"/>)"));
+  std::string e = error_of([&] { load({a}); });
+  EXPECT_NE(e.find("bad.xsd:3:1: malformed XML"), std::string::npos) << e;
+}
+
+TEST(WsdlReader, UnresolvedReferencesAndUndeclaredPrefixesArePositioned) {
+  files f;
+  std::string e = error_of([&] {
+    load_text(f, wsdl_with_schema(R"(
+   <xs:element name="x" type="t:Nope"/>)"));
+  });
+  EXPECT_NE(e.find("a.wsdl:7:4: unresolved type reference {urn:t}Nope"), std::string::npos) << e;
+  e = error_of([&] {
+    load_text(f, wsdl_with_schema(R"(
+   <xs:element name="x" type="zz:T"/>)"));
+  });
+  EXPECT_NE(e.find("a.wsdl:7:4: undeclared prefix \"zz\""), std::string::npos) << e;
+  e = error_of([&] {
+    load({f.add("b.wsdl", std::string(full_wsdl).replace(std::string(full_wsdl).find("t:Fault\"/>"),
+                                                         7, "t:Nope"))});
+  });
+  EXPECT_NE(e.find("unresolved message reference {urn:t}Nope"), std::string::npos) << e;
+}
+
+}  // namespace
