@@ -1,7 +1,15 @@
 // HTTP/1.1 server: the worker threads (one io_context each, spinning briefly before they
-// sleep), accepting connections, stop() and server::await. A connection's requests are served
-// in server_connection.cpp.
+// sleep), accepting connections, run() and its signals, stop() (the drain) and server::await.
+// A connection's requests are served in server_connection.cpp.
 #include "server_connection.hpp"
+
+#include <signal.h>
+#include <sys/socket.h>
+
+#include <boost/asio/signal_set.hpp>
+#include <cerrno>
+
+#include "systemd.hpp"
 
 namespace lather::http {
 
@@ -61,9 +69,8 @@ void server::impl::accept_next() {
 }
 
 void server::impl::on_accept(const sys_error& ec, tcp::socket socket, worker& w) {
-  if (stopping.load()) return;
   if (ec) {
-    if (ec == asio::error::operation_aborted) return;
+    if (ec == asio::error::operation_aborted || stopping.load()) return;
     // Out of descriptors or similar: back off briefly instead of spinning.
     auto pause =
         std::make_shared<asio::steady_timer>(workers[0]->ctx, std::chrono::milliseconds(50));
@@ -72,6 +79,13 @@ void server::impl::on_accept(const sys_error& ec, tcp::socket socket, worker& w)
     });
     return;
   }
+  serve(std::move(socket), w);
+  if (!stopping.load()) accept_next();
+}
+
+/// A new connection on `w`: served, or refused at once past max_connections. Accepted while
+/// stopping, it answers its request 503 (server_connection::refuse_requests).
+void server::impl::serve(tcp::socket socket, worker& w) {
   sys_error ignored;
   socket.set_option(tcp::no_delay(true), ignored);
   connections_total.fetch_add(1, std::memory_order_relaxed);
@@ -84,7 +98,21 @@ void server::impl::on_accept(const sys_error& ec, tcp::socket socket, worker& w)
         asio::bind_executor(w.ctx.get_executor(), &coroutine_done),
         [c](yield_type y) { c->run(y); }, boost::coroutines::attributes(opts.coroutine_stack));
   }
-  accept_next();
+}
+
+/// The connections the kernel completed for this listener and nobody accepted yet: closing
+/// the listener would reset them, so a drain takes them first (each gets a 503).
+void server::impl::accept_queued() {
+  if (!acceptor || !acceptor->is_open()) return;
+  sys_error ec;
+  acceptor->non_blocking(true, ec);
+  while (!ec) {
+    worker& w = *workers[next_worker];
+    next_worker = (next_worker + 1) % workers.size();
+    tcp::socket socket(w.ctx);
+    acceptor->accept(socket, ec);
+    if (!ec) serve(std::move(socket), w);
+  }
 }
 
 /// Over max_connections: a fixed 503 and close, without reading the request.
@@ -145,13 +173,28 @@ void server::start() {
         s.tls->set_verify_mode(asio::ssl::verify_peer | asio::ssl::verify_fail_if_no_peer_cert);
       }
     }
-    tcp::endpoint ep{asio::ip::make_address(s.opts.address), s.opts.port};
     s.acceptor.emplace(s.workers[0]->ctx);
-    s.acceptor->open(ep.protocol());
-    s.acceptor->set_option(tcp::acceptor::reuse_address(true));
-    wire::raise_receive_buffer(s.acceptor->native_handle(), s.opts.receive_buffer);
-    s.acceptor->bind(ep);
-    s.acceptor->listen(asio::socket_base::max_listen_connections);
+    if (s.opts.listen_fd >= 0) {
+      sockaddr_storage address{};
+      socklen_t size = sizeof address;
+      if (::getsockname(s.opts.listen_fd, reinterpret_cast<sockaddr*>(&address), &size) != 0)
+        throw boost::system::system_error(errno, boost::system::system_category(), "listen_fd");
+      s.acceptor->assign(address.ss_family == AF_INET6 ? tcp::v6() : tcp::v4(), s.opts.listen_fd);
+      wire::raise_receive_buffer(s.acceptor->native_handle(), s.opts.receive_buffer);
+    } else {
+      tcp::endpoint ep{asio::ip::make_address(s.opts.address), s.opts.port};
+      s.acceptor->open(ep.protocol());
+      s.acceptor->set_option(tcp::acceptor::reuse_address(true));
+      if (s.opts.reuse_port) {
+        const int on = 1;
+        if (::setsockopt(s.acceptor->native_handle(), SOL_SOCKET, SO_REUSEPORT, &on, sizeof on))
+          throw boost::system::system_error(errno, boost::system::system_category(),
+                                            "SO_REUSEPORT");
+      }
+      wire::raise_receive_buffer(s.acceptor->native_handle(), s.opts.receive_buffer);
+      s.acceptor->bind(ep);
+      s.acceptor->listen(asio::socket_base::max_listen_connections);
+    }
     s.bound_port = s.acceptor->local_endpoint().port();
   } catch (const boost::system::system_error& e) {
     throw error(errc::io_failed, std::string("http::server::start: ") + e.what());
@@ -178,32 +221,77 @@ std::uint16_t server::port() const {
 }
 
 void server::run() {
+  impl& s = *impl_;
+  s.notify_service_manager = true;
   start();
-  std::unique_lock lock(impl_->state_mutex);
-  impl_->state_changed.wait(lock, [&] { return impl_->stopped.load(); });
+  detail::notify_service_manager("READY=1");
+  auto wait_stopped = [&s] {
+    std::unique_lock lock(s.state_mutex);
+    s.state_changed.wait(lock, [&] { return s.stopped.load(); });
+  };
+  if (!s.opts.stop_on_signals) return wait_stopped();
+  // The signal's handler only wakes this io_context; stop() then runs here, on run()'s
+  // thread. A stop() from elsewhere ends the wait for signals.
+  asio::io_context signal_context;
+  asio::signal_set signals(signal_context, SIGINT, SIGTERM);
+  signals.async_wait([this](const sys_error& ec, int) {
+    if (!ec) stop();
+  });
+  std::thread watcher([&] {
+    wait_stopped();
+    asio::post(signal_context, [&signals] {
+      sys_error ignored;
+      signals.cancel(ignored);
+    });
+  });
+  signal_context.run();
+  watcher.join();
+}
+
+bool server::draining() const noexcept {
+  return impl_->draining.load();
 }
 
 void server::stop() {
   impl& s = *impl_;
   if (!s.started) return;
   std::call_once(s.stop_once, [&s] {
-    s.stopping = true;
+    if (s.notify_service_manager) detail::notify_service_manager("STOPPING=1");
+    if (s.opts.drain_delay.count() > 0) {
+      // Unready first; the balancer's next checks see it while calls are still served.
+      s.draining = true;
+      std::this_thread::sleep_for(s.opts.drain_delay);
+    }
+    s.draining = true;
+    // The listener closes first (after its queue is taken), and only then do responses say
+    // Connection: close and idle connections close: their clients reconnect elsewhere (a new
+    // process on the port), never to this listener's queue.
     asio::post(s.workers[0]->ctx, [&s] {
+      s.refusing = true;
+      s.accept_queued();
       sys_error ignored;
       if (s.acceptor) s.acceptor->close(ignored);
+      s.stopping = true;
+      {
+        std::lock_guard lock(s.state_mutex);
+        s.listener_closed = true;
+      }
+      s.state_changed.notify_all();
+      // Idle connections close now; busy ones close after their current response.
+      for (auto& w : s.workers) {
+        asio::post(w->ctx, [wp = w.get()] {
+          for (auto* c = wp->connections; c; c = c->next)
+            if (c->idle && !c->refuse_requests) c->close_socket();
+        });
+      }
     });
-    // Idle connections close now; busy ones close after their current response.
-    for (auto& w : s.workers) {
-      asio::post(w->ctx, [wp = w.get()] {
-        for (auto* c = wp->connections; c; c = c->next)
-          if (c->idle) c->close_socket();
-      });
-    }
     auto deadline = clock_type::now() + s.opts.shutdown_deadline;
     {
       std::unique_lock lock(s.state_mutex);
-      s.state_changed.wait_until(lock, deadline, [&] { return s.open_connections.load() == 0; });
+      s.state_changed.wait_until(
+          lock, deadline, [&] { return s.listener_closed && s.open_connections.load() == 0; });
     }
+    s.stopping = true;  // also when the listener's thread never got to it
     // Past the deadline: close the rest, and resume suspended handlers so they unwind.
     auto close_all = [](worker& w) {
       for (auto* c = w.connections; c; c = c->next) {

@@ -159,7 +159,7 @@ void server_connection::run(yield_type y) {
 /// on the coroutine's own stack. False = closed, reset, timed out or stopping.
 bool server_connection::wait_for_request() {
   if (read_end > read_begin) return true;
-  if (srv.stopping.load(std::memory_order_relaxed)) return false;
+  if (srv.stopping.load(std::memory_order_relaxed) && !refuse_requests) return false;
   sys_error ec;
   if (next_request_early) {
     // Read into the pool's area and go on at once. Through asio, a read that finds its bytes
@@ -240,6 +240,13 @@ void server_connection::serve_request() {
 
   std::string_view path = target().substr(0, target().find('?'));
   const handler* h = nullptr;
+  if (refuse_requests) {
+    // Not run, so safe to send elsewhere. Its body is read (up to the usual bound) so that
+    // closing does not reset the connection under the answer; stopping adds the close.
+    buffers->response_fields.append("Retry-After: 1\r\n"sv);
+    answer(503, "draining\n", false);
+    return;
+  }
   if (has_transfer_encoding && !parser->chunked()) {
     // Beast accepted a coding list not ending in "chunked": the length is unknowable.
     answer(400, "transfer coding not supported\n", true);

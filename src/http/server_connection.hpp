@@ -123,14 +123,22 @@ struct server::impl {
   std::string expected_credentials;  // base64("user:password")
   std::uint16_t bound_port = 0;
   std::size_t next_worker = 0;
-  std::atomic<bool> started{false}, stopping{false}, stopped{false};
+  // draining: stop() has begun (readiness lost). refusing: the drain takes the listener's
+  // queue (after drain_delay); stopping: the listener is closed, responses say
+  // Connection: close. notify_service_manager: run() started it, so systemd hears of the drain.
+  std::atomic<bool> started{false}, draining{false}, refusing{false}, stopping{false},
+      stopped{false};
+  std::atomic<bool> notify_service_manager{false};
   std::atomic<std::uint64_t> connections_total{0}, open_connections{0}, rejected{0};
+  bool listener_closed = false;  // stop(): its accept queue taken (under state_mutex)
   std::mutex state_mutex;
   std::condition_variable state_changed;  // open_connections fell / stop completed
   std::once_flag stop_once;
 
   void accept_next();
   void on_accept(const sys_error& ec, tcp::socket socket, detail::worker& w);
+  void serve(tcp::socket socket, detail::worker& w);
+  void accept_queued();
   void reject(tcp::socket socket);
   const handler* find_route(std::string_view path) const {
     for (const auto& r : routes)
@@ -233,7 +241,11 @@ struct resume_token {
 /// A connection; also the state of the request/response exchange in progress on it.
 struct server_connection : std::enable_shared_from_this<server_connection> {
   server_connection(server::impl& s, worker& w, tcp::socket sock)
-      : srv(s), owner(w), socket(std::move(sock)), timer(w.ctx) {
+      : srv(s),
+        owner(w),
+        socket(std::move(sock)),
+        timer(w.ctx),
+        refuse_requests(s.refusing.load()) {
     // Room for a whole head: the parser reports header_limit before the buffer can fill up.
     // 64 KiB (one loopback TCP segment): a large body arrives in a quarter of the reads, wake-ups
     // and coroutine switches of 16 KiB; a small request touches only its own pages.
@@ -248,6 +260,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   clock_type::time_point deadline = clock_type::time_point::max(), armed_expiry{};
   bool timer_pending = false;
   bool timed_out = false, closed = false, idle = false, peer_gone = false;
+  // Accepted once the server was draining (from its accept queue): its request is answered
+  // 503 with Connection: close, not run and not cut off by a reset.
+  const bool refuse_requests;
   // The last read for a next request found its bytes at once: try the socket directly first.
   bool next_request_early = false;
   yield_type* yield = nullptr;

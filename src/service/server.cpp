@@ -257,13 +257,29 @@ void server::impl::serve_wsdl(mount_point& mp, http::request& req, http::respons
 }
 
 server::server(server_options opts) : impl_(std::make_unique<impl>(std::move(opts))) {
-  impl_->http.route("/healthz", [](http::request& req, http::response& res) {
-    res.set_header("Content-Type", "text/plain; charset=utf-8");
-    if (req.path() != "/healthz") {
-      res.set_status(404);
-      return;
-    }
-    res.body().append("ok\n");
+  // Plain-text probes at exactly `path` (a longer path under it is 404).
+  auto probe = [this](std::string path, std::function<bool(std::string&)> answer) {
+    impl_->http.route(path, [path, answer](http::request& req, http::response& res) {
+      res.set_header("Content-Type", "text/plain; charset=utf-8");
+      std::string text;
+      if (req.path() != path)
+        res.set_status(404);
+      else if (!answer(text))
+        res.set_status(503);
+      res.body().append(text);
+    });
+  };
+  // Liveness: the process serves requests, also while it drains.
+  for (const char* path : {"/healthz", "/livez"})
+    probe(path, [](std::string& text) {
+      text = "ok\n";
+      return true;
+    });
+  // Readiness: 503 from the first moment of a drain, so a balancer stops sending first.
+  probe("/readyz", [this](std::string& text) {
+    const bool ready = !impl_->http.draining();
+    text = ready ? "ready\n" : "draining\n";
+    return ready;
   });
   impl_->http.route("/metrics", [this](http::request& req, http::response& res) {
     if (req.path() != "/metrics") {
@@ -298,6 +314,9 @@ void server::run() {
 }
 void server::stop() {
   impl_->http.stop();
+}
+bool server::draining() const noexcept {
+  return impl_->http.draining();
 }
 std::uint16_t server::port() const {
   return impl_->http.port();

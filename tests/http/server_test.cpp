@@ -513,6 +513,62 @@ TEST(HttpServer, GracefulStopFinishesInFlightAndClosesIdle) {
   EXPECT_THROW(raw_socket{srv->port()}, std::runtime_error);  // no longer accepting
 }
 
+TEST(HttpServer, ARequestArrivingDuringADrainGets503AndConnectionClose) {
+  // One thread, held by a handler that blocks it: a connection made once the drain has begun
+  // waits in the accept queue, and the drain accepts it instead of leaving it to be reset.
+  server srv{server_options{.threads = 1, .shutdown_deadline = 5s}};
+  signal_flag in_handler, release;
+  srv.route("/", [&](request&, response& res) {
+    in_handler.set();
+    release.wait();
+    res.body().append("done");
+  });
+  srv.start();
+  EXPECT_FALSE(srv.draining());
+  raw_socket busy{srv.port()};
+  ASSERT_TRUE(busy.send(post_request("/", "")));
+  ASSERT_TRUE(in_handler.wait());
+  std::thread stopper([&] { srv.stop(); });
+  const auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (!srv.draining() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  ASSERT_TRUE(srv.draining());
+  raw_socket late{srv.port()};
+  ASSERT_TRUE(late.send(post_request("/", "too late")));
+  release.set();
+  auto r = busy.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, "done");
+  EXPECT_TRUE(busy.closed_by_peer());
+  auto refused = late.read_response();
+  EXPECT_EQ(refused.status, 503u);
+  EXPECT_EQ(refused.header("Connection"), "close");
+  EXPECT_EQ(refused.header("Retry-After"), "1");
+  EXPECT_TRUE(late.closed_by_peer());
+  stopper.join();
+}
+
+TEST(HttpServer, DrainDelayKeepsServingWhileDraining) {
+  server srv{server_options{.shutdown_deadline = 5s, .drain_delay = 1s}};
+  srv.route("/", echo);
+  srv.start();
+  raw_socket kept{srv.port()};
+  ASSERT_TRUE(kept.send(post_request("/", "before")));
+  EXPECT_EQ(kept.read_response().status, 200u);
+  const auto stop_began = std::chrono::steady_clock::now();
+  std::thread stopper([&] { srv.stop(); });
+  while (!srv.draining()) std::this_thread::yield();
+  // Within the delay: a kept-alive connection and a new one are both served as before.
+  ASSERT_TRUE(kept.send(post_request("/", "during")));
+  auto r = kept.read_response();
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(r.body, "during");
+  EXPECT_EQ(r.header("Connection"), "");
+  expect_serving(srv.port());
+  EXPECT_TRUE(kept.closed_by_peer());  // idle once the delay is over: closed
+  stopper.join();
+  EXPECT_GE(std::chrono::steady_clock::now() - stop_began, 1s);
+}
+
 // ---------------- hostile input ----------------
 
 struct bad_case {

@@ -567,6 +567,29 @@ TEST_F(service_fixture, HealthAndMetricsEndpoints) {
   EXPECT_NE(m.body.find("lather_request_duration_seconds_bucket"), std::string::npos);
 }
 
+TEST(ServerProbes, ReadyzTurns503WhenADrainBeginsWhileLivezStays200) {
+  server_options o;
+  o.address = "127.0.0.1";
+  o.drain_delay = std::chrono::seconds(1);  // served meanwhile: what a balancer's check sees
+  server srv{o};
+  srv.start();
+  http::client h{"http://127.0.0.1:" + std::to_string(srv.port())};
+  auto ready = h.get("/readyz");
+  EXPECT_EQ(ready.status, 200u);
+  EXPECT_EQ(ready.body, "ready\n");
+  EXPECT_EQ(h.get("/livez").body, "ok\n");
+  EXPECT_EQ(h.get("/readyz/x").status, 404u);
+  std::thread stopper([&] { srv.stop(); });
+  while (!srv.draining()) std::this_thread::yield();
+  auto draining = h.get("/readyz");
+  EXPECT_EQ(draining.status, 503u);
+  EXPECT_EQ(draining.body, "draining\n");
+  auto live = h.get("/livez");
+  EXPECT_EQ(live.status, 200u);
+  EXPECT_EQ(live.body, "ok\n");
+  stopper.join();
+}
+
 TEST_F(service_fixture, GetWithoutWsdlQueryIs405AndUnknownPathIs404) {
   http::client h{base_};
   EXPECT_EQ(h.get("/test").status, 405u);

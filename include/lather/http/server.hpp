@@ -15,8 +15,8 @@
 // thread for long (use server::await for work done elsewhere). Keep-alive, HTTP/1.0,
 // pipelining (answered in order), Expect: 100-continue, chunked or Content-Length request
 // bodies, and responses through the chunking threshold are supported. Limits and their
-// answers are documented in docs/limits.md. Shutdown: tools call stop() from a SIGINT/SIGTERM
-// handler thread (see docs/http.md).
+// answers are documented in docs/limits.md. Shutdown: run() drains on SIGTERM/SIGINT; stop()
+// drains from any thread (docs/deploy.md).
 #pragma once
 
 #include <chrono>
@@ -41,7 +41,22 @@ struct server_options {
   std::uint64_t body_limit = 64ull << 20;  ///< checked while streaming; beyond -> 413 + close
   std::chrono::milliseconds header_timeout{10'000};  ///< first byte -> end of headers
   std::chrono::milliseconds idle_timeout{30'000};    ///< between requests; also per body read/write
-  std::chrono::milliseconds shutdown_deadline{10'000};  ///< stop(): in-flight grace period
+  /// stop() (and a drain on SIGTERM/SIGINT): how long requests in progress get to finish once
+  /// the server stopped accepting; what is still open then is closed. See docs/deploy.md.
+  std::chrono::milliseconds shutdown_deadline{10'000};
+  /// stop(): how long the server goes on serving normally after draining() turned true (so
+  /// /readyz answered 503) before it stops accepting, so that a load balancer's health check
+  /// takes it out of rotation first (set it above the check's interval x fall count).
+  std::chrono::milliseconds drain_delay{0};
+  /// run() drains (stop()) on SIGTERM and SIGINT. false: run() returns only after stop(), for
+  /// a program that handles the signals itself.
+  bool stop_on_signals = true;
+  /// Bind with SO_REUSEPORT: a new process can bind the same address and port while this one
+  /// still listens, then this one drains (zero-downtime restart, docs/deploy.md).
+  bool reuse_port = false;
+  /// An already listening TCP socket to serve instead of binding address:port (inherited from
+  /// a parent process, or systemd_listen_fd()). The server owns it from start() on.
+  int listen_fd = -1;
   /// Open connections beyond this are accepted, answered "503 Service Unavailable"
   /// (Connection: close, Retry-After: 1) and closed at once.
   std::size_t max_connections = 10'000;
@@ -145,6 +160,10 @@ class response {
   detail::server_connection& x_;
 };
 
+/// The listening socket systemd passed to this process (socket activation: LISTEN_FDS and
+/// LISTEN_PID, sd_listen_fds(3)), for server_options::listen_fd; -1 when there is none.
+int systemd_listen_fd();
+
 /// Runs on the connection's coroutine. An exception escaping it gives "500 Internal Server
 /// Error" (if nothing was sent yet) or closes the connection (if the response had started).
 using handler = std::function<void(request&, response&)>;
@@ -164,12 +183,20 @@ class server {
   void start();
   /// The bound port (after start()).
   std::uint16_t port() const;
-  /// start() (if not yet started) and block until stop() has completed.
+  /// start() (if not yet started) and block until stop() has completed. With
+  /// server_options::stop_on_signals (the default) SIGTERM and SIGINT run stop(). Under
+  /// systemd (Type=notify) it reports READY=1 once listening and STOPPING=1 when stop()
+  /// begins. See docs/deploy.md.
   void run();
-  /// Graceful stop, callable from any thread except a handler: stop accepting, close idle
-  /// connections, let in-flight requests finish (their responses carry Connection: close)
-  /// within shutdown_deadline, then close the rest and join the threads. Idempotent.
+  /// Graceful stop (a drain), callable from any thread except a handler: draining() turns
+  /// true, requests are served as before for drain_delay, then the server stops accepting
+  /// (a request on a connection still in the accept queue gets 503 with Connection: close),
+  /// closes idle connections, lets requests in progress finish (their responses carry
+  /// Connection: close) within shutdown_deadline, then closes the rest and joins the threads.
+  /// Idempotent; a second call waits for the first.
   void stop();
+  /// True from the moment stop() begins (what /readyz reports as 503 in lather::server).
+  bool draining() const noexcept;
 
   /// From inside a handler: suspend it until `start`'s argument `resume` is called (from any
   /// thread, at any time, also from inside `start`), without holding a server thread. `start`

@@ -2,7 +2,7 @@
 //
 //   lather::server srv{{.port = 8080}};
 //   srv.mount("/perf", perf);   // POST /perf -> SOAP; GET /perf?wsdl -> WSDL 1.1
-//   srv.run();                  // GET /healthz, GET /metrics are always there
+//   srv.run();                  // GET /readyz, /livez, /healthz, /metrics are always there
 #pragma once
 
 #include <cstdint>
@@ -37,8 +37,12 @@ class server {
   /// the server. Call before start().
   void mount(std::string path, service& s);
   void start();
-  void run();   ///< start() and block until stop()
-  void stop();  ///< graceful (see http::server::stop)
+  /// start() and block until stop(); SIGTERM/SIGINT drain (see http::server::run and
+  /// docs/deploy.md).
+  void run();
+  void stop();  ///< drain (see http::server::stop)
+  /// A drain has begun: GET /readyz answers 503.
+  bool draining() const noexcept;
   std::uint16_t port() const;
 
   /// Prometheus text exposition of the server's metrics (what GET /metrics returns).
