@@ -64,6 +64,7 @@ class Process {
   }
 
   bool started() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
 
   // Polling interval while waiting for a child to exit or a port to open.
   static void wait_a_little() { std::this_thread::sleep_for(20ms); }

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "descriptor_limit.hpp"
@@ -23,11 +22,16 @@ constexpr std::string_view cxf_path = "/cxf-benchmark-soapdoclit/services/SoapHt
 const char* usage =
     "usage: lather-perf-server [--port P] [--address A] [--threads N] [--path PATH]\n"
     "                          [--chunking-threshold N|never] [--spin-us US] [--access-log]\n"
-    "                          [--receive-buffer BYTES] [--quiet]\n"
+    "                          [--receive-buffer BYTES] [--reuse-port] [--drain-delay MS]\n"
+    "                          [--drain-timeout MS] [--quiet]\n"
     "Serves perf.wsdl's DocPortType at /perf and "
     "/cxf-benchmark-soapdoclit/services/"
-    "SoapHttpDocLitPort\n(and at --path), RPCPortType at /perf/rpc; GET <path>?wsdl, /healthz, "
-    "/metrics.\n";
+    "SoapHttpDocLitPort\n(and at --path), RPCPortType at /perf/rpc; GET <path>?wsdl, /readyz, "
+    "/livez, /healthz,\n/metrics. SIGTERM/SIGINT drain: /readyz turns 503, calls are served "
+    "for --drain-delay\n(default 0), then the listener closes and calls in progress get "
+    "--drain-timeout\n(default 10000) to finish. --reuse-port lets a new process bind the "
+    "port meanwhile; a\nlistening socket passed by systemd (LISTEN_FDS) is served instead of "
+    "--address/--port.\n";
 
 template <class T>
 T number(const char* text, const char* what) {
@@ -76,6 +80,13 @@ int main(int argc, char** argv) {
       opts.spin_budget = std::chrono::microseconds(number<unsigned>(value(), "spin budget"));
     else if (a == "--receive-buffer")
       opts.receive_buffer = number<std::size_t>(value(), "receive buffer");
+    else if (a == "--reuse-port")
+      opts.reuse_port = true;
+    else if (a == "--drain-delay")
+      opts.drain_delay = std::chrono::milliseconds(number<unsigned>(value(), "drain delay"));
+    else if (a == "--drain-timeout")
+      opts.shutdown_deadline =
+          std::chrono::milliseconds(number<unsigned>(value(), "drain timeout"));
     else if (a == "--access-log")
       opts.access_log = stderr;
     else if (a == "--quiet")
@@ -104,13 +115,8 @@ int main(int argc, char** argv) {
   service rpc{"PerfService", std::string(perf::service_ns), rpc_options};
   perf::add_rpc_echo_operations(rpc);
 
-  // SIGINT/SIGTERM: handled by a thread with sigwait, which stops the server gracefully.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
+  opts.listen_fd = http::systemd_listen_fd();
 
   server srv{opts};
   srv.mount("/perf", doc);
@@ -125,17 +131,9 @@ int main(int argc, char** argv) {
   }
   std::printf("listening on http://%s:%u/perf\n", opts.address.c_str(), unsigned(srv.port()));
   if (!quiet)
-    std::printf("  also %s and /perf/rpc; WSDL at /perf?wsdl; /healthz, /metrics\n",
+    std::printf("  also %s and /perf/rpc; WSDL at /perf?wsdl; /readyz, /livez, /metrics\n",
                 std::string(cxf_path).c_str());
   std::fflush(stdout);
-  std::thread waiter([&] {
-    int sig = 0;
-    sigwait(&signals, &sig);
-    srv.stop();
-  });
-  srv.run();
-  // run() returns after stop(); if it returned for another reason, release the waiter.
-  pthread_kill(waiter.native_handle(), SIGTERM);
-  waiter.join();
+  srv.run();  // until SIGTERM/SIGINT, which drain it
   return 0;
 }
