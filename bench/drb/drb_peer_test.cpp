@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "../gsoap/peer_process.hpp"
+#include "../../tests/support/process.hpp"
 
 namespace {
 
@@ -17,15 +17,16 @@ std::string script(const char* name) {
 
 TEST(drb_peer_processes, ClientGetsTheSharedCyclicGraph) {
   if (access(ruby, X_OK) != 0) GTEST_SKIP() << "no " << ruby;
-  peer_test::child_process server({ruby, script("drbserver.rb"), "--port", "0"});
-  const std::string port = peer_test::banner_port(server.read_line());
-  ASSERT_FALSE(port.empty());
+  lather::test::listening_server server({ruby, script("drbserver.rb"), "--port", "0"});
+  ASSERT_NE(server.port, 0);
+  const std::string port = std::to_string(server.port);
   const auto [result, status] =
-      peer_test::run_to_result({ruby, script("drbclient.rb"), "--uri", "druby://127.0.0.1:" + port,
-                                "--calls", "20", "--runs", "2"});
+      lather::test::run_to_result({ruby, script("drbclient.rb"), "--uri",
+                                   "druby://127.0.0.1:" + port, "--calls", "20", "--runs", "2"},
+                                  lather::test::clock::now() + std::chrono::seconds(60));
   EXPECT_EQ(status, 0);
-  EXPECT_EQ(peer_test::result_field(result, "calls"), "20") << result;
-  EXPECT_NE(peer_test::result_field(result, "median_s"), "") << result;
+  EXPECT_EQ(lather::test::result_field(result, "calls"), "20") << result;
+  EXPECT_NE(lather::test::result_field(result, "median_s"), "") << result;
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "../gsoap/peer_process.hpp"
+#include "../../tests/support/process.hpp"
 
 namespace {
 
@@ -13,17 +13,18 @@ std::string bin(const char* name) {
 }
 
 TEST(grpc_peer_processes, ClientAndServerAgree) {
-  peer_test::child_process server({bin("grpc-perf-server"), "--port", "0"});
-  const std::string port = peer_test::banner_port(server.read_line());
-  ASSERT_FALSE(port.empty());
+  lather::test::listening_server server({bin("grpc-perf-server"), "--port", "0"});
+  ASSERT_NE(server.port, 0);
+  const std::string port = std::to_string(server.port);
   for (const char* packet_size : {"1", "100"}) {
     const auto [result, status] =
-        peer_test::run_to_result({bin("grpc-perf-client"), "--port", port, "--threads", "2",
-                                  "--time", "1", "--warmup", "0", "--packet-size", packet_size});
+        lather::test::run_to_result({bin("grpc-perf-client"), "--port", port, "--threads", "2",
+                                     "--time", "1", "--warmup", "0", "--packet-size", packet_size},
+                                    lather::test::clock::now() + std::chrono::seconds(60));
     EXPECT_EQ(status, 0) << packet_size;
-    EXPECT_EQ(peer_test::result_field(result, "errors"), "0") << result;
-    EXPECT_NE(peer_test::result_field(result, "calls"), "0") << result;
-    EXPECT_NE(peer_test::result_field(result, "calls"), "") << result;
+    EXPECT_EQ(lather::test::result_field(result, "errors"), "0") << result;
+    EXPECT_NE(lather::test::result_field(result, "calls"), "0") << result;
+    EXPECT_NE(lather::test::result_field(result, "calls"), "") << result;
   }
 }
 

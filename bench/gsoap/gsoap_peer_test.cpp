@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "../../tests/support/process.hpp"
 #include "gsoap_perf.hpp"
-#include "peer_process.hpp"
 
 namespace {
 
@@ -38,31 +38,38 @@ std::string bin(const char* name) {
   return std::string(LATHER_BIN_DIR) + "/" + name;
 }
 
+lather::test::clock::time_point deadline() {
+  return lather::test::clock::now() + std::chrono::seconds(60);
+}
+
 TEST(gsoap_peer_processes, ClientAndServerAgreeOnEveryOperation) {
-  peer_test::child_process server({bin("gsoap-perf-server"), "--port", "0", "--threads", "4"});
-  const std::string port = peer_test::banner_port(server.read_line());
-  ASSERT_FALSE(port.empty());
+  lather::test::listening_server server(
+      {bin("gsoap-perf-server"), "--port", "0", "--threads", "4"});
+  ASSERT_NE(server.port, 0);
+  const std::string port = std::to_string(server.port);
   const std::string url = "http://127.0.0.1:" + port + "/perf";
   const std::vector<std::pair<const char*, const char*>> runs = {{"echoComplexTypeDoc", "1"},
                                                                  {"echoComplexTypeDoc", "100"},
                                                                  {"echoStringDoc", "10"},
                                                                  {"echoBase64Doc", "1"}};
   for (const auto& [operation, packet_size] : runs) {
-    const auto [result, status] = peer_test::run_to_result(
+    const auto [result, status] = lather::test::run_to_result(
         {bin("gsoap-perf-client"), "--url", url, "--threads", "2", "--time", "1", "--warmup", "0",
-         "--packet-size", packet_size, "--operation", operation});
+         "--packet-size", packet_size, "--operation", operation},
+        deadline());
     EXPECT_EQ(status, 0) << operation << " " << packet_size;
-    EXPECT_EQ(peer_test::result_field(result, "errors"), "0") << result;
-    EXPECT_NE(peer_test::result_field(result, "calls"), "0") << result;
-    EXPECT_NE(peer_test::result_field(result, "calls"), "") << result;
+    EXPECT_EQ(lather::test::result_field(result, "errors"), "0") << result;
+    EXPECT_NE(lather::test::result_field(result, "calls"), "0") << result;
+    EXPECT_NE(lather::test::result_field(result, "calls"), "") << result;
   }
 }
 
 TEST(gsoap_peer_processes, SavedRequestIsWhatTheCodecWrites) {
   const std::string path = testing::TempDir() + "gsoap-request-p3.xml";
   const auto [result, status] =
-      peer_test::run_to_result({bin("gsoap-perf-client"), "--save-request", path, "--packet-size",
-                                "3", "--qname-prefix", "fixed"});
+      lather::test::run_to_result({bin("gsoap-perf-client"), "--save-request", path,
+                                   "--packet-size", "3", "--qname-prefix", "fixed"},
+                                  deadline());
   ASSERT_EQ(status, 0);
   FILE* file = std::fopen(path.c_str(), "rb");
   ASSERT_NE(file, nullptr);

@@ -18,15 +18,15 @@
 
 #include <gtest/gtest.h>
 
-#include "../interop/process.hpp"
+#include "../support/process.hpp"
 #include "lather/http/error.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/client.hpp"
 
 namespace deploy_test {
 
-using interop_test::Clock;
-using interop_test::Process;
+using Clock = lather::test::clock;
+using Process = lather::test::process;
 using namespace std::chrono_literals;
 
 /// Concatenation by appending (GCC 12 warns falsely about `"literal" + std::string` chains).

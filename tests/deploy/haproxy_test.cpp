@@ -90,7 +90,7 @@ bool wait_status(Process& haproxy, const fs::path& socket, const std::string& se
     auto rows = show_stat(socket);
     if (auto it = rows.find(server); it != rows.end() && it->second["status"] == status)
       return true;
-    Process::wait_a_little();
+    std::this_thread::sleep_for(50ms);  // HAProxy reports status only when asked
   }
   return false;
 }
@@ -120,7 +120,7 @@ TEST(HAProxy, RestartAndKillBehindTheShippedConfigLoseOnlyTheKilledProcessInFlig
     fs::path path;
     ~remove_dir() { fs::remove_all(path); }
   } socket_dir_guard{socket_dir};
-  const int front_port = interop_test::free_port();
+  const int front_port = lather::test::free_port();
   std::ifstream shipped(fs::path(LATHER_SOURCE_DIR) / "deploy/haproxy/haproxy.cfg");
   ASSERT_TRUE(shipped) << "deploy/haproxy/haproxy.cfg";
   std::string config{std::istreambuf_iterator<char>(shipped), {}};

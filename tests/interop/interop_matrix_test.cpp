@@ -23,13 +23,13 @@
 
 #include <gtest/gtest.h>
 
-#include "process.hpp"
+#include "../support/process.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using interop_test::Clock;
-using interop_test::Process;
+using Clock = lather::test::clock;
+using Process = lather::test::process;
 using namespace std::chrono_literals;
 
 const fs::path kSourceDir = LATHER_SOURCE_DIR;
@@ -457,14 +457,14 @@ TEST_P(InteropMatrix, AllChecksPassOrAreKnownIssues) {
   std::optional<Process> server;
   int port = -1;
   for (int attempt = 0; attempt < 3 && !server; ++attempt) {
-    port = interop_test::free_port();
+    port = lather::test::free_port();
     ASSERT_GT(port, 0);
     std::vector<std::string> argv;
     for (const std::string& arg : pair.server.argv)
       argv.push_back(replace_all(arg, "{port}", std::to_string(port)));
     server.emplace(argv, log, false);
     ASSERT_TRUE(server->started()) << "cannot start " << pair.server.name;
-    if (!interop_test::wait_for_port(*server, port, Clock::now() + 20s)) server.reset();
+    if (!lather::test::wait_for_port(*server, port, Clock::now() + 20s)) server.reset();
   }
   ASSERT_TRUE(server) << pair.server.name << " never accepted connections; see " << log;
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "../../tools/lather-interop-server/interop_types.hpp"
-#include "../interop/process.hpp"
+#include "../support/process.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
@@ -113,14 +113,14 @@ TEST(encoded_client, CallsLathersOwnRpcEncodedServer) {
 
 TEST(encoded_client, CallsPhpSoapServerRpcEncoded) {
   const fs::path router = fs::path(LATHER_SOURCE_DIR) / "tests/interop/peers/php/router.php";
-  const int port = interop_test::free_port();
+  const int port = lather::test::free_port();
   ASSERT_GT(port, 0);
   const fs::path log = fs::temp_directory_path() / ("lather-php-encoded-" + std::to_string(port));
-  interop_test::Process php(
+  lather::test::process php(
       {"/usr/bin/php", "-S", "127.0.0.1:" + std::to_string(port), router.string()}, log, false);
   ASSERT_TRUE(php.started());
-  ASSERT_TRUE(interop_test::wait_for_port(php, port,
-                                          interop_test::Clock::now() + std::chrono::seconds(20)));
+  ASSERT_TRUE(lather::test::wait_for_port(php, port,
+                                          lather::test::clock::now() + std::chrono::seconds(20)));
   client c{"http://127.0.0.1:" + std::to_string(port) + "/interop/encoded"};
   exercise(c);
   php.stop();

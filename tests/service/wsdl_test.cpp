@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "../support/process.hpp"
+#include "../support/xml_query.hpp"
 #include "lather/http/client.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/server.hpp"
@@ -57,19 +59,10 @@ namespace {
 using namespace lather;
 namespace fs = std::filesystem;
 
-struct command_result {
-  int status = -1;
-  std::string output;
-};
-
-command_result run(const std::string& cmd) {
-  command_result r;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, p)) r.output.append(buf, n);
-  r.status = pclose(p);
-  return r;
+// A consumer's command to completion, stdout and stderr together; at most two minutes.
+lather::test::run_result run(const std::vector<std::string>& argv, const fs::path& cwd = {}) {
+  return lather::test::run(argv, lather::test::clock::now() + std::chrono::minutes(2),
+                           lather::test::process_options::in_directory(cwd));
 }
 
 class wsdl_fixture : public ::testing::Test {
@@ -104,9 +97,9 @@ class wsdl_fixture : public ::testing::Test {
   }
 
   std::string fetch_wsdl() {
-    auto r = run("curl -s -m 10 '" + url_ + "?wsdl'");
-    EXPECT_EQ(r.status, 0);
-    return r.output;
+    auto r = run({"/usr/bin/curl", "-s", "-m", "10", url_ + "?wsdl"});
+    EXPECT_EQ(r.exit, 0);
+    return r.out;
   }
 
   service perf_{"PerfService", std::string(perf::service_ns)};
@@ -205,16 +198,17 @@ detail = client.get_element('{http://cxf.apache.org/cxf/performance/types}Invali
 assert detail.parse(bad, client.wsdl.types).id == -2
 print('OK')
 )PY";
-  auto r = run("/usr/bin/python3 " + (dir_ / "call.py").string() + " '" + url_ + "?wsdl'");
-  EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("OK"), std::string::npos) << r.output;
+  auto r = run({"/usr/bin/python3", (dir_ / "call.py").string(), url_ + "?wsdl"});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("OK"), std::string::npos) << r.out;
 }
 
 TEST_F(wsdl_fixture, GsoapWsdl2hAcceptsTheWsdl) {
   std::ofstream(dir_ / "perf.wsdl") << fetch_wsdl();
-  auto r =
-      run("cd " + dir_.string() + " && wsdl2h -o perf.h perf.wsdl && soapcpp2 -C -j -L -x perf.h");
-  EXPECT_EQ(r.status, 0) << r.output;
+  auto r = run({"/usr/bin/wsdl2h", "-o", "perf.h", "perf.wsdl"}, dir_);
+  ASSERT_EQ(r.exit, 0) << r.out;
+  r = run({"/usr/bin/soapcpp2", "-C", "-j", "-L", "-x", "perf.h"}, dir_);
+  EXPECT_EQ(r.exit, 0) << r.out;
   EXPECT_TRUE(fs::exists(dir_ / "perf.h"));
   // The declared fault became a typed SOAP_ENV__Detail member of gSOAP's fault struct.
   std::ifstream in(dir_ / "perf.h");
@@ -235,9 +229,9 @@ ns = {'wsdl': 'http://schemas.xmlsoap.org/wsdl/', 'xsd': 'http://www.w3.org/2001
 schema = tree.getroot().find('wsdl:types/xsd:schema', ns)
 etree.ElementTree(schema).write(sys.argv[2], xml_declaration=True, encoding='utf-8')
 )PY";
-  auto x = run("/usr/bin/python3 " + (dir_ / "extract.py").string() + " " +
-               (dir_ / "wsdl.xml").string() + " " + (dir_ / "perf.xsd").string());
-  ASSERT_EQ(x.status, 0) << x.output;
+  auto x = run({"/usr/bin/python3", (dir_ / "extract.py").string(), (dir_ / "wsdl.xml").string(),
+                (dir_ / "perf.xsd").string()});
+  ASSERT_EQ(x.exit, 0) << x.out;
 
   xml::output out;
   xml::writer w{out};
@@ -245,9 +239,9 @@ etree.ElementTree(schema).write(sys.argv[2], xml_declaration=True, encoding='utf
   bind::write(w, perf::types_ns, "echoComplexTypeDoc", req);
   w.end_document();
   std::ofstream(dir_ / "request.xml") << out.view();
-  auto v = run("xmllint --noout --schema " + (dir_ / "perf.xsd").string() + " " +
-               (dir_ / "request.xml").string());
-  EXPECT_EQ(v.status, 0) << v.output;
+  auto v = run({"/usr/bin/xmllint", "--noout", "--schema", (dir_ / "perf.xsd").string(),
+                (dir_ / "request.xml").string()});
+  EXPECT_EQ(v.exit, 0) << v.out;
 
   // The detail entry of a declared fault, exactly as the server wrote it.
   http::client c{url_};
@@ -269,10 +263,10 @@ etree.ElementTree(schema).write(sys.argv[2], xml_declaration=True, encoding='utf
   auto f = soap::read_fault_document(reply);
   ASSERT_TRUE(f.has_value()) << reply;
   std::ofstream(dir_ / "detail.xml") << f->detail_xml;
-  auto d = run("xmllint --noout --schema " + (dir_ / "perf.xsd").string() + " " +
-               (dir_ / "detail.xml").string());
-  EXPECT_EQ(d.status, 0) << d.output << f->detail_xml;
-  EXPECT_NE(f->detail_xml.find(">-9<"), std::string::npos) << f->detail_xml;
+  auto d = run({"/usr/bin/xmllint", "--noout", "--schema", (dir_ / "perf.xsd").string(),
+                (dir_ / "detail.xml").string()});
+  EXPECT_EQ(d.exit, 0) << d.out << f->detail_xml;
+  EXPECT_EQ(lather::test::find_text(f->detail_xml, "/InvalidId/id"), "-9") << f->detail_xml;
 }
 
 }  // namespace

@@ -29,8 +29,8 @@
 
 #include <gtest/gtest.h>
 
-#include "../interop/process.hpp"
 #include "../service/local_server.hpp"
+#include "../support/process.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
@@ -39,8 +39,9 @@
 namespace {
 
 namespace fs = std::filesystem;
-using interop_test::Clock;
-using interop_test::Process;
+using Clock = lather::test::clock;
+using Process = lather::test::process;
+using lather::test::run_result;
 using namespace std::chrono_literals;
 
 std::string bin(const char* name) {
@@ -63,43 +64,18 @@ fs::path scratch_dir() {
 
 // Runs a command to completion (bounded by `limit`), stdout captured, stderr to a log that is
 // appended to the output. exit is -1 when it did not exit by itself within the limit.
-struct run_result {
-  int exit = -1;
-  std::string out;
-};
-
-run_result run(const std::vector<std::string>& argv, std::chrono::seconds limit = 120s) {
-  const fs::path log = scratch_dir() / "stderr.log";
-  fs::remove(log);
-  run_result r;
-  {
-    Process p(argv, log, true);
-    if (!p.started()) return r;
-    const auto deadline = Clock::now() + limit;
-    p.read_output(r.out, deadline);
-    r.exit = p.exit_code(deadline);
-  }
-  std::ifstream err(log);
-  r.out.append(std::istreambuf_iterator<char>(err), {});
-  return r;
+lather::test::run_result run(const std::vector<std::string>& argv,
+                             std::chrono::seconds limit = 120s) {
+  return lather::test::run(argv, Clock::now() + limit,
+                           lather::test::process_options::with_log(scratch_dir() / "stderr.log"));
 }
 
 // One "listening on http://127.0.0.1:PORT/..." server started for a test.
-struct server_process {
-  std::optional<Process> process;
-  int port = 0;
-
-  explicit server_process(const std::vector<std::string>& argv) {
-    process.emplace(argv, scratch_dir() / "server.log", true);
-    std::string line;
-    if (!process->read_line(line, Clock::now() + 30s)) return;
-    const auto at = line.find("127.0.0.1:");
-    if (at == std::string::npos) return;
-    std::from_chars(line.data() + at + 10, line.data() + line.size(), port);
-  }
-  std::string url(std::string_view path = "/perf") const {
-    return "http://127.0.0.1:" + std::to_string(port) + std::string(path);
-  }
+struct server_process : lather::test::listening_server {
+  explicit server_process(const std::vector<std::string>& argv)
+      : listening_server(argv,
+                         lather::test::process_options::with_log(scratch_dir() / "server.log")) {}
+  std::string url(std::string_view path = "/perf") const { return listening_server::url(path); }
 };
 
 // The figures of one CXF result block (the text lather-bench prints per thread count).
@@ -562,13 +538,13 @@ $server = new SoapServer(getenv('PERF_WSDL'), ['features' => SOAP_SINGLE_ELEMENT
 $server->setClass('Perf');
 $server->handle();
 )PHP";
-  const int port = interop_test::free_port();
+  const int port = lather::test::free_port();
   ASSERT_GT(port, 0);
   setenv("PERF_WSDL", cxf_wsdl.c_str(), 1);
   Process php({"/usr/bin/php", "-S", "127.0.0.1:" + std::to_string(port), "-t", dir.string(),
                (dir / "router.php").string()},
               dir / "php.log", false);
-  ASSERT_TRUE(interop_test::wait_for_port(php, port, Clock::now() + 20s));
+  ASSERT_TRUE(lather::test::wait_for_port(php, port, Clock::now() + 20s));
   const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/perf";
   for (const char* op : {"echoStringDoc", "echoBase64Doc"}) {
     const auto r = run(bench_args(url, {"--operation", op, "--count", "5", "--guard-calls", "1"}));
@@ -589,12 +565,12 @@ $server->handle();
 // behind wsgiref: an HTTP/1.0 server that closes every connection after its answer and cannot
 // read a chunked body (it answers 500 and closes while the request is still being written).
 TEST(bench_against_peers, SpyneServerOfPerfWsdl) {
-  const int port = interop_test::free_port();
+  const int port = lather::test::free_port();
   ASSERT_GT(port, 0);
   const fs::path script = fs::path(LATHER_SOURCE_DIR) / "tests/tools/peers/spyne_perf_server.py";
   Process spyne({"/usr/bin/python3", script.string(), std::to_string(port)},
                 scratch_dir() / "spyne.log", false);
-  ASSERT_TRUE(interop_test::wait_for_port(spyne, port, Clock::now() + 30s));
+  ASSERT_TRUE(lather::test::wait_for_port(spyne, port, Clock::now() + 30s));
   const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/perf";
   // Requests under the 4 KiB chunking threshold: every call answered, a connection per call.
   for (const char* op : {"echoStringDoc", "echoBase64Doc"}) {
@@ -730,7 +706,7 @@ void expect_errors(const run_result& r, long long count, std::string_view text) 
 }
 
 TEST(bench_bad_servers, DeadUrlIsAnErrorPerCallAndExitStatus1) {
-  const int port = interop_test::free_port();  // nothing listens there
+  const int port = lather::test::free_port();  // nothing listens there
   const auto r = run(bench_args("http://127.0.0.1:" + std::to_string(port) + "/perf",
                                 {"--threads", "2", "--count", "4", "--guard-calls", "1"}),
                      60s);
@@ -739,7 +715,7 @@ TEST(bench_bad_servers, DeadUrlIsAnErrorPerCallAndExitStatus1) {
 }
 
 TEST(bench_bad_servers, DeadUrlDuringWarmUpStopsWithExitStatus2) {
-  const int port = interop_test::free_port();
+  const int port = lather::test::free_port();
   auto args = bench_args("http://127.0.0.1:" + std::to_string(port) + "/perf", {"--count", "4"});
   args[4] = "1";  // --warmup 1
   const auto r = run(args, 60s);

@@ -25,13 +25,13 @@
 
 #include <gtest/gtest.h>
 
-#include "../interop/process.hpp"
+#include "../support/process.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using interop_test::Clock;
-using interop_test::Process;
+using Clock = lather::test::clock;
+using Process = lather::test::process;
 using namespace std::chrono_literals;
 
 const fs::path cxf_wsdl = fs::path(LATHER_SHARED_DIR) / "bench/cxf-perf/perf.wsdl";
@@ -54,28 +54,12 @@ std::string joined(const std::vector<std::string>& parts, char separator) {
   return out;
 }
 
-// A finished child process: its exit status (-1: killed at the time limit) and its output,
-// stdout then stderr.
-struct finished {
-  int exit = -1;
-  std::string out;
-};
-
 // Runs `argv` with stdout captured and stderr in `log`; nothing is left running after `limit`.
-finished run_to_end(const std::vector<std::string>& argv, const fs::path& log,
-                    std::chrono::seconds limit) {
-  fs::remove(log);
-  finished f;
-  {
-    Process p(argv, log, true);
-    if (!p.started()) return f;
-    const auto deadline = Clock::now() + limit;
-    p.read_output(f.out, deadline);
-    f.exit = p.exit_code(deadline);
-  }
-  std::ifstream err(log);
-  f.out.append(std::istreambuf_iterator<char>(err), {});
-  return f;
+// The output is stdout then stderr; exit is -1 when it was killed at the time limit.
+lather::test::run_result run_to_end(const std::vector<std::string>& argv, const fs::path& log,
+                                    std::chrono::seconds limit) {
+  return lather::test::run(argv, Clock::now() + limit,
+                           lather::test::process_options::with_log(log));
 }
 
 std::vector<std::string> files_in(const fs::path& dir, std::string_view extension) {
@@ -196,22 +180,12 @@ class java_peers : public testing::Test {
   static inline std::string build_log_;
 };
 
-// A server process that prints "listening on http://127.0.0.1:PORT/perf" when it is ready.
-struct listening_server {
-  std::optional<Process> process;
-  int port = 0;
-
-  listening_server(const std::vector<std::string>& argv, const fs::path& log) {
-    process.emplace(argv, log, true);
-    std::string line;
-    while (process->read_line(line, Clock::now() + 60s)) {
-      const auto at = line.find("listening on http://127.0.0.1:");
-      if (at == std::string::npos) continue;
-      std::from_chars(line.data() + at + 30, line.data() + line.size(), port);
-      break;
-    }
-  }
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port); }
+// A server process that prints "listening on http://127.0.0.1:PORT/perf" when it is ready
+// (a JVM can take a minute on a loaded box).
+struct listening_server : lather::test::listening_server {
+  listening_server(const std::vector<std::string>& argv, const fs::path& log)
+      : lather::test::listening_server(argv, lather::test::process_options::with_log(log), 60s) {}
+  std::string base_url() const { return url(); }
 };
 
 // lather-bench's result block: "N (invocations), running ..." and "Errors: E".
@@ -285,7 +259,8 @@ TEST_F(java_peers, LatherBenchAgainstAxisServer) {
 }
 
 // The generated clients against lather-perf-server print "ok OPERATION" per checked echo.
-void expect_every_operation_ok(const finished& r, const std::vector<std::string>& lines) {
+void expect_every_operation_ok(const lather::test::run_result& r,
+                               const std::vector<std::string>& lines) {
   EXPECT_EQ(r.exit, 0) << r.out;
   const std::string out = "\n" + r.out;
   for (const auto& line : lines)

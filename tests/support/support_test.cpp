@@ -1,0 +1,109 @@
+// The test helpers themselves: xml_query finds elements by path with lather's reader (and
+// finds nothing in a malformed document), process runs and stops children by PID.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "process.hpp"
+#include "xml_query.hpp"
+
+namespace {
+
+namespace test = lather::test;
+using namespace std::chrono_literals;
+
+const std::string fault =
+    "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body><s:Fault>"
+    "<faultcode>s:Server</faultcode><faultstring>a &lt;b&gt;<![CDATA[ c]]></faultstring>"
+    "</s:Fault><n:r xmlns:n='urn:n' a='1'><n:i>1</n:i><n:i/><n:i>3</n:i></n:r></s:Body>"
+    "</s:Envelope>";
+
+TEST(XmlQuery, FindsTextByPathDecoded) {
+  EXPECT_EQ(test::find_text(fault, "/Envelope/Body/Fault/faultcode"), "s:Server");
+  EXPECT_EQ(test::qname_local(test::find_text(fault, "/Envelope/Body/Fault/faultcode")), "Server");
+  EXPECT_EQ(test::find_text(fault, "Envelope/Body/Fault/faultstring"), "a <b> c");
+  EXPECT_EQ(test::find_text(fault, "/Envelope/Body/Fault"), "");  // own text only
+}
+
+TEST(XmlQuery, APathMustMatchFromTheRoot) {
+  EXPECT_EQ(test::find_text(fault, "/Body/Fault/faultcode"), std::nullopt);
+  EXPECT_EQ(test::find_text(fault, "/Envelope/Body/faultcode"), std::nullopt);
+  EXPECT_EQ(test::find_text(fault, "/Envelope/*/Fault/faultcode"), "s:Server");
+}
+
+TEST(XmlQuery, EveryMatchInOrderWithNamespaceAndAttributes) {
+  std::vector<std::string> texts;
+  for (const auto& e : test::find_elements(fault, "/Envelope/Body/r/i")) {
+    EXPECT_EQ(e.ns, "urn:n");
+    texts.push_back(e.text);
+  }
+  EXPECT_EQ(texts, (std::vector<std::string>{"1", "", "3"}));
+  EXPECT_EQ(test::count_elements(fault, "/Envelope/Body/r/i"), 3u);
+  EXPECT_TRUE(test::has_element(fault, "/Envelope/Body/r", {{"a", "1"}}));
+  EXPECT_FALSE(test::has_element(fault, "/Envelope/Body/r", {{"a", "2"}}));
+  EXPECT_EQ(test::declarations_of(fault, "urn:n"),
+            (std::vector<std::pair<std::string, std::string>>{{"/Envelope/Body/r", "n"}}));
+}
+
+TEST(XmlQuery, FaultCodeAndReasonOfBothSoapVersions) {
+  EXPECT_EQ(test::fault_code(fault), "Server");
+  EXPECT_EQ(test::fault_string(fault), "a <b> c");
+  const std::string fault12 =
+      "<e:Envelope xmlns:e='http://www.w3.org/2003/05/soap-envelope'><e:Body><e:Fault>"
+      "<e:Code><e:Value>e:Sender</e:Value></e:Code><e:Reason><e:Text xml:lang='en'>no</e:Text>"
+      "</e:Reason></e:Fault></e:Body></e:Envelope>";
+  EXPECT_EQ(test::fault_code(fault12), "Sender");
+  EXPECT_EQ(test::fault_string(fault12), "no");
+  EXPECT_EQ(test::fault_code("<a/>"), std::nullopt);
+  EXPECT_EQ(test::fault_string("<a/>"), "");
+}
+
+TEST(XmlQuery, AMalformedDocumentMatchesNothing) {
+  const std::string cut = fault.substr(0, fault.size() - 5);  // no end tag
+  EXPECT_FALSE(test::well_formed(cut));
+  EXPECT_TRUE(test::well_formed(fault));
+  EXPECT_EQ(test::find_text(cut, "/Envelope/Body/Fault/faultcode"), std::nullopt);
+  EXPECT_EQ(test::find_text("<a><b>x</b></c>", "/a/b"), std::nullopt);
+  EXPECT_EQ(test::find_text("not xml <a>faultcode</a>", "/a"), std::nullopt);
+}
+
+TEST(Process, RunCollectsOutputAndExitStatus) {
+  const auto r =
+      test::run({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, test::clock::now() + 10s);
+  EXPECT_EQ(r.exit, 3);
+  EXPECT_NE(r.out.find("out"), std::string::npos);
+  EXPECT_NE(r.out.find("err"), std::string::npos);
+}
+
+TEST(Process, RunKillsAChildAtItsDeadline) {
+  const auto start = test::clock::now();
+  const auto r = test::run({"/bin/sleep", "30"}, start + 200ms);
+  EXPECT_EQ(r.exit, -1);
+  EXPECT_LT(test::clock::now() - start, 10s);
+}
+
+TEST(Process, ListeningServerReadsItsPortAndIsStoppedByPid) {
+  test::listening_server server(
+      {"/bin/sh", "-c",
+       "echo starting; echo 'listening on http://127.0.0.1:4711/x'; exec sleep 30"});
+  EXPECT_EQ(server.port, 4711);
+  EXPECT_EQ(server.url("/p"), "http://127.0.0.1:4711/p");
+  EXPECT_TRUE(server.child.running());
+  server.child.stop();
+  EXPECT_FALSE(server.child.running());
+}
+
+TEST(Process, ResultLinesAndBanners) {
+  const auto [result, exit] =
+      test::run_to_result({"/bin/sh", "-c", "echo 'RESULT a=1 b=x'; echo 'RESULT a=2 calls=5'"},
+                          test::clock::now() + 10s);
+  EXPECT_EQ(exit, 0);
+  EXPECT_EQ(test::result_field(result, "a"), "2");
+  EXPECT_EQ(test::result_field(result, "calls"), "5");
+  EXPECT_EQ(test::result_field(result, "b"), "");
+  EXPECT_EQ(test::banner_port("listening on druby://127.0.0.1:99"), 99);
+  EXPECT_EQ(test::banner_port("listening on 127.0.0.1:0"), std::nullopt);
+}
+
+}  // namespace
