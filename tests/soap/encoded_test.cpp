@@ -10,14 +10,15 @@
 #include <cmath>
 #include <string>
 
-#include "fetch_types.hpp"
+#include "lather/perf/fetch_graph.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/style.hpp"
 
 namespace soap = lather::soap;
 namespace xml = lather::xml;
-using fetch::Setting;
-using fetch::Value;
+namespace perf = lather::perf;
+using perf::Setting;
+using perf::Value;
 
 namespace {
 
@@ -47,7 +48,7 @@ template <class T>
 soap::fault_error decode_fault(const std::string& doc, std::string_view part = "return") {
   try {
     T value = decode_part<T>(doc, part);
-    if constexpr (std::is_same_v<T, std::shared_ptr<Setting>>) fetch::release(value);
+    if constexpr (std::is_same_v<T, std::shared_ptr<Setting>>) perf::release_graph(value);
   } catch (const soap::fault_error& e) {
     return e;
   }
@@ -55,31 +56,9 @@ soap::fault_error decode_fault(const std::string& doc, std::string_view part = "
   return soap::fault_error{soap::fault{}};
 }
 
-void expect_graph(const std::shared_ptr<Setting>& root, const std::string& stype = "root:x") {
-  ASSERT_TRUE(root);
-  EXPECT_EQ(root->status, "ok");
-  EXPECT_EQ(root->parent, nullptr);
-  EXPECT_EQ(root->stype, stype);
-  ASSERT_EQ(root->children.size(), 2u);
-  const auto& c1 = root->children[0];
-  const auto& c2 = root->children[1];
-  ASSERT_TRUE(c1 && c2);
-  EXPECT_EQ(c1->parent, root) << "cycle child -> root restored as the same object";
-  EXPECT_EQ(c2->parent, root);
-  EXPECT_EQ(c1->status, "ok");
-  EXPECT_EQ(c2->status, "warn");
-  EXPECT_EQ(c1->stype, "child");
-  EXPECT_TRUE(c1->children.empty());
-  EXPECT_TRUE(c2->params.empty());
-  ASSERT_EQ(root->params.size(), 3u);
-  ASSERT_EQ(c1->params.size(), 1u);
-  const auto& v1 = root->params.at("a");
-  const auto& v2 = root->params.at("c");
-  ASSERT_TRUE(v1 && v2);
-  EXPECT_EQ(root->params.at("b"), v1) << "v1 shared under two keys";
-  EXPECT_EQ(c1->params.at("x"), v2) << "v2 shared across two maps";
-  EXPECT_EQ(*v1, (Value{0, "1", "none", "0"}));
-  EXPECT_EQ(*v2, (Value{2, "h\xC3\xA9llo", "out of range <&>", "5"}));
+// The reference graph (perf::make_fetch_graph(param)) with its sharing and cycle intact.
+void expect_graph(const std::shared_ptr<Setting>& root, std::string_view param = "x") {
+  EXPECT_EQ(perf::check_fetch_graph(root, param), "");
 }
 
 std::string encode_response(const std::shared_ptr<Setting>& root, soap::encode_options opts) {
@@ -118,13 +97,13 @@ using lather::test_wire::soaplite_fetch;
 TEST(SoapEncoded, ReadsAxisMultiRefs) {
   auto root = decode_part<std::shared_ptr<Setting>>(axis_fetch);
   expect_graph(root);
-  fetch::release(root);
+  perf::release_graph(root);
 }
 
 TEST(SoapEncoded, ReadsSoap4rInlineObjectsAndAccessorNamedIndependents) {
   auto root = decode_part<std::shared_ptr<Setting>>(soap4r_fetch);
   expect_graph(root);
-  fetch::release(root);
+  perf::release_graph(root);
 }
 
 TEST(SoapEncoded, ReadsSoapLiteInPlaceRootStraysAndAutotypes) {
@@ -132,31 +111,31 @@ TEST(SoapEncoded, ReadsSoapLiteInPlaceRootStraysAndAutotypes) {
   expect_graph(root);
   // The empty array multi-ref is by value: both children got their own (empty) copy.
   EXPECT_TRUE(root->children[1]->children.empty());
-  fetch::release(root);
+  perf::release_graph(root);
 }
 
 TEST(SoapEncoded, RoundTripSharedOnlyPolicy) {
-  auto graph = fetch::make_graph("x");
+  auto graph = perf::make_fetch_graph("x");
   const std::string doc = encode_response(graph, {});
   // root (3 refs), v1 (2), v2 (2) are multi-refs; c1, c2 stay inline.
   EXPECT_EQ(count_of(doc, "<multiRef "), 3u) << doc;
   EXPECT_EQ(count_of(doc, "xmlns:tns"), 1u) << "type namespace declared once: " << doc;
   auto root = decode_part<std::shared_ptr<Setting>>(doc);
   expect_graph(root);
-  fetch::release(root);
-  fetch::release(graph);
+  perf::release_graph(root);
+  perf::release_graph(graph);
 }
 
 TEST(SoapEncoded, RoundTripAxisPolicy) {
-  auto graph = fetch::make_graph("y");
+  auto graph = perf::make_fetch_graph("y");
   soap::encode_options opts;
   opts.multiref_all = true;
   const std::string doc = encode_response(graph, opts);
   EXPECT_EQ(count_of(doc, "<multiRef "), 5u) << doc;  // 3 settings + 2 values
   auto root = decode_part<std::shared_ptr<Setting>>(doc);
-  expect_graph(root, "root:y");
-  fetch::release(root);
-  fetch::release(graph);
+  expect_graph(root, "y");
+  perf::release_graph(root);
+  perf::release_graph(graph);
 }
 
 TEST(SoapEncoded, LongChainsBecomeMultiRefsNotDeepXml) {
@@ -196,12 +175,13 @@ TEST(SoapEncoded, IndependentBeforeItsReferenceIsKeptAndDecodedLater) {
   ASSERT_TRUE(root);
   ASSERT_EQ(root->children.size(), 1u);
   EXPECT_EQ(root->children[0]->parent, root);
-  ASSERT_EQ(root->params.size(), 2u);
-  EXPECT_EQ(root->params.at("k")->errcode, 7);
-  EXPECT_EQ(root->params.at("k"), root->params.at("k2"));
+  ASSERT_EQ(root->params.items.size(), 2u);
+  ASSERT_TRUE(perf::find_param(*root, "k"));
+  EXPECT_EQ(perf::find_param(*root, "k")->errcode, 7);
+  EXPECT_EQ(perf::find_param(*root, "k"), perf::find_param(*root, "k2"));
   // The map itself is by value: each Setting has its own copy, sharing the Value.
-  EXPECT_EQ(root->children[0]->params.at("k"), root->params.at("k"));
-  fetch::release(root);
+  EXPECT_EQ(perf::find_param(*root->children[0], "k"), perf::find_param(*root, "k"));
+  perf::release_graph(root);
 }
 
 struct Point {
