@@ -2,20 +2,26 @@
 # Throughput through HAProxy (deploy/haproxy/haproxy.cfg, ports substituted) with 1, 2 and 3
 # lather-perf-server backends, beside lather-perf-server alone without the balancer.
 #   bench/haproxy_scaling.sh [BUILD_DIR] [--time S] [--clients N] [--backend-threads T]
-# Prints one line per configuration: calls/s and the efficiency against one backend behind
-# HAProxy (calls/s / (backends x one backend's calls/s)). Processes started here are stopped
-# here, by PID.
+#                            [--rounds R] [--backend-args "ARGS"]
+# Runs the four configurations R times (default 3), interleaved so that the box's load moves
+# them alike, and prints each round and the medians: calls/s, the efficiency against one
+# backend behind HAProxy (calls/s / (backends x one backend's calls/s)), and the server side's
+# CPU time per call (backends + HAProxy, from /proc; calls counted by the backends' /metrics),
+# which other work on the machine disturbs far less than calls/s. Processes started here are
+# stopped here, by PID.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build
-seconds=5 clients=32 backend_threads=1
+seconds=5 clients=32 backend_threads=1 rounds=3 backend_args=
 if [[ $# -gt 0 && $1 != --* ]]; then build=$1; shift; fi
 while [[ $# -gt 0 ]]; do
   case $1 in
     --time) seconds=$2; shift 2 ;;
     --clients) clients=$2; shift 2 ;;
     --backend-threads) backend_threads=$2; shift 2 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --backend-args) backend_args=$2; shift 2 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -26,27 +32,53 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-start_backend() {  # port -> pid in $! (waits for its "listening" line)
+backend_pids=()
+start_backend() {  # port (waits for its "listening" line)
   "$build/bin/lather-perf-server" --address 127.0.0.1 --port "$1" --threads "$backend_threads" \
-    --quiet > "$work/backend-$1.out" 2>&1 &
+    --quiet $backend_args > "$work/backend-$1.out" 2>&1 &
   pids+=($!)
+  backend_pids+=($!)
   for _ in $(seq 100); do grep -q listening "$work/backend-$1.out" && return; sleep 0.1; done
   echo "backend on $1 did not start" >&2; exit 1
 }
-bench() {  # url -> calls/s
-  "$build/bin/lather-bench" --url "$1" --threads "$clients" --client-threads 1 --time "$seconds" \
+# CPU ticks (user + system) of the given PIDs, and SOAP calls the backends on the given ports
+# have answered: "TICKS CALLS".
+server_counters() {  # "PID..." "PORT..."
+  python3 - "$1" "$2" <<'PY'
+import sys, urllib.request
+ticks = 0
+for pid in sys.argv[1].split():
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    ticks += int(fields[11]) + int(fields[12])
+calls = 0
+for port in sys.argv[2].split():
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics").read().decode()
+    calls += sum(int(l.rsplit(" ", 1)[1]) for l in text.splitlines()
+                 if l.startswith("lather_requests_total{"))
+print(ticks, calls)
+PY
+}
+bench() {  # url "PID..." "PORT..." -> "calls/s cpu-us-per-call"
+  local before after tps
+  before=$(server_counters "$2" "$3")
+  tps=$("$build/bin/lather-bench" --url "$1" --threads "$clients" --client-threads 1 --time "$seconds" \
     --warmup 2 --wait-ready 10 --json --no-progress |
-    python3 -c 'import json,sys; print(round(json.loads(sys.stdin.readline())["total_tps"]))'
+    python3 -c 'import json,sys; print(round(json.loads(sys.stdin.readline())["total_tps"]))')
+  after=$(server_counters "$2" "$3")
+  python3 - "$tps" "$before" "$after" <<'PY'
+import os, sys
+tps = sys.argv[1]
+t0, c0 = map(int, sys.argv[2].split()); t1, c1 = map(int, sys.argv[3].split())
+print(tps, round((t1 - t0) / os.sysconf("SC_CLK_TCK") * 1e6 / max(1, c1 - c0), 1))
+PY
 }
 
 ports=($(free_port) $(free_port) $(free_port))
 for p in "${ports[@]}"; do start_backend "$p"; done
-alone=$(bench "http://127.0.0.1:${ports[0]}/perf")
-echo "lather-perf-server alone (--threads $backend_threads): $alone calls/s"
-
-one=
+fronts=() haproxy_pids=()
 for n in 1 2 3; do
   front=$(free_port)
+  fronts+=("$front")
   cfg=$work/haproxy-$n.cfg
   sed -e "s/bind 127.0.0.1:8080/bind 127.0.0.1:$front/" \
       -e "s#/run/haproxy/lather.sock#$work/haproxy-$n.sock#" \
@@ -65,11 +97,38 @@ for line in open(path):
 open(path, "w").write("".join(out))
 PY
   haproxy -db -f "$cfg" > "$work/haproxy-$n.log" 2>&1 &
-  hp=$!
-  pids+=($hp)
-  tps=$(bench "http://127.0.0.1:$front/perf")
-  kill "$hp"; wait "$hp" 2>/dev/null || true
-  [[ -z $one ]] && one=$tps
-  eff=$(python3 -c "print(f'{$tps / ($n * $one):.2f}')")
-  echo "HAProxy + $n backend(s): $tps calls/s, efficiency $eff"
+  pids+=($!)
+  haproxy_pids+=($!)
 done
+
+# Rounds: alone, then 1, 2, 3 backends behind HAProxy (each HAProxy idle between its runs).
+results=$work/results
+for r in $(seq "$rounds"); do
+  read -r tps cpu < <(bench "http://127.0.0.1:${ports[0]}/perf" "${backend_pids[0]}" "${ports[0]}")
+  echo "alone $tps $cpu" >> "$results"
+  line="round $r: alone $tps ($cpu us/call)"
+  for n in 1 2 3; do
+    read -r tps cpu < <(bench "http://127.0.0.1:${fronts[$((n - 1))]}/perf" \
+      "${haproxy_pids[$((n - 1))]} ${backend_pids[*]:0:n}" "${ports[*]:0:n}")
+    echo "$n $tps $cpu" >> "$results"
+    line+=", $n backend(s) $tps ($cpu)"
+  done
+  echo "$line calls/s (load average $(cut -d' ' -f1 /proc/loadavg))"
+done
+python3 - "$results" "$backend_threads" <<'PY'
+import statistics, sys
+runs, cpu = {}, {}
+for line in open(sys.argv[1]):
+    key, tps, us = line.split()
+    runs.setdefault(key, []).append(float(tps))
+    cpu.setdefault(key, []).append(float(us))
+med = {k: statistics.median(v) for k, v in runs.items()}
+mcpu = {k: statistics.median(v) for k, v in cpu.items()}
+print(f"median lather-perf-server alone (--threads {sys.argv[2]}): {med['alone']:.0f} calls/s, "
+      f"server CPU {mcpu['alone']:.1f} us/call")
+for n in (1, 2, 3):
+    k = str(n)
+    print(f"median HAProxy + {n} backend(s): {med[k]:.0f} calls/s, {med[k] / med['1']:.2f}x one "
+          f"backend, efficiency {med[k] / (n * med['1']):.2f}; server CPU {mcpu[k]:.1f} us/call "
+          f"(HAProxy included; {mcpu['1'] / mcpu[k]:.2f} of one backend's per-call efficiency)")
+PY
