@@ -19,7 +19,7 @@ std::string source_location::str() const {
 }
 
 error::error(source_location where, const std::string& message)
-    : std::runtime_error(where.str() + ": " + message),
+    : std::runtime_error(where.file.empty() ? message : where.str() + ": " + message),
       file_(where.file),
       message_(message),
       line_(where.line),

@@ -306,6 +306,7 @@ const simple_type* loader::build_simple_type(const node& n, const schema_context
   simple_type& t = store_.simple_types.emplace_back();
   built_types_.emplace(&n, &t);
   t.name = name;
+  if (name.local.empty()) t.name.ns = ctx.tns;
   t.context = context;
   t.where = n.where();
   const node* body = first_xsd_child(n);
@@ -356,6 +357,7 @@ const complex_type* loader::build_complex_type(const node& n, const schema_conte
   complex_type& t = store_.complex_types.emplace_back();
   built_types_.emplace(&n, &t);
   t.name = name;
+  if (name.local.empty()) t.name.ns = ctx.tns;
   t.context = context;
   t.kind = type_kind::complex;
   t.where = n.where();

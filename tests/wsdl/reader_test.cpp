@@ -3,61 +3,20 @@
 // the errors for bad input (file:line:column).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "lather/wsdl/load.hpp"
+#include "wsdl_test_util.hpp"
 
-namespace fs = std::filesystem;
 using namespace lather::wsdl;
+using lather::wsdl::test::error_of;
+using lather::wsdl::test::files;
+using lather::wsdl::test::load_text;
+using lather::wsdl::test::wsdl_with_schema;
 
 namespace {
 
 constexpr std::string_view tns = "urn:t";
-
-/// A fresh directory of files for one test.
-class files {
- public:
-  files() {
-    static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() /
-           ("lather-wsdl-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::create_directories(dir_);
-  }
-  ~files() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  std::string add(const std::string& name, std::string_view text) {
-    fs::path p = dir_ / name;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p.string();
-  }
-
- private:
-  fs::path dir_;
-};
-
-/// A WSDL whose types section holds `schema_body` in targetNamespace urn:t (prefix t).
-std::string wsdl_with_schema(std::string_view schema_body, std::string_view schema_attrs = "") {
-  return std::string(R"(<?xml version="1.0"?>
-<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:t="urn:t"
-    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
- <types>
-  <xs:schema targetNamespace="urn:t" )") +
-         std::string(schema_attrs) + ">\n" + std::string(schema_body) + R"(
-  </xs:schema>
- </types>
-</definitions>
-)";
-}
-
-std::unique_ptr<const model> load_text(files& f, const std::string& text) {
-  return load({f.add("a.wsdl", text)});
-}
 
 const complex_type& complex(const model& m, std::string_view local) {
   const type* t = m.find_type({std::string(tns), std::string(local)});
@@ -71,17 +30,6 @@ const simple_type& simple(const model& m, std::string_view local) {
   EXPECT_NE(t, nullptr) << local;
   EXPECT_EQ(t->kind, type_kind::simple);
   return *static_cast<const simple_type*>(t);
-}
-
-/// The message of a wsdl::error thrown by `f`, or "" when nothing was thrown.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(WsdlReader, ContentModelsNestedAndRepeated) {

@@ -51,7 +51,8 @@ struct model_group;
 enum class type_kind : std::uint8_t { simple, complex };
 
 /// Common part of simple and complex types. `name.local` is empty for an anonymous type; then
-/// `context` names the element (or attribute) that declares it.
+/// `name.ns` is its schema's target namespace and `context` names the element (or attribute)
+/// that declares it.
 struct type {
   qname name;
   type_kind kind = type_kind::simple;

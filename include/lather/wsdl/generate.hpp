@@ -1,0 +1,43 @@
+// lather/wsdl/generate.hpp — C++ code from a loaded contract (the engine of lather-wsdl2cpp).
+//
+//   auto m = lather::wsdl::load({"perf.wsdl"});
+//   for (const lather::wsdl::generated_file& f : lather::wsdl::generate_cpp(*m, {.cpp_namespace =
+//   "perf"}))
+//     write(dir / f.name, f.text);
+//
+// What comes out: one header per schema namespace with plain structs and their
+// lather::meta<T> (the binding of lather/bind/meta.hpp), for every type that the
+// document/literal operations of the SOAP bindings reach; names.txt (XSD name -> C++ name);
+// a CMakeLists.txt for the output directory. Constructs the binding cannot express yet are
+// refused with wsdl::error naming the construct and its position, never generated wrongly.
+// docs/wsdl2cpp.md lists the mapping and what is refused.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lather/wsdl/model.hpp"
+
+namespace lather::wsdl {
+
+struct generate_options {
+  std::string cpp_namespace = "generated";  ///< may be nested: "acme::perf"
+};
+
+struct generated_file {
+  std::string name;  ///< relative path in the output directory
+  std::string text;
+};
+
+struct generate_result {
+  std::vector<generated_file> files;
+  /// Operations not generated (rpc style, encoded use, no SOAP binding), one line each.
+  std::vector<std::string> skipped;
+};
+
+/// Generate the C++ of `m`. Deterministic: the same model gives the same bytes. Throws
+/// wsdl::error for an unsupported construct (with the position of its declaration) or a C++
+/// namespace that is not a valid identifier path.
+generate_result generate_cpp(const model& m, const generate_options& options = {});
+
+}  // namespace lather::wsdl
