@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "perf.grpc.pb.h"
 
 namespace {
@@ -31,41 +32,26 @@ struct options {
   int packet_size = 1;
 };
 
-[[noreturn]] void usage() {
-  std::fprintf(stderr,
-               "usage: grpc-perf-client --port P [--threads N] [--time S] [--warmup S] "
-               "[--packet-size K]\n");
-  std::exit(2);
-}
-
-int parse_count(const char* value) {
-  char* end = nullptr;
-  const long number = std::strtol(value, &end, 10);
-  if (end == value || *end != '\0' || number < 0 || number > 1'000'000'000) usage();
-  return static_cast<int>(number);
-}
-
 options parse_options(int argc, char** argv) {
   options opts;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) usage();
-    const int value = parse_count(argv[++i]);
-    if (arg == "--port") {
-      opts.port = value;
-    } else if (arg == "--threads") {
-      opts.threads = value;
-    } else if (arg == "--time") {
-      opts.time_s = value;
-    } else if (arg == "--warmup") {
-      opts.warmup_s = value;
-    } else if (arg == "--packet-size") {
-      opts.packet_size = value;
-    } else {
-      usage();
-    }
-  }
-  if (opts.port < 1 || opts.port > 65535 || opts.threads < 1 || opts.time_s < 1) usage();
+  lather::tools::command_line cli{
+      "grpc-perf-client",
+      "gRPC sync unary client sending the CXF perf payload to grpc-perf-server, a benchmark\n"
+      "peer: one channel (connection) per thread; prints CXF-style lines and a RESULT line."};
+  cli.add_option("--port", opts.port, "grpc-perf-server's port on 127.0.0.1")
+      ->type_name("P")
+      ->required();
+  cli.add_option("--threads", opts.threads, "client threads (default 1)")->type_name("N");
+  cli.add_option("--time", opts.time_s, "timed window (default 10)")->type_name("SECONDS");
+  cli.add_option("--warmup", opts.warmup_s, "warm-up before timing (default 1)")
+      ->type_name("SECONDS");
+  cli.add_option("--packet-size", opts.packet_size, "items per request (default 1)")
+      ->type_name("K");
+  cli.parse_or_exit(argc, argv);
+  if (opts.port < 1 || opts.port > 65535) cli.fail("--port must be 1..65535");
+  if (opts.threads < 1 || opts.time_s < 1) cli.fail("--threads and --time must be >= 1");
+  if (opts.warmup_s < 0 || opts.packet_size < 0)
+    cli.fail("--warmup and --packet-size must be >= 0");
   return opts;
 }
 

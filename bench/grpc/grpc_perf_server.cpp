@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "command_line.hpp"
 #include "perf.grpc.pb.h"
 
 namespace {
@@ -25,26 +26,17 @@ class perf_service final : public lather::bench::PerfService::Service {
   }
 };
 
-[[noreturn]] void usage() {
-  std::fprintf(stderr, "usage: grpc-perf-server --port P\n");
-  std::exit(2);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   int port = -1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--port" && i + 1 < argc) {
-      char* end = nullptr;
-      port = static_cast<int>(std::strtol(argv[++i], &end, 10));
-      if (*end != '\0' || port < 0 || port > 65535) usage();
-    } else {
-      usage();
-    }
-  }
-  if (port < 0) usage();
+  lather::tools::command_line cli{
+      "grpc-perf-server",
+      "gRPC sync server echoing the CXF perf payload (perf.proto) on 127.0.0.1, a benchmark\n"
+      "peer. Prints \"listening on 127.0.0.1:PORT\" once ready."};
+  cli.add_option("--port", port, "TCP port (0 picks a free one)")->type_name("P")->required();
+  cli.parse_or_exit(argc, argv);
+  if (port < 0 || port > 65535) cli.fail("--port must be 0..65535");
 
   perf_service service;
   grpc::ServerBuilder builder;

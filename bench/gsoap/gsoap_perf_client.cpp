@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "gsoap_perf_model.hpp"
 
 namespace {
@@ -53,87 +54,74 @@ struct options {
   std::string save_request;
 };
 
-[[noreturn]] void usage() {
-  std::fprintf(
-      stderr,
-      "usage: gsoap-perf-client --url U [--threads N] [--time S | --count N [--windows R]]\n"
-      "         [--warmup S]\n"
-      "         [--packet-size K] [--operation echoComplexTypeDoc|echoStringDoc|"
-      "echoBase64Doc]\n"
-      "         [--io buffer|store|chunk] [--qname-prefix generated|fixed]\n"
-      "       gsoap-perf-client --url U --splits C1,C2,... [--items N] [--windows R] [--warmup S]\n"
-      "       gsoap-perf-client --save-request FILE [--packet-size K] [--qname-prefix ...]\n");
-  std::exit(2);
-}
-
 options parse_options(int argc, char** argv) {
   options opts;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) usage();
-    const char* value = argv[++i];
-    if (arg == "--url") {
-      opts.url = value;
-    } else if (arg == "--threads") {
-      opts.threads = gsoap_perf::parse_int_option("--threads", value);
-    } else if (arg == "--time") {
-      opts.time_s = gsoap_perf::parse_int_option("--time", value);
-    } else if (arg == "--count") {
-      opts.count = gsoap_perf::parse_int_option("--count", value);
-    } else if (arg == "--windows") {
-      opts.windows = gsoap_perf::parse_int_option("--windows", value);
-    } else if (arg == "--splits") {
-      for (const char* p = value; *p;) {
-        const char* comma = std::strchr(p, ',');
-        const std::string item = comma ? std::string(p, comma) : std::string(p);
-        opts.splits.push_back(gsoap_perf::parse_int_option("--splits", item.c_str()));
-        p = comma ? comma + 1 : p + item.size();
-      }
-    } else if (arg == "--items") {
-      opts.items = gsoap_perf::parse_int_option("--items", value);
-    } else if (arg == "--save-request") {
-      opts.save_request = value;
-    } else if (arg == "--warmup") {
-      opts.warmup_s = gsoap_perf::parse_int_option("--warmup", value);
-    } else if (arg == "--packet-size") {
-      opts.packet_size = gsoap_perf::parse_int_option("--packet-size", value);
-    } else if (arg == "--operation") {
-      const std::string name = value;
-      if (name == "echoComplexTypeDoc") {
-        opts.op = operation::complex_type;
-      } else if (name == "echoStringDoc") {
-        opts.op = operation::string;
-      } else if (name == "echoBase64Doc") {
-        opts.op = operation::base64;
-      } else {
-        usage();
-      }
-    } else if (arg == "--io") {
-      const std::string name = value;
-      if (name == "buffer") {
-        opts.io_mode = SOAP_IO_BUFFER;
-      } else if (name == "store") {
-        opts.io_mode = SOAP_IO_STORE;
-      } else if (name == "chunk") {
-        opts.io_mode = SOAP_IO_CHUNK;
-      } else {
-        usage();
-      }
-    } else if (arg == "--qname-prefix") {
-      const std::string name = value;
-      if (name != "generated" && name != "fixed") usage();
-      opts.qname = name == "fixed" ? gsoap_qname_prefix::fixed : gsoap_qname_prefix::as_generated;
-    } else {
-      usage();
-    }
+  std::string op = "echoComplexTypeDoc", io = "buffer", qname = "generated";
+  lather::tools::command_line cli{
+      "gsoap-perf-client",
+      "gSOAP 2.8 calling a server of the CXF performance contract, a benchmark peer (see the\n"
+      "header of bench/gsoap/gsoap_perf_client.cpp). Modes:\n"
+      "  --url U [--threads N] [--time S | --count N [--windows R]] [--packet-size K] ...\n"
+      "  --url U --splits C1,C2,... [--items N] [--windows R] [--warmup S]\n"
+      "  --save-request FILE [--packet-size K] [--qname-prefix generated|fixed]"};
+  cli.add_option("--url", opts.url, "endpoint, e.g. http://127.0.0.1:8080/perf")->type_name("URL");
+  cli.add_option("--threads", opts.threads, "client threads, one connection each (default 1)")
+      ->type_name("N");
+  cli.add_option("--time", opts.time_s, "timed window (default 10)")->type_name("SECONDS");
+  cli.add_option("--count", opts.count, "calls per thread instead of a time window")
+      ->type_name("N");
+  cli.add_option("--windows", opts.windows,
+                 "with --count: R consecutive timed windows per thread;\n"
+                 "with --splits: R interleaved cycles (default 1)")
+      ->type_name("R");
+  cli.add_option("--splits", opts.splits,
+                 "lather-bench --splits for gSOAP: --items sent as C calls of\n"
+                 "items/C for each C, one connection per split")
+      ->type_name("LIST")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cli.add_option("--items", opts.items, "items per window with --splits (default 1000)")
+      ->type_name("N");
+  cli.add_option("--save-request", opts.save_request,
+                 "write the echoComplexTypeDoc request body (id 1) to FILE and exit")
+      ->type_name("FILE");
+  cli.add_option("--warmup", opts.warmup_s, "warm-up before timing (default 1)")
+      ->type_name("SECONDS");
+  cli.add_option("--packet-size", opts.packet_size, "items per request (default 1)")
+      ->type_name("K");
+  cli.add_option("--operation", op, "echoComplexTypeDoc (default) | echoStringDoc | echoBase64Doc")
+      ->type_name("OP");
+  cli.add_option("--io", io, "request framing (default buffer)")->type_name("buffer|store|chunk");
+  cli.add_option("--qname-prefix", qname, "how QName values are written (default generated)")
+      ->type_name("generated|fixed");
+  cli.parse_or_exit(argc, argv);
+
+  if (op == "echoComplexTypeDoc") {
+    opts.op = operation::complex_type;
+  } else if (op == "echoStringDoc") {
+    opts.op = operation::string;
+  } else if (op == "echoBase64Doc") {
+    opts.op = operation::base64;
+  } else {
+    cli.fail("unknown --operation '" + op + "'");
   }
+  opts.io_mode = gsoap_perf::parse_io_mode(cli, io);
+  opts.qname = gsoap_perf::parse_qname_prefix(cli, qname);
+  for (int value : {opts.threads, opts.time_s, opts.count, opts.windows, opts.items, opts.warmup_s,
+                    opts.packet_size})
+    if (value < 0) cli.fail("counts and times must be >= 0");
   if (!opts.save_request.empty()) return opts;
-  if (!opts.splits.empty() && (opts.threads != 1 || opts.count != 0)) usage();  // one thread
+  if (opts.url.empty()) cli.fail("--url is required");
+  if (!opts.splits.empty() && (opts.threads != 1 || opts.count != 0))
+    cli.fail("--splits runs one client thread, without --count");
   for (int c : opts.splits)
-    if (c < 1 || opts.items % c != 0) usage();
-  if (opts.url.empty() || opts.threads < 1 || opts.time_s < 1 || opts.windows < 1 ||
-      (opts.windows > 1 && opts.count == 0 && opts.splits.empty()))
-    usage();
+    if (c < 1 || opts.items % c != 0)
+      cli.fail("--splits: " + std::to_string(c) + " does not divide --items " +
+               std::to_string(opts.items));
+  if (opts.threads < 1 || opts.time_s < 1 || opts.windows < 1)
+    cli.fail("--threads, --time and --windows must be >= 1");
+  if (opts.windows > 1 && opts.count == 0 && opts.splits.empty())
+    cli.fail("--windows needs --count or --splits");
   return opts;
 }
 

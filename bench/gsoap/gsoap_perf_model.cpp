@@ -74,14 +74,18 @@ std::string cxf_payload::echo_string(int packet_size) {
   return text;
 }
 
-int parse_int_option(const char* name, const char* value) {
-  char* end = nullptr;
-  const long number = std::strtol(value, &end, 10);
-  if (end == value || *end != '\0' || number < 0 || number > 1'000'000'000) {
-    std::fprintf(stderr, "%s: expected a non-negative integer, got '%s'\n", name, value);
-    std::exit(2);
-  }
-  return static_cast<int>(number);
+int parse_io_mode(const lather::tools::command_line& cli, std::string_view name) {
+  if (name == "buffer") return SOAP_IO_BUFFER;  // two passes: count for Content-Length, send
+  if (name == "store") return SOAP_IO_STORE;    // one pass into memory, then Content-Length
+  if (name == "chunk") return SOAP_IO_CHUNK;    // one pass, chunked transfer encoding
+  cli.fail("--io: '" + std::string(name) + "' is not buffer, store or chunk");
+}
+
+gsoap_qname_prefix parse_qname_prefix(const lather::tools::command_line& cli,
+                                      std::string_view name) {
+  if (name == "generated") return gsoap_qname_prefix::as_generated;
+  if (name == "fixed") return gsoap_qname_prefix::fixed;
+  cli.fail("--qname-prefix: '" + std::string(name) + "' is not generated or fixed");
 }
 
 }  // namespace gsoap_perf

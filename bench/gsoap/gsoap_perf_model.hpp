@@ -5,6 +5,9 @@
 
 #include <array>
 #include <string>
+#include <string_view>
+
+#include "command_line.hpp"
 
 #include "gsoap_perf.hpp"
 #include "soapH.h"
@@ -37,7 +40,11 @@ class cxf_payload {
   x1__NestedComplexType item_;
 };
 
-/// Parses a "--name value" integer option value; exits with a message when it is not a number.
-int parse_int_option(const char* name, const char* value);
+/// The value of --io (buffer|store|chunk) as gSOAP's SOAP_IO_ mode; anything else is a usage
+/// error.
+int parse_io_mode(const lather::tools::command_line& cli, std::string_view name);
+/// The value of --qname-prefix (generated|fixed); anything else is a usage error.
+gsoap_qname_prefix parse_qname_prefix(const lather::tools::command_line& cli,
+                                      std::string_view name);
 
 }  // namespace gsoap_perf

@@ -7,7 +7,7 @@
 // at least as many threads as client connections.
 //
 //   gsoap-perf-server --port P [--threads N] [--io buffer|store|chunk]
-//                     [--qname-prefix generated|fixed] [--timeout S] [--quiet]
+//                     [--qname-prefix generated|fixed] [--timeout S] [--quiet]   (--help)
 //
 // The service answers POSTs on any path (gSOAP does not route by path); /perf is printed.
 #include <arpa/inet.h>
@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "command_line.hpp"
 #include "gsoap_perf_model.hpp"
 
 namespace {
@@ -37,48 +38,34 @@ struct options {
   bool quiet = false;
 };
 
-[[noreturn]] void usage() {
-  std::fprintf(
-      stderr,
-      "usage: gsoap-perf-server --port P [--threads N] [--io buffer|store|chunk]\n"
-      "                         [--qname-prefix generated|fixed] [--timeout S] [--quiet]\n");
-  std::exit(2);
-}
-
-int parse_io_mode(const std::string& name) {
-  if (name == "buffer") return SOAP_IO_BUFFER;  // two passes: count for Content-Length, send
-  if (name == "store") return SOAP_IO_STORE;    // one pass into memory, then Content-Length
-  if (name == "chunk") return SOAP_IO_CHUNK;    // one pass, chunked transfer encoding
-  usage();
-}
-
 options parse_options(int argc, char** argv) {
   options opts;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--quiet") {
-      opts.quiet = true;
-      continue;
-    }
-    if (i + 1 >= argc) usage();
-    const char* value = argv[++i];
-    if (arg == "--port") {
-      opts.port = gsoap_perf::parse_int_option("--port", value);
-    } else if (arg == "--threads") {
-      opts.threads = gsoap_perf::parse_int_option("--threads", value);
-    } else if (arg == "--io") {
-      opts.io_mode = parse_io_mode(value);
-    } else if (arg == "--timeout") {
-      opts.timeout_s = gsoap_perf::parse_int_option("--timeout", value);
-    } else if (arg == "--qname-prefix") {
-      const std::string name = value;
-      if (name != "generated" && name != "fixed") usage();
-      opts.qname = name == "fixed" ? gsoap_qname_prefix::fixed : gsoap_qname_prefix::as_generated;
-    } else {
-      usage();
-    }
-  }
-  if (opts.threads < 1 || opts.port > 65535) usage();
+  std::string io = "buffer", qname = "generated";
+  lather::tools::command_line cli{
+      "gsoap-perf-server",
+      "gSOAP 2.8 serving the CXF perf DocPortType on 127.0.0.1, a benchmark peer: one keep-alive\n"
+      "connection per worker thread. Prints \"listening on http://127.0.0.1:PORT/perf\"."};
+  cli.add_option("--port", opts.port, "TCP port (default 8080; 0 picks a free one)")
+      ->type_name("P");
+  cli.add_option("--threads", opts.threads, "worker threads, one per connection (default 64)")
+      ->type_name("N");
+  cli.add_option("--io", io,
+                 "response framing: buffer (two passes, Content-Length; default),\n"
+                 "store (one pass into memory) or chunk")
+      ->type_name("buffer|store|chunk");
+  cli.add_option("--qname-prefix", qname,
+                 "generated (default: a fresh xmlns per QName value) or fixed\n"
+                 "(its namespace declared once on the Envelope)")
+      ->type_name("generated|fixed");
+  cli.add_option("--timeout", opts.timeout_s, "socket send/receive timeout (default 0: none)")
+      ->type_name("SECONDS");
+  cli.add_flag("--quiet", opts.quiet, "no accept errors on stderr");
+  cli.parse_or_exit(argc, argv);
+  opts.io_mode = gsoap_perf::parse_io_mode(cli, io);
+  opts.qname = gsoap_perf::parse_qname_prefix(cli, qname);
+  if (opts.threads < 1) cli.fail("--threads must be >= 1");
+  if (opts.port < 0 || opts.port > 65535) cli.fail("--port must be 0..65535");
+  if (opts.timeout_s < 0) cli.fail("--timeout must be >= 0");
   return opts;
 }
 

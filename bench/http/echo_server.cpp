@@ -5,28 +5,21 @@
 #include <signal.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
 
+#include "command_line.hpp"
 #include "lather/http/server.hpp"
 
 int main(int argc, char** argv) {
   lather::http::server_options opts;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string flag = argv[i];
-    unsigned long value = std::strtoul(argv[i + 1], nullptr, 10);
-    if (flag == "--port")
-      opts.port = static_cast<std::uint16_t>(value);
-    else if (flag == "--threads")
-      opts.threads = static_cast<unsigned>(value);
-    else if (flag == "--threshold")
-      opts.response_chunking.threshold = value;
-    else {
-      std::fprintf(stderr, "usage: %s [--port N] [--threads N] [--threshold BYTES]\n", argv[0]);
-      return 2;
-    }
-  }
+  lather::tools::command_line cli{
+      "lather-http-echo",
+      "The HTTP layer alone, for wrk: POST any path and the body comes back with the request's\n"
+      "Content-Type. Prints \"port N\" once listening; SIGINT/SIGTERM stop it."};
+  cli.add_listen_options(opts);
+  cli.add_option("--threshold", opts.response_chunking.threshold,
+                 "response chunking threshold (default 4096)")
+      ->type_name("BYTES");
+  cli.parse_or_exit(argc, argv);
   // Block the stop signals in every thread (the server's threads inherit the mask), then
   // wait for one here and stop gracefully: the recipe tools use (docs/http.md).
   sigset_t stop_signals;

@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "lather/soap/encoded.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/style.hpp"
@@ -104,20 +104,18 @@ double seconds_since(double t0) {
 int main(int argc, char** argv) {
   std::vector<std::size_t> sizes{1000, 10000, 100000, 1000000};
   int reps = 3;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) {
-      sizes.clear();
-      for (char* p = argv[++i]; *p;) {
-        sizes.push_back(std::strtoull(p, &p, 10));
-        if (*p == ',') ++p;
-      }
-    } else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
-      reps = std::max(1, std::atoi(argv[++i]));
-    } else {
-      std::fprintf(stderr, "usage: %s [--sizes n,n,...] [--reps r]\n", argv[0]);
-      return 2;
-    }
-  }
+  lather::tools::command_line cli{
+      "lather-bench-multiref",
+      "Times encoding and decoding RPC/encoded arrays of N structs by multi-ref and checks that\n"
+      "decoding is linear (time per element at the largest N within 1.5x of the smallest)."};
+  cli.add_option("--sizes", sizes, "array sizes N (default 1000,10000,100000,1000000)")
+      ->type_name("N,N,...")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cli.add_option("--reps", reps, "repetitions per size, best taken (default 3)")->type_name("R");
+  cli.parse_or_exit(argc, argv);
+  if (reps < 1) cli.fail("--reps must be >= 1");
+  if (sizes.empty()) cli.fail("--sizes needs at least one size");
   std::printf("%10s %12s %14s %14s %12s\n", "N", "bytes", "encode ns/el", "decode ns/el",
               "hash ops/el");
   double first = 0, last = 0;

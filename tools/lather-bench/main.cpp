@@ -215,15 +215,9 @@ bool wait_ready(const bench::options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const bench::options o = bench::parse_options(argc, argv);
   signal(SIGPIPE, SIG_IGN);
   tools::raise_descriptor_limit();  // one socket per client
-  bench::options o;
-  try {
-    o = bench::parse_options(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "lather-bench: %s\n\n%s", e.what(), bench::usage());
-    return 2;
-  }
   if (o.wait_ready_s > 0 && !wait_ready(o)) {
     std::fprintf(stderr, "lather-bench: %s did not answer within %.0f s\n", o.url.c_str(),
                  o.wait_ready_s);

@@ -1,10 +1,10 @@
 #include "options.hpp"
 
 #include <charconv>
-#include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
+
+#include "command_line.hpp"
 
 namespace lather::bench {
 namespace {
@@ -43,116 +43,114 @@ std::vector<unsigned> parse_thread_list(std::string_view spec) {
   return out;
 }
 
-const char* usage() {
-  return R"(usage: lather-bench --url URL [options]
-Calls a server of the CXF performance contract (perf.wsdl) the way CXF's harness does and
-prints its result block.
-  --url URL                 endpoint, e.g. http://127.0.0.1:8080/perf (required)
-  --operation OP            echoComplexTypeDoc (default) | echoStringDoc | echoBase64Doc
-  --threads LIST            e.g. 16 or 1,8,16-32: one timed run per count (default 1)
-  --time SECONDS            timed window per run (default 30 unless --count)
-  --count N                 calls per thread instead of a time window
-  --packet-size N           items per request, CXF's PacketSize (default 1)
-  --warmup SECONDS          global warm-up, 4 threads (default 5; CXF uses 30 s + 1200 calls)
-  --warmup-calls N          and at least N calls per warm-up thread (default 0)
-  --guard-calls N           untimed calls before/after each thread's window (default 25)
-  --windows R               with --count: time R consecutive windows of N calls per thread
-                            on the same connection (default 1); --json lists each window
-  --splits LIST             the 2002 Axis table in one process: --items sent as C calls of
-                            items/C, for each C in LIST (e.g. 1,2,4,1000), each on its own
-                            connection; --windows R cycles each time one window of every
-                            split, interleaved (one thread; no --count/--time;
-                            echoComplexTypeDoc only: a split's calls send distinct slices
-                            of the items, and its echoes are verified after each window)
-  --items N                 items per window with --splits (default 1000)
-  --client-threads T        run the clients as fibers on T threads (default 0: one OS
-                            thread per client, as CXF); each keeps its own connection
-  --chunking-threshold N|never   request body framing (default 4096)
-  --soap12                  send SOAP 1.2 instead of 1.1
-  --timeout SECONDS         per-call timeout (default 30)
-  --spin-us US              poll for each answer up to US microseconds before sleeping
-                            (adaptive; 0 = sleep at once; default 200; not with
-                            --client-threads, whose event loop waits)
-  --receive-buffer BYTES    each connection's kernel receive buffer (default 4194304 when
-                            net.core.rmem_max allows it; 0 = the kernel's autotuning)
-  --wait-ready SECONDS      poll the URL until it answers before starting (default 0)
-  --no-verify               do not compare echoed payloads (ids are always checked)
-  --json                    one JSON object per run instead of the text block
-  --no-progress             no live progress line
-Exit status: 0 when every call succeeded, 1 when some failed, 2 on usage or setup errors.
-)";
-}
-
 options parse_options(int argc, char** argv) {
   options o;
-  bool time_given = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view arg = argv[i];
-    auto value = [&]() -> std::string_view {
-      if (i + 1 >= argc) throw std::invalid_argument(std::string(arg) + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--url") o.url = value();
-    else if (arg == "--operation") o.run.operation = value();
-    else if (arg == "--threads") o.run.thread_counts = parse_thread_list(value());
-    else if (arg == "--time") { o.run.seconds = parse_number<double>(value(), "--time"); time_given = true; }
-    else if (arg == "--count") o.run.count = parse_number<std::uint64_t>(value(), "--count");
-    else if (arg == "--packet-size") o.packet_size = parse_number<unsigned>(value(), "--packet-size");
-    else if (arg == "--warmup") o.run.warmup_seconds = parse_number<double>(value(), "--warmup");
-    else if (arg == "--warmup-calls") o.run.warmup_min_calls = parse_number<std::uint64_t>(value(), "--warmup-calls");
-    else if (arg == "--guard-calls") o.run.guard_calls = parse_number<unsigned>(value(), "--guard-calls");
-    else if (arg == "--splits") {
-      for (std::string_view list = value(); !list.empty();) {
-        const auto comma = list.find(',');
-        o.split.calls.push_back(parse_number<unsigned>(list.substr(0, comma), "--splits"));
-        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-      }
-    }
-    else if (arg == "--items") o.split.items = parse_number<unsigned>(value(), "--items");
-    else if (arg == "--windows") o.run.windows = parse_number<unsigned>(value(), "--windows");
-    else if (arg == "--client-threads") o.run.client_threads = parse_number<unsigned>(value(), "--client-threads");
-    else if (arg == "--chunking-threshold") {
-      auto v = value();
-      if (v == "never") o.chunking_never = true;
-      else o.chunking_threshold = parse_number<std::size_t>(v, "--chunking-threshold");
-    }
-    else if (arg == "--soap12") o.soap12 = true;
-    else if (arg == "--timeout") o.timeout_s = parse_number<double>(value(), "--timeout");
-    else if (arg == "--spin-us") o.spin_us = parse_number<long>(value(), "--spin-us");
-    else if (arg == "--receive-buffer") o.receive_buffer = parse_number<long>(value(), "--receive-buffer");
-    else if (arg == "--wait-ready") o.wait_ready_s = parse_number<double>(value(), "--wait-ready");
-    else if (arg == "--no-verify") o.verify = false;
-    else if (arg == "--json") o.run.json = true;
-    else if (arg == "--no-progress") o.progress = false;
-    else if (arg == "--help" || arg == "-h") { std::fputs(usage(), stdout); std::exit(0); }
-    else throw std::invalid_argument("unknown option '" + std::string(arg) + "'");
+  tools::command_line cli{
+      "lather-bench",
+      "Calls a server of the CXF performance contract (perf.wsdl) the way CXF's harness does and\n"
+      "prints its result block. Exit status: 0 when every call succeeded, 1 when some failed,\n"
+      "2 on usage or setup errors."};
+  std::string threads = "1", chunking;
+  cli.add_option("--url", o.url, "endpoint, e.g. http://127.0.0.1:8080/perf")
+      ->type_name("URL")
+      ->required();
+  cli.add_option("--operation", o.run.operation,
+                 "echoComplexTypeDoc (default) | echoStringDoc | echoBase64Doc")
+      ->type_name("OP");
+  cli.add_option("--threads", threads, "e.g. 16 or 1,8,16-32: one timed run per count (default 1)")
+      ->type_name("LIST");
+  auto* time =
+      cli.add_option("--time", o.run.seconds, "timed window per run (default 30 unless --count)")
+          ->type_name("SECONDS");
+  cli.add_option("--count", o.run.count, "calls per thread instead of a time window")
+      ->type_name("N");
+  cli.add_option("--packet-size", o.packet_size, "items per request, CXF's PacketSize (default 1)")
+      ->type_name("N");
+  cli.add_option("--warmup", o.run.warmup_seconds,
+                 "global warm-up, 4 threads (default 5; CXF uses 30 s + 1200 calls)")
+      ->type_name("SECONDS");
+  cli.add_option("--warmup-calls", o.run.warmup_min_calls,
+                 "and at least N calls per warm-up thread (default 0)")
+      ->type_name("N");
+  cli.add_option("--guard-calls", o.run.guard_calls,
+                 "untimed calls before/after each thread's window (default 25)")
+      ->type_name("N");
+  cli.add_option("--windows", o.run.windows,
+                 "with --count: time R consecutive windows of N calls per thread\n"
+                 "on the same connection (default 1); --json lists each window")
+      ->type_name("R");
+  cli.add_option("--splits", o.split.calls,
+                 "the 2002 Axis table in one process: --items sent as C calls of\n"
+                 "items/C, for each C in LIST (e.g. 1,2,4,1000), each on its own\n"
+                 "connection; --windows R cycles each time one window of every\n"
+                 "split, interleaved (one thread; no --count/--time;\n"
+                 "echoComplexTypeDoc only: a split's calls send distinct slices\n"
+                 "of the items, and its echoes are verified after each window)")
+      ->type_name("LIST")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cli.add_option("--items", o.split.items, "items per window with --splits (default 1000)")
+      ->type_name("N");
+  cli.add_option("--client-threads", o.run.client_threads,
+                 "run the clients as fibers on T threads (default 0: one OS\n"
+                 "thread per client, as CXF); each keeps its own connection")
+      ->type_name("T");
+  cli.add_option("--chunking-threshold", chunking, "request body framing (default 4096)")
+      ->type_name("N|never");
+  cli.add_flag("--soap12", o.soap12, "send SOAP 1.2 instead of 1.1");
+  cli.add_option("--timeout", o.timeout_s, "per-call timeout (default 30)")->type_name("SECONDS");
+  cli.add_option("--spin-us", o.spin_us,
+                 "poll for each answer up to US microseconds before sleeping\n"
+                 "(adaptive; 0 = sleep at once; default 200; not with\n"
+                 "--client-threads, whose event loop waits)")
+      ->type_name("US");
+  cli.add_option("--receive-buffer", o.receive_buffer,
+                 "each connection's kernel receive buffer (default 4194304 when\n"
+                 "net.core.rmem_max allows it; 0 = the kernel's autotuning)")
+      ->type_name("BYTES");
+  cli.add_option("--wait-ready", o.wait_ready_s,
+                 "poll the URL until it answers before starting (default 0)")
+      ->type_name("SECONDS");
+  cli.add_flag_callback(
+      "--no-verify", [&o] { o.verify = false; },
+      "do not compare echoed payloads (ids are always checked)");
+  cli.add_flag("--json", o.run.json, "one JSON object per run instead of the text block");
+  cli.add_flag_callback(
+      "--no-progress", [&o] { o.progress = false; }, "no live progress line");
+  cli.parse_or_exit(argc, argv);
+
+  try {
+    o.run.thread_counts = parse_thread_list(threads);
+  } catch (const std::invalid_argument& e) {
+    cli.fail(e.what());
   }
-  if (o.url.empty()) throw std::invalid_argument("--url is required");
+  o.chunking_never = cli.bytes_or_never("--chunking-threshold", chunking, o.chunking_threshold);
+  const bool time_given = time->count() > 0;
   if (o.run.operation != "echoComplexTypeDoc" && o.run.operation != "echoStringDoc" &&
       o.run.operation != "echoBase64Doc")
-    throw std::invalid_argument("unknown --operation '" + o.run.operation + "'");
-  if (o.packet_size == 0) throw std::invalid_argument("--packet-size must be >= 1");
+    cli.fail("unknown --operation '" + o.run.operation + "'");
+  if (o.packet_size == 0) cli.fail("--packet-size must be >= 1");
   if (!o.split.calls.empty()) {
     if (o.run.count > 0 || time_given)
-      throw std::invalid_argument("--splits times windows of its own calls: no --count or --time");
+      cli.fail("--splits times windows of its own calls: no --count or --time");
     if (o.run.thread_counts != std::vector<unsigned>{1} || o.run.client_threads > 0)
-      throw std::invalid_argument("--splits runs one client thread");
+      cli.fail("--splits runs one client thread");
     if (o.run.operation != "echoComplexTypeDoc")
-      throw std::invalid_argument("--splits sends items: echoComplexTypeDoc only");
+      cli.fail("--splits sends items: echoComplexTypeDoc only");
     for (unsigned c : o.split.calls)
       if (c == 0 || o.split.items % c != 0)
-        throw std::invalid_argument("--splits: " + std::to_string(c) + " does not divide --items " +
-                                    std::to_string(o.split.items));
-    if (o.run.windows == 0) throw std::invalid_argument("--windows must be >= 1");
+        cli.fail("--splits: " + std::to_string(c) + " does not divide --items " +
+                 std::to_string(o.split.items));
+    if (o.run.windows == 0) cli.fail("--windows must be >= 1");
     o.run.progress = false;
     return o;
   }
-  if (o.run.count > 0 && time_given) throw std::invalid_argument("give --time or --count, not both");
+  if (o.run.count > 0 && time_given) cli.fail("give --time or --count, not both");
   if (o.run.count == 0 && !time_given) o.run.seconds = 30;
-  if (o.run.count == 0 && o.run.seconds <= 0) throw std::invalid_argument("--time must be > 0");
-  if (o.run.windows == 0) throw std::invalid_argument("--windows must be >= 1");
+  if (o.run.count == 0 && o.run.seconds <= 0) cli.fail("--time must be > 0");
+  if (o.run.windows == 0) cli.fail("--windows must be >= 1");
   if (o.run.windows > 1 && o.run.count == 0)
-    throw std::invalid_argument("--windows needs --count (windows of N calls)");
+    cli.fail("--windows needs --count (windows of N calls)");
   o.run.progress = o.progress && !o.run.json;
   return o;
 }

@@ -27,9 +27,9 @@ struct options {
       -1;  ///< client_options::receive_buffer in bytes; -1 = the library's default
 };
 
-/// Throws std::invalid_argument with a one-line message.
+/// --help prints the usage and exits 0; a usage error prints one line and exits 2.
 options parse_options(int argc, char** argv);
+/// CXF's -Threads syntax ("1-4,6,8,10"); throws std::invalid_argument with a one-line message.
 std::vector<unsigned> parse_thread_list(std::string_view spec);
-const char* usage();
 
 }  // namespace lather::bench

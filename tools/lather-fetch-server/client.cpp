@@ -3,68 +3,31 @@
 // the child -> root cycle a cycle). Prints each run and the median, in the same format as
 // bench/drb/drbclient.rb. See docs/fetch.md.
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "command_line.hpp"
 #include "lather/perf/fetch_types.hpp"
-
-namespace {
-
-const char* usage =
-    "usage: lather-fetch-client --url http://127.0.0.1:P/fetch [--calls 100] [--runs 5]\n"
-    "                           [--param test]\n";
-
-unsigned number(const char* text, const char* what) {
-  unsigned v = 0;
-  auto [end, ec] = std::from_chars(text, text + std::strlen(text), v);
-  if (ec != std::errc{} || *end != '\0' || v == 0) {
-    std::fprintf(stderr, "lather-fetch-client: bad %s '%s'\n%s", what, text, usage);
-    std::exit(2);
-  }
-  return v;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::string url, param = "test";
   unsigned calls = 100, runs = 5;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "lather-fetch-client: %s needs a value\n%s", argv[i], usage);
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--url") {
-      url = value();
-    } else if (a == "--calls") {
-      calls = number(value(), "call count");
-    } else if (a == "--runs") {
-      runs = number(value(), "run count");
-    } else if (a == "--param") {
-      param = value();
-    } else if (a == "--help" || a == "-h") {
-      std::fputs(usage, stdout);
-      return 0;
-    } else {
-      std::fprintf(stderr, "lather-fetch-client: unknown option '%s'\n%s", argv[i], usage);
-      return 2;
-    }
-  }
-  if (url.empty()) {
-    std::fputs(usage, stderr);
-    return 2;
-  }
+  lather::tools::command_line cli{
+      "lather-fetch-client",
+      "Times --runs runs of --calls fetch(PARAM) calls against lather-fetch-server (or any\n"
+      "server of fetch.wsdl) and checks every reply's graph; prints each run and the median."};
+  cli.add_option("--url", url, "endpoint, e.g. http://127.0.0.1:8080/fetch")
+      ->type_name("URL")
+      ->required();
+  cli.add_option("--calls", calls, "calls per run (default 100)")->type_name("N");
+  cli.add_option("--runs", runs, "timed runs (default 5)")->type_name("N");
+  cli.add_option("--param", param, "fetch's argument (default test)")->type_name("TEXT");
+  cli.parse_or_exit(argc, argv);
+  if (calls == 0 || runs == 0) cli.fail("--calls and --runs must be >= 1");
 
   try {
     lather::perf::fetch_client client{url};

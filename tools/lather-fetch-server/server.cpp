@@ -4,71 +4,32 @@
 // as the DRb server does. See docs/fetch.md.
 #include <signal.h>
 
-#include <charconv>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <thread>
 
+#include "command_line.hpp"
 #include "lather/perf/fetch_types.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
 
 extern const std::string_view fetch_wsdl;
 
-namespace {
-
-const char* usage =
-    "usage: lather-fetch-server [--port P] [--address A] [--threads N] [--access-log] [--quiet]\n"
-    "Serves fetch.wsdl (RPC/encoded) at /fetch, its WSDL at /fetch?wsdl; /healthz, /metrics.\n"
-    "Port 0 picks a free port. SIGINT/SIGTERM stop it.\n";
-
-template <class T>
-T number(const char* text, const char* what) {
-  T v{};
-  auto [end, ec] = std::from_chars(text, text + std::strlen(text), v);
-  if (ec != std::errc{} || *end != '\0') {
-    std::fprintf(stderr, "lather-fetch-server: bad %s '%s'\n%s", what, text, usage);
-    std::exit(2);
-  }
-  return v;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   using namespace lather;
   server_options opts;
   opts.port = 8080;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "lather-fetch-server: %s needs a value\n%s", argv[i], usage);
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--port") {
-      opts.port = number<std::uint16_t>(value(), "port");
-    } else if (a == "--address") {
-      opts.address = value();
-    } else if (a == "--threads") {
-      opts.threads = number<unsigned>(value(), "thread count");
-    } else if (a == "--access-log") {
-      opts.access_log = stderr;
-    } else if (a == "--quiet") {
-      // Accepted for symmetry with lather-perf-server: this server prints one line anyway.
-    } else if (a == "--help" || a == "-h") {
-      std::fputs(usage, stdout);
-      return 0;
-    } else {
-      std::fprintf(stderr, "lather-fetch-server: unknown option '%s'\n%s", argv[i], usage);
-      return 2;
-    }
-  }
+  bool access_log = false, quiet = false;
+  tools::command_line cli{"lather-fetch-server",
+                          "Serves fetch.wsdl (RPC/encoded) at /fetch, its WSDL at /fetch?wsdl; "
+                          "/healthz, /metrics.\nSIGINT/SIGTERM stop it."};
+  cli.add_listen_options(opts);
+  cli.add_flag("--access-log", access_log, "one line per SOAP call on stderr");
+  // For symmetry with lather-perf-server: this server prints one line anyway.
+  cli.add_flag("--quiet", quiet, "print only the listening line (all it prints)");
+  cli.parse_or_exit(argc, argv);
+  if (access_log) opts.access_log = stderr;
 
   service_options svc_opts;
   svc_opts.soap12 = false;  // the contract is SOAP 1.1 only

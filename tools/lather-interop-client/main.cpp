@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "command_line.hpp"
 #include "interop_types.hpp"
 #include "lather/service/client.hpp"
 #include "lather/soap/encoded.hpp"
@@ -102,21 +103,20 @@ class LatherCalls final : public interop::InteropCalls {
   CallStatus echo_string(const std::string& value, std::string& result) override {
     if (encoded_)
       return call<EncodedEchoStringResponse>("echoString", EncodedEchoString{value},
-                                                     [&](auto& r) { result = r.result; });
+                                             [&](auto& r) { result = r.result; });
     return call<EchoStringResponse>("echoString", EchoString{value},
                                     [&](auto& r) { result = r.result; });
   }
   CallStatus echo_int(int value, int& result) override {
     if (encoded_)
       return call<EncodedIntResponse>("echoInt", EncodedEchoInt{value},
-                                              [&](auto& r) { result = r.result; });
+                                      [&](auto& r) { result = r.result; });
     return call<EchoIntResponse>("echoInt", EchoInt{value}, [&](auto& r) { result = r.result; });
   }
   CallStatus echo_struct(const Item& value, Item& result) override {
     if (encoded_)
-      return call<EncodedEchoStructResponse>("echoStruct",
-                                                     EncodedEchoStruct{to_encoded(value)},
-                                                     [&](auto& r) { result = to_item(r.result); });
+      return call<EncodedEchoStructResponse>("echoStruct", EncodedEchoStruct{to_encoded(value)},
+                                             [&](auto& r) { result = to_item(r.result); });
     return call<EchoStructResponse>("echoStruct", EchoStruct{to_literal(value)},
                                     [&](auto& r) { result = to_item(r.result); });
   }
@@ -138,7 +138,7 @@ class LatherCalls final : public interop::InteropCalls {
   CallStatus add_numbers(int a, int b, int& result) override {
     if (encoded_)
       return call<EncodedIntResponse>("addNumbers", EncodedAddNumbers{a, b},
-                                              [&](auto& r) { result = r.result; });
+                                      [&](auto& r) { result = r.result; });
     return call<AddNumbersResponse>("addNumbers", AddNumbers{a, b},
                                     [&](auto& r) { result = r.result; });
   }
@@ -198,23 +198,17 @@ class LatherCalls final : public interop::InteropCalls {
 int main(int argc, char** argv) {
   std::string url;
   bool encoded = false, soap12 = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--url" && i + 1 < argc) {
-      url = argv[++i];
-    } else if (arg == "--encoded") {
-      encoded = true;
-    } else if (arg == "--soap12") {
-      soap12 = true;
-    } else {
-      url.clear();
-      break;
-    }
-  }
-  if (url.empty()) {
-    std::fputs("usage: lather-interop-client --url U [--encoded] [--soap12]\n", stderr);
-    return 2;
-  }
+  lather::tools::command_line cli{
+      "lather-interop-client",
+      "Sends the interop contract's VECTORS.md calls to URL and prints a PASS|FAIL <check>\n"
+      "<detail> line per check; exit status 1 when one failed."};
+  cli.add_option("--url", url, "endpoint, e.g. http://127.0.0.1:8080/interop")
+      ->type_name("URL")
+      ->required();
+  cli.add_flag("--encoded", encoded,
+               "RPC/encoded (SOAP 1.1 section 5) instead of document/literal");
+  cli.add_flag("--soap12", soap12, "SOAP 1.2 instead of 1.1");
+  cli.parse_or_exit(argc, argv);
   LatherCalls calls(url, encoded, soap12);
   return interop::run_vector_checks(calls, soap12, std::cout) == 0 ? 0 : 1;
 }

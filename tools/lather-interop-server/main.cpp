@@ -4,14 +4,13 @@
 // Prints READY once listening on 127.0.0.1:--port.
 #include <signal.h>
 
-#include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <string>
 #include <string_view>
 #include <thread>
 
+#include "command_line.hpp"
 #include "interop_types.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
@@ -19,8 +18,6 @@
 namespace {
 
 using namespace interop_types;
-
-const char* usage = "usage: lather-interop-server --port P\n";
 
 // addNumbers(-1, ..): a Client/Sender fault "negative" with a detail naming the argument.
 [[noreturn]] void negative(std::string_view argument, std::int32_t value) {
@@ -118,20 +115,14 @@ int main(int argc, char** argv) {
   lather::server_options opts;
   opts.address = "127.0.0.1";
   opts.threads = 2;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "--port" && i + 1 < argc) {
-      const char* text = argv[++i];
-      auto [end, ec] = std::from_chars(text, text + std::strlen(text), opts.port);
-      if (ec != std::errc{} || *end != '\0') {
-        std::fputs(usage, stderr);
-        return 2;
-      }
-    } else {
-      std::fputs(usage, stderr);
-      return arg == "--help" ? 0 : 2;
-    }
-  }
+  lather::tools::command_line cli{
+      "lather-interop-server",
+      "Serves the interop contract for the interop matrix (tests/interop): document/literal\n"
+      "wrapped at /interop (SOAP 1.1 and 1.2; WSDL at /interop?wsdl), RPC/encoded at\n"
+      "/interop/encoded, on 127.0.0.1. Prints READY PORT once listening; SIGINT/SIGTERM stop "
+      "it."};
+  cli.add_option("--port", opts.port, "TCP port (default 0: a free one)")->type_name("P");
+  cli.parse_or_exit(argc, argv);
 
   lather::service literal_service{"Interop", std::string(ns)};
   add_literal_operations(literal_service);

@@ -3,13 +3,12 @@
 // (rpc/literal) at /perf/rpc, WSDL at ?wsdl. See docs/benchmarks.md.
 #include <signal.h>
 
-#include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "command_line.hpp"
 #include "descriptor_limit.hpp"
 #include "lather/perf/echo_service.hpp"
 #include "lather/service/server.hpp"
@@ -19,86 +18,61 @@ namespace {
 
 constexpr std::string_view cxf_path = "/cxf-benchmark-soapdoclit/services/SoapHttpDocLitPort";
 
-const char* usage =
-    "usage: lather-perf-server [--port P] [--address A] [--threads N] [--path PATH]\n"
-    "                          [--chunking-threshold N|never] [--spin-us US] [--access-log]\n"
-    "                          [--receive-buffer BYTES] [--reuse-port] [--drain-delay MS]\n"
-    "                          [--drain-timeout MS] [--quiet]\n"
-    "Serves perf.wsdl's DocPortType at /perf and "
-    "/cxf-benchmark-soapdoclit/services/"
-    "SoapHttpDocLitPort\n(and at --path), RPCPortType at /perf/rpc; GET <path>?wsdl, /readyz, "
-    "/livez, /healthz,\n/metrics. SIGTERM/SIGINT drain: /readyz turns 503, calls are served "
-    "for --drain-delay\n(default 0), then the listener closes and calls in progress get "
-    "--drain-timeout\n(default 10000) to finish. --reuse-port lets a new process bind the "
-    "port meanwhile; a\nlistening socket passed by systemd (LISTEN_FDS) is served instead of "
-    "--address/--port.\n";
-
-template <class T>
-T number(const char* text, const char* what) {
-  T v{};
-  auto [end, ec] = std::from_chars(text, text + std::strlen(text), v);
-  if (ec != std::errc{} || *end != '\0') {
-    std::fprintf(stderr, "lather-perf-server: bad %s '%s'\n%s", what, text, usage);
-    std::exit(2);
-  }
-  return v;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace lather;
-  tools::raise_descriptor_limit();  // one descriptor per connection served
   server_options opts;
   opts.port = 8080;
   std::vector<std::string> extra_paths;
-  bool quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    auto value = [&]() -> const char* {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "lather-perf-server: %s needs a value\n%s", argv[i], usage);
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--port")
-      opts.port = number<std::uint16_t>(value(), "port");
-    else if (a == "--address")
-      opts.address = value();
-    else if (a == "--threads")
-      opts.threads = number<unsigned>(value(), "thread count");
-    else if (a == "--path")
-      extra_paths.emplace_back(value());
-    else if (a == "--chunking-threshold") {
-      std::string_view v = value();
-      if (v == "never")
-        opts.response_chunking.never = true;
-      else
-        opts.response_chunking.threshold = number<std::size_t>(v.data(), "threshold");
-    } else if (a == "--spin-us")
-      opts.spin_budget = std::chrono::microseconds(number<unsigned>(value(), "spin budget"));
-    else if (a == "--receive-buffer")
-      opts.receive_buffer = number<std::size_t>(value(), "receive buffer");
-    else if (a == "--reuse-port")
-      opts.reuse_port = true;
-    else if (a == "--drain-delay")
-      opts.drain_delay = std::chrono::milliseconds(number<unsigned>(value(), "drain delay"));
-    else if (a == "--drain-timeout")
-      opts.shutdown_deadline =
-          std::chrono::milliseconds(number<unsigned>(value(), "drain timeout"));
-    else if (a == "--access-log")
-      opts.access_log = stderr;
-    else if (a == "--quiet")
-      quiet = true;
-    else if (a == "--help" || a == "-h") {
-      std::fputs(usage, stdout);
-      return 0;
-    } else {
-      std::fprintf(stderr, "lather-perf-server: unknown option '%s'\n%s", argv[i], usage);
-      return 2;
-    }
-  }
+  bool quiet = false, access_log = false;
+  std::string chunking;
+  auto spin_us = static_cast<unsigned>(opts.spin_budget.count());
+  auto drain_delay_ms = static_cast<unsigned>(opts.drain_delay.count());
+  auto drain_timeout_ms = static_cast<unsigned>(opts.shutdown_deadline.count());
+  tools::command_line cli{
+      "lather-perf-server",
+      "Serves perf.wsdl's DocPortType at /perf and\n" + std::string(cxf_path) +
+          " (and at --path),\nRPCPortType at /perf/rpc; GET <path>?wsdl, /readyz, /livez, "
+          "/healthz, /metrics.\nSIGTERM/SIGINT drain: /readyz turns 503, calls are served for "
+          "--drain-delay, then the\nlistener closes and calls in progress get --drain-timeout to "
+          "finish. A listening socket\npassed by systemd (LISTEN_FDS) is served instead of "
+          "--address/--port."};
+  cli.add_listen_options(opts);
+  cli.add_option("--path", extra_paths, "one more path for DocPortType (repeatable)")
+      ->type_name("PATH")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cli.add_option("--chunking-threshold", chunking, "response body framing (default 4096)")
+      ->type_name("N|never");
+  cli.add_option("--spin-us", spin_us,
+                 "poll for the next request up to US microseconds before sleeping\n"
+                 "(adaptive; 0 = sleep at once; default 200)")
+      ->type_name("US");
+  cli.add_option("--receive-buffer", opts.receive_buffer,
+                 "each connection's kernel receive buffer (default 4194304 when\n"
+                 "net.core.rmem_max allows it; 0 = the kernel's autotuning)")
+      ->type_name("BYTES");
+  cli.add_flag("--reuse-port", opts.reuse_port,
+               "SO_REUSEPORT, so that a new process can bind the port while this\n"
+               "one drains");
+  cli.add_option("--drain-delay", drain_delay_ms,
+                 "on SIGTERM, keep serving this long with /readyz at 503 (default 0)")
+      ->type_name("MS");
+  cli.add_option("--drain-timeout", drain_timeout_ms,
+                 "then give calls in progress this long to finish (default " +
+                     std::to_string(drain_timeout_ms) + ")")
+      ->type_name("MS");
+  cli.add_flag("--access-log", access_log, "one line per SOAP call on stderr");
+  cli.add_flag("--quiet", quiet, "print only the listening line");
+  cli.parse_or_exit(argc, argv);
+  opts.response_chunking.never =
+      cli.bytes_or_never("--chunking-threshold", chunking, opts.response_chunking.threshold);
+  opts.spin_budget = std::chrono::microseconds(spin_us);
+  opts.drain_delay = std::chrono::milliseconds(drain_delay_ms);
+  opts.shutdown_deadline = std::chrono::milliseconds(drain_timeout_ms);
+  if (access_log) opts.access_log = stderr;
+  tools::raise_descriptor_limit();  // one descriptor per connection served
   // 1 GB bodies for the size sweep; the XML layer's own limits still apply per token.
   opts.body_limit = 1ull << 30;
 

@@ -2,34 +2,18 @@
 //
 // Reads the contract offline (lather::wsdl::load) and writes the generated C++ into DIR
 // (lather::wsdl::generate_cpp): one header per schema namespace, names.txt, CMakeLists.txt.
-// Exit codes: 0 written, 1 the contract cannot be loaded or generated, 2 usage.
+// Exit codes: 0 written, 1 the contract cannot be loaded or generated, 2 usage (--help).
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "command_line.hpp"
 #include "lather/wsdl/generate.hpp"
 #include "lather/wsdl/load.hpp"
-
-namespace {
-
-constexpr std::string_view usage =
-    "usage: lather-wsdl2cpp WSDL... -o DIR [--namespace NS] [--catalog FILE]...\n"
-    "  -o, --output DIR   directory to write (created; files in it are replaced)\n"
-    "  --namespace NS     C++ namespace of the generated code (default: generated)\n"
-    "  --catalog FILE     OASIS XML catalog for absolute schema URLs (repeatable)\n"
-    "  -q, --quiet        no summary on stderr\n";
-
-int fail_usage(const std::string& why) {
-  std::cerr << "lather-wsdl2cpp: " << why << "\n" << usage;
-  return 2;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> inputs;
@@ -37,34 +21,25 @@ int main(int argc, char** argv) {
   bool quiet = false;
   lather::wsdl::load_options lo;
   lather::wsdl::generate_options go;
-  for (int i = 1; i < argc; ++i) {
-    std::string_view a = argv[i];
-    auto value = [&](std::string& dest) {
-      if (i + 1 >= argc) return false;
-      dest = argv[++i];
-      return true;
-    };
-    if (a == "-h" || a == "--help") {
-      std::cout << usage;
-      return 0;
-    } else if (a == "-o" || a == "--output") {
-      if (!value(out_dir)) return fail_usage("-o needs a directory");
-    } else if (a == "--namespace") {
-      if (!value(go.cpp_namespace)) return fail_usage("--namespace needs a name");
-    } else if (a == "--catalog") {
-      std::string c;
-      if (!value(c)) return fail_usage("--catalog needs a file");
-      lo.catalogs.push_back(c);
-    } else if (a == "-q" || a == "--quiet") {
-      quiet = true;
-    } else if (a.starts_with("-")) {
-      return fail_usage("unknown option " + std::string(a));
-    } else {
-      inputs.emplace_back(a);
-    }
-  }
-  if (inputs.empty()) return fail_usage("no WSDL given");
-  if (out_dir.empty()) return fail_usage("no output directory (-o DIR)");
+  lather::tools::command_line cli{
+      "lather-wsdl2cpp",
+      "Reads the contract offline and writes the generated C++ into DIR: one header per schema\n"
+      "namespace, names.txt, CMakeLists.txt. Exit status: 0 written, 1 the contract cannot be\n"
+      "loaded or generated, 2 usage."};
+  cli.add_option("WSDL", inputs, "the contract's WSDL files")->type_name("FILE")->required();
+  cli.add_option("-o,--output", out_dir, "directory to write (created; files in it are replaced)")
+      ->type_name("DIR")
+      ->required();
+  cli.add_option("--namespace", go.cpp_namespace,
+                 "C++ namespace of the generated code (default: " + go.cpp_namespace + ")")
+      ->type_name("NS");
+  cli.add_option("--catalog", lo.catalogs,
+                 "OASIS XML catalog for absolute schema URLs (repeatable)")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cli.add_flag("-q,--quiet", quiet, "no summary on stderr");
+  cli.parse_or_exit(argc, argv);
   try {
     auto start = std::chrono::steady_clock::now();
     auto model = lather::wsdl::load(inputs, lo);
