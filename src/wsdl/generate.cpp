@@ -180,6 +180,7 @@ class generator {
           continue;
         }
         if (!done.insert(key).second) continue;
+        ports_[b->port_type].push_back(&bo);
         std::vector<const message*> msgs{bo.op->input, bo.op->output};
         for (const fault& f : bo.op->faults) msgs.push_back(f.msg);
         for (const binding_message* bm : {&bo.input, &bo.output})
@@ -701,6 +702,7 @@ class generator {
         text.pop_back();
       result_.files.push_back({file, std::move(text)});
     }
+    emit_port_types();
     std::string names = "# XSD name -> C++ name, written by lather-wsdl2cpp\n";
     for (const std::string& n : names_) names += n + "\n";
     for (const std::string& sk : result_.skipped) names += "skipped " + sk + "\n";
@@ -725,6 +727,104 @@ class generator {
         "target_compile_features(" +
         target + " INTERFACE cxx_std_20)\n";
     result_.files.push_back({"CMakeLists.txt", std::move(cmake)});
+  }
+
+  /// The one body part of a binding message, when the proxies can carry it: a single element
+  /// part of a generated struct type, no SOAP headers. Else "" and `why`.
+  const element_decl* body_element(const message* msg, const binding_message& bm,
+                                   std::string& why) const {
+    if (!msg) {
+      why = "one-way or notification operations";
+      return nullptr;
+    }
+    if (!bm.headers.empty()) {
+      why = "SOAP headers";
+      return nullptr;
+    }
+    std::vector<const part*> body;
+    for (const part& p : msg->parts)
+      if (!bm.body || !bm.body->parts ||
+          std::find(bm.body->parts->begin(), bm.body->parts->end(), p.name) !=
+              bm.body->parts->end())
+        body.push_back(&p);
+    if (body.size() != 1) {
+      why = std::to_string(body.size()) + " body parts";
+      return nullptr;
+    }
+    const element_decl* e = body[0]->element;
+    if (e->type->kind != type_kind::complex || e->type->builtin) {
+      why = "a body element of simple type or anyType (" + e->name.str() + ")";
+      return nullptr;
+    }
+    return e;
+  }
+
+  /// Per portType: a client proxy (one typed method per operation) and an abstract service
+  /// class whose mount_on() registers every operation on a lather::service.
+  void emit_port_types() {
+    for (const port_type* pt : m_.port_types()) {
+      auto it = ports_.find(pt);
+      if (it == ports_.end()) continue;
+      std::string cls = identifier(pt->name.local);
+      std::string file = unique_name(cls, file_stems_) + ".hpp";
+      std::set<std::string> includes, methods;
+      std::string client, server, mount;
+      for (const binding_operation* bo : it->second) {
+        std::string why;
+        const element_decl* in = body_element(bo->op->input, bo->input, why);
+        const element_decl* out = in ? body_element(bo->op->output, bo->output, why) : nullptr;
+        if (!in || !out) {
+          names_.push_back("proxy " + pt->name.local + "." + bo->name + ": not generated (" + why +
+                           " not supported yet)");
+          continue;
+        }
+        const struct_plan& req =
+            structs_[struct_index_.at(static_cast<const complex_type*>(in->type))];
+        const struct_plan& res =
+            structs_[struct_index_.at(static_cast<const complex_type*>(out->type))];
+        includes.insert(req.file);
+        includes.insert(res.file);
+        std::string method = unique_name(identifier(bo->name), methods);
+        std::string Req = qualified(req.name), Res = qualified(res.name);
+        std::string settings = "    o.soap_action = " + quote(bo->soap_action) + ";\n" +
+                               "    o.request_element = " + quote(in->name.local) + ";\n" +
+                               "    o.response_element = " + quote(out->name.local) + ";\n" +
+                               "    o.element_ns = " + quote(in->name.ns) + ";\n";
+        client += "  /// " + bo->name + ": " + in->name.str() + " -> " + out->name.str() + "\n";
+        client += "  " + Res + " " + method + "(const " + Req +
+                  "& request, lather::call_options o = {}) {\n" + "    " + Res +
+                  " response;\n    " + method + "(request, response, std::move(o));\n" +
+                  "    return response;\n  }\n";
+        client += "  void " + method + "(const " + Req + "& request, " + Res +
+                  "& response, lather::call_options o = {}) {\n" + settings + "    client_->call(" +
+                  quote(bo->name) + ", request, response, o);\n  }\n";
+        server += "  virtual void " + method + "(const " + Req + "& request, " + Res +
+                  "& response) = 0;\n";
+        mount += "  {\n    lather::operation_options o;\n" + settings +
+                 "    s.operation(\n        " + quote(bo->name) + ",\n        [this](" + Req +
+                 "& request, " + Res + "& response) { " + method +
+                 "(request, response); },\n        std::move(o));\n  }\n";
+      }
+      if (client.empty()) continue;
+      std::string text =
+          "// Generated by lather-wsdl2cpp: do not edit.\n#pragma once\n\n#include <utility>\n\n";
+      text += "#include \"lather/service/client.hpp\"\n#include \"lather/service/service.hpp\"\n";
+      for (const std::string& inc : includes) text += "#include \"" + inc + "\"\n";
+      text += "\nnamespace " + o_.cpp_namespace + " {\n\n";
+      text += "/// Client of portType " + pt->name.str() + ": one method per operation.\n";
+      text += "class " + cls + "Client {\n public:\n  explicit " + cls +
+              "Client(lather::client& c) : client_(&c) {}\n\n" + client +
+              "\n private:\n  lather::client* client_;\n};\n\n";
+      text += "/// Server side of portType " + pt->name.str() +
+              ": implement the operations, then mount_on() a lather::service.\n";
+      text += "class " + cls + "Service {\n public:\n  virtual ~" + cls + "Service() = default;\n" +
+              server + "\n  /// Register every operation on `s`; this object must outlive it.\n" +
+              "  void mount_on(lather::service& s) {\n" + mount + "  }\n};\n\n";
+      text += "}  // namespace " + o_.cpp_namespace + "\n";
+      names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +
+                       "Client, " + cls + "Service (" + file + ")");
+      result_.files.push_back({file, std::move(text)});
+    }
   }
 
   static bool reaches(const std::string& from, const std::string& to,
@@ -752,6 +852,8 @@ class generator {
   std::unordered_map<const simple_type*, std::size_t> enum_index_;
   std::vector<std::size_t> order_;
   std::vector<std::pair<std::size_t, const type*>> path_;  ///< by-value edges being visited
+  /// The generated (document/literal) operations of each portType, first binding's.
+  std::map<const port_type*, std::vector<const binding_operation*>> ports_;
   std::set<std::string> type_names_, file_stems_;
   std::map<std::string, std::string> files_;  ///< XSD namespace -> header
   std::vector<std::string> names_;
