@@ -18,6 +18,7 @@
 #include <array>
 #include <cstring>
 
+#include "lather/xml/name.hpp"
 #include "lather/xml/writer.hpp"  // detail::copy_bytes
 #include "scan.hpp"
 
@@ -53,20 +54,6 @@ constexpr auto ascii_name = make_name_table();
 
 inline bool is_space(char c) noexcept {
   return c == ' ' || c == '\n' || c == '\t' || c == '\r';
-}
-
-// XML 1.0 fifth edition NameStartChar (non-ASCII part; ':' is handled by the QName logic).
-inline bool is_name_start_cp(std::uint32_t c) noexcept {
-  return (c >= 0xC0 && c <= 0xD6) || (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x2FF) ||
-         (c >= 0x370 && c <= 0x37D) || (c >= 0x37F && c <= 0x1FFF) ||
-         (c >= 0x200C && c <= 0x200D) || (c >= 0x2070 && c <= 0x218F) ||
-         (c >= 0x2C00 && c <= 0x2FEF) || (c >= 0x3001 && c <= 0xD7FF) ||
-         (c >= 0xF900 && c <= 0xFDCF) || (c >= 0xFDF0 && c <= 0xFFFD) ||
-         (c >= 0x10000 && c <= 0xEFFFF);
-}
-inline bool is_name_cp(std::uint32_t c) noexcept {
-  return is_name_start_cp(c) || c == 0xB7 || (c >= 0x300 && c <= 0x36F) ||
-         (c >= 0x203F && c <= 0x2040);
 }
 
 // Decodes the multi-byte UTF-8 sequence at p (*p >= 0x80). Returns its length (2..4), 0 if
@@ -646,7 +633,7 @@ struct reader::impl {
       int n = decode_utf8(s, end, cp);
       if (n == 0) return st::more;
       if (n < 0) return fail(errc::invalid_utf8, s);
-      if (at_start ? !is_name_start_cp(cp) : !is_name_cp(cp)) {
+      if (at_start ? !xml::is_name_start_char(cp) : !xml::is_name_char(cp)) {
         if (!is_xml_char(cp)) return fail(errc::invalid_char, s);
         break;
       }

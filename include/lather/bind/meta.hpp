@@ -25,6 +25,9 @@
 // .min(n) .max(n) .nillable() .qualified() .unqualified() .in_namespace(uri) .default_value(text)
 // .required() (attributes).
 //
+// Element and attribute names must be NCNames (XML names without ':'): a name that is not one
+// fails to compile, with element_or_attribute_name_is_not_an_NCName in the error.
+//
 // Everything stays introspectable: lather::bind::describe<T>() (see describe.hpp) gives a static
 // description for schema generators, lather::bind::visit_fields<T>(f) the compile-time fields.
 #pragma once
@@ -43,6 +46,7 @@
 #include <vector>
 
 #include "lather/bind/xsd.hpp"
+#include "lather/xml/name.hpp"
 
 namespace lather {
 
@@ -248,6 +252,22 @@ struct field {
   }
 };
 
+namespace detail {
+
+// Not constexpr on purpose: reached only while a constant is evaluated, where calling it is an
+// error whose message names it.
+inline void element_or_attribute_name_is_not_an_NCName() {}
+
+/// Metadata is evaluated when the program compiles (meta<T>::fields is constexpr): a name that
+/// is not an NCName (empty, with ':', a space, a leading digit, ...) stops the compilation there,
+/// with the call above in the error message.
+constexpr void check_name(std::string_view name) {
+  if (std::is_constant_evaluated() && !xml::is_ncname(name))
+    element_or_attribute_name_is_not_an_NCName();
+}
+
+}  // namespace detail
+
 }  // namespace lather::bind
 
 namespace lather {
@@ -255,6 +275,7 @@ namespace lather {
 /// A child element bound to a member. Occurrence follows the member type (see file comment).
 template <class Owner, class Member>
 constexpr bind::field<Owner, Member> element(std::string_view name, Member Owner::*m) {
+  bind::detail::check_name(name);
   using S = bind::detail::shape<Member>;
   bind::field<Owner, Member> f{m, name, bind::field_kind::element, S::min, S::max};
   f.is_nillable = bind::detail::is_nillable<bind::slot_type<Member>>::value;
@@ -264,6 +285,7 @@ constexpr bind::field<Owner, Member> element(std::string_view name, Member Owner
 /// An attribute (optional unless .required(); unqualified unless .qualified()/.in_namespace()).
 template <class Owner, class Member>
 constexpr bind::field<Owner, Member> attribute(std::string_view name, Member Owner::*m) {
+  bind::detail::check_name(name);
   return {m, name, bind::field_kind::attribute, 0, 1};
 }
 
@@ -294,7 +316,10 @@ constexpr bind::field<Owner, Member, N> choice(Member Owner::*m,
   static_assert(std::variant_size_v<typename S::value_type> == N,
                 "lather::choice(): give one element name per variant alternative");
   bind::field<Owner, Member, N> f{m, {}, bind::field_kind::element, S::min, S::max};
-  for (std::size_t i = 0; i < N; ++i) f.alternatives[i] = names[i];
+  for (std::size_t i = 0; i < N; ++i) {
+    bind::detail::check_name(names[i]);
+    f.alternatives[i] = names[i];
+  }
   return f;
 }
 
