@@ -256,6 +256,9 @@ void server::impl::serve_wsdl(mount_point& mp, http::request& req, http::respons
   if (req.method() == "GET") res.body().append(text);
 }
 
+server::server(http::server_options http, soap_server_options soap)
+    : server(server_options{std::move(http), std::move(soap)}) {}
+
 server::server(server_options opts) : impl_(std::make_unique<impl>(std::move(opts))) {
   // Plain-text probes at exactly `path` (a longer path under it is 404).
   auto probe = [this](std::string path, std::function<bool(std::string&)> answer) {

@@ -1,6 +1,6 @@
 // lather/service/server.hpp — serve lather::service objects over HTTP(S).
 //
-//   lather::server srv{{.port = 8080}};
+//   lather::server srv{{.port = 8080}};  // or {{.port = 8080}, {.access_log = stderr}}
 //   srv.mount("/perf", perf);   // POST /perf -> SOAP; GET /perf?wsdl -> WSDL 1.1
 //   srv.run();                  // GET /readyz, /livez, /healthz, /metrics are always there
 #pragma once
@@ -15,7 +15,8 @@
 
 namespace lather {
 
-struct server_options : http::server_options {
+/// What a SOAP server adds to the HTTP server's options.
+struct soap_server_options {
   /// One access-log line per SOAP call (method, path, operation, status, bytes in/out, µs);
   /// nullptr = off.
   std::FILE* access_log = nullptr;
@@ -23,12 +24,22 @@ struct server_options : http::server_options {
   /// (no what(), no internal paths). Set false while debugging.
   bool hide_internal_errors = true;
   /// Address advertised in generated WSDLs; empty = from the request's Host header.
-  std::string public_base_url;
+  std::string public_base_url{};
 };
+
+/// All of a lather::server's options: its members are read and set as one struct
+/// (`o.port = 8080; o.access_log = stderr;`). With designated initializers each part takes its
+/// own braces, HTTP first:
+///   lather::server_options o{{.port = 8080, .threads = 4}, {.access_log = stderr}};
+struct server_options : http::server_options, soap_server_options {};
 
 class server {
  public:
   explicit server(server_options opts = {});
+  /// The same from its two parts, so that either can be given with designated initializers:
+  ///   lather::server srv{{.port = 8080}};
+  ///   lather::server srv{{.port = 8080}, {.access_log = stderr}};
+  explicit server(http::server_options http, soap_server_options soap = {});
   ~server();
   server(const server&) = delete;
   server& operator=(const server&) = delete;
