@@ -10,12 +10,32 @@
 namespace lather::soap {
 namespace {
 
+/// A custom code: one outside the SOAP envelope namespaces (kept as sent, see fault.hpp).
+bool is_custom_code(const qname& code) {
+  return !code.local.empty() && !version_from_namespace(code.ns);
+}
+
+/// "SOAP fault <code>: <reason>", the code as it was received (soap:Client stays Client, a
+/// custom code is named with its namespace); a fault built here names its code as 1.2 does.
 std::string describe_fault(const fault& f) {
   std::string out = "SOAP fault ";
-  out += fault_code_name(f.code, version::soap12);
-  for (const qname& s : f.subcodes) {
-    out += '/';
-    out += s.local;
+  const qname& sent = f.received_code;
+  if (sent.local.empty()) {
+    out += fault_code_name(f.code, version::soap12);
+  } else {
+    if (is_custom_code(sent) && !sent.ns.empty()) {
+      out += '{';
+      out += sent.ns;
+      out += '}';
+    }
+    out += sent.local;
+  }
+  // A dotted 1.1 code ("Client.Validation") already names its subcodes.
+  if (sent.local.find('.') == std::string::npos) {
+    for (const qname& s : f.subcodes) {
+      out += '/';
+      out += s.local;
+    }
   }
   out += ": ";
   out += f.reason;
@@ -324,14 +344,19 @@ void write_fault(xml::writer& w, version v, const fault& f) {
   w.start_element(env, "Fault");
   if (v == version::soap11) {
     w.start_element({}, "faultcode");
-    scratch = w.prefix_for(env);
-    if (!scratch.empty()) scratch += ':';
-    scratch += fault_code_name(f.code, v);
-    for (const qname& s : f.subcodes) {
-      scratch += '.';
-      scratch += s.local;
+    if (is_custom_code(f.received_code)) {
+      // A custom code received (a gateway passing a fault on) goes out as it came in.
+      write_qname_text(w, f.received_code.ns, f.received_code.local, scratch);
+    } else {
+      scratch = w.prefix_for(env);
+      if (!scratch.empty()) scratch += ':';
+      scratch += fault_code_name(f.code, v);
+      for (const qname& s : f.subcodes) {
+        scratch += '.';
+        scratch += s.local;
+      }
+      w.text(scratch);
     }
-    w.text(scratch);
     w.end_element();
     w.start_element({}, "faultstring");
     w.text(f.reason);

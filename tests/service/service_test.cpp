@@ -324,6 +324,9 @@ TEST_F(service_fixture, FaultWithTypedDetailReachesTheClient) {
     } catch (const soap::fault_error& e) {
       EXPECT_EQ(e.get().code, soap::fault_code::sender);
       EXPECT_EQ(e.get().reason, "negative");
+      // The code as the server sent it: SOAP 1.1's Client is not renamed Sender.
+      EXPECT_STREQ(e.what(), v == soap::version::soap11 ? "SOAP fault Client: negative"
+                                                        : "SOAP fault Sender: negative");
       error_detail d;
       bool seen = false;
       e.get().read_detail([&](xml::reader& r) {

@@ -228,6 +228,36 @@ TEST(SoapFault, PhpAndSoapLiteFaults) {
   EXPECT_EQ(f.node, "http://127.0.0.1:8081/");
 }
 
+TEST(SoapFault, Soap11CodeIsKeptAsSent) {
+  // A SOAP 1.1 client reads soap:Client: its class is sender, but it is named as sent.
+  const std::string doc =
+      R"(<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>bad id</faultstring></soap:Fault></soap:Body></soap:Envelope>)";
+  const soap::fault_error e{read_back(doc)};
+  EXPECT_EQ(e.get().code, soap::fault_code::sender);
+  EXPECT_EQ(e.get().received_code.ns, soap::soap11_envelope_ns);
+  EXPECT_EQ(e.get().received_code.local, "Client");
+  EXPECT_STREQ(e.what(), "SOAP fault Client: bad id");
+  // A dotted code names its subcodes once.
+  const std::string dotted =
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body><e:Fault><faultcode>e:Server.Busy</faultcode><faultstring>later</faultstring></e:Fault></e:Body></e:Envelope>)";
+  EXPECT_STREQ(soap::fault_error{read_back(dotted)}.what(), "SOAP fault Server.Busy: later");
+}
+
+TEST(SoapFault, CustomCodeKeepsItsQNameAndIsPassedOnAsSent) {
+  const std::string doc =
+      R"(<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode xmlns:acme="urn:acme">acme:QuotaExceeded</faultcode><faultstring>slow down</faultstring></soap:Fault></soap:Body></soap:Envelope>)";
+  const soap::fault f = read_back(doc);
+  EXPECT_EQ(f.code, soap::fault_code::receiver);  // its class: not one of SOAP's
+  EXPECT_EQ(f.received_code.ns, "urn:acme");
+  EXPECT_EQ(f.received_code.local, "QuotaExceeded");
+  EXPECT_STREQ(soap::fault_error{f}.what(), "SOAP fault {urn:acme}QuotaExceeded: slow down");
+  // Written again as SOAP 1.1 (a service passing the fault on), the code is the one received.
+  const soap::fault again = read_back(write_envelope(soap::version::soap11, f));
+  EXPECT_EQ(again.received_code.ns, "urn:acme");
+  EXPECT_EQ(again.received_code.local, "QuotaExceeded");
+  EXPECT_EQ(again.reason, "slow down");
+}
+
 TEST(SoapFault, NotAFaultAndFaultWithoutCode) {
   EXPECT_FALSE(soap::read_fault_document(
       R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body><r xmlns="urn:x"/></e:Body></e:Envelope>)"));

@@ -64,7 +64,11 @@ struct fault {
   std::string detail_xml;
   bool has_detail = false;
   /// The code exactly as received (resolved QName; for an undeclared prefix, the envelope
-  /// namespace and the local part). Informational: write() uses `code` and `subcodes`.
+  /// namespace and the local part): a SOAP 1.1 soap:Client stays {SOAP 1.1 envelope}Client
+  /// (`code` is its class, sender), a custom code such as {urn:acme}QuotaExceeded keeps its
+  /// QName (`code` is then receiver). fault_error::what() names the code so; write() uses
+  /// `code` and `subcodes`, except that a custom code is written back as received in SOAP 1.1
+  /// (a service passing on a fault it received).
   qname received_code;
   /// MustUnderstand: the headers not understood (1.2 writes env:NotUnderstood header blocks).
   std::vector<qname> not_understood;
