@@ -197,6 +197,10 @@ void server::start() {
     }
     s.bound_port = s.acceptor->local_endpoint().port();
   } catch (const boost::system::system_error& e) {
+    // Not started: no thread runs the workers, so stop() must not wait on them.
+    s.acceptor.reset();
+    s.workers.clear();
+    s.started = false;
     throw error(errc::io_failed, std::string("http::server::start: ") + e.what());
   }
   s.accept_next();

@@ -1,6 +1,15 @@
 // HTTP server over real loopback sockets: framing, keep-alive, pipelining, 100-continue,
 // HTTP/1.0, auth, async handlers, shutdown, and hostile input.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
 
 #include <atomic>
 #include <chrono>
@@ -531,9 +540,9 @@ TEST(HttpServer, ARequestArrivingDuringADrainGets503AndConnectionClose) {
   std::thread stopper([&] { srv.stop(); });
   const auto deadline = std::chrono::steady_clock::now() + 5s;
   while (!srv.draining() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
-  ASSERT_TRUE(srv.draining());
+  EXPECT_TRUE(srv.draining());
   raw_socket late{srv.port()};
-  ASSERT_TRUE(late.send(post_request("/", "too late")));
+  EXPECT_TRUE(late.send(post_request("/", "too late")));
   release.set();
   auto r = busy.read_response();
   EXPECT_EQ(r.status, 200u);
@@ -556,9 +565,12 @@ TEST(HttpServer, DrainDelayKeepsServingWhileDraining) {
   EXPECT_EQ(kept.read_response().status, 200u);
   const auto stop_began = std::chrono::steady_clock::now();
   std::thread stopper([&] { srv.stop(); });
-  while (!srv.draining()) std::this_thread::yield();
+  const auto drain_seen_by = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!srv.draining() && std::chrono::steady_clock::now() < drain_seen_by)
+    std::this_thread::yield();
+  EXPECT_TRUE(srv.draining());
   // Within the delay: a kept-alive connection and a new one are both served as before.
-  ASSERT_TRUE(kept.send(post_request("/", "during")));
+  EXPECT_TRUE(kept.send(post_request("/", "during")));
   auto r = kept.read_response();
   EXPECT_EQ(r.status, 200u);
   EXPECT_EQ(r.body, "during");
@@ -567,6 +579,69 @@ TEST(HttpServer, DrainDelayKeepsServingWhileDraining) {
   EXPECT_TRUE(kept.closed_by_peer());  // idle once the delay is over: closed
   stopper.join();
   EXPECT_GE(std::chrono::steady_clock::now() - stop_began, 1s);
+}
+
+TEST(HttpServer, ReusePortLetsASecondServerBindTheSamePort) {
+  server first{server_options{.reuse_port = true}};
+  first.route("/", echo);
+  first.start();
+  server_options taken{};
+  taken.port = first.port();
+  server refused{taken};
+  EXPECT_THROW(refused.start(), error);  // without SO_REUSEPORT the port is taken
+  server_options shared{.reuse_port = true};
+  shared.port = first.port();
+  server second{shared};
+  second.route("/", echo);
+  ASSERT_NO_THROW(second.start());
+  EXPECT_EQ(second.port(), first.port());
+  first.stop();
+  expect_serving(first.port());  // the second one took over the port
+}
+
+TEST(HttpServer, ServesAnInheritedListeningSocket) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(fd, 16), 0);
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size), 0);
+  server srv{server_options{.listen_fd = fd}};  // the server owns it from start() on
+  srv.route("/", echo);
+  srv.start();
+  EXPECT_EQ(srv.port(), ntohs(address.sin_port));
+  expect_serving(srv.port());
+}
+
+TEST(HttpServer, RunReportsReadyAndStoppingToTheServiceManager) {
+  // A stand-in for systemd's $NOTIFY_SOCKET: an abstract datagram socket.
+  const std::string name = std::string("@lather-notify-test-").append(std::to_string(::getpid()));
+  const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::copy(name.begin(), name.end(), address.sun_path);
+  address.sun_path[0] = '\0';
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address),
+                   static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + name.size())),
+            0);
+  auto next_message = [fd] {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 5000) != 1) return std::string("(nothing within 5 s)");
+    char text[64];
+    const ssize_t n = ::recv(fd, text, sizeof text, 0);
+    return std::string(text, n > 0 ? static_cast<std::size_t>(n) : 0);
+  };
+  ::setenv("NOTIFY_SOCKET", name.c_str(), 1);
+  server srv{server_options{.stop_on_signals = false}};
+  std::thread runner([&] { srv.run(); });
+  EXPECT_EQ(next_message(), "READY=1");
+  srv.stop();
+  EXPECT_EQ(next_message(), "STOPPING=1");
+  runner.join();
+  ::unsetenv("NOTIFY_SOCKET");
+  ::close(fd);
 }
 
 // ---------------- hostile input ----------------

@@ -598,7 +598,10 @@ TEST(ServerProbes, ReadyzTurns503WhenADrainBeginsWhileLivezStays200) {
   EXPECT_EQ(h.get("/livez").body, "ok\n");
   EXPECT_EQ(h.get("/readyz/x").status, 404u);
   std::thread stopper([&] { srv.stop(); });
-  while (!srv.draining()) std::this_thread::yield();
+  const auto drain_seen_by = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!srv.draining() && std::chrono::steady_clock::now() < drain_seen_by)
+    std::this_thread::yield();
+  EXPECT_TRUE(srv.draining());
   auto draining = h.get("/readyz");
   EXPECT_EQ(draining.status, 503u);
   EXPECT_EQ(draining.body, "draining\n");
