@@ -1,0 +1,9 @@
+// lather/bind.hpp — the binding layer: lather::meta<T> metadata, XSD simple types, read/write of
+// bound values. One include for the whole layer; link lather::bind.
+#pragma once
+
+#include "lather/bind/bind.hpp"
+#include "lather/bind/describe.hpp"
+#include "lather/bind/error.hpp"
+#include "lather/bind/meta.hpp"
+#include "lather/bind/xsd.hpp"

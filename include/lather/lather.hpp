@@ -1,0 +1,9 @@
+// lather/lather.hpp — all of lather: every layer's header. Link lather::lather.
+#pragma once
+
+#include "lather/bind.hpp"
+#include "lather/http.hpp"
+#include "lather/service.hpp"
+#include "lather/soap.hpp"
+#include "lather/wsdl.hpp"
+#include "lather/xml.hpp"

@@ -1,0 +1,10 @@
+// lather/service.hpp — code-first services and clients: lather::service, lather::server,
+// lather::client, WSDL. One include for the whole layer; link lather::service.
+#pragma once
+
+#include "lather/service/client.hpp"
+#include "lather/service/reply.hpp"
+#include "lather/service/sequence.hpp"
+#include "lather/service/server.hpp"
+#include "lather/service/service.hpp"
+#include "lather/service/wsdl.hpp"

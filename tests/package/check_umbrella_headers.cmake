@@ -1,0 +1,33 @@
+# cmake -DINCLUDE_DIR=<include> -P check_umbrella_headers.cmake
+# Fails naming every layer folder without an umbrella header (lather/<layer>.hpp), every public
+# header its layer's umbrella does not include, and every umbrella lather/lather.hpp does not.
+file(GLOB umbrellas RELATIVE ${INCLUDE_DIR}/lather ${INCLUDE_DIR}/lather/*.hpp)
+list(REMOVE_ITEM umbrellas lather.hpp)
+file(READ ${INCLUDE_DIR}/lather/lather.hpp all)
+set(missing "")
+# Every layer folder has its umbrella.
+file(GLOB layers LIST_DIRECTORIES true RELATIVE ${INCLUDE_DIR}/lather ${INCLUDE_DIR}/lather/*)
+foreach(layer ${layers})
+  if(IS_DIRECTORY ${INCLUDE_DIR}/lather/${layer} AND NOT layer STREQUAL "detail"
+     AND NOT EXISTS ${INCLUDE_DIR}/lather/${layer}.hpp)
+    string(APPEND missing "  lather/${layer}/ has no umbrella header lather/${layer}.hpp\n")
+  endif()
+endforeach()
+foreach(umbrella ${umbrellas})
+  string(REGEX REPLACE "\\.hpp$" "" layer ${umbrella})
+  if(NOT all MATCHES "#include \"lather/${umbrella}\"")
+    string(APPEND missing "  lather/lather.hpp does not include lather/${umbrella}\n")
+  endif()
+  file(READ ${INCLUDE_DIR}/lather/${umbrella} text)
+  file(GLOB headers RELATIVE ${INCLUDE_DIR} ${INCLUDE_DIR}/lather/${layer}/*.hpp)
+  foreach(header ${headers})
+    if(NOT text MATCHES "#include \"${header}\"")
+      string(APPEND missing "  lather/${umbrella} does not include ${header}\n")
+    endif()
+  endforeach()
+endforeach()
+if(missing)
+  message(FATAL_ERROR "umbrella headers incomplete:\n${missing}")
+endif()
+list(JOIN umbrellas " " umbrellas)
+message(STATUS "umbrella headers complete: ${umbrellas} lather.hpp")
