@@ -2,6 +2,7 @@
 #include <lather/service/server.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 struct greet { std::string name; };
@@ -16,14 +17,17 @@ template <> struct lather::meta<greetResponse> {
 };
 
 int main(int argc, char** argv) {
+  const unsigned long port = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 8080;  // 0: any free
+  if (port > 65535) {
+    std::fprintf(stderr, "usage: lather-example-hello [PORT]\n");
+    return 2;
+  }
   lather::service hello{"Hello", "urn:hello"};
   hello.operation("greet", [](const greet& in) { return greetResponse{"Hello, " + in.name + "!"}; });
-  lather::server_options opts;
-  opts.port = argc > 1 ? static_cast<std::uint16_t>(std::stoi(argv[1])) : 8080;
-  lather::server srv{opts};
+  lather::server srv{{.port = static_cast<std::uint16_t>(port)}};
   srv.mount("/hello", hello);  // POST /hello (SOAP 1.1/1.2), GET /hello?wsdl
   srv.start();
   std::printf("listening on http://127.0.0.1:%u/hello\n", unsigned(srv.port()));
   std::fflush(stdout);
-  srv.run();
+  srv.run();  // until SIGTERM/SIGINT
 }

@@ -4,9 +4,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <fstream>
 #include <future>
+#include <iterator>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -650,6 +653,27 @@ TEST(example, HelloServiceAnswersAndServesItsWsdl) {
   EXPECT_EQ(test::find_text(body, "/Envelope/Body/greetResponse/greeting"), "Hello, Ada!") << body;
   hello.child.stop();
   EXPECT_FALSE(hello.child.running());
+}
+
+// The README's "service in ten lines" is a part of examples/hello/main.cpp, line for line, so
+// what a reader copies is what the test above runs.
+TEST(example, ReadmeServiceLinesAreTheExamples) {
+  auto read = [](const char* path) {
+    std::ifstream in(std::string(LATHER_SOURCE_DIR) + "/" + path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string readme = read("README.md");
+  const std::string example = read("examples/hello/main.cpp");
+  const auto section = readme.find("## A service in ten lines");
+  ASSERT_NE(section, std::string::npos);
+  const auto begin = readme.find("```cpp\n", section);
+  ASSERT_NE(begin, std::string::npos);
+  const auto end = readme.find("```\n", begin + 7);
+  std::istringstream lines(readme.substr(begin + 7, end - begin - 7));
+  int count = 0;
+  for (std::string line; std::getline(lines, line); ++count)
+    EXPECT_NE(example.find(line), std::string::npos) << "README line not in the example: " << line;
+  EXPECT_GE(count, 5);
 }
 
 // service_options / client_options::envelope_namespaces: declared once on the Envelope, so
