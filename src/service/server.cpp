@@ -148,10 +148,51 @@ const operation_entry& dispatch(soap_exchange& x, service& svc, std::string_view
   return *op;
 }
 
+/// True for an error of lather's own serialization: the XML writer's (a character XML cannot
+/// carry, ...) anywhere, the binding's (a value a type cannot write: an enum value not in its
+/// table, an unbound dynamic type) while the response was being written.
+bool is_serialization_error(const std::exception& e, bool writing_response) {
+  if (const auto* x = dynamic_cast<const xml::error*>(&e))
+    return x->code() == xml::errc::writer_invalid_char || x->code() == xml::errc::writer_bad_state;
+  return writing_response && dynamic_cast<const bind::error*>(&e) != nullptr;
+}
+
+/// The fault for the exception in flight, and what the error log should hear ("" = nothing):
+/// a handler's own soap::fault_error and the request's errors are not the service's failures.
+/// A value the service cannot serialize is a Server/Receiver fault, whatever the error's own
+/// class, and its reason says so (it names lather's failure, not the handler's internals).
+soap::fault fault_for_failure(bool writing_response, bool hide_internal, std::string& logged) {
+  const std::exception_ptr failure = std::current_exception();
+  try {
+    throw;
+  } catch (const soap::fault_error&) {
+  } catch (const std::exception& e) {
+    if (is_serialization_error(e, writing_response)) {
+      soap::fault f;
+      f.code = soap::fault_code::receiver;
+      f.reason = std::string("the response could not be written: ") + e.what();
+      logged = f.reason;
+      return f;
+    }
+    if (!dynamic_cast<const xml::error*>(&e) && !dynamic_cast<const bind::error*>(&e))
+      logged = e.what();
+  } catch (...) {
+    logged = "an exception that is not a std::exception";
+  }
+  return soap::fault_from_exception(failure, hide_internal);
+}
+
+}  // namespace
+
 /// In the catch block of a call whose response has not started: replaces whatever was
-/// serialized with the fault envelope for the exception in flight.
-void answer_fault(soap_exchange& x, http::response& res, call_info& info, bool hide_internal) {
-  soap::fault f = soap::fault_from_exception(std::current_exception(), hide_internal);
+/// serialized with the fault envelope for the exception in flight, and tells the error log
+/// about a failure of the service's own.
+void server::impl::answer_fault(mount_point& mp, soap_exchange& x, http::response& res,
+                                call_info& info) {
+  std::string logged;
+  soap::fault f =
+      fault_for_failure(x.response_writer_.has_value(), opts.hide_internal_errors, logged);
+  if (!logged.empty() && opts.error_log) opts.error_log({mp.path, info.operation, logged});
   info.fault = true;
   x.buf_.clear();
   res.body().clear();  // what a never-chunked response had collected (nothing is sent yet)
@@ -163,8 +204,6 @@ void answer_fault(soap_exchange& x, http::response& res, call_info& info, bool h
   x.set_head(info.http_status, fv);
   soap::write_fault_envelope(x.writer_, fv, f);
 }
-
-}  // namespace
 
 void server::impl::handle_soap(mount_point& mp, http::request& req, http::response& res) {
   const auto started = clock::now();
@@ -208,7 +247,7 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
     // wire: the only honest signal left is to cut the connection (the client sees a truncated
     // message, not a bogus success).
     if (transport_failed() || x.head_set_) throw;
-    answer_fault(x, res, info, opts.hide_internal_errors);
+    answer_fault(mp, x, res, info);
   }
   // Whatever the sink did not forward yet goes to the HTTP body now (small responses: all).
   if (x.buf_.size() > 0) res.body().append(x.buf_.view());
@@ -218,6 +257,13 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
   info.micros = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - started).count());
   record_call(mp, op_index, x, info);
+}
+
+void stderr_error_log(const call_error& e) {
+  std::fprintf(stderr, "lather: POST %.*s %.*s: %.*s\n", static_cast<int>(e.path.size()),
+               e.path.data(), static_cast<int>(e.operation.empty() ? 1 : e.operation.size()),
+               e.operation.empty() ? "-" : e.operation.data(), static_cast<int>(e.message.size()),
+               e.message.data());
 }
 
 void server::impl::record_call(mount_point& mp, std::size_t op_index, soap_exchange& x,

@@ -7,21 +7,42 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "lather/http/server.hpp"
 #include "lather/service/service.hpp"
 
 namespace lather {
 
+/// A call that failed inside the service: what soap_server_options::error_log hears.
+struct call_error {
+  std::string_view path;       ///< the service's mount path
+  std::string_view operation;  ///< "" when the call failed before dispatch
+  /// What went wrong: the handler's exception's what() (also when the client was answered
+  /// "Internal server error"), or why the response could not be written.
+  std::string_view message;
+};
+
+/// The default error log: one line on stderr,
+/// "lather: POST <path> <operation>: <message>".
+void stderr_error_log(const call_error& e);
+
 /// What a SOAP server adds to the HTTP server's options.
 struct soap_server_options {
   /// One access-log line per SOAP call (method, path, operation, status, bytes in/out, µs);
   /// nullptr = off.
   std::FILE* access_log = nullptr;
+  /// Told about every call that failed on the service's side: a handler threw something other
+  /// than soap::fault_error, or the response could not be written (both answered with a
+  /// Server/Receiver fault). Faults a handler throws on purpose and the client's errors are
+  /// not logged. Called on the worker thread that ran the call; empty = off.
+  std::function<void(const call_error&)> error_log = stderr_error_log;
   /// Reply to handler exceptions other than soap::fault_error with a generic reason
-  /// (no what(), no internal paths). Set false while debugging.
+  /// (no what(), no internal paths); error_log still hears the message. Set false while
+  /// debugging.
   bool hide_internal_errors = true;
   /// Address advertised in generated WSDLs; empty = from the request's Host header.
   std::string public_base_url{};

@@ -47,21 +47,22 @@ std::string_view fault_code_name(fault_code c, version v) noexcept;
 
 using qname = lather::xsd::qname;
 
-/// One fault, as both versions can express it. Fields that a version lacks are dropped on
+/// One fault, as both versions can express it (every member has a default, so designated
+/// initializers may name any of them). Fields that a version lacks are dropped on
 /// write (1.1 has no subcodes other than the dotted "Client.Sub" form, which lather writes from
 /// the subcodes' local names; no Role; faultactor carries Node).
 struct fault {
   fault_code code = fault_code::receiver;
   /// 1.2 Subcode/Value chain, outermost first. 1.1 dotted codes ("Client.ValidationError") are
   /// read into subcodes with the envelope namespace.
-  std::vector<qname> subcodes;
-  std::string reason;       ///< faultstring / first Reason/Text
-  std::string reason_lang;  ///< xml:lang of the Reason text ("en" written when empty, 1.2)
-  std::string node;         ///< 1.1 faultactor / 1.2 Node (URI of the faulting node)
-  std::string role;         ///< 1.2 Role
+  std::vector<qname> subcodes{};
+  std::string reason{};       ///< faultstring / first Reason/Text
+  std::string reason_lang{};  ///< xml:lang of the Reason text ("en" written when empty, 1.2)
+  std::string node{};         ///< 1.1 faultactor / 1.2 Node (URI of the faulting node)
+  std::string role{};         ///< 1.2 Role
   /// Children of detail / Detail as XML text, each self-contained (namespace declarations
   /// re-emitted). Empty with has_detail: an empty or nil detail element was present.
-  std::string detail_xml;
+  std::string detail_xml{};
   bool has_detail = false;
   /// The code exactly as received (resolved QName; for an undeclared prefix, the envelope
   /// namespace and the local part): a SOAP 1.1 soap:Client stays {SOAP 1.1 envelope}Client
@@ -69,11 +70,11 @@ struct fault {
   /// QName (`code` is then receiver). fault_error::what() names the code so; write() uses
   /// `code` and `subcodes`, except that a custom code is written back as received in SOAP 1.1
   /// (a service passing on a fault it received).
-  qname received_code;
+  qname received_code{};
   /// MustUnderstand: the headers not understood (1.2 writes env:NotUnderstood header blocks).
-  std::vector<qname> not_understood;
+  std::vector<qname> not_understood{};
   /// VersionMismatch: the envelope namespace received (for the 1.2 Upgrade header).
-  std::string received_envelope_ns;
+  std::string received_envelope_ns{};
 
   /// Render detail content with a writer (e.g. a bind write of a typed fault detail).
   void set_detail(const std::function<void(xml::writer&)>& write_children);
