@@ -8,9 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-short}
 build=build-fuzz
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link" \
-  -DLATHER_FUZZ=ON -DLATHER_SANITIZE=address -DLATHER_TESTS=OFF -DLATHER_BENCH=OFF >/dev/null
+# The fuzz preset (CMakePresets.json): clang, ASan+UBSan, -fsanitize=fuzzer-no-link, into build-fuzz.
+cmake --preset fuzz >/dev/null
 # target name -> seed corpus folder under fuzz/corpus, dictionary
 targets=(fuzz_xml_reader:xml:fuzz/xml.dict)
 cmake --build "$build" -j2 --target "${targets[@]%%:*}"

@@ -7,12 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-# Tests and benchmarks on explicitly: the README's first command (scripts/demo.sh) configures the
-# same build directory without tests, and a cached OFF would otherwise leave CTest nothing to run.
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DLATHER_WERROR=ON -DLATHER_TESTS=ON \
-  -DLATHER_BENCH=ON
-cmake --build build -j"$jobs"
-ctest --test-dir build -j"$jobs" --output-on-failure --timeout 600 --no-tests=error
+# The release preset (CMakePresets.json) sets tests and benchmarks on explicitly: the README's
+# first command (scripts/demo.sh) configures the same build directory without tests, and a cached
+# OFF would otherwise leave CTest nothing to run.
+cmake --preset release
+cmake --build --preset release -j"$jobs"
+ctest --preset release -j"$jobs"
 cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DLATHER_WERROR=ON \
   -DCMAKE_CXX_COMPILER=clang++ -DLATHER_TESTS=OFF -DLATHER_BENCH=OFF >/dev/null
 cmake --build build-clang -j"$jobs"

@@ -6,7 +6,8 @@
 #                                    and check docs/getting-started.md shows CMakeLists.txt
 #   run.sh vendored SRC WORK         the same greeter with lather as a subproject (vendored/)
 #   run.sh components SRC BUILD WORK find_package(lather COMPONENTS ...): present components
-#                                    configure, missing ones fail naming what provides them
+#                                    configure, missing ones fail naming what provides them;
+#                                    an install into a read-only prefix fails
 # The environment sets the generator, compiler and launcher (CMAKE_GENERATOR, CXX,
 # CMAKE_CXX_COMPILER_LAUNCHER), so the configure lines are exactly a user's.
 set -euo pipefail
@@ -100,6 +101,21 @@ case "$mode" in
       -DCMAKE_PREFIX_PATH="$work/prefix-dev"
     check_component nosuch fail "lather has no component 'nosuch'" "$work/nosuch" \
       -DCMAKE_PREFIX_PATH="$work/prefix"
+    # Bad input: an install into a read-only prefix fails with CMake's message and status and
+    # installs nothing (as root, the install runs as nobody: root may write anywhere).
+    ro="$work/read-only"
+    mkdir -p "$ro"
+    chmod 555 "$ro"
+    as_other=()
+    if [ "$(id -u)" = 0 ]; then as_other=(setpriv --reuid=65534 --regid=65534 --clear-groups); fi
+    if "${as_other[@]}" cmake --install "$build" --prefix "$ro" >"$ro.log" 2>&1; then
+      echo "cmake --install into read-only $ro succeeded" >&2
+      exit 1
+    fi
+    tr -s ' \n' ' ' <"$ro.log" | grep -qF "file cannot create directory: $ro/"
+    [ -z "$(ls -A "$ro")" ]
+    echo "read-only prefix: $(grep -m1 -A1 'cannot create' "$ro.log" | tr -s ' \n' ' ')"
+    chmod 755 "$ro"
     # Vendored: a subproject builds no tools unless asked.
     check_component tools fail "-DLATHER_TOOLS=ON" "$work/tools-vendored" -DLATHER_SOURCE_DIR="$src"
     check_component tools pass "" "$work/tools-vendored-on" -DLATHER_SOURCE_DIR="$src" \
