@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lather/bind.hpp"
+#include "lather/byte_buffer.hpp"
 #include "lather/http.hpp"
 #include "lather/service.hpp"
 #include "lather/soap.hpp"

@@ -27,13 +27,13 @@
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
 #include <condition_variable>
 #include <cstring>
 #include <limits>
 #include <mutex>
 
+#include "framer.hpp"
 #include "lent_stack.hpp"
 #include "spin.hpp"
 #include "wire.hpp"
@@ -117,31 +117,7 @@ namespace detail {
 struct client_connection;
 struct client_call;
 
-/// Beast's push parser for responses; hooks copy the head into the connection's arena and the
-/// body into the reader's buffer.
-class response_parser final : public bhttp::basic_parser<false> {
- public:
-  explicit response_parser(client_call& c) : c_(c) {}
-
- private:
-  client_call& c_;
-  void on_request_impl(bhttp::verb, beast::string_view, beast::string_view, int,
-                       sys_error&) override {}
-  void on_response_impl(int code, beast::string_view, int, sys_error&) override;
-  void on_field_impl(bhttp::field, beast::string_view name, beast::string_view value,
-                     sys_error&) override;
-  void on_header_impl(sys_error&) override;
-  void on_body_init_impl(const boost::optional<std::uint64_t>&, sys_error&) override {}
-  std::size_t take(beast::string_view bytes, sys_error& ec);
-  std::size_t on_body_impl(beast::string_view body, sys_error& ec) override {
-    return take(body, ec);
-  }
-  void on_chunk_header_impl(std::uint64_t, beast::string_view, sys_error&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, sys_error& ec) override {
-    return take(body, ec);
-  }
-  void on_finish_impl(sys_error&) override {}
-};
+using response_parser = message_parser<false>;
 
 /// The response bytes received and not yet parsed. 64 KiB, as the server's reads: a large
 /// response arrives in a quarter of the receives.
@@ -154,7 +130,7 @@ struct read_area {
 /// caller may bring its own body staging, see client_call::body_out).
 struct request_staging {
   std::string head;
-  xml::output body;
+  byte_buffer body;
 };
 
 // A connection holds a read_area only while it has unparsed bytes or a receive that could not
@@ -223,12 +199,8 @@ struct client_connection {
     if (out) out->body.clear_sink();
     spares<request_staging>().give_back(out);
   }
-  // The current response's header names and values, kept here so their capacity is reused.
-  std::string response_text;
-  struct field_ref {
-    std::uint32_t name_offset, name_length, value_offset, value_length;
-  };
-  std::vector<field_ref> fields;
+  // The current response's head, kept here so its capacity is reused.
+  head_fields response_head;
   // SO_SNDTIMEO / SO_RCVTIMEO now set on the blocking plain-TCP socket (zero = not yet).
   clock_type::duration send_timeout{}, receive_timeout{};
   // The last blocking receive filled all the room it had: more bytes are probably queued, so
@@ -238,7 +210,7 @@ struct client_connection {
 };
 
 /// One request/response on a connection.
-struct client_call {
+struct client_call final : frame_transport {
   client_call(client::impl& owner, client_connection& conn, clock_type::time_point deadline)
       : cl(owner), c(conn), call_deadline(deadline) {}
   client::impl& cl;
@@ -248,30 +220,17 @@ struct client_call {
   bool response_started = false;  // any response byte arrived
   // With the wait_socket hook: a send had to wait, or a receive was tried (receive_blocking).
   bool send_waited = false, receive_tried = false;
-  bool request_streaming = false;
   staging_lender* caller_staging = nullptr;  // post() with the caller's own staging output
-  xml::output* body_out = nullptr;           // the request body being written: that, or c.out->body
+  byte_buffer* body_out = nullptr;           // the request body being written: that, or c.out->body
   // The peer closed the connection while the request was being sent: the rest of the request
   // is dropped, and the answer the peer may have sent first (413, an HTTP/1.0 server's 500 for a
   // chunked body it cannot read) is read before giving up (RFC 9112 section 9.5).
   sys_error send_error;
-  std::string& response_text = c.response_text;
-  std::vector<client_connection::field_ref>& fields = c.fields;
-  unsigned status = 0;
-  bool header_done = false;
+  body_framer framer{*this};  // the request body's
   std::optional<response_parser> parser;
-  char* body_dest = nullptr;
-  std::size_t body_capacity = 0, body_length = 0;
+  body_window body_in;  // read_body's destination
 
-  std::string_view text(std::uint32_t offset, std::uint32_t length) const {
-    return {response_text.data() + offset, length};
-  }
-  std::string_view header(std::string_view name) const {
-    for (const auto& f : fields)
-      if (wire::iequals(text(f.name_offset, f.name_length), name))
-        return text(f.value_offset, f.value_length);
-    return {};
-  }
+  std::string_view header(std::string_view name) const { return c.response_head.header(name); }
 
   // ---- synchronous driving of asynchronous operations ----
   struct io_deadline {
@@ -297,6 +256,9 @@ struct client_call {
   template <class Buffers>
   void write_all(const Buffers& b);
   void on_body_flush(std::string_view bytes);
+  // frame_transport: the request's head and writes for `framer`.
+  std::string_view complete_head(std::string_view framing) override;
+  void write(std::span<const std::string_view> pieces) override;
   void send_request(std::string_view method, std::string_view target, header_list headers,
                     const body_writer* write_body);
   void await_response();
@@ -307,7 +269,7 @@ struct client_call {
   bool fill(io_deadline d);
   response_head head() const {
     response_head h;
-    h.status = status;
+    h.status = parser->status();
     h.content_type = header("Content-Type");
     h.call_ = this;
     return h;
@@ -429,40 +391,6 @@ struct client::impl {
 };
 
 namespace detail {
-
-void response_parser::on_response_impl(int code, beast::string_view, int version, sys_error&) {
-  c_.status = static_cast<unsigned>(code);
-  // An HTTP/1.0 server cannot read a chunked body (RFC 9112 §7.1 is HTTP/1.1 only): once one
-  // has answered, this client buffers requests and sends Content-Length (CXF's
-  // AllowChunking=false, decided for us). An HTTP/1.1 answer lifts unknown_server_buffer.
-  (version < 11 ? c_.cl.peer_http10 : c_.cl.peer_http11).store(true, std::memory_order_relaxed);
-}
-
-void response_parser::on_field_impl(bhttp::field, beast::string_view name, beast::string_view value,
-                                    sys_error&) {
-  if (c_.header_done) return;  // trailers are ignored
-  client_connection::field_ref r;
-  r.name_offset = static_cast<std::uint32_t>(c_.response_text.size());
-  r.name_length = static_cast<std::uint32_t>(name.size());
-  c_.response_text.append(name.data(), name.size());
-  r.value_offset = static_cast<std::uint32_t>(c_.response_text.size());
-  r.value_length = static_cast<std::uint32_t>(value.size());
-  c_.response_text.append(value.data(), value.size());
-  c_.fields.push_back(r);
-}
-
-void response_parser::on_header_impl(sys_error&) {
-  c_.header_done = true;
-}
-
-std::size_t response_parser::take(beast::string_view bytes, sys_error& ec) {
-  std::size_t room = c_.body_capacity - c_.body_length;
-  std::size_t n = std::min(room, bytes.size());
-  if (n) std::memcpy(c_.body_dest + c_.body_length, bytes.data(), n);
-  c_.body_length += n;
-  if (n < bytes.size()) ec = bhttp::error::need_buffer;
-  return n;
-}
 
 client_call::io_deadline client_call::next_deadline() const {
   auto io = clock_type::now() + cl.opts.io_timeout;
@@ -775,22 +703,19 @@ void client_call::write_all(const Buffers& b) {
 
 void client_call::on_body_flush(std::string_view bytes) {
   if (bytes.empty()) return;
-  char size_line[20];
-  std::string_view size = wire::chunk_size_line(size_line, bytes.size());
-  if (!request_streaming) {
-    c.out->head.append("Transfer-Encoding: chunked\r\n\r\n"sv);
-    request_streaming = true;
-    body_out->set_threshold(wire::streaming_flush(cl.opts.request_chunking));
-    std::array<asio::const_buffer, 4> b{
-        asio::buffer(c.out->head), asio::buffer(size.data(), size.size()),
-        asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
-    write_all(b);
-  } else {
-    std::array<asio::const_buffer, 3> b{asio::buffer(size.data(), size.size()),
-                                        asio::buffer(bytes.data(), bytes.size()),
-                                        asio::buffer("\r\n", 2)};
-    write_all(b);
-  }
+  if (!framer.started()) body_out->set_threshold(wire::streaming_flush(cl.opts.request_chunking));
+  framer.write_piece(bytes, true);
+}
+
+std::string_view client_call::complete_head(std::string_view framing) {
+  std::string& h = c.out->head;
+  h.append(framing);
+  h.append("\r\n"sv);
+  return h;
+}
+
+void client_call::write(std::span<const std::string_view> pieces) {
+  write_all(piece_buffers{pieces});
 }
 
 void client_call::send_request(std::string_view method, std::string_view target,
@@ -826,13 +751,13 @@ void client_call::send_request(std::string_view method, std::string_view target,
               configured.never || cl.peer_http10.load(std::memory_order_relaxed)};
   if (ch.threshold > 0 && !cl.peer_http11.load(std::memory_order_relaxed))
     ch.threshold = std::max(ch.threshold, cl.opts.unknown_server_buffer);
-  xml::output& body = caller_staging ? caller_staging->lend() : c.out->body;
+  byte_buffer& body = caller_staging ? caller_staging->lend() : c.out->body;
   body_out = &body;
   // The caller's staging goes back once the request is sent, and without a sink into this
   // call, even on a throw.
   struct give_back {
     staging_lender* lender;
-    xml::output& body;
+    byte_buffer& body;
     ~give_back() {
       if (!lender) return;
       body.clear_sink();
@@ -846,43 +771,10 @@ void client_call::send_request(std::string_view method, std::string_view target,
     body.set_sink([this](std::string_view bytes) { on_body_flush(bytes); }, wire::first_flush(ch));
   (*write_body)(body);
   std::string_view rest = body.view();
-  char size_line[20];
-  static constexpr std::string_view last_chunk = "0\r\n\r\n";
-  if (!request_streaming) {
-    bool fits = ch.never || (ch.threshold > 0 && rest.size() <= ch.threshold);
-    if (fits) {
-      h.append("Content-Length: "sv);
-      wire::append_decimal(h, rest.size());
-      h.append("\r\n\r\n"sv);
-      std::array<asio::const_buffer, 2> b{asio::buffer(h), asio::buffer(rest.data(), rest.size())};
-      write_all(b);
-    } else {
-      h.append("Transfer-Encoding: chunked\r\n\r\n"sv);
-      if (rest.empty()) {
-        std::array<asio::const_buffer, 2> b{asio::buffer(h),
-                                            asio::buffer(last_chunk.data(), last_chunk.size())};
-        write_all(b);
-      } else {
-        std::array<asio::const_buffer, 5> b{
-            asio::buffer(h), asio::buffer(wire::chunk_size_line(size_line, rest.size())),
-            asio::buffer(rest.data(), rest.size()), asio::buffer("\r\n", 2),
-            asio::buffer(last_chunk.data(), last_chunk.size())};
-        write_all(b);
-      }
-    }
-  } else {
-    std::array<asio::const_buffer, 4> b{asio::buffer(wire::chunk_size_line(size_line, rest.size())),
-                                        asio::buffer(rest.data(), rest.size()),
-                                        asio::buffer("\r\n", 2),
-                                        asio::buffer(last_chunk.data(), last_chunk.size())};
-    if (rest.empty())
-      write_all(asio::buffer(last_chunk.data(), last_chunk.size()));
-    else
-      write_all(b);
-  }
+  framer.finish(rest, ch.never || (ch.threshold > 0 && rest.size() <= ch.threshold));
   body.clear_sink();
   // Keep a pooled staging from pinning a huge buffered request.
-  if (body.view().size() > (1u << 20)) body = xml::output{};
+  if (body.view().size() > (1u << 20)) body = byte_buffer{};
   body.clear();
   body_out = nullptr;
   c.return_output();
@@ -943,10 +835,7 @@ void client_call::await_response() {
 
 void client_call::read_head() {
   for (;;) {  // loops past 1xx interim responses
-    response_text.clear();
-    fields.clear();
-    header_done = false;
-    parser.emplace(*this);
+    parser.emplace(c.response_head, body_in);
     parser->header_limit(64 * 1024);
     parser->body_limit(std::numeric_limits<std::uint64_t>::max());  // the reader decides
     for (;;) {
@@ -970,16 +859,18 @@ void client_call::read_head() {
         throw e;
       }
     }
-    if (status / 100 != 1) break;
+    if (parser->status() / 100 != 1) break;
   }
+  // An HTTP/1.0 server cannot read a chunked body (RFC 9112 §7.1 is HTTP/1.1 only): once one
+  // has answered, this client buffers requests and sends Content-Length (CXF's
+  // AllowChunking=false, decided for us). An HTTP/1.1 answer lifts unknown_server_buffer.
+  (parser->version() < 11 ? cl.peer_http10 : cl.peer_http11).store(true, std::memory_order_relaxed);
   parser->eager(true);
 }
 
 std::size_t client_call::read_body(char* dest, std::size_t capacity) {
   if (capacity == 0 || parser->is_done()) return 0;
-  body_dest = dest;
-  body_capacity = capacity;
-  body_length = 0;
+  body_in.open(dest, capacity);
   for (;;) {
     if (c.read_end > c.read_begin) {
       sys_error ec;
@@ -990,7 +881,7 @@ std::size_t client_call::read_body(char* dest, std::size_t capacity) {
         c.connected = false;
         throw error(errc::bad_message, "response body from " + cl.url.host + ": " + ec.message());
       }
-      if (body_length > 0 || parser->is_done()) return body_length;
+      if (body_in.length > 0 || parser->is_done()) return body_in.length;
     }
     if (!fill(next_deadline())) {
       c.connected = false;
@@ -1032,7 +923,7 @@ std::optional<std::uint64_t> response_head::content_length() const {
   return n ? std::optional<std::uint64_t>(*n) : std::nullopt;
 }
 
-error status_error(const response_head& head, const xml::source_fn& body, std::size_t excerpt) {
+error status_error(const response_head& head, const byte_source& body, std::size_t excerpt) {
   std::string text(excerpt, '\0');
   std::size_t got = 0;
   while (got < excerpt) {
@@ -1091,9 +982,7 @@ void client::impl::call(std::string_view method, std::string_view target, header
       deep([&] {
         if (!call.send_error) call.read_head();
         response_head head = call.head();
-        xml::source_fn source = [&call](char* dest, std::size_t n) {
-          return call.read_body(dest, n);
-        };
+        byte_source source = [&call](char* dest, std::size_t n) { return call.read_body(dest, n); };
         try {
           read_body(head, source);
         } catch (...) {
@@ -1171,13 +1060,12 @@ void client::async_post(std::string target,
 
 client::get_result client::get(std::string_view target) {
   get_result result;
-  impl_->call("GET", target, {}, nullptr,
-              [&](const response_head& head, const xml::source_fn& body) {
-                result.status = head.status;
-                result.content_type = std::string(head.content_type);
-                char buf[16384];
-                while (std::size_t n = body(buf, sizeof buf)) result.body.append(buf, n);
-              });
+  impl_->call("GET", target, {}, nullptr, [&](const response_head& head, const byte_source& body) {
+    result.status = head.status;
+    result.content_type = std::string(head.content_type);
+    char buf[16384];
+    while (std::size_t n = body(buf, sizeof buf)) result.body.append(buf, n);
+  });
   return result;
 }
 

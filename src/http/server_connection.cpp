@@ -1,6 +1,7 @@
-// A connection of the HTTP/1.1 server and the request/response exchange on it: Beast's
-// basic_parser for the wire format (its hooks copy the header into a per-connection arena and
-// the body straight into the handler's buffer), the handler call, responses written with writev.
+// A connection of the HTTP/1.1 server and the request/response exchange on it: the request
+// parsed by framer.hpp's message_parser (head into the lent buffers, body straight into the
+// handler's buffer), the handler call, the response framed by body_framer and written with
+// writev.
 #include "server_connection.hpp"
 
 namespace lather::http {
@@ -48,58 +49,6 @@ lazy_read_buffer::const_iterator lazy_read_buffer::begin() const {
 }
 lazy_read_buffer::const_iterator lazy_read_buffer::end() const {
   return &c->read_target + 1;  // begin() resolves; asio may ask for the end first
-}
-
-void request_parser::on_request_impl(bhttp::verb, beast::string_view method,
-                                     beast::string_view target, int version, sys_error&) {
-  c_.buffers->head_text.append(method.data(), method.size());
-  c_.buffers->head_text.append(target.data(), target.size());
-  c_.method_length = static_cast<std::uint32_t>(method.size());
-  c_.target_length = static_cast<std::uint32_t>(target.size());
-  c_.version = static_cast<unsigned>(version);
-}
-
-void request_parser::on_field_impl(bhttp::field f, beast::string_view name,
-                                   beast::string_view value, sys_error& ec) {
-  if (c_.header_done) return;  // trailer fields are read and ignored
-  if (f == bhttp::field::content_length && ++c_.content_length_fields > 1) {
-    // Even identical duplicates are refused: intermediaries disagree on them (smuggling).
-    ec = bhttp::error::bad_content_length;
-    return;
-  }
-  if (f == bhttp::field::transfer_encoding) {
-    if (c_.has_transfer_encoding) {
-      ec = bhttp::error::bad_transfer_encoding;
-      return;
-    }
-    c_.has_transfer_encoding = true;
-  }
-  if (f == bhttp::field::expect &&
-      wire::iequals(wire::trim({value.data(), value.size()}), "100-continue"))
-    c_.expect_continue = true;
-  field_ref r;
-  r.name_offset = static_cast<std::uint32_t>(c_.buffers->head_text.size());
-  r.name_length = static_cast<std::uint32_t>(name.size());
-  c_.buffers->head_text.append(name.data(), name.size());
-  r.value_offset = static_cast<std::uint32_t>(c_.buffers->head_text.size());
-  r.value_length = static_cast<std::uint32_t>(value.size());
-  c_.buffers->head_text.append(value.data(), value.size());
-  c_.buffers->fields.push_back(r);
-}
-
-void request_parser::on_header_impl(sys_error&) {
-  c_.header_done = true;
-}
-
-std::size_t request_parser::take(beast::string_view bytes, sys_error& ec) {
-  std::size_t room = c_.body_capacity - c_.body_length;
-  std::size_t n = std::min(room, bytes.size());
-  // Bytes read straight into the caller's buffer are in place, or move down over chunk framing.
-  char* to = c_.body_dest + c_.body_length;
-  if (n && to != bytes.data()) std::memmove(to, bytes.data(), n);
-  c_.body_length += n;
-  if (n < bytes.size()) ec = bhttp::error::need_buffer;  // the caller's buffer is full
-  return n;
 }
 
 void server_connection::run(yield_type y) {
@@ -183,16 +132,19 @@ bool server_connection::wait_for_request() {
 /// Parse the next request head, whose first bytes are in the read buffer. False = close the
 /// connection (after any error answer).
 bool server_connection::read_request_head() {
-  method_length = target_length = 0;
-  content_length_fields = 0;
-  has_transfer_encoding = expect_continue = continue_sent = header_done = false;
+  continue_sent = false;
   user = nullptr;
   body_error = {};
   status = 200;
-  response_phase = phase::fresh;
-  close_delimited = head_request = false;
+  framer.reset();
+  head_request = false;
   keep_alive = true;
-  parser.emplace(*this);
+  // The request's first bytes are in: it needs its buffers from now on.
+  take_buffers();
+  buffers->response_fields.clear();
+  buffers->body.clear();
+  buffers->body.set_threshold(wire::first_flush(srv.opts.response_chunking));
+  parser.emplace(buffers->request_head, body_in);
   parser->header_limit(static_cast<std::uint32_t>(
       std::min<std::size_t>(srv.opts.header_limit, std::numeric_limits<std::uint32_t>::max())));
   parser->body_limit(srv.opts.body_limit);
@@ -200,14 +152,6 @@ bool server_connection::read_request_head() {
   bool header_clock = false;  // header_timeout runs from the first partial head
   for (;;) {
     if (read_end > read_begin) {
-      if (!buffers) {  // the request's first bytes: it needs its buffers from now on
-        take_buffers();
-        buffers->head_text.clear();
-        buffers->fields.clear();
-        buffers->response_fields.clear();
-        buffers->body.clear();
-        buffers->body.set_threshold(wire::first_flush(srv.opts.response_chunking));
-      }
       sys_error ec;
       std::size_t n =
           parser->put(asio::buffer(read_buffer.get() + read_begin, read_end - read_begin), ec);
@@ -247,12 +191,13 @@ void server_connection::serve_request() {
     answer(503, "draining\n", false);
     return;
   }
-  if (has_transfer_encoding && !parser->chunked()) {
+  if (parser->has_transfer_encoding() && !parser->chunked()) {
     // Beast accepted a coding list not ending in "chunked": the length is unknowable.
     answer(400, "transfer coding not supported\n", true);
     return;
   }
-  if (has_transfer_encoding && !wire::iequals(wire::trim(header("Transfer-Encoding")), "chunked")) {
+  if (parser->has_transfer_encoding() &&
+      !wire::iequals(wire::trim(header("Transfer-Encoding")), "chunked")) {
     answer(501, "transfer coding not implemented\n", true);
     return;
   }
@@ -278,13 +223,14 @@ void server_connection::serve_request() {
   response res{*this};
   try {
     (*h)(req, res);
-    if (response_phase != phase::finished && !parser->is_done() && !drain_body(256 * 1024))
+    if (framer.current() != body_framer::state::finished && !parser->is_done() &&
+        !drain_body(256 * 1024))
       keep_alive = false;
     finish_response();
   } catch (const boost::coroutines::detail::forced_unwind&) {
     throw;
   } catch (...) {
-    if (response_phase == phase::fresh && !peer_gone && !closed) {
+    if (!framer.started() && !peer_gone && !closed) {
       buffers->response_fields.clear();
       rejection r = body_error ? rejection_for(body_error) : handler_failure();
       answer(r.status, r.text, true);
@@ -302,7 +248,7 @@ void server_connection::answer(unsigned code, std::string_view text, bool close)
   status = code;
   buffers->body.clear();
   if (!head_request) buffers->body.append(text);
-  response_phase = phase::fresh;
+  framer.reset();
   buffers->response_fields.append("Content-Type: text/plain; charset=utf-8\r\n"sv);
   try {
     finish_response();
@@ -314,15 +260,12 @@ void server_connection::answer(unsigned code, std::string_view text, bool close)
 std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
   if (body_error) throw error(errc_for(body_error), body_error.message());
   if (capacity == 0 || parser->is_done()) return 0;
-  if (expect_continue && !continue_sent && read_begin == read_end &&
-      response_phase == phase::fresh) {
+  if (parser->expect_continue() && !continue_sent && read_begin == read_end && !framer.started()) {
     continue_sent = true;
     static constexpr std::string_view continue_line = "HTTP/1.1 100 Continue\r\n\r\n";
     write_all(asio::buffer(continue_line.data(), continue_line.size()));
   }
-  body_dest = dest;
-  body_capacity = capacity;
-  body_length = 0;
+  body_in.open(dest, capacity);
   for (;;) {
     if (read_end > read_begin) {
       sys_error ec;
@@ -334,7 +277,7 @@ std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
         keep_alive = false;
         throw error(errc_for(ec), "request body: " + ec.message());
       }
-      if (body_length > 0 || parser->is_done()) return body_length;
+      if (body_in.length > 0 || parser->is_done()) return body_in.length;
     }
     sys_error ec;
     if (read_begin == read_end && capacity >= direct_to_caller) {
@@ -342,7 +285,7 @@ std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
       // reader's), saving a copy of the body through the connection's buffer.
       read_begin = read_end = 0;
       if (std::size_t n = read_now(dest, std::min(capacity, read_capacity), ec)) {
-        if (parse_body_in_place(n)) return body_length;
+        if (parse_body_in_place(n)) return body_in.length;
         continue;
       }
     } else {
@@ -368,14 +311,14 @@ std::size_t server_connection::read_body(char* dest, std::size_t capacity) {
   }
 }
 
-/// Parse `n` body bytes that read_now put at body_dest: the body stays where it is (chunk
+/// Parse `n` body bytes that read_now put at body_in.dest: the body stays where it is (chunk
 /// framing is squeezed out); what the parser did not take (a split chunk header, the next
 /// pipelined request) moves to the empty read buffer. True when read_body can return.
 bool server_connection::parse_body_in_place(std::size_t n) {
   std::size_t used = 0;
   while (used < n && !parser->is_done()) {
     sys_error ec;
-    std::size_t m = parser->put(asio::buffer(body_dest + used, n - used), ec);
+    std::size_t m = parser->put(asio::buffer(body_in.dest + used, n - used), ec);
     used += m;
     if (ec && ec != bhttp::error::need_more && ec != bhttp::error::need_buffer) {
       body_error = ec;
@@ -385,15 +328,15 @@ bool server_connection::parse_body_in_place(std::size_t n) {
     if (m == 0) break;
   }
   if (used < n) hold_read_area();
-  if (read_buffer) std::memcpy(read_buffer.get(), body_dest + used, n - used);
+  if (read_buffer) std::memcpy(read_buffer.get(), body_in.dest + used, n - used);
   read_end = n - used;
-  return body_length > 0 || parser->is_done();
+  return body_in.length > 0 || parser->is_done();
 }
 
 /// Read and drop what is left of the request body, up to `budget` bytes.
 bool server_connection::drain_body(std::size_t budget) {
   if (body_error || closed) return false;
-  if (expect_continue && !continue_sent) return false;  // the client waits: close instead
+  if (parser->expect_continue() && !continue_sent) return false;  // the client waits: close instead
   char scratch[4096];
   try {
     while (!parser->is_done()) {
@@ -426,106 +369,45 @@ void server_connection::start_head(std::string_view framing) {
   if (srv.stopping.load(std::memory_order_relaxed)) keep_alive = false;
   if (!keep_alive)
     head.append("Connection: close\r\n"sv);
-  else if (version == 10)
+  else if (version() == 10)
     head.append("Connection: keep-alive\r\n"sv);
   head.append("\r\n"sv);
 }
 
 void server_connection::on_body_flush(std::string_view bytes) {
-  std::string& head = buffers->head;
-  xml::output& body = buffers->body;
-  if (bytes.empty() || response_phase == phase::finished) return;
-  char size_line[20];
-  if (response_phase == phase::fresh) {
-    // HTTP/1.0 peers do not know chunked: stream the body and end it by closing.
-    close_delimited = version == 10;
-    if (close_delimited) keep_alive = false;
-    start_head(close_delimited ? std::string_view{} : "Transfer-Encoding: chunked\r\n");
-    response_phase = phase::streaming;
-    body.set_threshold(wire::streaming_flush(srv.opts.response_chunking));
-    if (close_delimited) {
-      std::array<asio::const_buffer, 2> b{asio::buffer(head),
-                                          asio::buffer(bytes.data(), bytes.size())};
-      write_all(b);
-    } else {
-      std::array<asio::const_buffer, 4> b{
-          asio::buffer(head), asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
-          asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
-      write_all(b);
-    }
-    return;
+  if (bytes.empty() || framer.current() == body_framer::state::finished) return;
+  const bool chunked_ok = version() != 10;  // HTTP/1.0 peers do not know chunked
+  if (!framer.started()) {
+    if (!chunked_ok) keep_alive = false;  // the body streams and ends by closing
+    buffers->body.set_threshold(wire::streaming_flush(srv.opts.response_chunking));
   }
-  if (close_delimited) {
-    write_all(asio::buffer(bytes.data(), bytes.size()));
-  } else {
-    std::array<asio::const_buffer, 3> b{
-        asio::buffer(wire::chunk_size_line(size_line, bytes.size())),
-        asio::buffer(bytes.data(), bytes.size()), asio::buffer("\r\n", 2)};
-    write_all(b);
-  }
+  framer.write_piece(bytes, chunked_ok);
 }
 
 void server_connection::finish_response() {
-  std::string& head = buffers->head;
-  xml::output& body = buffers->body;
-  if (response_phase == phase::finished) return;
-  std::string_view rest = body.view();
+  if (framer.current() == body_framer::state::finished) return;
+  byte_buffer& body = buffers->body;
+  const std::string_view rest = body.view();
   const chunking& c = srv.opts.response_chunking;
-  char size_line[20];
-  static constexpr std::string_view last_chunk = "0\r\n\r\n";
-  if (response_phase == phase::fresh) {
-    bool fits = c.never || head_request || (c.threshold > 0 && rest.size() <= c.threshold);
-    if (fits || version == 10) {
-      // Built on the stack: "Content-Length: " alone is past std::string's small buffer.
-      char framing[48] = "Content-Length: ";
-      constexpr std::size_t prefix = sizeof("Content-Length: ") - 1;
-      auto digits = std::to_chars(framing + prefix, framing + sizeof framing - 2, rest.size());
-      digits.ptr[0] = '\r';
-      digits.ptr[1] = '\n';
-      start_head(std::string_view(framing, static_cast<std::size_t>(digits.ptr + 2 - framing)));
-      if (head_request) rest = {};
-      std::array<asio::const_buffer, 2> b{asio::buffer(head),
-                                          asio::buffer(rest.data(), rest.size())};
-      response_phase = phase::finished;
-      write_all(b);
-    } else {
-      start_head("Transfer-Encoding: chunked\r\n");
-      response_phase = phase::finished;
-      if (rest.empty()) {
-        std::array<asio::const_buffer, 2> b{asio::buffer(head),
-                                            asio::buffer(last_chunk.data(), last_chunk.size())};
-        write_all(b);
-      } else {
-        std::array<asio::const_buffer, 5> b{
-            asio::buffer(head), asio::buffer(wire::chunk_size_line(size_line, rest.size())),
-            asio::buffer(rest.data(), rest.size()), asio::buffer("\r\n", 2),
-            asio::buffer(last_chunk.data(), last_chunk.size())};
-        write_all(b);
-      }
-    }
-  } else if (close_delimited) {
-    response_phase = phase::finished;
-    if (!rest.empty()) write_all(asio::buffer(rest.data(), rest.size()));
-  } else {
-    response_phase = phase::finished;
-    if (rest.empty()) {
-      write_all(asio::buffer(last_chunk.data(), last_chunk.size()));
-    } else {
-      std::array<asio::const_buffer, 4> b{
-          asio::buffer(wire::chunk_size_line(size_line, rest.size())),
-          asio::buffer(rest.data(), rest.size()), asio::buffer("\r\n", 2),
-          asio::buffer(last_chunk.data(), last_chunk.size())};
-      write_all(b);
-    }
-  }
+  const bool fits = c.never || head_request || (c.threshold > 0 && rest.size() <= c.threshold);
+  framer.finish(rest, fits || version() == 10, head_request);
   // A huge buffered body should not stay pinned in the worker's pool.
   if (body.view().size() > (1u << 20)) {
-    body = xml::output{};
+    body = byte_buffer{};
     install_body_sink();
   } else {
     body.clear();
     if (head_request) install_body_sink();
   }
+}
+
+std::string_view server_connection::complete_head(std::string_view framing) {
+  start_head(framing);
+  return buffers->head;
+}
+
+void server_connection::write(std::span<const std::string_view> pieces) {
+  write_all(piece_buffers{pieces});
 }
 
 }  // namespace detail
@@ -551,7 +433,7 @@ std::string_view request::header(std::string_view name) const {
   return x_.header(name);
 }
 unsigned request::version() const {
-  return x_.version;
+  return x_.version();
 }
 std::optional<std::uint64_t> request::content_length() const {
   if (x_.parser->chunked()) return std::nullopt;
@@ -602,7 +484,7 @@ void response::set_header(std::string_view name, std::string_view value) {
 void response::set_header(const header_line& line) {
   x_.buffers->response_fields.append(line.text());
 }
-xml::output& response::body() {
+byte_buffer& response::body() {
   return x_.buffers->body;
 }
 void response::finish() {

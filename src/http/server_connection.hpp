@@ -22,7 +22,6 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/buffers_suffix.hpp>
-#include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/error.hpp>
 #include <charconv>
 #include <condition_variable>
@@ -32,6 +31,7 @@
 #include <thread>
 #include <vector>
 
+#include "framer.hpp"
 #include "lent_stack.hpp"
 #include "spin.hpp"
 #include "wire.hpp"
@@ -47,21 +47,16 @@ using sys_error = boost::system::error_code;
 
 namespace detail {
 
-struct field_ref {
-  std::uint32_t name_offset, name_length, value_offset, value_length;
-};
-
 /// What a connection needs only while it serves a request: the request head's text and the
 /// response's head and body. Idle connections hold none; a worker lends them out of a LIFO
 /// pool, so with many connections the few sets in use stay in the cache instead of one set per
 /// connection going cold between its calls.
 struct request_buffers {
   server_connection* owner = nullptr;  // the connection it is lent to
-  std::string head_text;               // method, target, then each header name and value
-  std::vector<field_ref> fields;
-  std::string response_fields;  // "Name: value\r\n"...
-  std::string head;             // the response head being written
-  xml::output body;
+  head_fields request_head;            // the request's method, target and fields
+  std::string response_fields;         // "Name: value\r\n"...
+  std::string head;                    // the response head being written
+  byte_buffer body;
 };
 
 }  // namespace detail
@@ -171,31 +166,7 @@ struct lazy_read_buffer {
   const_iterator end() const;
 };
 
-/// Beast's push parser; its hooks (defined below) copy the header into the connection's arena
-/// and the body straight into the handler's buffer: no allocation per request.
-class request_parser final : public bhttp::basic_parser<true> {
- public:
-  explicit request_parser(server_connection& c) : c_(c) {}
-
- private:
-  server_connection& c_;
-  void on_request_impl(bhttp::verb, beast::string_view method, beast::string_view target,
-                       int version, sys_error&) override;
-  void on_response_impl(int, beast::string_view, int, sys_error&) override {}
-  void on_field_impl(bhttp::field f, beast::string_view name, beast::string_view value,
-                     sys_error& ec) override;
-  void on_header_impl(sys_error&) override;
-  void on_body_init_impl(const boost::optional<std::uint64_t>&, sys_error&) override {}
-  std::size_t take(beast::string_view bytes, sys_error& ec);
-  std::size_t on_body_impl(beast::string_view body, sys_error& ec) override {
-    return take(body, ec);
-  }
-  void on_chunk_header_impl(std::uint64_t, beast::string_view, sys_error&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, sys_error& ec) override {
-    return take(body, ec);
-  }
-  void on_finish_impl(sys_error&) override {}
-};
+using request_parser = message_parser<true>;
 
 /// One server::await in progress, shared by the suspended handler, its timeout and the
 /// `resume` callbacks given out; whichever ends it first wins, later ends do nothing. While it
@@ -239,7 +210,7 @@ struct resume_token {
 };
 
 /// A connection; also the state of the request/response exchange in progress on it.
-struct server_connection : std::enable_shared_from_this<server_connection> {
+struct server_connection final : std::enable_shared_from_this<server_connection>, frame_transport {
   server_connection(server::impl& s, worker& w, tcp::socket sock)
       : srv(s),
         owner(w),
@@ -291,21 +262,15 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   // Current request; `buffers` is lent by the worker from its first byte to the response's end.
   std::unique_ptr<request_buffers> buffers;
   std::optional<request_parser> parser;
-  std::uint32_t method_length = 0, target_length = 0;
-  unsigned version = 11;
-  unsigned content_length_fields = 0;
-  bool has_transfer_encoding = false, expect_continue = false, continue_sent = false;
-  bool header_done = false;
+  bool continue_sent = false;
   const std::string* user = nullptr;
   sys_error body_error;  // a framing/limit error met while streaming the body
-  char* body_dest = nullptr;
-  std::size_t body_capacity = 0, body_length = 0;
+  body_window body_in;   // read_body's destination
 
   // Current response.
-  enum class phase { fresh, streaming, finished };
-  phase response_phase = phase::fresh;
+  body_framer framer{*this};
   unsigned status = 200;
-  bool keep_alive = true, head_request = false, close_delimited = false;
+  bool keep_alive = true, head_request = false;
 
   /// A read area of its own from now on (a request in progress; TLS, whose reads fill the
   /// buffer after the wait).
@@ -410,17 +375,13 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
           wire::first_flush(c));
   }
 
-  std::string_view text(std::uint32_t offset, std::uint32_t length) const {
-    return {buffers->head_text.data() + offset, length};
-  }
-  std::string_view method() const { return text(0, method_length); }
-  std::string_view target() const { return text(method_length, target_length); }
+  std::string_view method() const { return parser->method(); }
+  std::string_view target() const { return parser->target(); }
   std::string_view header(std::string_view name) const {
-    for (const auto& f : buffers->fields)
-      if (wire::iequals(text(f.name_offset, f.name_length), name))
-        return text(f.value_offset, f.value_length);
-    return {};
+    return buffers->request_head.header(name);
   }
+  /// The request's HTTP version (11 until its request line is parsed).
+  unsigned version() const { return parser ? parser->version() : 11; }
 
   // ---- timeouts: one timer per connection, re-armed lazily to the latest deadline ----
   void set_deadline(clock_type::duration d) { set_deadline_at(clock_type::now() + d); }
@@ -617,6 +578,9 @@ struct server_connection : std::enable_shared_from_this<server_connection> {
   void start_head(std::string_view framing);
   void on_body_flush(std::string_view bytes);
   void finish_response();
+  // frame_transport: the response's head and writes for `framer`.
+  std::string_view complete_head(std::string_view framing) override;
+  void write(std::span<const std::string_view> pieces) override;
 };
 
 }  // namespace detail

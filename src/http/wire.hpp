@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "lather/http/options.hpp"
-#include "lather/xml/bytes.hpp"
+#include "lather/detail/ascii.hpp"
 
 namespace lather::http::wire {
 
@@ -41,7 +41,7 @@ std::string_view http_date();
 /// ASCII case-insensitive equality (header names, tokens). Inline: header lookups call it per
 /// field, and most calls end at the size compare.
 inline bool iequals(std::string_view a, std::string_view b) noexcept {
-  return xml::detail::ascii_iequals(a, b);
+  return lather::detail::ascii_iequals(a, b);
 }
 
 /// Strip optional whitespace (SP / HTAB) at both ends.

@@ -1,12 +1,12 @@
 #include "lather/soap/version.hpp"
 
-#include "lather/xml/bytes.hpp"
+#include "lather/detail/ascii.hpp"
 
 namespace lather::soap {
 namespace {
 
 // Media types and parameter names are ASCII tokens.
-using xml::detail::ascii_iequals;
+using lather::detail::ascii_iequals;
 
 std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

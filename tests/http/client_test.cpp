@@ -45,8 +45,8 @@ std::string call(client& c, std::string_view body, unsigned* status = nullptr) {
   std::string out;
   header_pair hdrs[] = {{"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
   c.post(
-      "", hdrs, [&](xml::output& o) { o.append(body); },
-      [&](const response_head& head, const xml::source_fn& src) {
+      "", hdrs, [&](lather::byte_buffer& o) { o.append(body); },
+      [&](const response_head& head, const lather::byte_source& src) {
         if (status) *status = head.status;
         char buf[4096];
         while (std::size_t n = src(buf, sizeof buf)) out.append(buf, n);
@@ -69,8 +69,8 @@ TEST(HttpClient, RoundTripAndHeaders) {
   std::string got, reply_header, ct;
   unsigned status = 0;
   c.post(
-      "", hdrs, [](xml::output& o) { o.append("<a/>"); },
-      [&](const response_head& head, const xml::source_fn& src) {
+      "", hdrs, [](lather::byte_buffer& o) { o.append("<a/>"); },
+      [&](const response_head& head, const lather::byte_source& src) {
         status = head.status;
         ct = head.content_type;
         reply_header = head.header("x-reply");
@@ -121,14 +121,14 @@ TEST(HttpClient, RequestChunkingThreshold) {
       header_pair none[1];
       c.post(
           "", std::span(none, 0),
-          [&](xml::output& o) {
+          [&](lather::byte_buffer& o) {
             if (!pieces) return o.append(std::string(rc.size, 'x'));
             for (std::size_t i = 0; i < rc.size; ++i) {
               o.push_back('x');
               o.maybe_flush();
             }
           },
-          [](const response_head& h, const xml::source_fn&) { EXPECT_EQ(h.status, 200u); });
+          [](const response_head& h, const lather::byte_source&) { EXPECT_EQ(h.status, 200u); });
       EXPECT_EQ(seen.chunked, rc.chunked);
       EXPECT_EQ(seen.size, rc.size);
     }
@@ -144,13 +144,13 @@ TEST(HttpClient, RequestFramingOnTheWire) {
     header_pair hdrs[] = {{"Content-Type", "text/xml"}};
     c.post(
         "", hdrs,
-        [&](xml::output& o) {
+        [&](lather::byte_buffer& o) {
           for (std::size_t i = 0; i < size; ++i) {
             o.push_back('x');
             o.maybe_flush();
           }
         },
-        [](const response_head& h, const xml::source_fn&) { EXPECT_EQ(h.status, 200u); });
+        [](const response_head& h, const lather::byte_source&) { EXPECT_EQ(h.status, 200u); });
     std::string wire = peer.last_request();
     EXPECT_EQ(wire.rfind("POST /svc HTTP/1.1\r\nHost: 127.0.0.1:", 0), 0u) << wire.substr(0, 80);
     if (size <= 4096) {
@@ -177,8 +177,8 @@ TEST(HttpClient, ResponseFramingBothWaysThroughTheClient) {
     std::string got;
     header_pair none[1];
     c.post(
-        "", std::span(none, 0), [&](xml::output& o) { o.append(body); },
-        [&](const response_head& h, const xml::source_fn& src) {
+        "", std::span(none, 0), [&](lather::byte_buffer& o) { o.append(body); },
+        [&](const response_head& h, const lather::byte_source& src) {
           length = h.content_length();
           char buf[1000];
           while (std::size_t n = src(buf, sizeof buf)) got.append(buf, n);
@@ -221,9 +221,9 @@ TEST(HttpClient, CallersStagingIsLentPerAttemptAndARetrySendsTheSameBytes) {
   raw_peer peer{std::string(raw_peer::empty_ok), 1};  // answers one request per connection
   client c{"http://127.0.0.1:" + std::to_string(peer.port()) + "/svc"};
   struct lender final : staging_lender {
-    xml::output out;
+    lather::byte_buffer out;
     int lent = 0, given_back = 0;
-    xml::output& lend() override {
+    lather::byte_buffer& lend() override {
       EXPECT_EQ(lent, given_back);
       ++lent;
       return out;
@@ -239,12 +239,12 @@ TEST(HttpClient, CallersStagingIsLentPerAttemptAndARetrySendsTheSameBytes) {
   auto post = [&](std::string_view body) {
     c.post(
         "", hdrs, staging,
-        [&](xml::output& o) {
+        [&](lather::byte_buffer& o) {
           EXPECT_EQ(&o, &staging.out);
           ++writes;
           o.append(body);
         },
-        [&](const response_head& h, const xml::source_fn&) {
+        [&](const response_head& h, const lather::byte_source&) {
           EXPECT_EQ(h.status, 200u);
           EXPECT_EQ(staging.given_back, staging.lent);  // back before the response is read
         });
@@ -290,8 +290,8 @@ TEST(HttpClient, AsyncPost) {
   for (int i = 0; i < calls; ++i) {
     c.async_post(
         "", {{"Content-Type", "text/xml"}},
-        [i](xml::output& o) { o.append("async " + std::to_string(i)); },
-        [&bodies, i](const response_head&, const xml::source_fn& src) {
+        [i](lather::byte_buffer& o) { o.append("async " + std::to_string(i)); },
+        [&bodies, i](const response_head&, const lather::byte_source& src) {
           char buf[256];
           while (std::size_t n = src(buf, sizeof buf)) bodies[i].append(buf, n);
         },
@@ -336,8 +336,8 @@ TEST(HttpClient, StatusErrorCarriesStatusTypeAndExcerpt) {
   header_pair none[1];
   try {
     c.post(
-        "", std::span(none, 0), [](xml::output&) {},
-        [](const response_head& head, const xml::source_fn& body) {
+        "", std::span(none, 0), [](lather::byte_buffer&) {},
+        [](const response_head& head, const lather::byte_source& body) {
           if (head.status != 200) throw status_error(head, body, 20);
         });
     FAIL() << "no exception";
@@ -421,7 +421,7 @@ TEST(HttpClient, StreamsALargeRequestWhileTheServerConsumesIt) {
   header_pair none[1];
   c.post(
       "", std::span(none, 0),
-      [&](xml::output& o) {
+      [&](lather::byte_buffer& o) {
         for (std::size_t sent = 0; sent < total; sent += piece) {
           o.append(chunk);
           o.maybe_flush();
@@ -429,7 +429,7 @@ TEST(HttpClient, StreamsALargeRequestWhileTheServerConsumesIt) {
         }
         client_done = true;
       },
-      [&](const response_head&, const xml::source_fn& src) {
+      [&](const response_head&, const lather::byte_source& src) {
         char buf[64];
         while (std::size_t n = src(buf, sizeof buf)) reply.append(buf, n);
       });
@@ -457,13 +457,13 @@ TEST(HttpClient, ReadsTheAnswerAServerSentBeforeClosingMidRequest) {
   std::string reply;
   c.post(
       "", std::span(none, 0),
-      [&](xml::output& o) {
+      [&](lather::byte_buffer& o) {
         for (std::size_t sent = 0; sent < total; sent += piece) {
           o.append(chunk);
           o.maybe_flush();
         }
       },
-      [&](const response_head& head, const xml::source_fn& src) {
+      [&](const response_head& head, const lather::byte_source& src) {
         status = head.status;
         char buf[256];
         while (std::size_t n = src(buf, sizeof buf)) reply.append(buf, n);
@@ -520,8 +520,8 @@ TEST(HttpClient, BlockingCallsWaitingForTheirResponsesHoldNoReadArea) {
       header_pair hdrs[] = {{"X-Id", id}};
       try {
         c.post(
-            "", hdrs, [](xml::output& out) { out.append("<q/>"); },
-            [&](const response_head&, const xml::source_fn& src) {
+            "", hdrs, [](lather::byte_buffer& out) { out.append("<q/>"); },
+            [&](const response_head&, const lather::byte_source& src) {
               char buf[3000];
               while (std::size_t n = src(buf, sizeof buf)) bodies[i].append(buf, n);
             });
@@ -644,8 +644,8 @@ TEST(HttpClient, APlainConnectionIsInNoEpollOnceConnected) {
   for (int i = 0; i < 3; ++i) {
     std::string out;
     c.post(
-        "", {}, [&](xml::output& o) { o.append("call " + std::to_string(i)); },
-        [&](const response_head&, const xml::source_fn& src) {
+        "", {}, [&](lather::byte_buffer& o) { o.append("call " + std::to_string(i)); },
+        [&](const response_head&, const lather::byte_source& src) {
           char buf[256];
           while (std::size_t n = src(buf, sizeof buf)) out.append(buf, n);
         });
@@ -693,8 +693,8 @@ TEST(HttpClient, WithAWaitHookTheFirstReceiveWaitsFirst) {
     client c{"http://127.0.0.1:" + std::to_string(port) + "/", with_hook};
     unsigned status = 0;
     c.post(
-        "", {}, [](xml::output& o) { o.append("<ping/>"); },
-        [&](const response_head& head, const xml::source_fn&) { status = head.status; });
+        "", {}, [](lather::byte_buffer& o) { o.append("<ping/>"); },
+        [&](const response_head& head, const lather::byte_source&) { status = head.status; });
     EXPECT_EQ(status, 200u);
   }
   EXPECT_EQ(read_waits, 1);
@@ -816,12 +816,12 @@ TEST(HttpClient, WithAWaitHookRequestAndResponseRunOnALentStack) {
       header_pair hdrs[] = {{"Content-Type", "text/xml; charset=utf-8"}};
       c.post(
           "", hdrs,
-          [&](xml::output& o) {
+          [&](lather::byte_buffer& o) {
             int local = 0;
             write_distance.push_back(distance(&local, &caller_local));
             o.append("call " + std::to_string(i));
           },
-          [&](const response_head&, const xml::source_fn& src) {
+          [&](const response_head&, const lather::byte_source& src) {
             int local = 0;
             read_distance.push_back(distance(&local, &caller_local));
             char buf[256];

@@ -202,8 +202,8 @@ std::string call(client& c, std::string_view target, std::string_view body) {
   std::string out;
   header_pair hdrs[] = {{"Content-Type", "text/xml; charset=utf-8"}};
   c.post(
-      target, hdrs, [&](xml::output& o) { o.append(body); },
-      [&](const response_head& head, const xml::source_fn& src) {
+      target, hdrs, [&](lather::byte_buffer& o) { o.append(body); },
+      [&](const response_head& head, const lather::byte_source& src) {
         EXPECT_EQ(head.status, 200u);
         char buf[4096];
         while (std::size_t n = src(buf, sizeof buf)) out.append(buf, n);

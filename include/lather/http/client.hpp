@@ -4,8 +4,8 @@
 //   std::pair<std::string_view, std::string_view> hdrs[] = {
 //       {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
 //   c.post("", hdrs,
-//          [&](xml::output& out) { xml::writer w{out}; /* ... */ w.end_document(); },
-//          [&](const http::response_head& head, const xml::source_fn& body) {
+//          [&](lather::byte_buffer& out) { xml::writer w{out}; /* ... */ w.end_document(); },
+//          [&](const http::response_head& head, const lather::byte_source& body) {
 //            if (head.status != 200) ...;
 //            reader.set_source(body); /* pull tokens */ });
 //
@@ -29,8 +29,7 @@
 
 #include "lather/http/error.hpp"
 #include "lather/http/options.hpp"
-#include "lather/xml/reader.hpp"
-#include "lather/xml/writer.hpp"
+#include "lather/byte_buffer.hpp"
 
 namespace lather::http {
 
@@ -101,20 +100,20 @@ class response_head {
 /// bytes of the body (control characters shown as '.'), e.g.
 ///   "HTTP 502 from 127.0.0.1:8080 (text/html): <html>Bad gateway..."
 ///   if (head.status != 200 && head.status != 500) throw http::status_error(head, body);
-error status_error(const response_head& head, const xml::source_fn& body,
+error status_error(const response_head& head, const byte_source& body,
                    std::size_t excerpt = 200);
 
 using header_list = std::span<const std::pair<std::string_view, std::string_view>>;
 /// Writes the request body into the output (threshold-chunked, streamed). May be called a
 /// second time for the one retry (see post()), so it must be repeatable.
-using body_writer = std::function<void(xml::output&)>;
+using body_writer = std::function<void(byte_buffer&)>;
 /// Lends post() the output a request body is written into (e.g. one an XML writer is bound
 /// to), once per attempt: the one retry takes one again, so the caller can give its output back
 /// to a pool as soon as the request is on the wire instead of holding it across the wait.
 class staging_lender {
  public:
   /// Before write_body runs; write_body gets the output returned.
-  virtual xml::output& lend() = 0;
+  virtual byte_buffer& lend() = 0;
   /// Once the request is sent (or sending it failed), before the response is read. The
   /// output has no sink then and, after a complete send, holds no bytes.
   virtual void give_back() noexcept = 0;
@@ -126,7 +125,7 @@ class staging_lender {
 /// Gets the response head and a pull source for the body (0 = end). The source throws
 /// http::error on timeout / truncation. Unread body bytes (up to 1 MiB) are drained after it
 /// returns — or throws: its exception then propagates out of post() with the connection kept.
-using body_reader = std::function<void(const response_head&, const xml::source_fn&)>;
+using body_reader = std::function<void(const response_head&, const byte_source&)>;
 
 class client {
  public:

@@ -29,7 +29,7 @@
 
 #include "lather/http/error.hpp"
 #include "lather/http/options.hpp"
-#include "lather/xml/writer.hpp"
+#include "lather/byte_buffer.hpp"
 
 namespace lather::http {
 
@@ -106,7 +106,7 @@ class request {
   /// never blocks a thread); returns 0 at the end of the body. Sends "100 Continue" first if
   /// the client asked for it. Throws http::error (body_limit, io_timeout, client_gone,
   /// bad_message) — the server then answers/closes by itself; let it propagate.
-  /// Signature-compatible with xml::source_fn:
+  /// Signature-compatible with lather::byte_source (xml::source_fn):
   ///   reader.set_source([&](char* d, std::size_t n) { return req.read_body(d, n); });
   std::size_t read_body(char* dest, std::size_t capacity);
   /// The Basic-auth user when server_options::auth is set, else nullptr.
@@ -147,7 +147,7 @@ class response {
   /// write with Content-Length (a body over the threshold that was never flushed goes out as
   /// one chunk). Writes suspend the coroutine on socket back-pressure and throw http::error
   /// (client_gone, io_timeout) when the client is gone.
-  xml::output& body();
+  byte_buffer& body();
   /// Send the response now (optional: returning from the handler finishes it too). After
   /// finish() set_status/set_header/body() writes are ignored.
   void finish();

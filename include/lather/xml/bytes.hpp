@@ -1,13 +1,15 @@
 // lather/xml/bytes.hpp — equality of short byte ranges without a call into libc, for the names,
 // prefixes and namespace URIs that every start and end tag compares (shared by the XML reader,
-// the writer and the binding's element matching), and the ASCII case-insensitive compare the
-// SOAP and HTTP layers use for protocol tokens. Not part of the user-facing API.
+// the writer and the binding's element matching), and (re-exported from lather/detail/ascii.hpp)
+// the ASCII case-insensitive compare for protocol tokens. Not part of the user-facing API.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+
+#include "lather/detail/ascii.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -67,16 +69,6 @@ inline bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
   return same_long_bytes(a, b, n);
 }
 
-/// ASCII case-insensitive equality, for the protocol tokens of headers and media types (HTTP
-/// header names, Content-Type). No locale: std::tolower would consult it per character.
-inline bool ascii_iequals(std::string_view a, std::string_view b) noexcept {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const unsigned char x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
-    if (x != y && ((x | 0x20u) != (y | 0x20u) || (x | 0x20u) < 'a' || (x | 0x20u) > 'z'))
-      return false;
-  }
-  return true;
-}
+using lather::detail::ascii_iequals;
 
 }  // namespace lather::xml::detail

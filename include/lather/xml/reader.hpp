@@ -33,6 +33,7 @@
 #include <span>
 #include <string_view>
 
+#include "lather/byte_buffer.hpp"
 #include "lather/xml/error.hpp"
 
 namespace lather::xml {
@@ -74,7 +75,7 @@ struct namespace_declaration {
 /// Called when the reader needs bytes: write up to `capacity` bytes to `dest`, return how many
 /// were written; 0 means end of input. Throw to report an I/O failure (it propagates out of
 /// next()).
-using source_fn = std::function<std::size_t(char* dest, std::size_t capacity)>;
+using source_fn = lather::byte_source;
 
 class reader {
  public:

@@ -7,10 +7,10 @@
 //   ...
 //   w.end_document();                        // closes open elements, flushes the sink if any
 //
-// output can also stream: set_sink(fn, threshold) hands out the buffered bytes every time at
-// least `threshold` bytes are buffered (and on flush()). The HTTP layer uses this for its
-// chunking threshold: if the message ends before the first hand-off it goes out with
-// Content-Length, otherwise chunked.
+// output (lather::byte_buffer) can also stream: set_sink(fn, threshold) hands out the buffered
+// bytes every time at least `threshold` bytes are buffered (and on flush()). The HTTP layer
+// uses this for its chunking threshold: if the message ends before the first hand-off it goes
+// out with Content-Length, otherwise chunked.
 #pragma once
 
 #include <cstddef>
@@ -23,105 +23,17 @@
 #include <string_view>
 #include <vector>
 
+#include "lather/byte_buffer.hpp"
 #include "lather/xml/error.hpp"
 
 namespace lather::xml {
 
 namespace detail {
-/// memcpy without a call for the short pieces markup is made of (names, delimiters).
-inline void copy_bytes(char* dest, const char* src, std::size_t n) noexcept {
-  if (n >= 16) {
-    std::memcpy(dest, src, n);
-  } else if (n >= 8) {  // two overlapping words
-    std::uint64_t a, b;
-    std::memcpy(&a, src, 8);
-    std::memcpy(&b, src + n - 8, 8);
-    std::memcpy(dest, &a, 8);
-    std::memcpy(dest + n - 8, &b, 8);
-  } else if (n >= 4) {
-    std::uint32_t a, b;
-    std::memcpy(&a, src, 4);
-    std::memcpy(&b, src + n - 4, 4);
-    std::memcpy(dest, &a, 4);
-    std::memcpy(dest + n - 4, &b, 4);
-  } else if (n != 0) {
-    dest[0] = src[0];
-    dest[n / 2] = src[n / 2];
-    dest[n - 1] = src[n - 1];
-  }
-}
+using lather::detail::copy_bytes;
 }  // namespace detail
 
-/// A reusable growable byte buffer with an optional flushing sink.
-class output {
- public:
-  using sink_fn = std::function<void(std::string_view bytes)>;
-
-  output() = default;
-  /// Copies the buffered bytes, the sink and the threshold (the flushed count too).
-  output(const output& other);
-  output& operator=(const output& other);
-  /// Moves the buffer (no copy); `other` is left empty, without a sink.
-  output(output&& other) noexcept;
-  output& operator=(output&& other) noexcept;
-  ~output() = default;
-
-  /// Stream: call `sink` with the buffered bytes whenever at least `threshold` are buffered.
-  void set_sink(sink_fn sink, std::size_t threshold = 16384);
-  void clear_sink();
-  /// Change the sink's threshold, e.g. to larger pieces once a stream is under way (also
-  /// from inside the sink).
-  void set_threshold(std::size_t threshold) noexcept { threshold_ = threshold; }
-  bool has_sink() const noexcept { return static_cast<bool>(sink_); }
-
-  void append(std::string_view s) {
-    if (end_ - cur_ < static_cast<std::ptrdiff_t>(s.size())) grow(s.size());
-    detail::copy_bytes(cur_, s.data(), s.size());
-    cur_ += s.size();
-  }
-  void push_back(char c) {
-    if (cur_ == end_) grow(1);
-    *cur_++ = c;
-  }
-  /// Make room for n bytes; write them at the returned pointer, then commit(k) with k <= n.
-  char* prepare(std::size_t n) {
-    if (end_ - cur_ < static_cast<std::ptrdiff_t>(n)) grow(n);
-    return cur_;
-  }
-  void commit(std::size_t n) { cur_ += n; }
-
-  /// Bytes buffered and not yet handed to the sink.
-  std::string_view view() const noexcept {
-    return {begin_, static_cast<std::size_t>(cur_ - begin_)};
-  }
-  std::size_t size() const noexcept { return static_cast<std::size_t>(cur_ - begin_); }
-  /// Total bytes ever handed to the sink since clear().
-  std::size_t flushed() const noexcept { return flushed_; }
-  /// Hand buffered bytes to the sink (no-op without one).
-  void flush();
-  /// Flush if the threshold is reached (writers call this at element boundaries; appends
-  /// that need more room than is left also flush first when the threshold is reached).
-  void maybe_flush() {
-    if (sink_ && size() >= threshold_) flush();
-  }
-  /// Drop buffered bytes and the flushed count; keeps the capacity and the sink.
-  void clear() noexcept {
-    cur_ = begin_;
-    flushed_ = 0;
-  }
-  /// Move the buffered bytes out as a string (then clear()).
-  std::string take();
-
- private:
-  void grow(std::size_t need);
-  std::vector<char> storage_;
-  char* begin_ = nullptr;
-  char* cur_ = nullptr;
-  char* end_ = nullptr;
-  sink_fn sink_;
-  std::size_t threshold_ = 16384;
-  std::size_t flushed_ = 0;
-};
+/// The buffer a document is written into (see lather/byte_buffer.hpp).
+using output = lather::byte_buffer;
 
 /// An element or attribute name that was checked to be an (ASCII) NCName when the program was
 /// compiled: the constructor is consteval, so a checked name can only come from a constant
