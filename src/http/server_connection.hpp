@@ -31,19 +31,13 @@
 #include <thread>
 #include <vector>
 
+#include "asio_names.hpp"
 #include "framer.hpp"
 #include "lent_stack.hpp"
 #include "spin.hpp"
 #include "wire.hpp"
 
 namespace lather::http {
-
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace bhttp = boost::beast::http;
-using tcp = asio::ip::tcp;
-using clock_type = std::chrono::steady_clock;
-using sys_error = boost::system::error_code;
 
 namespace detail {
 
