@@ -120,6 +120,81 @@ std::uint64_t warm_up(const run_options& opts, const caller_factory& make,
   return successes.load();
 }
 
+/// Where a run's clients and its main thread meet: each client says when it is ready for the
+/// timed window and when its window has ended; the main thread opens the window once all are
+/// ready (with 1024 clients the early starters would otherwise time their calls while most
+/// clients are still connecting) and waits until all have ended.
+class run_gate {
+ public:
+  explicit run_gate(unsigned clients) : clients_(clients) {}
+  void client_ready() { count(ready_); }
+  void client_finished() { count(finished_); }
+  /// A client on its own thread: returns once the window is open.
+  void wait_window() {
+    std::unique_lock lock(m_);
+    window_opened_.wait(lock, [&] { return window_open_.load(); });
+  }
+  /// What a client on a fiber waits for (fiber_loop::wait_for).
+  const std::atomic<bool>& window_open() const { return window_open_; }
+  /// The main thread: opens the window once every client is ready.
+  void open_window() {
+    {
+      std::unique_lock lock(m_);
+      changed_.wait(lock, [&] { return ready_ == clients_; });
+      window_open_ = true;
+    }
+    window_opened_.notify_all();
+  }
+  /// The main thread: true once every client has finished, false at `until`.
+  bool wait_finished_until(clock::time_point until) {
+    std::unique_lock lock(m_);
+    return changed_.wait_until(lock, until, [&] { return finished_ == clients_; });
+  }
+  void wait_finished() {
+    std::unique_lock lock(m_);
+    changed_.wait(lock, [&] { return finished_ == clients_; });
+  }
+
+ private:
+  void count(unsigned& n) {
+    {
+      std::lock_guard lock(m_);
+      ++n;
+    }
+    changed_.notify_all();
+  }
+  const unsigned clients_;
+  std::mutex m_;
+  std::condition_variable changed_;        // wakes the main thread
+  std::condition_variable window_opened_;  // client threads wait here for the window
+  unsigned ready_ = 0, finished_ = 0;
+  std::atomic<bool> window_open_{false};
+};
+
+/// CXF's figures from the clients' own (and, for fibers, their threads' latency histograms).
+void summarize(run_result& result, const std::vector<latency_histogram>& thread_latency,
+               const run_options& opts, unsigned clients) {
+  double sum_avg = 0;
+  for (const auto& l : thread_latency) result.latency.merge(l);
+  result.window_ms.assign(opts.windows, 0.0);
+  for (const auto& r : result.per_thread) {
+    for (std::size_t w = 0; w < r.window_s.size() && w < opts.windows; ++w)
+      result.window_ms[w] += r.window_s[w] * 1000.0 / clients;
+    result.invocations += r.invocations;
+    result.running_s += r.duration_s;
+    result.errors += r.errors;
+    result.latency.merge(r.latency);
+    result.usage += r.usage;
+    if (r.duration_s > 0) result.total_tps += double(r.invocations) / r.duration_s;
+    if (r.invocations > 0) sum_avg += r.duration_s / double(r.invocations);
+  }
+  if (result.running_s > 0)
+    result.overall_throughput = double(result.invocations) / result.running_s;
+  if (result.invocations > 0)
+    result.overall_avg_ms = result.running_s / double(result.invocations) * 1000.0;
+  result.total_avg_ms = sum_avg / clients * 1000.0;
+}
+
 run_result timed_run(const run_options& opts, const caller_factory& make, unsigned clients) {
   run_result result;
   result.threads = clients;
@@ -127,11 +202,7 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
   progress_counter progress;
   const bool tty = opts.progress && isatty(STDERR_FILENO);  // the progress line is shown
   std::atomic<bool> done{false};
-  std::mutex m;
-  std::condition_variable cv;  // wakes the main thread
-  unsigned ready = 0, finished = 0;
-  std::atomic<bool> window_open{false};
-  std::condition_variable window_opened;  // client threads wait here for the window
+  run_gate gate{clients};
 
   // One client's life: connect, guard calls, the timed window, guard calls.
   // `wait_window` returns when every client is ready. `latency` records the timed calls: the
@@ -158,13 +229,8 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
     };
     untimed(opts.guard_calls);
     // The timed window opens for every client at once, when the last one has finished its
-    // guard calls: with 1024 clients the early starters would otherwise time their calls
-    // while most clients are still connecting (fewer concurrent clients than N).
-    {
-      std::lock_guard lock(m);
-      ++ready;
-    }
-    cv.notify_all();
+    // guard calls.
+    gate.client_ready();
     wait_window();
     // Per thread only in the thread-per-client model (fibers share their thread's usage).
     const bool own_thread = opts.client_threads == 0;
@@ -196,11 +262,7 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
     if (opts.seconds > 0) r.window_s.push_back(seconds_between(start, last));
     r.duration_s = seconds_between(start, clock::now());
     if (own_thread) r.usage = thread_usage() - usage_before;
-    {
-      std::lock_guard lock(m);
-      ++finished;
-    }
-    cv.notify_all();
+    gate.client_finished();
     // "so other threads get accurate results": keep the load on until everyone is done.
     untimed(opts.guard_calls);
   };
@@ -212,12 +274,7 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
     for (unsigned t = 0; t < clients; ++t)
       pool.emplace_back([&, t] {
         run_client(
-            t,
-            [&] {
-              std::unique_lock lock(m);
-              window_opened.wait(lock, [&] { return window_open.load(); });
-            },
-            result.per_thread[t].latency);
+            t, [&] { gate.wait_window(); }, result.per_thread[t].latency);
       });
   } else {  // clients t, t + T, t + 2T, ... on fibers of thread t
     const unsigned threads = std::min(opts.client_threads, clients);
@@ -229,34 +286,23 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
         for (unsigned t = k; t < clients; t += threads)
           loop.spawn([&, t] {
             run_client(
-                t, [&] { fiber_loop::wait_for(window_open); }, thread_latency[k]);
+                t, [&] { fiber_loop::wait_for(gate.window_open()); }, thread_latency[k]);
           });
         loop.run();
       });
   }
 
-  {
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return ready == clients; });
-    window_open = true;
-  }
-  window_opened.notify_all();
+  gate.open_window();
   const auto start = clock::now();
   const auto deadline = start + std::chrono::duration_cast<clock::duration>(
                                     std::chrono::duration<double>(opts.seconds));
   for (;;) {
-    std::unique_lock lock(m);
-    if (opts.seconds > 0) {
-      if (cv.wait_until(lock, std::min(deadline, clock::now() + std::chrono::milliseconds(500)),
-                        [&] { return finished == clients; }))
-        break;
-      if (clock::now() >= deadline) {
-        done = true;
-        cv.wait(lock, [&] { return finished == clients; });
-        break;
-      }
-    } else if (cv.wait_for(lock, std::chrono::milliseconds(500),
-                           [&] { return finished == clients; })) {
+    auto until = clock::now() + std::chrono::milliseconds(500);
+    if (opts.seconds > 0) until = std::min(deadline, until);
+    if (gate.wait_finished_until(until)) break;
+    if (opts.seconds > 0 && clock::now() >= deadline) {
+      done = true;
+      gate.wait_finished();
       break;
     }
     if (tty) {
@@ -270,25 +316,7 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
   if (tty) std::fprintf(stderr, "\r%*s\r", 78, "");
   for (auto& th : pool) th.join();
 
-  double sum_avg = 0;
-  for (const auto& l : thread_latency) result.latency.merge(l);
-  result.window_ms.assign(opts.windows, 0.0);
-  for (const auto& r : result.per_thread) {
-    for (std::size_t w = 0; w < r.window_s.size() && w < opts.windows; ++w)
-      result.window_ms[w] += r.window_s[w] * 1000.0 / clients;
-    result.invocations += r.invocations;
-    result.running_s += r.duration_s;
-    result.errors += r.errors;
-    result.latency.merge(r.latency);
-    result.usage += r.usage;
-    if (r.duration_s > 0) result.total_tps += double(r.invocations) / r.duration_s;
-    if (r.invocations > 0) sum_avg += r.duration_s / double(r.invocations);
-  }
-  if (result.running_s > 0)
-    result.overall_throughput = double(result.invocations) / result.running_s;
-  if (result.invocations > 0)
-    result.overall_avg_ms = result.running_s / double(result.invocations) * 1000.0;
-  result.total_avg_ms = sum_avg / clients * 1000.0;
+  summarize(result, thread_latency, opts, clients);
   return result;
 }
 
