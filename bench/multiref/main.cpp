@@ -31,11 +31,12 @@ struct Quote {
 }  // namespace bench
 
 template <>
-struct lather::soap::encoded_type<bench::Quote> {
+struct lather::meta<bench::Quote> {
   static constexpr std::string_view ns = "urn:bench", name = "Quote";
-  static constexpr auto fields = std::make_tuple(soap::field("id", &bench::Quote::id),
-                                                 soap::field("price", &bench::Quote::price),
-                                                 soap::field("symbol", &bench::Quote::symbol));
+  static constexpr auto encoding = lather::bind::encoding::soap;
+  static constexpr auto fields = std::make_tuple(lather::element("id", &bench::Quote::id),
+                                                 lather::element("price", &bench::Quote::price),
+                                                 lather::element("symbol", &bench::Quote::symbol));
 };
 
 namespace {

@@ -1,5 +1,5 @@
-// bind::struct_reader: a struct read in parts (head, items one at a time, rest) with the
-// binding's own rules and error paths.
+// bind::struct_reader and struct_writer: a struct read and written in parts (head, items one
+// at a time, rest) with the binding's own rules, error paths and bytes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 
 #include "lather/bind/bind.hpp"
 #include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
 
 namespace {
 
@@ -195,6 +196,35 @@ TEST(StructReader, ItemsBeyondMaxOccursAreAllowedSinceNoneIsHeld) {
   while (in.next(n)) sum += n;
   ASSERT_FALSE(in.finish());
   EXPECT_EQ(sum, 45);
+}
+
+TEST(StructWriter, WritesTheBytesOfWriteContentInParts) {
+  batch value;
+  value.name = "b";
+  value.tag = 3;
+  value.note = "n";
+  value.rows = {{1, "one"}, {2, "two"}};
+  value.total = 7;
+  value.trailer = {"t"};
+  auto write = [&](auto body) {
+    xml::output out;
+    xml::writer w{out};
+    w.start_element(ns, "batch");
+    body(w);
+    w.end_element();
+    w.end_document();
+    return out.take();
+  };
+  const std::string whole = write([&](xml::writer& w) { bind::write_content(w, value); });
+  const std::string parts = write([&](xml::writer& w) {
+    bind::struct_writer<batch, &batch::rows> out{w};
+    batch head = value;
+    head.rows = {{9, "not written"}};  // the head's sequence is not written
+    out.write_head(head);
+    for (const row& r : value.rows) out.write_item(r);
+    out.finish(head);
+  });
+  EXPECT_EQ(parts, whole);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// lather::client calling RPC/encoded (request types with soap::encoded_type<>): xsi:typed
+// lather::client calling RPC/encoded (request types with encoding::soap in meta<>): xsi:typed
 // parts, SOAP-ENC arrays, nil, faults; against lather's own rpc/encoded server and against a
 // real peer, PHP ext/soap's SoapServer (tests/interop/peers/php/router.php). The multi-ref
 // graph with shared values and a cycle is covered by fetch_test (perf::fetch_client is

@@ -189,10 +189,11 @@ struct Point {
   friend bool operator==(const Point&, const Point&) = default;
 };
 template <>
-struct lather::soap::encoded_type<Point> {
+struct lather::meta<Point> {
   static constexpr std::string_view ns = "urn:geo", name = "Point";
+  static constexpr auto encoding = lather::bind::encoding::soap;
   static constexpr auto fields =
-      std::make_tuple(soap::field("x", &Point::x), soap::field("y", &Point::y));
+      std::make_tuple(lather::element("x", &Point::x), lather::element("y", &Point::y));
 };
 
 TEST(SoapEncoded, ArraysOfStructsByReferenceByValue) {
@@ -373,10 +374,11 @@ struct Node {
   std::vector<Node> kids;  // by value: a cycle here can never be materialised
 };
 template <>
-struct lather::soap::encoded_type<Node> {
+struct lather::meta<Node> {
   static constexpr std::string_view ns = "urn:n", name = "Node";
+  static constexpr auto encoding = lather::bind::encoding::soap;
   static constexpr auto fields =
-      std::make_tuple(soap::field("name", &Node::name), soap::field("kids", &Node::kids));
+      std::make_tuple(lather::element("name", &Node::name), lather::element("kids", &Node::kids));
 };
 
 TEST(SoapEncodedHostile, ByValueCyclesThroughArraysAreRejected) {

@@ -24,11 +24,12 @@ struct Pair {
 }  // namespace lin
 
 template <>
-struct lather::soap::encoded_type<lin::Pair> {
+struct lather::meta<lin::Pair> {
   static constexpr std::string_view ns = "urn:lin", name = "Pair";
+  static constexpr auto encoding = lather::bind::encoding::soap;
   static constexpr auto fields =
-      std::make_tuple(soap::field("a", &lin::Pair::a), soap::field("b", &lin::Pair::b),
-                      soap::field("next", &lin::Pair::next));
+      std::make_tuple(lather::element("a", &lin::Pair::a), lather::element("b", &lin::Pair::b),
+                      lather::element("next", &lin::Pair::next));
 };
 
 namespace {

@@ -160,7 +160,7 @@ class LatherCalls final : public interop::InteropCalls {
   }
 
   // Through lather::client: document/literal wrapped, or RPC/encoded for the Encoded* types
-  // (they have a soap::encoded_type<>).
+  // (their meta<> says encoding::soap).
   template <class Resp, class Req, class Copy>
   CallStatus call(std::string_view operation, const Req& request, Copy copy) {
     lather::call_options o;

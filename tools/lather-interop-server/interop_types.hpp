@@ -124,22 +124,15 @@ struct EncodedEchoBinaryResponse {
     static constexpr auto fields = std::tuple{__VA_ARGS__};   \
   }
 // An encoded type: its xsi:type QName {urn:interop}type_name and its accessors (unqualified,
-// as section 5 writes them).  Declared as soap::encoded_type (what the service's rpc/encoded
-// path requires) with the fields of a lather::meta binding, so the WSDL generator, which
-// describes meta-bound types, can describe it too.
-#define INTEROP_ENCODED(T, type_name, ...)                                        \
-  template <>                                                                     \
-  struct lather::meta<interop_types::T> {                                         \
-    static constexpr std::string_view name = type_name;                           \
-    static constexpr std::string_view ns = interop_types::ns;                     \
-    static constexpr auto element_form = lather::bind::form::unqualified;         \
-    static constexpr auto fields = std::tuple{__VA_ARGS__};                       \
-  };                                                                              \
-  template <>                                                                     \
-  struct lather::soap::encoded_type<interop_types::T> {                           \
-    static constexpr std::string_view ns = interop_types::ns;                     \
-    static constexpr std::string_view name = type_name;                           \
-    static constexpr const auto& fields = lather::meta<interop_types::T>::fields; \
+// as section 5 writes them); encoding::soap makes the operations that take it rpc/encoded.
+#define INTEROP_ENCODED(T, type_name, ...)                                \
+  template <>                                                             \
+  struct lather::meta<interop_types::T> {                                 \
+    static constexpr std::string_view name = type_name;                   \
+    static constexpr std::string_view ns = interop_types::ns;             \
+    static constexpr auto element_form = lather::bind::form::unqualified; \
+    static constexpr auto encoding = lather::bind::encoding::soap;        \
+    static constexpr auto fields = std::tuple{__VA_ARGS__};               \
   }
 
 INTEROP_LITERAL(Struct, "Struct", lather::element("name", &interop_types::Struct::name),

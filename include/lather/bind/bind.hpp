@@ -41,6 +41,13 @@ namespace detail {
 template <class T>
 struct complex_vt_of;
 
+template <std::size_t From, std::size_t... I>
+std::index_sequence<From + I...> offset_index_sequence(std::index_sequence<I...>);
+/// From, From + 1, ..., To - 1.
+template <std::size_t From, std::size_t To>
+using make_index_range =
+    decltype(offset_index_sequence<From>(std::make_index_sequence<To - From>{}));
+
 template <class X>
 errc parse_simple_thunk(std::string_view text, void* out, const xml::reader& r) {
   return xsd_traits<X>::parse(text, *static_cast<X*>(out), r);
@@ -603,15 +610,41 @@ void write_child(xml::writer& w, const T& obj, xml::leaf_namespace& leaves) {
   }
 }
 
-template <class T>
-void write_complex_content(xml::writer& w, const T& x) {
+/// The attributes of `x` (with `Attributes`) and its children from field From up to field To.
+template <class T, bool Attributes, std::size_t From, std::size_t To>
+[[gnu::always_inline]] inline void write_fields(xml::writer& w, const T& x) {
   xml::leaf_namespace leaves{meta<T>::ns};  // the simple children in T's own namespace
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (write_attr<T, I>(w, x), ...);
+    if constexpr (Attributes) (write_attr<T, I>(w, x), ...);
     (write_child<T, I>(w, x, leaves), ...);
   }
-  (std::make_index_sequence<field_count<T>>{});
+  (make_index_range<From, To>{});
 }
+
+template <class T>
+void write_complex_content(xml::writer& w, const T& x) {
+  write_fields<T, true, 0, field_count<T>>(w, x);
+}
+
+/// The sequence field of T whose member is Sequence (struct_reader, struct_writer).
+template <class T, auto Sequence>
+struct sequence_field {
+  static constexpr std::size_t index = [] {
+    std::size_t found = field_count<T>, i = 0;
+    visit_fields<T>([&](const auto& f) {
+      if constexpr (std::is_same_v<decltype(f.member), decltype(Sequence)>)
+        if (f.member == Sequence) found = i;
+      ++i;
+    });
+    return found;
+  }();
+  static_assert(index < field_count<T>, "Sequence is not a field of meta<T>");
+  static constexpr const auto& field = std::get<index>(fields_of<T>);
+  using member = typename std::remove_cvref_t<decltype(field)>::member_type;
+  static_assert(field.kind == field_kind::element && shape<member>::is_vector,
+                "Sequence must be a std::vector member bound as an element");
+  using item = slot_type<member>;
+};
 
 template <class T>
 bool read_top(read_ctx& c, T& value) {
@@ -684,24 +717,12 @@ error_info read_content(xml::reader& r, T& value, const read_options& opts = {})
 /// element's name and xsi:type are the caller's.
 template <complex_type T, auto Sequence>
 class struct_reader {
-  static constexpr std::size_t index = [] {
-    std::size_t found = field_count<T>, i = 0;
-    visit_fields<T>([&](const auto& f) {
-      if constexpr (std::is_same_v<decltype(f.member), decltype(Sequence)>)
-        if (f.member == Sequence) found = i;
-      ++i;
-    });
-    return found;
-  }();
-  static_assert(index < field_count<T>, "struct_reader: Sequence is not a field of meta<T>");
-  static constexpr const auto& field = std::get<index>(fields_of<T>);
-  using member = typename std::remove_cvref_t<decltype(field)>::member_type;
-  static_assert(field.kind == field_kind::element && detail::shape<member>::is_vector,
-                "struct_reader: Sequence must be a std::vector member bound as an element");
+  using sequence = detail::sequence_field<T, Sequence>;
+  static constexpr std::size_t index = sequence::index;
 
  public:
   /// The type of one item (the sequence's element type, nillable or pointer kept).
-  using item_type = slot_type<member>;
+  using item_type = typename sequence::item;
 
   struct_reader(xml::reader& r, T& value, const read_options& opts = {})
       : opts_(opts), c_(r, opts_), value_(value) {}
@@ -800,6 +821,41 @@ class struct_reader {
   detail::body_cursor cursor_;
   position at_ = position::start;
   error_info error_;
+};
+
+/// write_content in parts, struct_reader's counterpart: the attributes and the fields before
+/// one of T's sequences, then items one at a time as they are produced, then the fields after
+/// it; the bytes are those of write_content on the whole value. The caller starts and ends the
+/// element.
+///
+///   w.start_element(ns, "dump");
+///   bind::struct_writer<dump, &dump::row> out{w};
+///   out.write_head(head);                  // head's sequence is not written
+///   for (...) out.write_item(make_row());  // serialized right away
+///   out.finish(head);                      // the fields after the sequence
+///   w.end_element();
+template <complex_type T, auto Sequence>
+class struct_writer {
+  static constexpr std::size_t index = detail::sequence_field<T, Sequence>::index;
+
+ public:
+  using item_type = typename detail::sequence_field<T, Sequence>::item;
+
+  explicit struct_writer(xml::writer& w) noexcept : w_(w) {}
+  /// The attributes of `value` and its fields before the sequence.
+  void write_head(const T& value) { detail::write_fields<T, true, 0, index>(w_, value); }
+  /// One item of the sequence.
+  void write_item(const item_type& item) {
+    xml::leaf_namespace leaves{meta<T>::ns};
+    detail::write_slot<T, index>(w_, item, leaves);
+  }
+  /// The fields of `value` after the sequence.
+  void finish(const T& value) {
+    detail::write_fields<T, false, index + 1, field_count<T>>(w_, value);
+  }
+
+ private:
+  xml::writer& w_;
 };
 
 /// Throwing form of read().

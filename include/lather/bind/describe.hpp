@@ -107,7 +107,7 @@ struct alternatives_of<std::variant<As...>> {
 
 template <class T, std::size_t I>
 struct field_alternatives {
-  static constexpr auto& f = std::get<I>(own_fields_v<T>);
+  static constexpr auto& f = std::get<I>(own_fields_of<T>);
   using V = value_type_of<typename std::remove_cvref_t<decltype(f)>::member_type>;
   static constexpr auto value = [] {
     if constexpr (is_variant<V>::value)
@@ -119,7 +119,7 @@ struct field_alternatives {
 
 template <class T, std::size_t I>
 constexpr field_description describe_field() {
-  constexpr auto& f = std::get<I>(own_fields_v<T>);
+  constexpr auto& f = std::get<I>(own_fields_of<T>);
   using M = typename std::remove_cvref_t<decltype(f)>::member_type;
   using V = value_type_of<M>;
   return {f.name,
@@ -165,7 +165,7 @@ struct description_of<T> {
   static constexpr auto fields = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<field_description, sizeof...(I)>{describe_field<T, I>()...};
   }
-  (std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(own_fields_v<T>)>>>{});
+  (std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(own_fields_of<T>)>>>{});
   static constexpr auto derived = []<class... Ds>(types<Ds...>) {
     return std::array<describe_fn, sizeof...(Ds)>{&describe<Ds>...};
   }(derived_types_of<T>{});

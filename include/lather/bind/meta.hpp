@@ -16,6 +16,7 @@
 //   element_form    lather::bind::form::qualified (default) or unqualified: elementFormDefault
 //   using base = B  xsd:extension of B (B's fields come first; xsi:type polymorphism)
 //   using derived = lather::types<D1, D2>   types an xsi:type may name where B is expected
+//   encoding        lather::bind::encoding::soap: an RPC/encoded message (soap/encoded.hpp)
 // An enumeration (a C++ enum restricted from xsd:string) has name, ns and
 //   static constexpr auto values = lather::enum_values<Colour>({{Colour::red, "RED"}, ...});
 //
@@ -82,6 +83,14 @@ enum class field_kind : std::uint8_t {
   any,        ///< xsd:any: foreign child elements kept as raw XML (any_element)
 };
 
+/// How values of a type go on the wire (meta<T>::encoding, optional).
+enum class encoding : std::uint8_t {
+  literal,  ///< as its schema says (document/literal, rpc/literal): the default
+  /// SOAP 1.1 section 5 (lather/soap/encoded.hpp): xsi:type on every value, SOAP-ENC arrays,
+  /// multi-refs; a request or response type with it makes its operation rpc/encoded
+  soap,
+};
+
 /// Element form (elementFormDefault / form="..."): qualified elements are in the namespace of
 /// the type that declares them, unqualified ones in no namespace.
 enum class form : std::uint8_t { unset, qualified, unqualified };
@@ -105,49 +114,57 @@ struct any_type {
 
 // ---- member shapes: how a member type maps to occurrence ----
 
-namespace detail {
+/// How a member type maps to occurrence: its per-occurrence value_type, minOccurs/maxOccurs,
+/// and which kind of holder it is (every layer that walks members uses this one description).
 template <class T>
 struct shape {
   using value_type = T;
   static constexpr std::uint32_t min = 1, max = 1;
   static constexpr bool is_optional = false, is_vector = false, is_pointer = false;
+  static constexpr bool is_shared = false;  ///< std::shared_ptr (RPC/encoded multi-refs)
 };
 template <class T>
 struct shape<std::optional<T>> {
   using value_type = T;
   static constexpr std::uint32_t min = 0, max = 1;
   static constexpr bool is_optional = true, is_vector = false, is_pointer = false;
+  static constexpr bool is_shared = false;
 };
 template <class T, class A>
 struct shape<std::vector<T, A>> {
   using value_type = T;
   static constexpr std::uint32_t min = 0, max = unbounded;
   static constexpr bool is_optional = false, is_vector = true, is_pointer = false;
+  static constexpr bool is_shared = false;
 };
 template <class T, class D>
 struct shape<std::unique_ptr<T, D>> {
   using value_type = T;
   static constexpr std::uint32_t min = 0, max = 1;
   static constexpr bool is_optional = false, is_vector = false, is_pointer = true;
+  static constexpr bool is_shared = false;
 };
 template <class T>
 struct shape<std::shared_ptr<T>> {
   using value_type = T;
   static constexpr std::uint32_t min = 0, max = 1;
   static constexpr bool is_optional = false, is_vector = false, is_pointer = true;
+  static constexpr bool is_shared = true;
 };
+/// lather::nillable<T> (xsi:nil).
 template <class T>
 struct is_nillable : std::false_type {};
 template <class T>
 struct is_nillable<nillable<T>> : std::true_type {
   using value_type = T;
 };
-
+/// std::variant (an xsd:choice).
 template <class T>
 struct is_variant : std::false_type {};
 template <class... Ts>
 struct is_variant<std::variant<Ts...>> : std::true_type {};
 
+namespace detail {
 template <class T>
 struct unwrap_nillable {
   using type = T;
@@ -160,7 +177,7 @@ struct unwrap_nillable<nillable<T>> {
 
 /// The per-occurrence value type of a member: vector<optional<...>> etc. peeled, nillable kept.
 template <class Member>
-using slot_type = typename detail::shape<Member>::value_type;
+using slot_type = typename shape<Member>::value_type;
 /// The bound value type: slot_type without nillable.
 template <class Member>
 using value_type_of = typename detail::unwrap_nillable<slot_type<Member>>::type;
@@ -276,9 +293,9 @@ namespace lather {
 template <class Owner, class Member>
 constexpr bind::field<Owner, Member> element(std::string_view name, Member Owner::*m) {
   bind::detail::check_name(name);
-  using S = bind::detail::shape<Member>;
+  using S = bind::shape<Member>;
   bind::field<Owner, Member> f{m, name, bind::field_kind::element, S::min, S::max};
-  f.is_nillable = bind::detail::is_nillable<bind::slot_type<Member>>::value;
+  f.is_nillable = bind::is_nillable<bind::slot_type<Member>>::value;
   return f;
 }
 
@@ -299,7 +316,7 @@ constexpr bind::field<Owner, Member> text(Member Owner::*m) {
 /// any_element, std::optional<any_element> or std::vector<any_element>.
 template <class Owner, class Member>
 constexpr bind::field<Owner, Member> any(Member Owner::*m) {
-  using S = bind::detail::shape<Member>;
+  using S = bind::shape<Member>;
   static_assert(std::is_same_v<typename S::value_type, bind::any_element>,
                 "lather::any() needs an any_element member (or optional/vector of it)");
   return {m, {}, bind::field_kind::any, S::min, S::max};
@@ -310,8 +327,8 @@ constexpr bind::field<Owner, Member> any(Member Owner::*m) {
 template <class Owner, class Member, std::size_t N>
 constexpr bind::field<Owner, Member, N> choice(Member Owner::*m,
                                                const std::string_view (&names)[N]) {
-  using S = bind::detail::shape<Member>;
-  static_assert(bind::detail::is_variant<typename S::value_type>::value,
+  using S = bind::shape<Member>;
+  static_assert(bind::is_variant<typename S::value_type>::value,
                 "lather::choice() needs a std::variant member (or optional/vector of one)");
   static_assert(std::variant_size_v<typename S::value_type> == N,
                 "lather::choice(): give one element name per variant alternative");
@@ -369,10 +386,6 @@ constexpr auto own_fields() {
   return std::apply([](auto... f) { return std::tuple{resolve_field<T>(f)...}; }, meta<T>::fields);
 }
 
-/// T's own fields (without inherited ones), namespaces resolved.
-template <class T>
-inline constexpr auto own_fields_v = own_fields<T>();
-
 template <class T>
 constexpr auto collect_fields() {
   if constexpr (derived_type<T>) {
@@ -425,6 +438,11 @@ struct derived_list<T> {
 template <complex_type T>
 inline constexpr auto fields_of = detail::collect_fields<T>();
 
+/// T's own fields, without those of its extension base, namespaces resolved (what a schema
+/// generator writes inside xsd:extension).
+template <complex_type T>
+inline constexpr auto own_fields_of = detail::own_fields<T>();
+
 /// Number of fields of T (including inherited ones).
 template <complex_type T>
 inline constexpr std::size_t field_count =
@@ -439,6 +457,15 @@ template <complex_type T, class F>
 constexpr void visit_fields(F&& f) {
   std::apply([&f](const auto&... fld) { (f(fld), ...); }, fields_of<T>);
 }
+
+/// meta<T>::encoding, or encoding::literal when the meta does not say.
+template <class T>
+inline constexpr encoding encoding_of = [] {
+  if constexpr (requires { meta<T>::encoding; })
+    return encoding{meta<T>::encoding};
+  else
+    return encoding::literal;
+}();
 
 /// XSD type name and namespace of a bound type (xsd namespace for built-ins).
 template <class T>

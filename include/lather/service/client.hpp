@@ -5,7 +5,7 @@
 //
 // The request struct is written as the operation's wrapper element (document/literal wrapped:
 // {namespace of the request type}operation), the response read from the Body's first child.
-// Request types with a soap::encoded_type<> are called RPC/encoded (SOAP 1.1 section 5:
+// Request types whose meta<> says encoding::soap are called RPC/encoded (SOAP 1.1 section 5:
 // xsi:typed parts, SOAP-ENC arrays, multi-ref responses with shared values and cycles);
 
 // a SOAP fault comes back as soap::fault_error, transport failures as http::error, anything
@@ -88,12 +88,11 @@ class client {
   template <class Req, class Resp>
   void call(std::string_view operation, const Req& request, Resp& response,
             const call_options& o = {}) {
-    if constexpr (soap::declared_encoded_struct<Req>) {
-      // RPC/encoded (soap::encoded_type<Req>): xsi:typed parts, SOAP-ENC arrays, multi-refs.
-      static_assert(soap::declared_encoded_struct<Resp>,
-                    "an RPC/encoded call needs soap::encoded_type<Resp> as well");
-      std::string_view ns =
-          !o.element_ns.empty() ? std::string_view(o.element_ns) : soap::encoded_type<Req>::ns;
+    if constexpr (soap::encoded_message<Req>) {
+      // RPC/encoded (meta<Req>::encoding): xsi:typed parts, SOAP-ENC arrays, multi-refs.
+      static_assert(soap::encoded_message<Resp>,
+                    "an RPC/encoded call needs encoding::soap in meta<Resp> as well");
+      std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : meta<Req>::ns;
       std::string_view element =
           !o.request_element.empty() ? std::string_view(o.request_element) : operation;
       invoke(
@@ -108,7 +107,8 @@ class client {
     } else {
       if (o.style == soap::style::rpc_encoded)
         throw std::invalid_argument(
-            "rpc/encoded calls need soap::encoded_type<> request and response types");
+            "rpc/encoded calls need request and response types whose meta<> says "
+            "encoding::soap");
       const bool bare = o.style == soap::style::document_bare;
       invoke(
           operation, o, false,
@@ -131,8 +131,9 @@ class client {
     invoke(
         operation, o, false,
         [&](xml::writer& w) {
-          open_literal(w, operation, head, o);
-          detail::body_sink<Req> sink{w};
+          detail::message_writer<Req> parts{start_literal<Req>(w, operation, o)};
+          parts.write_head(head);
+          detail::body_sink<Req> sink{parts};
           sequence_writer<Req> out{sink};
           produce(out);
           w.end_element();
@@ -177,6 +178,12 @@ class client {
   template <class Req>
   xml::writer& open_literal(xml::writer& w, std::string_view operation, const Req& request,
                             const call_options& o) {
+    bind::write_content(start_literal<Req>(w, operation, o), request);
+    return w;
+  }
+  // Start the literal request element for a Req, left open.
+  template <class Req>
+  xml::writer& start_literal(xml::writer& w, std::string_view operation, const call_options& o) {
     const bool bare = o.style == soap::style::document_bare;
     std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : meta<Req>::ns;
     std::string_view element = !o.request_element.empty() ? std::string_view(o.request_element)
@@ -186,7 +193,6 @@ class client {
       soap::write_rpc_start(w, opts_.version, o.style, ns, element);
     else
       w.start_element(ns, element);
-    bind::write_content(w, request);
     return w;
   }
 

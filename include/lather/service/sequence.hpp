@@ -44,7 +44,7 @@ struct stream_field {
   static constexpr std::size_t index = bind::field_count<T> - 1;
   static constexpr const auto& field = std::get<index>(bind::fields_of<T>);
   using member = typename std::remove_cvref_t<decltype(field)>::member_type;
-  static_assert(field.kind == bind::field_kind::element && bind::detail::shape<member>::is_vector,
+  static_assert(field.kind == bind::field_kind::element && bind::shape<member>::is_vector,
                 "the streamed sequence must be the message struct's last field, a std::vector "
                 "bound as an element");
   using item = bind::slot_type<member>;

@@ -141,7 +141,7 @@ xsd_field wsdl_builder::field_of(const F& f) {
       x.what = xsd_field::kind::element;
       break;
   }
-  if constexpr (bind::detail::is_variant<V>::value) {
+  if constexpr (bind::is_variant<V>::value) {
     x.what = xsd_field::kind::choice;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (x.alternatives.emplace_back(std::string(f.alternatives[I]),
@@ -179,7 +179,7 @@ xsd_ref wsdl_builder::type_of() {
       using B = typename meta<T>::base;
       xsd_ref base = type_of<B>();
       std::apply([&](const auto&... f) { (fields.push_back(field_of(f)), ...); },
-                 bind::detail::own_fields<T>());
+                 bind::own_fields_of<T>);
       types_[key].base = base;
     } else {
       fields = fields_of<T>();

@@ -1,15 +1,18 @@
 // lather/soap/encoded.hpp — RPC/encoded values (SOAP 1.1 section 5): xsi:type, SOAP-ENC arrays,
 // apachesoap:Map, and multi-ref id/href graphs (shared objects and cycles).
 //
-// Declaring an encoded struct (its xsi:type QName and its accessors, in schema order):
+// An encoded struct is an ordinary lather::meta<T> binding (bind/meta.hpp): its xsi:type QName
+// is {ns}name and its fields are the accessors, in schema order. A message type whose meta says
+// `encoding = bind::encoding::soap` makes an operation or a client call RPC/encoded:
 //
 //   struct Setting { std::string status; std::shared_ptr<Setting> parent;
 //                    std::vector<std::shared_ptr<Setting>> children; ... };
-//   template <> struct lather::soap::encoded_type<Setting> {
+//   template <> struct lather::meta<Setting> {
 //     static constexpr std::string_view ns = "urn:fetch", name = "Setting";
-//     static constexpr auto fields = std::make_tuple(
-//         soap::field("status", &Setting::status), soap::field("parent", &Setting::parent),
-//         soap::field("children", &Setting::children));
+//     static constexpr auto encoding = lather::bind::encoding::soap;
+//     static constexpr auto fields = std::tuple{
+//         element("status", &Setting::status), element("parent", &Setting::parent),
+//         element("children", &Setting::children)};
 //   };
 //
 // Value kinds: XSD simple types (bind::xsd_traits), encoded structs, std::optional (nil when
@@ -67,32 +70,21 @@
 
 namespace lather::soap {
 
-/// Specialise for every encoded struct: `ns`, `name` (its xsi:type QName) and `fields`.
+/// A struct the encoding can write: any type bound with lather::meta<T>; every field is an
+/// accessor element named as in meta (section 5 has no attributes), its xsi:type is
+/// {meta<T>::ns}meta<T>::name.
 template <class T>
-struct encoded_type;
+concept encoded_struct = bind::complex_type<T>;
 
-template <class C, class M>
-struct encoded_field {
-  std::string_view name;  ///< accessor element name (unqualified, as section 5 writes them)
-  M C::*member;
-};
-template <class C, class M>
-constexpr encoded_field<C, M> field(std::string_view name, M C::*member) {
-  return {name, member};
-}
-
+namespace detail {
 template <class T>
-concept declared_encoded_struct = requires {
-  encoded_type<T>::ns;
-  encoded_type<T>::name;
-  encoded_type<T>::fields;
-};
+inline constexpr bool soap_encoded = bind::encoding_of<T> == bind::encoding::soap;
+}  // namespace detail
 
-/// A struct the encoding can write: declared with encoded_type<T>, or else any type bound with
-/// lather::meta<T> (bind/meta.hpp); every field is then an accessor element named as in meta
-/// (section 5 has no attributes).
+/// A message type that makes an operation (or a client call) RPC/encoded: its meta<T> has
+/// `static constexpr auto encoding = lather::bind::encoding::soap;`.
 template <class T>
-concept encoded_struct = declared_encoded_struct<T> || bind::complex_type<T>;
+concept encoded_message = bind::complex_type<T> && detail::soap_encoded<T>;
 
 /// apachesoap:Map as an ordered list of pairs (keeps duplicates and order as received).
 template <class K, class V>
@@ -111,35 +103,6 @@ struct multi_array {
 };
 
 namespace detail {
-/// Where an encoded struct's QName and fields come from.
-template <class T>
-struct struct_info;
-template <class T>
-requires declared_encoded_struct<T>
-struct struct_info<T> {
-  static constexpr std::string_view ns = encoded_type<T>::ns;
-  static constexpr std::string_view name = encoded_type<T>::name;
-  static constexpr const auto& fields = encoded_type<T>::fields;
-};
-template <class T>
-requires(!declared_encoded_struct<T> && bind::complex_type<T>) struct struct_info<T> {
-  static constexpr std::string_view ns = lather::meta<T>::ns;
-  static constexpr std::string_view name = lather::meta<T>::name;
-  static constexpr const auto& fields = lather::meta<T>::fields;
-};
-
-template <class T>
-struct is_shared_ptr : std::false_type {};
-template <class T>
-struct is_shared_ptr<std::shared_ptr<T>> : std::true_type {};
-template <class T>
-struct is_optional : std::false_type {};
-template <class T>
-struct is_optional<std::optional<T>> : std::true_type {};
-template <class T>
-struct is_vector : std::false_type {};
-template <class T, class A>
-struct is_vector<std::vector<T, A>> : std::true_type {};
 template <class T>
 struct is_map : std::false_type {};
 template <class K, class V, class C, class A>
@@ -159,18 +122,11 @@ struct type_tag {
   static constexpr char id = 0;
 };
 
+/// The accessor names of T's fields, in order.
 template <class T>
-constexpr std::size_t field_count =
-    std::tuple_size_v<std::decay_t<decltype(detail::struct_info<T>::fields)>>;
-
-template <class T, std::size_t... I>
-constexpr auto field_names(std::index_sequence<I...>) {
-  return std::array<std::string_view, sizeof...(I)>{
-      std::get<I>(detail::struct_info<T>::fields).name...};
-}
-
-template <class T>
-concept simple = bind::simple_type<T>;
+inline constexpr auto field_names = std::apply(
+    [](const auto&... f) { return std::array<std::string_view, sizeof...(f)>{f.name...}; },
+    bind::fields_of<T>);
 }  // namespace detail
 
 struct encode_options {
@@ -229,15 +185,15 @@ class encoder {
   template <class T>
   void append_type() {
     using U = std::remove_cvref_t<T>;
-    if constexpr (detail::is_shared_ptr<U>::value) {
+    if constexpr (bind::shape<U>::is_shared) {
       append_type<typename U::element_type>();
-    } else if constexpr (detail::is_optional<U>::value) {
+    } else if constexpr (bind::shape<U>::is_optional) {
       append_type<typename U::value_type>();
-    } else if constexpr (detail::simple<U>) {
+    } else if constexpr (bind::simple_type<U>) {
       append_qname(xsd_ns, bind::xsd_traits<U>::type_name);
     } else if constexpr (encoded_struct<U>) {
-      append_qname(detail::struct_info<U>::ns, detail::struct_info<U>::name);
-    } else if constexpr (detail::is_vector<U>::value) {
+      append_qname(lather::meta<U>::ns, lather::meta<U>::name);
+    } else if constexpr (bind::shape<U>::is_vector) {
       append_type<typename U::value_type>();
       type_text_ += "[]";
     } else if constexpr (detail::is_multi_array<U>::value) {
@@ -252,19 +208,18 @@ class encoder {
 
   template <class T>
   void count_value(const T& v) {
-    if constexpr (detail::is_shared_ptr<T>::value) {
+    if constexpr (bind::shape<T>::is_shared) {
       if (v && ++lookup(v.get()).count == 1) {
         visits_.push_back({v.get(), [](encoder& e, const void* p) {
                              e.count_value(*static_cast<const typename T::element_type*>(p));
                            }});
       }
-    } else if constexpr (detail::is_optional<T>::value) {
+    } else if constexpr (bind::shape<T>::is_optional) {
       if (v) count_value(*v);
     } else if constexpr (encoded_struct<T>) {
-      std::apply([&](const auto&... f) { (count_value(v.*(f.member)), ...); },
-                 detail::struct_info<T>::fields);
-    } else if constexpr (detail::is_vector<T>::value) {
-      if constexpr (!detail::simple<typename T::value_type>) {
+      std::apply([&](const auto&... f) { (count_value(v.*(f.member)), ...); }, bind::fields_of<T>);
+    } else if constexpr (bind::shape<T>::is_vector) {
+      if constexpr (!bind::simple_type<typename T::value_type>) {
         for (const auto& item : v) count_value(item);
       }
     } else if constexpr (detail::is_multi_array<T>::value) {
@@ -278,7 +233,7 @@ class encoder {
 
   template <class T>
   void write_value(std::string_view ns, std::string_view name, const T& v, std::uint32_t depth) {
-    if constexpr (detail::is_shared_ptr<T>::value) {
+    if constexpr (bind::shape<T>::is_shared) {
       using U = typename T::element_type;
       if (!v) {
         start(ns, name);
@@ -289,13 +244,13 @@ class encoder {
       ref_info& ref = lookup(v.get());
       // count == 0: count() was not called; only a multi-ref is safe (the value may be cyclic).
       const bool multi = ref.count != 1 || depth >= options_.max_inline_depth ||
-                         (options_.multiref_all && !detail::simple<U>);
+                         (options_.multiref_all && !bind::simple_type<U>);
       if (!multi) return write_value(ns, name, *v, depth);
       start(ns, name);
       href(ref, v.get(),
            [](encoder& e, const void* p) { e.write_content(*static_cast<const U*>(p), 0); });
       end();
-    } else if constexpr (detail::is_optional<T>::value) {
+    } else if constexpr (bind::shape<T>::is_optional) {
       if (v) return write_value(ns, name, *v, depth);
       start(ns, name);
       nil();
@@ -310,15 +265,15 @@ class encoder {
   /// xsi:type (and arrayType) plus the content of an element whose start tag is open.
   template <class T>
   void write_content(const T& v, std::uint32_t depth) {
-    if constexpr (detail::simple<T>) {
+    if constexpr (bind::simple_type<T>) {
       type_attribute(xsd_ns, bind::xsd_traits<T>::type_name);
       bind::xsd_traits<T>::write(v, w_);
     } else if constexpr (encoded_struct<T>) {
-      type_attribute(detail::struct_info<T>::ns, detail::struct_info<T>::name);
+      type_attribute(lather::meta<T>::ns, lather::meta<T>::name);
       std::apply(
           [&](const auto&... f) { (write_value({}, f.name, v.*(f.member), depth + 1), ...); },
-          detail::struct_info<T>::fields);
-    } else if constexpr (detail::is_vector<T>::value) {
+          bind::fields_of<T>);
+    } else if constexpr (bind::shape<T>::is_vector) {
       type_text_.clear();
       append_type<typename T::value_type>();
       array_type_attribute(v.size());
@@ -502,7 +457,7 @@ class decoder {
 
   template <class T>
   void bind_reference(T& out, std::uint32_t e) {
-    if constexpr (detail::is_shared_ptr<T>::value) {
+    if constexpr (bind::shape<T>::is_shared) {
       using U = typename T::element_type;
       out = std::static_pointer_cast<U>(placeholder<U>(e));
     } else {
@@ -514,7 +469,7 @@ class decoder {
   template <class T>
   void bind_definition(T& out, std::uint32_t e) {
     begin_definition(e);  // duplicate check
-    if constexpr (detail::is_shared_ptr<T>::value) {
+    if constexpr (bind::shape<T>::is_shared) {
       using U = typename T::element_type;
       out = std::static_pointer_cast<U>(placeholder<U>(e));
       fill(e);
@@ -527,7 +482,7 @@ class decoder {
 
   template <class T>
   void read_content(T& out) {
-    if constexpr (detail::is_shared_ptr<T>::value) {
+    if constexpr (bind::shape<T>::is_shared) {
       if (is_nil()) {
         out.reset();
         return skip();
@@ -539,7 +494,7 @@ class decoder {
       owner_ = no_entry;
       read_content(*out);
       owner_ = saved;
-    } else if constexpr (detail::is_optional<T>::value) {
+    } else if constexpr (bind::shape<T>::is_optional) {
       if (is_nil()) {
         out.reset();
         return skip();
@@ -558,7 +513,7 @@ class decoder {
       if (auto ec = bind::xsd_traits<T>::parse(text, out, *r_); ec != bind::errc::ok) {
         fail_value(ec, text, bind::xsd_traits<T>::type_name);
       }
-    } else if constexpr (detail::simple<T>) {
+    } else if constexpr (bind::simple_type<T>) {
       if (is_nil()) {
         out = T{};
         return skip();
@@ -572,8 +527,8 @@ class decoder {
         out = T{};
         return skip();
       }
-      read_struct(out, std::make_index_sequence<detail::field_count<T>>{});
-    } else if constexpr (detail::is_vector<T>::value) {
+      read_struct(out, std::make_index_sequence<bind::field_count<T>>{});
+    } else if constexpr (bind::shape<T>::is_vector) {
       out.clear();
       if (is_nil()) return skip();
       const array_shape shape = read_array_shape();
@@ -615,7 +570,7 @@ class decoder {
 
   template <class T, std::size_t... I>
   void read_struct(T& out, std::index_sequence<I...>) {
-    static constexpr auto names = detail::field_names<T>(std::index_sequence<I...>{});
+    static constexpr const auto& names = detail::field_names<T>;
     constexpr std::size_t n = sizeof...(I);
     std::size_t cursor = 0;
     while (next_child()) {
@@ -636,8 +591,7 @@ class decoder {
         skip();  // unknown accessor: section 5 receivers ignore it
         continue;
       }
-      ((found == I ? (read(out.*(std::get<I>(detail::struct_info<T>::fields).member)), 0) : 0),
-       ...);
+      ((found == I ? (read(out.*(std::get<I>(bind::fields_of<T>).member)), 0) : 0), ...);
       cursor = found + 1;
     }
   }

@@ -2,11 +2,56 @@
 // generation (needs both typed_operation and wsdl_builder complete).
 #pragma once
 
+#include <tuple>
+#include <type_traits>
+#include <variant>
+
 #include "lather/service/detail/streaming_operation.hpp"
 #include "lather/service/detail/typed_operation.hpp"
 #include "lather/service/wsdl.hpp"
 
 namespace lather::detail {
+
+template <class V, class... Seen>
+constexpr bool schema_expressible();
+
+template <class T, class... Seen>
+constexpr bool fields_expressible() {
+  return std::apply(
+      [](const auto&... f) {
+        return (schema_expressible<
+                    bind::value_type_of<typename std::remove_cvref_t<decltype(f)>::member_type>, T,
+                    Seen...>() &&
+                ...);
+      },
+      bind::fields_of<T>);
+}
+
+/// Whether wsdl_builder can write V, and every type it reaches, as XML Schema (`Seen`: the
+/// types being checked, so recursive types end). RPC/encoded-only values (SOAP-ENC arrays of
+/// arrays, maps) are not: operations with them are described by service_options::static_wsdl.
+template <class V, class... Seen>
+constexpr bool schema_expressible() {
+  if constexpr ((std::is_same_v<V, Seen> || ...)) {
+    return true;
+  } else if constexpr (bind::simple_type<V> || bind::enum_type<V> ||
+                       std::is_same_v<V, bind::any_type> || std::is_same_v<V, bind::any_element>) {
+    return true;
+  } else if constexpr (bind::is_variant<V>::value) {
+    return []<class... A>(std::variant<A...>*) {
+      return (schema_expressible<A, Seen...>() && ...);
+    }(static_cast<V*>(nullptr));
+  } else if constexpr (bind::complex_type<V>) {
+    bool ok = fields_expressible<V, Seen...>() && []<class... D>(lather::types<D...>) {
+      return (schema_expressible<D, V, Seen...>() && ...);
+    }(bind::derived_types_of<V>{});
+    if constexpr (bind::derived_type<V>)
+      ok = ok && schema_expressible<typename meta<V>::base, V, Seen...>();
+    return ok;
+  } else {
+    return false;
+  }
+}
 
 /// The WSDL description of an operation whose messages are Req and Resp (streaming operations
 /// are described by their plain message structs, like the non-streaming equivalent).
@@ -23,9 +68,9 @@ void describe_operation(wsdl_builder& b, const operation_entry& op, bool has_res
   d.request_element = std::string(op.request_element());
   d.response_element = std::string(op.response_element());
   const std::string ns = d.element_ns;
-  // Encoded messages (soap::encoded_type) are described by service_options::static_wsdl.
-  if constexpr (bind::complex_type<Req> &&
-                (bind::complex_type<Resp> || std::is_same_v<Resp, no_response>)) {
+  // Messages the schema cannot express are described by service_options::static_wsdl.
+  if constexpr (schema_expressible<Req>() &&
+                (schema_expressible<Resp>() || std::is_same_v<Resp, no_response>)) {
     switch (o.style) {
       case soap::style::document_wrapped:
         b.add_element(ns, d.request_element, b.fields_of<Req>());

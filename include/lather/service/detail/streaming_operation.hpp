@@ -4,6 +4,7 @@
 // first, then item by item.
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -53,22 +54,23 @@ class message_stream final : public item_source<typename stream_field<Req>::item
   item& item_;
 };
 
+/// The writer of a streamed message's parts (the sequence is its last field: nothing follows).
+template <class Msg>
+using message_writer = bind::struct_writer<Msg, stream_field<Msg>::field.member>;
+
 /// Items pushed into a message whose head is written already (the client's request).
 template <class Msg>
 class body_sink final : public item_sink<Msg, typename stream_field<Msg>::item> {
  public:
   using item = typename stream_field<Msg>::item;
-  explicit body_sink(xml::writer& w) : w_(w) {}
+  explicit body_sink(message_writer<Msg>& out) : out_(out) {}
   void begin(const Msg&) override {
     throw std::logic_error("sequence_writer::begin(): the request's head is the call's argument");
   }
-  void push(const item& it) override {
-    constexpr const auto& f = stream_field<Msg>::field;
-    bind::write(w_, f.ns, f.name, it);
-  }
+  void push(const item& it) override { out_.write_item(it); }
 
  private:
-  xml::writer& w_;
+  message_writer<Msg>& out_;
 };
 
 /// The response side of a streaming call: the wrapper and head fields once, then each item.
@@ -79,16 +81,17 @@ class response_stream final : public item_sink<Resp, typename stream_field<Resp>
   response_stream(exchange& x, const operation_entry& op) : x_(x), op_(op) {}
 
   void begin(const Resp& head) override {
-    if (w_) throw std::logic_error("sequence_writer::begin() after the response has begun");
-    w_ = &begin_literal(x_, op_, head);
+    if (out_) throw std::logic_error("sequence_writer::begin() after the response has begun");
+    w_ = &start_literal(x_, op_);
+    out_.emplace(*w_);
+    out_->write_head(head);
   }
   void push(const item& it) override {
-    if (!w_) begin(Resp{});
-    constexpr const auto& f = stream_field<Resp>::field;
-    bind::write(*w_, f.ns, f.name, it);
+    if (!out_) begin(Resp{});
+    out_->write_item(it);
   }
   void finish() {
-    if (!w_) begin(Resp{});
+    if (!out_) begin(Resp{});
     w_->end_element();
     x_.end_response();
   }
@@ -97,6 +100,7 @@ class response_stream final : public item_sink<Resp, typename stream_field<Resp>
   exchange& x_;
   const operation_entry& op_;
   xml::writer* w_ = nullptr;
+  std::optional<message_writer<Resp>> out_;
 };
 
 /// An operation whose handler takes a sequence_reader (In), a sequence_writer (Out) or both.

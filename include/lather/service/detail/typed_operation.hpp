@@ -20,22 +20,18 @@ class streaming_operation;  // detail/streaming_operation.hpp
 /// The fault an async handler gets when it does not answer within handler_timeout.
 soap::fault timeout_fault();
 
-/// Name and namespace of a message type: lather::meta<T> (literal) or soap::encoded_type<T>
-/// (RPC/encoded: the parts are the encoded struct's accessors).
+/// Name and namespace of a message type's meta<T> (RPC/encoded messages too: their parts are
+/// the fields).
 template <class T>
 constexpr std::string_view message_type_name() {
-  if constexpr (soap::declared_encoded_struct<T>)
-    return soap::encoded_type<T>::name;
-  else if constexpr (bind::complex_type<T>)
+  if constexpr (bind::complex_type<T>)
     return meta<T>::name;
   else
     return {};
 }
 template <class T>
 constexpr std::string_view message_type_ns() {
-  if constexpr (soap::declared_encoded_struct<T>)
-    return soap::encoded_type<T>::ns;
-  else if constexpr (bind::complex_type<T>)
+  if constexpr (bind::complex_type<T>)
     return meta<T>::ns;
   else
     return {};
@@ -56,7 +52,7 @@ void read_encoded_message(xml::reader& r, soap::envelope_reader& env, T& msg) {
           ((!known && parts.name() == f.name ? (dec.read(msg.*(f.member)), known = true) : false),
            ...);
         },
-        soap::detail::struct_info<T>::fields);
+        bind::fields_of<T>);
     if (!known) r.skip_element();
   }
   dec.read_trailing(env);
@@ -68,11 +64,10 @@ template <class T>
 void write_encoded_message(xml::writer& w, soap::version v, std::string_view ns,
                            std::string_view element, const T& msg) {
   soap::encoder enc{w};
-  std::apply([&](const auto&... f) { (enc.count(msg.*(f.member)), ...); },
-             soap::detail::struct_info<T>::fields);
+  std::apply([&](const auto&... f) { (enc.count(msg.*(f.member)), ...); }, bind::fields_of<T>);
   soap::write_rpc_start(w, v, soap::style::rpc_encoded, ns, element);
   std::apply([&](const auto&... f) { (enc.write("", f.name, msg.*(f.member)), ...); },
-             soap::detail::struct_info<T>::fields);
+             bind::fields_of<T>);
   w.end_element();
   enc.write_independents();
 }
@@ -90,7 +85,7 @@ decltype(auto) call_handler(F& fn, exchange& x, A&&... a) {
 /// the sender's fault.
 template <class Req>
 void read_literal(exchange& x, const operation_entry& op, Req& req) {
-  if constexpr (!bind::complex_type<Req>) {
+  if constexpr (!bind::complex_type<Req> || soap::encoded_message<Req>) {
     (void)x, (void)req;
     throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Req>");
   } else {
@@ -103,23 +98,28 @@ void read_literal(exchange& x, const operation_entry& op, Req& req) {
   }
 }
 
-/// Start the literal response's element (wrapper, RPC wrapper or bare element), write `head`'s
-/// attributes and children, and leave the element open.
-template <class Resp>
-xml::writer& begin_literal(exchange& x, const operation_entry& op, const Resp& head) {
+/// Start the literal response's element (wrapper, RPC wrapper or bare element), left open.
+inline xml::writer& start_literal(exchange& x, const operation_entry& op) {
   xml::writer& w = x.begin_response(false);
   if (soap::is_rpc(op.options().style))
     soap::write_rpc_start(w, x.version(), op.options().style, op.request_ns(),
                           op.response_element());
   else
     w.start_element(op.request_ns(), op.response_element());
+  return w;
+}
+
+/// start_literal, then `head`'s attributes and children; the element is left open.
+template <class Resp>
+xml::writer& begin_literal(exchange& x, const operation_entry& op, const Resp& head) {
+  xml::writer& w = start_literal(x, op);
   bind::write_content(w, head);
   return w;
 }
 
 template <class Resp>
 void write_literal(exchange& x, const operation_entry& op, const Resp& resp) {
-  if constexpr (!bind::complex_type<Resp>) {
+  if constexpr (!bind::complex_type<Resp> || soap::encoded_message<Resp>) {
     (void)x, (void)resp;
     throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Resp>");
   } else {
@@ -133,12 +133,12 @@ class typed_operation final : public operation_entry {
  public:
   typed_operation(std::string name, F fn, operation_options opts, std::string_view tns)
       : fn_(std::move(fn)) {
-    if constexpr (soap::declared_encoded_struct<Req>)
+    if constexpr (soap::encoded_message<Req>)
       opts.style = soap::style::rpc_encoded;
     else if (opts.style == soap::style::rpc_encoded)
       throw std::invalid_argument("operation " + name +
-                                  ": rpc/encoded needs soap::encoded_type<> request and "
-                                  "response types (see lather/soap/encoded.hpp)");
+                                  ": rpc/encoded needs request and response types whose meta<> "
+                                  "says encoding::soap (see lather/soap/encoded.hpp)");
     if (Ctx && opts.timeout.count() > 0)
       throw std::invalid_argument("operation " + name +
                                   ": a handler with a timeout cannot take call_context&");
@@ -253,8 +253,7 @@ class typed_operation final : public operation_entry {
   }
 
   void read_encoded(exchange& x, Req& req) {
-    if constexpr (soap::declared_encoded_struct<Req>)
-      read_encoded_message(x.reader(), x.envelope(), req);
+    if constexpr (soap::encoded_message<Req>) read_encoded_message(x.reader(), x.envelope(), req);
   }
 
   void write_response(exchange& x, const Resp& resp) {
@@ -265,7 +264,7 @@ class typed_operation final : public operation_entry {
   }
 
   void write_encoded(exchange& x, const Resp& resp) {
-    if constexpr (soap::declared_encoded_struct<Resp>) {
+    if constexpr (soap::encoded_message<Resp>) {
       write_encoded_message(x.begin_response(true), x.version(), request_ns_, response_element_,
                             resp);
       x.end_response();
@@ -295,8 +294,7 @@ lather::service& lather::service::operation(std::string name, F handler, operati
                 "streaming form (Req, sequence_reader<Item>[, sequence_writer<Resp>&]), "
                 "(Req, sequence_writer<Resp>&), optionally after lather::call_context&");
   using Req = std::remove_cvref_t<std::tuple_element_t<0, args>>;
-  static_assert(bind::complex_type<Req> || soap::encoded_struct<Req>,
-                "the request type needs lather::meta<Req> (or soap::encoded_type<Req>)");
+  static_assert(bind::complex_type<Req>, "the request type needs lather::meta<Req>");
   if constexpr (streams_in || streams_out) {
     static_assert(bind::complex_type<Req>, "a streaming request needs lather::meta<Req>");
     if constexpr (streams_in)
@@ -321,8 +319,7 @@ lather::service& lather::service::operation(std::string name, F handler, operati
   } else if constexpr (std::tuple_size_v<args> == 2) {
     using Resp = std::remove_cvref_t<std::tuple_element_t<1, args>>;
     static_assert(std::is_void_v<R>, "a (Req&, Resp&) handler returns void");
-    static_assert(bind::complex_type<Resp> || soap::encoded_struct<Resp>,
-                  "the response type needs lather::meta<Resp> (or soap::encoded_type<Resp>)");
+    static_assert(bind::complex_type<Resp>, "the response type needs lather::meta<Resp>");
     add(std::make_unique<
         detail::typed_operation<Req, Resp, std::decay_t<F>, ctx, detail::handler_form::out_param>>(
         std::move(name), std::move(handler), std::move(opts), tns_));
@@ -331,8 +328,7 @@ lather::service& lather::service::operation(std::string name, F handler, operati
                                                  detail::handler_form::one_way>>(
         std::move(name), std::move(handler), std::move(opts), tns_));
   } else {
-    static_assert(bind::complex_type<R> || soap::encoded_struct<R>,
-                  "the response type needs lather::meta<Resp> (or soap::encoded_type<Resp>)");
+    static_assert(bind::complex_type<R>, "the response type needs lather::meta<Resp>");
     add(std::make_unique<
         detail::typed_operation<Req, R, std::decay_t<F>, ctx, detail::handler_form::returns>>(
         std::move(name), std::move(handler), std::move(opts), tns_));

@@ -60,20 +60,22 @@ inline void release_graph(const std::shared_ptr<Setting>& root) {
 }  // namespace lather::perf
 
 template <>
-struct lather::soap::encoded_type<lather::perf::Value> {
+struct lather::meta<lather::perf::Value> {
   static constexpr std::string_view ns = lather::perf::fetch_ns, name = "Value";
+  static constexpr auto encoding = lather::bind::encoding::soap;
   static constexpr auto fields = std::make_tuple(
-      soap::field("errcode", &perf::Value::errcode), soap::field("new", &perf::Value::new_),
-      soap::field("errtext", &perf::Value::errtext), soap::field("cur", &perf::Value::cur));
+      lather::element("errcode", &perf::Value::errcode), lather::element("new", &perf::Value::new_),
+      lather::element("errtext", &perf::Value::errtext), lather::element("cur", &perf::Value::cur));
 };
 
 template <>
-struct lather::soap::encoded_type<lather::perf::Setting> {
+struct lather::meta<lather::perf::Setting> {
   static constexpr std::string_view ns = lather::perf::fetch_ns, name = "Setting";
+  static constexpr auto encoding = lather::bind::encoding::soap;
   static constexpr auto fields = std::make_tuple(
-      soap::field("status", &perf::Setting::status), soap::field("parent", &perf::Setting::parent),
-      soap::field("children", &perf::Setting::children),
-      soap::field("stype", &perf::Setting::stype), soap::field("params", &perf::Setting::params));
+      lather::element("status", &perf::Setting::status), lather::element("parent", &perf::Setting::parent),
+      lather::element("children", &perf::Setting::children),
+      lather::element("stype", &perf::Setting::stype), lather::element("params", &perf::Setting::params));
 };
 
 namespace lather::perf {

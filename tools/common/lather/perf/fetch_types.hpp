@@ -9,7 +9,7 @@
 //   perf::fetchResponse r = c.call("test");              // r.return_ is the root
 //   if (auto why = perf::check_fetch_graph(r.return_, "test"); !why.empty()) ...
 //
-// fetch_client is lather::client calling RPC/encoded (the types have soap::encoded_type<>).
+// fetch_client is lather::client calling RPC/encoded (the types' meta<> say encoding::soap).
 // Graphs with cycles are reference-counted loops:
 // fetchResponse owns its graph and breaks the loops when it lets go (release_graph).
 #pragma once
@@ -64,16 +64,18 @@ struct fetchResponse {
 }  // namespace lather::perf
 
 template <>
-struct lather::soap::encoded_type<lather::perf::fetch> {
+struct lather::meta<lather::perf::fetch> {
   static constexpr std::string_view ns = lather::perf::fetch_ns, name = "fetch";
-  static constexpr auto fields = std::make_tuple(soap::field("param", &perf::fetch::param));
+  static constexpr auto encoding = lather::bind::encoding::soap;
+  static constexpr auto fields = std::make_tuple(lather::element("param", &perf::fetch::param));
 };
 
 template <>
-struct lather::soap::encoded_type<lather::perf::fetchResponse> {
+struct lather::meta<lather::perf::fetchResponse> {
   static constexpr std::string_view ns = lather::perf::fetch_ns, name = "fetchResponse";
+  static constexpr auto encoding = lather::bind::encoding::soap;
   static constexpr auto fields =
-      std::make_tuple(soap::field("return", &perf::fetchResponse::return_));
+      std::make_tuple(lather::element("return", &perf::fetchResponse::return_));
 };
 
 namespace lather::perf {
