@@ -73,19 +73,20 @@ class request_lender final : public http::staging_lender {
 // list: at 1,024 clients (lather-bench --client-threads) each call used to write its start from
 // its own client's copy, last touched ~1,000 calls earlier.
 std::shared_ptr<const soap::envelope_starts> shared_envelope_starts(
-    const std::vector<soap::namespace_binding>& namespaces) {
+    const std::vector<soap::namespace_binding>& namespaces, bool xml_declaration) {
   static std::mutex mutex;
   static std::vector<std::weak_ptr<const soap::envelope_starts>> recorded;
   const auto same = [&](const soap::envelope_starts& s) {
-    return std::ranges::equal(s.namespaces(), namespaces, [](const auto& a, const auto& b) {
-      return a.prefix == b.prefix && a.uri == b.uri;
-    });
+    return s.xml_declaration() == xml_declaration &&
+           std::ranges::equal(s.namespaces(), namespaces, [](const auto& a, const auto& b) {
+             return a.prefix == b.prefix && a.uri == b.uri;
+           });
   };
   std::lock_guard lock(mutex);
   std::erase_if(recorded, [](const auto& w) { return w.expired(); });
   for (const auto& w : recorded)
     if (auto s = w.lock(); s && same(*s)) return s;
-  auto s = std::make_shared<const soap::envelope_starts>(namespaces);
+  auto s = std::make_shared<const soap::envelope_starts>(namespaces, xml_declaration);
   recorded.push_back(s);
   return s;
 }
@@ -94,7 +95,7 @@ std::shared_ptr<const soap::envelope_starts> shared_envelope_starts(
 
 client::client(std::string url, client_options opts)
     : opts_(std::move(opts)),
-      envelope_starts_(shared_envelope_starts(opts_.envelope_namespaces)),
+      envelope_starts_(shared_envelope_starts(opts_.envelope_namespaces, opts_.xml_declaration)),
       http_(std::make_unique<http::client>(std::move(url),
                                            static_cast<const http::client_options&>(opts_))),
       pool_(std::make_unique<detail::object_pool<state>>()) {}

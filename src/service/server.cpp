@@ -202,7 +202,7 @@ void server::impl::answer_fault(mount_point& mp, soap_exchange& x, http::respons
   if (f.code == soap::fault_code::version_mismatch) fv = soap::version::soap11;
   info.http_status = fault_status(fv, f);
   x.set_head(info.http_status, fv);
-  soap::write_fault_envelope(x.writer_, fv, f);
+  soap::write_fault_envelope(x.writer_, fv, f, mp.svc->options().xml_declaration);
 }
 
 void server::impl::handle_soap(mount_point& mp, http::request& req, http::response& res) {

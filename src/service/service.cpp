@@ -24,7 +24,7 @@ service::service(std::string name, std::string target_namespace, service_options
       tns_(std::move(target_namespace)),
       opts_(std::move(opts)),
       index_(std::make_unique<index>()),
-      envelope_starts_(opts_.envelope_namespaces) {}
+      envelope_starts_(opts_.envelope_namespaces, opts_.xml_declaration) {}
 
 service::~service() = default;
 

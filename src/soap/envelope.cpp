@@ -226,6 +226,7 @@ void write_header_attributes(xml::writer& w, version v, bool must_understand, st
 namespace {
 
 void write_envelope_start(xml::writer& w, version v, const envelope_write_options& options) {
+  if (options.xml_declaration) w.xml_declaration();
   const std::string_view env = envelope_ns(v);
   w.declare_namespace(envelope_prefix(v), env);
   w.declare_namespace("xsi", xsi_ns);
@@ -241,13 +242,14 @@ void write_envelope_start(xml::writer& w, version v, const envelope_write_option
 
 }  // namespace
 
-envelope_starts::envelope_starts(std::vector<namespace_binding> namespaces)
-    : namespaces_(std::move(namespaces)) {
+envelope_starts::envelope_starts(std::vector<namespace_binding> namespaces, bool xml_declaration)
+    : namespaces_(std::move(namespaces)), xml_declaration_(xml_declaration) {
   for (const version v : {version::soap11, version::soap12})
     for (const bool encoded : {false, true}) {
       envelope_write_options options;
       options.encoded = encoded;
       options.namespaces = namespaces_;
+      options.xml_declaration = xml_declaration_;
       try {
         recorded_[v == version::soap12][encoded] = std::make_unique<xml::document_start>(
             [&](xml::writer& w) { write_envelope_start(w, v, options); });
@@ -262,9 +264,9 @@ envelope_starts::~envelope_starts() = default;
 void envelope_writer::begin(const envelope_write_options& options) {
   // Without extra namespaces every message starts with the same bytes and bindings: recorded
   // once, they save the writer's declarations and their bookkeeping (~2k instructions).
-  static const envelope_starts plain;
+  static const envelope_starts plain[2] = {envelope_starts{{}, false}, envelope_starts{{}, true}};
   if (options.namespaces.empty())
-    begin(plain, options.encoded);
+    begin(plain[options.xml_declaration], options.encoded);
   else
     write_envelope_start(w_, version_, options);
   in_header_ = false;
@@ -277,6 +279,7 @@ void envelope_writer::begin(const envelope_starts& starts, bool encoded) {
     envelope_write_options options;
     options.encoded = encoded;
     options.namespaces = starts.namespaces_;
+    options.xml_declaration = starts.xml_declaration_;
     write_envelope_start(w_, version_, options);
   }
   in_header_ = false;

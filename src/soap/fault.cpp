@@ -409,9 +409,11 @@ void write_fault(xml::writer& w, version v, const fault& f) {
   w.end_element();  // Fault
 }
 
-void write_fault_envelope(xml::writer& w, version v, const fault& f) {
+void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_declaration) {
   envelope_writer out{w, v};
-  out.begin();
+  envelope_write_options options;
+  options.xml_declaration = xml_declaration;
+  out.begin(options);
   const std::string_view env = envelope_ns(v);
   std::string scratch;
   auto qname_attribute = [&](std::string_view ns, std::string_view local) {

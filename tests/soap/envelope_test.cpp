@@ -250,8 +250,9 @@ TEST(SoapEnvelope, RelayableHeadersCollected) {
 // for both versions and encodings, a header and a body child using them; a list the writer
 // refuses is refused per message, as by begin(options).
 TEST(SoapEnvelope, RecordedStartsWriteWhatTheOptionsWrite) {
-  const soap::envelope_starts none, two{{{"tns", "urn:t"}, {"ns1", "urn:clash"}}};
-  for (const soap::envelope_starts* starts : {&none, &two})
+  const soap::envelope_starts none, two{{{"tns", "urn:t"}, {"ns1", "urn:clash"}}},
+      undeclared{{}, false}, undeclared_two{two.namespaces(), false};
+  for (const soap::envelope_starts* starts : {&none, &two, &undeclared, &undeclared_two})
     for (soap::version v : {soap::version::soap11, soap::version::soap12})
       for (bool encoded : {false, true}) {
         auto write = [&](auto begin) {
@@ -271,11 +272,16 @@ TEST(SoapEnvelope, RecordedStartsWriteWhatTheOptionsWrite) {
         const std::string recorded =
             write([&](soap::envelope_writer& env) { env.begin(*starts, encoded); });
         const std::string declared = write([&](soap::envelope_writer& env) {
-          env.begin({.encoded = encoded, .namespaces = starts->namespaces()});
+          env.begin({.encoded = encoded,
+                     .namespaces = starts->namespaces(),
+                     .xml_declaration = starts->xml_declaration()});
         });
         EXPECT_EQ(recorded, declared);
+        EXPECT_EQ(recorded.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?><"),
+                  starts->xml_declaration())
+            << recorded;
         EXPECT_NE(recorded.find("<ns"), std::string::npos) << recorded;
-        if (starts == &two) {
+        if (starts->namespaces().size() == 2) {
           EXPECT_EQ(recorded.find("xmlns:tns"), recorded.rfind("xmlns:tns")) << recorded;
           EXPECT_NE(recorded.find("<ns2:ping xmlns:ns2=\"urn:gen\" q=\"tns\""), std::string::npos)
               << recorded;

@@ -296,3 +296,15 @@ TEST(SoapFault, ErrorMapping) {
   mine.reason = "mine";
   EXPECT_EQ(from(soap::fault_error{mine}).reason, "mine");
 }
+
+TEST(SoapFault, EnvelopeStartsWithTheXmlDeclarationUnlessDropped) {
+  constexpr std::string_view declaration = R"(<?xml version="1.0" encoding="UTF-8"?><)";
+  for (soap::version v : {soap::version::soap11, soap::version::soap12}) {
+    EXPECT_TRUE(write_envelope(v, sample_fault()).starts_with(declaration));
+    xml::output out;
+    xml::writer w{out};
+    soap::write_fault_envelope(w, v, sample_fault(), false);
+    EXPECT_FALSE(out.view().starts_with("<?xml")) << out.view();
+    EXPECT_EQ(read_back(std::string{out.view()}).reason, "id must be positive <-1>");
+  }
+}

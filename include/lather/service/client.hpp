@@ -41,6 +41,9 @@ struct client_options : http::client_options {
   /// Namespaces declared once on the Envelope of every request (as
   /// service_options::envelope_namespaces on the server).
   std::vector<soap::namespace_binding> envelope_namespaces;
+  /// Start every request with <?xml version="1.0" encoding="UTF-8"?> (as
+  /// service_options::xml_declaration on the server).
+  bool xml_declaration = true;
 };
 
 struct call_options {

@@ -17,7 +17,7 @@
 // Sending:
 //
 //   soap::envelope_writer out{writer, soap::version::soap11};
-//   out.begin({.encoded = true, .namespaces = {{"tns", "urn:fetch"}}});  // all fields given
+//   out.begin({.encoded = true, .namespaces = {{"tns", "urn:fetch"}}, .xml_declaration = true});
 //   out.begin_header(); ...write header entries...   (optional)
 //   out.begin_body();   ...write body content...
 //   out.end();
@@ -149,6 +149,10 @@ struct envelope_write_options {
   /// Extra namespaces declared once on Envelope (e.g. the service and type namespaces, so
   /// independent multi-ref elements do not re-declare them; see docs/soap.md).
   std::vector<namespace_binding> namespaces;
+  /// Start with <?xml version="1.0" encoding="UTF-8"?>. Optional in XML, but some peers
+  /// (soap4r with REXML) cannot read a message without one when the Content-Type carries a
+  /// charset; gSOAP, Axis, spyne and node-soap all send it.
+  bool xml_declaration = true;
 };
 
 /// The Envelope start tags for one list of extra namespaces (a service's or a client's
@@ -156,17 +160,21 @@ struct envelope_write_options {
 /// envelope_writer::begin(starts, encoded) then writes the start tag in one append, with no
 /// declaration work per message. A list the writer refuses (a reserved prefix, one bound
 /// twice) is not recorded: begin() then declares it per message and refuses it there.
+/// With `xml_declaration` (the default) each start begins with the XML declaration.
 class envelope_starts {
  public:
-  explicit envelope_starts(std::vector<namespace_binding> namespaces = {});
+  explicit envelope_starts(std::vector<namespace_binding> namespaces = {},
+                           bool xml_declaration = true);
   ~envelope_starts();
   envelope_starts(const envelope_starts&) = delete;
   envelope_starts& operator=(const envelope_starts&) = delete;
   const std::vector<namespace_binding>& namespaces() const noexcept { return namespaces_; }
+  bool xml_declaration() const noexcept { return xml_declaration_; }
 
  private:
   friend class envelope_writer;
   std::vector<namespace_binding> namespaces_;
+  bool xml_declaration_;
   std::unique_ptr<xml::document_start> recorded_[2][2];  // [soap12][encoded]; null: refused
 };
 
@@ -175,8 +183,8 @@ class envelope_writer {
  public:
   envelope_writer(xml::writer& w, version v) : w_(w), version_(v) {}
   void begin(const envelope_write_options& options = {});
-  /// The same as begin({.encoded = encoded, .namespaces = starts.namespaces()}), from the
-  /// recorded start tag.
+  /// The same as begin({.encoded = encoded, .namespaces = starts.namespaces(),
+  /// .xml_declaration = starts.xml_declaration()}), from the recorded start.
   void begin(const envelope_starts& starts, bool encoded);
   /// Open Header (optional; before begin_body). Entries are written by the caller.
   void begin_header();
