@@ -90,6 +90,11 @@ void envelope_reader::read_headers() {
       if (!detail::is_whitespace(r_.text())) fail(errc::unexpected_content, "text in Header");
       continue;
     }
+    // SOAP 1.1 section 4.2.1 and 1.2 part 1 section 5.2.1: every header entry is
+    // namespace-qualified, whoever it is targeted at.
+    if (r_.ns().empty())
+      fail(errc::unqualified_header,
+           detail::cat({"header entry ", r_.local_name(), " is not namespace-qualified"}));
     header_info info;
     info.ns = r_.ns();
     info.local = r_.local_name();

@@ -42,6 +42,8 @@ const char* describe(errc e) noexcept {
       return "missing element";
     case errc::limit_exceeded:
       return "encoding limit exceeded";
+    case errc::unqualified_header:
+      return "header entry not namespace-qualified";
   }
   return "unknown soap error";
 }

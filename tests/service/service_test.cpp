@@ -459,6 +459,26 @@ TEST_F(service_fixture, OneWayOperationAnswers202WithoutBody) {
   EXPECT_EQ(notified_, "hi");
 }
 
+TEST_F(service_fixture, UnqualifiedHeaderEntryIsAClientFaultIn11AndSenderIn12) {
+  const std::string call =
+      "<t:add xmlns:t='" + std::string(test_ns) + "'><t:a>1</t:a><t:b>2</t:b></t:add>";
+  const raw_reply v11 = post_raw(
+      "/test", "text/xml; charset=utf-8",
+      "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Header><Trace>1</Trace>"
+      "</s:Header><s:Body>" +
+          call + "</s:Body></s:Envelope>");
+  EXPECT_EQ(v11.status, 500u);
+  EXPECT_NE(v11.body.find("<faultcode>soap:Client</faultcode>"), std::string::npos) << v11.body;
+  EXPECT_NE(v11.body.find("not namespace-qualified"), std::string::npos) << v11.body;
+  const raw_reply v12 = post_raw(
+      "/test", "application/soap+xml; charset=utf-8",
+      "<s:Envelope xmlns:s='http://www.w3.org/2003/05/soap-envelope'><s:Header><Trace>1</Trace>"
+      "</s:Header><s:Body>" +
+          call + "</s:Body></s:Envelope>");
+  EXPECT_EQ(v12.status, 400u);
+  EXPECT_NE(v12.body.find("<env:Value>env:Sender</env:Value>"), std::string::npos) << v12.body;
+}
+
 TEST_F(service_fixture, MustUnderstandHeadersAreCheckedAndBoundHeadersRead) {
   auto unknown = post_raw(
       "/test", "text/xml",

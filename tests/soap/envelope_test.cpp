@@ -121,6 +121,30 @@ TEST(SoapEnvelope, MalformedEnvelopesGiveSenderFaults) {
   }
 }
 
+// SOAP 1.1 section 4.2.1 / 1.2 part 1 section 5.2.1: header entries are namespace-qualified,
+// whether or not they are targeted at this node or marked mustUnderstand.
+TEST(SoapEnvelope, UnqualifiedHeaderEntriesAreClientOrSenderFaults) {
+  for (const char* env :
+       {"http://schemas.xmlsoap.org/soap/envelope/", "http://www.w3.org/2003/05/soap-envelope"})
+    for (const char* entry : {"<Tx>5</Tx>", "<Tx xmlns=''/>", "<Tx e:actor='urn:elsewhere'/>",
+                              "<h:Ok xmlns:h='urn:h'/><Tx/>"}) {
+      const std::string doc = std::string("<e:Envelope xmlns:e='") + env + "'><e:Header>" + entry +
+                              "</e:Header><e:Body><op xmlns='urn:x'/></e:Body></e:Envelope>";
+      soap::envelope_options opts;
+      opts.on_header = [](const soap::header_info&, xml::reader&) {
+        return soap::header_use::understood;
+      };
+      const soap::fault_error e = fault_of(doc, opts);
+      EXPECT_EQ(e.code(), soap::make_error_code(soap::errc::unqualified_header)) << doc;
+      EXPECT_EQ(e.get().code, soap::fault_code::sender) << doc;
+      EXPECT_NE(e.get().reason.find("Tx"), std::string::npos) << e.get().reason;
+    }
+  // A header entry in a default namespace is qualified.
+  EXPECT_EQ(read_all(R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/">)"
+                     R"(<e:Header><Tx xmlns="urn:tx">5</Tx></e:Header><e:Body/></e:Envelope>)"),
+            "");
+}
+
 TEST(SoapEnvelope, XmlErrorsAreSenderFaults) {
   const soap::fault_error e = fault_of(
       R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body></e:Envelope>)");

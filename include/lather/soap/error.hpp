@@ -27,6 +27,7 @@ enum class errc : int {
   unexpected_element,     ///< an element the operation/style does not allow here
   missing_element,        ///< a required part or wrapper is absent
   limit_exceeded,         ///< an encoding limit (ids, array items) was exceeded
+  unqualified_header,     ///< a header entry in no namespace (1.1 section 4.2.1, 1.2 part 1 5.2.1)
 };
 
 const std::error_category& category() noexcept;
