@@ -3,6 +3,7 @@
 // a benchmark; an unknown option and a malformed value are one line on stderr and exit status 2.
 // LATHER_CLI_TOOLS lists the tools this build has, comma-separated.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -38,7 +39,9 @@ struct outcome {
 
 // Runs `tool args...` for at most 20 s: a --help that starts a server never exits by itself.
 outcome run(const std::string& tool, const std::vector<std::string>& args) {
-  const fs::path log = fs::path(testing::TempDir()) / ("tool_command_line_" + tool + ".err");
+  // CTest runs each test in its own process, possibly at once: the pid keeps their logs apart.
+  const fs::path log = fs::path(testing::TempDir()) /
+                       ("tool_command_line_" + tool + "_" + std::to_string(::getpid()) + ".err");
   fs::remove(log);
   std::vector<std::string> argv{std::string(LATHER_BIN_DIR) + "/" + tool};
   argv.insert(argv.end(), args.begin(), args.end());
