@@ -54,6 +54,21 @@ struct lookup_request {
   std::int32_t id = 0;
 };
 
+// POSTs `request` as a SOAP 1.1 envelope with lather's raw HTTP client; returns the response body.
+std::string post_envelope(const std::string& url, const std::string& request) {
+  std::string body;
+  http::client c{url};
+  std::pair<std::string_view, std::string_view> headers[] = {
+      {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
+  c.post(
+      "", headers, [&](xml::output& out) { out.append(request); },
+      [&](const http::response_head&, const xml::source_fn& src) {
+        char buf[4096];
+        while (std::size_t n = src(buf, sizeof buf)) body.append(buf, n);
+      });
+  return body;
+}
+
 }  // namespace
 
 template <>
@@ -737,18 +752,7 @@ TEST(envelope_namespaces, TheServerDeclaresThemOnceAndQNameValuesUseThem) {
       "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
       "<t:echoComplexTypeDoc xmlns:t='http://cxf.apache.org/cxf/performance/types'><t:in>" +
       item + item + "</t:in><t:id>5</t:id></t:echoComplexTypeDoc></s:Body></s:Envelope>";
-  std::string body;
-  {
-    http::client c{url};
-    std::pair<std::string_view, std::string_view> headers[] = {
-        {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
-    c.post(
-        "", headers, [&](xml::output& out) { out.append(request); },
-        [&](const http::response_head&, const xml::source_fn& src) {
-          char buf[4096];
-          while (std::size_t n = src(buf, sizeof buf)) body.append(buf, n);
-        });
-  }
+  const std::string body = post_envelope(url, request);
   EXPECT_EQ(test::declarations_of(body, "http://cxf.apache.org"),
             (declarations{{"/Envelope", "cxf"}}))
       << body;
@@ -940,17 +944,7 @@ std::string post_add(const std::string& url, int a) {
       "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body><t:add xmlns:t='" +
       std::string(test_ns) + "'><t:a>" + std::to_string(a) +
       "</t:a><t:b>2</t:b></t:add></s:Body></s:Envelope>";
-  std::string body;
-  http::client c{url};
-  std::pair<std::string_view, std::string_view> headers[] = {
-      {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
-  c.post(
-      "", headers, [&](xml::output& out) { out.append(request); },
-      [&](const http::response_head&, const xml::source_fn& src) {
-        char buf[4096];
-        while (std::size_t n = src(buf, sizeof buf)) body.append(buf, n);
-      });
-  return body;
+  return post_envelope(url, request);
 }
 
 TEST(xml_declaration, ResponsesAndFaultsStartWithItUnlessTheServiceDropsIt) {
