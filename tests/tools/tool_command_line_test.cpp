@@ -53,8 +53,11 @@ outcome run(const std::string& tool, const std::vector<std::string>& args) {
     p.read_output(o.out, deadline);
     o.exit = p.exit_code(deadline);
   }
-  std::ifstream err(log);
-  o.err.assign(std::istreambuf_iterator<char>(err), {});
+  {
+    std::ifstream err(log);
+    o.err.assign(std::istreambuf_iterator<char>(err), {});
+  }
+  fs::remove(log);  // one name per pid: nothing would reuse it
   return o;
 }
 
