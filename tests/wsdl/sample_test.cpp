@@ -1,6 +1,7 @@
 // lather::wsdl::sample_value: a valid value for every simple type a contract declares.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 
 #include "lather/wsdl/sample.hpp"
@@ -48,6 +49,45 @@ TEST(WsdlSample, BuiltinsEnumerationsRangesAndLengths) {
   EXPECT_EQ(sample_of(*m, "When"), "2000-01-01T00:00:00Z");
   EXPECT_EQ(sample_builtin_value("positiveInteger"), "1");
   EXPECT_EQ(sample_builtin_value("boolean"), "true");
+}
+
+TEST(WsdlSample, PatternsFromTheCorpusMatch) {
+  for (
+      std::string_view p : {
+          R"([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})",
+          R"([A-Z]{2}\-[1-9][0-9]?)",
+          R"([\-]?\d{1,2}\.\d+,[\-]?\d{1,3}\.\d+( [\-]?\d{1,2}\.\d+,[\-]?\d{1,3}\.\d+)*)",
+          R"(\-?P(\d*D)?(T(\d*H)?(\d*M)?(\d*(\.\d*)?S)?)?)",
+          R"(((0x|0X)[0-9A-Fa-f]*)|([0-9]*))",
+          R"([ -~]{8,63})",
+          R"([a-zA-Z'\-]*( ?[a-zA-Z'\-]*)*,[A-Z][A-Z](\|[a-zA-Z'\-]*( ?[a-zA-Z'\-]*)*,[A-Z][A-Z])*)",
+      }) {
+    files f;
+    auto m = load_text(
+        f, wsdl_with_schema("<xs:simpleType name=\"T\"><xs:restriction base=\"xs:string\">"
+                            "<xs:pattern value=\"" +
+                            std::string(p) +
+                            "\"/>"
+                            "</xs:restriction></xs:simpleType>"));
+    std::string s = sample_of(*m, "T");
+    // XSD regexes are anchored; these use only what ECMAScript reads the same way.
+    EXPECT_TRUE(std::regex_match(s, std::regex(std::string(p)))) << p << " -> " << s;
+  }
+}
+
+TEST(WsdlSample, NegationSubtractionAndTextFacets) {
+  files f;
+  auto m = load_text(f, wsdl_with_schema(R"(
+   <xs:simpleType name="Odd"><xs:restriction base="xs:string"><xs:pattern value="[^0-9]x[a-z-[aeiou]]"/></xs:restriction></xs:simpleType>
+   <xs:simpleType name="Port"><xs:restriction base="xs:int"><xs:minInclusive value="1024"/></xs:restriction></xs:simpleType>
+  )"));
+  // 'a' is a vowel: 'x' is the next pick of the subtracted class.
+  EXPECT_EQ(sample_of(*m, "Odd"), "axx");
+  facets narrower;
+  narrower.enumeration = {"2000", "3000"};
+  EXPECT_EQ(
+      sample_value(static_cast<const simple_type&>(*m->find_type({"urn:t", "Port"})), narrower),
+      "2000");
 }
 
 }  // namespace

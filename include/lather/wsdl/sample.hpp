@@ -17,8 +17,15 @@ namespace lather::wsdl {
 /// restriction chain), else the sample of its built-in base ("string", "0", "true",
 /// "2000-01-01T00:00:00Z", ...) moved into the range facets (min/max inclusive/exclusive) and
 /// padded or cut to the length facets. A list type gives one item, a union its first member's
-/// sample. Pattern facets are not honoured (no value is derived from a regular expression).
+/// sample. A pattern facet (the nearest one) gives a string generated from the regular
+/// expression instead: the first branch of each alternation, each quantified atom repeated
+/// max(min, 1) times within its bounds, from each character class a letter or digit where it
+/// allows one.
 std::string sample_value(const simple_type& t);
+
+/// The same with `extra` facets in effect before those of `t`: the text of a simpleContent
+/// restriction (complex_type::text_facets).
+std::string sample_value(const simple_type& t, const facets& extra);
 
 /// The sample of the built-in type with this local name (string, int, dateTime, ...; anything
 /// else gives "string").
