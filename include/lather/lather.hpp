@@ -7,4 +7,5 @@
 #include "lather/service.hpp"
 #include "lather/soap.hpp"
 #include "lather/wsdl.hpp"
+#include "lather/wsse.hpp"
 #include "lather/xml.hpp"

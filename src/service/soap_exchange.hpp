@@ -65,6 +65,7 @@ class soap_exchange final : public detail::exchange {
     op_ = nullptr;
     head_set_ = false;
     response_headers_.clear();
+    for (auto& st : states_) st.cleared = false;
     reader_.reset();
     reader_.set_limits(svc.options().xml_limits);
     buf_.clear();
@@ -82,6 +83,18 @@ class soap_exchange final : public detail::exchange {
   }
   void add_response_header(std::function<void(xml::writer&)> write_entry) override {
     response_headers_.push_back(std::move(write_entry));
+  }
+  call_state& state(const void* key, std::unique_ptr<call_state> (*make)()) override {
+    for (auto& st : states_)
+      if (st.key == key) {
+        if (!st.cleared) {
+          st.object->clear();
+          st.cleared = true;
+        }
+        return *st.object;
+      }
+    states_.push_back({key, make(), true});
+    return *states_.back().object;
   }
 
   // ---- exchange ----
@@ -143,6 +156,13 @@ class soap_exchange final : public detail::exchange {
   xml::writer writer_{buf_};
   std::optional<soap::envelope_writer> response_writer_;
   std::vector<std::function<void(xml::writer&)>> response_headers_;
+  // call_context::state objects, kept with the pooled exchange (few: one per user).
+  struct keyed_state {
+    const void* key;
+    std::unique_ptr<call_state> object;
+    bool cleared;  // in the current call
+  };
+  std::vector<keyed_state> states_;
   http::request* req_ = nullptr;
   http::response* res_ = nullptr;
   service* svc_ = nullptr;

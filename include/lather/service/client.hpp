@@ -174,6 +174,9 @@ class client {
   /// The service's WSDL (GET ?wsdl).
   std::string wsdl();
   http::client& transport() noexcept { return *http_; }
+  /// The options the client was made with (an interceptor writing header attributes needs
+  /// the SOAP version).
+  const client_options& options() const noexcept { return opts_; }
 
  private:
   // Start the literal request element (wrapper, RPC wrapper or bare element) and write

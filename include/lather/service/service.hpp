@@ -107,6 +107,17 @@ fault_declaration fault_type(std::string name = {}) {
           &detail::describe_fault<Detail>};
 }
 
+/// State of one call that a service's header readers and interceptors share: a header read
+/// before dispatch, checked in `before` once the operation is known (lather/wsse does this).
+/// Derive from it and get it with call_context::state<T>(key).
+class call_state {
+ public:
+  virtual ~call_state() = default;
+  /// Called before the object is first used in a call: drop the previous call's values (keep
+  /// capacity: the object is reused across calls, so a warm server allocates nothing for it).
+  virtual void clear() = 0;
+};
+
 /// What a handler can see of the call besides its parameters (declare a leading
 /// `lather::call_context&` parameter to get it).
 class call_context {
@@ -120,6 +131,16 @@ class call_context {
   virtual std::string_view remote_user() const = 0;  ///< Basic-auth user or ""
   /// Add a SOAP header entry to the response (written before the Body).
   virtual void add_response_header(std::function<void(xml::writer&)> write_entry) = 0;
+  /// This call's state object for `key` (the address of something its user owns, so users do
+  /// not collide): made by `make` the first time the call's pooled slot needs one, cleared
+  /// (call_state::clear) the first time each call asks for it.
+  virtual call_state& state(const void* key, std::unique_ptr<call_state> (*make)()) = 0;
+  /// The same, typed: T derives from call_state and is default-constructible.
+  template <class T>
+  T& state(const void* key) {
+    return static_cast<T&>(
+        state(key, []() -> std::unique_ptr<call_state> { return std::make_unique<T>(); }));
+  }
 
  protected:
   ~call_context() = default;

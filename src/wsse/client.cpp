@@ -1,0 +1,115 @@
+// The client side: the Security header written into each request by an interceptor.
+#include <array>
+#include <atomic>
+#include <utility>
+#include <vector>
+
+#include "crypto.hpp"
+#include "lather/soap/envelope.hpp"
+#include "lather/wsse/client.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather::wsse {
+
+struct client_security::impl {
+  client_policy endpoint;
+  std::vector<std::pair<std::string, client_policy>> operations;
+  std::atomic<std::int64_t> offset_ms{0};
+
+  const client_policy& policy_for(std::string_view operation) const noexcept {
+    for (const auto& [name, p] : operations)
+      if (name == operation) return p;
+    return endpoint;
+  }
+};
+
+client_security::client_security(client_policy endpoint) : impl_(std::make_shared<impl>()) {
+  impl_->endpoint = std::move(endpoint);
+}
+
+client_security& client_security::operation(std::string name, client_policy policy) {
+  impl_->operations.emplace_back(std::move(name), std::move(policy));
+  return *this;
+}
+
+void client_security::set_clock_offset(std::chrono::milliseconds offset) noexcept {
+  impl_->offset_ms.store(offset.count(), std::memory_order_relaxed);
+}
+
+std::chrono::milliseconds client_security::clock_offset() const noexcept {
+  return std::chrono::milliseconds{impl_->offset_ms.load(std::memory_order_relaxed)};
+}
+
+void client_security::install(lather::client& c) const {
+  const soap::version v = c.options().version;
+  c.intercept({.write_headers =
+                   [self = *this, v](std::string_view operation, xml::writer& w) {
+                     self.write_header(w, v, self.impl_->policy_for(operation));
+                   },
+               .after = {}});
+}
+
+namespace {
+
+void leaf(xml::writer& w, std::string_view ns, std::string_view local, std::string_view text) {
+  w.start_element(ns, local);
+  w.text(text);
+  w.end_element();
+}
+
+}  // namespace
+
+void client_security::write_header(xml::writer& w, soap::version v,
+                                   const client_policy& policy) const {
+  if (!policy.token && !policy.timestamp) return;
+  const time_point now = std::chrono::system_clock::now() + clock_offset();
+  std::array<char, 24> created_text;
+  const std::string_view created = format_time(now, created_text);
+
+  w.declare_namespace("wsse", wsse_ns);
+  w.declare_namespace("wsu", wsu_ns);
+  w.start_element(wsse_ns, "Security");
+  soap::write_header_attributes(w, v, policy.must_understand);
+  if (policy.timestamp) {
+    w.start_element(wsu_ns, "Timestamp");
+    w.attribute(wsu_ns, "Id", "TS-1");
+    leaf(w, wsu_ns, "Created", created);
+    std::array<char, 24> expires_text;
+    leaf(w, wsu_ns, "Expires", format_time(now + policy.timestamp_ttl, expires_text));
+    w.end_element();
+  }
+  if (policy.token) {
+    const username_token& t = *policy.token;
+    w.start_element(wsse_ns, "UsernameToken");
+    w.attribute(wsu_ns, "Id", "UsernameToken-1");
+    leaf(w, wsse_ns, "Username", t.username);
+    std::array<std::uint8_t, 16> nonce;
+    if (t.nonce) detail::random_bytes(nonce);
+    const std::span<const std::uint8_t> nonce_sent =
+        t.nonce ? std::span<const std::uint8_t>(nonce) : std::span<const std::uint8_t>{};
+    const std::string_view created_sent = t.created ? created : std::string_view{};
+    w.start_element(wsse_ns, "Password");
+    if (t.type == password_type::digest) {
+      w.attribute({}, "Type", password_digest_uri);
+      // Over exactly the nonce bytes and the Created text written below.
+      w.text(password_digest(nonce_sent, created_sent, t.password));
+    } else {
+      w.attribute({}, "Type", password_text_uri);
+      w.text(t.password);
+    }
+    w.end_element();
+    if (t.nonce) {
+      std::string encoded;
+      xsd::base64_encode(nonce, encoded);
+      w.start_element(wsse_ns, "Nonce");
+      w.attribute({}, "EncodingType", base64_encoding_uri);
+      w.text(encoded);
+      w.end_element();
+    }
+    if (t.created) leaf(w, wsu_ns, "Created", created_sent);
+    w.end_element();
+  }
+  w.end_element();
+}
+
+}  // namespace lather::wsse

@@ -1,0 +1,29 @@
+// Internal to lather_wsse: the OpenSSL calls the tokens need.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string_view>
+
+namespace lather::wsse::detail {
+
+using sha1_digest = std::array<std::uint8_t, 20>;
+using sha256_digest = std::array<std::uint8_t, 32>;
+
+/// SHA-1 / SHA-256 of the concatenation of `parts`.
+sha1_digest sha1(std::initializer_list<std::span<const std::uint8_t>> parts);
+sha256_digest sha256(std::initializer_list<std::span<const std::uint8_t>> parts);
+
+/// Fill `out` from OpenSSL's CSPRNG; throws std::runtime_error if it fails.
+void random_bytes(std::span<std::uint8_t> out);
+
+/// Constant-time equality of two byte strings of the same length (false otherwise).
+bool equal_secret(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept;
+
+inline std::span<const std::uint8_t> bytes(std::string_view s) noexcept {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+}  // namespace lather::wsse::detail

@@ -1,0 +1,304 @@
+// The server side: the Security header is read while the envelope streams by (the operation is
+// not known yet), and checked against the operation's policy in an interceptor's `before`.
+#include "lather/wsse/server.hpp"
+
+#include <array>
+#include <atomic>
+#include <utility>
+#include <vector>
+
+#include "crypto.hpp"
+#include "lather/wsse/client.hpp"
+#include "lather/xml/reader.hpp"
+#include "replay_cache.hpp"
+
+namespace lather::wsse {
+
+namespace {
+
+using std::chrono::milliseconds;
+using clock = std::chrono::system_clock;
+
+/// Longest token field accepted (username, password, nonce, times): real ones are far shorter,
+/// and nothing of an attacker's choosing is kept beyond this.
+constexpr std::size_t max_field = 1024;
+
+/// What the Security header of one call said (reused across calls: strings keep capacity).
+struct security_state final : call_state {
+  bool seen = false;  // a Security header targeted at us was read
+  bool has_token = false, has_password = false, has_nonce = false, has_created = false;
+  bool has_timestamp = false, has_expires = false;
+  password_type type = password_type::text;
+  std::string username, password, nonce_text, created;
+  clock::time_point created_at, ts_created_at, ts_expires_at;
+  std::vector<std::uint8_t> nonce;
+  bool authenticated = false;
+
+  void clear() override {
+    seen = has_token = has_password = has_nonce = has_created = false;
+    has_timestamp = has_expires = authenticated = false;
+    type = password_type::text;
+    username.clear();
+    password.clear();
+    nonce_text.clear();
+    created.clear();
+    nonce.clear();
+  }
+};
+
+/// The key of every server_security's per-call state (one per service).
+constinit const char state_key = 0;
+
+/// Reads the text content of the element the reader is on (start tag) into `out`; a child
+/// element or an overlong value is an invalid token.
+void read_text(xml::reader& r, std::string& out) {
+  out.clear();
+  if (r.is_empty_element()) {
+    r.next();
+    return;
+  }
+  for (;;) {
+    switch (r.next()) {
+      case xml::token::text:
+        out += r.text();
+        if (out.size() > max_field) throw_fault(fault_code::invalid_security_token);
+        break;
+      case xml::token::end_element:
+        return;
+      case xml::token::start_element:
+        throw_fault(fault_code::invalid_security_token);
+      default:
+        throw_fault(fault_code::invalid_security);
+    }
+  }
+}
+
+clock::time_point read_time(xml::reader& r, std::string& text) {
+  read_text(r, text);
+  const auto t = parse_time(text);
+  if (!t) throw_fault(fault_code::invalid_security_token);
+  return *t;
+}
+
+/// Children of the element the reader is on, one call of `child` per child start tag (which
+/// must read the child through its end tag); text other than whitespace is refused.
+template <class F>
+void for_each_child(xml::reader& r, F&& child) {
+  if (r.is_empty_element()) {
+    r.next();
+    return;
+  }
+  for (;;) {
+    switch (r.next()) {
+      case xml::token::start_element:
+        child();
+        break;
+      case xml::token::end_element:
+        return;
+      case xml::token::text:
+        if (r.text().find_first_not_of(" \t\r\n") != std::string_view::npos)
+          throw_fault(fault_code::invalid_security);
+        break;
+      default:
+        throw_fault(fault_code::invalid_security);
+    }
+  }
+}
+
+void read_username_token(xml::reader& r, security_state& s) {
+  if (s.has_token) throw_fault(fault_code::invalid_security);  // one token per message
+  s.has_token = true;
+  std::string scratch;
+  for_each_child(r, [&] {
+    if (r.is(wsse_ns, "Username")) {
+      read_text(r, s.username);
+    } else if (r.is(wsse_ns, "Password")) {
+      if (s.has_password) throw_fault(fault_code::invalid_security_token);
+      s.has_password = true;
+      const xml::attribute* type = r.find_attribute({}, "Type");
+      // No Type is PasswordText (UsernameToken Profile 1.1, section 3.1); the QName forms
+      // of the draft profile ("wsse:PasswordDigest") are still sent by old stacks.
+      const std::string_view t = type ? type->value : password_text_uri;
+      if (t.ends_with("#PasswordDigest") || t.ends_with(":PasswordDigest"))
+        s.type = password_type::digest;
+      else if (t.ends_with("#PasswordText") || t.ends_with(":PasswordText"))
+        s.type = password_type::text;
+      else
+        throw_fault(fault_code::unsupported_security_token);
+      read_text(r, s.password);
+    } else if (r.is(wsse_ns, "Nonce")) {
+      if (s.has_nonce) throw_fault(fault_code::invalid_security_token);
+      s.has_nonce = true;
+      const xml::attribute* enc = r.find_attribute({}, "EncodingType");
+      if (enc && enc->value != base64_encoding_uri)
+        throw_fault(fault_code::unsupported_security_token);
+      read_text(r, s.nonce_text);
+      if (xsd::base64_decode(s.nonce_text, s.nonce) != bind::errc::ok || s.nonce.empty())
+        throw_fault(fault_code::invalid_security_token);
+    } else if (r.is(wsu_ns, "Created") || r.is(wsse_ns, "Created")) {
+      // wsse:Created: the draft profile's name, still sent by some devices.
+      if (s.has_created) throw_fault(fault_code::invalid_security_token);
+      s.has_created = true;
+      s.created_at = read_time(r, s.created);
+    } else {
+      r.skip_element();
+    }
+  });
+  if (s.username.empty()) throw_fault(fault_code::invalid_security_token);
+}
+
+void read_timestamp(xml::reader& r, security_state& s) {
+  if (s.has_timestamp) throw_fault(fault_code::invalid_security);  // one per header (WSS 10.)
+  s.has_timestamp = true;
+  bool has_created = false;
+  std::string scratch;
+  for_each_child(r, [&] {
+    if (r.is(wsu_ns, "Created") && !has_created) {
+      has_created = true;
+      s.ts_created_at = read_time(r, scratch);
+    } else if (r.is(wsu_ns, "Expires") && !s.has_expires) {
+      s.has_expires = true;
+      s.ts_expires_at = read_time(r, scratch);
+    } else {
+      throw_fault(fault_code::invalid_security);
+    }
+  });
+  if (!has_created) throw_fault(fault_code::invalid_security);
+}
+
+void read_security(xml::reader& r, security_state& s) {
+  if (s.seen) throw_fault(fault_code::invalid_security);  // two headers for this node
+  s.seen = true;
+  for_each_child(r, [&] {
+    if (r.is(wsse_ns, "UsernameToken"))
+      read_username_token(r, s);
+    else if (r.is(wsu_ns, "Timestamp"))
+      read_timestamp(r, s);
+    else
+      r.skip_element();
+  });
+}
+
+}  // namespace
+
+struct server_security::impl {
+  password_lookup lookup;
+  server_policy endpoint;
+  std::vector<std::pair<std::string, server_policy>> operations;
+  std::atomic<std::int64_t> skew_ms{300'000}, ttl_ms{300'000};
+  detail::replay_cache replay{100'000};
+
+  const server_policy& policy_for(std::string_view operation) const noexcept {
+    for (const auto& [name, p] : operations)
+      if (name == operation) return p;
+    return endpoint;
+  }
+
+  void check(call_context& ctx) {
+    const server_policy& policy = policy_for(ctx.operation());
+    if (!policy.requires_anything()) return;
+    security_state& s = ctx.state<security_state>(&state_key);
+    if (!s.seen) throw_fault(fault_code::invalid_security);
+    const clock::time_point now = clock::now();
+    const milliseconds skew{skew_ms.load(std::memory_order_relaxed)};
+    const milliseconds ttl{ttl_ms.load(std::memory_order_relaxed)};
+    auto check_fresh = [&](clock::time_point created) {
+      if (created > now + skew || created + ttl + skew < now)
+        throw_fault(fault_code::message_expired);
+    };
+    if (policy.timestamp && !s.has_timestamp) throw_fault(fault_code::invalid_security);
+    if (s.has_timestamp) {
+      check_fresh(s.ts_created_at);
+      if (s.has_expires && s.ts_expires_at + skew < now) throw_fault(fault_code::message_expired);
+    }
+    if (policy.username_token && !s.has_token) throw_fault(fault_code::invalid_security);
+    if (s.has_token) verify_token(policy, s, now, skew, ttl, check_fresh);
+  }
+
+  template <class CheckFresh>
+  void verify_token(const server_policy& policy, security_state& s, clock::time_point now,
+                    milliseconds skew, milliseconds ttl, CheckFresh& check_fresh) {
+    if (!s.has_password) throw_fault(fault_code::unsupported_security_token);
+    const bool digest = s.type == password_type::digest;
+    if (digest ? !policy.allow_digest : !policy.allow_text)
+      throw_fault(fault_code::unsupported_security_token);
+    if (digest &&
+        ((policy.require_nonce && !s.has_nonce) || (policy.require_created && !s.has_created)))
+      throw_fault(fault_code::invalid_security_token);
+    if (s.has_created) check_fresh(s.created_at);
+
+    const std::optional<std::string> expected = lookup(s.username);
+    bool ok = false;
+    if (expected) {
+      if (digest) {
+        std::vector<std::uint8_t> received;
+        // Over the Created text as received, not as re-formatted.
+        const detail::sha1_digest want =
+            detail::sha1({s.nonce, detail::bytes(s.created), detail::bytes(*expected)});
+        ok = xsd::base64_decode(s.password, received) == bind::errc::ok &&
+             detail::equal_secret(received, want);
+      } else {
+        // Hashes of equal length, compared in constant time.
+        ok = detail::equal_secret(detail::sha256({detail::bytes(s.password)}),
+                                  detail::sha256({detail::bytes(*expected)}));
+      }
+    }
+    if (!ok) throw_fault(fault_code::failed_authentication);
+
+    if (s.has_nonce) {
+      // Remembered until the Created it came with is stale anyway.
+      const clock::time_point born = s.has_created ? s.created_at : now;
+      const detail::sha256_digest h = detail::sha256(
+          {s.nonce, detail::bytes(std::string_view("\0", 1)), detail::bytes(s.created)});
+      detail::replay_cache::key k;
+      std::copy_n(h.begin(), k.size(), k.begin());
+      if (!replay.insert(k, now, std::max(born, now) + ttl + 2 * skew))
+        throw_fault(fault_code::invalid_security);
+    }
+    s.authenticated = true;
+  }
+};
+
+server_security::server_security(password_lookup lookup, server_policy endpoint)
+    : impl_(std::make_unique<impl>()) {
+  impl_->lookup = std::move(lookup);
+  impl_->endpoint = endpoint;
+}
+
+server_security::~server_security() = default;
+
+server_security& server_security::operation(std::string name, server_policy policy) {
+  impl_->operations.emplace_back(std::move(name), policy);
+  return *this;
+}
+
+void server_security::install(service& svc) {
+  svc.header(std::string(wsse_ns), "Security", [](call_context& ctx, xml::reader& r) {
+    read_security(r, ctx.state<security_state>(&state_key));
+  });
+  svc.intercept(
+      {.before = [self = impl_.get()](call_context& ctx) { self->check(ctx); }, .after = {}});
+}
+
+void server_security::set_max_skew(std::chrono::milliseconds skew) noexcept {
+  impl_->skew_ms.store(skew.count(), std::memory_order_relaxed);
+}
+
+void server_security::set_ttl(std::chrono::milliseconds ttl) noexcept {
+  impl_->ttl_ms.store(ttl.count(), std::memory_order_relaxed);
+}
+
+void server_security::set_replay_capacity(std::size_t entries) {
+  impl_->replay.set_capacity(entries);
+}
+
+std::size_t server_security::replay_entries() const {
+  return impl_->replay.size();
+}
+
+std::string_view server_security::user(call_context& ctx) {
+  const security_state& s = ctx.state<security_state>(&state_key);
+  return s.authenticated ? std::string_view(s.username) : std::string_view{};
+}
+
+}  // namespace lather::wsse
