@@ -8,29 +8,12 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
-#include <atomic>
-#include <cstdlib>
+#include <cstdio>
 #include <cstring>
-#include <new>
 #include <string_view>
 
+#include "../support/alloc_counter.hpp"
 #include "lather/http/server.hpp"
-
-namespace {
-std::atomic<std::uint64_t> allocations{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace {
 
@@ -87,11 +70,11 @@ TEST(http_allocations, KeepAliveEchoMakesNoHeapAllocationOnceWarm) {
   for (int i = 0; i < 200; ++i)  // warm-up: buffers reach their working size
     ASSERT_TRUE(
         exchange(fd, {request, static_cast<std::size_t>(len)}, buf, sizeof buf, response_size));
-  const std::uint64_t before = allocations.load();
+  const std::uint64_t before = test::allocations();
   for (int i = 0; i < 500; ++i)
     ASSERT_TRUE(
         exchange(fd, {request, static_cast<std::size_t>(len)}, buf, sizeof buf, response_size));
-  const std::uint64_t during = allocations.load() - before;
+  const std::uint64_t during = test::allocations() - before;
   ::close(fd);
   srv.stop();
   EXPECT_EQ(during, 0u) << during << " heap allocations for 500 keep-alive requests";

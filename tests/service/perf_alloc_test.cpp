@@ -5,36 +5,16 @@
 // threads, so allocations are told apart by the thread that makes them.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
-#include <new>
 #include <string>
 #include <vector>
 
+#include "../support/alloc_counter.hpp"
 #include "lather/perf/echo_service.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "local_server.hpp"
-
-namespace {
-std::atomic<std::uint64_t> server_allocations{0}, client_allocations{0};
-thread_local bool client_thread = false;
-}  // namespace
-
-// noinline: GCC's -Wmismatched-new-delete misfires when these inline into new/delete pairs.
-[[gnu::noinline]] void* operator new(std::size_t n) {
-  (client_thread ? client_allocations : server_allocations).fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept {
-  std::free(p);
-}
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace {
 
@@ -46,7 +26,6 @@ constexpr int counted_calls = 1000;
 class perf_call_allocations : public ::testing::Test {
  protected:
   void SetUp() override {
-    client_thread = true;
     perf::add_doc_echo_operations(doc_);
     server_options o;
     o.threads = 1;
@@ -62,11 +41,12 @@ class perf_call_allocations : public ::testing::Test {
   template <class Call>
   per_call allocations_per_call(Call&& call) {
     for (int i = 0; i < warm_up_calls; ++i) call(i);
-    const std::uint64_t server_before = server_allocations.load();
-    const std::uint64_t client_before = client_allocations.load();
+    const std::uint64_t all_before = test::allocations();
+    const std::uint64_t client_before = test::thread_allocations();
     for (int i = 0; i < counted_calls; ++i) call(warm_up_calls + i);
-    return {double(server_allocations.load() - server_before) / counted_calls,
-            double(client_allocations.load() - client_before) / counted_calls};
+    const std::uint64_t client = test::thread_allocations() - client_before;
+    const std::uint64_t server = test::allocations() - all_before - client;
+    return {double(server) / counted_calls, double(client) / counted_calls};
   }
 
   /// Allocations per echoComplexTypeDoc call at PacketSize 1 over one keep-alive connection

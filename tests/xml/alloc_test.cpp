@@ -2,42 +2,14 @@
 // heap allocations, whole-document, pushed and pulled. Counted by replacing operator new.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <new>
 #include <sstream>
 #include <string>
 
+#include "../support/alloc_counter.hpp"
 #include "lather/xml/reader.hpp"
-
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<long> allocations{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (counting.load(std::memory_order_relaxed)) allocations.fetch_add(1);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  return operator new(n);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace lather::xml {
 namespace {
@@ -65,7 +37,6 @@ std::size_t parse(reader& r, const std::string& doc, mode m, std::size_t& fed) {
     token t = r.next();
     if (t == token::end_document) return events;
     if (t == token::error) {
-      counting = false;
       ADD_FAILURE() << r.error().message();
       return events;
     }
@@ -98,24 +69,22 @@ void expect_no_allocation(const char* file, mode m) {
   }
   std::size_t warm = parse(r, doc, m, fed);
   parse(r, doc, m, fed);
-  allocations = 0;
-  counting = true;
+  const std::uint64_t before = test::thread_allocations();
   std::size_t events = parse(r, doc, m, fed);
-  counting = false;
+  const std::uint64_t allocations = test::thread_allocations() - before;
   EXPECT_EQ(events, warm);
   EXPECT_GT(events, 1000u);
-  EXPECT_EQ(allocations.load(), 0) << file << " mode " << static_cast<int>(m);
+  EXPECT_EQ(allocations, 0u) << file << " mode " << static_cast<int>(m);
 }
 
 std::string* volatile keep_alive = nullptr;
 
 TEST(ReaderAllocations, CounterSeesAllocations) {
-  allocations = 0;
-  counting = true;
+  const std::uint64_t before = test::thread_allocations();
   keep_alive = new std::string(100, 'x');
-  counting = false;
+  const std::uint64_t allocations = test::thread_allocations() - before;
   delete keep_alive;
-  EXPECT_GE(allocations.load(), 1);
+  EXPECT_GE(allocations, 1u);
 }
 
 TEST(ReaderAllocations, NoneInSteadyStateWhole) {

@@ -10,9 +10,7 @@
 
 #include <charconv>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <optional>
 #include <random>
 #include <set>
@@ -23,25 +21,7 @@
 #include "lather/xml/reader.hpp"
 
 #include "../../bench/xml/cxf_request.hpp"
-
-// Counts heap allocations made while `counting` is set (this test binary only).
-namespace {
-std::size_t allocations = 0;
-bool counting = false;
-}  // namespace
-
-// noinline: GCC's -Wmismatched-new-delete misfires when these inline into new/delete pairs.
-[[gnu::noinline]] void* operator new(std::size_t n) {
-  if (counting) ++allocations;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc{};
-}
-[[gnu::noinline]] void operator delete(void* p) noexcept {
-  std::free(p);
-}
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
+#include "../support/alloc_counter.hpp"
 
 namespace {
 
@@ -1141,15 +1121,13 @@ TEST(XmlWriterCxf, SteadyStateWriterPassAllocatesNothing) {
     lather::bench::write_cxf_echo_complex_request(w, bin, 100);
   }
   const std::size_t size = out.size();
-  allocations = 0;
-  counting = true;
+  const std::uint64_t allocations_before = lather::test::thread_allocations();
   for (int pass = 0; pass < 5; ++pass) {
     out.clear();
     w.reset();
     lather::bench::write_cxf_echo_complex_request(w, bin, 100);
   }
-  counting = false;
-  EXPECT_EQ(allocations, 0u);
+  EXPECT_EQ(lather::test::thread_allocations() - allocations_before, 0u);
   EXPECT_EQ(out.size(), size);
   EXPECT_GT(size, 150000u);
 }
@@ -1302,11 +1280,9 @@ TEST(XmlWriterDocumentStart, SteadyStateAllocatesNothing) {
   };
   pass();
   pass();
-  allocations = 0;
-  counting = true;
+  const std::uint64_t allocations_before = lather::test::thread_allocations();
   for (int i = 0; i < 5; ++i) pass();
-  counting = false;
-  EXPECT_EQ(allocations, 0u);
+  EXPECT_EQ(lather::test::thread_allocations() - allocations_before, 0u);
 }
 
 // ---- round trips through lather's reader and expat -----------------------------------------
