@@ -430,6 +430,8 @@ client::stats client::get_stats() const {
   st.spins_found_work = impl_->spins_found.load(std::memory_order_relaxed);
   st.spins_gave_up = impl_->spins_gave_up.load(std::memory_order_relaxed);
   st.read_areas_held = impl_->read_areas_held.load(std::memory_order_relaxed);
+  st.tls_handshakes = impl_->tls_handshakes.load(std::memory_order_relaxed);
+  st.tls_resumed = impl_->tls_resumed.load(std::memory_order_relaxed);
   std::lock_guard lock(impl_->pool_mutex);
   st.connections_idle = impl_->idle.size();
   return st;

@@ -34,6 +34,7 @@
 #include "framer.hpp"
 #include "lent_stack.hpp"
 #include "spin.hpp"
+#include "tls.hpp"
 #include "wire.hpp"
 
 namespace lather::http {
@@ -222,10 +223,10 @@ struct client::impl {
   impl(std::string u, client_options o) : url(detail::parse_url(u)), opts(std::move(o)) {
     if (url.https) {
       tls.emplace(asio::ssl::context::tls_client);
-      tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                       asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                       asio::ssl::context::no_tlsv1_1);
+      tls->set_options(asio::ssl::context::default_workarounds);
       tls_options t = opts.tls.value_or(tls_options{});
+      detail::set_tls_versions(*tls, t);
+      if (t.session_resumption) sessions.emplace(*tls);
       try {
         if (t.verify_peer) {
           tls->set_verify_mode(asio::ssl::verify_peer);
@@ -252,6 +253,7 @@ struct client::impl {
 
   detail::parsed_url url;
   client_options opts;
+  std::optional<detail::session_store> sessions;  // outlives `tls`, whose callback uses it
   std::optional<asio::ssl::context> tls;
   bool verify_peer = true;
   std::string authorization;
@@ -266,6 +268,7 @@ struct client::impl {
   std::unique_ptr<asio::thread_pool> async_pool;
 
   std::atomic<std::uint64_t> connections_opened{0}, requests{0}, retries{0};
+  std::atomic<std::uint64_t> tls_handshakes{0}, tls_resumed{0};
   std::atomic<std::uint64_t> spins_found{0}, spins_gave_up{0};
   std::atomic<std::size_t> read_areas_held{0};
 

@@ -225,6 +225,7 @@ void client_call::connect() {
       SSL_set_tlsext_host_name(c.tls->stream.native_handle(), cl.url.host.c_str());
     if (cl.verify_peer)
       c.tls->stream.set_verify_callback(asio::ssl::host_name_verification(cl.url.host));
+    if (cl.sessions) cl.sessions->offer(c.tls->stream.native_handle());
     run_io(d, ec, [&](auto&& done) {
       c.tls->stream.async_handshake(asio::ssl::stream_base::client,
                                     [done](const sys_error& e) { done(e, 0); });
@@ -234,6 +235,9 @@ void client_call::connect() {
       throw error(errc::tls_failed,
                   "TLS handshake with " + cl.url.host + ":" + cl.url.port + ": " + ec.message());
     }
+    cl.tls_handshakes.fetch_add(1, std::memory_order_relaxed);
+    if (SSL_session_reused(c.tls->stream.native_handle()))
+      cl.tls_resumed.fetch_add(1, std::memory_order_relaxed);
   }
   c.connected = true;
   cl.connections_opened.fetch_add(1, std::memory_order_relaxed);

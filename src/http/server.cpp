@@ -163,9 +163,9 @@ void server::start() {
     if (s.opts.tls) {
       const tls_options& t = *s.opts.tls;
       s.tls.emplace(asio::ssl::context::tls_server);
-      s.tls->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                         asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                         asio::ssl::context::no_tlsv1_1);
+      s.tls->set_options(asio::ssl::context::default_workarounds);
+      detail::set_tls_versions(*s.tls, t);
+      s.ticket_keys.emplace(*s.tls, t);
       s.tls->use_certificate_chain_file(t.cert_file);
       s.tls->use_private_key_file(t.key_file, asio::ssl::context::pem);
       if (!t.ca_file.empty()) {
@@ -389,6 +389,8 @@ server::stats server::get_stats() const {
   st.connections_total = impl_->connections_total.load();
   st.connections_open = impl_->open_connections.load();
   st.rejected_connections = impl_->rejected.load();
+  st.tls_handshakes = impl_->tls_handshakes.load();
+  st.tls_resumed = impl_->tls_resumed.load();
   for (const auto& w : impl_->workers) {
     st.requests += w->requests.load(std::memory_order_relaxed);
     st.bytes_in += w->bytes_in.load(std::memory_order_relaxed);

@@ -61,16 +61,7 @@ void server_connection::run(yield_type y) {
   owner.connections = this;
   ++owner.open_connections;
   try {
-    bool ok = true;
-    if (srv.tls) {
-      tls.emplace(socket, *srv.tls);
-      set_deadline(srv.opts.header_timeout);
-      sys_error ec;
-      tls->async_handshake(asio::ssl::stream_base::server, y[ec]);
-      current_connection = this;
-      clear_deadline();
-      ok = !ec;
-    }
+    bool ok = !srv.tls || handshake();
     while (ok && !closed) {
       if (!wait_for_request()) break;
       bool served = false;
@@ -89,6 +80,7 @@ void server_connection::run(yield_type y) {
     // Connection-level failure: nothing more can be said to this client.
   }
   parser.reset();
+  send_close_notify();
   close_socket();
   if (prev)
     prev->next = next;
@@ -102,6 +94,63 @@ void server_connection::run(yield_type y) {
   owner.stacks.trim(owner.open_connections);  // as give_back_buffers
   current_connection = nullptr;
   srv.connection_closed();
+}
+
+/// The TLS handshake, within handshake_timeout. False = close the connection; a plain HTTP
+/// request instead of a ClientHello (OpenSSL knows its method) is answered first.
+bool server_connection::handshake() {
+  tls.emplace(socket, *srv.tls);
+  set_deadline(srv.opts.handshake_timeout);
+  sys_error ec;
+  tls->async_handshake(asio::ssl::stream_base::server, (*yield)[ec]);
+  current_connection = this;
+  if (!ec) {
+    clear_deadline();
+    tls_established = true;
+    srv.tls_handshakes.fetch_add(1, std::memory_order_relaxed);
+    if (SSL_session_reused(tls->native_handle()))
+      srv.tls_resumed.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+  if (ec.category() == asio::error::get_ssl_category()) {
+    const auto reason =
+        ERR_GET_REASON(static_cast<unsigned long>(static_cast<unsigned>(ec.value())));
+    if (reason == SSL_R_HTTP_REQUEST || reason == SSL_R_HTTPS_PROXY_REQUEST) answer_plain_http();
+  }
+  return false;
+}
+
+/// A TLS connection closing after its handshake ends with a close_notify (RFC 8446 §6.1): a
+/// client sees a clean end instead of a truncation, which would make OpenSSL discard the
+/// session it could resume. The client's own close_notify is not awaited.
+void server_connection::send_close_notify() {
+  if (!tls_established || closed) return;
+  tls_established = false;
+  SSL_set_shutdown(tls->native_handle(), SSL_RECEIVED_SHUTDOWN);  // SSL_shutdown: send only
+  set_deadline(srv.opts.idle_timeout);
+  sys_error ec;
+  tls->async_shutdown((*yield)[ec]);
+  current_connection = this;
+}
+
+/// A plain HTTP request on the TLS port: "400 Bad Request" in plain text, as nginx answers, so
+/// that whoever typed http:// for https:// reads why instead of a reset. Then what the client
+/// still sends is read (within handshake_timeout) until it closes, so that closing does not
+/// reset the connection under the answer.
+void server_connection::answer_plain_http() {
+  static constexpr std::string_view answer =
+      "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 42\r\n"
+      "Connection: close\r\n\r\nplain HTTP request sent to the HTTPS port\n"sv;
+  sys_error ec;
+  asio::async_write(socket, asio::buffer(answer.data(), answer.size()), (*yield)[ec]);
+  current_connection = this;
+  if (ec || closed) return;
+  socket.shutdown(tcp::socket::shutdown_send, ec);
+  char unread[1024];
+  while (!ec && !closed) {
+    socket.async_read_some(asio::buffer(unread), (*yield)[ec]);
+    current_connection = this;
+  }
 }
 
 /// Until the next request's first bytes are in the read buffer (at once for pipelined ones),

@@ -35,6 +35,7 @@
 #include "framer.hpp"
 #include "lent_stack.hpp"
 #include "spin.hpp"
+#include "tls.hpp"
 #include "wire.hpp"
 
 namespace lather::http {
@@ -108,6 +109,7 @@ struct server::impl {
   std::vector<detail::route_entry> routes;  // longest prefix first
   std::vector<std::unique_ptr<detail::worker>> workers;
   std::optional<tcp::acceptor> acceptor;
+  std::optional<detail::ticket_keys> ticket_keys;  // outlives `tls`, whose callback uses it
   std::optional<asio::ssl::context> tls;
   std::string expected_credentials;  // base64("user:password")
   std::uint16_t bound_port = 0;
@@ -119,6 +121,7 @@ struct server::impl {
       stopped{false};
   std::atomic<bool> notify_service_manager{false};
   std::atomic<std::uint64_t> connections_total{0}, open_connections{0}, rejected{0};
+  std::atomic<std::uint64_t> tls_handshakes{0}, tls_resumed{0};
   bool listener_closed = false;  // stop(): its accept queue taken (under state_mutex)
   std::mutex state_mutex;
   std::condition_variable state_changed;  // open_connections fell / stop completed
@@ -221,6 +224,7 @@ struct server_connection final : std::enable_shared_from_this<server_connection>
   worker& owner;
   tcp::socket socket;
   std::optional<asio::ssl::stream<tcp::socket&>> tls;
+  bool tls_established = false;  // handshake done, no close_notify sent yet
   asio::steady_timer timer;
   clock_type::time_point deadline = clock_type::time_point::max(), armed_expiry{};
   bool timer_pending = false;
@@ -563,6 +567,9 @@ struct server_connection final : std::enable_shared_from_this<server_connection>
   }
 
   void run(yield_type y);
+  bool handshake();
+  void answer_plain_http();
+  void send_close_notify();
   bool wait_for_request();
   bool read_request_head();
   void serve_request();

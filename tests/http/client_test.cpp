@@ -1,5 +1,5 @@
 // HTTP client against the lather server over loopback: framing, pooling, retry, timeouts,
-// streaming both ways, async calls, Basic auth, TLS and mTLS.
+// streaming both ways, async calls, Basic auth (TLS: tls_test.cpp).
 #include <gtest/gtest.h>
 #include <poll.h>
 
@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "echo_calls.hpp"
 #include "lather/http/client.hpp"
 #include "lather/http/server.hpp"
 #include "raw_peer.hpp"
@@ -31,28 +32,8 @@ std::string url(const server& s, std::string_view path = "/echo") {
   return "http://127.0.0.1:" + std::to_string(s.port()) + std::string(path);
 }
 
-void echo(request& req, response& res) {
-  char buf[8192];
-  while (std::size_t n = req.read_body(buf, sizeof buf)) {
-    res.body().append({buf, n});
-    res.body().maybe_flush();
-  }
-  res.set_header("Content-Type", "text/xml; charset=utf-8");
-}
-
-/// POST `body` and return the response body (status must be 200).
-std::string call(client& c, std::string_view body, unsigned* status = nullptr) {
-  std::string out;
-  header_pair hdrs[] = {{"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"\""}};
-  c.post(
-      "", hdrs, [&](lather::byte_buffer& o) { o.append(body); },
-      [&](const response_head& head, const lather::byte_source& src) {
-        if (status) *status = head.status;
-        char buf[4096];
-        while (std::size_t n = src(buf, sizeof buf)) out.append(buf, n);
-      });
-  return out;
-}
+using test::call;
+using test::echo;
 
 TEST(HttpClient, RoundTripAndHeaders) {
   server srv{{}};
@@ -945,84 +926,6 @@ TEST(HttpClient, BasicAuth) {
   client none{url(srv)};
   call(none, "hi", &status);
   EXPECT_EQ(status, 401u);
-}
-
-// ---------------- TLS ----------------
-
-class HttpTls : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    dir_ =
-        std::filesystem::temp_directory_path() / ("lather-http-tls-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-    std::string d = dir_.string();
-    std::string script =
-        "cd '" + d +
-        "' && "
-        "openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 "
-        "  -subj /CN=lather-test-ca 2>/dev/null && "
-        "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\n' > san.ext && "
-        "openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr "
-        "  -subj /CN=localhost 2>/dev/null && "
-        "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
-        "  -out server.pem -days 2 -extfile san.ext 2>/dev/null && "
-        "openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr "
-        "  -subj /CN=lather-client 2>/dev/null && "
-        "openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
-        "  -out client.pem -days 2 2>/dev/null && "
-        "openssl req -x509 -newkey rsa:2048 -nodes -keyout other.key -out other.pem -days 2 "
-        "  -subj /CN=other-ca 2>/dev/null";
-    ok_ = std::system(script.c_str()) == 0;
-  }
-  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
-  static std::string file(const char* name) { return (dir_ / name).string(); }
-  void SetUp() override {
-    if (!ok_) GTEST_SKIP() << "openssl CLI could not generate test certificates";
-  }
-  static std::string https(const server& s) {
-    return "https://127.0.0.1:" + std::to_string(s.port()) + "/echo";
-  }
-  static inline std::filesystem::path dir_;
-  static inline bool ok_ = false;
-};
-
-TEST_F(HttpTls, VerifiedServer) {
-  server srv{{.tls = tls_options{.cert_file = file("server.pem"), .key_file = file("server.key")}}};
-  srv.route("/echo", echo);
-  srv.start();
-  client c{https(srv), {.tls = tls_options{.ca_file = file("ca.pem")}}};
-  EXPECT_EQ(call(c, "secret"), "secret");
-  EXPECT_EQ(call(c, std::string(100000, 's')).size(), 100000u);
-  EXPECT_EQ(c.get_stats().connections_opened, 1u);
-
-  client wrong_ca{https(srv), {.tls = tls_options{.ca_file = file("other.pem")}}};
-  try {
-    call(wrong_ca, "x");
-    FAIL() << "no exception";
-  } catch (const error& e) {
-    EXPECT_EQ(e.code(), errc::tls_failed) << e.what();
-  }
-  client unverified{https(srv), {.tls = tls_options{.verify_peer = false}}};
-  EXPECT_EQ(call(unverified, "trusting"), "trusting");
-}
-
-TEST_F(HttpTls, MutualTls) {
-  server srv{{.tls = tls_options{.cert_file = file("server.pem"),
-                                 .key_file = file("server.key"),
-                                 .ca_file = file("ca.pem")}}};
-  srv.route("/echo", echo);
-  srv.start();
-  client with_cert{https(srv),
-                   {.tls = tls_options{.cert_file = file("client.pem"),
-                                       .key_file = file("client.key"),
-                                       .ca_file = file("ca.pem")}}};
-  EXPECT_EQ(call(with_cert, "mutual"), "mutual");
-  client without_cert{https(srv), {.tls = tls_options{.ca_file = file("ca.pem")}}};
-  EXPECT_THROW(call(without_cert, "x"), error);
-  // A plain-HTTP client on the TLS port gets no answer, and the server keeps serving.
-  client plain{"http://127.0.0.1:" + std::to_string(srv.port()) + "/echo", {.io_timeout = 2s}};
-  EXPECT_THROW(call(plain, "x"), error);
-  EXPECT_EQ(call(with_cert, "still"), "still");
 }
 
 }  // namespace

@@ -185,6 +185,9 @@ class client {
     /// right after a receive that filled its area). A call waiting for its response holds none
     /// (read areas are lent by one pool per process, so waiting threads or fibers share a few).
     std::size_t read_areas_held;
+    /// TLS handshakes completed, and how many of them resumed a session the server gave
+    /// before (tls_options::session_resumption).
+    std::uint64_t tls_handshakes, tls_resumed;
   };
   stats get_stats() const;
 

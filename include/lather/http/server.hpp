@@ -41,6 +41,8 @@ struct server_options {
   std::uint64_t body_limit = 64ull << 20;  ///< checked while streaming; beyond -> 413 + close
   std::chrono::milliseconds header_timeout{10'000};  ///< first byte -> end of headers
   std::chrono::milliseconds idle_timeout{30'000};    ///< between requests; also per body read/write
+  /// TLS: accept -> handshake done; a client that does not finish in time is dropped.
+  std::chrono::milliseconds handshake_timeout{10'000};
   /// stop() (and a drain on SIGTERM/SIGINT): how long requests in progress get to finish once
   /// the server stopped accepting; what is still open then is closed. See docs/deploy.md.
   std::chrono::milliseconds shutdown_deadline{10'000};
@@ -61,7 +63,9 @@ struct server_options {
   /// (Connection: close, Retry-After: 1) and closed at once.
   std::size_t max_connections = 10'000;
   chunking response_chunking{};
-  std::optional<tls_options> tls{};  ///< set = HTTPS only
+  /// Set = HTTPS only. A plain HTTP request on it is answered "400 Bad Request" in plain text
+  /// and closed (docs/http.md, "TLS").
+  std::optional<tls_options> tls{};
   std::optional<basic_auth> auth{};  ///< set = every request needs these credentials (else 401)
   std::string realm = "lather";
   /// Stack of each connection's coroutine (it waits for requests on it) and of each stack a
@@ -237,6 +241,8 @@ class server {
     /// Spins before sleeping (server_options::spin_budget) that found work / that gave up (the
     /// budget ran out, or another thread wanted the CPU) and slept.
     std::uint64_t spins_found_work, spins_gave_up;
+    /// TLS handshakes completed, and how many of them resumed a session (a ticket).
+    std::uint64_t tls_handshakes, tls_resumed;
   };
   stats get_stats() const;
 
