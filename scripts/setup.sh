@@ -7,7 +7,7 @@ packages=(
   libboost-dev libboost-context-dev libboost-coroutine-dev libssl-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
   libexpat1-dev libxml2-dev libxml2-utils
-  libfast-float-dev libcli11-dev
+  libfast-float-dev libcli11-dev nlohmann-json3-dev
   clang libclang-rt-14-dev
   gsoap libgsoap-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler

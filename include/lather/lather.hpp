@@ -3,6 +3,7 @@
 
 #include "lather/bind.hpp"
 #include "lather/byte_buffer.hpp"
+#include "lather/dynamic.hpp"
 #include "lather/http.hpp"
 #include "lather/service.hpp"
 #include "lather/soap.hpp"

@@ -5,3 +5,4 @@
 #include "lather/wsdl/generate.hpp"
 #include "lather/wsdl/load.hpp"
 #include "lather/wsdl/model.hpp"
+#include "lather/wsdl/sample.hpp"

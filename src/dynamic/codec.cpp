@@ -1,0 +1,974 @@
+#include "codec.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "lather/soap/capture.hpp"
+#include "lather/soap/envelope.hpp"
+#include "lather/soap/style.hpp"
+#include "lather/wsdl/sample.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace lather::dynamic::detail {
+
+using namespace lather::wsdl;
+
+namespace {
+
+constexpr std::string_view xsi = soap::xsi_ns;
+constexpr std::string_view soapenc = soap::soap11_encoding_ns;
+constexpr std::size_t max_sample_depth = 12;
+
+// ------------------------------------------------------------------------- simple values
+
+enum class scalar : std::uint8_t { boolean, integer, number, text };
+
+struct int_range {
+  std::string_view name;
+  double lo, hi;
+};
+// The integer types and their value spaces (the unbounded ones as far as a double reaches).
+constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr int_range int_ranges[] = {
+    {"integer", -inf, inf},
+    {"long", -9223372036854775808.0, 9223372036854775807.0},
+    {"int", -2147483648.0, 2147483647.0},
+    {"short", -32768, 32767},
+    {"byte", -128, 127},
+    {"nonNegativeInteger", 0, inf},
+    {"positiveInteger", 1, inf},
+    {"nonPositiveInteger", -inf, 0},
+    {"negativeInteger", -inf, -1},
+    {"unsignedLong", 0, 18446744073709551615.0},
+    {"unsignedInt", 0, 4294967295.0},
+    {"unsignedShort", 0, 65535},
+    {"unsignedByte", 0, 255},
+};
+
+const int_range* int_range_of(std::string_view builtin) {
+  for (const int_range& r : int_ranges)
+    if (r.name == builtin) return &r;
+  return nullptr;
+}
+
+scalar category(const simple_type* builtin) {
+  if (!builtin) return scalar::text;
+  const std::string_view n = builtin->name.local;
+  if (n == "boolean") return scalar::boolean;
+  if (int_range_of(n)) return scalar::integer;
+  if (n == "float" || n == "double") return scalar::number;
+  return scalar::text;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() &&
+         (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool parse_integer(std::string_view s, std::int64_t& out) {
+  s = trim(s);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return !s.empty() && ec == std::errc{} && end == s.data() + s.size();
+}
+
+bool is_integer_text(std::string_view s) {
+  s = trim(s);
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) s.remove_prefix(1);
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool parse_double(std::string_view s, double& out) {
+  s = trim(s);
+  if (s == "INF" || s == "+INF") return out = inf, true;
+  if (s == "-INF") return out = -inf, true;
+  if (s == "NaN") return out = std::numeric_limits<double>::quiet_NaN(), true;
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return !s.empty() && (ec == std::errc{} || ec == std::errc::result_out_of_range) &&
+         end == s.data() + s.size();
+}
+
+// The enumeration in effect on `t` (the nearest restriction that has one).
+const std::vector<std::string>* enumeration_of(const simple_type& t) {
+  for (const simple_type* s = &t; s && !s->builtin; s = s->base)
+    if (!s->facets.enumeration.empty()) return &s->facets.enumeration;
+  return nullptr;
+}
+
+// Why `text` is not a valid value of `t` ("" when it is): the built-in's lexical space, the
+// integer types' ranges, the enumeration.
+std::string invalid_reason(const simple_type& t, std::string_view text) {
+  if (t.variety == simple_type::variety::list || t.variety == simple_type::variety::union_)
+    return {};
+  const simple_type* builtin = t.builtin_base();
+  const std::string label = "xsd:" + (builtin ? builtin->name.local : std::string("string"));
+  auto quoted = [&] {
+    std::string s(1, '"');
+    s.append(text).append("\" is not a valid ");
+    return s;
+  };
+  switch (category(builtin)) {
+    case scalar::boolean: {
+      const std::string_view s = trim(text);
+      if (s != "true" && s != "false" && s != "1" && s != "0") return quoted() + label;
+      break;
+    }
+    case scalar::integer: {
+      const int_range& r = *int_range_of(builtin->name.local);
+      double d = 0;
+      if (!is_integer_text(text) || !parse_double(text, d)) return quoted() + label;
+      if (d < r.lo || d > r.hi) return quoted() + label + " (out of range)";
+      break;
+    }
+    case scalar::number: {
+      double d = 0;
+      if (!parse_double(text, d)) return quoted() + label;
+      break;
+    }
+    case scalar::text:
+      if (builtin && builtin->name.local == "decimal") {
+        double d = 0;
+        const std::string_view s = trim(text);
+        if (!parse_double(s, d) || !std::isfinite(d) || s.find_first_of("eE") != s.npos)
+          return quoted() + label;
+      }
+      break;
+  }
+  if (const auto* e = enumeration_of(t); e &&
+                                         std::find(e->begin(), e->end(), trim(text)) == e->end() &&
+                                         std::find(e->begin(), e->end(), text) == e->end()) {
+    std::string list;
+    for (std::size_t i = 0; i < e->size() && i < 8; ++i) list += (i ? ", " : "") + (*e)[i];
+    if (e->size() > 8) list += ", ...";
+    return quoted() + type_label(t) + " (one of " + list + ")";
+  }
+  return {};
+}
+
+// The value of valid text of `t`: typed for booleans, integers and floats, else the text.
+value typed(const simple_type& t, std::string_view text) {
+  const std::string_view s = trim(text);
+  switch (category(t.builtin_base())) {
+    case scalar::boolean:
+      if (s == "true" || s == "1") return true;
+      if (s == "false" || s == "0") return false;
+      break;
+    case scalar::integer: {
+      std::int64_t i = 0;
+      if (parse_integer(s, i)) return i;
+      break;
+    }
+    case scalar::number: {
+      double d = 0;
+      if (parse_double(s, d) && std::isfinite(d)) return d;
+      break;
+    }
+    case scalar::text:
+      break;
+  }
+  return std::string(text);
+}
+
+// ------------------------------------------------------------------------------ writing
+
+bool is_array_type(const type& t) {
+  return t.kind == type_kind::complex && static_cast<const complex_type&>(t).array.has_value();
+}
+
+class value_writer {
+ public:
+  value_writer(const type_model& tm, xml::writer& w, bool encoded)
+      : tm_(tm), w_(w), encoded_(encoded) {}
+
+  void element(const element_decl& e, const value& v, const std::string& path) {
+    accessor(e.name.ns, e.name.local, *e.type, v, path, e.nillable || encoded_);
+  }
+
+  // An element {ns}local of type `t` holding `v`.
+  void accessor(std::string_view ns, std::string_view local, const type& t, const value& v,
+                const std::string& path, bool nillable) {
+    w_.start_element(ns, local);
+    if (v.is_null() && (nillable || !t.builtin || t.kind == type_kind::complex)) {
+      if (nillable) {
+        w_.attribute(xsi, "nil", "true");
+        w_.end_element();
+        return;
+      }
+    }
+    content(t, v, path);
+    w_.end_element();
+  }
+
+ private:
+  void type_attribute(const type& t) {
+    if (t.anonymous()) return;
+    const std::string_view ns = t.builtin ? wsdl::xsd_ns : std::string_view(t.name.ns);
+    std::string_view prefix = w_.prefix_for(ns);
+    std::string v = prefix.empty() ? t.name.local : std::string(prefix) + ":" + t.name.local;
+    w_.attribute(xsi, "type", v);
+  }
+
+  [[noreturn]] void mismatch(const std::string& path, const std::string& what) const {
+    throw value_error(path + ": " + what);
+  }
+
+  void content(const type& declared, const value& v, const std::string& path) {
+    const type* t = &declared;
+    bool typed_explicitly = false;
+    if (const value* name = v.find(type_key); name && name->is_string()) {
+      t = tm_.derived(declared, name->as_string());
+      if (!t)
+        mismatch(path, "_type \"" + name->as_string() + "\" is not " + type_label(declared) +
+                           " nor derived from it");
+      typed_explicitly = t != &declared;
+    } else if (!v.is_null() && declared.kind == type_kind::complex && !declared.builtin) {
+      if (const type* c = tm_.concrete(declared); c && c != &declared) {
+        t = c;
+        typed_explicitly = true;
+      }
+    }
+    if (t->kind == type_kind::simple) {
+      const auto& st = static_cast<const simple_type&>(*t);
+      if (encoded_) type_attribute(st);
+      w_.text(lexical(st, v, path));
+      return;
+    }
+    const auto& ct = static_cast<const complex_type&>(*t);
+    if (ct.builtin) return any_content(v, path);
+    if (encoded_ || typed_explicitly) type_attribute(ct);
+    if (ct.array) return array_content(ct, v, path);
+    const flat_type& f = tm_.flat(ct);
+    const value* text = nullptr;
+    value wrapped;
+    if (!v.is_object()) {
+      const field* tf = f.find(text_key);
+      if (!tf || v.is_array())
+        mismatch(path,
+                 "expected an object (" + type_label(ct) + "), got " + std::string(v.type_name()));
+      text = &v;
+    } else {
+      for (const auto& [key, item] : v.members())
+        if (key != type_key && !f.find(key)) mismatch(path + "/" + key, unknown_member(f, ct));
+    }
+    for (const field& x : f.fields)
+      if (x.what == field::kind::attribute) {
+        const value* item = text ? nullptr : v.find(x.key);
+        if (!item || item->is_null()) {
+          if (x.required && !x.attribute->fixed_value && !x.attribute->decl->fixed_value)
+            mismatch(path + "/@" + x.key, "missing (" + type_label(*x.attribute->decl->type) + ")");
+          continue;
+        }
+        w_.attribute(x.attribute->decl->name.ns, x.key,
+                     lexical(*x.attribute->decl->type, *item, path + "/@" + x.key));
+      }
+    for (const field& x : f.fields) {
+      const value* item = text ? (x.what == field::kind::text ? text : nullptr) : v.find(x.key);
+      switch (x.what) {
+        case field::kind::attribute:
+          break;
+        case field::kind::text:
+          if (item && x.text)
+            w_.text(lexical(*x.text, *item, path));
+          else if (item)
+            w_.text(item->lexical());
+          break;
+        case field::kind::any:
+          if (!item) break;
+          if (item->is_array())
+            for (const value& raw : item->items()) w_.raw(raw.lexical());
+          else
+            w_.raw(item->lexical());
+          break;
+        case field::kind::element: {
+          const std::string sub = path + "/" + x.key;
+          if (!item) {
+            if (x.required)
+              mismatch(sub,
+                       "missing (" + type_label(*x.element->type) + (x.repeated ? "[]" : "") + ")");
+            break;
+          }
+          if (item->is_array() && !is_array_type(*x.element->type)) {
+            if (!x.repeated)
+              mismatch(sub, "expected one " + type_label(*x.element->type) + ", got an array");
+            for (std::size_t i = 0; i < item->items().size(); ++i)
+              element(*x.element, item->items()[i], sub + "[" + std::to_string(i) + "]");
+          } else if (!item->is_null() || x.element->nillable || !x.repeated) {
+            element(*x.element, *item, sub);
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  std::string unknown_member(const flat_type& f, const complex_type& ct) const {
+    std::string names;
+    for (const field& x : f.fields)
+      if (x.what == field::kind::element || x.what == field::kind::attribute)
+        names += (names.empty() ? "" : ", ") + x.key;
+    return "not a member of " + type_label(ct) + (names.empty() ? "" : " (members: " + names + ")");
+  }
+
+  // SOAP-ENC array: the items as <item>, arrayType="T[n]".
+  void array_content(const complex_type& ct, const value& v, const std::string& path) {
+    if (!v.is_array() && !v.is_null())
+      mismatch(path,
+               "expected an array (" + type_label(ct) + "), got " + std::string(v.type_name()));
+    const type& item = *ct.array->item;
+    const std::size_t n = v.is_array() ? v.items().size() : 0;
+    const std::string_view ns = item.builtin ? wsdl::xsd_ns : std::string_view(item.name.ns);
+    std::string_view prefix = w_.prefix_for(ns);
+    w_.attribute(soapenc, "arrayType",
+                 (prefix.empty() ? "" : std::string(prefix) + ":") + item.name.local + "[" +
+                     std::to_string(n) + "]");
+    for (std::size_t i = 0; i < n; ++i)
+      accessor("", "item", item, v.items()[i], path + "[" + std::to_string(i) + "]", true);
+  }
+
+  // anyType: text, raw XML (a string starting with '<'), or an object of text children.
+  void any_content(const value& v, const std::string& path) {
+    if (v.is_object()) {
+      for (const auto& [key, item] : v.members()) {
+        if (key == text_key) {
+          w_.text(item.lexical());
+        } else if (key == any_key) {
+          if (item.is_array())
+            for (const value& raw : item.items()) w_.raw(raw.lexical());
+          else
+            w_.raw(item.lexical());
+        } else if (key != type_key) {
+          w_.start_element("", key);
+          any_content(item, path + "/" + key);
+          w_.end_element();
+        }
+      }
+      return;
+    }
+    if (v.is_array()) {
+      for (const value& item : v.items()) any_content(item, path);
+      return;
+    }
+    const std::string text = v.lexical();
+    if (!text.empty() && text.front() == '<')
+      w_.raw(text);
+    else
+      w_.text(text);
+  }
+
+  std::string lexical(const simple_type& t, const value& v, const std::string& path) const {
+    if (v.is_array() || v.is_object())
+      mismatch(path, "expected " + type_label(t) + ", got " + std::string(v.type_name()));
+    if (v.is_null()) mismatch(path, "expected " + type_label(t) + ", got null");
+    std::string text = v.lexical();
+    if (v.type() == value::kind::number && category(t.builtin_base()) == scalar::integer)
+      mismatch(path, text + " is not a valid " + type_label(*t.builtin_base()));
+    if (std::string why = invalid_reason(t, text); !why.empty()) mismatch(path, why);
+    return text;
+  }
+
+  const type_model& tm_;
+  xml::writer& w_;
+  bool encoded_;
+};
+
+// ------------------------------------------------------------------------------ reading
+
+class value_reader {
+ public:
+  value_reader(const type_model& tm, xml::reader& r, std::vector<std::string>& problems)
+      : tm_(tm), r_(r), problems_(problems) {}
+
+  // The reader is on the element's start tag; leaves it on its end tag.
+  value element(const type& declared, const std::string& path, bool nillable) {
+    if (const xml::attribute* nil = r_.find_attribute(xsi, "nil");
+        nil && (nil->value == "true" || nil->value == "1")) {
+      if (!nillable) problem(path, "xsi:nil on an element that is not nillable");
+      skip();
+      return nullptr;
+    }
+    const type* t = &declared;
+    std::string derived_name;
+    if (const xml::attribute* xt = r_.find_attribute(xsi, "type")) {
+      if (const type* named = resolve_type(xt->value)) {
+        if (named != &declared && !declared.builtin && !tm_.derived(declared, named->name.local))
+          problem(path,
+                  "xsi:type " + named->name.local + " is not derived from " + type_label(declared));
+        if (named != &declared && named->kind == type_kind::complex && !named->builtin)
+          derived_name = named->name.local;
+        t = named;
+      }
+    }
+    if (r_.find_attribute("", "href")) {
+      problem(path, "multi-reference values (href) are not read");
+      skip();
+      return nullptr;
+    }
+    if (t->kind == type_kind::simple) {
+      const auto& st = static_cast<const simple_type&>(*t);
+      const std::string text = text_content(path);
+      if (std::string why = invalid_reason(st, text); !why.empty()) problem(path, why);
+      return typed(st, text);
+    }
+    const auto& ct = static_cast<const complex_type&>(*t);
+    value v = ct.builtin ? any_element(path) : complex(ct, path);
+    if (!derived_name.empty() && v.is_object())
+      v.members().insert(v.members().begin(), {std::string(type_key), value(derived_name)});
+    return v;
+  }
+
+  void problem(const std::string& path, const std::string& what) {
+    problems_.push_back(path + ": " + what);
+  }
+
+ private:
+  void skip() {
+    if (!r_.is_empty_element())
+      r_.skip_element();
+    else
+      r_.next();
+  }
+
+  xml::token next() {
+    const xml::token t = r_.next();
+    if (t == xml::token::error) throw std::runtime_error(r_.error().message());
+    return t;
+  }
+
+  const type* resolve_type(std::string_view qname) {
+    const auto colon = qname.find(':');
+    const std::string_view prefix = colon == qname.npos ? "" : qname.substr(0, colon);
+    const std::string_view local = colon == qname.npos ? qname : qname.substr(colon + 1);
+    auto ns = r_.lookup_namespace(prefix);
+    if (!ns) return nullptr;
+    std::string uri(*ns);
+    if (uri == "http://www.w3.org/1999/XMLSchema" || uri == "http://www.w3.org/2000/10/XMLSchema")
+      uri = wsdl::xsd_ns;
+    return tm_.model().find_type({uri, std::string(local)});
+  }
+
+  // Text up to the end tag; child elements are problems (and skipped).
+  std::string text_content(const std::string& path) {
+    std::string text;
+    if (r_.is_empty_element()) {
+      next();
+      return text;
+    }
+    for (;;) {
+      switch (next()) {
+        case xml::token::text:
+          text += r_.text();
+          break;
+        case xml::token::start_element:
+          problem(path + "/" + std::string(r_.local_name()),
+                  "unexpected element in a simple value");
+          r_.skip_element();
+          break;
+        case xml::token::end_element:
+          return text;
+        default:
+          throw std::runtime_error("unexpected end of the document");
+      }
+    }
+  }
+
+  value any_element(const std::string& path) {
+    std::string text;
+    value v = dynamic::object{};
+    if (!r_.is_empty_element()) {
+      for (xml::token t = next(); t != xml::token::end_element; t = next()) {
+        if (t == xml::token::text)
+          text += r_.text();
+        else if (t == xml::token::start_element)
+          v[any_key].push_back(soap::capture_element(r_, {}));
+        else
+          throw std::runtime_error("unexpected end of the document at " + path);
+      }
+    } else {
+      next();
+    }
+    if (v.members().empty()) return text;
+    if (!trim(text).empty()) v[text_key] = text;
+    return v;
+  }
+
+  value complex(const complex_type& ct, const std::string& path) {
+    const flat_type& f = tm_.flat(ct);
+    value v = dynamic::object{};
+    for (const xml::attribute& a : r_.attributes()) {
+      if (a.ns == xsi || a.ns == soap::soap11_envelope_ns || a.ns == soap::soap12_envelope_ns ||
+          a.ns == soapenc || a.ns == soap::xml_ns)
+        continue;
+      const field* x = f.find(a.local);
+      if (!x || x->what != field::kind::attribute) {
+        if (!ct.any_attribute && !(ct.array && a.local == "arrayType"))
+          problem(path + "/@" + std::string(a.local), "unexpected attribute");
+        continue;
+      }
+      const simple_type& at = *x->attribute->decl->type;
+      if (std::string why = invalid_reason(at, a.value); !why.empty())
+        problem(path + "/@" + x->key, why);
+      v[x->key] = typed(at, a.value);
+    }
+    std::string text;
+    if (ct.array && ct.array->item) {
+      value items = dynamic::array{};
+      if (r_.is_empty_element()) {
+        next();
+      } else {
+        for (xml::token t = next(); t != xml::token::end_element; t = next())
+          if (t == xml::token::start_element)
+            items.push_back(element(*ct.array->item,
+                                    path + "[" + std::to_string(items.items().size()) + "]", true));
+      }
+      return items;
+    }
+    if (r_.is_empty_element()) {
+      next();
+    } else {
+      for (xml::token t = next(); t != xml::token::end_element; t = next()) {
+        if (t == xml::token::text) {
+          text += r_.text();
+          continue;
+        }
+        if (t != xml::token::start_element)
+          throw std::runtime_error("unexpected end of the document at " + path);
+        const std::string local(r_.local_name());
+        const field* x = f.find(local);
+        if (!x || x->what != field::kind::element) {
+          if (const field* any = f.find(any_key)) {
+            v[any->key].push_back(soap::capture_element(r_, {}));
+          } else {
+            problem(path + "/" + local,
+                    "unexpected element (" + type_label(ct) + " has no member " + local + ")");
+            r_.skip_element();
+          }
+          continue;
+        }
+        const std::string sub = path + "/" + local;
+        if (r_.ns() != x->element->name.ns)
+          problem(sub, "namespace \"" + std::string(r_.ns()) + "\", expected \"" +
+                           x->element->name.ns + "\"");
+        value item = element(*x->element->type, sub, x->element->nillable);
+        value& slot = v[x->key];
+        if (x->repeated) {
+          slot.push_back(std::move(item));
+        } else {
+          if (!slot.is_null()) problem(sub, "repeated, but maxOccurs is 1");
+          slot = std::move(item);
+        }
+      }
+    }
+    if (const field* tf = f.find(text_key)) {
+      if (tf->text && !text.empty()) {
+        if (std::string why = invalid_reason(*tf->text, text); !why.empty()) problem(path, why);
+        v[text_key] = typed(*tf->text, text);
+      } else if (!text.empty()) {
+        v[text_key] = text;
+      }
+    } else if (!trim(text).empty() && !ct.mixed) {
+      problem(path, "text in element-only content");
+    }
+    for (const field& x : f.fields)
+      if (x.required && !v.find(x.key) &&
+          !(x.what == field::kind::attribute &&
+            (x.attribute->default_value || x.attribute->decl->default_value ||
+             x.attribute->fixed_value || x.attribute->decl->fixed_value)))
+        problem(path + "/" + (x.what == field::kind::attribute ? "@" : "") + x.key, "missing");
+    return v;
+  }
+
+  const type_model& tm_;
+  xml::reader& r_;
+  std::vector<std::string>& problems_;
+};
+
+// ------------------------------------------------------------------------------ samples
+
+value sample_of(const type_model& tm, const type& declared, std::size_t depth);
+
+value typed_fixed(const element_decl& e) {
+  if (e.type->kind == type_kind::simple)
+    return typed(static_cast<const simple_type&>(*e.type), *e.fixed_value);
+  return *e.fixed_value;
+}
+
+value sample_any(const type_model& tm, const wildcard& w, std::size_t depth) {
+  std::string_view ns = w.namespaces;
+  if (ns == "##any" || ns == "##other")
+    ns = "urn:lather:sample";
+  else if (ns == "##local")
+    ns = "";
+  else if (ns.find(' ') != ns.npos)
+    ns = ns.substr(0, ns.find(' '));
+  if (ns == "##targetNamespace") return nullptr;
+  if (w.process_contents == wildcard::process::strict) {
+    const element_decl* e = tm.element_in(ns);
+    if (!e || depth > max_sample_depth) return nullptr;
+    xml::output out;
+    xml::writer w2{out};
+    value_writer vw{tm, w2, false};
+    vw.element(*e, sample_of(tm, *e->type, depth + 1), "");
+    w2.end_document();
+    return std::string(out.view());
+  }
+  return "<sample xmlns=\"" + std::string(ns) + "\">string</sample>";
+}
+
+value sample_of(const type_model& tm, const type& declared, std::size_t depth) {
+  const type* t = tm.concrete(declared);
+  if (!t) t = &declared;
+  if (t->kind == type_kind::simple) {
+    const auto& st = static_cast<const simple_type&>(*t);
+    return typed(st, sample_value(st));
+  }
+  const auto& ct = static_cast<const complex_type&>(*t);
+  if (ct.builtin) return "string";
+  if (ct.array) {
+    value items = dynamic::array{};
+    if (ct.array->item && depth < max_sample_depth)
+      items.push_back(sample_of(tm, *ct.array->item, depth + 1));
+    return items;
+  }
+  value v = dynamic::object{};
+  if (t != &declared) v[type_key] = t->name.local;
+  if (depth > max_sample_depth) return v;
+  for (const field& x : tm.flat(ct).fields) {
+    if (!x.sample) continue;
+    value item;
+    switch (x.what) {
+      case field::kind::attribute:
+        item = x.attribute->fixed_value ? value(*x.attribute->fixed_value)
+               : x.attribute->decl->fixed_value
+                   ? value(*x.attribute->decl->fixed_value)
+                   : sample_of(tm, *x.attribute->decl->type, depth + 1);
+        break;
+      case field::kind::text:
+        item = x.text ? typed(*x.text, sample_value(*x.text, *x.text_facets)) : value("string");
+        break;
+      case field::kind::any:
+        item = sample_any(tm, *x.any, depth);
+        if (item.is_null()) continue;
+        break;
+      case field::kind::element:
+        item = x.element->fixed_value ? typed_fixed(*x.element)
+                                      : sample_of(tm, *x.element->type, depth + 1);
+        break;
+    }
+    if (x.repeated && x.what == field::kind::element) {
+      value one = dynamic::array{};
+      one.push_back(std::move(item));
+      item = std::move(one);
+    }
+    v[x.key] = std::move(item);
+  }
+  return v;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------------ messages
+
+message_shape shape_of(const operation_info& op, bool output) {
+  message_shape m;
+  const binding_operation& bo = *op.op;
+  m.msg = output ? bo.op->output : bo.op->input;
+  const binding_message& bm = output ? bo.output : bo.input;
+  m.rpc = op.rpc;
+  m.encoded = bm.body && bm.body->use == body_use::encoded;
+  m.rpc_ns = bm.body ? bm.body->ns : std::string();
+  m.rpc_name = output ? soap::response_name(op.name) : op.name;
+  for (const soap_header& h : bm.headers)
+    if (h.part) m.headers.push_back(&h);
+  if (!m.msg) return m;
+  if (bm.body && bm.body->parts) {
+    for (const std::string& name : *bm.body->parts)
+      if (const part* p = m.msg->find_part(name)) m.body.push_back(p);
+    return m;
+  }
+  for (const part& p : m.msg->parts) {
+    const bool in_header =
+        std::any_of(m.headers.begin(), m.headers.end(),
+                    [&](const soap_header* h) { return h->msg == m.msg && h->part == &p; });
+    if (!in_header) m.body.push_back(&p);
+  }
+  return m;
+}
+
+namespace {
+
+const type& part_type(const part& p) {
+  return p.element ? *p.element->type : *p.type;
+}
+
+std::string member_label(std::string_view key, bool optional, const type& t, bool repeated) {
+  return std::string(key) + (optional ? "?" : "") + ": " + type_label(t) + (repeated ? "[]" : "");
+}
+
+std::string fields_signature(const type_model& tm, const type& t) {
+  if (t.kind != type_kind::complex || t.builtin) return {};
+  std::string out;
+  for (const field& x : tm.flat(static_cast<const complex_type&>(t)).fields) {
+    std::string one;
+    if (x.what == field::kind::element)
+      one = member_label(x.key, !x.required, *x.element->type, x.repeated);
+    else if (x.what == field::kind::attribute)
+      one = member_label(x.key, !x.required, *x.attribute->decl->type, false);
+    else if (x.what == field::kind::any)
+      one = std::string(any_key) + "?: xml[]";
+    else
+      one = std::string(text_key) + ": " + (x.text ? type_label(*x.text) : "xsd:string");
+    out += (out.empty() ? "" : ", ") + one;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string signature(const type_model& tm, const message_shape& m) {
+  std::string out;
+  if (m.single() && m.body.front()->element)
+    out = fields_signature(tm, *m.body.front()->element->type);
+  if (out.empty() && !(m.single() && m.body.front()->element &&
+                       m.body.front()->element->type->kind == type_kind::complex)) {
+    for (const part* p : m.body)
+      out += (out.empty() ? "" : ", ") + member_label(p->name, false, part_type(*p), false);
+  }
+  std::string headers;
+  for (const soap_header* h : m.headers)
+    headers += (headers.empty() ? "" : ", ") +
+               member_label(h->part->name, !h->required, part_type(*h->part), false);
+  if (!headers.empty())
+    out += (out.empty() ? "" : ", ") + std::string("_soapheaders={") + headers + "}";
+  return out;
+}
+
+namespace {
+
+// value_error for the first member of `object` not named in `names`.
+void reject_unknown_members(const value& object, const std::vector<std::string_view>& names,
+                            const std::string& path, const std::string& why) {
+  if (!object.is_object()) return;
+  for (const member& m : object.members())
+    if (std::find(names.begin(), names.end(), m.first) == names.end())
+      throw value_error(path + "/" + m.first + ": " + why);
+}
+
+}  // namespace
+
+std::string write_message(const type_model& tm, const operation_info& op, bool output,
+                          const value& body, const value& headers, soap::version v) {
+  const message_shape m = shape_of(op, output);
+  xml::output out;
+  xml::writer w{out};
+  soap::envelope_writer env{w, v};
+  soap::envelope_write_options eo;
+  eo.encoded = m.encoded;
+  env.begin(eo);
+  value_writer vw{tm, w, m.encoded};
+  if (!headers.is_null()) {
+    if (!headers.is_object()) throw value_error("headers: expected an object of header parts");
+    std::vector<std::string_view> names;
+    for (const soap_header* h : m.headers) names.push_back(h->part->name);
+    reject_unknown_members(headers, names, "headers", "not a header part of " + op.name);
+  }
+  bool header_open = false;
+  for (const soap_header* h : m.headers) {
+    const value* item = headers.find(h->part->name);
+    if (!item) {
+      if (h->required) throw value_error("headers/" + h->part->name + ": missing (required)");
+      continue;
+    }
+    if (!header_open) env.begin_header(), header_open = true;
+    const bool encoded = h->use == body_use::encoded;
+    value_writer hw{tm, w, encoded};
+    if (h->part->element)
+      hw.element(*h->part->element, *item, "headers/" + h->part->name);
+    else
+      hw.accessor(h->ns, h->part->name, *h->part->type, *item, "headers/" + h->part->name, true);
+  }
+  env.begin_body();
+  auto write_part = [&](const part& p, const value& item, const std::string& path) {
+    if (p.element)
+      vw.element(*p.element, item, path);
+    else
+      vw.accessor("", p.name, *p.type, item, path, m.encoded);
+  };
+  if (m.rpc) {
+    soap::write_rpc_start(w, v, m.encoded ? soap::style::rpc_encoded : soap::style::rpc_literal,
+                          m.rpc_ns, m.rpc_name);
+    const std::string path = "/" + m.rpc_name;
+    if (!body.is_null() && !body.is_object())
+      throw value_error(path + ": expected an object of the parts, got " +
+                        std::string(body.type_name()));
+    std::vector<std::string_view> names;
+    for (const part* p : m.body) names.push_back(p->name);
+    reject_unknown_members(body, names, path, "not a part of " + m.rpc_name);
+    for (const part* p : m.body) {
+      const value* item = body.find(p->name);
+      if (!item)
+        throw value_error(path + "/" + p->name + ": missing (" + type_label(part_type(*p)) + ")");
+      write_part(*p, *item, path + "/" + p->name);
+    }
+    w.end_element();
+  } else if (m.single()) {
+    const part& p = *m.body.front();
+    write_part(p, body, "/" + (p.element ? p.element->name.local : p.name));
+  } else {
+    for (const part* p : m.body) {
+      const value* item = body.find(p->name);
+      if (!item) throw value_error("/" + p->name + ": missing (" + type_label(part_type(*p)) + ")");
+      write_part(*p, *item, "/" + p->name);
+    }
+  }
+  env.end();
+  return std::string(out.view());
+}
+
+namespace {
+
+value read_detail(const type_model& tm, const operation_info& op, const soap::fault& f,
+                  std::vector<std::string>& problems) {
+  value detail;
+  f.read_detail([&](xml::reader& r) {
+    for (const wsdl::fault& decl : op.op->op->faults)
+      if (decl.msg)
+        for (const part& p : decl.msg->parts)
+          if (p.element && r.is(p.element->name.ns, p.element->name.local)) {
+            value_reader vr{tm, r, problems};
+            detail[p.element->name.local] = vr.element(
+                *p.element->type, "/Fault/detail/" + p.element->name.local, p.element->nillable);
+            return;
+          }
+    detail[any_key].push_back(soap::capture_element(r, {}));
+  });
+  return detail;
+}
+
+}  // namespace
+
+call_result read_message(const type_model& tm, const operation_info& op, bool output,
+                         std::string_view envelope) {
+  const message_shape m = shape_of(op, output);
+  call_result result;
+  result.envelope = std::string(envelope);
+  xml::reader r;
+  r.reset(result.envelope);
+  soap::envelope_options eo;
+  eo.on_header = [&](const soap::header_info& h, xml::reader& hr) {
+    for (const soap_header* sh : m.headers) {
+      const part& p = *sh->part;
+      if (p.element ? h.is(p.element->name.ns, p.element->name.local) : h.local == p.name) {
+        value_reader vr{tm, hr, result.problems};
+        result.headers[p.name] =
+            vr.element(part_type(p), "/Envelope/Header/" + std::string(h.local),
+                       p.element && p.element->nillable);
+        return soap::header_use::consumed;
+      }
+    }
+    return soap::header_use::understood;
+  };
+  soap::envelope_reader env{r, std::move(eo)};
+  env.begin();
+  if (env.at_body_element() && env.at_fault()) {
+    soap::fault f = soap::read_fault(r, env.ver(), env.body_namespaces());
+    value detail = read_detail(tm, op, f, result.problems);
+    throw fault_error(std::move(f), std::move(detail));
+  }
+  value_reader vr{tm, r, result.problems};
+  const std::string body_path = "/Envelope/Body";
+  if (!env.at_body_element()) {
+    if (!m.body.empty() || m.rpc)
+      vr.problem(body_path, "empty, expected " + (m.rpc ? m.rpc_name : m.body.front()->name));
+    env.finish();
+    return result;
+  }
+  if (m.rpc) {
+    const std::string path = body_path + "/" + std::string(r.local_name());
+    if ((!m.rpc_ns.empty() && r.ns() != m.rpc_ns) ||
+        (r.local_name() != m.rpc_name && !(m.encoded && output)))
+      vr.problem(path, "expected the wrapper {" + m.rpc_ns + "}" + m.rpc_name);
+    result.body = dynamic::object{};
+    soap::rpc_reader parts{r};
+    while (parts.next()) {
+      const std::string name(parts.name());
+      auto it = std::find_if(m.body.begin(), m.body.end(),
+                             [&](const part* p) { return p->name == name; });
+      if (it == m.body.end()) {
+        vr.problem(path + "/" + name, "not a part of " + m.rpc_name);
+        r.skip_element();
+        continue;
+      }
+      result.body[name] = vr.element(part_type(**it), path + "/" + name, true);
+    }
+    for (const part* p : m.body)
+      if (!result.body.find(p->name)) vr.problem(path + "/" + p->name, "missing");
+    while (env.next_body_element()) r.skip_element();  // multi-ref values after the wrapper
+  } else {
+    bool more = true;
+    std::size_t seen = 0;
+    while (more) {
+      const std::string name(r.local_name());
+      auto it = std::find_if(m.body.begin(), m.body.end(), [&](const part* p) {
+        return p->element ? r.is(p->element->name.ns, p->element->name.local) : name == p->name;
+      });
+      if (it == m.body.end()) {
+        vr.problem(body_path + "/" + name, "not a body part of " + op.name);
+        more = env.skip_body_element();
+        continue;
+      }
+      ++seen;
+      value item = vr.element(part_type(**it), body_path + "/" + name,
+                              (*it)->element && (*it)->element->nillable);
+      if (m.single())
+        result.body = std::move(item);
+      else
+        result.body[(*it)->name] = std::move(item);
+      more = env.next_body_element();
+    }
+    if (seen < m.body.size())
+      for (const part* p : m.body)
+        if (!m.single() && !result.body.find(p->name))
+          vr.problem(body_path + "/" + p->name, "missing");
+  }
+  env.finish();
+  return result;
+}
+
+wsdl::qname body_element(std::string_view envelope) {
+  xml::reader r;
+  r.reset(envelope);
+  soap::envelope_options eo;
+  eo.on_header = [](const soap::header_info&, xml::reader&) {
+    return soap::header_use::understood;
+  };
+  soap::envelope_reader env{r, std::move(eo)};
+  env.begin();
+  if (!env.at_body_element()) return {};
+  return {std::string(r.ns()), std::string(r.local_name())};
+}
+
+value sample_body(const type_model& tm, const message_shape& m) {
+  if (m.single()) return sample_of(tm, part_type(*m.body.front()), 0);
+  value v = dynamic::object{};
+  for (const part* p : m.body) v[p->name] = sample_of(tm, part_type(*p), 0);
+  return v;
+}
+
+value sample_headers(const type_model& tm, const message_shape& m) {
+  value v;
+  for (const soap_header* h : m.headers)
+    if (h->required) v[h->part->name] = sample_of(tm, part_type(*h->part), 0);
+  return v;
+}
+
+}  // namespace lather::dynamic::detail
