@@ -3,6 +3,8 @@
 // One include for the whole layer; link lather::wsse. See docs/wsse.md.
 #pragma once
 
+#include "lather/wsse/c14n.hpp"
 #include "lather/wsse/client.hpp"
 #include "lather/wsse/fault.hpp"
 #include "lather/wsse/server.hpp"
+#include "lather/wsse/signature.hpp"

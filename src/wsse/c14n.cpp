@@ -6,35 +6,13 @@
 #include <cstdint>
 #include <optional>
 
+#include "dsig.hpp"
 #include "lather/xml/error.hpp"
 #include "lather/xml/reader.hpp"
 
 namespace lather::wsse {
 
-namespace {
-
-constexpr std::size_t flush_at = 4096;
-
-void escape_text(std::string& out, std::string_view s) {
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '\r':
-        out += "&#xD;";
-        break;
-      default:
-        out += c;
-    }
-  }
-}
+namespace detail {
 
 void escape_attribute(std::string& out, std::string_view s) {
   for (char c : s) {
@@ -53,6 +31,35 @@ void escape_attribute(std::string& out, std::string_view s) {
         break;
       case '\n':
         out += "&#xA;";
+        break;
+      case '\r':
+        out += "&#xD;";
+        break;
+      default:
+        out += c;
+    }
+  }
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::escape_attribute;
+
+constexpr std::size_t flush_at = 4096;
+
+void escape_text(std::string& out, std::string_view s) {
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
         break;
       case '\r':
         out += "&#xD;";

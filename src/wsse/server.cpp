@@ -10,6 +10,7 @@
 #include "crypto.hpp"
 #include "lather/wsse/client.hpp"
 #include "lather/xml/reader.hpp"
+#include "read.hpp"
 #include "replay_cache.hpp"
 
 namespace lather::wsse {
@@ -49,28 +50,8 @@ struct security_state final : call_state {
 /// The key of every server_security's per-call state (one per service).
 constinit const char state_key = 0;
 
-/// Reads the text content of the element the reader is on (start tag) into `out`; a child
-/// element or an overlong value is an invalid token.
 void read_text(xml::reader& r, std::string& out) {
-  out.clear();
-  if (r.is_empty_element()) {
-    r.next();
-    return;
-  }
-  for (;;) {
-    switch (r.next()) {
-      case xml::token::text:
-        out += r.text();
-        if (out.size() > max_field) throw_fault(fault_code::invalid_security_token);
-        break;
-      case xml::token::end_element:
-        return;
-      case xml::token::start_element:
-        throw_fault(fault_code::invalid_security_token);
-      default:
-        throw_fault(fault_code::invalid_security);
-    }
-  }
+  detail::read_text(r, out, max_field);
 }
 
 clock::time_point read_time(xml::reader& r, std::string& text) {
@@ -80,30 +61,7 @@ clock::time_point read_time(xml::reader& r, std::string& text) {
   return *t;
 }
 
-/// Children of the element the reader is on, one call of `child` per child start tag (which
-/// must read the child through its end tag); text other than whitespace is refused.
-template <class F>
-void for_each_child(xml::reader& r, F&& child) {
-  if (r.is_empty_element()) {
-    r.next();
-    return;
-  }
-  for (;;) {
-    switch (r.next()) {
-      case xml::token::start_element:
-        child();
-        break;
-      case xml::token::end_element:
-        return;
-      case xml::token::text:
-        if (r.text().find_first_not_of(" \t\r\n") != std::string_view::npos)
-          throw_fault(fault_code::invalid_security);
-        break;
-      default:
-        throw_fault(fault_code::invalid_security);
-    }
-  }
-}
+using detail::for_each_child;
 
 void read_username_token(xml::reader& r, security_state& s) {
   if (s.has_token) throw_fault(fault_code::invalid_security);  // one token per message
