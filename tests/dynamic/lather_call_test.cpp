@@ -1,0 +1,102 @@
+// lather-call as users run it: the listing, a call and a fault against lather-interop-server,
+// --validate, and the one-line answers and exit codes of bad input (a WSDL that does not
+// load, an unknown operation, JSON that does not fit, no server).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "../support/process.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+using lather::test::clock;
+
+const std::string interop_wsdl = LATHER_SHARED_DIR "/interop/interop.wsdl";
+const std::string call = std::string(LATHER_BIN_DIR) + "/lather-call";
+
+lather::test::run_result lather_call(std::vector<std::string> args) {
+  args.insert(args.begin(), call);
+  return lather::test::run(args, clock::now() + 30s);
+}
+
+std::string scratch(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("lather-call-" + std::to_string(::getpid()) + "-" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(LatherCall, ListsOperationsWithSignatures) {
+  const auto r = lather_call({interop_wsdl});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("Service: InteropService"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      addNumbers(a: xsd:int, b: xsd:int) -> result: xsd:int\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(LatherCall, CallsPrintsJsonAndFaultsExitOne) {
+  lather::test::process server({std::string(LATHER_BIN_DIR) + "/lather-interop-server"});
+  std::string line;
+  int port = 0;
+  while (port == 0 && server.read_line(line, clock::now() + 30s))
+    if (line.starts_with("READY ")) port = std::stoi(line.substr(6));
+  ASSERT_NE(port, 0);
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/interop";
+  auto r = lather_call({interop_wsdl, "addNumbers", "a=2", "b=3", "--address", url});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_EQ(r.out, "{\n  \"result\": 5\n}\n");
+  r = lather_call({interop_wsdl, "addNumbers", "--json", R"({"a": -1, "b": 3})", "--address", url});
+  EXPECT_EQ(r.exit, 1) << r.out;
+  EXPECT_NE(r.out.find("\"reason\": \"negative\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("negativeArgument"), std::string::npos) << r.out;
+}
+
+TEST(LatherCall, BadInputOneLineExitTwo) {
+  const std::string broken = scratch(
+      "broken.wsdl",
+      "<definitions xmlns='http://schemas.xmlsoap.org/wsdl/'>\n  <types>\n</definitions>\n");
+  auto r = lather_call({broken});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out.rfind(broken + ":3:", 0), 0u) << r.out;
+  std::filesystem::remove(broken);
+
+  r = lather_call({interop_wsdl, "addNumber", "a=1"});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out,
+            "lather-call: no operation addNumber; nearest: addNumbers, echoInt, echoArray, "
+            "echoBinary, echoString\n");
+
+  r = lather_call({interop_wsdl, "addNumbers", "a=x", "b=1"});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out, "lather-call: /addNumbers/a: \"x\" is not a valid xsd:int\n");
+
+  r = lather_call({interop_wsdl, "echoStruct", "value.name=n", "value.count=1", "value.price=1",
+                   "value.when=2000-01-01T00:00:00Z", "value.colour=red"});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_NE(r.out.find("/echoStruct/value/colour: not a member of Struct (members: name, count"),
+            std::string::npos)
+      << r.out;
+
+  const std::string closed = "http://127.0.0.1:" + std::to_string(lather::test::free_port()) + "/x";
+  r = lather_call({interop_wsdl, "addNumbers", "a=1", "b=2", "--address", closed});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_NE(r.out.find("refused"), std::string::npos) << r.out;
+}
+
+TEST(LatherCall, ValidatePrintsEveryProblemWithItsPath) {
+  const std::string message = scratch(
+      "message.xml",
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body>)"
+      R"(<t:echoInt xmlns:t="urn:interop"><t:value>12x</t:value></t:echoInt></e:Body></e:Envelope>)");
+  auto r = lather_call({interop_wsdl, "--validate", message});
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_EQ(r.out, "/Envelope/Body/echoInt/value: \"12x\" is not a valid xsd:int\n");
+  std::filesystem::remove(message);
+}
+
+}  // namespace
