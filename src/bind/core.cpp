@@ -590,4 +590,40 @@ void throw_unregistered_type(std::string_view base_name) {
                          base_name, ">::derived"}));
 }
 
+namespace {
+/// The write error in flight (call in a catch handler) as an error_info; rethrows anything
+/// that is neither lather's binding nor its writer error.
+error_info write_error_in_flight() {
+  try {
+    throw;
+  } catch (const error& e) {
+    return e.info();
+  } catch (const xml::error& e) {
+    return error_info{errc::xml_error, {}, e.what()};
+  }
+}
+}  // namespace
+
+void rethrow_in_element(std::string_view name) {
+  throw error(enclose(write_error_in_flight(), name));
+}
+
+void rethrow_in_attribute(std::string_view name) {
+  throw error(enclose(write_error_in_flight(), cat({"@", name})));
+}
+
+void rethrow_in_item(std::size_t index) {
+  error_info e = write_error_in_flight();
+  const std::string suffix = cat({"[", std::to_string(index), "]"});
+  // The path starts with the item's own "/name" (rethrow_in_element ran first).
+  const std::size_t end = std::min(e.path.find('/', 1), e.path.size());
+  if (e.message.starts_with(e.path)) e.message.insert(end, suffix);
+  e.path.insert(end, suffix);
+  throw error(std::move(e));
+}
+
+void rethrow_as_write_error() {
+  throw error(write_error_in_flight());
+}
+
 }  // namespace lather::bind::detail

@@ -53,6 +53,20 @@ class bind_category final : public std::error_category {
 };
 }  // namespace
 
+error_info enclose(error_info e, std::string_view name) {
+  std::string front;
+  front.reserve(name.size() + 1);
+  front.push_back('/');
+  front.append(name);
+  // The message is "path: reason" (or the reason alone while the path is empty).
+  if (!e.path.empty() && std::string_view(e.message).starts_with(e.path))
+    e.message.insert(0, front);
+  else
+    e.message.insert(0, front + e.path + ": ");
+  e.path.insert(0, front);
+  return e;
+}
+
 const std::error_category& category() noexcept {
   static const bind_category instance;
   return instance;

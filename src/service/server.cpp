@@ -157,11 +157,23 @@ bool is_serialization_error(const std::exception& e, bool writing_response) {
   return writing_response && dynamic_cast<const bind::error*>(&e) != nullptr;
 }
 
+/// What could not be written, from the response element down: "/GetUserResponse/user/birthDate:
+/// value 7 is not in meta<Shade>::values" (the binding's path starts below the element the
+/// operation started).
+std::string unwritable_value(const std::exception& e, std::string_view response_element) {
+  const auto* b = dynamic_cast<const bind::error*>(&e);
+  bind::error_info info = b ? b->info() : bind::error_info{bind::errc::xml_error, {}, e.what()};
+  if (!response_element.empty()) info = bind::enclose(std::move(info), response_element);
+  return std::move(info.message);
+}
+
 /// The fault for the exception in flight, and what the error log should hear ("" = nothing):
 /// a handler's own soap::fault_error and the request's errors are not the service's failures.
 /// A value the service cannot serialize is a Server/Receiver fault, whatever the error's own
-/// class, and its reason says so (it names lather's failure, not the handler's internals).
-soap::fault fault_for_failure(bool writing_response, bool hide_internal, std::string& logged) {
+/// class, and its reason says so and names the field (lather's failure, not the handler's
+/// internals).
+soap::fault fault_for_failure(bool writing_response, std::string_view response_element,
+                              bool hide_internal, std::string& logged) {
   const std::exception_ptr failure = std::current_exception();
   try {
     throw;
@@ -170,7 +182,7 @@ soap::fault fault_for_failure(bool writing_response, bool hide_internal, std::st
     if (is_serialization_error(e, writing_response)) {
       soap::fault f;
       f.code = soap::fault_code::receiver;
-      f.reason = std::string("the response could not be written: ") + e.what();
+      f.reason = "the response could not be written: " + unwritable_value(e, response_element);
       logged = f.reason;
       return f;
     }
@@ -190,8 +202,9 @@ soap::fault fault_for_failure(bool writing_response, bool hide_internal, std::st
 void server::impl::answer_fault(mount_point& mp, soap_exchange& x, http::response& res,
                                 call_info& info) {
   std::string logged;
-  soap::fault f =
-      fault_for_failure(x.response_writer_.has_value(), opts.hide_internal_errors, logged);
+  soap::fault f = fault_for_failure(x.response_writer_.has_value(),
+                                    x.op_ ? x.op_->response_element() : std::string_view{},
+                                    opts.hide_internal_errors, logged);
   if (!logged.empty() && opts.error_log) opts.error_log({mp.path, info.operation, logged});
   info.fault = true;
   x.buf_.clear();

@@ -73,6 +73,54 @@ TEST(BindErrors, UnknownEnumValue) {
             "enumeration ColourEnum");
 }
 
+// ---- writing: a value the binding cannot write names its field, from the written element down
+
+error_info write_error(const perf::echoComplexTypeDoc& v) {
+  try {
+    (void)to_xml(types_ns, "echoComplexTypeDoc", v);
+  } catch (const error& e) {
+    return e.info();
+  }
+  ADD_FAILURE() << "the value was written";
+  return {};
+}
+
+TEST(BindErrors, UnwritableEnumValueNamesItsField) {
+  perf::echoComplexTypeDoc v = perf::make_cxf_request(4, 1);
+  v.in.item[2].varEnum = static_cast<perf::ColourEnum>(7);
+  error_info e = write_error(v);
+  EXPECT_EQ(e.code, errc::unknown_enum);
+  EXPECT_EQ(e.path, "/echoComplexTypeDoc/in/item[3]/varEnum");
+  EXPECT_EQ(e.message,
+            "/echoComplexTypeDoc/in/item[3]/varEnum: value 7 is not in meta<ColourEnum>::values");
+}
+
+TEST(BindErrors, UnwritableTextAndAttributeNameTheirFields) {
+  perf::echoComplexTypeDoc v = perf::make_cxf_request(2, 1);
+  v.in.item[1].varStruct.varString = "bell \x07";
+  error_info e = write_error(v);
+  EXPECT_EQ(e.code, errc::xml_error);  // the writer's error, with the writer's message
+  EXPECT_EQ(e.path, "/echoComplexTypeDoc/in/item[2]/varStruct/varString");
+  EXPECT_TRUE(e.message.starts_with(e.path + ": ")) << e.message;
+
+  v = perf::make_cxf_request(2, 1);
+  v.in.item[0].varStruct.varAttrString = std::string("nul \0", 5);
+  e = write_error(v);
+  EXPECT_EQ(e.path, "/echoComplexTypeDoc/in/item[1]/varStruct/@varAttrString");
+
+  // write_content: the path starts at the field (the caller wrote the element itself).
+  xml::output out;
+  xml::writer w{out};
+  w.start_element(types_ns, "echoComplexTypeDoc");
+  try {
+    write_content(w, v);
+    ADD_FAILURE() << "the value was written";
+  } catch (const error& x) {
+    EXPECT_EQ(x.info().path, "/in/item[1]/varStruct/@varAttrString");
+    EXPECT_EQ(enclose(x.info(), "echoComplexTypeDoc").message, e.message);
+  }
+}
+
 TEST(BindErrors, MissingRequiredElement) {
   std::string doc = replace_nth(
       request(2), "<ns1:varFloat>3.4028235e+38</ns1:varFloat><ns1:varQName", "<ns1:varQName", 2);

@@ -25,6 +25,18 @@ struct paint_request {
 struct paint_response {
   Shade shade = Shade::light;
 };
+// A response whose unwritable value sits deeper: in an item of a repeated element.
+struct swatch {
+  std::string name;
+  Shade shade = Shade::light;
+};
+struct mix_request {
+  std::int32_t bad_item = 0;  // 1-based; its shade cannot be written
+  bool bell_in_name = false;  // the first swatch's name holds U+0007, which XML cannot carry
+};
+struct mix_response {
+  std::vector<swatch> swatches;
+};
 
 }  // namespace
 
@@ -46,6 +58,27 @@ struct lather::meta<paint_response> {
   static constexpr std::string_view name = "paintResponse";
   static constexpr std::string_view ns = lather_test::test_ns;
   static constexpr auto fields = std::tuple{element("shade", &paint_response::shade)};
+};
+
+template <>
+struct lather::meta<swatch> {
+  static constexpr std::string_view name = "swatch";
+  static constexpr std::string_view ns = lather_test::test_ns;
+  static constexpr auto fields =
+      std::tuple{element("name", &swatch::name), element("shade", &swatch::shade)};
+};
+template <>
+struct lather::meta<mix_request> {
+  static constexpr std::string_view name = "mix";
+  static constexpr std::string_view ns = lather_test::test_ns;
+  static constexpr auto fields = std::tuple{element("badItem", &mix_request::bad_item),
+                                            element("bellInName", &mix_request::bell_in_name)};
+};
+template <>
+struct lather::meta<mix_response> {
+  static constexpr std::string_view name = "mixResponse";
+  static constexpr std::string_view ns = lather_test::test_ns;
+  static constexpr auto fields = std::tuple{element("swatch", &mix_response::swatches)};
 };
 
 namespace {
@@ -71,6 +104,15 @@ class error_log_fixture : public ::testing::Test {
     // Shade 7 is no Shade: the response cannot be written.
     svc_.operation("paint", [](const paint_request& in) {
       return paint_response{static_cast<Shade>(in.shade)};
+    });
+    svc_.operation("mix", [](const mix_request& in) {
+      mix_response out;
+      out.swatches = {{in.bell_in_name ? "bell \x07" : "a", Shade::light},
+                      {"b", Shade::dark},
+                      {"c", Shade::light}};
+      if (in.bad_item >= 1 && in.bad_item <= 3)
+        out.swatches[static_cast<std::size_t>(in.bad_item - 1)].shade = static_cast<Shade>(7);
+      return out;
     });
     srv_.mount("/calc", svc_);
     srv_.start();
@@ -127,23 +169,40 @@ TEST_F(error_log_fixture, FaultsThrownOnPurposeAndClientErrorsAreNotLogged) {
   EXPECT_TRUE(logged().empty());
 }
 
-TEST_F(error_log_fixture, UnwritableResponseIsAServerFaultSayingWhatFailed) {
+TEST_F(error_log_fixture, UnwritableResponseIsAServerFaultNamingTheField) {
   for (auto v : {soap::version::soap11, soap::version::soap12}) {
     SCOPED_TRACE(v == soap::version::soap11 ? "SOAP 1.1" : "SOAP 1.2");
     const auto e = fault_of<paint_response>(v, "paint", paint_request{7});
     EXPECT_EQ(e.get().code, soap::fault_code::receiver);
     EXPECT_EQ(e.get().received_code.local, v == soap::version::soap11 ? "Server" : "Receiver");
     EXPECT_EQ(e.get().reason,
-              "the response could not be written: value 7 is not in meta<Shade>::values");
+              "the response could not be written: /paintResponse/shade: value 7 is not in "
+              "meta<Shade>::values");
   }
   const auto log = logged();
   ASSERT_EQ(log.size(), 2u);
   EXPECT_EQ(log[0].operation, "paint");
   EXPECT_EQ(log[0].message,
-            "the response could not be written: value 7 is not in meta<Shade>::values");
+            "the response could not be written: /paintResponse/shade: value 7 is not in "
+            "meta<Shade>::values");
   // The same service still answers.
   client c{url()};
   EXPECT_EQ(c.call<paint_response>("paint", paint_request{1}).shade, Shade::dark);
+}
+
+TEST_F(error_log_fixture, UnwritableValueInARepeatedElementNamesTheItem) {
+  auto e = fault_of<mix_response>(soap::version::soap11, "mix", mix_request{2, false});
+  EXPECT_EQ(e.get().code, soap::fault_code::receiver);
+  EXPECT_EQ(e.get().reason,
+            "the response could not be written: /mixResponse/swatch[2]/shade: value 7 is not in "
+            "meta<Shade>::values");
+  // A character XML cannot carry: the writer's error, also a Server fault naming the field.
+  e = fault_of<mix_response>(soap::version::soap12, "mix", mix_request{0, true});
+  EXPECT_EQ(e.get().code, soap::fault_code::receiver);
+  EXPECT_TRUE(e.get().reason.starts_with(
+      "the response could not be written: /mixResponse/swatch[1]/name: "))
+      << e.get().reason;
+  EXPECT_EQ(logged().size(), 2u);
 }
 
 TEST(error_log, DefaultIsOneLineOnStderr) {

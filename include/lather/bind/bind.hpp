@@ -487,33 +487,46 @@ bool write_if_dynamic(xml::writer& w, std::string_view ns, Name local, const B& 
   return true;
 }
 
+/// Simple types whose text lather formats itself (numbers, dates, binary): writing one cannot
+/// fail, so write_value gives it no error path. (A landing pad per such leaf made GCC inline
+/// less of a struct's writing: +0.5 % instructions per 100-item serialization.)
+template <class X>
+inline constexpr bool formats_own_text =
+    std::is_arithmetic_v<X> || std::is_same_v<X, xsd::date_time> || std::is_same_v<X, xsd::date> ||
+    std::is_same_v<X, xsd::time> || std::is_same_v<X, xsd::duration> ||
+    std::is_same_v<X, xsd::hex_binary> || std::is_same_v<X, xsd::base64_binary>;
+
+template <class Name>
+std::string_view name_text(Name name) {
+  if constexpr (std::is_same_v<Name, xml::ncname>)
+    return name.text();
+  else
+    return name;
+}
+
 template <class B, class Name>
 void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const B& b) {
   if constexpr (std::is_polymorphic_v<B>) {
     if (typeid(b) != typeid(B)) {
-      bool done = [&]<class... Ds>(types<Ds...>) {
-        return (write_if_dynamic<B, Ds>(w, ns, local, b) || ...);
-      }(derived_types_of<B>{});
-      if (!done) throw_unregistered_type(meta<B>::name);
+      try {
+        bool done = [&]<class... Ds>(types<Ds...>) {
+          return (write_if_dynamic<B, Ds>(w, ns, local, b) || ...);
+        }(derived_types_of<B>{});
+        if (!done) throw_unregistered_type(meta<B>::name);
+      } catch (...) {
+        rethrow_in_element(name_text(local));
+      }
       return;
     }
   }
   write_value(w, ns, local, b);
 }
 
+/// write_value for a value that is there (not an empty optional, pointer or nil).
 template <class Name, class X>
-void write_value(xml::writer& w, std::string_view ns, Name local, const X& x,
-                 xml::leaf_namespace* leaves) {
-  if constexpr (is_nillable<X>::value) {
-    if (!x)
-      write_nil(w, ns, local);
-    else
-      write_value(w, ns, local, *x, leaves);
-  } else if constexpr (shape<X>::is_optional) {
-    if (x) write_value(w, ns, local, *x, leaves);
-  } else if constexpr (shape<X>::is_pointer) {
-    if (x) write_polymorphic(w, ns, local, *x);
-  } else if constexpr (simple_type<X> || enum_type<X>) {
+void write_present_value(xml::writer& w, std::string_view ns, Name local, const X& x,
+                         xml::leaf_namespace* leaves) {
+  if constexpr (simple_type<X> || enum_type<X>) {
     if constexpr (std::is_same_v<Name, xml::ncname>) {
       xml::leaf_namespace own{ns};
       xml::leaf_namespace& leaf_ns = leaves != nullptr ? *leaves : own;
@@ -530,16 +543,37 @@ void write_value(xml::writer& w, std::string_view ns, Name local, const X& x,
     write_complex_content(w, x);
     w.end_element();
   } else if constexpr (std::is_same_v<X, any_type>) {
-    if constexpr (std::is_same_v<Name, xml::ncname>)
-      replay_element(w, x.xml, true, ns, local.text());
-    else
-      replay_element(w, x.xml, true, ns, local);
+    replay_element(w, x.xml, true, ns, name_text(local));
   } else if constexpr (std::is_same_v<X, any_element>) {
     replay_element(w, x.xml, false, {}, {});
   } else {
     static_assert(sizeof(X) == 0,
                   "lather::bind: no binding for this type: specialise lather::meta<T> "
                   "(complex type or enum) or xsd_traits<T> (simple type)");
+  }
+}
+
+template <class Name, class X>
+void write_value(xml::writer& w, std::string_view ns, Name local, const X& x,
+                 xml::leaf_namespace* leaves) {
+  if constexpr (is_nillable<X>::value) {
+    if (!x)
+      write_nil(w, ns, local);
+    else
+      write_value(w, ns, local, *x, leaves);
+  } else if constexpr (shape<X>::is_optional) {
+    if (x) write_value(w, ns, local, *x, leaves);
+  } else if constexpr (shape<X>::is_pointer) {
+    if (x) write_polymorphic(w, ns, local, *x);
+  } else if constexpr (formats_own_text<X>) {
+    write_present_value(w, ns, local, x, leaves);
+  } else {
+    // A failure names the element on its way out (no instructions while nothing fails).
+    try {
+      write_present_value(w, ns, local, x, leaves);
+    } catch (...) {
+      rethrow_in_element(name_text(local));
+    }
   }
 }
 
@@ -566,10 +600,14 @@ void write_attr(xml::writer& w, const T& obj) {
   if constexpr (f.kind == field_kind::attribute) {
     const auto& m = obj.*(f.member);
     using M = std::remove_cvref_t<decltype(m)>;
-    if constexpr (shape<M>::is_optional) {
-      if (m) write_attribute_value(w, f.ns, field_names<T, I>::name, *m);
-    } else {
-      write_attribute_value(w, f.ns, field_names<T, I>::name, m);
+    try {
+      if constexpr (shape<M>::is_optional) {
+        if (m) write_attribute_value(w, f.ns, field_names<T, I>::name, *m);
+      } else {
+        write_attribute_value(w, f.ns, field_names<T, I>::name, m);
+      }
+    } catch (...) {
+      rethrow_in_attribute(field_names<T, I>::name.text());
     }
   }
 }
@@ -593,7 +631,15 @@ void write_child(xml::writer& w, const T& obj, xml::leaf_namespace& leaves) {
   } else if constexpr (f.kind == field_kind::element) {
     using names = field_names<T, I>;
     if constexpr (S::is_vector) {
-      for (const auto& s : m) write_slot<T, I>(w, s, leaves);
+      std::size_t index = 0;
+      for (const auto& s : m) {
+        ++index;
+        try {
+          write_slot<T, I>(w, s, leaves);
+        } catch (...) {
+          rethrow_in_item(index);
+        }
+      }
     } else if constexpr (S::is_optional) {
       if (m)
         write_slot<T, I>(w, *m, leaves);
@@ -865,18 +911,29 @@ void read_or_throw(xml::reader& r, T& value, const read_options& opts = {}) {
 }
 
 /// Write `value` as element {ns}local (nothing for an empty optional/pointer; xsi:nil for a
-/// nil nillable). Writer errors throw xml::error; unlisted enum values or dynamic types throw
-/// bind::error.
+/// nil nillable). A value that cannot be written (an enum value not in its meta<E>::values, an
+/// unlisted dynamic type, a character XML cannot carry) throws bind::error whose path names
+/// the element or attribute ("/local/user[2]/birthDate"); the writer's own errors come as
+/// errc::xml_error with its message.
 template <class T>
 void write(xml::writer& w, std::string_view ns, std::string_view local, const T& value) {
-  detail::write_value(w, ns, local, value);
+  try {
+    detail::write_value(w, ns, local, value);
+  } catch (const xml::error&) {
+    detail::rethrow_as_write_error();
+  }
 }
 
 /// Write the attributes and children of a complex `value` into the element the caller has
-/// just started (before any other content).
+/// just started (before any other content). Errors as write()'s, the path starting at the
+/// field ("/user/birthDate").
 template <complex_type T>
 void write_content(xml::writer& w, const T& value) {
-  detail::write_complex_content(w, value);
+  try {
+    detail::write_complex_content(w, value);
+  } catch (const xml::error&) {
+    detail::rethrow_as_write_error();
+  }
 }
 
 }  // namespace lather::bind

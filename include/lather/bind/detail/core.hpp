@@ -210,6 +210,17 @@ void write_nil(xml::writer& w, std::string_view ns, xml::ncname local);
 [[noreturn]] void throw_unknown_enum(long long value, std::string_view type_name);
 /// A dynamic type missing from meta<B>::derived.
 [[noreturn]] void throw_unregistered_type(std::string_view base_name);
+/// In a catch handler of a write: the error in flight thrown again with the element `name`
+/// (or the attribute, "@name") in front of its path, as a bind::error (the writer's
+/// xml::error becomes errc::xml_error with its message); any other exception unchanged. The
+/// path of a failed write is built this way, on the way out, so writing pays nothing for it.
+[[noreturn]] void rethrow_in_element(std::string_view name);
+[[noreturn]] void rethrow_in_attribute(std::string_view name);
+/// The same around the 1-based `index`-th item of a repeated element: "[index]" on the first
+/// segment of the path ("/item/price" becomes "/item[3]/price").
+[[noreturn]] void rethrow_in_item(std::size_t index);
+/// Around a public write entry point: the writer's xml::error as a bind::error (path "").
+[[noreturn]] void rethrow_as_write_error();
 
 }  // namespace detail
 }  // namespace lather::bind
