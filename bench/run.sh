@@ -4,6 +4,9 @@
 # Modes:
 #   xml   lather's XML reader vs expat vs libxml2 (+ lather's writer), ~1 minute.
 #   bind  lather vs gSOAP: serialize+parse of the CXF request, 1..1000 items, ~2 minutes.
+#   dynamic  lather::dynamic_client vs zeep in the same run: echoComplexTypeDoc calls/s against
+#         lather-perf-server (one client thread each, alternated ROUNDS times) and the load time
+#         of the largest corpus WSDL (vSphere), ~1 minute.
 #
 # Environment: BUILD_DIR (default <repo>/build; configured if needed, the mode's target is
 # brought up to date first), REPETITIONS (default 3), MIN_TIME (seconds per repetition, 0.3).
@@ -182,8 +185,76 @@ run_multiref() {
     --reps "${REPETITIONS:-3}"
 }
 
+# dynamic: lather-bench-dynamic and bench/dynamic/zeep_dynamic.py take turns against one
+# lather-perf-server (DURATION seconds each, default 5; ROUNDS turns, default 2), then load
+# vSphere's WSDL (LOADS times each, default 3). Medians of the turns; ratios lather/zeep.
+run_dynamic() {
+  ensure_target lather-bench-dynamic
+  ensure_target lather-perf-server
+  local shared="$repo/../shared" dir pid port=""
+  dir="$(mktemp -d)"
+  "$build_dir/bin/lather-perf-server" --port 0 --threads 1 >"$dir/server" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do
+    port="$(sed -n 's/^listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$dir/server")"
+    [[ -n "$port" ]] && break
+    sleep 0.05
+  done
+  if [[ -z "$port" ]]; then
+    kill "$pid" 2>/dev/null || true
+    echo "lather-perf-server did not start" >&2
+    return 1
+  fi
+  local url="http://127.0.0.1:$port/perf" wsdl="$shared/bench/cxf-perf/perf.wsdl"
+  local vsphere="$shared/wsdl-corpus/vmware-vsphere/vimService.wsdl" round
+  for round in $(seq "${ROUNDS:-2}"); do
+    "$build_dir/bin/lather-bench-dynamic" --wsdl "$wsdl" --address "$url" \
+      --seconds "${DURATION:-5}" >>"$dir/results"
+    "$python" "$repo/bench/dynamic/zeep_dynamic.py" --wsdl "$wsdl" --address "$url" \
+      --seconds "${DURATION:-5}" >>"$dir/results"
+  done
+  kill -TERM "$pid"
+  wait "$pid" || true
+  "$build_dir/bin/lather-bench-dynamic" --load "$vsphere" --loads "${LOADS:-3}" >>"$dir/results"
+  "$python" "$repo/bench/dynamic/zeep_dynamic.py" --load "$vsphere" --loads "${LOADS:-3}" \
+    >>"$dir/results"
+  "$python" - "$dir/results" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    if not line.startswith("RESULT "):
+        continue
+    f = dict(kv.split("=", 1) for kv in line.split()[1:])
+    for k, v in f.items():
+        if k != "engine":
+            rows.setdefault((f["engine"], k), []).append(float(v))
+def med(engine, key):
+    v = rows.get((engine, key))
+    return statistics.median(v) if v else None
+lc, zc = med("lather-dynamic", "calls_per_s"), med("zeep", "calls_per_s")
+ll, zl = med("lather-dynamic", "load_ms"), med("zeep", "load_ms")
+print(f"{'':<34}{'lather dynamic':>16}{'zeep':>12}{'ratio':>10}")
+if lc and zc:
+    print(f"{'echoComplexTypeDoc calls/s':<34}{lc:>16.0f}{zc:>12.0f}{lc / zc:>9.1f}x")
+w = med("lather-dynamic", "write_read_us")
+if w:
+    print(f"{'  write + read, CPU us (no network)':<34}{w:>16.1f}")
+if ll and zl:
+    print(f"{'vSphere WSDL load, ms':<34}{ll:>16.1f}{zl:>12.1f}{zl / ll:>9.1f}x")
+lcpu, zcpu = med("lather-dynamic", "load_cpu_ms"), med("zeep", "load_cpu_ms")
+if lcpu and zcpu:
+    print(f"{'  CPU ms (user + system)':<34}{lcpu:>16.1f}{zcpu:>12.1f}{zcpu / lcpu:>9.1f}x")
+print("calls: one client thread each, alternating turns against one lather-perf-server "
+      "(--threads 1); medians of the turns. load: lather::dynamic_client (load + operation "
+      "listing) vs zeep.Client(wsdl); medians; the CPU figure is the one the machine's load "
+      "moves least.")
+PY
+  rm -rf "$dir"
+}
+
 case "${1:-}" in
   xml) run_xml ;;
+  dynamic) run_dynamic ;;
   bind) run_bind ;;
   wrk) run_wrk ;;
   multiref) run_multiref ;;
