@@ -34,6 +34,7 @@ namespace {
 struct request_codec {
   xml::output buf;
   xml::writer writer{buf};
+  std::string envelope;  // the request for interceptors that rewrite it whole
 };
 struct response_codec {
   xml::reader reader;
@@ -197,6 +198,10 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
       [this, &frame](xml::output&) {  // writes into the lent set's buf: the request's staging
         request_codec* s = &frame.writing.codec();
         s->writer.reset();
+        bool rewrites = false;
+        for (const auto& i : interceptors_) rewrites |= static_cast<bool>(i.whole_request);
+        // A rewriting interceptor needs the whole envelope: nothing goes out before it ran.
+        if (rewrites) s->buf.clear_sink();
         soap::envelope_writer env{s->writer, frame.v};
         env.begin(*envelope_starts_, frame.encoded);
         bool header_hooks = false;
@@ -214,6 +219,13 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         // whole request fits within the threshold, else the last chunk).
         s->buf.clear_sink();
         env.end();
+        if (rewrites) {
+          s->envelope.assign(s->buf.view());
+          for (const auto& i : interceptors_)
+            if (i.whole_request) i.whole_request(frame.operation, s->envelope);
+          s->buf.clear();
+          s->buf.append(s->envelope);
+        }
       },
       [this, &frame](const http::response_head& head, const xml::source_fn& body) {
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||

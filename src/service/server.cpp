@@ -247,6 +247,13 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
 
   std::size_t op_index = svc.operations().size();  // = "no operation" metrics slot
   try {
+    bool whole = false;
+    for (const auto& ic : svc.interceptors()) whole |= static_cast<bool>(ic.whole_request);
+    if (whole) {
+      const std::string_view envelope = x.read_whole_request();
+      for (const auto& ic : svc.interceptors())
+        if (ic.whole_request) ic.whole_request(x, envelope);
+    }
     const operation_entry& op = dispatch(x, svc, action);
     x.op_ = &op;
     op_index = op.index();

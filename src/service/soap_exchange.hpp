@@ -66,6 +66,8 @@ class soap_exchange final : public detail::exchange {
     head_set_ = false;
     response_headers_.clear();
     for (auto& st : states_) st.cleared = false;
+    // A large request read whole does not pin its buffer for the life of the server.
+    if (request_copy_.capacity() > (4u << 20)) std::string().swap(request_copy_);
     reader_.reset();
     reader_.set_limits(svc.options().xml_limits);
     buf_.clear();
@@ -138,6 +140,22 @@ class soap_exchange final : public detail::exchange {
   }
 
   // ---- driving a call ----
+  /// Reads the whole request body (for interceptors that need it before anything is
+  /// processed) and points the reader at it.
+  std::string_view read_whole_request() {
+    request_copy_.clear();
+    constexpr std::size_t piece = 16384;
+    for (;;) {
+      const std::size_t used = request_copy_.size();
+      request_copy_.resize(used + piece);
+      const std::size_t n = req_->read_body(request_copy_.data() + used, piece);
+      request_copy_.resize(used + n);
+      if (n == 0) break;
+    }
+    reader_.reset(request_copy_);
+    return request_copy_;
+  }
+
   void set_head(unsigned status, soap::version v) {
     head_set_ = true;
     if (status != 200) res_->set_status(status);
@@ -163,6 +181,7 @@ class soap_exchange final : public detail::exchange {
     bool cleared;  // in the current call
   };
   std::vector<keyed_state> states_;
+  std::string request_copy_;  // the request, when an interceptor needs it whole
   http::request* req_ = nullptr;
   http::response* res_ = nullptr;
   service* svc_ = nullptr;

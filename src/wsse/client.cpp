@@ -42,11 +42,22 @@ std::chrono::milliseconds client_security::clock_offset() const noexcept {
 
 void client_security::install(lather::client& c) const {
   const soap::version v = c.options().version;
+  bool signs = impl_->endpoint.sign.has_value();
+  for (const auto& [name, p] : impl_->operations) signs |= p.sign.has_value();
   c.intercept({.write_headers =
                    [self = *this, v](std::string_view operation, xml::writer& w) {
                      self.write_header(w, v, self.impl_->policy_for(operation));
                    },
-               .after = {}});
+               .after = {},
+               .whole_request = {}});
+  if (signs)
+    c.intercept(
+        {.write_headers = {},
+         .after = {},
+         .whole_request = [self = *this](std::string_view operation, std::string& envelope) {
+           const client_policy& p = self.impl_->policy_for(operation);
+           if (p.sign) sign_envelope(envelope, p.sign->key, p.sign->options);
+         }});
 }
 
 namespace {
@@ -61,7 +72,7 @@ void leaf(xml::writer& w, std::string_view ns, std::string_view local, std::stri
 
 void client_security::write_header(xml::writer& w, soap::version v,
                                    const client_policy& policy) const {
-  if (!policy.token && !policy.timestamp) return;
+  if (!policy.token && !policy.timestamp && !policy.sign) return;
   const time_point now = std::chrono::system_clock::now() + clock_offset();
   std::array<char, 24> created_text;
   const std::string_view created = format_time(now, created_text);

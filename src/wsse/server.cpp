@@ -2,8 +2,10 @@
 // not known yet), and checked against the operation's policy in an interceptor's `before`.
 #include "lather/wsse/server.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -34,6 +36,10 @@ struct security_state final : call_state {
   clock::time_point created_at, ts_created_at, ts_expires_at;
   std::vector<std::uint8_t> nonce;
   bool authenticated = false;
+  // The signature, verified on the whole request before dispatch: what it covers, or why it
+  // failed (thrown only if the operation's policy asks for a signature).
+  verified_signature verified;
+  std::exception_ptr signature_error;
 
   void clear() override {
     seen = has_token = has_password = has_nonce = has_created = false;
@@ -44,6 +50,10 @@ struct security_state final : call_state {
     nonce_text.clear();
     created.clear();
     nonce.clear();
+    verified.body = verified.timestamp = false;
+    verified.headers.clear();
+    verified.subject.clear();
+    signature_error = nullptr;
   }
 };
 
@@ -145,6 +155,32 @@ struct server_security::impl {
   std::vector<std::pair<std::string, server_policy>> operations;
   std::atomic<std::int64_t> skew_ms{300'000}, ttl_ms{300'000};
   detail::replay_cache replay{100'000};
+  trust_store trusted;
+
+  bool any_signature() const noexcept {
+    bool any = endpoint.signature;
+    for (const auto& [name, p] : operations) any |= p.signature;
+    return any;
+  }
+
+  void verify_signature(call_context& ctx, std::string_view envelope) {
+    security_state& s = ctx.state<security_state>(&state_key);
+    try {
+      s.verified = verify_envelope(envelope, trusted);
+    } catch (...) {
+      s.signature_error = std::current_exception();
+    }
+  }
+
+  static void check_signature(const server_policy& policy, const security_state& s) {
+    if (s.signature_error) std::rethrow_exception(s.signature_error);
+    if (!s.verified.body || (policy.timestamp && !s.verified.timestamp))
+      throw_fault(fault_code::invalid_security);
+    for (const soap::qname& h : policy.signed_headers)
+      if (std::find(s.verified.headers.begin(), s.verified.headers.end(), h) ==
+          s.verified.headers.end())
+        throw_fault(fault_code::invalid_security);
+  }
 
   const server_policy& policy_for(std::string_view operation) const noexcept {
     for (const auto& [name, p] : operations)
@@ -157,6 +193,7 @@ struct server_security::impl {
     if (!policy.requires_anything()) return;
     security_state& s = ctx.state<security_state>(&state_key);
     if (!s.seen) throw_fault(fault_code::invalid_security);
+    if (policy.signature) check_signature(policy, s);
     const clock::time_point now = clock::now();
     const milliseconds skew{skew_ms.load(std::memory_order_relaxed)};
     const milliseconds ttl{ttl_ms.load(std::memory_order_relaxed)};
@@ -234,8 +271,15 @@ void server_security::install(service& svc) {
   svc.header(std::string(wsse_ns), "Security", [](call_context& ctx, xml::reader& r) {
     read_security(r, ctx.state<security_state>(&state_key));
   });
-  svc.intercept(
-      {.before = [self = impl_.get()](call_context& ctx) { self->check(ctx); }, .after = {}});
+  svc.intercept({.before = [self = impl_.get()](call_context& ctx) { self->check(ctx); },
+                 .after = {},
+                 .whole_request = {}});
+  if (impl_->any_signature())
+    svc.intercept({.before = {},
+                   .after = {},
+                   .whole_request = [self = impl_.get()](call_context& ctx, std::string_view e) {
+                     self->verify_signature(ctx, e);
+                   }});
 }
 
 void server_security::set_max_skew(std::chrono::milliseconds skew) noexcept {
@@ -252,6 +296,15 @@ void server_security::set_replay_capacity(std::size_t entries) {
 
 std::size_t server_security::replay_entries() const {
   return impl_->replay.size();
+}
+
+void server_security::set_trust_store(trust_store trusted) {
+  impl_->trusted = std::move(trusted);
+}
+
+std::string_view server_security::signer(call_context& ctx) {
+  const security_state& s = ctx.state<security_state>(&state_key);
+  return s.verified.subject;
 }
 
 std::string_view server_security::user(call_context& ctx) {

@@ -13,6 +13,7 @@
 #include "lather/soap/envelope.hpp"
 #include "lather/wsse.hpp"
 #include "lather/xml/writer.hpp"
+#include "test_certs.hpp"
 
 namespace {
 
@@ -33,27 +34,13 @@ void spit(const fs::path& p, std::string_view text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
-// A CA, a signer certificate it issued (with a subject key identifier), and a self-signed
-// certificate nobody trusts; made once with the openssl command line.
+// The certificates of test_certs.hpp, made once.
 class wsse_signature : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("lather-wsse-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-    const std::string script =
-        "set -e; cd '" + dir_.string() +
-        "'; printf 'subjectKeyIdentifier=hash\\n' > ext.cnf;"
-        " openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem"
-        " -subj '/CN=lather test CA' -days 2 2>/dev/null;"
-        " openssl req -newkey rsa:2048 -nodes -keyout signer.key -out signer.csr"
-        " -subj '/O=lather/CN=signer' 2>/dev/null;"
-        " openssl x509 -req -in signer.csr -CA ca.pem -CAkey ca.key -set_serial 4242 -days 2"
-        " -extfile ext.cnf -out signer.pem 2>/dev/null;"
-        " openssl req -x509 -newkey rsa:2048 -nodes -keyout rogue.key -out rogue.pem"
-        " -subj '/CN=rogue' -days 2 2>/dev/null";
-    const auto r =
-        test::run({"/bin/sh", "-c", script}, test::clock::now() + std::chrono::seconds(60));
-    ASSERT_EQ(r.exit, 0) << r.out;
+    std::string log;
+    dir_ = wsse_test::make_certificates("wsse-signature", log);
+    ASSERT_FALSE(dir_.empty()) << log;
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
 

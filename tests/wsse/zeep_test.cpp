@@ -1,6 +1,7 @@
 // zeep (python3-zeep, zeep.wsse.username.UsernameToken) calls a lather server over loopback
 // with PasswordDigest and PasswordText, in SOAP 1.1 and 1.2; a wrong password, a replayed
 // token and a stale Created each come back as zeep.exceptions.Fault with the WS-Security code.
+// zeep.wsse.signature (python3-xmlsec) signs requests that the lather server verifies.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -12,6 +13,7 @@
 #include "calc_types.hpp"
 #include "lather/service/server.hpp"
 #include "lather/wsse.hpp"
+#include "test_certs.hpp"
 
 namespace {
 
@@ -21,7 +23,7 @@ namespace fs = std::filesystem;
 const fs::path kPython = "/usr/bin/python3";
 const fs::path kScript = fs::path(LATHER_SOURCE_DIR) / "tests/wsse/zeep_wsse.py";
 
-class wsse_zeep_username_token : public ::testing::Test {
+class wsse_zeep : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!fs::exists(kPython)) GTEST_SKIP() << "python3 missing";
@@ -30,15 +32,33 @@ class wsse_zeep_username_token : public ::testing::Test {
     });
     sec_.install(svc_);
     srv_.mount("/calc", svc_);
+    signed_svc_.operation("add", [](call_context& ctx, const wsse_test::add& in) {
+      return wsse_test::addResponse{in.a + in.b, std::string(wsse::server_security::signer(ctx))};
+    });
+    if (!certs_.empty()) {
+      wsse::trust_store trusted;
+      trusted.add_file(certs_ / "ca.pem");
+      signed_sec_.set_trust_store(trusted);
+    }
+    signed_sec_.install(signed_svc_);
+    srv_.mount("/signed", signed_svc_);
     srv_.start();
   }
   void TearDown() override { srv_.stop(); }
 
+  static void SetUpTestSuite() {
+    std::string log;
+    certs_ = wsse_test::make_certificates("wsse-zeep", log);
+  }
+  static void TearDownTestSuite() {
+    if (!certs_.empty()) fs::remove_all(certs_);
+  }
+
   // zeep's output, one line per call.
-  std::string zeep(std::vector<std::string> args) {
+  std::string zeep(std::vector<std::string> args, std::string_view path = "/calc") {
     std::vector<std::string> argv = {
         kPython.string(), kScript.string(), "--wsdl",
-        "http://127.0.0.1:" + std::to_string(srv_.port()) + "/calc?wsdl"};
+        "http://127.0.0.1:" + std::to_string(srv_.port()) + std::string(path) + "?wsdl"};
     argv.insert(argv.end(), args.begin(), args.end());
     const auto r = test::run(argv, test::clock::now() + std::chrono::seconds(60));
     EXPECT_EQ(r.exit, 0) << r.out;
@@ -51,10 +71,16 @@ class wsse_zeep_username_token : public ::testing::Test {
                                return std::nullopt;
                              },
                              {.username_token = true}};
+  static fs::path certs_;
+  service signed_svc_{"Calc", std::string(wsse_test::ns)};
+  wsse::server_security signed_sec_{[](std::string_view) { return std::optional<std::string>(); },
+                                    {.signature = true}};
   server srv_{{.address = "127.0.0.1", .port = 0, .threads = 2}};
 };
 
-TEST_F(wsse_zeep_username_token, DigestAndTextInSoap11And12) {
+fs::path wsse_zeep::certs_;
+
+TEST_F(wsse_zeep, DigestAndTextInSoap11And12) {
   for (const char* version : {"--soap11", "--soap12"}) {
     std::vector<std::string> v;
     if (std::string(version) == "--soap12") v.push_back(version);
@@ -74,7 +100,7 @@ TEST_F(wsse_zeep_username_token, DigestAndTextInSoap11And12) {
   }
 }
 
-TEST_F(wsse_zeep_username_token, ReplayAndStaleCreatedAreRefused) {
+TEST_F(wsse_zeep, ReplayAndStaleCreatedAreRefused) {
   // zeep formats Created without milliseconds; a fixed one within the window, sent twice.
   const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
   std::array<char, 24> text;
@@ -86,6 +112,32 @@ TEST_F(wsse_zeep_username_token, ReplayAndStaleCreatedAreRefused) {
   EXPECT_EQ(zeep({"--user", "alice", "--password", "wonderland", "--digest", "--created", stale,
                   "--nonce", "fixed-nonce-2"}),
             "fault MessageExpired\n");
+}
+
+TEST_F(wsse_zeep, SignedRequestsVerify) {
+  if (test::run({kPython.string(), "-c", "import xmlsec"},
+                test::clock::now() + std::chrono::seconds(30))
+          .exit != 0)
+    GTEST_SKIP() << "python3-xmlsec missing";
+  ASSERT_FALSE(certs_.empty()) << "openssl could not make the test certificates";
+  const std::string key = (certs_ / "signer.key").string(), cert = (certs_ / "signer.pem").string();
+  for (const char* version : {"", "--soap12"}) {
+    std::vector<std::string> x509 = {"--sign", key, cert};
+    std::vector<std::string> binary = {"--sign", key, cert, "--binary"};
+    if (*version) {
+      x509.push_back(version);
+      binary.push_back(version);
+    }
+    EXPECT_EQ(zeep(x509, "/signed"), "ok 5 CN=signer,O=lather\n") << version;
+    EXPECT_EQ(zeep(binary, "/signed"), "ok 5 CN=signer,O=lather\n") << version;
+  }
+  // Signed with a certificate the server does not trust.
+  EXPECT_EQ(
+      zeep({"--sign", (certs_ / "rogue.key").string(), (certs_ / "rogue.pem").string()}, "/signed"),
+      "fault FailedAuthentication\n");
+  // Not signed at all.
+  EXPECT_EQ(zeep({"--user", "alice", "--password", "wonderland"}, "/signed"),
+            "fault InvalidSecurity\n");
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """zeep calls a lather server with a WS-Security UsernameToken (zeep.wsse.username).
 
-usage: zeep_wsse.py --wsdl URL --user U --password P [--digest] [--soap12]
-                    [--created ISO --nonce TEXT] [--calls N]
+usage: zeep_wsse.py --wsdl URL [--user U --password P [--digest]] [--soap12]
+                    [--created ISO --nonce TEXT] [--calls N] [--sign KEY CERT [--binary]]
 Calls add(a=2, b=3) N times (default 1) with the same token settings and prints one line per
 call: "ok <result> <user>" or "fault <code>" where <code> is the WS-Security code (SOAP 1.1
 faultcode or SOAP 1.2 subcode, local part). --created/--nonce fix them (zeep then sends the
-same token every time: a replay).
+same token every time: a replay). --sign signs each request with zeep.wsse.signature
+(python3-xmlsec): the Body, with the certificate in X509Data, or with --binary in a
+BinarySecurityToken; responses are not checked (lather does not sign them).
 """
 import argparse
 import datetime
@@ -14,6 +16,7 @@ import sys
 
 import zeep
 import zeep.exceptions
+from zeep.wsse.compose import Compose
 from zeep.wsse.username import UsernameToken
 
 sys.dont_write_bytecode = True
@@ -27,17 +30,32 @@ def local(code):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--wsdl", required=True)
-    p.add_argument("--user", required=True)
-    p.add_argument("--password", required=True)
+    p.add_argument("--user")
+    p.add_argument("--password")
     p.add_argument("--digest", action="store_true")
     p.add_argument("--soap12", action="store_true")
     p.add_argument("--created")
     p.add_argument("--nonce")
     p.add_argument("--calls", type=int, default=1)
+    p.add_argument("--sign", nargs=2, metavar=("KEY", "CERT"))
+    p.add_argument("--binary", action="store_true")
     a = p.parse_args()
     created = datetime.datetime.fromisoformat(a.created) if a.created else None
-    token = UsernameToken(a.user, a.password, use_digest=a.digest, created=created, nonce=a.nonce)
-    client = zeep.Client(a.wsdl, wsse=token)
+    parts = []
+    if a.user:
+        parts.append(UsernameToken(a.user, a.password, use_digest=a.digest, created=created,
+                                   nonce=a.nonce))
+    if a.sign:
+        from zeep.wsse import signature
+
+        base = signature.BinarySignature if a.binary else signature.Signature
+
+        class RequestSignature(base):
+            def verify(self, envelope):
+                return envelope
+
+        parts.append(RequestSignature(a.sign[0], a.sign[1]))
+    client = zeep.Client(a.wsdl, wsse=parts[0] if len(parts) == 1 else Compose(parts))
     service = client.bind("Calc", "CalcSoap12Port") if a.soap12 else client.service
     for _ in range(a.calls):
         try:

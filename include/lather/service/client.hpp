@@ -65,6 +65,9 @@ struct client_interceptor {
   std::function<void(std::string_view operation, xml::writer& w)> write_headers;
   /// After the call, whatever its outcome (fault = a SOAP fault or any other failure).
   std::function<void(const call_info& info)> after;
+  /// Rewrites the whole serialized request envelope before it is sent (e.g. signs it). A
+  /// client with such an interceptor buffers each request whole instead of streaming it.
+  std::function<void(std::string_view operation, std::string& envelope)> whole_request{};
 };
 
 /// The peer answered something that is neither the expected response nor a SOAP fault.

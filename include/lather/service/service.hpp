@@ -163,6 +163,11 @@ struct call_info {
 struct interceptor {
   std::function<void(call_context&)> before;
   std::function<void(call_context&, const call_info&)> after;
+  /// Sees the whole request envelope before any of it is read (e.g. to verify a signature
+  /// over parts that come after the header saying so); may throw soap::fault_error. A service
+  /// with such an interceptor reads each request whole (up to server_options::body_limit)
+  /// instead of streaming it.
+  std::function<void(call_context&, std::string_view envelope)> whole_request{};
 };
 
 namespace detail {

@@ -28,6 +28,7 @@
 #include "lather/bind/xsd.hpp"
 #include "lather/service/client.hpp"
 #include "lather/wsse/fault.hpp"
+#include "lather/wsse/signature.hpp"
 
 namespace lather::wsse {
 
@@ -42,12 +43,20 @@ struct username_token {
   bool created = true;  ///< send wsu:Created (part of the digest)
 };
 
+/// An X.509 signature of each request (lather/wsse/signature.hpp).
+struct signing {
+  credentials key;
+  signature_options options{};
+};
+
 /// What goes into the Security header of a call. Nothing set: no Security header.
 struct client_policy {
-  std::optional<username_token> token;
+  std::optional<username_token> token{};
   bool timestamp = false;                   ///< send wsu:Timestamp (Created, Expires)
   std::chrono::seconds timestamp_ttl{300};  ///< Expires = Created + timestamp_ttl
   bool must_understand = true;              ///< mustUnderstand on the Security header
+  /// Sign the request (the client then sends each request whole, not streamed).
+  std::optional<signing> sign{};
 };
 
 /// WS-Security for one peer (one lather::client): a policy for the endpoint, optional

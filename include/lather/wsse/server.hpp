@@ -21,9 +21,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lather/service/service.hpp"
 #include "lather/wsse/fault.hpp"
+#include "lather/wsse/signature.hpp"
 
 namespace lather::wsse {
 
@@ -35,8 +37,13 @@ struct server_policy {
   bool allow_digest = true;     ///< accept PasswordDigest
   bool require_nonce = true;    ///< a digest must carry a Nonce (replay protection)
   bool require_created = true;  ///< a digest must carry a Created (freshness)
-  bool timestamp = false;       ///< require wsu:Timestamp
-  bool requires_anything() const noexcept { return username_token || timestamp; }
+  bool timestamp = false;       ///< require wsu:Timestamp (signed, if a signature is required)
+  /// Require an X.509 signature (trusted by set_trust_store) covering the Body; the service
+  /// then reads each request whole before processing it.
+  bool signature = false;
+  /// Header entries the signature must cover too, {namespace, local name}.
+  std::vector<soap::qname> signed_headers{};
+  bool requires_anything() const noexcept { return username_token || timestamp || signature; }
 };
 
 /// The password of a user (for PasswordText and PasswordDigest alike), nullopt for an unknown
@@ -68,8 +75,14 @@ class server_security {
   /// Entries in the replay cache now (for tests and metrics).
   std::size_t replay_entries() const;
 
+  /// Certificates trusted to sign requests (before install()).
+  void set_trust_store(trust_store trusted);
+
   /// The user a UsernameToken authenticated for this call, "" if none.
   static std::string_view user(call_context& ctx);
+  /// The subject (RFC 2253) of the certificate whose signature verified for this call, "" if
+  /// none.
+  static std::string_view signer(call_context& ctx);
 
  private:
   struct impl;

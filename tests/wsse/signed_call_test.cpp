@@ -1,0 +1,153 @@
+// X.509 signatures between lather's client and server: the client signs each request (Body,
+// Timestamp, chosen headers), the server verifies it before dispatch and checks per operation
+// what must be signed; unsigned, untrusted and tampered requests each get their fault.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "calc_types.hpp"
+#include "lather/service/client.hpp"
+#include "lather/service/server.hpp"
+#include "lather/wsse.hpp"
+#include "lather/xml/writer.hpp"
+#include "test_certs.hpp"
+
+namespace {
+
+using namespace lather;
+namespace fs = std::filesystem;
+
+constexpr std::string_view route_ns = "urn:lather:route";
+
+class wsse_signed_call : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string log;
+    dir_ = wsse_test::make_certificates("wsse-signed-call", log);
+    ASSERT_FALSE(dir_.empty()) << log;
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  void SetUp() override {
+    svc_.operation("add", [](call_context& ctx, const wsse_test::add& in) {
+      return wsse_test::addResponse{in.a + in.b, std::string(wsse::server_security::signer(ctx))};
+    });
+    svc_.operation("now", [](const wsse_test::now&) { return wsse_test::nowResponse{"t"}; });
+    wsse::trust_store trusted;
+    trusted.add_file(dir_ / "ca.pem");
+    sec_.set_trust_store(trusted);
+    sec_.operation("now", {});
+    wsse::server_policy routed = sec_policy();
+    routed.signed_headers = {{std::string(route_ns), "To", {}}};
+    sec_.operation("routed", routed);
+    svc_.operation("routed", [](const wsse_test::now&) { return wsse_test::nowResponse{"r"}; });
+    sec_.install(svc_);
+    srv_.mount("/calc", svc_);
+    srv_.start();
+  }
+  void TearDown() override { srv_.stop(); }
+
+  static wsse::server_policy sec_policy() {
+    wsse::server_policy p;
+    p.signature = true;
+    p.timestamp = true;
+    return p;
+  }
+
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(srv_.port()) + "/calc"; }
+
+  static wsse::client_policy signing(std::string_view who = "signer") {
+    wsse::client_policy p;
+    p.timestamp = true;
+    p.sign = wsse::signing{wsse::credentials::from_files(dir_ / (std::string(who) + ".key"),
+                                                         dir_ / (std::string(who) + ".pem"))};
+    return p;
+  }
+
+  static std::string code_of(const soap::fault_error& e) {
+    for (auto c : {wsse::fault_code::invalid_security, wsse::fault_code::failed_check,
+                   wsse::fault_code::failed_authentication, wsse::fault_code::message_expired})
+      if (wsse::is_fault(e.get(), c)) return std::string(wsse::fault_code_name(c));
+    return e.what();
+  }
+
+  template <class Resp, class Req>
+  static std::string fault_of(client& c, std::string_view op, const Req& req,
+                              const call_options& o = {}) {
+    try {
+      c.call<Resp>(op, req, o);
+    } catch (const soap::fault_error& e) {
+      return code_of(e);
+    }
+    return "";
+  }
+
+  static fs::path dir_;
+  service svc_{"Calc", std::string(wsse_test::ns)};
+  wsse::server_security sec_{[](std::string_view) { return std::optional<std::string>(); },
+                             sec_policy()};
+  server srv_{{.address = "127.0.0.1", .port = 0, .threads = 2}};
+};
+
+fs::path wsse_signed_call::dir_;
+
+TEST_F(wsse_signed_call, SignedRequestsVerifyAndNameTheSigner) {
+  for (auto v : {soap::version::soap11, soap::version::soap12}) {
+    client_options o;
+    o.version = v;
+    client c{url(), o};
+    wsse::client_security{signing()}.install(c);
+    const auto r = c.call<wsse_test::addResponse>("add", wsse_test::add{2, 3});
+    EXPECT_EQ(r.result, 5);
+    EXPECT_EQ(r.user, "CN=signer,O=lather");
+  }
+}
+
+TEST_F(wsse_signed_call, UnsignedUntrustedAndTamperedRequestsAreRefused) {
+  client unsigned_client{url()};
+  wsse::client_policy stamp_only;
+  stamp_only.timestamp = true;
+  wsse::client_security{stamp_only}.install(unsigned_client);
+  EXPECT_EQ((fault_of<wsse_test::addResponse>(unsigned_client, "add", wsse_test::add{2, 3})),
+            "InvalidSecurity");
+  // An open operation takes the same client.
+  EXPECT_EQ((fault_of<wsse_test::nowResponse>(unsigned_client, "now", wsse_test::now{})), "");
+
+  client rogue{url()};
+  wsse::client_security{signing("rogue")}.install(rogue);
+  EXPECT_EQ((fault_of<wsse_test::addResponse>(rogue, "add", wsse_test::add{2, 3})),
+            "FailedAuthentication");
+
+  // Changed on the way, after signing.
+  client tampering{url()};
+  wsse::client_security{signing()}.install(tampering);
+  tampering.intercept({.write_headers = {},
+                       .after = {},
+                       .whole_request = [](std::string_view, std::string& envelope) {
+                         const auto at = envelope.find(">2<");
+                         if (at != std::string::npos) envelope[at + 1] = '7';
+                       }});
+  EXPECT_EQ((fault_of<wsse_test::addResponse>(tampering, "add", wsse_test::add{2, 3})),
+            "FailedCheck");
+}
+
+TEST_F(wsse_signed_call, AnOperationCanRequireSignedHeaders) {
+  call_options with_route;
+  with_route.headers.push_back([](xml::writer& w) {
+    w.start_element(route_ns, "To");
+    w.text("urn:calc");
+    w.end_element();
+  });
+  client plain{url()};
+  wsse::client_security{signing()}.install(plain);
+  EXPECT_EQ((fault_of<wsse_test::nowResponse>(plain, "routed", wsse_test::now{}, with_route)),
+            "InvalidSecurity");  // the header is there, but not signed
+
+  auto p = signing();
+  p.sign->options.headers = {{std::string(route_ns), "To", {}}};
+  client routed{url()};
+  wsse::client_security{p}.install(routed);
+  EXPECT_EQ((fault_of<wsse_test::nowResponse>(routed, "routed", wsse_test::now{}, with_route)), "");
+}
+
+}  // namespace
