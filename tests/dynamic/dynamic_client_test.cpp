@@ -4,6 +4,8 @@
 // the answers to bad input (unknown operation, JSON that does not fit, no server).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "../support/process.hpp"
@@ -164,6 +166,36 @@ TEST(DynamicClient, CallsPerfServerRpcLiteralAndDocument) {
   EXPECT_TRUE(r.problems.empty()) << r.problems.front();
   EXPECT_EQ(r.body.find("idout")->as_integer(), 9);
   EXPECT_EQ(r.body.find("return")->to_json(), in.find("in")->to_json());
+}
+
+TEST(DynamicClient, CallsSpyneFromItsOwnWsdl) {
+  const int port = lather::test::free_port();
+  lather::test::process spyne({"/usr/bin/python3",
+                               LATHER_SOURCE_DIR "/tests/interop/peers/spyne_server.py",
+                               std::to_string(port)});
+  std::string line;
+  bool ready = false;
+  while (!ready && spyne.read_line(line, lather::test::clock::now() + 30s))
+    ready = line.starts_with("READY");
+  ASSERT_TRUE(ready) << "spyne_server.py did not start (python3-spyne)";
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/interop";
+  lather::http::client http{url};
+  const auto wsdl = http.get("?wsdl");
+  ASSERT_EQ(wsdl.status, 200u);
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("lather-dynamic-spyne-" + std::to_string(::getpid()) + ".wsdl");
+  std::ofstream(path) << wsdl.body;
+  dynamic_client c{path.string()};
+  std::filesystem::remove(path);
+  EXPECT_EQ(c.find("addNumbers").address, url);
+  EXPECT_EQ(c.call("addNumbers", value::from_json(R"({"a": 2, "b": 40})")).body.to_json(),
+            R"({"result":42})");
+  const auto r = c.call("echoStruct", value::from_json(R"({"value": {"name": "n", "count": 2,
+      "price": 1.5, "when": "2000-01-01T00:00:00Z", "tags": ["a", "b"]}})"));
+  EXPECT_TRUE(r.problems.empty()) << r.problems.front();
+  EXPECT_EQ(r.body.find("result")->find("tags")->to_json(), R"(["a","b"])");
+  EXPECT_THROW(c.call("addNumbers", value::from_json(R"({"a": -1, "b": 40})")),
+               lather::dynamic::fault_error);
 }
 
 }  // namespace
