@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <span>
 
 #include "lather/soap/capture.hpp"
 #include "lather/soap/envelope.hpp"
@@ -383,13 +385,38 @@ class value_writer {
 
 // ------------------------------------------------------------------------------ reading
 
+// SOAP 1.1 multi-ref values of an encoded message: id -> the element as self-contained XML.
+using multirefs = std::map<std::string, std::string, std::less<>>;
+
 class value_reader {
  public:
-  value_reader(const type_model& tm, xml::reader& r, std::vector<std::string>& problems)
-      : tm_(tm), r_(r), problems_(problems) {}
+  /// `in_scope`: the namespace bindings in scope at the parent of the elements read (wildcard
+  /// content is captured with them); `refs`: the message's multi-ref values (encoded).
+  value_reader(const type_model& tm, xml::reader& r, std::vector<std::string>& problems,
+               std::span<const soap::namespace_binding> in_scope = {},
+               const multirefs* refs = nullptr)
+      : tm_(tm),
+        r_(r),
+        problems_(problems),
+        scope_(in_scope.begin(), in_scope.end()),
+        refs_(refs) {}
 
   // The reader is on the element's start tag; leaves it on its end tag.
   value element(const type& declared, const std::string& path, bool nillable) {
+    const std::size_t mark = scope_.size();
+    for (const xml::namespace_declaration& d : r_.namespace_declarations())
+      scope_.push_back({std::string(d.prefix), std::string(d.uri)});
+    value v = element_in_scope(declared, path, nillable);
+    scope_.resize(mark);
+    return v;
+  }
+
+  void problem(const std::string& path, const std::string& what) {
+    problems_.push_back(path + ": " + what);
+  }
+
+ private:
+  value element_in_scope(const type& declared, const std::string& path, bool nillable) {
     if (const xml::attribute* nil = r_.find_attribute(xsi, "nil");
         nil && (nil->value == "true" || nil->value == "1")) {
       if (!nillable) problem(path, "xsi:nil on an element that is not nillable");
@@ -399,7 +426,12 @@ class value_reader {
     const type* t = &declared;
     std::string derived_name;
     if (const xml::attribute* xt = r_.find_attribute(xsi, "type")) {
-      if (const type* named = resolve_type(xt->value)) {
+      const type* named = resolve_type(xt->value);
+      // A base of the declared type (soapenc:Array for an ArrayOfT) says less than the schema.
+      if (named && !named->anonymous() &&
+          tm_.derived(*named, "{" + declared.name.ns + "}" + declared.name.local))
+        named = nullptr;
+      if (named) {
         if (named != &declared && !declared.builtin && !tm_.derived(declared, named->name.local))
           problem(path,
                   "xsi:type " + named->name.local + " is not derived from " + type_label(declared));
@@ -408,11 +440,8 @@ class value_reader {
         t = named;
       }
     }
-    if (r_.find_attribute("", "href")) {
-      problem(path, "multi-reference values (href) are not read");
-      skip();
-      return nullptr;
-    }
+    if (const xml::attribute* href = r_.find_attribute("", "href"))
+      return referenced(declared, href->value, path);
     if (t->kind == type_kind::simple) {
       const auto& st = static_cast<const simple_type&>(*t);
       const std::string text = text_content(path);
@@ -426,11 +455,32 @@ class value_reader {
     return v;
   }
 
-  void problem(const std::string& path, const std::string& what) {
-    problems_.push_back(path + ": " + what);
+  // An accessor with href="#id": the multi-ref value it names, read as `declared`.
+  value referenced(const type& declared, std::string_view href, const std::string& path) {
+    skip();
+    const std::string id(href.starts_with('#') ? href.substr(1) : href);
+    auto it = refs_ ? refs_->find(id) : multirefs::const_iterator{};
+    if (!refs_ || it == refs_->end()) {
+      problem(path, "href=\"" + std::string(href) + "\" names no multi-ref value");
+      return nullptr;
+    }
+    if (std::find(resolving_.begin(), resolving_.end(), id) != resolving_.end()) {
+      problem(path, "href=\"" + std::string(href) + "\" refers to itself (a cycle)");
+      return nullptr;
+    }
+    resolving_.push_back(id);
+    xml::reader sub;
+    sub.reset(it->second);
+    value v;
+    if (sub.next() == xml::token::start_element) {
+      value_reader nested{tm_, sub, problems_, {}, refs_};
+      nested.resolving_ = resolving_;
+      v = nested.element(declared, path, true);
+    }
+    resolving_.pop_back();
+    return v;
   }
 
- private:
   void skip() {
     if (!r_.is_empty_element())
       r_.skip_element();
@@ -489,7 +539,7 @@ class value_reader {
         if (t == xml::token::text)
           text += r_.text();
         else if (t == xml::token::start_element)
-          v[any_key].push_back(soap::capture_element(r_, {}));
+          v[any_key].push_back(soap::capture_element(r_, scope_));
         else
           throw std::runtime_error("unexpected end of the document at " + path);
       }
@@ -510,7 +560,8 @@ class value_reader {
         continue;
       const field* x = f.find(a.local);
       if (!x || x->what != field::kind::attribute) {
-        if (!ct.any_attribute && !(ct.array && a.local == "arrayType"))
+        const bool multiref = a.ns.empty() && (a.local == "id" || a.local == "href");
+        if (!ct.any_attribute && !multiref && !(ct.array && a.local == "arrayType"))
           problem(path + "/@" + std::string(a.local), "unexpected attribute");
         continue;
       }
@@ -546,7 +597,7 @@ class value_reader {
         const field* x = f.find(local);
         if (!x || x->what != field::kind::element) {
           if (const field* any = f.find(any_key)) {
-            v[any->key].push_back(soap::capture_element(r_, {}));
+            v[any->key].push_back(soap::capture_element(r_, scope_));
           } else {
             problem(path + "/" + local,
                     "unexpected element (" + type_label(ct) + " has no member " + local + ")");
@@ -590,6 +641,9 @@ class value_reader {
   const type_model& tm_;
   xml::reader& r_;
   std::vector<std::string>& problems_;
+  std::vector<soap::namespace_binding> scope_;  // declarations in scope, innermost last
+  const multirefs* refs_;
+  std::vector<std::string> resolving_;  // the hrefs being read (cycle guard)
 };
 
 // ------------------------------------------------------------------------------ samples
@@ -856,6 +910,33 @@ value read_detail(const type_model& tm, const operation_info& op, const soap::fa
 
 }  // namespace
 
+namespace {
+
+// Every Body child with an id (the multi-ref values after an rpc/encoded wrapper).
+multirefs index_multirefs(std::string_view envelope) {
+  multirefs refs;
+  xml::reader r;
+  r.reset(envelope);
+  soap::envelope_options eo;
+  eo.on_header = [](const soap::header_info&, xml::reader&) {
+    return soap::header_use::understood;
+  };
+  soap::envelope_reader env{r, std::move(eo)};
+  env.begin();
+  for (bool more = env.at_body_element(); more;) {
+    if (const xml::attribute* id = r.find_attribute("", "id")) {
+      std::string key(id->value);
+      refs[std::move(key)] = soap::capture_element(r, env.body_namespaces());
+      more = env.next_body_element();
+    } else {
+      more = env.skip_body_element();
+    }
+  }
+  return refs;
+}
+
+}  // namespace
+
 call_result read_message(const type_model& tm, const operation_info& op, bool output,
                          std::string_view envelope) {
   const message_shape m = shape_of(op, output);
@@ -884,7 +965,8 @@ call_result read_message(const type_model& tm, const operation_info& op, bool ou
     value detail = read_detail(tm, op, f, result.problems);
     throw fault_error(std::move(f), std::move(detail));
   }
-  value_reader vr{tm, r, result.problems};
+  const multirefs refs = m.encoded ? index_multirefs(envelope) : multirefs{};
+  value_reader vr{tm, r, result.problems, env.body_namespaces(), &refs};
   const std::string body_path = "/Envelope/Body";
   if (!env.at_body_element()) {
     if (!m.body.empty() || m.rpc)

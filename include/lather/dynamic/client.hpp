@@ -10,8 +10,8 @@
 // The contract is read by lather::wsdl::load (the reader behind lather-wsdl2cpp); messages are
 // written and read by walking its schema types at run time (see lather/dynamic/value.hpp for
 // how XML maps onto values). Styles: document/literal (wrapped and bare), rpc/literal and
-// rpc/encoded (xsi:type on every accessor, SOAP-ENC arrays; inline values, no multi-refs on
-// the way out), SOAP 1.1 and 1.2. docs/lather-call.md shows it through the lather-call tool.
+// rpc/encoded (xsi:type on every accessor, SOAP-ENC arrays; values inline on the way out,
+// SOAP 1.1 multi-refs resolved on the way in), SOAP 1.1 and 1.2. docs/lather-call.md shows it through the lather-call tool.
 //
 // An operation's input value: document style with one body part: that element's value (for a
 // wrapped operation, the object of its parameters); otherwise an object with one member per
