@@ -14,7 +14,7 @@ gnuplot PNGs into bench/results/. render does only the last step, from the JSON.
   --build DIR   build directory holding bin/ (default: build; relative to the repo root)
   --bin DIR     the binaries' directory itself (default: the build directory's bin/)
   --only LIST   run only these measurements (1 e2e, 2 wrk, 3 client, 4 clients, 5 axis,
-                6 sizes, 7 drb)
+                6 sizes, 7 drb, 8 tls)
   --no-results  print only; touch neither the JSON, bench/RESULTS.md nor bench/results/
   --json FILE   the JSON results file (default bench/results/compare.json)
   --results FILE  the markdown file holding the tables (default bench/RESULTS.md)
@@ -30,6 +30,8 @@ Measurements:
   5 the 2002 Axis table: 1000 items sent as 1..1000 calls, total time per split
   6 message size sweep: round-trip ms, ms/MB, server peak RSS (VmHWM), chunking default/never
   7 the 2003 experiment: lather-fetch-server vs the Ruby DRb server, 100 fetch calls
+  8 TLS: lather->lather and gSOAP->gSOAP (its OpenSSL build) over HTTPS: keep-alive calls/s at
+    PacketSize 1, and calls on a new connection each (full handshakes, and resumed ones)
 
 The stacks alternate inside every measurement so that drift (other load on the box, CPU
 frequency) hits all of them alike. The JSON keeps every raw sample; medians, paired ratios,
@@ -56,7 +58,7 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN, END = "<!-- compare.sh:begin -->", "<!-- compare.sh:end -->"
 SECTION_MARKER = re.compile(r"^<!-- compare\.sh:section (\d+) -->$", re.M)
-ALL_SECTIONS = (1, 2, 3, 4, 5, 6, 7)
+ALL_SECTIONS = (1, 2, 3, 4, 5, 6, 7, 8)
 
 # guard: lather-bench's untimed calls per thread around each window (CXF: 25); axis_warm: the
 # warm-up of each Axis client process; axis_reps: Axis rounds (client processes) per stack;
@@ -72,13 +74,15 @@ MODES = {
     "quick": dict(secs=1, warm=1, reps=1, e2e_reps=1, guard=2, axis_warm=0, axis_reps=2,
                   axis_windows=2, axis_lather_windows=5, clients_reps=1, clients_pairs=1,
                   e2e_threads=[1, 16, 128], wrk_conns=[1, 16, 256], client_counts=[1, 16, 1024],
-                  sweep_items=[6, 64, 640], axis_calls=[1, 10, 100, 1000]),
+                  sweep_items=[6, 64, 640], axis_calls=[1, 10, 100, 1000],
+                  tls_reps=1, tls_secs=1, tls_warm=1, tls_threads=[16]),
     "full": dict(secs=5, warm=2, reps=2, e2e_reps=3, guard=25, axis_warm=1, axis_reps=5,
                  axis_windows=5, axis_lather_windows=160, clients_reps=3, clients_pairs=7,
                  e2e_threads=[1, 16, 128], wrk_conns=[1, 16, 256],
                  client_counts=[1, 8, 16, 32, 64, 100, 128, 256, 512, 1024],
                  sweep_items=[6, 64, 640, 6400, 32000],
-                 axis_calls=[1, 2, 4, 5, 10, 20, 40, 50, 100, 200, 250, 500, 1000]),
+                 axis_calls=[1, 2, 4, 5, 10, 20, 40, 50, 100, 200, 250, 500, 1000],
+                 tls_reps=5, tls_secs=3, tls_warm=1, tls_threads=[1, 16]),
 }
 
 TITLES = {
@@ -89,6 +93,7 @@ TITLES = {
     5: "5. 1000 items as 1..1000 calls (the 2002 Axis table): total time per split",
     6: "6. Message size sweep: round trip, ms/MB, server peak RSS",
     7: "7. The 2003 experiment: 100 fetch calls, lather (RPC/encoded SOAP) vs Ruby DRb",
+    8: "8. TLS: keep-alive calls/s and new-connection handshakes, lather vs gSOAP (OpenSSL)",
 }
 
 # =============================================================================================
@@ -208,6 +213,18 @@ def parse_listening_port(text):
     """The port of a "listening on [scheme://]127.0.0.1:P" line, None before it is printed."""
     m = re.search(r"listening on (?:[a-z]+://)?127\.0\.0\.1:(\d+)", text)
     return int(m.group(1)) if m and int(m.group(1)) else None
+
+
+def parse_tls_handshakes(metrics):
+    """(full, resumed) TLS handshakes from lather's /metrics, None when it has no such lines."""
+    counts = {}
+    for line in metrics.splitlines():
+        m = re.match(r'^lather_tls_handshakes_total\{resumed="(true|false)"\}\s+(\d+)', line)
+        if m:
+            counts[m.group(1)] = int(m.group(2))
+    if len(counts) != 2:
+        return None
+    return counts["false"], counts["true"]
 
 
 def parse_vm_hwm_kb(status):
@@ -731,8 +748,77 @@ def render_drb(sec):
     ]
 
 
+TLS_KINDS = {"keepalive": "keep-alive calls", "full": "new connection, full handshake",
+             "resumed": "new connection, resumed session"}
+
+
+def tls_rows(sec):
+    """Section 8: per point the best pass of each stack, and the median of the paired ratios
+    (lather over gSOAP in the same repetition, run back to back)."""
+    rows = []
+    for p in sec["points"]:
+        runs = p["runs"]
+        pairs = [ratio(a, b) for a, b in zip(runs.get("lather", []), runs.get("gsoap", []))]
+        shares = {s: [ratio(r, h) for h, r in p.get("handshakes", {}).get(s, [])]
+                  for s in ("lather", "gsoap")}
+        rows.append(dict(kind=p["kind"], threads=p["threads"], lather=best(runs.get("lather", [])),
+                         gsoap=best(runs.get("gsoap", [])), paired=median(pairs),
+                         pairs=[x for x in pairs if x is not None],
+                         resumed={s: median(v) for s, v in shares.items()}))
+    return rows
+
+
+def tls_summary(sec):
+    rows = tls_rows(sec)
+    e2e = [r["paired"] for r in rows if r["kind"] == "keepalive"]
+    hs = [r["paired"] for r in rows if r["kind"] != "keepalive"]
+    return dict(goal_e2e=all_at_least(e2e, 2.0), goal_handshakes=all_at_least(hs, 1.0))
+
+
+def fmt_share(x):
+    x = number(x)
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
+def render_tls(sec):
+    p = sec["params"]
+    rows = tls_rows(sec)
+    out = [
+        f"Calls/s of echoComplexTypeDoc at PacketSize 1 over HTTPS, {p['tls_reps']} interleaved "
+        f"repetition(s) of {p['tls_secs']} s after {p['tls_warm']} s warm-up (each repetition runs both "
+        "stacks back to back, the order alternating); best pass, and the median of the paired "
+        "ratios (same repetition). TLS 1.3, ECDSA P-256 certificate made for the run, both clients "
+        "verify the server against its CA. Keep-alive: one connection per client thread. New "
+        "connection: every call connects, handshakes, calls and closes (full: resumption off on "
+        "the client; resumed: the client offers the session it kept). `resumed` is the share of "
+        "handshakes that resumed a session (lather: the server's /metrics; gSOAP: its client).",
+        f"Servers: `lather-perf-server --port P --quiet --tls-cert server.pem --tls-key server.key`, "
+        "`gsoap-perf-server-tls --port 0 --threads 200 --io store --tls-keyfile server-keyfile.pem`. "
+        f"Clients: `lather-bench --url https://127.0.0.1:P/perf --ca ca.pem --threads T --time "
+        f"{p['tls_secs']} --warmup {p['tls_warm']} --guard-calls {p['guard']} --json "
+        "[--new-connections [--no-resume]]`, `gsoap-perf-client-tls --url "
+        f"https://127.0.0.1:P/perf --ca ca.pem --threads T --time {p['tls_secs']} --warmup "
+        f"{p['tls_warm']} --io store [--new-connections "
+        "[--no-resume]]`.",
+        "",
+    ]
+    out += table(["what", "threads", "lather", "gSOAP", "lather/gSOAP (paired median)",
+                  "resumed: lather", "resumed: gSOAP"], ["---", "---:", "---:", "---:", "---:",
+                                                         "---:", "---:"],
+                 [[TLS_KINDS.get(r["kind"], r["kind"]), r["threads"], fmt0(r["lather"]),
+                   fmt0(r["gsoap"]), fmt2(r["paired"]),
+                   fmt_share(r["resumed"]["lather"]) if r["kind"] != "keepalive" else "",
+                   fmt_share(r["resumed"]["gsoap"]) if r["kind"] != "keepalive" else ""]
+                  for r in rows])
+    s = tls_summary(sec)
+    out += ["", "Goals: keep-alive calls over TLS >= 2x gSOAP's at every thread count "
+            f"**{verdict(s['goal_e2e'])}**; new-connection calls (handshakes) per second not "
+            f"below gSOAP's **{verdict(s['goal_handshakes'])}**."]
+    return out
+
+
 RENDERERS = {1: render_e2e, 2: render_wrk, 3: render_client, 4: render_clients, 5: render_axis,
-             6: render_sizes, 7: render_drb}
+             6: render_sizes, 7: render_drb, 8: render_tls}
 
 
 def render_section(number_, sec):
@@ -1007,6 +1093,8 @@ class Compare:
         self.lather_fetch_client = b("lather-fetch-client")
         self.gsoap_server, self.gsoap_client = b("gsoap-perf-server"), b("gsoap-perf-client")
         self.grpc_server, self.grpc_client = b("grpc-perf-server"), b("grpc-perf-client")
+        self.gsoap_tls_server = b("gsoap-perf-server-tls")
+        self.gsoap_tls_client = b("gsoap-perf-client-tls")
 
     # --- helpers
 
@@ -1049,7 +1137,7 @@ class Compare:
     def record(point, stack, value, label):
         """One sample of a point: kept for the JSON, shown on stderr as it comes."""
         point["runs"][stack].append(value)
-        where = ", ".join(f"{k} {v}" for k, v in point.items() if k != "runs")
+        where = ", ".join(f"{k} {v}" for k, v in point.items() if k not in ("runs", "handshakes"))
         print(f"  {label} {stack:<11} {where}: {fmt0(value)}", file=sys.stderr)
 
     def section(self, number_):
@@ -1525,8 +1613,128 @@ class Compare:
                 "lather-fetch-client")
         return sec
 
+    # --- 8. TLS
+
+    def make_certificates(self):
+        """A CA and a server certificate (ECDSA P-256, IP 127.0.0.1) in work/tls: {name: path},
+        None when the openssl CLI failed."""
+        d = os.path.join(self.work, "tls")
+        os.makedirs(d, exist_ok=True)
+        f = {n: os.path.join(d, n) for n in ("ca.key", "ca.pem", "server.key", "server.csr",
+                                             "server.pem", "san.ext", "server-keyfile.pem")}
+        with open(f["san.ext"], "w") as out:
+            out.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+        ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+        steps = [
+            ["openssl", "req", "-x509", *ec, "-keyout", f["ca.key"], "-out", f["ca.pem"], "-days",
+             "2", "-subj", "/CN=compare-ca"],
+            ["openssl", "req", *ec, "-keyout", f["server.key"], "-out", f["server.csr"], "-subj",
+             "/CN=127.0.0.1"],
+            ["openssl", "x509", "-req", "-in", f["server.csr"], "-CA", f["ca.pem"], "-CAkey",
+             f["ca.key"], "-CAcreateserial", "-out", f["server.pem"], "-days", "2", "-extfile",
+             f["san.ext"]]]
+        for argv in steps:
+            rc, out = run_bounded(30, argv)
+            if rc:
+                print(f"tls: {' '.join(argv[:3])} failed: {tail(out)}", file=sys.stderr)
+                return None
+        with open(f["server-keyfile.pem"], "w") as out:  # gSOAP takes key and chain in one file
+            for name in ("server.key", "server.pem"):
+                with open(f[name]) as part:
+                    out.write(part.read())
+        return f
+
+    def lather_metrics_handshakes(self, url):
+        """(full, resumed) from lather-perf-server's /metrics over HTTPS, None on failure."""
+        import ssl
+        try:
+            context = ssl._create_unverified_context()  # the run's own server, on loopback
+            with urllib.request.urlopen(url.replace("/perf", "/metrics"), timeout=10,
+                                        context=context) as r:
+                return parse_tls_handshakes(r.read().decode())
+        except (OSError, ValueError):
+            return None
+
+    def lather_tls(self, url, ca, threads, kind):
+        m = self.m
+        extra = [] if kind == "keepalive" else \
+            ["--new-connections"] + (["--no-resume"] if kind == "full" else [])
+        before = self.lather_metrics_handshakes(url)
+        rc, out = run_bounded(m["tls_secs"] + m["tls_warm"] + 60, [
+            self.lather_bench, "--url", url, "--ca", ca, "--operation", "echoComplexTypeDoc",
+            "--threads", str(threads), "--time", str(m["tls_secs"]), "--packet-size", "1",
+            "--warmup", str(m["tls_warm"]), "--guard-calls", str(m["guard"]), "--json",
+            "--no-progress", *extra])
+        after = self.lather_metrics_handshakes(url)
+        r = parse_lather_bench(out)
+        if rc != 0 or r.get("errors") != 0:
+            print(f"lather-bench (TLS) failed: {tail(out)}", file=sys.stderr)
+            return None, None
+        counts = None
+        if before and after:  # the whole run's handshakes, warm-up and guard calls included
+            full, resumed = after[0] - before[0], after[1] - before[1]
+            counts = [full + resumed, resumed]
+        return r.get("total_tps"), counts
+
+    def gsoap_tls(self, url, ca, threads, kind):
+        m = self.m
+        extra = [] if kind == "keepalive" else \
+            ["--new-connections"] + (["--no-resume"] if kind == "full" else [])
+        rc, out = run_bounded(m["tls_secs"] + m["tls_warm"] + 60, [
+            self.gsoap_tls_client, "--url", url, "--ca", ca, "--threads", str(threads), "--time",
+            str(m["tls_secs"]), "--warmup", str(m["tls_warm"]), "--packet-size", "1", "--io",
+            "store",
+            *extra])
+        r = parse_result_line(out)
+        if rc != 0:
+            print(f"gsoap-perf-client-tls failed: {tail(out)}", file=sys.stderr)
+            return None, None
+        counts = None
+        if number(r.get("handshakes")) is not None:
+            counts = [r["handshakes"], r.get("resumed", 0)]
+        return number(r.get("calls_per_s")), counts
+
+    def measure_tls(self):
+        sec = self.section(8)
+        certs = self.make_certificates()
+        urls, servers = {}, []
+        if certs and self.need_lather(self.lather_server, self.lather_bench):
+            p, port = self.start_lather("lather-perf-server-tls", self.lather_server,
+                                        "--tls-cert", certs["server.pem"], "--tls-key",
+                                        certs["server.key"])
+            if p:
+                servers.append(p)
+                urls["lather"] = f"https://127.0.0.1:{port}/perf"
+        if not self.have(self.gsoap_tls_server, self.gsoap_tls_client):
+            print("gsoap (OpenSSL): not built")
+        elif certs:
+            p, port = self.start_peer("gsoap-perf-server-tls", self.gsoap_tls_server, "--port",
+                                      "0", "--threads", "200", "--io", "store", "--tls-keyfile",
+                                      certs["server-keyfile.pem"])
+            if p:
+                servers.append(p)
+                urls["gsoap"] = f"https://127.0.0.1:{port}/perf"
+        stacks = ["lather", "gsoap"]
+        points = [dict(kind=k, threads=t, runs={s: [] for s in stacks},
+                       handshakes={s: [] for s in stacks})
+                  for k in ("keepalive", "full", "resumed") for t in self.m["tls_threads"]]
+        measure = {"lather": self.lather_tls, "gsoap": self.gsoap_tls}
+        for rep in range(self.m["tls_reps"]):
+            for i, pt in enumerate(points):
+                for s in (stacks if (rep + i) % 2 == 0 else stacks[::-1]):
+                    value, counts = None, None
+                    if s in urls:
+                        value, counts = measure[s](urls[s], certs["ca.pem"], pt["threads"],
+                                                   pt["kind"])
+                    if counts:
+                        pt["handshakes"][s].append(counts)
+                    self.record(pt, s, value, "tls")
+        self.procs.stop(*servers)
+        sec["points"] = points
+        return sec
+
     MEASURES = {1: "measure_e2e", 2: "measure_wrk", 3: "measure_client", 4: "measure_clients",
-                5: "measure_axis", 6: "measure_sizes", 7: "measure_drb"}
+                5: "measure_axis", 6: "measure_sizes", 7: "measure_drb", 8: "measure_tls"}
 
 
 # =============================================================================================
@@ -1537,9 +1745,9 @@ def parse_only(text):
     try:
         only = sorted({int(x) for x in text.split(",") if x.strip()})
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--only needs numbers 1-7, got {text!r}")
+        raise argparse.ArgumentTypeError(f"--only needs numbers 1-8, got {text!r}")
     if not only or any(n not in ALL_SECTIONS for n in only):
-        raise argparse.ArgumentTypeError(f"--only needs numbers 1-7, got {text!r}")
+        raise argparse.ArgumentTypeError(f"--only needs numbers 1-8, got {text!r}")
     return only
 
 
@@ -1634,7 +1842,7 @@ def main(argv=None):
     run.add_argument("--build", default="build", help="build directory holding bin/")
     run.add_argument("--bin", help="directory of the binaries (default: the build's bin/)")
     run.add_argument("--only", type=parse_only, default=list(ALL_SECTIONS),
-                     help="comma-separated sections to run (1-7)")
+                     help="comma-separated sections to run (1-8)")
     run.add_argument("--no-results", action="store_true",
                      help="print only; write no JSON, tables or plots")
     render = sub.add_parser("render", parents=[files], help="tables and plots from the JSON")

@@ -20,11 +20,19 @@
 // callers keep theirs too); its requests point at the one item like every call here does.
 // Memory is freed after every call (soap_destroy + soap_end; with --splits after every window).
 // Prints CXF-style lines and one machine-readable "RESULT" line.
+//
+// Built a second time against libgsoapssl++ (WITH_OPENSSL) as gsoap-perf-client-tls, for
+// https:// URLs: --ca FILE verifies the server (else no verification), --new-connections
+// drops keep-alive (a connection, and a TLS handshake, per call), --no-resume drops the
+// session gSOAP keeps for resumption before each call; RESULT then adds handshakes= and
+// resumed= (handshakes that resumed a session).
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -52,6 +60,9 @@ struct options {
   int io_mode = SOAP_IO_BUFFER;
   gsoap_qname_prefix qname = gsoap_qname_prefix::as_generated;
   std::string save_request;
+  std::string ca_file;           ///< WITH_OPENSSL: verify the server against this CA
+  bool new_connections = false;  ///< no keep-alive: a connection per call
+  bool resume = true;            ///< WITH_OPENSSL: keep gSOAP's session for resumption
 };
 
 options parse_options(int argc, char** argv) {
@@ -94,6 +105,15 @@ options parse_options(int argc, char** argv) {
   cli.add_option("--io", io, "request framing (default buffer)")->type_name("buffer|store|chunk");
   cli.add_option("--qname-prefix", qname, "how QName values are written (default generated)")
       ->type_name("generated|fixed");
+  cli.add_flag("--new-connections", opts.new_connections,
+               "no keep-alive: every call on a new connection");
+#ifdef WITH_OPENSSL
+  cli.add_option("--ca", opts.ca_file, "https: verify the server against this CA")
+      ->type_name("FILE");
+  cli.add_flag_callback(
+      "--no-resume", [&opts] { opts.resume = false; },
+      "https: no TLS session resumption (every handshake a full one)");
+#endif
   cli.parse_or_exit(argc, argv);
 
   if (op == "echoComplexTypeDoc") {
@@ -132,6 +152,7 @@ struct run_state {
 };
 
 struct thread_result {
+  long long handshakes = 0, resumed = 0;  ///< TLS, counted by the connect hook
   long long timed_calls = 0;
   long long timed_errors = 0;
   long long errors = 0;
@@ -215,19 +236,67 @@ class caller {
   _x1__echoBase64Doc base64_request_;
 };
 
-// One keep-alive gSOAP context.
-void init_context(const options& opts, soap& ctx) {
-  soap_init2(&ctx, SOAP_IO_KEEPALIVE | opts.io_mode, SOAP_IO_KEEPALIVE | opts.io_mode);
+#ifdef WITH_OPENSSL
+// gSOAP's own connect (TCP and, for https, the TLS handshake), then the handshake counted.
+SOAP_SOCKET (*gsoap_open)(soap*, const char*, const char*, int) = nullptr;
+
+SOAP_SOCKET counting_open(soap* ctx, const char* endpoint, const char* host, int port) {
+  const SOAP_SOCKET socket = gsoap_open(ctx, endpoint, host, port);
+  if (soap_valid_socket(socket) && ctx->ssl && ctx->user) {
+    auto& result = *static_cast<thread_result*>(ctx->user);
+    ++result.handshakes;
+    if (SSL_session_reused(ctx->ssl)) ++result.resumed;
+  }
+  return socket;
+}
+#endif
+
+// One gSOAP context: a keep-alive connection unless --new-connections.
+void init_context(const options& opts, soap& ctx, thread_result* result = nullptr) {
+  const int keep_alive = opts.new_connections ? 0 : SOAP_IO_KEEPALIVE;
+  soap_init2(&ctx, keep_alive | opts.io_mode, keep_alive | opts.io_mode);
   soap_set_namespaces(&ctx, gsoap_perf::namespace_table(opts.qname));
   // No recv/send timeouts: they make gSOAP select() before every socket call (the harness that
   // runs this client bounds its run time from outside).
   ctx.connect_timeout = 10;
+#ifdef WITH_OPENSSL
+  if (opts.url.rfind("https:", 0) == 0) {
+    const bool verify = !opts.ca_file.empty();
+    if (soap_ssl_client_context(
+            &ctx,
+            // The CA given, not also the system's ~140 (loaded per context, serialised by
+            // OpenSSL 3's decoder locks: 16 threads took seconds to make their first call).
+            (verify ? SOAP_SSL_REQUIRE_SERVER_AUTHENTICATION : SOAP_SSL_NO_AUTHENTICATION) |
+                SOAP_SSL_NO_DEFAULT_CA_PATH | SOAP_TLSv1_2 | SOAP_TLSv1_3,
+            nullptr, nullptr, verify ? opts.ca_file.c_str() : nullptr, nullptr,
+            nullptr) != SOAP_OK) {
+      soap_print_fault(&ctx, stderr);
+      std::exit(2);
+    }
+    ctx.user = result;
+    static std::once_flag once;
+    std::call_once(once, [&ctx] { gsoap_open = ctx.fopen; });
+    ctx.fopen = &counting_open;
+  }
+#else
+  (void)result;
+#endif
+}
+
+/// --no-resume: the session gSOAP kept from the last connection is dropped before a call.
+void forget_session([[maybe_unused]] const options& opts, [[maybe_unused]] soap& ctx) {
+#ifdef WITH_OPENSSL
+  if (!opts.resume && ctx.session) {
+    SSL_SESSION_free(ctx.session);
+    ctx.session = nullptr;
+  }
+#endif
 }
 
 void run_thread(const options& opts, const run_state& state, int thread_index,
                 thread_result& result) {
   soap ctx;
-  init_context(opts, ctx);
+  init_context(opts, ctx, &result);
   {
     caller client(opts, &ctx, opts.packet_size);
     int id = thread_index * 1'000'000;
@@ -247,6 +316,7 @@ void run_thread(const options& opts, const run_state& state, int thread_index,
         window_start = now;
         window_calls = 0;
       }
+      forget_session(opts, ctx);
       if (client.call(++id, result.first_error)) {
         if (counting) ++result.timed_calls;
       } else {
@@ -364,6 +434,9 @@ int save_request(const options& opts) {
 int main(int argc, char** argv) {
   const options opts = parse_options(argc, argv);
   if (!opts.save_request.empty()) return save_request(opts);
+#ifdef WITH_OPENSSL
+  soap_ssl_init();  // once, before the threads make their contexts (gSOAP's rule)
+#endif
   if (!opts.splits.empty()) return run_splits(opts);
   run_state state;
   std::vector<thread_result> results(static_cast<std::size_t>(opts.threads));
@@ -387,12 +460,15 @@ int main(int argc, char** argv) {
 
   long long calls = 0;
   long long errors = 0;
+  long long handshakes = 0, resumed = 0;
   double per_thread_rate_sum = 0;
   double latency_sum_ms = 0;
   int measured_threads = 0;
   for (const thread_result& result : results) {
     calls += result.timed_calls;
     errors += result.errors;
+    handshakes += result.handshakes;
+    resumed += result.resumed;
     if (result.timed_calls > 0 && result.timed_seconds > 0) {
       per_thread_rate_sum += static_cast<double>(result.timed_calls) / result.timed_seconds;
       latency_sum_ms += result.timed_seconds * 1000.0 / static_cast<double>(result.timed_calls);
@@ -413,6 +489,7 @@ int main(int argc, char** argv) {
       "seconds=%.3f calls_per_s=%.1f per_thread=%.1f mean_ms=%.3f",
       operation_name(opts.op), opts.threads, opts.packet_size, calls, errors, wall_s, calls_per_s,
       per_thread, mean_latency_ms);
+  if (handshakes > 0) std::printf(" handshakes=%lld resumed=%lld", handshakes, resumed);
   if (opts.count > 0) {  // each window's duration, mean over the threads
     std::printf(" windows_ms=");
     for (int w = 0; w < opts.windows; ++w) {

@@ -10,6 +10,11 @@
 //                     [--qname-prefix generated|fixed] [--timeout S] [--quiet]   (--help)
 //
 // The service answers POSTs on any path (gSOAP does not route by path); /perf is printed.
+//
+// Built a second time against libgsoapssl++ (WITH_OPENSSL) as gsoap-perf-server-tls, which
+// adds --tls-keyfile FILE: HTTPS, gSOAP's soap_ssl_server_context (TLS 1.2 and 1.3, its session
+// id context set, so its OpenSSL session cache and tickets are on) and soap_ssl_accept in each
+// worker before soap_serve.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -36,6 +41,7 @@ struct options {
   gsoap_qname_prefix qname = gsoap_qname_prefix::as_generated;
   int timeout_s = 0;
   bool quiet = false;
+  std::string tls_keyfile;  ///< WITH_OPENSSL: private key and certificate chain, one PEM file
 };
 
 options parse_options(int argc, char** argv) {
@@ -60,6 +66,11 @@ options parse_options(int argc, char** argv) {
   cli.add_option("--timeout", opts.timeout_s, "socket send/receive timeout (default 0: none)")
       ->type_name("SECONDS");
   cli.add_flag("--quiet", opts.quiet, "no accept errors on stderr");
+#ifdef WITH_OPENSSL
+  cli.add_option("--tls-keyfile", opts.tls_keyfile,
+                 "serve HTTPS: the private key and certificate chain in one PEM file")
+      ->type_name("FILE");
+#endif
   cli.parse_or_exit(argc, argv);
   opts.io_mode = gsoap_perf::parse_io_mode(cli, io);
   opts.qname = gsoap_perf::parse_qname_prefix(cli, qname);
@@ -99,10 +110,15 @@ int free_request_memory(soap* ctx) {
   return SOAP_OK;
 }
 
-void serve_connections(soap* ctx, socket_queue& queue) {
+void serve_connections(soap* ctx, socket_queue& queue, bool tls) {
   for (;;) {
     ctx->socket = queue.pop();
+#ifdef WITH_OPENSSL
+    if (!tls || soap_ssl_accept(ctx) == SOAP_OK) soap_serve(ctx);
+#else
+    (void)tls;
     soap_serve(ctx);
+#endif
     soap_destroy(ctx);
     soap_end(ctx);
     soap_force_closesock(ctx);
@@ -132,6 +148,20 @@ int main(int argc, char** argv) {
   master.recv_timeout = opts.timeout_s;
   master.send_timeout = opts.timeout_s;
   master.fserveloop = &free_request_memory;
+  const bool tls = !opts.tls_keyfile.empty();
+#ifdef WITH_OPENSSL
+  if (tls) {
+    soap_ssl_init();
+    if (soap_ssl_server_context(
+            &master,
+            SOAP_SSL_NO_AUTHENTICATION | SOAP_SSL_NO_DEFAULT_CA_PATH | SOAP_TLSv1_2 | SOAP_TLSv1_3,
+            opts.tls_keyfile.c_str(), nullptr, nullptr, nullptr, nullptr, nullptr,
+            "gsoap-perf-server") != SOAP_OK) {
+      soap_print_fault(&master, stderr);
+      return 1;
+    }
+  }
+#endif
   if (!soap_valid_socket(soap_bind(&master, "127.0.0.1", opts.port, 1024))) {
     soap_print_fault(&master, stderr);
     return 1;
@@ -142,10 +172,11 @@ int main(int argc, char** argv) {
   workers.reserve(static_cast<std::size_t>(opts.threads));
   for (int i = 0; i < opts.threads; ++i) {
     soap* worker = soap_copy(&master);
-    workers.emplace_back([worker, &queue] { serve_connections(worker, queue); });
+    workers.emplace_back([worker, &queue, tls] { serve_connections(worker, queue, tls); });
   }
 
-  std::printf("listening on http://127.0.0.1:%d/perf\n", bound_port(master.master));
+  std::printf("listening on %s://127.0.0.1:%d/perf\n", tls ? "https" : "http",
+              bound_port(master.master));
   std::fflush(stdout);
   for (;;) {
     const SOAP_SOCKET socket = soap_accept(&master);

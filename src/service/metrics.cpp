@@ -87,6 +87,11 @@ std::string server::impl::metrics_text() const {
   line("# TYPE lather_http_spins_total counter");
   line("lather_http_spins_total{outcome=\"found_work\"} " + std::to_string(st.spins_found_work));
   line("lather_http_spins_total{outcome=\"gave_up\"} " + std::to_string(st.spins_gave_up));
+  line("# HELP lather_tls_handshakes_total TLS handshakes completed, by session resumption.");
+  line("# TYPE lather_tls_handshakes_total counter");
+  line("lather_tls_handshakes_total{resumed=\"false\"} " +
+       std::to_string(st.tls_handshakes - st.tls_resumed));
+  line("lather_tls_handshakes_total{resumed=\"true\"} " + std::to_string(st.tls_resumed));
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -24,6 +25,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -31,6 +33,7 @@
 
 #include "../service/local_server.hpp"
 #include "../support/process.hpp"
+#include "lather/http/client.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
@@ -504,6 +507,102 @@ TEST_F(perf_server_test, GsoapClientGeneratedFromCxfsWsdlEchoesEveryOperation) {
     ASSERT_EQ(s.out[first + used], ',') << s.out;
     EXPECT_GT(std::stod(s.out.substr(first + used + 1)), 0.0) << s.out;
   }
+}
+
+// ----------------------------------------------------------------- over TLS
+
+// A CA and a server certificate for 127.0.0.1 (ECDSA P-256, made for the suite with the
+// openssl CLI, as compare.py makes them), and gSOAP's key-and-chain file.
+class tls_bench_test : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(scratch_dir());
+    const std::string d = dir_->string();
+    const std::string ec = " -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes ";
+    const std::string script =
+        "cd '" + d + "' && openssl req -x509" + ec +
+        "-keyout ca.key -out ca.pem -days 2 -subj /CN=ca 2>/dev/null && openssl req" + ec +
+        "-keyout server.key -out server.csr -subj /CN=127.0.0.1 2>/dev/null && "
+        "printf 'subjectAltName=IP:127.0.0.1\\n' > san.ext && openssl x509 -req -in server.csr "
+        "-CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile san.ext "
+        "2>/dev/null && cat server.key server.pem > keyfile.pem";
+    ok_ = std::system(script.c_str()) == 0;
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  void SetUp() override {
+    if (!ok_) GTEST_SKIP() << "openssl CLI could not make the certificates";
+  }
+  static std::string file(const char* name) { return (*dir_ / name).string(); }
+  static std::string https(const server_process& s) {
+    return "https://127.0.0.1:" + std::to_string(s.port) + "/perf";
+  }
+  static inline fs::path* dir_ = nullptr;
+  static inline bool ok_ = false;
+};
+
+TEST_F(tls_bench_test, LatherBenchOverHttpsKeepsAliveOrResumesOnNewConnections) {
+  server_process lather({bin("lather-perf-server"), "--port", "0", "--threads", "2", "--tls-cert",
+                         file("server.pem"), "--tls-key", file("server.key")});
+  ASSERT_NE(lather.port, 0);
+  EXPECT_NE(lather.banner.find("https://"), std::string::npos) << lather.banner;
+  const auto keep = run(bench_args(
+      https(lather), {"--ca", file("ca.pem"), "--count", "20", "--guard-calls", "0", "--json"}));
+  EXPECT_EQ(keep.exit, 0) << keep.out;
+  EXPECT_NE(keep.out.find("\"errors\":0}"), std::string::npos) << keep.out;
+  for (const char* resume : {"", "--no-resume"}) {
+    std::vector<std::string> args = {"--ca", file("ca.pem"),     "--count", "10", "--guard-calls",
+                                     "0",    "--new-connections"};
+    if (*resume) args.push_back(resume);
+    const auto fresh = run(bench_args(https(lather), args));
+    EXPECT_EQ(fresh.exit, 0) << resume << fresh.out;
+  }
+  // The server counted them: the resumed run resumed all but its first handshake (the
+  // warm-up's included), the --no-resume run none.
+  lather::http::client metrics{https(lather),
+                               {.tls = lather::http::tls_options{.ca_file = file("ca.pem")}}};
+  const auto text = metrics.get("/metrics").body;
+  const auto count = [&text](std::string_view label) {
+    const std::string line = "lather_tls_handshakes_total{resumed=\"" + std::string(label) + "\"} ";
+    const auto at = text.find(line);
+    return at == std::string::npos ? -1L : std::stol(text.substr(at + line.size()));
+  };
+  EXPECT_GE(count("true"), 9L) << text;
+  EXPECT_GE(count("false"), 12L) << text;  // keep-alive, first of the resumed run, --no-resume
+  // Without the CA, the server's certificate is refused.
+  const auto refused = run(bench_args(https(lather), {"--count", "1"}));
+  EXPECT_NE(refused.exit, 0) << refused.out;
+  EXPECT_NE(refused.out.find("TLS"), std::string::npos) << refused.out;
+}
+
+TEST_F(tls_bench_test, GsoapOpenSslPeersAgainstLather) {
+  if (!fs::exists(bin("gsoap-perf-client-tls"))) GTEST_SKIP() << "gSOAP OpenSSL peer not built";
+  server_process lather({bin("lather-perf-server"), "--port", "0", "--threads", "2", "--tls-cert",
+                         file("server.pem"), "--tls-key", file("server.key")});
+  ASSERT_NE(lather.port, 0);
+  const auto deadline = Clock::now() + 60s;
+  auto [result, exit] = lather::test::run_to_result(
+      {bin("gsoap-perf-client-tls"), "--url", https(lather), "--ca", file("ca.pem"), "--count", "5",
+       "--warmup", "0", "--new-connections"},
+      deadline);
+  EXPECT_EQ(exit, 0) << result;
+  EXPECT_EQ(lather::test::result_field(result, "handshakes"), "5") << result;
+  EXPECT_EQ(lather::test::result_field(result, "resumed"), "4") << result;
+  std::tie(result, exit) = lather::test::run_to_result(
+      {bin("gsoap-perf-client-tls"), "--url", https(lather), "--ca", file("ca.pem"), "--count", "5",
+       "--warmup", "0", "--new-connections", "--no-resume"},
+      deadline);
+  EXPECT_EQ(lather::test::result_field(result, "resumed"), "0") << result;
+
+  server_process gsoap({bin("gsoap-perf-server-tls"), "--port", "0", "--threads", "4",
+                        "--tls-keyfile", file("keyfile.pem")});
+  ASSERT_NE(gsoap.port, 0);
+  const auto r = run(bench_args(
+      https(gsoap), {"--ca", file("ca.pem"), "--count", "10", "--new-connections", "--json"}));
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_NE(r.out.find("\"errors\":0}"), std::string::npos) << r.out;
 }
 
 // ----------------------------------------------------------------- other stacks' servers

@@ -103,6 +103,13 @@ class Parsing(unittest.TestCase):
         self.assertIsNone(compare.parse_listening_port("listening on 127.0.0.1:0"))
         self.assertIsNone(compare.parse_listening_port("starting"))
 
+    def test_tls_handshakes_from_metrics(self):
+        metrics = ('# TYPE lather_tls_handshakes_total counter\n'
+                   'lather_tls_handshakes_total{resumed="false"} 12\n'
+                   'lather_tls_handshakes_total{resumed="true"} 30\n')
+        self.assertEqual(compare.parse_tls_handshakes(metrics), (12, 30))
+        self.assertIsNone(compare.parse_tls_handshakes("lather_in_flight 0\n"))
+
     def test_vm_hwm(self):
         status = "Name:\tx\nVmPeak:\t  9000 kB\nVmHWM:\t    5120 kB\nVmRSS:\t 100 kB\n"
         self.assertEqual(compare.parse_vm_hwm_kb(status), 5120)
@@ -182,6 +189,26 @@ class Rendering(unittest.TestCase):
         slow = compare.e2e_summary(self.e2e(lather=(9000,), grpc=(11000,)))
         self.assertFalse(slow["goal_grpc"])
         self.assertFalse(slow["goal_aggregate"])
+
+    def test_tls_paired_ratios_resumed_shares_and_goals(self):
+        sec = section(points=[
+            dict(kind="keepalive", threads=16, runs=dict(lather=[9000, 12000], gsoap=[3000, 5000]),
+                 handshakes=dict(lather=[], gsoap=[])),
+            dict(kind="resumed", threads=16, runs=dict(lather=[400, None], gsoap=[500, 300]),
+                 handshakes=dict(lather=[[100, 90]], gsoap=[[50, 45], [40, 40]]))],
+            params=dict(compare.MODES["quick"]))
+        rows = compare.tls_rows(sec)
+        self.assertEqual(rows[0]["lather"], 12000)
+        self.assertEqual(rows[0]["paired"], 2.7)  # median of 3.0 and 2.4
+        self.assertEqual(rows[1]["paired"], 0.8)  # the failed pass has no pair
+        self.assertAlmostEqual(rows[1]["resumed"]["gsoap"], 0.95)
+        s = compare.tls_summary(sec)
+        self.assertTrue(s["goal_e2e"])
+        self.assertFalse(s["goal_handshakes"])
+        text = "\n".join(compare.render_tls(sec))
+        self.assertIn("| keep-alive calls | 16 | 12000 | 5000 | 2.70 |  |  |", text)
+        self.assertIn("| new connection, resumed session | 16 | 400 | 500 | 0.80 | 90% | 95% |",
+                      text)
 
     def clients(self, pairs):
         counts = [1, 16, 1024]
@@ -337,9 +364,9 @@ class ResultsFile(unittest.TestCase):
 
 
 class CommandLine(unittest.TestCase):
-    def test_only_accepts_sections_1_to_7(self):
-        self.assertEqual(compare.parse_only("7,1,1"), [1, 7])
-        for bad in ("8", "x", ""):
+    def test_only_accepts_sections_1_to_8(self):
+        self.assertEqual(compare.parse_only("8,1,1"), [1, 8])
+        for bad in ("9", "x", ""):
             with self.assertRaises(Exception):
                 compare.parse_only(bad)
 

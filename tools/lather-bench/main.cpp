@@ -26,6 +26,14 @@ namespace {
 
 using namespace lather;
 
+http::tls_options tls_settings(const bench::options& o) {
+  http::tls_options t;
+  t.ca_file = o.ca_file;
+  t.verify_peer = !o.insecure;
+  t.session_resumption = o.resume;
+  return t;
+}
+
 client_options make_client_options(const bench::options& o) {
   client_options c;
   c.version = o.soap12 ? soap::version::soap12 : soap::version::soap11;
@@ -40,6 +48,8 @@ client_options make_client_options(const bench::options& o) {
   if (o.spin_us >= 0) c.spin_budget = std::chrono::microseconds(o.spin_us);
   if (o.receive_buffer >= 0) c.receive_buffer = static_cast<std::size_t>(o.receive_buffer);
   c.envelope_namespaces = perf::envelope_namespaces();
+  if (o.new_connections) c.idle_expiry = std::chrono::milliseconds(0);  // no connection reused
+  c.tls = tls_settings(o);
   return c;
 }
 
@@ -202,6 +212,7 @@ bool wait_ready(const bench::options& o) {
       http::client_options c;
       c.connect_timeout = std::chrono::milliseconds(1000);
       c.call_timeout = std::chrono::milliseconds(5000);
+      c.tls = tls_settings(o);
       http::client probe{o.url, c};
       probe.get("?wsdl");
       return true;

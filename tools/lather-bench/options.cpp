@@ -108,6 +108,17 @@ options parse_options(int argc, char** argv) {
                  "each connection's kernel receive buffer (default 4194304 when\n"
                  "net.core.rmem_max allows it; 0 = the kernel's autotuning)")
       ->type_name("BYTES");
+  cli.add_option("--ca", o.ca_file,
+                 "https: verify the server against this CA (default: the\n"
+                 "system's)")
+      ->type_name("FILE");
+  cli.add_flag("--insecure", o.insecure, "https: do not verify the server");
+  cli.add_flag("--new-connections", o.new_connections,
+               "every call on a new connection (https: a TLS handshake per call;\n"
+               "resumed unless --no-resume)");
+  cli.add_flag_callback(
+      "--no-resume", [&o] { o.resume = false; },
+      "https: no TLS session resumption (every handshake a full one)");
   cli.add_option("--wait-ready", o.wait_ready_s,
                  "poll the URL until it answers before starting (default 0)")
       ->type_name("SECONDS");

@@ -24,7 +24,11 @@ struct options {
   double wait_ready_s = 0;
   long spin_us = -1;  ///< client_options::spin_budget in microseconds; -1 = the library's default
   long receive_buffer =
-      -1;  ///< client_options::receive_buffer in bytes; -1 = the library's default
+      -1;                 ///< client_options::receive_buffer in bytes; -1 = the library's default
+  std::string ca_file;    ///< https: the CA to verify the server with ("" = the system's)
+  bool insecure = false;  ///< https: no verification
+  bool new_connections = false;  ///< every call on a new connection (TLS: a handshake each)
+  bool resume = true;            ///< TLS: offer the last session (abbreviated handshakes)
 };
 
 /// --help prints the usage and exits 0; a usage error prints one line and exits 2.

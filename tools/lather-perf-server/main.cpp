@@ -63,6 +63,13 @@ int main(int argc, char** argv) {
                  "then give calls in progress this long to finish (default " +
                      std::to_string(drain_timeout_ms) + ")")
       ->type_name("MS");
+  http::tls_options tls;
+  cli.add_option("--tls-cert", tls.cert_file, "serve HTTPS with this certificate chain (PEM)")
+      ->type_name("FILE");
+  cli.add_option("--tls-key", tls.key_file, "its private key (PEM)")->type_name("FILE");
+  cli.add_option("--tls-client-ca", tls.ca_file,
+                 "require client certificates signed by this CA (mTLS)")
+      ->type_name("FILE");
   cli.add_flag("--access-log", access_log, "one line per SOAP call on stderr");
   cli.add_flag("--quiet", quiet, "print only the listening line");
   cli.parse_or_exit(argc, argv);
@@ -72,6 +79,10 @@ int main(int argc, char** argv) {
   opts.drain_delay = std::chrono::milliseconds(drain_delay_ms);
   opts.shutdown_deadline = std::chrono::milliseconds(drain_timeout_ms);
   if (access_log) opts.access_log = stderr;
+  if (tls.cert_file.empty() != tls.key_file.empty() ||
+      (tls.cert_file.empty() && !tls.ca_file.empty()))
+    cli.fail("--tls-cert and --tls-key go together (and --tls-client-ca needs them)");
+  if (!tls.cert_file.empty()) opts.tls = tls;
   tools::raise_descriptor_limit();  // one descriptor per connection served
   // 1 GB bodies for the size sweep; the XML layer's own limits still apply per token.
   opts.body_limit = 1ull << 30;
@@ -103,7 +114,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "lather-perf-server: cannot start: %s\n", e.what());
     return 1;
   }
-  std::printf("listening on http://%s:%u/perf\n", opts.address.c_str(), unsigned(srv.port()));
+  std::printf("listening on %s://%s:%u/perf\n", opts.tls ? "https" : "http", opts.address.c_str(),
+              unsigned(srv.port()));
   if (!quiet)
     std::printf("  also %s and /perf/rpc; WSDL at /perf?wsdl; /readyz, /livez, /metrics\n",
                 std::string(cxf_path).c_str());
