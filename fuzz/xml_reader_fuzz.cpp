@@ -36,6 +36,7 @@ limits small_limits(std::uint32_t seed) {
   lim.max_attributes = 1 + (seed >> 7) % 4;
   lim.max_namespaces = 1 + (seed >> 9) % 4;
   lim.max_text_length = 1 + (seed >> 11) % 64;
+  lim.max_attribute_length = 1 + (seed >> 27) % 32;
   lim.max_total_bytes = (seed >> 17) % 2 ? 0 : 1 + (seed >> 18) % 512;
   return lim;
 }

@@ -60,7 +60,7 @@ const char* describe(errc e) noexcept {
     case errc::limit_namespaces:
       return "too many namespace declarations in scope";
     case errc::limit_text_length:
-      return "text or attribute value too long";
+      return "text too long";
     case errc::limit_total_bytes:
       return "document too large";
     case errc::writer_invalid_char:
@@ -69,6 +69,8 @@ const char* describe(errc e) noexcept {
       return "writer call out of order";
     case errc::source_failed:
       return "input source failed";
+    case errc::limit_attribute_length:
+      return "attribute value too long";
   }
   return "unknown XML error";
 }
@@ -114,6 +116,7 @@ const char* code_name(errc e) noexcept {
       "writer_invalid_char",
       "writer_bad_state",
       "source_failed",
+      "limit_attribute_length",
   };
   auto i = static_cast<std::size_t>(e);
   return i < std::size(names) ? names[i] : "unknown";

@@ -132,13 +132,13 @@ inline st reader::impl::parse_attr_value(const char* p, const char* end, raw_att
   std::size_t out_start = values.size();
   auto limit_check = [&](const char* at) -> st {
     std::size_t produced = decoded ? values.size() - out_start : 0;
-    if (produced + static_cast<std::uint64_t>(at - seg) > lim.max_text_length) {
-      // produced <= max_text_length holds (checked after each decoded character)
-      return fail(errc::limit_text_length, seg + (lim.max_text_length - produced));
+    if (produced + static_cast<std::uint64_t>(at - seg) > lim.max_attribute_length) {
+      // produced <= max_attribute_length holds (checked after each decoded character)
+      return fail(errc::limit_attribute_length, seg + (lim.max_attribute_length - produced));
     }
     return st::ok;
   };
-  auto over_limit = [&] { return values.size() - out_start > lim.max_text_length; };
+  auto over_limit = [&] { return values.size() - out_start > lim.max_attribute_length; };
   auto begin_decoding = [&](const char* upto) {
     if (!decoded) {
       decoded = true;
@@ -176,7 +176,7 @@ inline st reader::impl::parse_attr_value(const char* p, const char* end, raw_att
         if (r != st::ok) return r;
         begin_decoding(s);
         values.insert(values.end(), buf, buf + n);
-        if (over_limit()) return fail(errc::limit_text_length, s);
+        if (over_limit()) return fail(errc::limit_attribute_length, s);
         s = seg = after;
         continue;
       }
@@ -184,14 +184,14 @@ inline st reader::impl::parse_attr_value(const char* p, const char* end, raw_att
       case '\n':
         begin_decoding(s);
         values.push_back(' ');
-        if (over_limit()) return fail(errc::limit_text_length, s);
+        if (over_limit()) return fail(errc::limit_attribute_length, s);
         s = seg = s + 1;
         continue;
       case '\r':
         if (s + 1 == end) return st::more;
         begin_decoding(s);
         values.push_back(' ');
-        if (over_limit()) return fail(errc::limit_text_length, s);
+        if (over_limit()) return fail(errc::limit_attribute_length, s);
         s = seg = s + (s[1] == '\n' ? 2 : 1);
         continue;
       case '"':

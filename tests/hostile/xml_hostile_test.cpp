@@ -180,13 +180,13 @@ TEST(HostileXml, DtdAttacksAreRejectedAtTheDoctype) {
 TEST(HostileXml, MillionDeepNestingStopsAtTheDepthLimit) {
   outcome o = parse_generated("", "<a>", 3'000'000, "", 4096);
   EXPECT_EQ(o.code, errc::limit_depth);
-  EXPECT_EQ(o.offset, 3u * 512);
+  EXPECT_EQ(o.offset, 3u * 100);
   EXPECT_LE(o.pulled, 64u * 1024);
   std::string deep;
   for (int i = 0; i < 1'000'000; ++i) deep += "<a>";
   outcome w = parse_whole(deep);
   EXPECT_EQ(w.code, errc::limit_depth);
-  EXPECT_EQ(w.offset, 3u * 512);
+  EXPECT_EQ(w.offset, 3u * 100);
 }
 
 TEST(HostileXml, MillionAttributesStopAtTheAttributeLimit) {
@@ -195,10 +195,10 @@ TEST(HostileXml, MillionAttributesStopAtTheAttributeLimit) {
   for (int i = 0; i < 1'000'000; ++i) doc += " a" + std::to_string(i) + "=''";
   doc += "/>";
   std::size_t limit_at = 2;
-  for (int i = 0; i < 256; ++i) limit_at += 5 + std::to_string(i).size();
+  for (int i = 0; i < 500; ++i) limit_at += 5 + std::to_string(i).size();
   outcome o = parse_whole(doc);
   EXPECT_EQ(o.code, errc::limit_attributes);
-  EXPECT_EQ(o.offset, limit_at + 1);  // the name of attribute #257 (after its space)
+  EXPECT_EQ(o.offset, limit_at + 1);  // the name of attribute #501 (after its space)
   // With the limit lifted, a million attributes parse in linear time (hashed duplicate check).
   limits lim;
   lim.max_attributes = 2'000'000;
@@ -232,17 +232,33 @@ TEST(HostileXml, HundredMegabyteNameStopsAtTheNameLimit) {
   EXPECT_EQ(x.offset, 4u + 1024);
 }
 
-TEST(HostileXml, HugeTextAndValuesStopAtTheTextLimit) {
+TEST(HostileXml, HugeTextStopsAtTheTextLimitAndValuesAtTheAttributeLimit) {
   limits lim;
   lim.max_text_length = 1u << 20;
   outcome t = parse_generated("<a>", "x", 100ull << 20, "</a>", 4096, lim);
   EXPECT_EQ(t.code, errc::limit_text_length);
   EXPECT_EQ(t.offset, 3u + (1u << 20));
   EXPECT_LE(t.pulled, 3u << 20);
-  outcome v = parse_generated("<a v='", "x", 100ull << 20, "'/>", 4096, lim);
-  EXPECT_EQ(v.code, errc::limit_text_length);
-  EXPECT_EQ(v.offset, 6u + (1u << 20));
-  EXPECT_LE(v.pulled, 3u << 20);
+  // An attribute value has its own, smaller limit (64 KiB by default, as CXF's).
+  for (std::string_view unit : {"x", "x&amp;", "x\n"}) {
+    outcome v = parse_generated("<a v='", unit, 100ull << 20, "'/>", 4096);
+    EXPECT_EQ(v.code, errc::limit_attribute_length) << unit;
+    EXPECT_LE(v.offset, 6u + (64u << 10) * unit.size()) << unit;
+    EXPECT_LE(v.pulled, 256u << 10) << unit;
+  }
+  outcome plain = parse_generated("<a v='", "x", 100ull << 20, "'/>", 4096);
+  EXPECT_EQ(plain.offset, 6u + (64u << 10));
+  // Each limit is its own: a long text is fine under a small attribute limit, and the reverse.
+  limits small_values;
+  small_values.max_attribute_length = 4;
+  EXPECT_EQ(parse_whole("<a v='1234'>" + std::string(100'000, 't') + "</a>", small_values).code,
+            errc::ok);
+  EXPECT_EQ(parse_whole("<a v='12345'/>", small_values).code, errc::limit_attribute_length);
+  limits small_text;
+  small_text.max_text_length = 4;
+  EXPECT_EQ(parse_whole("<a v='" + std::string(60'000, 'v') + "'>1234</a>", small_text).code,
+            errc::ok);
+  EXPECT_EQ(parse_whole("<a>12345</a>", small_text).code, errc::limit_text_length);
 }
 
 TEST(HostileXml, TotalBytesLimit) {
@@ -262,7 +278,9 @@ TEST(HostileXml, TrickledHugeTokensStayLinear) {
     auto t0 = std::chrono::steady_clock::now();
     outcome o = parse_generated("<a>", "xyz&amp;", ten_mb, "</a>", chunk);
     EXPECT_EQ(o.code, errc::ok) << describe(o.code);
-    outcome v = parse_generated("<a v='", "xyz", ten_mb, "'/>", chunk);
+    limits long_values;
+    long_values.max_attribute_length = ten_mb;
+    outcome v = parse_generated("<a v='", "xyz", ten_mb, "'/>", chunk, long_values);
     EXPECT_EQ(v.code, errc::ok) << describe(v.code);
     outcome c = parse_generated("<a><!--", "xyz", ten_mb, "--></a>", chunk);
     EXPECT_EQ(c.code, errc::ok) << describe(c.code);

@@ -494,6 +494,35 @@ TEST_F(service_fixture, UnqualifiedHeaderEntryIsAClientFaultIn11AndSenderIn12) {
   EXPECT_NE(v12.body.find("<env:Value>env:Sender</env:Value>"), std::string::npos) << v12.body;
 }
 
+TEST_F(service_fixture, A16MegabyteAttributeValueIsAClientFaultAtTheAttributeLimit) {
+  // CXF's default: an attribute value over 64 KiB is refused (the text limit is separate).
+  const std::string big(16u << 20, 'v');
+  const std::string call = "<t:add xmlns:t='" + std::string(test_ns) + "' t:junk='" + big +
+                           "'><t:a>1</t:a><t:b>2</t:b></t:add>";
+  const raw_reply v11 = post_raw(
+      "/test", "text/xml; charset=utf-8",
+      "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>" + call +
+          "</s:Body></s:Envelope>");
+  EXPECT_EQ(v11.status, 500u);
+  EXPECT_NE(v11.body.find("<faultcode>soap:Client</faultcode>"), std::string::npos) << v11.body;
+  EXPECT_NE(v11.body.find("limit_attribute_length"), std::string::npos) << v11.body;
+  EXPECT_NE(v11.body.find("attribute value too long"), std::string::npos) << v11.body;
+  const raw_reply v12 = post_raw(
+      "/test", "application/soap+xml; charset=utf-8",
+      "<s:Envelope xmlns:s='http://www.w3.org/2003/05/soap-envelope'><s:Body>" + call +
+          "</s:Body></s:Envelope>");
+  EXPECT_EQ(v12.status, 400u);
+  EXPECT_NE(v12.body.find("<env:Value>env:Sender</env:Value>"), std::string::npos) << v12.body;
+  EXPECT_NE(v12.body.find("attribute value too long"), std::string::npos) << v12.body;
+  // Just under the limit it is an ordinary call.
+  const raw_reply ok = post_raw(
+      "/test", "text/xml; charset=utf-8",
+      "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body><t:add xmlns:t='" +
+          std::string(test_ns) + "' t:junk='" + std::string(64u << 10, 'v') +
+          "'><t:a>1</t:a><t:b>2</t:b></t:add></s:Body></s:Envelope>");
+  EXPECT_EQ(ok.status, 200u) << ok.body;
+}
+
 TEST_F(service_fixture, MustUnderstandHeadersAreCheckedAndBoundHeadersRead) {
   auto unknown = post_raw(
       "/test", "text/xml",

@@ -17,7 +17,7 @@ inline bool rejected_by_design(errc code) {
          code == errc::unsupported_encoding || code == errc::limit_depth ||
          code == errc::limit_name_length || code == errc::limit_attributes ||
          code == errc::limit_namespaces || code == errc::limit_text_length ||
-         code == errc::limit_total_bytes;
+         code == errc::limit_total_bytes || code == errc::limit_attribute_length;
 }
 
 /// expat accepts any version number in the XML declaration ("2.0", "1."); lather holds to the

@@ -163,6 +163,7 @@ TEST(Reader, Limits) {
   lim.max_attributes = 2;
   lim.max_namespaces = 2;
   lim.max_text_length = 5;
+  lim.max_attribute_length = 4;
   lim.max_total_bytes = 40;
   auto run = [&](std::string_view doc) {
     reader r(lim);
@@ -185,7 +186,10 @@ TEST(Reader, Limits) {
   check("<a xmlns:p='1' xmlns:q='2'><b xmlns:r='3'/></a>", errc::limit_namespaces, 30);
   EXPECT_TRUE(run("<a xmlns:p='1' xmlns:q='2'><b/><b/></a>").accepted());
   check("<a>123456</a>", errc::limit_text_length, 8);
-  check("<a x='123456'/>", errc::limit_text_length, 11);
+  check("<a x='12345'/>", errc::limit_attribute_length, 10);
+  check("<a x='1&amp;345'/>", errc::limit_attribute_length, 14);
+  check("<a x='12\n\n5'/>", errc::limit_attribute_length, 10);
+  EXPECT_TRUE(run("<a x='1234'/>").accepted());
   check("<a>      </a>                                        ", errc::limit_text_length, 8);
   EXPECT_TRUE(run("<a>12345</a>").accepted());
 }

@@ -38,11 +38,12 @@ enum class errc : int {
   limit_name_length,        ///< a name longer than limits::max_name_length
   limit_attributes,         ///< more attributes on one element than limits::max_attributes
   limit_namespaces,         ///< more in-scope namespace declarations than limits::max_namespaces
-  limit_text_length,        ///< one text run or attribute value longer than limits::max_text_length
+  limit_text_length,        ///< one text run longer than limits::max_text_length
   limit_total_bytes,        ///< document longer than limits::max_total_bytes
   writer_invalid_char,      ///< writer: a character XML cannot carry (e.g. U+0000) or bad UTF-8
   writer_bad_state,         ///< writer: call out of order (text before root, unbalanced end, ...)
   source_failed,            ///< the byte source reported an I/O failure
+  limit_attribute_length,   ///< one attribute value longer than limits::max_attribute_length
 };
 
 const std::error_category& category() noexcept;

@@ -39,13 +39,15 @@
 namespace lather::xml {
 
 /// Hard limits. Every one has its own error code; all are per document (per reader reset).
+/// The defaults follow Apache CXF's (docs/limits.md gives each one's reason).
 struct limits {
-  std::uint32_t max_depth = 512;               ///< element nesting
-  std::uint32_t max_name_length = 1024;        ///< bytes in one qualified name
-  std::uint32_t max_attributes = 256;          ///< attributes (incl. xmlns) on one element
-  std::uint32_t max_namespaces = 1024;         ///< namespace declarations in scope at once
-  std::uint64_t max_text_length = 64u << 20;   ///< bytes in one text run or attribute value
-  std::uint64_t max_total_bytes = 256u << 20;  ///< bytes in the document; 0 = unlimited
+  std::uint32_t max_depth = 100;                ///< element nesting
+  std::uint32_t max_name_length = 1024;         ///< bytes in one qualified name
+  std::uint32_t max_attributes = 500;           ///< attributes (incl. xmlns) on one element
+  std::uint32_t max_namespaces = 1024;          ///< namespace declarations in scope at once
+  std::uint64_t max_attribute_length = 64u << 10;  ///< decoded bytes in one attribute value
+  std::uint64_t max_text_length = 128u << 20;   ///< decoded bytes in one text run
+  std::uint64_t max_total_bytes = 256u << 20;   ///< bytes in the document; 0 = unlimited
 };
 
 enum class token : std::uint8_t {
