@@ -667,8 +667,11 @@ void reject_unknown_members(const value& object, const std::vector<std::string_v
 std::string write_message(const type_model& tm, const operation_info& op, bool output,
                           const value& body, const value& headers, soap::version v) {
   const message_shape m = shape_of(op, output);
-  xml::output out;
-  xml::writer w{out};
+  // One output and writer per thread, reused: a call allocates no buffers once warm.
+  thread_local xml::output out;
+  thread_local xml::writer w{out};
+  out.clear();
+  w.reset();
   soap::envelope_writer env{w, v};
   soap::envelope_write_options eo;
   eo.encoded = m.encoded;
@@ -787,7 +790,7 @@ call_result read_message(const type_model& tm, const operation_info& op, bool ou
   const message_shape m = shape_of(op, output);
   call_result result;
   result.envelope = std::string(envelope);
-  xml::reader r;
+  thread_local xml::reader r;  // reused: its buffers stay allocated
   r.reset(result.envelope);
   soap::envelope_options eo;
   eo.on_header = [&](const soap::header_info& h, xml::reader& hr) {

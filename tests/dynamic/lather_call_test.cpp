@@ -1,6 +1,6 @@
 // lather-call as users run it: the listing, a call and a fault against lather-interop-server,
 // --validate, and the one-line answers and exit codes of bad input (a WSDL that does not
-// load, an unknown operation, JSON that does not fit, no server).
+// load, an unknown operation, JSON that does not fit, no server, an HTTP error, a TLS failure).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -86,6 +86,23 @@ TEST(LatherCall, BadInputOneLineExitTwo) {
   EXPECT_EQ(r.exit, 2);
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   EXPECT_NE(r.out.find("refused"), std::string::npos) << r.out;
+}
+
+TEST(LatherCall, HttpErrorAndTlsFailureOneLineExitTwo) {
+  lather::test::listening_server server(
+      {std::string(LATHER_BIN_DIR) + "/lather-perf-server", "--port", "0", "--threads", "1"});
+  ASSERT_NE(server.port, 0);
+  auto r =
+      lather_call({interop_wsdl, "addNumbers", "a=1", "b=2", "--address", server.url("/nothere")});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out.rfind("lather-call: HTTP 404 from 127.0.0.1:", 0), 0u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  // https:// to a plain-HTTP port: the handshake fails.
+  const std::string https = "https://127.0.0.1:" + std::to_string(server.port) + "/perf";
+  r = lather_call({interop_wsdl, "addNumbers", "a=1", "b=2", "--address", https});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.out.rfind("lather-call: TLS handshake with 127.0.0.1:", 0), 0u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
 }
 
 TEST(LatherCall, ValidatePrintsEveryProblemWithItsPath) {
