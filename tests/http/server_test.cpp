@@ -800,7 +800,9 @@ TEST(HttpServerHostile, IdleConnectionsHoldNoRequestBuffersOrStacks) {
   }
   EXPECT_LE(srv.get_stats().request_buffers, 2u);  // one per worker at most, not 300
   EXPECT_LE(srv.get_stats().request_stacks, 2u);
-  EXPECT_LE(srv.get_stats().read_buffers, 2u);
+  // A read area is taken when asio performs the read, which may be before the worker has run
+  // the previous response's queued write completion (that gives its area back): two per worker.
+  EXPECT_LE(srv.get_stats().read_buffers, 4u);
 
   // 20 requests in progress at once: each handler waits for the rest of its body.
   in_handler = 0;
