@@ -254,9 +254,11 @@ class tag_cache {
     entry& e = entries_[i];
     char* p = e.name;
     std::memset(p, 0, max_name);
-    std::memcpy(p, prefix.data(), prefix.size());
-    p += prefix.size();
-    if (colon != 0) *p++ = ':';
+    if (colon != 0) {  // an empty prefix may have no data() at all: memcpy must not see it
+      std::memcpy(p, prefix.data(), prefix.size());
+      p += prefix.size();
+      *p++ = ':';
+    }
     std::memcpy(p, local.data(), local.size());
     p += local.size();
     *p++ = '>';
