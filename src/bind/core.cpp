@@ -6,7 +6,7 @@
 #include <string>
 
 #include "lather/bind/detail/core.hpp"
-#include "lather/xml/bytes.hpp"
+#include "lather/xml/name.hpp"
 
 namespace lather::bind::detail {
 
@@ -51,20 +51,16 @@ std::string element_label(std::string_view ns, std::string_view local) {
   return s;
 }
 
-/// Mostly names (short; URIs only for the field whose name matched): xml::detail::same_name_bytes.
-[[gnu::always_inline]] inline bool same(std::string_view a, std::string_view b) noexcept {
-  return a.size() == b.size() && xml::detail::same_name_bytes(a.data(), b.data(), a.size());
-}
-
 /// Local names first (they differ early); the namespace only for the field whose name matched.
 [[gnu::always_inline]] inline bool matches_element(const field_match& f, std::string_view ns,
                                                    std::string_view local,
                                                    std::uint32_t& alt) noexcept {
   if (f.kind != field_kind::element) return false;
   if (f.alternative_count == 0)
-    return f.name.size() == local.size() && same(f.name, local) && same(f.ns, ns);
+    return f.name.size() == local.size() && xml::same_name(f.name, local) &&
+           xml::same_name(f.ns, ns);
   for (std::uint32_t a = 0; a < f.alternative_count; ++a) {
-    if (same(f.alternatives[a], local) && same(f.ns, ns)) {
+    if (xml::same_name(f.alternatives[a], local) && xml::same_name(f.ns, ns)) {
       alt = a;
       return true;
     }
@@ -421,7 +417,7 @@ namespace {
   // Children read whole (read_leaf) carry this element's prefix, so they are in its namespace:
   // compared here once with the two a read_leaf field may have.
   const std::string_view body_ns = c.r.ns();
-  at = {cursor, 0, same(body_ns, vt.ns), body_ns.empty()};
+  at = {cursor, 0, xml::same_name(body_ns, vt.ns), body_ns.empty()};
   return body_step::stopped;
 }
 

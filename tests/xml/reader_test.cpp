@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "event_trace.hpp"
+#include "lather/xml/name.hpp"
 
 namespace lather::xml {
 namespace {
@@ -40,6 +41,24 @@ void expect_error(std::string_view doc, errc code, std::uint64_t offset) {
   trace_result t = parse_all_ways(doc);
   EXPECT_EQ(t.code, code) << "got " << describe(t.code) << " for " << doc;
   EXPECT_EQ(t.offset, offset) << doc;
+}
+
+// xml::same_name (the names compare other layers share with the reader): the same answer as
+// string_view's == at every length, whichever byte differs.
+TEST(Names, SameNameAgreesWithEqualityAtEveryLengthAndPosition) {
+  const std::string base = "urn:a-long-namespace-uri-for-the-compare:ns1:item";
+  for (std::size_t n = 0; n <= base.size(); ++n) {
+    const std::string a = base.substr(0, n);
+    EXPECT_TRUE(same_name(a, std::string(a))) << n;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string b = a;
+      b[i] = static_cast<char>(b[i] ^ 0x20);
+      EXPECT_FALSE(same_name(a, b)) << n << " " << i;
+    }
+    if (n != 0) {
+      EXPECT_FALSE(same_name(a, a.substr(0, n - 1))) << n;
+    }
+  }
 }
 
 TEST(Reader, SimpleElementsAndText) {

@@ -104,10 +104,10 @@ class client {
       invoke(
           operation, o, true,
           [&](xml::writer& w) {
-            detail::write_encoded_message(w, opts_.version, ns, element, request);
+            soap::write_encoded_message(w, opts_.version, ns, element, request);
           },
           [&](xml::reader& r, soap::envelope_reader& env) {
-            detail::read_encoded_message(r, env, response);
+            soap::read_encoded_message(r, env, response);
             return bind::error_info{};
           });
     } else {

@@ -64,6 +64,7 @@
 #include "lather/soap/detail/tables.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/error.hpp"
+#include "lather/soap/style.hpp"
 #include "lather/soap/version.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
@@ -644,5 +645,43 @@ class decoder {
   std::uint64_t hash_ops_ = 0;
   std::string text_;
 };
+
+// ---- whole messages: the parts of an RPC/encoded request or response are T's fields (meta<T>
+// with encoding = bind::encoding::soap), as lather's services and clients read and write them.
+
+/// Read an RPC/encoded message (SOAP 1.1 section 5; reader on its wrapper element): the parts
+/// by accessor name, then the multi-refs after the wrapper (the rest of the Body). Absent
+/// accessors mean nil/default, so `msg` starts from scratch.
+template <class T>
+void read_encoded_message(xml::reader& r, envelope_reader& env, T& msg) {
+  msg = T{};
+  decoder dec{r, env.body_namespaces()};
+  rpc_reader parts{r};
+  while (parts.next()) {
+    bool known = false;
+    std::apply(
+        [&](const auto&... f) {
+          ((!known && parts.name() == f.name ? (dec.read(msg.*(f.member)), known = true) : false),
+           ...);
+        },
+        bind::fields_of<T>);
+    if (!known) r.skip_element();
+  }
+  dec.read_trailing(env);
+}
+
+/// Write an RPC/encoded message into an open Body: the wrapper {ns}element with `msg`'s fields
+/// as xsi:typed parts, then shared and cyclic values as multi-refs after it.
+template <class T>
+void write_encoded_message(xml::writer& w, version v, std::string_view ns, std::string_view element,
+                           const T& msg) {
+  encoder enc{w};
+  std::apply([&](const auto&... f) { (enc.count(msg.*(f.member)), ...); }, bind::fields_of<T>);
+  write_rpc_start(w, v, style::rpc_encoded, ns, element);
+  std::apply([&](const auto&... f) { (enc.write("", f.name, msg.*(f.member)), ...); },
+             bind::fields_of<T>);
+  w.end_element();
+  enc.write_independents();
+}
 
 }  // namespace lather::soap

@@ -1,7 +1,8 @@
 // lather/xml/bytes.hpp — equality of short byte ranges without a call into libc, for the names,
-// prefixes and namespace URIs that every start and end tag compares (shared by the XML reader,
-// the writer and the binding's element matching), and (re-exported from lather/detail/ascii.hpp)
-// the ASCII case-insensitive compare for protocol tokens. Not part of the user-facing API.
+// prefixes and namespace URIs that every start and end tag compares (the XML reader and writer;
+// other layers use xml::same_name, lather/xml/name.hpp), and (re-exported from
+// lather/detail/ascii.hpp) the ASCII case-insensitive compare for protocol tokens. Not part of
+// the user-facing API.
 #pragma once
 
 #include <cstddef>

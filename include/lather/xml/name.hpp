@@ -2,11 +2,13 @@
 // in XML 1.0: an NCName is a Name without ':'), usable in constant expressions, so that the
 // binding refuses a struct whose metadata names an element or attribute badly when it compiles
 // (see lather::element in lather/bind/meta.hpp). The reader checks the names it reads with the
-// same code points.
+// same code points. same_name() compares two names the way the reader and writer do.
 #pragma once
 
 #include <cstddef>
 #include <string_view>
+
+#include "lather/xml/bytes.hpp"
 
 namespace lather::xml {
 
@@ -51,6 +53,14 @@ constexpr bool is_ncname(std::string_view name) noexcept {
   while (i < name.size())
     if (!is_name_char(next())) return false;
   return true;
+}
+
+/// True when two names (element or attribute names, prefixes; namespace URIs too) are the same
+/// bytes, compared as the reader and writer compare names on their hot paths: a few word-sized
+/// loads, no call into memcmp, always inline. For code that matches names per element above the
+/// XML layer (the binding's field lookup).
+[[gnu::always_inline]] inline bool same_name(std::string_view a, std::string_view b) noexcept {
+  return a.size() == b.size() && detail::same_name_bytes(a.data(), b.data(), a.size());
 }
 
 }  // namespace lather::xml

@@ -37,41 +37,6 @@ constexpr std::string_view message_type_ns() {
     return {};
 }
 
-/// Read an RPC/encoded message (SOAP 1.1 section 5; reader on its wrapper element): the parts
-/// by accessor name, then the multi-refs after the wrapper (the rest of the Body). Absent
-/// accessors mean nil/default, so `msg` starts from scratch.
-template <class T>
-void read_encoded_message(xml::reader& r, soap::envelope_reader& env, T& msg) {
-  msg = T{};
-  soap::decoder dec{r, env.body_namespaces()};
-  soap::rpc_reader parts{r};
-  while (parts.next()) {
-    bool known = false;
-    std::apply(
-        [&](const auto&... f) {
-          ((!known && parts.name() == f.name ? (dec.read(msg.*(f.member)), known = true) : false),
-           ...);
-        },
-        bind::fields_of<T>);
-    if (!known) r.skip_element();
-  }
-  dec.read_trailing(env);
-}
-
-/// Write an RPC/encoded message into an open Body: the wrapper {ns}element with `msg`'s fields
-/// as xsi:typed parts, then shared and cyclic values as multi-refs after it.
-template <class T>
-void write_encoded_message(xml::writer& w, soap::version v, std::string_view ns,
-                           std::string_view element, const T& msg) {
-  soap::encoder enc{w};
-  std::apply([&](const auto&... f) { (enc.count(msg.*(f.member)), ...); }, bind::fields_of<T>);
-  soap::write_rpc_start(w, v, soap::style::rpc_encoded, ns, element);
-  std::apply([&](const auto&... f) { (enc.write("", f.name, msg.*(f.member)), ...); },
-             bind::fields_of<T>);
-  w.end_element();
-  enc.write_independents();
-}
-
 /// Call a handler with its arguments, after the call context when it takes one.
 template <bool Ctx, class F, class... A>
 decltype(auto) call_handler(F& fn, exchange& x, A&&... a) {
@@ -253,7 +218,8 @@ class typed_operation final : public operation_entry {
   }
 
   void read_encoded(exchange& x, Req& req) {
-    if constexpr (soap::encoded_message<Req>) read_encoded_message(x.reader(), x.envelope(), req);
+    if constexpr (soap::encoded_message<Req>)
+      soap::read_encoded_message(x.reader(), x.envelope(), req);
   }
 
   void write_response(exchange& x, const Resp& resp) {
@@ -265,8 +231,8 @@ class typed_operation final : public operation_entry {
 
   void write_encoded(exchange& x, const Resp& resp) {
     if constexpr (soap::encoded_message<Resp>) {
-      write_encoded_message(x.begin_response(true), x.version(), request_ns_, response_element_,
-                            resp);
+      soap::write_encoded_message(x.begin_response(true), x.version(), request_ns_,
+                                  response_element_, resp);
       x.end_response();
     }
   }

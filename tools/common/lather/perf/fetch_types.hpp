@@ -85,9 +85,6 @@ namespace lather::perf {
 inline void serve_fetch(fetch& in, fetchResponse& out) {
   out = fetchResponse{make_fetch_graph(in.param)};
 }
-using fetch_operation =
-    lather::detail::typed_operation<fetch, fetchResponse, void (*)(fetch&, fetchResponse&), false,
-                                    lather::detail::handler_form::out_param>;
 
 }  // namespace lather::perf
 
@@ -111,7 +108,7 @@ void read_encoded_response(xml::reader& r, Resp& out) {
   if (!env.at_body_element()) throw std::runtime_error("fetch: empty SOAP Body");
   if (env.at_fault())
     throw soap::fault_error(soap::read_fault(r, env.ver(), env.body_namespaces()));
-  lather::detail::read_encoded_message(r, env, out);
+  soap::read_encoded_message(r, env, out);
   env.finish();
 }
 
