@@ -75,14 +75,14 @@ MODES = {
                   axis_windows=2, axis_lather_windows=5, clients_reps=1, clients_pairs=1,
                   e2e_threads=[1, 16, 128], wrk_conns=[1, 16, 256], client_counts=[1, 16, 1024],
                   sweep_items=[6, 64, 640], axis_calls=[1, 10, 100, 1000],
-                  tls_reps=1, tls_secs=1, tls_warm=1, tls_threads=[16]),
+                  tls_reps=1, tls_secs=1, tls_warm=1, tls_threads=[16], tls_cpu_calls=10),
     "full": dict(secs=5, warm=2, reps=2, e2e_reps=3, guard=25, axis_warm=1, axis_reps=5,
                  axis_windows=5, axis_lather_windows=160, clients_reps=3, clients_pairs=7,
                  e2e_threads=[1, 16, 128], wrk_conns=[1, 16, 256],
                  client_counts=[1, 8, 16, 32, 64, 100, 128, 256, 512, 1024],
                  sweep_items=[6, 64, 640, 6400, 32000],
                  axis_calls=[1, 2, 4, 5, 10, 20, 40, 50, 100, 200, 250, 500, 1000],
-                 tls_reps=5, tls_secs=3, tls_warm=1, tls_threads=[1, 16]),
+                 tls_reps=5, tls_secs=3, tls_warm=1, tls_threads=[1, 16], tls_cpu_calls=50),
 }
 
 TITLES = {
@@ -225,6 +225,15 @@ def parse_tls_handshakes(metrics):
     if len(counts) != 2:
         return None
     return counts["false"], counts["true"]
+
+
+def parse_cpu_ticks(stat):
+    """utime + stime (clock ticks) of a /proc/PID/stat line, None when it does not parse."""
+    fields = stat.rsplit(")", 1)[-1].split()
+    try:
+        return int(fields[11]) + int(fields[12])  # fields 14 and 15 of the whole line
+    except (IndexError, ValueError):
+        return None
 
 
 def parse_vm_hwm_kb(status):
@@ -785,15 +794,17 @@ def render_tls(sec):
     rows = tls_rows(sec)
     out = [
         f"Calls/s of echoComplexTypeDoc at PacketSize 1 over HTTPS, {p['tls_reps']} interleaved "
-        f"repetition(s) of {p['tls_secs']} s after {p['tls_warm']} s warm-up (each repetition runs both "
-        "stacks back to back, the order alternating); best pass, and the median of the paired "
+        f"repetition(s) of {p['tls_secs']} s after {p['tls_warm']} s warm-up (each repetition "
+        "runs both stacks back to back, the order alternating); best pass, and the median of the "
+        "paired "
         "ratios (same repetition). TLS 1.3, ECDSA P-256 certificate made for the run, both clients "
         "verify the server against its CA. Keep-alive: one connection per client thread. New "
         "connection: every call connects, handshakes, calls and closes (full: resumption off on "
         "the client; resumed: the client offers the session it kept). `resumed` is the share of "
         "handshakes that resumed a session (lather: the server's /metrics; gSOAP: its client).",
-        f"Servers: `lather-perf-server --port P --quiet --tls-cert server.pem --tls-key server.key`, "
-        "`gsoap-perf-server-tls --port 0 --threads 200 --io store --tls-keyfile server-keyfile.pem`. "
+        "Servers: `lather-perf-server --port P --quiet --tls-cert server.pem --tls-key "
+        "server.key`, `gsoap-perf-server-tls --port 0 --threads 200 --io store --tls-keyfile "
+        "server-keyfile.pem`. "
         f"Clients: `lather-bench --url https://127.0.0.1:P/perf --ca ca.pem --threads T --time "
         f"{p['tls_secs']} --warmup {p['tls_warm']} --guard-calls {p['guard']} --json "
         "[--new-connections [--no-resume]]`, `gsoap-perf-client-tls --url "
@@ -810,6 +821,29 @@ def render_tls(sec):
                    fmt_share(r["resumed"]["lather"]) if r["kind"] != "keepalive" else "",
                    fmt_share(r["resumed"]["gsoap"]) if r["kind"] != "keepalive" else ""]
                   for r in rows])
+    cpu = sec.get("cpu", [])
+    if cpu:
+        out += ["", f"CPU per call, the same calls counted instead of timed "
+                f"(`--count {p['tls_cpu_calls']} --warmup 0`, keep-alive `--count "
+                f"{20 * p['tls_cpu_calls']}`, on {cpu[0]['threads']} client "
+                "threads, each stack's pass back to back, median of the repetitions): the "
+                "client's CPU (its rusage) plus the server's (`/proc/PID/stat`), in "
+                "microseconds. Less sensitive to the box's load than calls/s, which depend on "
+                "how much CPU each process wins from other work.", ""]
+        rows = []
+        for c in cpu:
+            per = {st: median([x["client_us"] + x["server_us"] for x in c["runs"].get(st, [])
+                               if x]) for st in ("lather", "gsoap")}
+            parts = {st: (median([x["client_us"] for x in c["runs"].get(st, []) if x]),
+                          median([x["server_us"] for x in c["runs"].get(st, []) if x]))
+                     for st in ("lather", "gsoap")}
+            rows.append([TLS_KINDS.get(c["kind"], c["kind"]),
+                         f"{fmt0(per['lather'])} ({fmt0(parts['lather'][0])} + "
+                         f"{fmt0(parts['lather'][1])})",
+                         f"{fmt0(per['gsoap'])} ({fmt0(parts['gsoap'][0])} + "
+                         f"{fmt0(parts['gsoap'][1])})", fmt_ratio(per["gsoap"], per["lather"])])
+        out += table(["what", "lather µs/call (client + server)", "gSOAP µs/call (client + "
+                      "server)", "gSOAP/lather"], ["---", "---:", "---:", "---:"], rows)
     s = tls_summary(sec)
     out += ["", "Goals: keep-alive calls over TLS >= 2x gSOAP's at every thread count "
             f"**{verdict(s['goal_e2e'])}**; new-connection calls (handshakes) per second not "
@@ -1694,10 +1728,43 @@ class Compare:
             counts = [r["handshakes"], r.get("resumed", 0)]
         return number(r.get("calls_per_s")), counts
 
+    def tls_cpu(self, stack, url, ca, server_pid, threads, kind):
+        """{client_us, server_us} per call of threads x tls_cpu_calls counted calls, or None."""
+        # Keep-alive calls are cheap: 20x as many, so that one handshake per thread and the
+        # process's start stay small beside them.
+        n = self.m["tls_cpu_calls"] * (20 if kind == "keepalive" else 1)
+        extra = [] if kind == "keepalive" else \
+            ["--new-connections"] + (["--no-resume"] if kind == "full" else [])
+        if stack == "lather":
+            argv = [self.lather_bench, "--url", url, "--ca", ca, "--threads", str(threads),
+                    "--count", str(n), "--warmup", "0", "--guard-calls", "0", "--json",
+                    "--no-progress", *extra]
+        else:
+            argv = [self.gsoap_tls_client, "--url", url, "--ca", ca, "--threads", str(threads),
+                    "--count", str(n), "--warmup", "0", "--io", "store", *extra]
+
+        def server_ticks():
+            try:
+                with open(f"/proc/{server_pid}/stat") as f:
+                    return parse_cpu_ticks(f.read())
+            except OSError:
+                return None
+
+        s0, c0 = server_ticks(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        rc, out = run_bounded(120, argv)
+        s1, c1 = server_ticks(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        if rc != 0 or s0 is None or s1 is None:
+            print(f"{stack} TLS CPU pass failed: {tail(out)}", file=sys.stderr)
+            return None
+        calls = threads * n
+        client_s = (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)
+        server_s = (s1 - s0) / os.sysconf("SC_CLK_TCK")
+        return dict(client_us=1e6 * client_s / calls, server_us=1e6 * server_s / calls)
+
     def measure_tls(self):
         sec = self.section(8)
         certs = self.make_certificates()
-        urls, servers = {}, []
+        urls, servers, pids = {}, [], {}
         if certs and self.need_lather(self.lather_server, self.lather_bench):
             p, port = self.start_lather("lather-perf-server-tls", self.lather_server,
                                         "--tls-cert", certs["server.pem"], "--tls-key",
@@ -1705,6 +1772,7 @@ class Compare:
             if p:
                 servers.append(p)
                 urls["lather"] = f"https://127.0.0.1:{port}/perf"
+                pids["lather"] = p.pid
         if not self.have(self.gsoap_tls_server, self.gsoap_tls_client):
             print("gsoap (OpenSSL): not built")
         elif certs:
@@ -1714,7 +1782,11 @@ class Compare:
             if p:
                 servers.append(p)
                 urls["gsoap"] = f"https://127.0.0.1:{port}/perf"
+                pids["gsoap"] = p.pid
         stacks = ["lather", "gsoap"]
+        cpu_threads = max(self.m["tls_threads"])
+        cpu = [dict(kind=k, threads=cpu_threads, runs={s: [] for s in stacks})
+               for k in ("keepalive", "full", "resumed")]
         points = [dict(kind=k, threads=t, runs={s: [] for s in stacks},
                        handshakes={s: [] for s in stacks})
                   for k in ("keepalive", "full", "resumed") for t in self.m["tls_threads"]]
@@ -1729,8 +1801,16 @@ class Compare:
                     if counts:
                         pt["handshakes"][s].append(counts)
                     self.record(pt, s, value, "tls")
+            for i, c in enumerate(cpu):
+                for s in (stacks if (rep + i) % 2 == 0 else stacks[::-1]):
+                    if s in urls:
+                        c["runs"][s].append(self.tls_cpu(s, urls[s], certs["ca.pem"], pids[s],
+                                                         c["threads"], c["kind"]))
+                        print(f"  tls cpu {s:<11} kind {c['kind']}: {c['runs'][s][-1]}",
+                              file=sys.stderr)
         self.procs.stop(*servers)
         sec["points"] = points
+        sec["cpu"] = cpu
         return sec
 
     MEASURES = {1: "measure_e2e", 2: "measure_wrk", 3: "measure_client", 4: "measure_clients",

@@ -56,6 +56,9 @@ ticket_keys::ticket_keys(asio::ssl::context& ctx, const tls_options& t)
     SSL_CTX_set_num_tickets(c, 0);
     return;
   }
+  // One TLS 1.3 ticket per handshake (OpenSSL's default is two): a client keeps only the
+  // last, and these tickets may be used more than once.
+  SSL_CTX_set_num_tickets(c, 1);
   SSL_CTX_set_timeout(
       c, static_cast<long>(std::chrono::duration_cast<std::chrono::seconds>(rotation_).count()));
   refresh(clock_type::now());

@@ -110,6 +110,11 @@ class Parsing(unittest.TestCase):
         self.assertEqual(compare.parse_tls_handshakes(metrics), (12, 30))
         self.assertIsNone(compare.parse_tls_handshakes("lather_in_flight 0\n"))
 
+    def test_cpu_ticks_of_a_proc_stat_line(self):
+        stat = "4711 (lather perf) S 1 2 3 4 5 6 7 8 9 10 250 50 0 0 20 0 3 0"
+        self.assertEqual(compare.parse_cpu_ticks(stat), 300)
+        self.assertIsNone(compare.parse_cpu_ticks("garbage"))
+
     def test_vm_hwm(self):
         status = "Name:\tx\nVmPeak:\t  9000 kB\nVmHWM:\t    5120 kB\nVmRSS:\t 100 kB\n"
         self.assertEqual(compare.parse_vm_hwm_kb(status), 5120)
@@ -209,6 +214,12 @@ class Rendering(unittest.TestCase):
         self.assertIn("| keep-alive calls | 16 | 12000 | 5000 | 2.70 |  |  |", text)
         self.assertIn("| new connection, resumed session | 16 | 400 | 500 | 0.80 | 90% | 95% |",
                       text)
+        sec["cpu"] = [dict(kind="full", threads=16, runs=dict(
+            lather=[dict(client_us=600, server_us=400), None],
+            gsoap=[dict(client_us=900, server_us=600)]))]
+        text = "\n".join(compare.render_tls(sec))
+        self.assertIn("| new connection, full handshake | 1000 (600 + 400) | 1500 (900 + 600) | "
+                      "1.50 |", text)
 
     def clients(self, pairs):
         counts = [1, 16, 1024]
