@@ -9,107 +9,18 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "generate_emit.hpp"
+#include "generate_names.hpp"
 #include "lather/wsdl/load.hpp"
+#include "lather/wsdl/sample.hpp"
 
 namespace lather::wsdl {
 namespace {
 
-bool is_keyword(std::string_view s) {
-  static const std::unordered_set<std::string_view> words = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
-      "case", "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept",
-      "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await",
-      "co_return", "co_yield", "decltype", "default", "delete", "do", "double", "dynamic_cast",
-      "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto",
-      "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-      "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
-      "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local",
-      "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-      "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "final", "override",
-      "import", "module",
-      // macros of the C and POSIX headers a generated header may meet
-      "NULL", "EOF", "errno", "assert", "stdin", "stdout", "stderr", "unix", "linux", "DOMAIN",
-      "TRUE", "FALSE", "min", "max",
-      // names the generated code itself uses in a struct's scope
-      "lather", "std", "meta", "base"};
-  return words.count(s) != 0;
-}
-
-/// A C++ identifier for an XML name: other characters become '_', a leading digit gets '_',
-/// runs of '_' collapse (no reserved "__"), keywords and macros get a trailing '_'.
-std::string identifier(std::string_view raw) {
-  std::string out;
-  for (char c : raw) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    char x = ok ? c : '_';
-    if (x == '_' && !out.empty() && out.back() == '_') continue;
-    out.push_back(x);
-  }
-  if (out.empty() || out == "_") out = "x";
-  if (out[0] >= '0' && out[0] <= '9') out.insert(out.begin(), '_');
-  if (out.size() > 1 && out[0] == '_' && out[1] >= 'A' && out[1] <= 'Z') out.insert(0, "x");
-  if (is_keyword(out)) out.push_back('_');
-  return out;
-}
-
-/// `base`, or base_2, base_3, ... : the first not in `used`, which it joins.
-std::string unique_name(std::string base, std::set<std::string>& used) {
-  if (used.insert(base).second) return base;
-  for (int i = 2;; ++i) {
-    std::string n = base + "_" + std::to_string(i);
-    if (used.insert(n).second) return n;
-  }
-}
-
-std::string quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out.push_back(c);
-  }
-  return out + "\"";
-}
-
-const char* builtin_cpp(std::string_view local) {
-  static const std::unordered_map<std::string_view, const char*> map = {
-      {"string", "std::string"},
-      {"boolean", "bool"},
-      {"byte", "std::int8_t"},
-      {"short", "std::int16_t"},
-      {"int", "std::int32_t"},
-      {"long", "std::int64_t"},
-      {"unsignedByte", "std::uint8_t"},
-      {"unsignedShort", "std::uint16_t"},
-      {"unsignedInt", "std::uint32_t"},
-      {"unsignedLong", "std::uint64_t"},
-      {"float", "float"},
-      {"double", "double"},
-      {"decimal", "lather::xsd::decimal"},
-      {"integer", "lather::xsd::integer"},
-      {"nonNegativeInteger", "lather::xsd::non_negative_integer"},
-      {"positiveInteger", "lather::xsd::positive_integer"},
-      {"nonPositiveInteger", "lather::xsd::non_positive_integer"},
-      {"negativeInteger", "lather::xsd::negative_integer"},
-      {"dateTime", "lather::xsd::date_time"},
-      {"date", "lather::xsd::date"},
-      {"time", "lather::xsd::time"},
-      {"duration", "lather::xsd::duration"},
-      {"QName", "lather::xsd::qname"},
-      {"hexBinary", "lather::xsd::hex_binary"},
-      {"base64Binary", "lather::xsd::base64_binary"},
-      {"normalizedString", "lather::xsd::normalized_string"},
-      {"token", "lather::xsd::token"},
-      {"anyURI", "lather::xsd::any_uri"},
-  };
-  auto it = map.find(local);
-  // The other built-ins (language, NCName, ID, gYear, ...) keep their lexical form.
-  return it == map.end() ? "std::string" : it->second;
-}
+using detail::builtin_cpp;
+using detail::identifier;
+using detail::quote;
+using detail::unique_name;
 
 struct field_plan {
   enum class kind { element, attribute, text, any, choice } what = kind::element;
@@ -122,6 +33,8 @@ struct field_plan {
   /// An optional (0..1) struct member that may be boxed (std::shared_ptr) to break recursion.
   const complex_type* boxable = nullptr;
   std::string boxed_type;
+  /// --mock: the statements that give this member of `v` its sample value ("" = none).
+  std::string sample;
 };
 
 struct struct_plan {
@@ -134,6 +47,19 @@ struct struct_plan {
   std::vector<const type*> deps;        ///< every generated type the members name
   bool planned = false;
   bool boxed = false;  ///< has a shared_ptr member: no value operator==
+  /// Generated types extending this one that an xsi:type may name (an abstract type's
+  /// hierarchy): meta<T>::derived, and a virtual destructor for the dynamic type.
+  std::vector<const complex_type*> derived;
+  /// Why this struct cannot be generated (its own construct or one of a type it uses): it is
+  /// left out, and so is every operation that reaches it. "" = generated.
+  std::string refused;
+  /// An rpc operation's message (t is null): the parts are its fields, the RPC wrapper
+  /// {ns}xml_name its element.
+  const message* msg = nullptr;
+  const binding_message* bound = nullptr;
+  std::string op_name;
+  bool response = false;
+  bool encoded = false;
 };
 
 struct enum_plan {
@@ -150,7 +76,20 @@ class generator {
     check_namespace();
     collect_roots();
     assign_names();
-    for (struct_plan& s : structs_) plan_struct(s);
+    assign_message_names();
+    for (const enum_plan& e : enums_)
+      if (encoded_enums_.count(e.t))
+        names_.push_back("  note: " + e.name +
+                         " is std::string in rpc/encoded messages (SOAP encoding has no "
+                         "enumerations)");
+    for (struct_plan& s : structs_) {
+      try {
+        plan_struct(s);
+      } catch (const error&) {
+        // s.refused says why; the operations that reach s are skipped.
+      }
+    }
+    spread_refusals();
     order_structs();
     emit();
     return std::move(result_);
@@ -165,13 +104,12 @@ class generator {
         std::string key = b->port_type->name.local + "." + bo.name;
         std::string why;
         if (b->version == soap_version::none) continue;
-        if (bo.style != binding_style::document)
-          why = "rpc style";
-        else if ((bo.input.body && bo.input.body->use == body_use::encoded) ||
-                 (bo.output.body && bo.output.body->use == body_use::encoded))
-          why = "encoded use";
+        const bool rpc = bo.style == binding_style::rpc;
+        const bool encoded = (bo.input.body && bo.input.body->use == body_use::encoded) ||
+                             (bo.output.body && bo.output.body->use == body_use::encoded);
+        if (!rpc && encoded) why = "document style with encoded use";
         for (const message* msg : {bo.op->input, bo.op->output})
-          if (msg && why.empty())
+          if (msg && why.empty() && !rpc)
             for (const part& p : msg->parts)
               if (!p.element) why = "a document-style part with type= (part " + p.name + ")";
         if (!why.empty()) {
@@ -181,23 +119,124 @@ class generator {
         }
         if (!done.insert(key).second) continue;
         ports_[b->port_type].push_back(&bo);
+        port_version_.emplace(b->port_type, b->version);
         std::vector<const message*> msgs{bo.op->input, bo.op->output};
         for (const fault& f : bo.op->faults) msgs.push_back(f.msg);
         for (const binding_message* bm : {&bo.input, &bo.output})
           for (const soap_header& h : bm->headers) msgs.push_back(h.msg);
         for (const message* msg : msgs)
           if (msg)
-            for (const part& p : msg->parts)
+            for (const part& p : msg->parts) {
               if (p.element) reach_element(*p.element);
+              if (p.type && rpc) reach(p.type);
+            }
+        if (encoded)
+          for (const message* msg : {bo.op->input, bo.op->output})
+            if (msg)
+              for (const part& p : msg->parts) mark_encoded(p.type ? p.type : p.element->type);
+        if (rpc) {
+          // The RPC wrappers: a struct per message, named after the operation.
+          auto& pair = rpc_plans_[&bo];
+          for (int out = 0; out < 2; ++out) {
+            const message* msg = out ? bo.op->output : bo.op->input;
+            if (!msg) continue;
+            const binding_message& bm = out ? bo.output : bo.input;
+            struct_plan sp;
+            sp.msg = msg;
+            sp.bound = &bm;
+            sp.op_name = bo.name;
+            sp.response = out == 1;
+            sp.encoded = bm.body && bm.body->use == body_use::encoded;
+            sp.ns = bm.body ? bm.body->ns : "";
+            sp.xml_name = out ? bo.name + "Response" : bo.name;
+            (out ? pair.second : pair.first) = structs_.size();
+            structs_.push_back(std::move(sp));
+          }
+        }
       }
     }
   }
 
-  void reach_element(const element_decl& e) {
-    if (!e.substitutes.empty())
-      throw error(e.where,
-                  "element " + e.name.str() + " heads a substitutionGroup: not generated yet");
-    reach(e.type);
+  void reach_element(const element_decl& e) { reach(e.type); }
+
+  /// The complex types of the model that extend `c` directly.
+  const std::vector<const complex_type*>& derived_of(const complex_type* c) {
+    if (!derived_index_built_) {
+      derived_index_built_ = true;
+      for (const schema* sc : m_.schemas())
+        for (const type* t : sc->types)
+          if (t->kind == type_kind::complex) {
+            const auto* d = static_cast<const complex_type*>(t);
+            if (d->derived == complex_type::derivation::extension && d->base &&
+                d->base->kind == type_kind::complex)
+              derived_index_[static_cast<const complex_type*>(d->base)].push_back(d);
+          }
+    }
+    return derived_index_[c];
+  }
+
+  /// An xsi:type hierarchy: every type extending `c`, transitively.
+  void reach_hierarchy(const complex_type* c) {
+    for (const complex_type* d : derived_of(c)) {
+      reach(d);
+      reach_hierarchy(d);
+    }
+  }
+
+  /// The first non-abstract type of an abstract type's hierarchy (depth first), or nullptr.
+  const complex_type* concrete_of(const complex_type* c) {
+    if (!c->abstract) return c;
+    for (const complex_type* d : derived_of(c))
+      if (const complex_type* k = concrete_of(d)) return k;
+    return nullptr;
+  }
+
+  static bool is_mixed(const complex_type* c) {
+    return c->content_kind == complex_type::content::mixed;
+  }
+
+  /// The enumerations an encoded message reaches (they become std::string).
+  void mark_encoded(const type* t) {
+    if (!t || t->builtin || !encoded_seen_.insert(t).second) return;
+    if (t->kind == type_kind::simple) {
+      const auto* s = static_cast<const simple_type*>(t);
+      if (!s->facets.enumeration.empty()) encoded_enums_.insert(s);
+      mark_encoded(s->base);
+      return mark_encoded(s->item);
+    }
+    const auto* c = static_cast<const complex_type*>(t);
+    if (c->array) return mark_encoded(c->array->item);
+    mark_encoded(c->base);
+    mark_encoded(c->text_type);
+    if (c->content_model) mark_encoded_particle(*c->content_model);
+    for (const attribute_use& a : c->attributes) mark_encoded(a.decl->type);
+  }
+
+  void mark_encoded_particle(const particle& p) {
+    if (p.what == particle::kind::element) mark_encoded(p.element->type);
+    if (p.what == particle::kind::group)
+      for (const particle& q : p.group->particles) mark_encoded_particle(q);
+  }
+
+  /// A struct that uses a refused one (as a member, base or item type) is refused too.
+  void spread_refusals() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (struct_plan& s : structs_) {
+        if (!s.refused.empty()) continue;
+        for (const type* d : s.deps) {
+          if (d->kind != type_kind::complex) continue;
+          const struct_plan& u = structs_[struct_index_.at(static_cast<const complex_type*>(d))];
+          if (u.refused.empty()) continue;
+          s.refused = u.refused;
+          changed = true;
+          break;
+        }
+      }
+    }
+    for (const struct_plan& s : structs_)
+      if (!s.refused.empty() && !s.msg)
+        names_.push_back("not generated: " + s.name + ": " + s.refused);
   }
 
   void reach(const type* t) {
@@ -213,6 +252,14 @@ class generator {
       return reach(s->base);
     }
     const auto* c = static_cast<const complex_type*>(t);
+    if (c->array) return reach(c->array->item);  // a SOAP-ENC array: std::vector
+    if (c->abstract) reach_hierarchy(c);
+    if (is_mixed(c)) {  // a retained XML fragment: lather::bind::any_type
+      names_.push_back("mixed complexType " +
+                       (c->anonymous() ? "of " + c->context.str() : c->name.str()) +
+                       " -> lather::bind::any_type (the element's XML as received)");
+      return;
+    }
     struct_index_.emplace(c, structs_.size());
     structs_.push_back({});
     structs_.back().t = c;
@@ -265,7 +312,7 @@ class generator {
         }
       }
       for (struct_plan& s : structs_) {
-        if (s.t->anonymous() != (anonymous == 1)) continue;
+        if (s.msg || s.t->anonymous() != (anonymous == 1)) continue;
         s.anonymous = s.t->anonymous();
         s.xml_name = s.anonymous ? s.t->context.local : s.t->name.local;
         s.ns = s.t->name.ns;
@@ -278,6 +325,18 @@ class generator {
     }
   }
 
+  /// The rpc message structs, after every type: "op", "opResponse" (suffixed on a clash).
+  void assign_message_names() {
+    for (struct_plan& s : structs_) {
+      if (!s.msg) continue;
+      s.name = unique_name(identifier(s.xml_name), type_names_);
+      s.file = file_for(s.ns);
+      names_.push_back("rpc " + std::string(s.response ? "output" : "input") + " of " + s.op_name +
+                       " (message " + s.msg->name.str() + ") -> " + o_.cpp_namespace +
+                       "::" + s.name + " (" + s.file + ")");
+    }
+  }
+
   // ---------------------------------------------------------------- pass 3: plan
   std::string qualified(const std::string& name) const {
     return "::" + o_.cpp_namespace + "::" + name;
@@ -287,10 +346,17 @@ class generator {
   std::string value_type(const type* t, struct_plan& s, bool by_value, const source_location& at) {
     if (t->kind == type_kind::complex) {
       const auto* c = static_cast<const complex_type*>(t);
-      if (c->builtin) return "lather::bind::any_type";
+      if (c->builtin || is_mixed(c)) return "lather::bind::any_type";
+      if (c->array) {
+        if (c->array->dimensions.find(',') != std::string::npos)
+          throw error(
+              at, "multi-dimensional SOAP-ENC array " + c->name.str() + " is not generated yet");
+        return "std::vector<" + value_type(c->array->item, s, false, at) + ">";
+      }
       if (c->abstract)
-        throw error(
-            at, "abstract type " + c->name.str() + " (xsi:type polymorphism) is not generated yet");
+        throw error(at,
+                    "abstract type " + c->name.str() +
+                        " as an attribute, choice alternative or rpc part is not generated yet");
       const struct_plan& target = structs_[struct_index_.at(c)];
       s.deps.push_back(c);
       if (by_value) s.value_deps.push_back(c);
@@ -308,6 +374,8 @@ class generator {
     for (const simple_type* x = t; x; x = x->base) {
       if (x->builtin) return builtin_cpp(x->name.local);
       if (auto it = enum_index_.find(x); it != enum_index_.end()) {
+        // SOAP encoding has no enumerated values: the lexical form (names.txt notes it).
+        if (encoded_enums_.count(x)) return "std::string";
         s.deps.push_back(x);
         return qualified(enums_[it->second].name);
       }
@@ -328,8 +396,96 @@ class generator {
     return unique_name(n, used);
   }
 
+  // ---------------------------------------------------------------- samples (--mock)
+  /// A statement giving `expr` (a value of XSD type `t`) its sample value, "" when its
+  /// default-constructed value is one (anyType, a generated enum: its first enumerator).
+  std::string sample_of(const type* t, const std::string& expr, const std::string& fixed = {}) {
+    if (t->kind == type_kind::complex) {
+      const auto* c = static_cast<const complex_type*>(t);
+      if (c->array) {
+        std::string item = "y" + std::to_string(++sample_var_);
+        std::string value = sample_of(c->array->item, item);
+        return expr + ".resize(1); for (auto& " + item + " : " + expr + ") { " +
+               (value.empty() ? "(void)" + item + "; " : value) + "} ";
+      }
+      if (t->builtin || is_mixed(c)) {
+        // The element with its required attributes (any_type writes it under the member's
+        // name; empty XML would write nothing).
+        std::string xml = "<x";
+        if (!t->builtin)
+          for (const attribute_use& a : effective_attributes(*c))
+            if (a.use == attribute_use::use::required)
+              xml += " " + a.decl->name.local + "=\"" +
+                     (a.fixed_value ? *a.fixed_value : sample_value(*a.decl->type)) + "\"";
+        return expr + ".xml = " + quote(xml + "/>") + "; ";
+      }
+      return "sample(" + expr + ", depth + 1); ";
+    }
+    const auto* st = static_cast<const simple_type*>(t);
+    if (fixed.empty())
+      for (const simple_type* x = st; x; x = x->base)
+        if (enum_index_.count(x) && !encoded_enums_.count(x)) return "";
+    return "text(" + expr + ", " + quote(fixed.empty() ? sample_value(*st) : fixed) + "); ";
+  }
+
+  /// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
+  /// wildcard a declared element, else one in a namespace it allows.
+  std::string sample_any(const wildcard& w, const std::string& tns) const {
+    auto allowed = [&](const std::string& ns) {
+      for (std::string_view list = w.namespaces; !list.empty();) {
+        std::string_view t = list.substr(0, list.find(' '));
+        list.remove_prefix(std::min(list.size(), t.size() + 1));
+        if (t == "##any" || (t == "##other" && ns != tns && !ns.empty()) ||
+            (t == "##targetNamespace" && ns == tns) || (t == "##local" && ns.empty()) || t == ns)
+          return true;
+      }
+      return false;
+    };
+    // Strict: a declared global element with simple or empty content.
+    for (const schema* sc : m_.schemas()) {
+      if (w.process_contents != wildcard::process::strict) break;
+      for (const element_decl* e : sc->elements) {
+        if (e->abstract || !allowed(e->name.ns)) continue;
+        std::string text;
+        if (e->type->kind == type_kind::simple) {
+          text = sample_value(*static_cast<const simple_type*>(e->type));
+          if (text.find_first_of("<&:") != std::string::npos) continue;
+        } else if (!e->type->builtin) {
+          const auto* c = static_cast<const complex_type*>(e->type);
+          bool required = std::any_of(c->attributes.begin(), c->attributes.end(), [](auto& a) {
+            return a.use == attribute_use::use::required;
+          });
+          if (c->content_model || c->content_kind != complex_type::content::empty || required)
+            continue;
+        }
+        std::string name = e->name.ns.empty() ? e->name.local : "p:" + e->name.local;
+        std::string decl = e->name.ns.empty() ? "" : " xmlns:p=\"" + e->name.ns + "\"";
+        return "<" + name + decl + ">" + text + "</" + name + ">";
+      }
+    }
+    std::string_view all = w.namespaces, first = all.substr(0, all.find(' '));
+    if (first == "##local") return "<sample/>";
+    std::string ns = first == "##targetNamespace"               ? tns
+                     : first.empty() || first.starts_with("##") ? "urn:lather:sample"
+                                                                : std::string(first);
+    return "<s:sample xmlns:s=" + quote(ns) + "/>";
+  }
+
+  /// `value` (a statement on `x`) for every item of vector member `member`: max(min, 1) items;
+  /// optional repetitions (min 0) only near the root, so recursive types stay finite.
+  static std::string sample_items(const std::string& member, std::uint32_t min,
+                                  const std::string& value) {
+    std::string n = std::to_string(std::max<std::uint32_t>(min, 1));
+    std::string stmt = "v." + member + ".resize(" + n + "); for (auto& x : v." + member + ") { " +
+                       (value.empty() ? "(void)x; " : value) + "} ";
+    return min == 0 ? "if (depth < 3) { " + stmt + "} " : stmt;
+  }
+
   void plan_element(const particle& p, const element_decl& e, bool optional_ctx, struct_plan& s,
                     std::set<std::string>& used) {
+    if (!e.substitutes.empty())
+      throw error(p.where,
+                  "element " + e.name.str() + " heads a substitutionGroup: not generated yet");
     if (e.abstract)
       throw error(p.where, "abstract element " + e.name.str() + " is not generated yet");
     std::uint32_t min = optional_ctx ? 0 : p.min, max = p.max;
@@ -337,13 +493,19 @@ class generator {
     f.xml_name = e.name.local;
     f.source = e.name;
     f.member = member_name(e.name.local, s, used);
+    if (e.type->kind == type_kind::complex && static_cast<const complex_type*>(e.type)->abstract)
+      return plan_polymorphic(e, min, max, s, std::move(f));
     std::string v = value_type(e.type, s, max <= 1, e.where);
     const std::optional<std::string>& dflt = e.default_value ? e.default_value : e.fixed_value;
     f.modifiers = ns_modifier(e.name.ns, s.ns, false);
+    const std::string fixed = e.fixed_value.value_or("");
     if (max > 1) {
       f.cpp_type = "std::vector<" + (e.nillable ? "lather::nillable<" + v + ">" : v) + ">";
       if (min != 0) f.modifiers += ".min(" + std::to_string(min) + ")";
       if (max != unbounded) f.modifiers += ".max(" + std::to_string(max) + ")";
+      f.sample = sample_items(f.member, min,
+                              e.nillable ? "x.emplace(); " + sample_of(e.type, "*x", fixed)
+                                         : sample_of(e.type, "x", fixed));
     } else if (min == 0) {
       if (e.nillable) {
         // The binding has one state for both absent and nil here (an empty optional is
@@ -356,6 +518,7 @@ class generator {
       } else if (dflt) {
         f.cpp_type = v;
         f.modifiers += ".min(0).default_value(" + quote(*dflt) + ")";
+        f.sample = sample_of(e.type, "v." + f.member, *dflt);
       } else {
         f.cpp_type = "std::optional<" + v + ">";
         if (e.type->kind == type_kind::complex && !e.type->builtin) {
@@ -366,60 +529,102 @@ class generator {
     } else {
       f.cpp_type = e.nillable ? "lather::nillable<" + v + ">" : v;
       if (dflt) f.modifiers += ".default_value(" + quote(*dflt) + ")";
+      f.sample = e.nillable
+                     ? "v." + f.member + ".emplace(); " + sample_of(e.type, "*v." + f.member, fixed)
+                     : sample_of(e.type, "v." + f.member, fixed);
+    }
+    s.fields.push_back(std::move(f));
+  }
+
+  /// An element of an abstract type: std::shared_ptr<Base> (a vector of them when repeated),
+  /// read and written with xsi:type naming the type of the object; `.min(1)` when required.
+  void plan_polymorphic(const element_decl& e, std::uint32_t min, std::uint32_t max, struct_plan& s,
+                        field_plan f) {
+    const auto* b = static_cast<const complex_type*>(e.type);
+    const complex_type* concrete = concrete_of(b);
+    if (!concrete)
+      throw error(e.where, "abstract type " + b->name.str() + " has no concrete derived type");
+    s.deps.push_back(b);
+    s.boxed = true;
+    std::string base = qualified(structs_[struct_index_.at(b)].name);
+    std::string d = qualified(structs_[struct_index_.at(concrete)].name);
+    f.cpp_type = "std::shared_ptr<" + base + ">";
+    f.modifiers = ns_modifier(e.name.ns, s.ns, false);
+    auto make = [&](const std::string& x) {
+      return x + " = std::make_shared<" + d + ">(); sample(static_cast<" + d + "&>(*" + x +
+             "), depth + 1); ";
+    };
+    if (max > 1) {
+      f.cpp_type = "std::vector<" + f.cpp_type + ">";
+      if (min != 0) f.modifiers += ".min(" + std::to_string(min) + ")";
+      if (max != unbounded) f.modifiers += ".max(" + std::to_string(max) + ")";
+      f.sample = sample_items(f.member, min, make("x"));
+    } else if (min != 0) {
+      f.modifiers += ".min(1)";
+      f.sample = make("v." + f.member);
     }
     s.fields.push_back(std::move(f));
   }
 
   void plan_choice(const particle& p, bool optional_ctx, struct_plan& s,
                    std::set<std::string>& used) {
+    if (p.group->particles.size() == 1) {  // a choice of one: that particle, occurrences multiplied
+      particle single = p.group->particles[0];
+      single.min = p.min * single.min;
+      single.max = p.max == unbounded || single.max == unbounded ? unbounded : p.max * single.max;
+      return plan_particle(single, optional_ctx, s, used);
+    }
+    // An optional alternative makes the choice optional; a repeated one makes it a repeated
+    // choice (a vector of alternatives: every valid instance reads, and a run of one
+    // alternative writes valid XML; names.txt notes it).
+    std::uint32_t min = p.min, max = p.max;
     std::vector<const element_decl*> alts;
     for (const particle& a : p.group->particles) {
-      if (a.what != particle::kind::element || a.min != 1 || a.max != 1 || a.element->nillable)
+      if (a.what != particle::kind::element || a.element->nillable)
         throw error(a.where,
-                    "xs:choice alternative other than a single, required, non-nillable "
-                    "element is not generated yet");
+                    "xs:choice alternative other than a non-nillable element (a sequence, "
+                    "choice or wildcard) is not generated yet");
       if (!a.element->substitutes.empty())
         throw error(a.where, "substitutionGroup head " + a.element->name.str() +
                                  " in xs:choice is not generated yet");
       if (a.element->name.ns != s.ns)
         throw error(a.where, "xs:choice alternative " + a.element->name.str() +
                                  " outside the type's namespace is not generated yet");
+      if (a.min == 0) min = 0;
+      if (a.max > 1 && max != unbounded) {
+        max = unbounded;
+        names_.push_back("  note: " + s.name + ": the xs:choice at " + p.where.str() +
+                         " has a repeated alternative: a vector of alternatives");
+      }
       alts.push_back(a.element);
-    }
-    if (alts.size() == 1) {
-      particle single = p.group->particles[0];
-      single.min = p.min;
-      single.max = p.max;
-      return plan_element(single, *alts[0], optional_ctx, s, used);
     }
     field_plan f;
     f.what = field_plan::kind::choice;
     std::string member;
     std::vector<std::string> types;
+    // Alternatives are told apart by position (the binding's choice() is index based), so two
+    // of the same C++ type stay distinct.
     for (const element_decl* e : alts) {
-      std::string v = value_type(e->type, s, p.max <= 1, e->where);
-      for (const std::string& seen : types)
-        if (seen == v)
-          throw error(p.where, "xs:choice with two alternatives of the C++ type " + v + " (" +
-                                   e->name.str() +
-                                   "): not generated yet (the binding tells "
-                                   "alternatives apart by type)");
-      types.push_back(v);
+      types.push_back(value_type(e->type, s, max <= 1, e->where));
       f.alternatives.push_back(e->name.local);
       member += (member.empty() ? "" : "Or") + e->name.local;
     }
     std::string variant = "std::variant<";
     for (std::size_t i = 0; i < types.size(); ++i) variant += (i ? ", " : "") + types[i];
     variant += ">";
-    bool optional = optional_ctx || p.min == 0;
-    if (p.max > 1) {
+    bool optional = optional_ctx || min == 0;
+    f.member = member_name(member.size() > 60 ? alts[0]->name.local + "Choice" : member, s, used);
+    if (max > 1) {
       f.cpp_type = "std::vector<" + variant + ">";
-      if (p.min > 1 && !optional_ctx) f.modifiers += ".min(" + std::to_string(p.min) + ")";
-      if (p.max != unbounded) f.modifiers += ".max(" + std::to_string(p.max) + ")";
+      if (min > 1 && !optional_ctx) f.modifiers += ".min(" + std::to_string(min) + ")";
+      if (max != unbounded) f.modifiers += ".max(" + std::to_string(max) + ")";
+      // The first alternative: a default-constructed variant holds it.
+      f.sample =
+          sample_items(f.member, optional ? 0 : min, sample_of(alts[0]->type, "std::get<0>(x)"));
     } else {
       f.cpp_type = optional ? "std::optional<" + variant + ">" : variant;
+      if (!optional) f.sample = sample_of(alts[0]->type, "std::get<0>(v." + f.member + ")");
     }
-    f.member = member_name(member.size() > 60 ? alts[0]->name.local + "Choice" : member, s, used);
     s.fields.push_back(std::move(f));
   }
 
@@ -436,6 +641,11 @@ class generator {
         f.cpp_type = p.max > 1  ? "std::vector<lather::bind::any_element>"
                      : optional ? "std::optional<lather::bind::any_element>"
                                 : "lather::bind::any_element";
+        std::string any = "x.xml = " + quote(sample_any(p.any, s.ns)) + "; ";
+        if (p.max > 1)
+          f.sample = sample_items(f.member, optional ? 0 : p.min, any);
+        else if (!optional)
+          f.sample = "{ auto& x = v." + f.member + "; " + any + "} ";
         s.fields.push_back(std::move(f));
         return;
       }
@@ -443,8 +653,9 @@ class generator {
         break;
     }
     const model_group& g = *p.group;
-    if (g.kind == compositor::all)
-      throw error(g.where, "xs:all is not generated yet (the binding reads schema order only)");
+    if (g.kind == compositor::all)  // written in schema order; read so only (else an error)
+      names_.push_back("  note: " + s.name + ": xs:all at " + g.where.str() +
+                       " is read in schema order only (another order is an error)");
     if (g.kind == compositor::choice) return plan_choice(p, optional_ctx, s, used);
     if (p.max > 1)
       throw error(g.where, "a repeated xs:sequence (maxOccurs > 1) is not generated yet");
@@ -468,9 +679,42 @@ class generator {
     return out;
   }
 
+  /// An rpc message: one unqualified accessor per body part, in message order.
+  void plan_message(struct_plan& s) {
+    std::set<std::string> used;
+    for (const part& p : s.msg->parts) {
+      if (!in_body(p, *s.bound)) continue;
+      const type* t = p.type ? p.type : p.element->type;
+      field_plan f;
+      f.xml_name = p.name;
+      f.source = {"", p.name};
+      f.member = member_name(p.name, s, used);
+      f.cpp_type = value_type(t, s, true, p.where);
+      f.modifiers = ".unqualified()";
+      f.sample = sample_of(t, "v." + f.member);
+      s.fields.push_back(std::move(f));
+    }
+  }
+
   void plan_struct(struct_plan& s) {
-    if (s.planned) return;
+    if (s.planned) {
+      if (!s.refused.empty()) throw error({}, s.refused);
+      return;
+    }
     s.planned = true;
+    try {
+      if (s.msg) return plan_message(s);
+      plan_type(s);
+    } catch (const error& e) {
+      s.refused = e.what();
+      throw;
+    }
+  }
+
+  void plan_type(struct_plan& s) {
+    if (auto it = derived_index_.find(s.t); it != derived_index_.end())
+      for (const complex_type* d : it->second)
+        if (struct_index_.count(d)) s.derived.push_back(d);
     const complex_type& t = *s.t;
     if (t.content_kind == complex_type::content::mixed)
       throw error(t.where, "mixed content (" +
@@ -479,6 +723,8 @@ class generator {
     std::set<std::string> used;
     bool extends = t.derived == complex_type::derivation::extension &&
                    t.base->kind == type_kind::complex && !t.base->builtin;
+    if (extends && is_mixed(static_cast<const complex_type*>(t.base)))
+      throw error(t.where, "extension of a mixed type is not generated yet");
     if (extends) {
       s.base = static_cast<const complex_type*>(t.base);
       plan_struct(structs_[struct_index_.at(s.base)]);  // its member names first
@@ -492,6 +738,12 @@ class generator {
       f.what = field_plan::kind::text;
       f.member = member_name("value", s, used);
       f.cpp_type = simple_cpp(t.text_type, s);
+      bool is_enum = false;
+      for (const simple_type* x = t.text_type; x; x = x->base)
+        is_enum = is_enum || enum_index_.count(x);
+      if (!is_enum || !t.text_facets.enumeration.empty())
+        f.sample =
+            "text(v." + f.member + ", " + quote(sample_value(*t.text_type, t.text_facets)) + "); ";
       s.fields.push_back(std::move(f));
     }
     if (t.content_model) plan_particle(*t.content_model, false, s, used);
@@ -509,12 +761,15 @@ class generator {
                                                : a.fixed_value         ? a.fixed_value
                                                : a.decl->default_value ? a.decl->default_value
                                                                        : a.decl->fixed_value;
+      const std::optional<std::string>& fixed = a.fixed_value ? a.fixed_value : a.decl->fixed_value;
       if (a.use == attribute_use::use::required) {
         f.cpp_type = v;
         f.modifiers += ".required()";
+        f.sample = sample_of(a.decl->type, "v." + f.member, fixed.value_or(""));
       } else if (dflt) {
         f.cpp_type = v;
         f.modifiers += ".default_value(" + quote(*dflt) + ")";
+        f.sample = sample_of(a.decl->type, "v." + f.member, *dflt);
       } else {
         f.cpp_type = "std::optional<" + v + ">";
       }
@@ -617,8 +872,9 @@ class generator {
   void emit() {
     std::map<std::string, std::set<std::string>> includes;  // file -> files it includes
     for (const struct_plan& s : structs_)
-      for (const type* d : s.deps)
-        if (std::string f = file_of(d); f != s.file) includes[s.file].insert(f);
+      if (s.refused.empty())
+        for (const type* d : s.deps)
+          if (std::string f = file_of(d); f != s.file) includes[s.file].insert(f);
     // Headers may not include each other in a circle.
     for (const auto& [file, incs] : includes)
       for (const std::string& inc : incs)
@@ -640,21 +896,36 @@ class generator {
               quote(e.values[i].second) + "}";
       mt += "});\n};\n\n";
     }
-    for (const struct_plan& s : structs_) forwards[s.file] += "struct " + s.name + ";\n";
+    for (const struct_plan& s : structs_)
+      if (s.refused.empty()) forwards[s.file] += "struct " + s.name + ";\n";
     for (std::size_t i : order_) {
       const struct_plan& s = structs_[i];
+      if (!s.refused.empty()) continue;
       std::string& b = bodies[s.file];
       b += "struct " + s.name;
       if (s.base) b += " : " + qualified(structs_[struct_index_.at(s.base)].name);
-      b += " {\n";
+      std::string special;
+      if (!s.derived.empty())  // xsi:type: the dynamic type of a Base& must be known
+        special = "  " + s.name + "() = default;\n  " + s.name + "(const " + s.name +
+                  "&) = default;\n  " + s.name + "(" + s.name + "&&) = default;\n  " + s.name +
+                  "& operator=(const " + s.name + "&) = default;\n  " + s.name + "& operator=(" +
+                  s.name + "&&) = default;\n  virtual ~" + s.name + "() = default;\n";
+      b += " {\n" + special;
       for (const field_plan& f : s.fields) b += "  " + f.cpp_type + " " + f.member + "{};\n";
       if (!s.boxed)  // a defaulted == would compare the boxes' addresses
         b += "  friend bool operator==(const " + s.name + "&, const " + s.name + "&) = default;\n";
       b += "};\n\n";
       std::string& mt = metas[s.file];
       mt += meta_head(s.name, "T", s.xml_name, s.ns, s.anonymous);
+      if (s.encoded) mt += "  static constexpr auto encoding = lather::bind::encoding::soap;\n";
       if (s.base)
         mt += "  using base = " + qualified(structs_[struct_index_.at(s.base)].name) + ";\n";
+      if (!s.derived.empty()) {
+        mt += "  using derived = lather::types<";
+        for (std::size_t k = 0; k < s.derived.size(); ++k)
+          mt += (k ? ", " : "") + qualified(structs_[struct_index_.at(s.derived[k])].name);
+        mt += ">;\n";
+      }
       mt += "  static constexpr auto fields = std::tuple{";
       bool first = true;
       for (const field_plan& f : s.fields) {
@@ -703,30 +974,23 @@ class generator {
       result_.files.push_back({file, std::move(text)});
     }
     emit_port_types();
+    if (o_.mock) emit_mock(all_files);
     std::string names = "# XSD name -> C++ name, written by lather-wsdl2cpp\n";
     for (const std::string& n : names_) names += n + "\n";
     for (const std::string& sk : result_.skipped) names += "skipped " + sk + "\n";
     result_.files.push_back({"names.txt", std::move(names)});
-    std::string target = identifier(o_.cpp_namespace);
-    std::string cmake =
-        "# Generated by lather-wsdl2cpp: the generated types as a header-only library.\n"
-        "cmake_minimum_required(VERSION 3.25)\n"
-        "project(" +
-        target +
-        "_contract LANGUAGES CXX)\n"
-        "find_package(lather REQUIRED)\n"
-        "add_library(" +
-        target +
-        " INTERFACE)\n"
-        "target_include_directories(" +
-        target +
-        " INTERFACE ${CMAKE_CURRENT_SOURCE_DIR})\n"
-        "target_link_libraries(" +
-        target +
-        " INTERFACE lather::lather)\n"
-        "target_compile_features(" +
-        target + " INTERFACE cxx_std_20)\n";
+    std::string cmake = detail::cmake_lists(identifier(o_.cpp_namespace), o_.mock);
     result_.files.push_back({"CMakeLists.txt", std::move(cmake)});
+  }
+
+  /// The body: parts= when given, else every part not bound to a header. Headers are not in
+  /// the typed API yet (call_options::headers sends them).
+  static bool in_body(const part& p, const binding_message& bm) {
+    if (bm.body && bm.body->parts)
+      return std::find(bm.body->parts->begin(), bm.body->parts->end(), p.name) !=
+             bm.body->parts->end();
+    return std::none_of(bm.headers.begin(), bm.headers.end(),
+                        [&](const soap_header& h) { return h.part == &p; });
   }
 
   /// The one body part of a binding message, when the proxies can carry it: a single element
@@ -737,22 +1001,21 @@ class generator {
       why = "one-way or notification operations";
       return nullptr;
     }
-    if (!bm.headers.empty()) {
-      why = "SOAP headers";
-      return nullptr;
-    }
     std::vector<const part*> body;
     for (const part& p : msg->parts)
-      if (!bm.body || !bm.body->parts ||
-          std::find(bm.body->parts->begin(), bm.body->parts->end(), p.name) !=
-              bm.body->parts->end())
-        body.push_back(&p);
+      if (in_body(p, bm)) body.push_back(&p);
     if (body.size() != 1) {
       why = std::to_string(body.size()) + " body parts";
       return nullptr;
     }
     const element_decl* e = body[0]->element;
-    if (e->type->kind != type_kind::complex || e->type->builtin) {
+    if (!e->substitutes.empty()) {
+      why = "a body element that heads a substitutionGroup (" + e->name.str() + ")";
+      return nullptr;
+    }
+    if (e->type->kind != type_kind::complex || e->type->builtin ||
+        static_cast<const complex_type*>(e->type)->array ||
+        is_mixed(static_cast<const complex_type*>(e->type))) {
       why = "a body element of simple type or anyType (" + e->name.str() + ")";
       return nullptr;
     }
@@ -768,63 +1031,105 @@ class generator {
       std::string cls = identifier(pt->name.local);
       std::string file = unique_name(cls, file_stems_) + ".hpp";
       std::set<std::string> includes, methods;
-      std::string client, server, mount;
+      std::vector<detail::operation_plan> operations;
       for (const binding_operation* bo : it->second) {
         std::string why;
-        const element_decl* in = body_element(bo->op->input, bo->input, why);
-        const element_decl* out = in ? body_element(bo->op->output, bo->output, why) : nullptr;
-        if (!in || !out) {
-          names_.push_back("proxy " + pt->name.local + "." + bo->name + ": not generated (" + why +
-                           " not supported yet)");
+        const struct_plan* req = nullptr;
+        const struct_plan* res = nullptr;
+        std::string element_ns, request_element, response_element, style;
+        if (auto rp = rpc_plans_.find(bo); rp != rpc_plans_.end()) {
+          if (!bo->op->output) {
+            why = "one-way or notification operations";
+          } else {
+            req = &structs_[rp->second.first];
+            res = &structs_[rp->second.second];
+            element_ns = req->ns;
+            request_element = req->xml_name;
+            response_element = res->xml_name;
+            style = req->encoded ? "rpc_encoded" : "rpc_literal";
+          }
+        } else {
+          const element_decl* in = body_element(bo->op->input, bo->input, why);
+          const element_decl* out = in ? body_element(bo->op->output, bo->output, why) : nullptr;
+          if (in && out) {
+            req = &structs_[struct_index_.at(static_cast<const complex_type*>(in->type))];
+            res = &structs_[struct_index_.at(static_cast<const complex_type*>(out->type))];
+            element_ns = in->name.ns;
+            request_element = in->name.local;
+            response_element = out->name.local;
+          }
+        }
+        if (req && res && (!req->refused.empty() || !res->refused.empty())) {
+          why = !req->refused.empty() ? req->refused : res->refused;
+          req = res = nullptr;
+        } else if (!req || !res) {
+          why += " not supported yet";
+        }
+        if (!req || !res) {
+          result_.skipped.push_back(pt->name.local + "." + bo->name + ": " + why);
           continue;
         }
-        const struct_plan& req =
-            structs_[struct_index_.at(static_cast<const complex_type*>(in->type))];
-        const struct_plan& res =
-            structs_[struct_index_.at(static_cast<const complex_type*>(out->type))];
-        includes.insert(req.file);
-        includes.insert(res.file);
+        includes.insert(req->file);
+        includes.insert(res->file);
         std::string method = unique_name(identifier(bo->name), methods);
-        std::string Req = qualified(req.name), Res = qualified(res.name);
-        std::string settings = "    o.soap_action = " + quote(bo->soap_action) + ";\n" +
-                               "    o.request_element = " + quote(in->name.local) + ";\n" +
-                               "    o.response_element = " + quote(out->name.local) + ";\n" +
-                               "    o.element_ns = " + quote(in->name.ns) + ";\n";
-        client += "  /// " + bo->name + ": " + in->name.str() + " -> " + out->name.str() + "\n";
-        client += "  " + Res + " " + method + "(const " + Req +
-                  "& request, lather::call_options o = {}) {\n" + "    " + Res +
-                  " response;\n    " + method + "(request, response, std::move(o));\n" +
-                  "    return response;\n  }\n";
-        client += "  void " + method + "(const " + Req + "& request, " + Res +
-                  "& response, lather::call_options o = {}) {\n" + settings + "    client_->call(" +
-                  quote(bo->name) + ", request, response, o);\n  }\n";
-        server += "  virtual void " + method + "(const " + Req + "& request, " + Res +
-                  "& response) = 0;\n";
-        mount += "  {\n    lather::operation_options o;\n" + settings +
-                 "    s.operation(\n        " + quote(bo->name) + ",\n        [this](" + Req +
-                 "& request, " + Res + "& response) { " + method +
-                 "(request, response); },\n        std::move(o));\n  }\n";
+        operations.push_back({bo->name, method, bo->soap_action, qualified(req->name),
+                              qualified(res->name), element_ns, request_element, response_element,
+                              style});
       }
-      if (client.empty()) continue;
-      std::string text =
-          "// Generated by lather-wsdl2cpp: do not edit.\n#pragma once\n\n#include <utility>\n\n";
-      text += "#include \"lather/service/client.hpp\"\n#include \"lather/service/service.hpp\"\n";
-      for (const std::string& inc : includes) text += "#include \"" + inc + "\"\n";
-      text += "\nnamespace " + o_.cpp_namespace + " {\n\n";
-      text += "/// Client of portType " + pt->name.str() + ": one method per operation.\n";
-      text += "class " + cls + "Client {\n public:\n  explicit " + cls +
-              "Client(lather::client& c) : client_(&c) {}\n\n" + client +
-              "\n private:\n  lather::client* client_;\n};\n\n";
-      text += "/// Server side of portType " + pt->name.str() +
-              ": implement the operations, then mount_on() a lather::service.\n";
-      text += "class " + cls + "Service {\n public:\n  virtual ~" + cls + "Service() = default;\n" +
-              server + "\n  /// Register every operation on `s`; this object must outlive it.\n" +
-              "  void mount_on(lather::service& s) {\n" + mount + "  }\n};\n\n";
-      text += "}  // namespace " + o_.cpp_namespace + "\n";
+      if (operations.empty()) continue;
+      detail::port_type_plan plan{pt->name.local,
+                                  pt->name.str(),
+                                  cls,
+                                  file,
+                                  port_version_.at(pt) == soap_version::soap12,
+                                  std::move(operations)};
+      result_.files.push_back({file, detail::port_type_header(o_.cpp_namespace, plan, includes)});
       names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +
                        "Client, " + cls + "Service (" + file + ")");
-      result_.files.push_back({file, std::move(text)});
+      mock_index_.emplace(pt, mock_.port_types.size());
+      mock_.port_types.push_back(std::move(plan));
     }
+  }
+
+  /// --mock: the samples header and mock_server.cpp (generate_mock.cpp), served at every
+  /// SOAP port's path.
+  void emit_mock(const std::set<std::string>& type_headers) {
+    mock_.cpp_namespace = o_.cpp_namespace;
+    mock_.type_headers.assign(type_headers.begin(), type_headers.end());
+    for (std::size_t i : order_) {
+      const struct_plan& s = structs_[i];
+      if (!s.refused.empty()) continue;
+      detail::mock_struct ms{s.name, s.base ? structs_[struct_index_.at(s.base)].name : "", ""};
+      for (const field_plan& f : s.fields) {
+        if (f.sample.empty()) continue;
+        if (!ms.statements.empty()) ms.statements += "\n  ";
+        ms.statements += f.sample.substr(0, f.sample.size() - 1);  // its trailing space
+      }
+      mock_.structs.push_back(std::move(ms));
+    }
+    std::map<std::string, std::set<std::size_t>> paths;
+    std::set<const binding*> served;
+    for (const service* svc : m_.services()) {
+      if (mock_.service_name.empty()) {
+        mock_.service_name = svc->name.local;
+        mock_.target_namespace = svc->name.ns;
+      }
+      for (const port& p : svc->ports) {
+        if (!p.binding || p.binding->version == soap_version::none) continue;
+        served.insert(p.binding);
+        if (auto it = mock_index_.find(p.binding->port_type); it != mock_index_.end())
+          paths[detail::address_path(p.address)].insert(it->second);
+      }
+    }
+    for (const binding* b : m_.bindings())  // a SOAP binding no port uses: at "/"
+      if (b->version != soap_version::none && !served.count(b))
+        if (auto it = mock_index_.find(b->port_type); it != mock_index_.end())
+          paths["/"].insert(it->second);
+    if (mock_.service_name.empty()) mock_.service_name = "Mock";
+    for (const auto& [path, pts] : paths) mock_.paths.push_back({path, {pts.begin(), pts.end()}});
+    std::string samples = unique_name("mock_samples", file_stems_) + ".hpp";
+    for (generated_file& f : detail::generate_mock(mock_, samples))
+      result_.files.push_back(std::move(f));
   }
 
   static bool reaches(const std::string& from, const std::string& to,
@@ -854,6 +1159,16 @@ class generator {
   std::vector<std::pair<std::size_t, const type*>> path_;  ///< by-value edges being visited
   /// The generated (document/literal) operations of each portType, first binding's.
   std::map<const port_type*, std::vector<const binding_operation*>> ports_;
+  std::map<const port_type*, soap_version> port_version_;  ///< of the binding ports_ took
+  detail::mock_input mock_;                                ///< --mock
+  int sample_var_ = 0;  ///< names of the loop variables of sample statements
+  std::unordered_set<const type*> encoded_seen_;
+  std::map<const complex_type*, std::vector<const complex_type*>> derived_index_;
+  bool derived_index_built_ = false;
+  std::unordered_set<const simple_type*> encoded_enums_;  ///< mapped to std::string
+  /// rpc operations: their input and output message structs (indexes into structs_).
+  std::map<const binding_operation*, std::pair<std::size_t, std::size_t>> rpc_plans_;
+  std::map<const port_type*, std::size_t> mock_index_;  ///< into mock_.port_types
   std::set<std::string> type_names_, file_stems_;
   std::map<std::string, std::string> files_;  ///< XSD namespace -> header
   std::vector<std::string> names_;

@@ -1,4 +1,4 @@
-// lather-wsdl2cpp WSDL... -o DIR [--namespace NS] [--catalog FILE]...
+// lather-wsdl2cpp WSDL... -o DIR [--namespace NS] [--catalog FILE]... [--mock]
 //
 // Reads the contract offline (lather::wsdl::load) and writes the generated C++ into DIR
 // (lather::wsdl::generate_cpp): one header per schema namespace, names.txt, CMakeLists.txt.
@@ -38,6 +38,10 @@ int main(int argc, char** argv) {
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cli.add_flag("--mock", go.mock,
+               "also a mock server (mock_server.cpp, target mock-server): --port P serves every "
+               "SOAP port with sample answers, --samples DIR writes each operation's sample "
+               "request and response");
   cli.add_flag("-q,--quiet", quiet, "no summary on stderr");
   cli.parse_or_exit(argc, argv);
   try {

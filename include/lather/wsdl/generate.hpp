@@ -22,6 +22,10 @@ namespace lather::wsdl {
 
 struct generate_options {
   std::string cpp_namespace = "generated";  ///< may be nested: "acme::perf"
+  /// Also a samples header and mock_server.cpp, built as the project's `mock-server`: serves
+  /// every SOAP port with sample answers (--port P) or writes every operation's sample
+  /// request and response envelopes (--samples DIR).
+  bool mock = false;
 };
 
 struct generated_file {

@@ -1,0 +1,65 @@
+// lather-wsdl2cpp: what the generator's plan hands the emitters of the port type headers
+// (generate_proxy.cpp) and of the mock server (generate_mock.cpp).
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lather/wsdl/generate.hpp"
+
+namespace lather::wsdl::detail {
+
+/// A generated struct and the statements that give a `v` of it its sample value.
+struct mock_struct {
+  std::string name;  ///< C++ name (in the generated namespace)
+  std::string base;  ///< C++ base struct, "" when none
+  std::string statements;
+};
+
+struct operation_plan {
+  std::string name, method;  ///< WSDL operation, proxy/service method
+  std::string soap_action;
+  std::string request_type, response_type;  ///< qualified C++ types
+  std::string element_ns, request_element, response_element;
+  std::string style;  ///< "" (document), "rpc_literal" or "rpc_encoded"
+};
+
+struct port_type_plan {
+  std::string name;   ///< WSDL portType local name (sample file names)
+  std::string qname;  ///< {ns}name, for comments
+  std::string cls;    ///< the generated <cls>Client and <cls>Service classes
+  std::string header;
+  bool soap12 = false;  ///< version of the samples (the first SOAP binding's)
+  std::vector<operation_plan> operations;
+};
+
+/// A URL path the mock serves, and the port types (indexes) bound there.
+struct mock_path {
+  std::string path;
+  std::vector<std::size_t> port_types;
+};
+
+struct mock_input {
+  std::string cpp_namespace, target, service_name, target_namespace;
+  std::vector<std::string> type_headers;
+  std::vector<mock_struct> structs;
+  std::vector<port_type_plan> port_types;
+  std::vector<mock_path> paths;
+};
+
+/// The header of one port type: its client proxy and abstract service class.
+std::string port_type_header(const std::string& cpp_namespace, const port_type_plan& pt,
+                             const std::set<std::string>& includes);
+
+/// The CMakeLists.txt of the output: an INTERFACE library `target` (and its mock server).
+std::string cmake_lists(const std::string& target, bool mock);
+
+/// The samples header (`samples_file`) and mock_server.cpp.
+std::vector<generated_file> generate_mock(const mock_input& in, const std::string& samples_file);
+
+/// The path the checker and the mock agree on for a soap:address location: its URL path ("/"
+/// when empty, "/" prepended to a relative one, "/" for a non-HTTP address).
+std::string address_path(const std::string& location);
+
+}  // namespace lather::wsdl::detail
