@@ -155,6 +155,29 @@ TEST_F(HttpTls, Tls12PeerIsServedAndResumesWithATicket) {
   SSL_SESSION_free(session);
 }
 
+TEST_F(HttpTls, TicketKeysRotateAndThePreviousKeyStillResumes) {
+  tls_options rotating = server_tls();
+  rotating.ticket_key_rotation = 1s;
+  server srv{{.tls = rotating}};
+  srv.route("/echo", echo);
+  srv.start();
+  // Time has to pass for a rotation: the key made at start() is 0.7 s old when the ticket is
+  // made, and 1.2 s old (replaced, kept as the previous key) when the ticket, 0.5 s old and
+  // so still valid, comes back.
+  std::this_thread::sleep_for(700ms);
+  tls_peer_options o{.max_version = TLS1_2_VERSION};
+  tls_peer first{srv.port(), o};
+  ASSERT_TRUE(first.handshake());
+  SSL_SESSION* session = first.session();
+  ASSERT_NE(session, nullptr);
+  std::this_thread::sleep_for(500ms);
+  o.session = session;
+  tls_peer again{srv.port(), o};
+  EXPECT_TRUE(again.handshake());
+  EXPECT_TRUE(again.resumed());
+  SSL_SESSION_free(session);
+}
+
 TEST_F(HttpTls, Tls11IsRefusedAndMinimumVersionIsConfigurable) {
   server srv{{.tls = server_tls()}};
   srv.route("/echo", echo);
