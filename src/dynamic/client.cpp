@@ -152,9 +152,10 @@ std::string dynamic_client::request(const operation_info& op, const value& input
 }
 
 std::string dynamic_client::response(const operation_info& op, const value& output,
-                                     const value& headers) const {
+                                     const value& headers,
+                                     std::optional<soap::version> version) const {
   return detail::write_message(impl_->types, op, true, output, headers,
-                               impl_->options.version.value_or(op.version));
+                               version.value_or(impl_->options.version.value_or(op.version)));
 }
 
 call_result dynamic_client::read_response(const operation_info& op,

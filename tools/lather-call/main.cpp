@@ -164,14 +164,7 @@ int mock(const lather::dynamic_client& c, std::uint16_t port, const std::string&
         if (!op || output) return fault("no operation of the contract takes this message");
         if (op->one_way) return res.set_status(202);
         // The answer in the version the request came in.
-        std::string answer = c.response(*op, c.sample_output(*op), c.sample_output_headers(*op));
-        if (v != op->version) {
-          const std::string_view from = lather::soap::envelope_ns(op->version);
-          const std::string_view to = lather::soap::envelope_ns(v);
-          for (auto at = answer.find(from); at != std::string::npos; at = answer.find(from, at))
-            answer.replace(at, from.size(), to), at += to.size();
-        }
-        res.body().append(answer);
+        res.body().append(c.response(*op, c.sample_output(*op), c.sample_output_headers(*op), v));
       } catch (const std::exception& e) {
         fault(e.what());
       }

@@ -11,7 +11,8 @@
 // written and read by walking its schema types at run time (see lather/dynamic/value.hpp for
 // how XML maps onto values). Styles: document/literal (wrapped and bare), rpc/literal and
 // rpc/encoded (xsi:type on every accessor, SOAP-ENC arrays; values inline on the way out,
-// SOAP 1.1 multi-refs resolved on the way in), SOAP 1.1 and 1.2. docs/lather-call.md shows it through the lather-call tool.
+// SOAP 1.1 multi-refs resolved on the way in), SOAP 1.1 and 1.2. docs/lather-call.md shows it
+// through the lather-call tool.
 //
 // An operation's input value: document style with one body part: that element's value (for a
 // wrapped operation, the object of its parameters); otherwise an object with one member per
@@ -123,9 +124,10 @@ class dynamic_client {
   /// The request envelope call() would send (no network).
   std::string request(const operation_info& op, const value& input,
                       const value& headers = {}) const;
-  /// The response envelope a service would answer (the mock server writes these).
-  std::string response(const operation_info& op, const value& output,
-                       const value& headers = {}) const;
+  /// The response envelope a service would answer (the mock server writes these), in
+  /// `version` (default: as request() would send).
+  std::string response(const operation_info& op, const value& output, const value& headers = {},
+                       std::optional<soap::version> version = {}) const;
   /// Read a response envelope as call() does (faults throw fault_error).
   call_result read_response(const operation_info& op, std::string_view envelope) const;
   /// Check a request or response envelope of any operation against the schemas: every
