@@ -476,7 +476,7 @@ class generator {
   static std::string sample_items(const std::string& member, std::uint32_t min,
                                   const std::string& value) {
     std::string n = std::to_string(std::max<std::uint32_t>(min, 1));
-    std::string stmt = "v." + member + ".resize(" + n + "); for (auto& x : v." + member + ") { " +
+    std::string stmt = "v." + member + ".resize(" + n + "); for (auto&& x : v." + member + ") { " +
                        (value.empty() ? "(void)x; " : value) + "} ";
     return min == 0 ? "if (depth < 3) { " + stmt + "} " : stmt;
   }

@@ -17,7 +17,8 @@ std::string samples_header(const mock_input& in) {
       "// repetitions only near the root, so recursive types stay finite); optional members stay\n"
       "// empty. A choice takes its first alternative.\n"
       "#pragma once\n\n#include <string>\n#include <string_view>\n#include <type_traits>\n"
-      "#include <variant>\n\n#include \"lather/bind/meta.hpp\"\n#include \"lather/bind/xsd.hpp\"\n";
+      "#include <variant>\n#include <vector>\n\n#include \"lather/bind/meta.hpp\"\n#include "
+      "\"lather/bind/xsd.hpp\"\n";
   for (const std::string& h : in.type_headers) t += "#include \"" + h + "\"\n";
   t += "\nnamespace " + in.cpp_namespace + "::mock {\n\n";
   t += "template <class X>\nstruct is_list : std::false_type {};\ntemplate <class X>\n"
@@ -38,7 +39,10 @@ std::string samples_header(const mock_input& in) {
        "    }\n"
        "  } else {\n"
        "    (void)lather::bind::xsd_traits<X>::parse(s, x);\n"
-       "  }\n}\n\n";
+       "  }\n}\n\n"
+       "/// An item of a std::vector<bool>.\n"
+       "inline void text(std::vector<bool>::reference x, std::string_view s) { x = s == "
+       "\"true\"; }\n\n";
   for (const mock_struct& s : in.structs)
     t += "inline void sample(" + q + s.name + "& v, int depth);\n";
   t += "\n";

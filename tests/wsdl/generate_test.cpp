@@ -191,9 +191,9 @@ TEST(WsdlGenerate, MockSamplesAndServer) {
   for (const char* want : {
            "text(v.code, \"AA-0\");",  // from the pattern
            "text(v.fixed, \"F\");",
-           "v.items.resize(1); for (auto& x : v.items) { text(x, \"0\"); }",
+           "v.items.resize(1); for (auto&& x : v.items) { text(x, \"0\"); }",
            // optional repetitions only near the root: Kid recurses through kid
-           "if (depth < 3) { v.kids.resize(1); for (auto& x : v.kids) { sample(x, depth + 1); } }",
+           "if (depth < 3) { v.kids.resize(1); for (auto&& x : v.kids) { sample(x, depth + 1); } }",
            "text(v.n, \"0\");",
            "x.xml = \"<s:sample xmlns:s=\\\"urn:lather:sample\\\"/>\";",
        })
