@@ -11,7 +11,7 @@ packages=(
   clang libclang-rt-14-dev
   gsoap libgsoap-dev
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  wrk gnuplot-nox ruby curl procps haproxy xmlsec1
+  wrk gnuplot-nox ruby ruby-soap4r ruby-webrick curl procps haproxy xmlsec1
   python3 python3-zeep python3-lxml python3-spyne python3-xmlsec
   php-cli php-soap
   default-jdk-headless libjaxws-java libaxis-java

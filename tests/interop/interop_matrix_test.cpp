@@ -39,6 +39,7 @@ const fs::path kResultsDir = kBinDir.parent_path() / "interop-results";
 const fs::path kDocPath = kSourceDir / "docs/interop.md";
 constexpr const char* kPython = "/usr/bin/python3";
 constexpr const char* kPhp = "/usr/bin/php";
+constexpr const char* kRuby = "/usr/bin/ruby";
 
 // ---------------------------------------------------------------------------------------
 // The peers
@@ -103,6 +104,11 @@ std::vector<ServerPeer> servers() {
                    {Variant::literal12, "/interop"},
                    {Variant::encoded, "/interop/encoded"}},
                   {Variant::literal11, Variant::encoded}});
+  if (fs::exists(kRuby))
+    list.push_back({"soap4r",
+                    {kRuby, (kPeersDir / "soap4r_server.rb").string(), "{port}"},
+                    {{Variant::encoded, "/interop/encoded"}},
+                    {}});
   if (built("gsoap-interop-server"))
     list.push_back({"gsoap",
                     {bin("gsoap-interop-server"), "--port", "{port}"},
@@ -135,6 +141,10 @@ std::vector<ClientPeer> clients() {
                   {{Variant::literal11, {kPhp, php, "--url", "{url}", "{wsdl?}"}},
                    {Variant::literal12, {kPhp, php, "--url", "{url}", "--soap12"}},
                    {Variant::encoded, {kPhp, php, "--url", "{url}", "--encoded"}}}});
+  if (fs::exists(kRuby))
+    list.push_back({"soap4r",
+                    {{Variant::encoded,
+                      {kRuby, (kPeersDir / "soap4r_client.rb").string(), "--url", "{url}"}}}});
   if (built("gsoap-interop-client")) {
     ClientPeer gsoap{
         "gsoap",
@@ -195,6 +205,33 @@ constexpr KnownIssue kKnownIssues[] = {
      "(`/echoStructResponse/result/price: \"-inf\" is not a valid xsd:double`)."},
     {Side::peer, "lather", "spyne", "*", "echoStruct.nan",
      "the same spyne bug for NaN: it writes `nan` instead of XSD's `NaN`."},
+    {Side::peer, "soap4r", "*", "*", "echoStruct.zoned",
+     "soap4r 2.0.5 writes a dateTime's fraction of a second as `sec_fraction * 86400` "
+     "(xsd/datatypes.rb: Ruby 1.8's `DateTime#sec_fraction` was a fraction of a day, since 1.9 "
+     "it is one of a second), so 56.125 s becomes `2003-11-05T14:34:5610800.+02:00`, not an "
+     "xsd:dateTime (lather: `is not a valid xsd:dateTime`)."},
+    {Side::peer, "soap4r", "*", "*", "echoStruct.dblmax",
+     "soap4r 2.0.5 writes xsd:double with 16 significant digits (`%.16g`), which does not "
+     "round-trip: DBL_MAX 1.7976931348623157e308 becomes `+1.797693134862316e+308`, beyond "
+     "the largest double (lather: `is out of range for xsd:double`)."},
+    {Side::peer, "*", "soap4r", "*", "echoStruct.zoned",
+     "the same soap4r dateTime bug in the soap4r server's answer "
+     "(`2003-11-05T12:34:5610800.Z`)."},
+    {Side::peer, "*", "soap4r", "*", "echoStruct.dblmax",
+     "the same soap4r double bug in the soap4r server's answer (`+1.797693134862316e+308`)."},
+    {Side::peer, "soap4r", "gsoap-enc", "encoded", "*",
+     "soap4r 2.0.5 (without a WSDL, as here) decodes an RPC/encoded value by its `xsi:type`: "
+     "gSOAP's encoded server writes none where the WSDL gives the type (SOAP 1.1 section 5 "
+     "allows that), so soap4r reads every int as a String and every struct as an untyped "
+     "`SOAP::Mapping::Object` without the fields it looks for."},
+    {Side::peer, "gsoap", "soap4r", "encoded", "*",
+     "the same soap4r limitation on the server side: gSOAP's encoded client sends its parts "
+     "without `xsi:type`, so the soap4r server reads `a` and `b` as Strings (addNumbers fails "
+     "with `undefined method 'negative?' for \"2\":String`) and structs without their fields."},
+    {Side::peer, "*", "soap4r", "*", "echoString.5mb",
+     "soap4r parses with REXML, which takes minutes over the 5 MB message; the soap4r server "
+     "answers requests over 4 MiB with 413 (tests/interop/peers/soap4r_server.rb), and the "
+     "soap4r client does not send it."},
 };
 
 // "*" matches anything, "prefix*" any value starting with prefix.
@@ -290,7 +327,9 @@ void write_doc(const std::vector<PairResults>& all) {
          "`build/bin/interop_matrix_test`): each row below is a real run of a peer client "
          "against a peer server on loopback.  Peers: **zeep** 4.2 client and **spyne** 2.14 "
          "server (python3-zeep, python3-spyne), **PHP** 8.2 ext/soap `SoapClient` and "
-         "`SoapServer` (`php -S`), **gSOAP** 2.8.124 client and server generated at build time "
+         "`SoapServer` (`php -S`), **soap4r** 2.0.5 client and server (ruby-soap4r on Ruby 3.1 "
+         "with ruby-webrick; RPC/encoded only), **gSOAP** 2.8.124 client and server generated at "
+         "build time "
          "(wsdl2h + soapcpp2), and **lather**'s own `lather-interop-server` / "
          "`lather-interop-client` when they are built.  The checks are the calls of "
          "`shared/interop/VECTORS.md` plus: `echoString.nonbmp` (characters outside the BMP), "
@@ -300,7 +339,8 @@ void write_doc(const std::vector<PairResults>& all) {
          "Clients load the WSDL from the server's `?wsdl` when it serves one (zeep and the PHP "
          "SOAP 1.1 client against spyne, PHP and lather), else from the shared file with the "
          "address overridden.  Peer sources: `tests/interop/peers/` (zeep client, spyne server, "
-         "PHP client and router), `tests/interop/gsoap/` (gSOAP, generated at build time), "
+         "PHP client and router, soap4r client and server), `tests/interop/gsoap/` (gSOAP, "
+         "generated at build time), "
          "`tests/interop/interop-encoded.wsdl` (the RPC/encoded binding); lather's side: "
          "`tools/lather-interop-server`, `tools/lather-interop-client`.  Odd but legal requests "
          "of real stacks (default-namespace redeclarations, SOAP::Lite prefixes, xsi:type on "
@@ -385,6 +425,12 @@ void write_doc(const std::vector<PairResults>& all) {
          "client resolves it against the received envelope.\n"
          "- spyne's default 2 MB request limit is raised to 64 MB for the 5 MB case; spyne "
          "serves SOAP 1.2 on a separate path (`/interop12`).\n"
+         "- soap4r's `SOAP::RPC::StandaloneServer` derives from `Logger::Application`, which Ruby "
+         "3.1's logger no longer has: the soap4r server defines a stand-in before loading it.  "
+         "Its router answers every exception with a Server fault; the server script makes "
+         "addNumbers' refusal a Client fault.  soap4r reads `<when>` (a Ruby keyword) into "
+         "`@v_when` but would write it back as `<v_when>`, so both soap4r peers build their "
+         "structs element by element.\n"
          "- gSOAP maps xsd:dateTime to `struct timeval` (custom/struct_timeval) so fractional "
          "seconds survive; the default `time_t` drops them.  Its SOAP 1.2 client swaps the "
          "envelope namespaces in its namespace table.\n";
