@@ -4,6 +4,10 @@
 // writev.
 #include "server_connection.hpp"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace lather::http {
 
 using namespace std::string_view_literals;  // appends of literals without a strlen
@@ -70,8 +74,7 @@ void server_connection::run(yield_type y) {
         serve_request();
         served = true;
       });
-      give_back_buffers();
-      give_back_read_area(false);
+      end_request();
       if (!served || !keep_alive || srv.stopping.load(std::memory_order_relaxed)) break;
     }
   } catch (const boost::coroutines::detail::forced_unwind&) {
@@ -151,6 +154,26 @@ void server_connection::answer_plain_http() {
     socket.async_read_some(asio::buffer(unread), (*yield)[ec]);
     current_connection = this;
   }
+}
+
+void server_connection::end_request() {
+  const bool large = message_bytes > large_message_bytes;
+  message_bytes = 0;
+  if (large && buffers) {
+    buffers.reset();
+    worker::add(owner.buffer_sets, std::uint64_t(-1));
+  }
+  give_back_buffers();
+  give_back_read_area(false);
+  if (large) release_freed_memory();
+}
+
+void release_freed_memory() {
+#ifdef __GLIBC__
+  // Walks every arena and returns their free pages to the kernel (madvise), hence only after
+  // a large call.
+  ::malloc_trim(0);
+#endif
 }
 
 /// Until the next request's first bytes are in the read buffer (at once for pipelined ones),

@@ -42,6 +42,16 @@ namespace lather::http {
 
 namespace detail {
 
+/// A request whose bytes read plus written exceed this is large: afterwards its buffer set is
+/// freed rather than pooled (a never-chunked response grows the set's body to the whole
+/// message) and the memory the call freed goes back to the system.
+inline constexpr std::uint64_t large_message_bytes = 4u << 20;
+
+/// Returns the memory freed since the last time to the system: glibc keeps freed chunks in its
+/// arenas (per thread), where a large call's thousands of small objects leave the heap
+/// fragmented, so the process stayed at several times its baseline for good after one.
+void release_freed_memory();
+
 /// What a connection needs only while it serves a request: the request head's text and the
 /// response's head and body. Idle connections hold none; a worker lends them out of a LIFO
 /// pool, so with many connections the few sets in use stay in the cache instead of one set per
@@ -269,6 +279,12 @@ struct server_connection final : std::enable_shared_from_this<server_connection>
   body_framer framer{*this};
   unsigned status = 200;
   bool keep_alive = true, head_request = false;
+  std::uint64_t message_bytes = 0;  // read and written for the current request
+
+  /// After a request: the buffer set and read area back to the worker; after a large one
+  /// (over large_message_bytes in or out) the set is freed instead, and so is what the call
+  /// freed (release_freed_memory).
+  void end_request();
 
   /// A read area of its own from now on (a request in progress; TLS, whose reads fill the
   /// buffer after the wait).
@@ -445,6 +461,7 @@ struct server_connection final : std::enable_shared_from_this<server_connection>
     current_connection = this;
     direct_read_left = direct_read_budget;  // this read went through the event loop
     worker::add(owner.bytes_in, got);
+    message_bytes += got;
     return got;
   }
   /// Plain TCP, while a request body is being read: take what the socket holds now without
@@ -464,6 +481,7 @@ struct server_connection final : std::enable_shared_from_this<server_connection>
     if (r > 0) {
       direct_read_left -= static_cast<std::size_t>(r);
       worker::add(owner.bytes_in, static_cast<std::size_t>(r));
+      message_bytes += static_cast<std::size_t>(r);
       return static_cast<std::size_t>(r);
     }
     if (r == 0)
@@ -512,6 +530,7 @@ struct server_connection final : std::enable_shared_from_this<server_connection>
       clear_deadline();
     }
     worker::add(owner.bytes_out, n);
+    message_bytes += n;
     if (ec) {
       peer_gone = true;
       keep_alive = false;

@@ -194,6 +194,16 @@ soap::fault fault_for_failure(bool writing_response, std::string_view response_e
   return soap::fault_from_exception(failure, hide_internal);
 }
 
+/// Frees a call's exchange instead of pooling it once the request was large (as the typed
+/// request/response objects, detail::pooled_message_limit): a huge token grows its reader's
+/// buffers to the token's size, which the pool would otherwise keep for good.
+struct drop_after_large_message {
+  detail::object_pool<soap_exchange>::lease& lease;
+  ~drop_after_large_message() {
+    if (lease->reader_.bytes_consumed() > detail::pooled_message_limit) lease.discard();
+  }
+};
+
 }  // namespace
 
 /// In the catch block of a call whose response has not started: replaces whatever was
@@ -241,6 +251,7 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
 
   auto lease = exchanges.take(opts);
   soap_exchange& x = *lease;
+  const drop_after_large_message keep_small{lease};
   x.bind_call(req, res, svc, ct->ver, action);
   x.one_way_ = false;
   const in_flight_call counted{in_flight};

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   using namespace lather;
   server_options opts;
   opts.port = 8080;
+  // 1 GB bodies for the size sweep; the XML layer's own limits still apply per token.
+  opts.body_limit = 1ull << 30;
   std::vector<std::string> extra_paths;
   bool quiet = false, access_log = false;
   std::string chunking;
@@ -70,6 +72,14 @@ int main(int argc, char** argv) {
   cli.add_option("--tls-client-ca", tls.ca_file,
                  "require client certificates signed by this CA (mTLS)")
       ->type_name("FILE");
+  cli.add_option("--max-connections", opts.max_connections,
+                 "open connections served at once; beyond them 503 and close (default " +
+                     std::to_string(opts.max_connections) + ")")
+      ->type_name("N");
+  cli.add_option("--body-limit", opts.body_limit,
+                 "largest request body; beyond it 413 (default " + std::to_string(opts.body_limit) +
+                     ", for the size sweep)")
+      ->type_name("BYTES");
   cli.add_flag("--access-log", access_log, "one line per SOAP call on stderr");
   cli.add_flag("--quiet", quiet, "print only the listening line");
   cli.parse_or_exit(argc, argv);
@@ -84,8 +94,6 @@ int main(int argc, char** argv) {
     cli.fail("--tls-cert and --tls-key go together (and --tls-client-ca needs them)");
   if (!tls.cert_file.empty()) opts.tls = tls;
   tools::raise_descriptor_limit();  // one descriptor per connection served
-  // 1 GB bodies for the size sweep; the XML layer's own limits still apply per token.
-  opts.body_limit = 1ull << 30;
 
   service_options doc_options;
   doc_options.envelope_namespaces = perf::envelope_namespaces();
