@@ -63,7 +63,7 @@ void server_connection::run(yield_type y) {
   next = owner.connections;
   if (next) next->prev = this;
   owner.connections = this;
-  ++owner.open_connections;
+  owner.peak_connections = std::max(owner.peak_connections, ++owner.open_connections);
   try {
     bool ok = !srv.tls || handshake();
     while (ok && !closed) {
@@ -95,6 +95,12 @@ void server_connection::run(yield_type y) {
   give_back_buffers();
   give_back_read_area(true);
   owner.stacks.trim(owner.open_connections);  // as give_back_buffers
+  if (++owner.closed_since_release >= released_connections &&
+      owner.open_connections <= owner.peak_connections / 2) {
+    release_freed_memory();
+    owner.peak_connections = owner.open_connections;
+    owner.closed_since_release = 0;
+  }
   current_connection = nullptr;
   srv.connection_closed();
 }

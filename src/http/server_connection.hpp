@@ -47,6 +47,10 @@ namespace detail {
 /// message) and the memory the call freed goes back to the system.
 inline constexpr std::uint64_t large_message_bytes = 4u << 20;
 
+/// Connections closed on one worker (at least half of those it had open) after which the memory
+/// they held (a coroutine stack each) goes back to the system.
+inline constexpr std::size_t released_connections = 512;
+
 /// Returns the memory freed since the last time to the system: glibc keeps freed chunks in its
 /// arenas (per thread), where a large call's thousands of small objects leave the heap
 /// fragmented, so the process stayed at several times its baseline for good after one.
@@ -79,6 +83,9 @@ struct worker {
   detail::server_connection* landing_owner = nullptr;
   detail::stack_pool stacks;         // a request's head parse and handler run on one of these
   std::size_t open_connections = 0;  // the pools are kept no larger than this
+  // The most open at once since memory was last given back, and how many closed since: when
+  // half of them have closed (and enough to matter), their freed state goes back to the system.
+  std::size_t peak_connections = 0, closed_since_release = 0;
   asio::io_context ctx{1};
   detail::server_connection* connections = nullptr;  // intrusive list head
   std::thread thread;
