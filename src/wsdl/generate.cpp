@@ -35,6 +35,7 @@ struct field_plan {
   std::string boxed_type;
   /// --mock: the statements that give this member of `v` its sample value ("" = none).
   std::string sample;
+  const complex_type* concrete = nullptr;  ///< polymorphic member: the sample's type
 };
 
 struct struct_plan {
@@ -223,6 +224,12 @@ class generator {
     for (bool changed = true; changed;) {
       changed = false;
       for (struct_plan& s : structs_) {
+        if (!s.refused.empty()) continue;
+        for (const field_plan& f : s.fields)
+          if (f.concrete && !structs_[struct_index_.at(f.concrete)].refused.empty()) {
+            s.refused = structs_[struct_index_.at(f.concrete)].refused;
+            changed = true;
+          }
         if (!s.refused.empty()) continue;
         for (const type* d : s.deps) {
           if (d->kind != type_kind::complex) continue;
@@ -549,6 +556,7 @@ class generator {
     std::string base = qualified(structs_[struct_index_.at(b)].name);
     std::string d = qualified(structs_[struct_index_.at(concrete)].name);
     f.cpp_type = "std::shared_ptr<" + base + ">";
+    f.concrete = concrete;
     f.modifiers = ns_modifier(e.name.ns, s.ns, false);
     auto make = [&](const std::string& x) {
       return x + " = std::make_shared<" + d + ">(); sample(static_cast<" + d + "&>(*" + x +
@@ -896,8 +904,19 @@ class generator {
               quote(e.values[i].second) + "}";
       mt += "});\n};\n\n";
     }
-    for (const struct_plan& s : structs_)
+    for (struct_plan& s : structs_) {
+      // Types of the hierarchy that are not generated are not in meta<T>::derived.
+      std::erase_if(s.derived, [&](const complex_type* d) {
+        return !structs_[struct_index_.at(d)].refused.empty();
+      });
       if (s.refused.empty()) forwards[s.file] += "struct " + s.name + ";\n";
+    }
+    // meta<T>::derived names the derived types, which may live in a header that includes
+    // this one: declare them here.
+    for (const struct_plan& s : structs_)
+      for (const complex_type* d : s.refused.empty() ? s.derived : decltype(s.derived){})
+        if (const struct_plan& dp = structs_[struct_index_.at(d)]; dp.file != s.file)
+          forwards[s.file] += "struct " + dp.name + ";\n";
     for (std::size_t i : order_) {
       const struct_plan& s = structs_[i];
       if (!s.refused.empty()) continue;
