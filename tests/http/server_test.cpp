@@ -46,9 +46,10 @@ struct echo_server {
   std::uint16_t port() const { return srv.port(); }
 };
 
-/// The server still answers a fresh, well-formed request.
+/// The server still answers a fresh, well-formed request. The wait is long: behind it may be
+/// a thousand connections still to accept, slow under a sanitizer on a loaded machine.
 void expect_serving(std::uint16_t port) {
-  raw_socket s{port};
+  raw_socket s{port, 30'000};
   ASSERT_TRUE(s.send(post_request("/", "still alive")));
   auto r = s.read_response();
   EXPECT_EQ(r.status, 200u);
