@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -41,8 +42,14 @@ struct stack_pool {
     spare.pop_back();
     return s;
   }
-  void give_back(boost::context::stack_context s) {
-    spare.push_back(s);
+  void give_back(boost::context::stack_context s) noexcept {  // a fiber's deallocate: noexcept
+    try {
+      spare.push_back(s);
+    } catch (const std::bad_alloc&) {  // no room in the pool: free the stack instead
+      boost::context::protected_fixedsize_stack(stack_size).deallocate(s);
+      made.store(made.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+      return;
+    }
     trim(keep ? *keep : 0);
   }
   /// Frees spare stacks beyond `n`.

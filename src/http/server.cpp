@@ -8,6 +8,8 @@
 
 #include <boost/asio/signal_set.hpp>
 #include <cerrno>
+#include <new>
+#include <utility>
 
 #include "systemd.hpp"
 
@@ -60,12 +62,42 @@ void detail::worker::run(std::chrono::microseconds spin) {
 
 // ---- server ----
 
+namespace {
+
+/// Runs `fn` when destroyed unless disarmed. It travels inside a handler that asio may destroy
+/// without calling it when asio itself runs out of memory: the exception then surfaces from
+/// io_context::run in the worker's loop, far from whoever started the operation, and this is
+/// how the operation's owner still hears of it.
+template <class Fn>
+class unless_called {
+ public:
+  explicit unless_called(Fn fn) : fn_(std::move(fn)) {}
+  unless_called(unless_called&& o) noexcept
+      : fn_(std::move(o.fn_)), armed_(std::exchange(o.armed_, false)) {}
+  unless_called& operator=(unless_called&&) = delete;
+  ~unless_called() {
+    if (armed_) fn_();
+  }
+  void disarm() { armed_ = false; }
+
+ private:
+  Fn fn_;
+  bool armed_ = true;
+};
+
+}  // namespace
+
 void server::impl::accept_next() {
   worker& w = *workers[next_worker];
   next_worker = (next_worker + 1) % workers.size();
-  acceptor->async_accept(w.ctx, [this, &w](const sys_error& ec, tcp::socket socket) {
-    on_accept(ec, std::move(socket), w);
-  });
+  // Lost (the accepted socket could not be set up): the worker's loop accepts again, else the
+  // listener would never accept again.
+  unless_called lost{[this] { accept_lost = true; }};
+  acceptor->async_accept(
+      w.ctx, [this, &w, lost = std::move(lost)](const sys_error& ec, tcp::socket socket) mutable {
+        lost.disarm();
+        on_accept(ec, std::move(socket), w);
+      });
 }
 
 void server::impl::on_accept(const sys_error& ec, tcp::socket socket, worker& w) {
@@ -93,10 +125,23 @@ void server::impl::serve(tcp::socket socket, worker& w) {
     reject(std::move(socket));
   } else {
     open_connections.fetch_add(1, std::memory_order_relaxed);
-    auto c = std::make_shared<detail::server_connection>(*this, w, std::move(socket));
-    asio::spawn(
-        asio::bind_executor(w.ctx.get_executor(), &coroutine_done),
-        [c](yield_type y) { c->run(y); }, boost::coroutines::attributes(opts.coroutine_stack));
+    // Out of memory setting up the connection or its coroutine (the spawned function destroyed
+    // uncalled: run() never began): the connection closes, the listener goes on accepting.
+    bool handed_over = false;
+    try {
+      auto c = std::make_shared<detail::server_connection>(*this, w, std::move(socket));
+      unless_called dropped{[this] { connection_closed(); }};
+      handed_over = true;
+      asio::spawn(
+          asio::bind_executor(w.ctx.get_executor(), &coroutine_done),
+          [c, dropped = std::move(dropped)](yield_type y) mutable {
+            dropped.disarm();
+            c->run(y);
+          },
+          boost::coroutines::attributes(opts.coroutine_stack));
+    } catch (...) {
+      if (!handed_over) connection_closed();
+    }
   }
 }
 
@@ -206,14 +251,16 @@ void server::start() {
   s.accept_next();
   for (auto& w : s.workers) {
     worker* wp = w.get();
-    w->thread = std::thread([wp, spin = s.opts.spin_budget] {
+    const bool accepts = wp == s.workers[0].get();  // the acceptor's handlers run there
+    w->thread = std::thread([&s, wp, accepts, spin = s.opts.spin_budget] {
       auto guard = asio::make_work_guard(wp->ctx);
       for (;;) {
         try {
+          if (accepts && s.accept_lost.exchange(false) && !s.stopping.load()) s.accept_next();
           wp->run(spin);
           return;
         } catch (...) {
-          // A handler outside any connection threw (should not happen); keep serving.
+          // A handler outside any connection threw (out of memory inside asio); keep serving.
         }
       }
     });

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -137,6 +138,7 @@ struct server::impl {
   std::atomic<bool> started{false}, draining{false}, refusing{false}, stopping{false},
       stopped{false};
   std::atomic<bool> notify_service_manager{false};
+  std::atomic<bool> accept_lost{false};  // the pending accept failed outside its handler
   std::atomic<std::uint64_t> connections_total{0}, open_connections{0}, rejected{0};
   std::atomic<std::uint64_t> tls_handshakes{0}, tls_resumed{0};
   bool listener_closed = false;  // stop(): its accept queue taken (under state_mutex)
@@ -310,6 +312,13 @@ struct server_connection final : std::enable_shared_from_this<server_connection>
     }
     return spare.back();
   }
+  char* top_read_area_or_null() noexcept {
+    try {
+      return top_read_area().get();
+    } catch (const std::bad_alloc&) {
+      return nullptr;
+    }
+  }
   /// Back to the pool if nothing in it is left to parse (`drop`: whatever is left).
   void give_back_read_area(bool drop) {
     if (drop) read_begin = read_end;
@@ -329,7 +338,13 @@ struct server_connection final : std::enable_shared_from_this<server_connection>
       read_target = asio::buffer(read_buffer.get() + read_end, read_capacity - read_end);
       return &read_target;
     }
-    landing = top_read_area().get();
+    landing = top_read_area_or_null();
+    if (!landing) {
+      // Out of memory, inside asio's reactor (where an exception would end the process): an
+      // empty read, which asio reports as the end of the stream, so the connection closes.
+      read_target = asio::mutable_buffer();
+      return &read_target;
+    }
     landing[0] = '\0';
     owner.landing_owner = this;
     read_target = asio::buffer(landing, read_capacity);

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -200,7 +201,8 @@ soap::fault fault_for_failure(bool writing_response, std::string_view response_e
 struct drop_after_large_message {
   detail::object_pool<soap_exchange>::lease& lease;
   ~drop_after_large_message() {
-    if (lease->reader_.bytes_consumed() > detail::pooled_message_limit) lease.discard();
+    if (lease.object && lease->reader_.bytes_consumed() > detail::pooled_message_limit)
+      lease.discard();  // (already discarded after an allocation failure)
   }
 };
 
@@ -273,6 +275,12 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
       if (ic.before) ic.before(x);
     const_cast<operation_entry&>(op).invoke(x);
     if (!x.head_set_) x.set_head(x.one_way_ ? 202 : 200, ct->ver);
+  } catch (const std::bad_alloc&) {
+    // Out of memory part-way: the exchange's reader and writer may be half-updated, so it is
+    // not reused, and the HTTP layer answers (500, or a cut connection once the response
+    // started).
+    lease.discard();
+    throw;
   } catch (...) {
     // A transport failure is the HTTP layer's to answer. Part of a streamed response on the
     // wire: the only honest signal left is to cut the connection (the client sees a truncated

@@ -236,7 +236,12 @@ struct writer::state {
 // writer
 
 writer::writer(output& out) : out_(out), st_(new state) {
-  st_->reset();
+  try {
+    st_->reset();  // allocates: out of memory here must not leak the state
+  } catch (...) {
+    delete st_;
+    throw;
+  }
 }
 
 writer::~writer() {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -56,10 +57,15 @@ class object_pool {
     std::unique_ptr<T> excess;
     {
       std::lock_guard lock(mutex_);
-      if (free_.size() < max_free_)
-        free_.push_back(std::move(o));
-      else
+      if (free_.size() < max_free_) {
+        try {
+          free_.push_back(std::move(o));
+        } catch (const std::bad_alloc&) {  // called from ~lease: never throw
+          excess = std::move(o);
+        }
+      } else {
         excess = std::move(o);
+      }
     }
   }
 
