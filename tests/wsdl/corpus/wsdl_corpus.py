@@ -303,8 +303,8 @@ def report(a):
                 "`wsdl_corpus_check.py check` checks them against the original WSDL (zeep strict "
                 "+ libxml2 XSD validation) and again as POSTed to `mock-server --port` and "
                 "answered (`--url`). An operation passes when both pass.\n\n"
-                "Command: `%s`. Contracts over 50 kB carry the CTest label `long`, which the "
-                "release preset (CI) skips: their generated code takes minutes to compile at -O0 "
+                "Command: `%s`. Contracts over 50 kB carry the CTest label `long` and run only "
+                "with -DLATHER_LONG_TESTS=ON: their generated code takes minutes to compile at -O0 "
                 "(build seconds per service below); a row keeps the date it last ran.\n\n"
                 % a.command)
         f.write("**%d of %d operations pass; %d of %d services completely** "
