@@ -23,6 +23,9 @@ namespace {
 using namespace detail;
 
 constexpr std::size_t max_text = 64 * 1024;  // a certificate in base64 fits many times
+/// References in one SignedInfo: canonicalizing costs (references x elements), so a message
+/// with thousands of them is refused instead of processed; real ones have a handful.
+constexpr std::size_t max_references = 64;
 
 enum class part { other, body, timestamp, header };
 
@@ -129,6 +132,7 @@ std::vector<std::uint8_t> read_base64(xml::reader& r) {
 }
 
 void read_reference(xml::reader& r, signature_info& s) {
+  if (s.references.size() == max_references) throw_fault(fault_code::invalid_security);
   reference ref;
   const std::string_view uri = attribute(r, "URI");
   // Only same-document references by Id: the whole document ("") or another resource

@@ -168,6 +168,20 @@ TEST_F(wsse_signature, SignatureWrappingIsNotTakenForTheBody) {
   EXPECT_EQ(fault_of(copied, trusted()), "InvalidSecurity");
 }
 
+TEST_F(wsse_signature, ThousandsOfReferencesAreRefusedQuickly) {
+  std::string m = message();
+  wsse::sign_envelope(m, signer());
+  const auto ref_start = m.find("<ds:Reference ");
+  const auto ref_end = m.find("</ds:Reference>") + 15;
+  const std::string one = m.substr(ref_start, ref_end - ref_start);
+  std::string many;
+  for (int i = 0; i < 20000; ++i) many += one;
+  m.insert(ref_end, many);
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(fault_of(m, trusted()), "InvalidSecurity");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(2));
+}
+
 bool have_xmlsec1() {
   return fs::exists("/usr/bin/xmlsec1");
 }
