@@ -39,10 +39,12 @@ class wsse_signature : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     std::string log;
-    dir_ = wsse_test::make_certificates("wsse-signature", log);
+    dir_ = wsse_test::make_certificates(log);
     ASSERT_FALSE(dir_.empty()) << log;
+    work_ = fs::temp_directory_path() / ("lather-wsse-signature-" + std::to_string(::getpid()));
+    fs::create_directories(work_);
   }
-  static void TearDownTestSuite() { fs::remove_all(dir_); }
+  static void TearDownTestSuite() { fs::remove_all(work_); }
 
   static wsse::credentials signer() {
     return wsse::credentials::from_files(dir_ / "signer.key", dir_ / "signer.pem");
@@ -85,10 +87,12 @@ class wsse_signature : public ::testing::Test {
     return "";
   }
 
-  static fs::path dir_;
+  static fs::path dir_;   // the certificates
+  static fs::path work_;  // this process's files
 };
 
 fs::path wsse_signature::dir_;
+fs::path wsse_signature::work_;
 
 TEST_F(wsse_signature, SignsAndVerifiesEachAlgorithmAndReference) {
   for (auto v : {soap::version::soap11, soap::version::soap12})
@@ -193,20 +197,20 @@ TEST_F(wsse_signature, Xmlsec1VerifiesLathersSignature) {
     wsse::signature_options o;
     o.algorithm = alg;
     wsse::sign_envelope(m, signer(), o);
-    spit(dir_ / "lather-signed.xml", m);
+    spit(work_ / "lather-signed.xml", m);
     auto xmlsec = [&](const fs::path& file) {
       return test::run({"/usr/bin/xmlsec1", "--verify", "--pubkey-cert-pem",
                         (dir_ / "signer.pem").string(), "--id-attr:Id", soap11 + ":Body",
                         "--id-attr:Id", std::string(wsse::wsu_ns) + ":Timestamp", file.string()},
                        test::clock::now() + std::chrono::seconds(30));
     };
-    const auto r = xmlsec(dir_ / "lather-signed.xml");
+    const auto r = xmlsec(work_ / "lather-signed.xml");
     EXPECT_EQ(r.exit, 0) << r.out;
     EXPECT_NE(r.out.find("OK"), std::string::npos) << r.out;
     std::string tampered = m;
     tampered.replace(tampered.find(">100<"), 5, ">900<");
-    spit(dir_ / "lather-tampered.xml", tampered);
-    EXPECT_NE(xmlsec(dir_ / "lather-tampered.xml").exit, 0);
+    spit(work_ / "lather-tampered.xml", tampered);
+    EXPECT_NE(xmlsec(work_ / "lather-tampered.xml").exit, 0);
   }
 }
 
@@ -255,15 +259,15 @@ TEST_F(wsse_signature, LatherVerifiesXmlsec1sSignature) {
       "      </ds:Signature>\n    </wsse:Security>\n  </soap:Header>\n"
       "  <soap:Body wsu:Id=\"body-1\">\n    <m:transfer xmlns:m=\"urn:m\"><m:amount>100"
       "</m:amount><m:note>a &amp; b</m:note></m:transfer>\n  </soap:Body>\n</soap:Envelope>\n";
-  spit(dir_ / "template.xml", templ);
+  spit(work_ / "template.xml", templ);
   const auto r =
       test::run({"/usr/bin/xmlsec1", "--sign", "--privkey-pem",
                  (dir_ / "signer.key").string() + "," + (dir_ / "signer.pem").string(),
                  "--id-attr:Id", soap11 + ":Body", "--output",
-                 (dir_ / "xmlsec-signed.xml").string(), (dir_ / "template.xml").string()},
+                 (work_ / "xmlsec-signed.xml").string(), (work_ / "template.xml").string()},
                 test::clock::now() + std::chrono::seconds(30));
   ASSERT_EQ(r.exit, 0) << r.out;
-  const std::string m = slurp(dir_ / "xmlsec-signed.xml");
+  const std::string m = slurp(work_ / "xmlsec-signed.xml");
   const auto v = wsse::verify_envelope(m, trusted());
   EXPECT_TRUE(v.body);
   std::string tampered = m;

@@ -23,10 +23,9 @@ class wsse_signed_call : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     std::string log;
-    dir_ = wsse_test::make_certificates("wsse-signed-call", log);
+    dir_ = wsse_test::make_certificates(log);
     ASSERT_FALSE(dir_.empty()) << log;
   }
-  static void TearDownTestSuite() { fs::remove_all(dir_); }
 
   void SetUp() override {
     svc_.operation("add", [](call_context& ctx, const wsse_test::add& in) {
@@ -148,6 +147,19 @@ TEST_F(wsse_signed_call, AnOperationCanRequireSignedHeaders) {
   client routed{url()};
   wsse::client_security{p}.install(routed);
   EXPECT_EQ((fault_of<wsse_test::nowResponse>(routed, "routed", wsse_test::now{}, with_route)), "");
+}
+
+TEST_F(wsse_signed_call, LargeSignedRequestGoesOutWhole) {
+  // 300 KB of header: far past the client's chunking threshold, yet signed as one message.
+  call_options big;
+  big.headers.push_back([](xml::writer& w) {
+    w.start_element("urn:lather:padding", "Padding");
+    w.text(std::string(300'000, 'x'));
+    w.end_element();
+  });
+  client c{url()};
+  wsse::client_security{signing()}.install(c);
+  EXPECT_EQ((fault_of<wsse_test::addResponse>(c, "add", wsse_test::add{2, 3}, big)), "");
 }
 
 }  // namespace

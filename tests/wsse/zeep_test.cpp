@@ -48,10 +48,7 @@ class wsse_zeep : public ::testing::Test {
 
   static void SetUpTestSuite() {
     std::string log;
-    certs_ = wsse_test::make_certificates("wsse-zeep", log);
-  }
-  static void TearDownTestSuite() {
-    if (!certs_.empty()) fs::remove_all(certs_);
+    certs_ = wsse_test::make_certificates(log);
   }
 
   // zeep's output, one line per call.
