@@ -126,6 +126,7 @@ std::string algorithm_element(std::string_view name, std::string_view uri) {
 }  // namespace
 
 void sign_envelope(std::string& envelope, const credentials& key, const signature_options& o) {
+  const credentials::impl& k = key.get();  // before the message is touched
   layout l = scan(envelope, o);
   if (l.targets.empty()) throw std::invalid_argument("nothing to sign in the message");
 
@@ -178,7 +179,6 @@ void sign_envelope(std::string& envelope, const credentials& key, const signatur
   signed_info += "</ds:SignedInfo>";
   c14n_target info{.ordinal = 1};
   canonicalize_targets(signed_info, std::span(&info, 1));
-  const credentials::impl& k = key.get();
   const std::string signature_value = b64(rsa_sign(k.key.get(), md, info.canonical));
 
   // 4. The token and the signature, at the end of the Security header.

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +36,11 @@ class credentials {
   static credentials from_files(const std::filesystem::path& key_pem,
                                 const std::filesystem::path& cert_pem);
   struct impl;
-  const impl& get() const noexcept { return *impl_; }
+  /// The key (throws std::invalid_argument for a default-constructed credentials).
+  const impl& get() const {
+    if (!impl_) throw std::invalid_argument("wsse::credentials without a key");
+    return *impl_;
+  }
 
  private:
   std::shared_ptr<const impl> impl_;
