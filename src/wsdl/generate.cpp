@@ -100,11 +100,19 @@ class generator {
   // ---------------------------------------------------------------- pass 1: reach
   void collect_roots() {
     std::set<std::string> done;
+    const std::set<std::string> wanted(o_.operations.begin(), o_.operations.end());
+    std::set<std::string> found;
     for (const binding* b : m_.bindings()) {
       for (const binding_operation& bo : b->operations) {
         std::string key = b->port_type->name.local + "." + bo.name;
         std::string why;
         if (b->version == soap_version::none) continue;
+        if (!wanted.empty()) {
+          bool by_name = wanted.count(bo.name) != 0, by_key = wanted.count(key) != 0;
+          if (!by_name && !by_key) continue;
+          if (by_name) found.insert(bo.name);
+          if (by_key) found.insert(key);
+        }
         const bool rpc = bo.style == binding_style::rpc;
         const bool encoded = (bo.input.body && bo.input.body->use == body_use::encoded) ||
                              (bo.output.body && bo.output.body->use == body_use::encoded);
@@ -156,6 +164,12 @@ class generator {
         }
       }
     }
+    std::string missing;
+    for (const std::string& w : wanted)
+      if (!found.count(w)) missing += (missing.empty() ? "\"" : ", \"") + w + "\"";
+    if (!missing.empty())
+      throw error({}, "--operations: no SOAP binding of the contract has the operation " + missing +
+                          " (give operation names or PortType.Operation)");
   }
 
   void reach_element(const element_decl& e) { reach(e.type); }

@@ -248,4 +248,32 @@ TEST(WsdlGenerate, PolymorphismMixedContentAndWidenedChoices) {
   EXPECT_NE(file(r, "names.txt").find("has a repeated alternative"), std::string::npos);
 }
 
+TEST(WsdlGenerate, OperationsSelectWhatTheyReach) {
+  files f;
+  auto m = load({f.add("g.wsdl", doc_wsdl(R"(
+  <xs:complexType name="Used"><xs:sequence><xs:element name="u" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:complexType name="Unused"><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="a" type="t:Used"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>
+  <xs:element name="other"><xs:complexType><xs:sequence><xs:element name="b" type="t:Unused"/></xs:sequence></xs:complexType></xs:element>)"))});
+  for (const char* selector : {"op", "P.op"}) {
+    generate_result r =
+        generate_cpp(*m, {.cpp_namespace = "g", .mock = true, .operations = {selector}});
+    const std::string& types = file(r, "t.hpp");
+    EXPECT_NE(types.find("struct Used {"), std::string::npos) << types;
+    EXPECT_EQ(types.find("Unused"), std::string::npos) << "not reached by op\n" << types;
+    EXPECT_EQ(types.find("struct rpcOp"), std::string::npos) << "rpcOp is not selected";
+    const std::string& proxy = file(r, "P.hpp");
+    EXPECT_NE(proxy.find(" op(const ::g::in& request"), std::string::npos) << proxy;
+    EXPECT_EQ(proxy.find("rpcOp"), std::string::npos) << proxy;
+    EXPECT_EQ(file(r, "mock_server.cpp").find("P.rpcOp"), std::string::npos);
+    EXPECT_TRUE(r.skipped.empty());
+  }
+  generate_result both = generate_cpp(*m, {.cpp_namespace = "g", .operations = {"op", "rpcOp"}});
+  EXPECT_NE(file(both, "P.hpp").find("rpcOp(const ::g::rpcOp& request"), std::string::npos);
+  std::string e = error_of([&] { generate_cpp(*m, {.operations = {"op", "Q.op", "nope"}}); });
+  EXPECT_NE(e.find("\"Q.op\", \"nope\""), std::string::npos) << e;
+  EXPECT_EQ(e.find("\"op\""), std::string::npos) << e;
+}
+
 }  // namespace

@@ -1,4 +1,5 @@
-// lather-wsdl2cpp WSDL... -o DIR [--namespace NS] [--catalog FILE]... [--mock]
+// lather-wsdl2cpp WSDL... -o DIR [--namespace NS] [--catalog FILE]... [--operations LIST]
+//                 [--mock]
 //
 // Reads the contract offline (lather::wsdl::load) and writes the generated C++ into DIR
 // (lather::wsdl::generate_cpp): one header per schema namespace, names.txt, CMakeLists.txt.
@@ -42,6 +43,13 @@ int main(int argc, char** argv) {
                "also a mock server (mock_server.cpp, target mock-server): --port P serves every "
                "SOAP port with sample answers, --samples DIR writes each operation's sample "
                "request and response");
+  cli.add_option("--operations", go.operations,
+                 "generate only these operations and what they reach (comma-separated names "
+                 "or PortType.Operation)")
+      ->type_name("LIST")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cli.add_flag("-q,--quiet", quiet, "no summary on stderr");
   cli.parse_or_exit(argc, argv);
   try {

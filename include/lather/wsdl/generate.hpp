@@ -26,6 +26,10 @@ struct generate_options {
   /// every SOAP port with sample answers (--port P) or writes every operation's sample
   /// request and response envelopes (--samples DIR).
   bool mock = false;
+  /// Only these operations and what they reach (types, proxy and service methods, mock
+  /// answers and samples); each is an operation name or PortType.Operation. Empty: every
+  /// operation. A name no SOAP binding has is an error.
+  std::vector<std::string> operations{};
 };
 
 struct generated_file {
