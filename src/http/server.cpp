@@ -8,6 +8,7 @@
 
 #include <boost/asio/signal_set.hpp>
 #include <cerrno>
+#include <limits>
 #include <new>
 #include <utility>
 
@@ -112,7 +113,14 @@ void server::impl::on_accept(const sys_error& ec, tcp::socket socket, worker& w)
     return;
   }
   serve(std::move(socket), w);
-  if (!stopping.load()) accept_next();
+  if (stopping.load()) return;
+  // The rest of the queue now: accepting one connection per turn of this worker's loop left
+  // connections waiting in the listen queue, behind all the work of the connections it serves,
+  // until their clients gave up.
+  const sys_error queue_end = take_queue(accept_batch);
+  if (queue_end && queue_end != asio::error::would_block && queue_end != asio::error::try_again)
+    return on_accept(queue_end, tcp::socket(w.ctx), w);  // the same back-off
+  accept_next();
 }
 
 /// A new connection on `w`: served, or refused at once past max_connections. Accepted while
@@ -145,19 +153,27 @@ void server::impl::serve(tcp::socket socket, worker& w) {
   }
 }
 
-/// The connections the kernel completed for this listener and nobody accepted yet: closing
-/// the listener would reset them, so a drain takes them first (each gets a 503).
-void server::impl::accept_queued() {
-  if (!acceptor || !acceptor->is_open()) return;
+/// Accepts what the listen queue holds now, without waiting, up to `most` connections, each
+/// served or (past max_connections) refused by serve(). Returns the error that ended it
+/// (would_block: the queue is empty); none when `most` were taken.
+sys_error server::impl::take_queue(std::size_t most) {
   sys_error ec;
-  acceptor->non_blocking(true, ec);
-  while (!ec) {
+  if (!acceptor->non_blocking()) acceptor->non_blocking(true, ec);  // async_accept is unaffected
+  for (std::size_t taken = 0; !ec && taken < most; ++taken) {
     worker& w = *workers[next_worker];
     next_worker = (next_worker + 1) % workers.size();
     tcp::socket socket(w.ctx);
     acceptor->accept(socket, ec);
     if (!ec) serve(std::move(socket), w);
   }
+  return ec;
+}
+
+/// The connections the kernel completed for this listener and nobody accepted yet: closing
+/// the listener would reset them, so a drain takes them first (each gets a 503).
+void server::impl::accept_queued() {
+  if (!acceptor || !acceptor->is_open()) return;
+  take_queue(std::numeric_limits<std::size_t>::max());
 }
 
 /// Over max_connections: a fixed 503 and close, without reading the request.

@@ -150,6 +150,10 @@ struct server::impl {
   void on_accept(const sys_error& ec, tcp::socket socket, detail::worker& w);
   void serve(tcp::socket socket, detail::worker& w);
   void accept_queued();
+  sys_error take_queue(std::size_t most);
+  /// Connections accepted per wake-up of the listener at most (the default listen backlog),
+  /// so that a flood of connects cannot keep worker 0 from the connections it serves.
+  static constexpr std::size_t accept_batch = 4096;
   void reject(tcp::socket socket);
   const handler* find_route(std::string_view path) const {
     for (const auto& r : routes)

@@ -15,6 +15,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <fstream>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -897,6 +899,76 @@ TEST(HttpServerHostile, ARequestStartingWithAZeroByteIsRefused) {
     }
     EXPECT_EQ(other.read_response().body, "other " + std::to_string(i));
   }
+}
+
+/// Connections that queued up while the worker was busy are all accepted at its next wake-up,
+/// before any of their requests runs: accepted one per turn of the worker's loop, each waited
+/// behind the work of those accepted before it (under load, until its client gave up).
+TEST(HttpServer, AcceptsEveryQueuedConnectionAtOnce) {
+  server srv{{.threads = 1}};
+  std::promise<void> blocked, release;
+  std::shared_future<void> released = release.get_future().share();
+  std::vector<std::uint64_t> open_when_served;  // the one worker thread only
+  srv.route("/block", [&](request&, response&) {
+    blocked.set_value();
+    released.wait();
+  });
+  srv.route("/", [&](request&, response& res) {
+    open_when_served.push_back(srv.get_stats().connections_open);
+    res.body().append("ok");
+  });
+  srv.start();
+  raw_socket busy{srv.port()};
+  ASSERT_TRUE(busy.send(post_request("/block", "")));
+  blocked.get_future().wait();
+  // Connected (the kernel completed them) and their requests sent while the worker is busy.
+  constexpr std::size_t queued = 64;
+  std::vector<std::unique_ptr<raw_socket>> clients;
+  for (std::size_t i = 0; i < queued; ++i) {
+    clients.push_back(std::make_unique<raw_socket>(srv.port()));
+    ASSERT_TRUE(clients.back()->send(post_request("/", "x")));
+  }
+  release.set_value();
+  EXPECT_EQ(busy.read_response().status, 200u);
+  for (auto& c : clients) EXPECT_EQ(c->read_response().body, "ok");
+  ASSERT_EQ(open_when_served.size(), queued);
+  EXPECT_EQ(open_when_served.front(), queued + 1);  // all of them, and the busy one
+  EXPECT_EQ(srv.get_stats().rejected_connections, 0u);
+}
+
+/// Past max_connections, the connections taken from the queue at once get the defined 503.
+TEST(HttpServerHostile, QueuedConnectionsPastTheLimitAnswer503) {
+  server srv{{.threads = 1, .max_connections = 4}};
+  std::promise<void> blocked, release;
+  std::shared_future<void> released = release.get_future().share();
+  srv.route("/block", [&](request&, response&) {
+    blocked.set_value();
+    released.wait();
+  });
+  srv.route("/", echo);
+  srv.start();
+  raw_socket busy{srv.port()};
+  ASSERT_TRUE(busy.send(post_request("/block", "")));
+  blocked.get_future().wait();
+  std::vector<std::unique_ptr<raw_socket>> clients;
+  for (int i = 0; i < 8; ++i) {
+    clients.push_back(std::make_unique<raw_socket>(srv.port()));
+    ASSERT_TRUE(clients.back()->send(post_request("/", "x")));
+  }
+  release.set_value();
+  EXPECT_EQ(busy.read_response().status, 200u);
+  std::size_t served = 0, refused = 0;
+  for (auto& c : clients) {
+    auto r = c->read_response();
+    if (r.status == 200u) ++served;
+    if (r.status == 503u) {
+      ++refused;
+      EXPECT_EQ(r.header("Connection"), "close");
+    }
+  }
+  EXPECT_EQ(served, 3u);  // the limit of 4, less the busy connection
+  EXPECT_EQ(refused, 5u);
+  EXPECT_EQ(srv.get_stats().rejected_connections, 5u);
 }
 
 TEST(HttpServerHostile, MaxConnectionsAnswers503) {
