@@ -161,10 +161,11 @@ sys_error server::impl::take_queue(std::size_t most) {
   if (!acceptor->non_blocking()) acceptor->non_blocking(true, ec);  // async_accept is unaffected
   for (std::size_t taken = 0; !ec && taken < most; ++taken) {
     worker& w = *workers[next_worker];
-    next_worker = (next_worker + 1) % workers.size();
     tcp::socket socket(w.ctx);
     acceptor->accept(socket, ec);
-    if (!ec) serve(std::move(socket), w);
+    if (ec) break;
+    next_worker = (next_worker + 1) % workers.size();  // only once a connection came
+    serve(std::move(socket), w);
   }
   return ec;
 }

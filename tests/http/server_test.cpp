@@ -936,6 +936,30 @@ TEST(HttpServer, AcceptsEveryQueuedConnectionAtOnce) {
   EXPECT_EQ(srv.get_stats().rejected_connections, 0u);
 }
 
+/// Connections that come one at a time go to the workers in turn (the listener's look at an
+/// empty queue after each accept must not count as a turn).
+TEST(HttpServer, ConnectionsComingOneByOneAlternateBetweenWorkers) {
+  server srv{{.threads = 2}};
+  std::mutex m;
+  std::vector<std::thread::id> served_on;
+  srv.route("/", [&](request&, response& res) {
+    std::lock_guard lock(m);
+    served_on.push_back(std::this_thread::get_id());
+    res.body().append("ok");
+  });
+  srv.start();
+  std::vector<std::unique_ptr<raw_socket>> clients;  // kept open: each is a new connection
+  for (int i = 0; i < 4; ++i) {
+    clients.push_back(std::make_unique<raw_socket>(srv.port()));
+    ASSERT_TRUE(clients.back()->send(post_request("/", "x")));
+    ASSERT_EQ(clients.back()->read_response().body, "ok");
+  }
+  ASSERT_EQ(served_on.size(), 4u);
+  EXPECT_NE(served_on[0], served_on[1]);
+  EXPECT_EQ(served_on[0], served_on[2]);
+  EXPECT_EQ(served_on[1], served_on[3]);
+}
+
 /// Past max_connections, the connections taken from the queue at once get the defined 503.
 TEST(HttpServerHostile, QueuedConnectionsPastTheLimitAnswer503) {
   server srv{{.threads = 1, .max_connections = 4}};
