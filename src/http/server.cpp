@@ -219,6 +219,7 @@ void server::start() {
     s.workers.back()->stacks.stack_size = s.opts.coroutine_stack;
     s.workers.back()->stacks.keep = &s.workers.back()->open_connections;
   }
+  if (s.opts.tune_allocator) detail::tune_allocator();
   if (s.opts.auth)
     s.expected_credentials = wire::base64_encode(s.opts.auth->user + ":" + s.opts.auth->password);
   try {

@@ -182,6 +182,19 @@ void release_freed_memory() {
 #endif
 }
 
+void tune_allocator() {
+#ifdef __GLIBC__
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // Setting either also ends glibc's adaptive thresholds, which rose to the largest chunk
+    // freed so far (a large message's buffers) and made a thread arena's free top that large.
+    constexpr int threshold = int{large_message_bytes};
+    ::mallopt(M_MMAP_THRESHOLD, threshold);
+    ::mallopt(M_TRIM_THRESHOLD, threshold);
+  });
+#endif
+}
+
 /// Until the next request's first bytes are in the read buffer (at once for pipelined ones),
 /// on the coroutine's own stack. False = closed, reset, timed out or stopping.
 bool server_connection::wait_for_request() {

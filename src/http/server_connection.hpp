@@ -57,6 +57,9 @@ inline constexpr std::size_t released_connections = 512;
 /// fragmented, so the process stayed at several times its baseline for good after one.
 void release_freed_memory();
 
+/// Fixed malloc thresholds (server_options::tune_allocator), once per process.
+void tune_allocator();
+
 /// What a connection needs only while it serves a request: the request head's text and the
 /// response's head and body. Idle connections hold none; a worker lends them out of a LIFO
 /// pool, so with many connections the few sets in use stay in the cache instead of one set per

@@ -89,6 +89,25 @@ TEST_F(MemoryRelease, RssReturnsToBaselineAfterFiftyMegabyteEchoes) {
   }
 }
 
+/// The same echo on a keep-alive connection that made small calls first: the connection's
+/// state from those calls must not keep what the large one grew.
+TEST_F(MemoryRelease, RssReturnsToBaselineAfterAnEchoOnAKeptAliveConnection) {
+  for (int i = 0; i < 20; ++i) small_call();
+  const std::uint64_t baseline = rss_kb(server_->pid());
+  ASSERT_GT(baseline, 0u);
+  perf::echoComplexTypeDoc big{perf::make_cxf_seq(32'000), 7};
+  for (int i = 0; i < 2; ++i) {
+    const auto response =
+        client_->call<perf::echoComplexTypeDocResponse>("echoComplexTypeDoc", big);
+    EXPECT_EQ(response.idout, 7);
+    EXPECT_EQ(response.return_.item.size(), 32'000u);
+    small_call();
+    const std::uint64_t after = rss_kb(server_->pid());
+    EXPECT_LE(after * 2, baseline * 3)
+        << "baseline " << baseline << " kB, after echo " << i + 1 << ": " << after << " kB";
+  }
+}
+
 /// A raw chunked POST that never ends by itself: `head` then 64 KiB chunks of 'x' (one text
 /// run), until the server answers or closes, at most `cap` bytes.
 struct endless_chunked_post {

@@ -27,9 +27,9 @@
 #include <string>
 #include <string_view>
 
+#include "lather/byte_buffer.hpp"
 #include "lather/http/error.hpp"
 #include "lather/http/options.hpp"
-#include "lather/byte_buffer.hpp"
 
 namespace lather::http {
 
@@ -88,6 +88,13 @@ struct server_options {
   /// backend that never answers cannot pin a connection, its stack and buffers for good.
   /// 30 s as idle_timeout (and a servlet container's async default). 0 = no limit.
   std::chrono::milliseconds await_timeout{30'000};
+  /// glibc only, process-wide, set by the first server started with it: allocations of 4 MiB
+  /// and more get pages of their own, and a malloc arena keeps at most 4 MiB free at its top.
+  /// glibc's default thresholds adapt upwards after a large message is freed (up to 32 MiB),
+  /// and a worker thread's arena then kept tens of MB after one large call for good (malloc_trim
+  /// does not reach a thread arena's top). false = leave the allocator's settings alone.
+  /// See docs/limits.md ("Memory").
+  bool tune_allocator = true;
 };
 
 namespace detail {
