@@ -5,6 +5,7 @@
 #include "lather/byte_buffer.hpp"
 #include "lather/dynamic.hpp"
 #include "lather/http.hpp"
+#include "lather/mtom.hpp"
 #include "lather/service.hpp"
 #include "lather/soap.hpp"
 #include "lather/wsdl.hpp"

@@ -134,6 +134,11 @@ client& client::intercept(client_interceptor i) {
   return *this;
 }
 
+client& client::codec(client_codec c) {
+  codec_ = std::move(c);
+  return *this;
+}
+
 void client::invoke(std::string_view operation, const call_options& o, bool encoded,
                     detail::function_ref<void(xml::writer&)> write_body, body_reader read_body) {
   if (interceptors_.empty()) return invoke_plain(operation, o, encoded, write_body, read_body);
@@ -181,6 +186,20 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
       headers[1].second = s->action_value;
     }
   }
+  bool rewrites = false;
+  for (const auto& i : interceptors_) rewrites |= static_cast<bool>(i.whole_request);
+  // A codec's message (MIME): its Content-Type replaces the SOAP one. An interceptor that
+  // rewrites the envelope whole gets a plain message.
+  std::unique_ptr<client_message> message;
+  bool mime_request = false;
+  if (codec_) {
+    message = codec_(operation, v, o.soap_action);
+    if (message && !rewrites) {
+      const std::string_view type = message->request_type();
+      mime_request = !type.empty();
+      if (mime_request) headers[0].second = type;
+    }
+  }
   // What the two callbacks need, captured by one reference: a std::function holds a lambda of
   // up to two pointers without allocating.
   struct frame_t {
@@ -190,18 +209,22 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
     std::string_view operation;
     soap::version v;
     bool encoded;
+    bool rewrites;
+    client_message* message;
+    bool mime_request;
     request_lender writing;
-  } frame{o, write_body, read_body, operation, v, encoded, {}};
+  } frame{o,       write_body, read_body,     operation,    v,
+          encoded, rewrites,   message.get(), mime_request, {}};
 
   http_->post(
       "", std::span(headers, header_count), frame.writing,
       [this, &frame](xml::output&) {  // writes into the lent set's buf: the request's staging
         request_codec* s = &frame.writing.codec();
         s->writer.reset();
-        bool rewrites = false;
-        for (const auto& i : interceptors_) rewrites |= static_cast<bool>(i.whole_request);
+        const bool rewrites = frame.rewrites;
         // A rewriting interceptor needs the whole envelope: nothing goes out before it ran.
         if (rewrites) s->buf.clear_sink();
+        if (frame.mime_request) frame.message->begin_request(s->writer);
         soap::envelope_writer env{s->writer, frame.v};
         env.begin(*envelope_starts_, frame.encoded);
         bool header_hooks = false;
@@ -216,9 +239,16 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         frame.write_body(s->writer);
         // The writer's closing flush() would hand the rest to the HTTP body as a chunk: without
         // the sink it stays buffered, and the HTTP client frames it (Content-Length when the
-        // whole request fits within the threshold, else the last chunk).
-        s->buf.clear_sink();
-        env.end();
+        // whole request fits within the threshold, else the last chunk). What a codec writes
+        // after the envelope streams first.
+        if (frame.mime_request) {
+          env.end();
+          frame.message->end_request(s->buf);
+          s->buf.clear_sink();
+        } else {
+          s->buf.clear_sink();
+          env.end();
+        }
         if (rewrites) {
           s->envelope.assign(s->buf.view());
           for (const auto& i : interceptors_)
@@ -230,15 +260,25 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
       [this, &frame](const http::response_head& head, const xml::source_fn& body) {
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
-        if (!xml_type || (head.status != 200 && head.status != 500 && head.status != 400)) {
+        codec_lease<response_codec> lease;
+        response_codec* s = lease.get();
+        std::string envelope_type;
+        const bool decoded =
+            !xml_type && frame.message &&
+            (head.status == 200 || head.status == 500 || head.status == 400) &&
+            frame.message->open_response(head.content_type, body, s->reader, envelope_type);
+        if ((!xml_type && !decoded) ||
+            (head.status != 200 && head.status != 500 && head.status != 400)) {
           throw client_error("HTTP " + std::to_string(head.status) + " (" +
                              std::string(head.content_type) + "): " + excerpt(body));
         }
-        codec_lease<response_codec> lease;
-        response_codec* s = lease.get();
         s->reader.reset();
         s->reader.set_limits(opts_.xml_limits);
-        s->reader.set_source([&body](char* d, std::size_t n) { return body(d, n); });
+        if (decoded)
+          s->reader.set_source(
+              [m = frame.message](char* d, std::size_t n) { return m->read_envelope(d, n); });
+        else
+          s->reader.set_source([&body](char* d, std::size_t n) { return body(d, n); });
         soap::envelope_reader& env = s->envelope;
         env.begin();
         if (!env.at_body_element())
@@ -254,6 +294,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
           throw client_error("unexpected second Body element {" + std::string(s->reader.ns()) +
                              "}" + std::string(s->reader.local_name()));
         env.finish();
+        if (decoded) frame.message->response_read();
       },
       o.timeout);
 }

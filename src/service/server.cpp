@@ -223,6 +223,7 @@ void server::impl::answer_fault(mount_point& mp, soap_exchange& x, http::respons
   res.body().clear();  // what a never-chunked response had collected (nothing is sent yet)
   x.writer_.reset();
   x.response_writer_.reset();
+  x.response_type_ = {};  // a fault goes out as a plain envelope
   soap::version fv = x.version_;
   if (f.code == soap::fault_code::version_mismatch) fv = soap::version::soap11;
   info.http_status = fault_status(fv, f);
@@ -234,8 +235,9 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
   const auto started = clock::now();
   service& svc = *mp.svc;
 
-  auto ct = soap::parse_content_type(req.header("Content-Type"));
-  if (!ct) {
+  const std::string_view content_type = req.header("Content-Type");
+  auto ct = soap::parse_content_type(content_type);
+  const auto unsupported_media_type = [&] {
     // Not a SOAP media type: an HTTP-level answer, as CXF and WCF give (415).
     res.set_status(415);
     res.set_header("Content-Type", "text/plain; charset=utf-8");
@@ -243,23 +245,46 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
         "expected Content-Type text/xml (SOAP 1.1) or application/soap+xml "
         "(SOAP 1.2)\n");
     http_errors.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
+  };
+  if (!ct && !svc.codec()) return unsupported_media_type();
+  // A codec's request (MIME multipart) is answered in the version its envelope has; a fault
+  // before that is known is SOAP 1.2 when the Content-Type names application/soap+xml.
+  const soap::version guessed =
+      ct                                                                    ? ct->ver
+      : content_type.find("application/soap+xml") != std::string_view::npos ? soap::version::soap12
+                                                                            : soap::version::soap11;
   call_info info;
-  info.version = ct->ver;
-  std::string_view action = ct->ver == soap::version::soap11
+  info.version = guessed;
+  std::string_view action = ct && ct->ver == soap::version::soap11
                                 ? soap::unquote_soap_action(req.header("SOAPAction"))
-                                : std::string_view(ct->action);
+                            : ct ? std::string_view(ct->action)
+                                 : std::string_view{};
 
   auto lease = exchanges.take(opts);
   soap_exchange& x = *lease;
   const drop_after_large_message keep_small{lease};
-  x.bind_call(req, res, svc, ct->ver, action);
+  x.bind_call(req, res, svc, guessed, action);
   x.one_way_ = false;
   const in_flight_call counted{in_flight};
+  struct end_codec_call {
+    soap_exchange& x;
+    ~end_codec_call() {
+      if (x.codec_) x.codec_->end_call(x);
+    }
+  } const codec_call{x};
 
   std::size_t op_index = svc.operations().size();  // = "no operation" metrics slot
   try {
+    if (!ct) {
+      if (!x.open_with_codec(content_type)) return unsupported_media_type();
+      ct = soap::parse_content_type(x.envelope_type_);
+      if (!ct) return unsupported_media_type();
+      x.version_ = info.version = ct->ver;
+      x.action_ = ct->ver == soap::version::soap11
+                      ? soap::unquote_soap_action(req.header("SOAPAction"))
+                      : std::string_view(ct->action);
+      action = x.action_;
+    }
     bool whole = false;
     for (const auto& ic : svc.interceptors()) whole |= static_cast<bool>(ic.whole_request);
     if (whole) {

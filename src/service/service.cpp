@@ -110,6 +110,11 @@ service& service::intercept(interceptor i) {
   return *this;
 }
 
+service& service::codec(std::shared_ptr<message_codec> c) {
+  codec_ = std::move(c);
+  return *this;
+}
+
 const operation_entry* service::find(std::string_view ns, std::string_view local,
                                      std::string_view action) const noexcept {
   auto it = index_->by_local.find(local);

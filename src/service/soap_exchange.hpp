@@ -27,7 +27,10 @@ inline soap::fault_error sender_fault(std::string reason, std::error_code ec = {
 class soap_exchange final : public detail::exchange {
  public:
   explicit soap_exchange(const server_options& opts) {
-    reader_.set_source([this](char* dest, std::size_t n) { return req_->read_body(dest, n); });
+    // A decoded request (service::codec) pulls its envelope through the codec.
+    reader_.set_source([this](char* dest, std::size_t n) {
+      return decoded_ ? codec_->read_envelope(*this, dest, n) : req_->read_body(dest, n);
+    });
     const std::size_t piece = std::max<std::size_t>(opts.response_chunking.threshold, 1);
     if (opts.response_chunking.never) {
       // The response collects in the HTTP body, sent with its Content-Length at the end; it is
@@ -64,6 +67,9 @@ class soap_exchange final : public detail::exchange {
     action_ = action;
     op_ = nullptr;
     head_set_ = false;
+    codec_ = svc.codec();
+    decoded_ = false;
+    response_type_ = {};
     response_headers_.clear();
     for (auto& st : states_) st.cleared = false;
     // A large request read whole does not pin its buffer for the life of the server.
@@ -112,8 +118,10 @@ class soap_exchange final : public detail::exchange {
                          std::string(reader_.local_name()));
     }
     env_.finish();
+    if (decoded_) codec_->request_read(*this);
   }
   xml::writer& begin_response(bool encoded) override {
+    if (codec_) response_type_ = codec_->begin_response(*this, writer_);
     response_writer_.emplace(writer_, version_);
     response_writer_->begin(svc_->envelope_starts(), encoded);
     if (!response_headers_.empty()) {
@@ -126,6 +134,7 @@ class soap_exchange final : public detail::exchange {
   void end_response() override {
     response_writer_->end();
     response_writer_.reset();
+    if (!response_type_.empty()) codec_->end_response(*this, buf_);
     // A response that already streams is complete: its last chunk goes out now, not when the
     // call returns, so the client does not wait while the operation frees a large message's
     // objects (32,000 CXF items take ~10 ms to free).
@@ -140,6 +149,16 @@ class soap_exchange final : public detail::exchange {
   }
 
   // ---- driving a call ----
+  /// A request whose Content-Type is not a SOAP type, offered to the service's codec: false
+  /// when it refuses it; else the envelope is read through it from now on.
+  bool open_with_codec(std::string_view content_type) {
+    if (!codec_) return false;
+    if (!codec_->open_request(*this, content_type, request_body_, reader_, envelope_type_))
+      return false;
+    decoded_ = true;
+    return true;
+  }
+
   /// Reads the whole request body (for interceptors that need it before anything is
   /// processed) and points the reader at it.
   std::string_view read_whole_request() {
@@ -148,7 +167,9 @@ class soap_exchange final : public detail::exchange {
     for (;;) {
       const std::size_t used = request_copy_.size();
       request_copy_.resize(used + piece);
-      const std::size_t n = req_->read_body(request_copy_.data() + used, piece);
+      char* dest = request_copy_.data() + used;
+      const std::size_t n =
+          decoded_ ? codec_->read_envelope(*this, dest, piece) : req_->read_body(dest, piece);
       request_copy_.resize(used + n);
       if (n == 0) break;
     }
@@ -163,7 +184,11 @@ class soap_exchange final : public detail::exchange {
     static const http::header_line content_type[2] = {
         {"Content-Type", soap::content_type_utf8(soap::version::soap11)},
         {"Content-Type", soap::content_type_utf8(soap::version::soap12)}};
-    if (status != 202) res_->set_header(content_type[v == soap::version::soap12]);
+    if (status == 202) return;
+    if (!response_type_.empty())
+      res_->set_header("Content-Type", response_type_);
+    else
+      res_->set_header(content_type[v == soap::version::soap12]);
   }
   bool head_set_ = false;
   const operation_entry* op_ = nullptr;
@@ -182,6 +207,14 @@ class soap_exchange final : public detail::exchange {
   };
   std::vector<keyed_state> states_;
   std::string request_copy_;  // the request, when an interceptor needs it whole
+  // service::codec: the service's codec, whether it decodes this request, the SOAP type of
+  // the envelope it carries and the Content-Type of an encoded response ("" = plain).
+  message_codec* codec_ = nullptr;
+  bool decoded_ = false;
+  std::string envelope_type_;
+  std::string_view response_type_;
+  const byte_source request_body_{
+      [this](char* dest, std::size_t n) { return req_->read_body(dest, n); }};
   http::request* req_ = nullptr;
   http::response* res_ = nullptr;
   service* svc_ = nullptr;

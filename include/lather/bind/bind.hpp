@@ -89,7 +89,11 @@ bool read_pointer(read_ctx& c, P& p);
 /// Read one value of type X on its start tag (xsi:nil already handled).
 template <class X>
 bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
-  if constexpr (simple_type<X>) {
+  if constexpr (element_reading_type<X>) {
+    std::string detail;
+    const errc e = xsd_traits<X>::read_element(c.r, x, detail);
+    return e == errc::ok || fail(c, e, std::move(detail));
+  } else if constexpr (simple_type<X>) {
     if (const xml::attribute* t = scan_xsi(c.r).type)
       if (!check_xsi_simple(c, *t, xsd_namespace, xsd_traits<X>::type_name)) return false;
     return read_simple(c, &parse_simple_thunk<X>, &x, xsd_traits<X>::type_name, fm);
@@ -256,7 +260,8 @@ constexpr bool is_leaf_field() {
   using M = std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>;
   using X = value_type_of<M>;
   if constexpr (f.kind != field_kind::element || f.alternatives.size() != 0 ||
-                shape<M>::is_pointer || !(simple_type<X> || enum_type<X>)) {
+                shape<M>::is_pointer || !(simple_type<X> || enum_type<X>) ||
+                element_reading_type<X>) {
     return false;
   } else {
     // An ASCII NCName: what reader::next_simple_element may compare instead of parse.

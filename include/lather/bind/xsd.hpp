@@ -11,6 +11,10 @@
 //   // where it can (writer::text_element, or formatted straight into the output)
 //   static void write_leaf(const T& value, xml::writer& w, xml::leaf_namespace& ns,
 //                          xml::ncname local);
+//   // optional: read the element itself (the reader on its start tag, through its end tag)
+//   // instead of parsing its text, for a value that may come as child elements (an MTOM
+//   // attachment's xop:Include, lather/mtom); on failure returns the code and sets `detail`
+//   static errc read_element(xml::reader& r, T& out, std::string& detail);
 //
 // Parsing follows the XSD 1.1 lexical rules of the type, including its whiteSpace facet
 // (preserve for string, replace for normalizedString, collapse for all others). Numbers are
@@ -22,6 +26,7 @@
 #pragma once
 
 #include <compare>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -49,6 +54,12 @@ struct xsd_traits;
 template <class T>
 concept simple_type = requires {
   xsd_traits<T>::type_name;
+};
+
+/// A simple type whose xsd_traits read the element themselves (see read_element above).
+template <class T>
+concept element_reading_type = simple_type<T> && requires(xml::reader& r, T& v, std::string& d) {
+  { xsd_traits<T>::read_element(r, v, d) } -> std::same_as<errc>;
 };
 
 inline constexpr std::string_view xsd_namespace = "http://www.w3.org/2001/XMLSchema";

@@ -70,6 +70,32 @@ struct client_interceptor {
   std::function<void(std::string_view operation, std::string& envelope)> whole_request{};
 };
 
+/// One call's message format when the envelope travels inside something else (lather/mtom:
+/// MIME multipart/related), the client-side counterpart of message_codec; made per call by the
+/// client's codec (client::codec). A client without one takes none of these steps.
+class client_message {
+ public:
+  virtual ~client_message() = default;
+  /// The request's Content-Type, or "" to send a plain SOAP message (asked once, first).
+  virtual std::string_view request_type() = 0;
+  /// The request envelope is about to be written with `w` (again for the one retry): what
+  /// goes before it, written to w.out().
+  virtual void begin_request(xml::writer& w) = 0;
+  /// After the envelope: what follows it, appended to `out` (out.maybe_flush() streams it).
+  virtual void end_request(byte_buffer& out) = 0;
+  /// A response whose Content-Type is not a SOAP type: false to refuse it (client_error), else
+  /// true with the SOAP Content-Type of the envelope inside in `envelope_type`; the envelope is
+  /// then pulled through read_envelope. `body` pulls the HTTP body; `r` reads the envelope.
+  virtual bool open_response(std::string_view content_type, const byte_source& body,
+                             const xml::reader& r, std::string& envelope_type) = 0;
+  virtual std::size_t read_envelope(char* dest, std::size_t capacity) = 0;
+  /// The response envelope was read through its end, before the call returns.
+  virtual void response_read() = 0;
+};
+/// Makes one call's client_message: (operation, SOAP version, action).
+using client_codec = std::function<std::unique_ptr<client_message>(
+    std::string_view operation, soap::version v, std::string_view action)>;
+
 /// The peer answered something that is neither the expected response nor a SOAP fault.
 class client_error : public std::runtime_error {
  public:
@@ -173,6 +199,9 @@ class client {
 
   /// Add an interceptor (before the first call; not synchronised with calls in flight).
   client& intercept(client_interceptor i);
+  /// Encode requests and decode responses with `c` (before the first call). lather::mtom
+  /// installs itself this way (lather/mtom/mtom.hpp).
+  client& codec(client_codec c);
 
   /// The service's WSDL (GET ?wsdl).
   std::string wsdl();
@@ -218,6 +247,7 @@ class client {
   // (so with many clients the recorded start a call writes is warm, not one per client)
   std::shared_ptr<const soap::envelope_starts> envelope_starts_;
   std::vector<client_interceptor> interceptors_;
+  client_codec codec_;
   std::unique_ptr<http::client> http_;
   struct state;
   std::unique_ptr<detail::object_pool<state>> pool_;

@@ -170,6 +170,36 @@ struct interceptor {
   std::function<void(call_context&, std::string_view envelope)> whole_request{};
 };
 
+/// A body that carries the envelope inside something else (lather/mtom: MIME multipart/related
+/// for MTOM/XOP and SwA), installed with service::codec(). Requests with a SOAP media type never
+/// reach open_request, and a service without a codec takes none of these steps. Per-call data
+/// lives in the call's state (call_context::state), which the server pools.
+class message_codec {
+ public:
+  virtual ~message_codec() = default;
+  /// A request whose Content-Type is not a SOAP media type: false to refuse it (415), else
+  /// true with the SOAP Content-Type of the envelope inside in `envelope_type` (its action
+  /// parameter as SOAP 1.2 has it); the envelope is then pulled through read_envelope. `body`
+  /// pulls the HTTP body; `r` is the reader the envelope will be read with (bindings that
+  /// need the message find it by that reader, e.g. an xop:Include).
+  virtual bool open_request(call_context& ctx, std::string_view content_type,
+                            const byte_source& body, const xml::reader& r,
+                            std::string& envelope_type) = 0;
+  /// The envelope's bytes, as http::request::read_body (0 = end of the envelope).
+  virtual std::size_t read_envelope(call_context& ctx, char* dest, std::size_t capacity) = 0;
+  /// The request's envelope was read through its end, before the handler runs.
+  virtual void request_read(call_context& ctx) = 0;
+  /// The response envelope is about to be written with `w`: "" to send it as a plain SOAP
+  /// message, else the Content-Type to send, with what goes before the envelope written to
+  /// w.out() already. Not called for a fault.
+  virtual std::string_view begin_response(call_context& ctx, xml::writer& w) = 0;
+  /// After the response envelope (when begin_response returned a type): what follows it,
+  /// appended to `out` (calling out.maybe_flush() streams it).
+  virtual void end_response(call_context& ctx, byte_buffer& out) = 0;
+  /// The call is over, however it ended (also when no other step was taken).
+  virtual void end_call(call_context& ctx) noexcept = 0;
+};
+
 namespace detail {
 
 /// One call as the service layer sees it (implemented in src/service); the typed operation
@@ -325,6 +355,10 @@ class service {
   /// read it through its end tag (e.g. lather::bind::read into a header struct).
   service& header(std::string ns, std::string local, header_reader read);
   service& intercept(interceptor i);
+  /// Decode requests and encode responses with `c` (one per service; before the server
+  /// starts). lather::mtom installs itself this way (lather/mtom/mtom.hpp).
+  service& codec(std::shared_ptr<message_codec> c);
+  message_codec* codec() const noexcept { return codec_.get(); }
 
   const std::string& name() const noexcept { return name_; }
   const std::string& target_namespace() const noexcept { return tns_; }
@@ -353,6 +387,7 @@ class service {
   std::vector<std::unique_ptr<operation_entry>> ops_;
   std::vector<header_binding> headers_;
   std::vector<interceptor> interceptors_;
+  std::shared_ptr<message_codec> codec_;
   struct index;
   std::unique_ptr<index> index_;
   soap::envelope_starts envelope_starts_;  // opts_.envelope_namespaces, recorded once

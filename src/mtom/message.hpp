@@ -1,0 +1,112 @@
+// Internal to lather_mtom: the bytes behind an attachment, a received multipart message and
+// one being written, and the table through which the binding finds the message of the
+// reader or writer it was given.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "lather/byte_buffer.hpp"
+#include "lather/mtom/attachment.hpp"
+#include "lather/mtom/mtom.hpp"
+#include "lather/mtom/multipart.hpp"
+#include "lather/soap/version.hpp"
+
+namespace lather::mtom::detail {
+
+/// The bytes of an attachment: in memory, in a file (deleted with the content when
+/// temporary), a one-shot stream, or a received part not read yet (pending).
+class content {
+ public:
+  enum class kind : std::uint8_t { memory, file, stream, pending, released };
+  ~content();
+
+  kind k = kind::memory;
+  std::vector<std::uint8_t> bytes;
+  std::string path;
+  bool temporary = false;
+  byte_source stream;
+  bool stream_taken = false;
+  std::optional<std::uint64_t> size;
+  std::string content_type = "application/octet-stream";
+  std::string content_id;
+
+  /// Drop the bytes (a received part when its call ends): a temporary file is deleted.
+  void release() noexcept;
+};
+
+/// A received multipart/related message: the root part feeds the envelope reader, the other
+/// parts are read after it and given to the contents that the envelope referenced.
+class message_in {
+ public:
+  /// Throws mtom::error. `envelope_type` gets the SOAP Content-Type of the envelope.
+  message_in(std::string_view content_type, byte_source body, const options& o,
+             std::string& envelope_type);
+  ~message_in();
+  std::size_t read_envelope(char* dest, std::size_t capacity);
+  /// The content of the part whose Content-ID is `cid` (percent-decoded), pending until
+  /// read_parts(). Throws mtom::error past the part-count limit of references.
+  std::shared_ptr<content> reference(std::string_view cid);
+  /// Read every part after the root into the contents referenced; throws mtom::error for a
+  /// reference no part answered, or a malformed/over-limit part.
+  void read_parts();
+  /// Release every part read (the call is over).
+  void release() noexcept;
+  /// Let the attachments that refer to the parts own them from now on (a client's response
+  /// outlives its call): nothing is released with this message.
+  void hand_over() noexcept {
+    stored_.clear();
+    by_id_.clear();
+  }
+
+ private:
+  void store(const std::shared_ptr<content>& c);
+  const options& opts_;
+  media_type outer_;
+  multipart_reader parts_;
+  std::unordered_map<std::string, std::shared_ptr<content>> by_id_;
+  std::vector<std::shared_ptr<content>> stored_;
+};
+
+/// A message being written: the attachment fields the envelope's writer turned into
+/// xop:Includes, written as parts after the envelope.
+class message_out {
+ public:
+  explicit message_out(const options& o);
+  /// Content-Type of the message for a SOAP `version` envelope with `action` (1.2).
+  std::string_view content_type(soap::version v, std::string_view action);
+  /// The boundary and the root part's headers, before the envelope.
+  void begin(byte_buffer& out);
+  /// Whether the attachment goes as a part; if so, registers it and returns its cid.
+  std::optional<std::string> take(const attachment& a);
+  /// Every registered part, then the closing boundary (streamed through `out`'s sink).
+  void end(byte_buffer& out);
+  /// Forget the parts (a retried request writes them anew).
+  void clear() { parts_.clear(); }
+
+ private:
+  const options& opts_;
+  std::string boundary_, type_, root_type_;
+  std::vector<std::shared_ptr<content>> parts_;
+  std::uint64_t next_id_ = 0;
+};
+
+/// The messages of the readers and writers in use (a binding gets only the reader or the
+/// writer): registered for the time a message is read or written.
+void bind_reader(const void* reader, message_in* m);
+void bind_writer(const void* writer, message_out* m);
+message_in* message_of_reader(const void* reader);
+message_out* message_of_writer(const void* writer);
+
+/// A fresh random identifier (hex), for boundaries and Content-IDs.
+std::string random_token();
+/// The percent-encoded form of a Content-ID for a cid: URL (RFC 2392), and back.
+std::string cid_url(std::string_view content_id);
+std::string decode_cid(std::string_view url_body);
+
+}  // namespace lather::mtom::detail
