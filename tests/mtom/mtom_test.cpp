@@ -168,6 +168,13 @@ constexpr std::string_view mtom_type =
     "multipart/related; type=\"application/xop+xml\"; boundary=\"B\"; start=\"<root>\"; "
     "start-info=\"text/xml\"";
 
+// A root part whose data field is an xop:Include of `href`.
+std::string root_part(std::string_view data_content);
+std::string including(std::string_view href) {
+  return root_part("<xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" href=\"" +
+                   std::string(href) + "\"/>");
+}
+
 std::string root_part(std::string_view data_content) {
   return "--B\r\nContent-Type: application/xop+xml; charset=UTF-8; type=\"text/xml\"\r\n"
          "Content-ID: <root>\r\n\r\n" +
@@ -283,8 +290,7 @@ TEST_F(mtom_call, multipart_without_boundary) {
 }
 
 TEST_F(mtom_call, part_over_the_limit) {
-  std::string body = root_part(
-      "<xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" href=\"cid:big\"/>");
+  std::string body = including("cid:big");
   body += "\r\n--B\r\nContent-ID: <big>\r\n\r\n" + std::string(400'000, 'x') + "\r\n--B--\r\n";
   auto [status, answer] = post(mtom_type, body, "/spill");
   EXPECT_EQ(status, 500u);
@@ -292,8 +298,7 @@ TEST_F(mtom_call, part_over_the_limit) {
 }
 
 TEST_F(mtom_call, missing_part) {
-  std::string body = root_part(
-      "<xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" href=\"cid:gone\"/>");
+  std::string body = including("cid:gone");
   body += "\r\n--B\r\nContent-ID: <other>\r\n\r\nxyz\r\n--B--\r\n";
   auto [status, answer] = post(mtom_type, body);
   EXPECT_EQ(status, 500u);
@@ -304,8 +309,7 @@ TEST_F(mtom_call, missing_part) {
 
 TEST_F(mtom_call, non_cid_href) {
   for (std::string href : {"http://169.254.169.254/latest/meta-data", "file:///etc/passwd"}) {
-    std::string body = root_part(
-        "<xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" href=\"" + href + "\"/>");
+    std::string body = including(href);
     body += "\r\n--B--\r\n";
     auto [status, answer] = post(mtom_type, body);
     EXPECT_EQ(status, 500u);
@@ -331,8 +335,7 @@ TEST_F(mtom_call, multipart_bomb_of_a_million_parts) {
 }
 
 TEST_F(mtom_call, truncated_stream) {
-  std::string body = root_part(
-      "<xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" href=\"cid:p\"/>");
+  std::string body = including("cid:p");
   body += "\r\n--B\r\nContent-ID: <p>\r\n\r\nonly half of it";
   auto [status, answer] = post(mtom_type, body);
   EXPECT_EQ(status, 500u);
