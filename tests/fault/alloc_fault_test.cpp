@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "failing_new.hpp"
 #include "lather/http/error.hpp"
@@ -146,6 +147,28 @@ TEST_F(alloc_fault, EveryAllocationOfAnRpcLiteralCallMayFail) {
     if (response.out != request.in) throw std::runtime_error("wrong echo");
   });
   EXPECT_GT(r.points, 10);
+}
+
+// The nothrow forms are replaced with the others: a nothrow allocation is counted, an injected
+// failure makes it return null, and its memory goes back through the same free() (under ASan a
+// nothrow new left to the runtime was an alloc-dealloc mismatch at the first delete).
+TEST(failing_new, NothrowNewIsCountedAndFailsWithNull) {
+  std::thread{[] {
+    const long live_before = lather_test::live_allocations();
+    void* single = ::operator new(16, std::nothrow);
+    void* array = ::operator new[](16, std::nothrow);
+    ASSERT_NE(single, nullptr);
+    ASSERT_NE(array, nullptr);
+    EXPECT_EQ(lather_test::live_allocations(), live_before + 2);
+    ::operator delete(single, std::nothrow);
+    ::operator delete[](array);
+    EXPECT_EQ(lather_test::live_allocations(), live_before);
+    lather_test::fail_allocation(1);
+    EXPECT_EQ(::operator new(16, std::nothrow), nullptr);
+    lather_test::fail_allocation(1);
+    EXPECT_EQ(::operator new[](16, std::nothrow), nullptr);
+    EXPECT_EQ(lather_test::live_allocations(), live_before);
+  }}.join();
 }
 
 }  // namespace

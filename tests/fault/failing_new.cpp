@@ -61,6 +61,23 @@ void* operator new(std::size_t n) {
 void* operator new[](std::size_t n) {
   return allocate(n);
 }
+// The nothrow forms too: otherwise they would be the sanitizer's (or libstdc++'s) and their
+// memory would reach this file's free() (ASan: alloc-dealloc-mismatch), or a nothrow new
+// could never be made to fail.
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(n);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(n);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
 void operator delete(void* p) noexcept {
   release(p);
 }
@@ -71,5 +88,11 @@ void operator delete(void* p, std::size_t) noexcept {
   release(p);
 }
 void operator delete[](void* p, std::size_t) noexcept {
+  release(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  release(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
   release(p);
 }
