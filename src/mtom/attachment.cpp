@@ -133,7 +133,10 @@ byte_source attachment::open() const {
       c.stream_taken = true;
       return std::move(c.stream);
     case content::kind::pending:
+      if (c.owner) return c.owner->open_part(content_);
       throw std::logic_error("the attachment's MIME part has not been read");
+    case content::kind::streamed:
+      throw std::logic_error("a part read as it arrives can be opened only once");
     case content::kind::released:
       break;
   }

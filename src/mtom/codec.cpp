@@ -6,7 +6,6 @@
 #include "lather/mtom/mtom.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/service.hpp"
-#include "lather/soap/fault.hpp"
 
 #include "message.hpp"
 
@@ -22,18 +21,7 @@ bool is_multipart_related(std::string_view content_type) {
   return m && m->type == "multipart/related";
 }
 
-/// Runs `f`, turning a malformed or over-limit message into the Sender fault that says so.
-template <class F>
-decltype(auto) as_sender_fault(F&& f) {
-  try {
-    return f();
-  } catch (const error& e) {
-    soap::fault fault;
-    fault.code = soap::fault_code::sender;
-    fault.reason = e.what();
-    throw soap::fault_error(std::move(fault));
-  }
-}
+using detail::as_sender_fault;
 
 /// One message read and one written, bound to the reader and writer that handle them for as
 /// long as they do.
@@ -92,7 +80,7 @@ class server_codec final : public message_codec {
   }
   void request_read(call_context& ctx) override {
     message_pair& m = call(ctx);
-    as_sender_fault([&] { m.in->read_parts(); });
+    if (!opts_.stream_parts) as_sender_fault([&] { m.in->read_parts(); });
     m.end_in();
   }
   std::string_view begin_response(call_context& ctx, xml::writer& w) override {

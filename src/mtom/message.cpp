@@ -12,6 +12,8 @@
 #include <random>
 #include <system_error>
 
+#include "lather/soap/fault.hpp"
+
 namespace lather::mtom::detail {
 
 namespace {
@@ -78,6 +80,13 @@ std::string_view boundary_of(const media_type& m) {
 }
 
 }  // namespace
+
+void throw_sender_fault(const error& e) {
+  soap::fault fault;
+  fault.code = soap::fault_code::sender;
+  fault.reason = e.what();
+  throw soap::fault_error(std::move(fault));
+}
 
 void bind_reader(const void* reader, message_in* m) {
   readers().set(reader, m);
@@ -209,11 +218,12 @@ std::shared_ptr<content> message_in::reference(std::string_view cid) {
   auto c = std::make_shared<content>();
   c->k = content::kind::pending;
   c->content_id = id;
+  if (opts_.stream_parts) c->owner = this;
   by_id_.emplace(std::move(id), c);
   return c;
 }
 
-void message_in::read_parts() {
+std::shared_ptr<content> message_in::next_referenced() {
   while (parts_.next_part()) {
     const part_headers& h = parts_.part();
     auto it = by_id_.find(h.content_id);
@@ -223,12 +233,43 @@ void message_in::read_parts() {
     if (!plain_transfer_encoding(h.transfer_encoding))
       throw error("Content-Transfer-Encoding \"" + h.transfer_encoding +
                   "\" is not supported (binary, 8bit or 7bit)");
-    store(it->second);
+    return it->second;
   }
+  return nullptr;
+}
+
+namespace {
+[[noreturn]] void missing_part(std::string_view id) {
+  throw error("no MIME part has Content-ID <" + std::string(id.substr(0, 80)) +
+              "> (an xop:Include refers to it)");
+}
+}  // namespace
+
+void message_in::read_parts() {
+  while (std::shared_ptr<content> c = next_referenced()) store(c);
   for (const auto& [id, c] : by_id_)
-    if (c->k == content::kind::pending)
-      throw error("no MIME part has Content-ID <" + id.substr(0, 80) +
-                  "> (an xop:Include refers to it)");
+    if (c->k == content::kind::pending) missing_part(id);
+}
+
+byte_source message_in::open_part(const std::shared_ptr<content>& wanted) {
+  return as_sender_fault([&]() -> byte_source {
+    for (;;) {
+      std::shared_ptr<content> c = next_referenced();
+      if (!c) missing_part(wanted->content_id);
+      if (c != wanted) {
+        store(c);
+        continue;
+      }
+      c->k = content::kind::streamed;
+      c->owner = nullptr;
+      c->content_type = parts_.part().content_type.empty() ? "application/octet-stream"
+                                                           : parts_.part().content_type;
+      return [this, keep = c](char* dest, std::size_t n) {
+        if (keep->k != content::kind::streamed) return std::size_t{0};  // the call ended
+        return as_sender_fault([&] { return parts_.read(dest, n); });
+      };
+    }
+  });
 }
 
 void message_in::store(const std::shared_ptr<content>& c) {
@@ -290,8 +331,11 @@ void message_in::store(const std::shared_ptr<content>& c) {
 
 void message_in::release() noexcept {
   for (const auto& c : stored_) c->release();
-  for (const auto& [id, c] : by_id_)
-    if (c->k == content::kind::pending) c->k = content::kind::released;
+  for (const auto& [id, c] : by_id_) {
+    if (c->k == content::kind::pending || c->k == content::kind::streamed)
+      c->k = content::kind::released;
+    c->owner = nullptr;
+  }
   stored_.clear();
   by_id_.clear();
 }

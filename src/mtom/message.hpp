@@ -19,11 +19,14 @@
 
 namespace lather::mtom::detail {
 
+class message_in;
+
 /// The bytes of an attachment: in memory, in a file (deleted with the content when
 /// temporary), a one-shot stream, or a received part not read yet (pending).
 class content {
  public:
-  enum class kind : std::uint8_t { memory, file, stream, pending, released };
+  /// streamed: a received part handed to a reader as it arrives (options::stream_parts).
+  enum class kind : std::uint8_t { memory, file, stream, pending, streamed, released };
   ~content();
 
   kind k = kind::memory;
@@ -35,6 +38,8 @@ class content {
   std::optional<std::uint64_t> size;
   std::string content_type = "application/octet-stream";
   std::string content_id;
+  /// A pending part of a message read as it arrives (options::stream_parts): opened there.
+  message_in* owner = nullptr;
 
   /// Drop the bytes (a received part when its call ends): a temporary file is deleted.
   void release() noexcept;
@@ -55,6 +60,10 @@ class message_in {
   /// Read every part after the root into the contents referenced; throws mtom::error for a
   /// reference no part answered, or a malformed/over-limit part.
   void read_parts();
+  /// options::stream_parts: the bytes of `wanted`'s part as they arrive (the parts before it
+  /// are kept as read_parts() keeps them). Throws soap::fault_error (Sender) for a part that
+  /// is missing, malformed or over the limits.
+  byte_source open_part(const std::shared_ptr<content>& wanted);
   /// Release every part read (the call is over).
   void release() noexcept;
   /// Let the attachments that refer to the parts own them from now on (a client's response
@@ -66,6 +75,8 @@ class message_in {
 
  private:
   void store(const std::shared_ptr<content>& c);
+  /// The next part that a reference waits for (nullptr after the last part).
+  std::shared_ptr<content> next_referenced();
   const options& opts_;
   media_type outer_;
   multipart_reader parts_;
@@ -102,6 +113,18 @@ void bind_reader(const void* reader, message_in* m);
 void bind_writer(const void* writer, message_out* m);
 message_in* message_of_reader(const void* reader);
 message_out* message_of_writer(const void* writer);
+
+/// Runs `f`, turning a malformed or over-limit message (mtom::error) into the Sender fault that
+/// says so.
+[[noreturn]] void throw_sender_fault(const error& e);
+template <class F>
+decltype(auto) as_sender_fault(F&& f) {
+  try {
+    return f();
+  } catch (const error& e) {
+    throw_sender_fault(e);
+  }
+}
 
 /// A fresh random identifier (hex), for boundaries and Content-IDs.
 std::string random_token();

@@ -112,10 +112,11 @@ class mtom_call : public ::testing::Test {
       uploadResponse r;
       r.name = in.name + "|" + std::string(ctx.http_header("Content-Type").substr(0, 17)) + "|" +
                std::string(ctx.soap_action());
-      r.size = in.data.bytes().size();
+      std::vector<std::uint8_t> bytes = in.data.bytes();  // opened once (stream_parts)
+      r.size = bytes.size();
       r.content_type = in.data.content_type();
       r.spilled = !in.data.file_path().empty();
-      r.echo = mtom::attachment::from_bytes(in.data.bytes(), "application/x-echo");
+      r.echo = mtom::attachment::from_bytes(std::move(bytes), "application/x-echo");
       return r;
     };
     svc_.operation("upload", handler);
@@ -127,6 +128,11 @@ class mtom_call : public ::testing::Test {
     spill.limits.max_part_bytes = 300'000;
     mtom::enable(spill_svc_, spill);
     srv_.mount("/spill", spill_svc_);
+    stream_svc_.operation("upload", handler);
+    mtom::options stream;
+    stream.stream_parts = true;
+    mtom::enable(stream_svc_, stream);
+    srv_.mount("/stream", stream_svc_);
     plain_svc_.operation("upload", handler);
     srv_.mount("/plain", plain_svc_);
     srv_.start();
@@ -156,6 +162,7 @@ class mtom_call : public ::testing::Test {
 
   service svc_{"Files", std::string(mtom_test::ns)};
   service spill_svc_{"Files", std::string(mtom_test::ns)};
+  service stream_svc_{"Files", std::string(mtom_test::ns)};
   service plain_svc_{"Files", std::string(mtom_test::ns)};
   server srv_{{.port = 0}};
 };
@@ -263,6 +270,26 @@ TEST_F(mtom_call, large_parts_spill_to_temporary_files) {
   EXPECT_EQ(r.echo.bytes(), bytes);
   r = {};
   EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST_F(mtom_call, handler_reads_parts_as_they_arrive) {
+  client c{url("/stream")};
+  mtom::enable(c);
+  const auto bytes = pattern(300'000);
+  auto r =
+      c.call<uploadResponse>("upload", upload{"s", mtom::attachment::from_bytes(bytes, "a/b")});
+  EXPECT_EQ(r.size, bytes.size());
+  EXPECT_EQ(r.content_type, "a/b");
+  EXPECT_FALSE(r.spilled);  // never stored: read from the request body
+  EXPECT_EQ(r.echo.bytes(), bytes);
+  // A missing part is found when the handler opens it: the same Sender fault.
+  std::string body = including("cid:gone");
+  body += "\r\n--B\r\nContent-ID: <other>\r\n\r\nxyz\r\n--B--\r\n";
+  auto [status, answer] = post(mtom_type, body, "/stream");
+  EXPECT_EQ(status, 500u);
+  EXPECT_EQ(lather::test::qname_local(fault_code(answer)), "Client");
+  EXPECT_EQ(fault_reason(answer),
+            "no MIME part has Content-ID <gone> (an xop:Include refers to it)");
 }
 
 TEST_F(mtom_call, swa_href_and_percent_encoded_cid) {

@@ -48,6 +48,12 @@ struct options {
   std::uint64_t attachment_threshold = 1024;
   /// A received part of more bytes than this goes to a temporary file instead of memory.
   std::size_t memory_threshold = 1u << 20;
+  /// Server: the handler reads a part while it arrives: attachment::open() on a received
+  /// attachment pulls its part straight from the request body, once (parts before it in the
+  /// message are kept as usual; its content type is known once opened, its size not at all).
+  /// A part that is missing or malformed is then a fault from open(). false (default): every
+  /// part is read before the handler runs.
+  bool stream_parts = false;
   /// Where spilled parts go ("" = $TMPDIR, else /tmp); each is deleted when the last
   /// attachment referring to it is gone, and on the server when the call ends.
   std::string temp_dir;
