@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -64,10 +65,38 @@ struct dynamic_client::impl {
   http::client& transport(const std::string& url) {
     std::lock_guard lock(mutex);
     auto& slot = transports[url];
-    if (!slot) slot = std::make_unique<http::client>(url, options.http);
+    if (!slot) {
+      http::client_options o = options.http;
+      if (options.trace)
+        o.on_request_head = [user = std::move(o.on_request_head)](std::string_view head) {
+          if (user) user(head);
+          if (const traced_request* t = request_traced)
+            (*t->trace)("request", without_cr(head) + *t->body);
+        };
+      slot = std::make_unique<http::client>(url, std::move(o));
+    }
     return *slot;
   }
+
+  // The call being traced on this thread (calls run on the calling thread): its request is
+  // traced when its head goes on the wire, with the body the call writes after it.
+  struct traced_request {
+    const std::function<void(std::string_view, std::string_view)>* trace;
+    const std::string* body;
+  };
+  static thread_local const traced_request* request_traced;
+
+  static std::string without_cr(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text)
+      if (c != '\r') out.push_back(c);
+    return out;
+  }
 };
+
+thread_local const dynamic_client::impl::traced_request* dynamic_client::impl::request_traced =
+    nullptr;
 
 namespace {
 
@@ -228,35 +257,48 @@ call_result dynamic_client::call(const operation_info& op, const value& input,
   std::pair<std::string_view, std::string_view> headers[2] = {{"Content-Type", content_type},
                                                               {"SOAPAction", action}};
   const std::size_t header_count = v == soap::version::soap11 ? 2 : 1;
-  if (opts.trace) {
-    std::string text = "POST " + url + "\n";
-    for (std::size_t i = 0; i < header_count; ++i)
-      text += std::string(headers[i].first) + ": " + std::string(headers[i].second) + "\n";
-    opts.trace("request", text + "\n" + envelope);
-  }
+  // Tracing: the request head as sent, with the envelope; the response's status line and
+  // every header field, with the body (even when the status is refused).
+  const impl::traced_request traced{&opts.trace, &envelope};
+  struct trace_scope {
+    explicit trace_scope(const impl::traced_request* t) { impl::request_traced = t; }
+    ~trace_scope() { impl::request_traced = nullptr; }
+  } scope{opts.trace ? &traced : nullptr};
   std::string answer;
-  unsigned status = 0;
-  impl_->transport(url).post(
+  http::client& transport = impl_->transport(url);
+  transport.post(
       "", std::span(headers, header_count), [&](byte_buffer& out) { out.append(envelope); },
       [&](const http::response_head& head, const byte_source& body) {
-        status = head.status;
         const bool soap_type = soap::parse_content_type(head.content_type).has_value() ||
                                head.content_type.starts_with("application/xml");
-        if (opts.trace) {
-          std::string text = "HTTP " + std::to_string(head.status) + " from " + head.peer() + "\n";
-          if (!head.content_type.empty())
-            text += "Content-Type: " + std::string(head.content_type) + "\n";
-          opts.trace("response-head", text);
-        }
-        if ((head.status != 200 && head.status != 202 && head.status != 500 &&
+        const bool refused =
+            (head.status != 200 && head.status != 202 && head.status != 500 &&
              head.status != 400) ||
-            (!soap_type && head.status != 202 && !(op.one_way && head.status == 200)))
-          throw http::status_error(head, body);
+            (!soap_type && head.status != 202 && !(op.one_way && head.status == 200));
+        if (refused && !opts.trace) throw http::status_error(head, body);
         char chunk[16384];
         for (std::size_t n; (n = body(chunk, sizeof chunk)) != 0;) answer.append(chunk, n);
+        if (opts.trace) {
+          std::string text = "HTTP/" + std::string(head.version() == 10 ? "1.0 " : "1.1 ") +
+                             std::to_string(head.status) + " " + std::string(head.reason()) + "\n";
+          for (std::size_t i = 0; i < head.header_count(); ++i) {
+            const auto [name, value] = head.header_at(i);
+            text.append(name).append(": ").append(value).append("\n");
+          }
+          opts.trace("response", text + "\n" + answer);
+        }
+        if (refused) {
+          std::size_t at = 0;
+          const byte_source rest = [&](char* dest, std::size_t n) {
+            n = std::min(n, answer.size() - at);
+            std::memcpy(dest, answer.data() + at, n);
+            at += n;
+            return n;
+          };
+          throw http::status_error(head, rest);
+        }
       },
       o.timeout);
-  if (opts.trace) opts.trace("response", answer);
   if (op.one_way && answer.empty()) {
     call_result r;
     r.body = nullptr;

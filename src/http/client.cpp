@@ -98,6 +98,7 @@ std::string_view client_call::complete_head(std::string_view framing) {
   std::string& h = c.out->head;
   h.append(framing);
   h.append("\r\n"sv);
+  if (cl.opts.on_request_head) cl.opts.on_request_head(h);
   return h;
 }
 
@@ -129,6 +130,7 @@ void client_call::send_request(std::string_view method, std::string_view target,
   }
   if (!write_body) {
     h.append("\r\n"sv);
+    if (cl.opts.on_request_head) cl.opts.on_request_head(h);
     write_all(asio::buffer(h));
     c.return_output();
     return;
@@ -266,6 +268,18 @@ bool client_call::drain(std::size_t budget) {
 
 std::string_view response_head::header(std::string_view name) const {
   return call_ ? call_->header(name) : std::string_view{};
+}
+std::size_t response_head::header_count() const {
+  return call_ ? call_->c.response_head.field_count() : 0;
+}
+std::pair<std::string_view, std::string_view> response_head::header_at(std::size_t i) const {
+  return call_->c.response_head.field_at(i);
+}
+std::string_view response_head::reason() const {
+  return call_ ? call_->parser->reason() : std::string_view{};
+}
+unsigned response_head::version() const {
+  return call_ ? call_->parser->version() : 11;
 }
 std::string response_head::peer() const {
   return call_ ? call_->cl.url.host + ":" + call_->cl.url.port : std::string{};

@@ -103,8 +103,10 @@ void message_parser<isRequest>::on_request_impl(bhttp::verb, boost::beast::strin
 }
 
 template <bool isRequest>
-void message_parser<isRequest>::on_response_impl(int code, boost::beast::string_view, int version,
-                                                 error_code&) {
+void message_parser<isRequest>::on_response_impl(int code, boost::beast::string_view reason,
+                                                 int version, error_code&) {
+  head_.add_text({reason.data(), reason.size()});  // at offset 0: the head's first text
+  reason_length_ = static_cast<std::uint32_t>(reason.size());
   status_ = static_cast<unsigned>(code);
   version_ = static_cast<unsigned>(version);
 }

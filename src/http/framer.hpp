@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lather::http::detail {
@@ -115,6 +116,12 @@ class head_fields {
   }
   /// The value of the first field with this name (ASCII case-insensitive), "" if none.
   std::string_view header(std::string_view name) const noexcept;
+  std::size_t field_count() const noexcept { return fields_.size(); }
+  /// The i-th field (i < field_count()) as received: name, value.
+  std::pair<std::string_view, std::string_view> field_at(std::size_t i) const noexcept {
+    const field& f = fields_[i];
+    return {text(f.name_offset, f.name_length), text(f.value_offset, f.value_length)};
+  }
 
  private:
   struct field {
@@ -151,6 +158,8 @@ class message_parser final : public boost::beast::http::basic_parser<isRequest> 
   std::string_view method() const noexcept { return head_.text(0, method_length_); }
   std::string_view target() const noexcept { return head_.text(method_length_, target_length_); }
   unsigned status() const noexcept { return status_; }
+  /// A response's reason phrase ("OK"), kept in the head's arena.
+  std::string_view reason() const noexcept { return head_.text(0, reason_length_); }
   unsigned version() const noexcept { return version_; }  ///< 10 or 11
   bool has_transfer_encoding() const noexcept { return has_transfer_encoding_; }
   bool expect_continue() const noexcept { return expect_continue_; }  ///< "Expect: 100-continue"
@@ -176,7 +185,7 @@ class message_parser final : public boost::beast::http::basic_parser<isRequest> 
 
   head_fields& head_;
   body_window& body_;
-  std::uint32_t method_length_ = 0, target_length_ = 0;
+  std::uint32_t method_length_ = 0, target_length_ = 0, reason_length_ = 0;
   unsigned status_ = 0, version_ = 11;
   unsigned content_length_fields_ = 0;
   bool has_transfer_encoding_ = false, expect_continue_ = false, header_done_ = false;

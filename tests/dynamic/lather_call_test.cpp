@@ -53,6 +53,46 @@ TEST(LatherCall, CallsPrintsJsonAndFaultsExitOne) {
   EXPECT_EQ(r.exit, 1) << r.out;
   EXPECT_NE(r.out.find("\"reason\": \"negative\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("negativeArgument"), std::string::npos) << r.out;
+
+  // --trace: the request head as sent and the response's status line with every header field,
+  // each followed by its body. The Content-Length lines match the bodies shown.
+  r = lather_call({interop_wsdl, "echoString", "value=hi", "--address", url, "--trace"});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  const auto section = [&](std::string_view name) {
+    const std::string mark = "--- " + std::string(name) + "\n";
+    const auto begin = r.out.find(mark);
+    if (begin == std::string::npos) return std::string();
+    const auto end = r.out.find("\n--- ", begin + mark.size());
+    return r.out.substr(begin + mark.size(),
+                        end == std::string::npos ? std::string::npos : end - begin - mark.size());
+  };
+  const std::string request = section("request"), response = section("response");
+  EXPECT_EQ(request.rfind("POST /interop HTTP/1.1\nHost: 127.0.0.1:" + std::to_string(port) +
+                              "\nContent-Type: text/xml; charset=utf-8\nSOAPAction: "
+                              "\"urn:interop#echoString\"\nContent-Length: ",
+                          0),
+            0u)
+      << r.out;
+  const auto body_of = [](const std::string& message) {
+    const auto blank = message.find("\n\n");
+    return blank == std::string::npos ? std::string() : message.substr(blank + 2);
+  };
+  const auto length_of = [](const std::string& message) {
+    const auto at = message.find("\nContent-Length: ");
+    return at == std::string::npos ? std::string()
+                                   : message.substr(at + 17, message.find('\n', at + 1) - at - 17);
+  };
+  const std::string request_body = body_of(request);
+  EXPECT_EQ(request_body.rfind("<?xml", 0), 0u) << request;
+  EXPECT_EQ(length_of(request), std::to_string(request_body.size())) << request;
+  EXPECT_EQ(response.rfind("HTTP/1.1 200 OK\nDate: ", 0), 0u) << r.out;
+  EXPECT_NE(response.find("\nServer: lather\n"), std::string::npos) << response;
+  EXPECT_NE(response.find("\nContent-Type: text/xml; charset=utf-8\n"), std::string::npos)
+      << response;
+  const std::string response_body = body_of(response);
+  EXPECT_NE(response_body.find(">hi</"), std::string::npos) << response;
+  // The body shown is followed by the newline lather-call adds, then the JSON answer.
+  EXPECT_EQ(length_of(response), std::to_string(response_body.find("\n{"))) << response;
 }
 
 TEST(LatherCall, BadInputOneLineExitTwo) {

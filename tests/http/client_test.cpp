@@ -146,6 +146,41 @@ TEST(HttpClient, RequestFramingOnTheWire) {
   EXPECT_EQ(c.get_stats().connections_opened, 1u);
 }
 
+TEST(HttpClient, ShowsTheRequestHeadAsSentAndEveryResponseField) {
+  // Two fields of one name, odd spelling, a custom reason phrase, HTTP/1.0: all as received.
+  raw_peer peer(
+      "HTTP/1.0 299 Fine Thanks\r\nContent-Length: 2\r\nX-Twice: one\r\nx-twice:  two \r\n"
+      "Set-Cookie: a=b\r\n\r\nok");
+  std::vector<std::string> heads;
+  client_options o;
+  o.on_request_head = [&](std::string_view head) { heads.emplace_back(head); };
+  client c{"http://127.0.0.1:" + std::to_string(peer.port()) + "/svc", o};
+  header_pair hdrs[] = {{"Content-Type", "text/xml"}};
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::string reason, body;
+  unsigned version = 0;
+  c.post(
+      "", hdrs, [](lather::byte_buffer& out) { out.append("<a/>"); },
+      [&](const response_head& h, const lather::byte_source& src) {
+        reason = h.reason();
+        version = h.version();
+        for (std::size_t i = 0; i < h.header_count(); ++i)
+          fields.emplace_back(h.header_at(i).first, h.header_at(i).second);
+        char buf[16];
+        while (std::size_t n = src(buf, sizeof buf)) body.append(buf, n);
+      });
+  ASSERT_EQ(heads.size(), 1u);
+  const std::string wire = peer.last_request();
+  EXPECT_EQ(heads[0], wire.substr(0, wire.find("\r\n\r\n") + 4));
+  EXPECT_NE(heads[0].find("Content-Length: 4\r\n"), std::string::npos) << heads[0];
+  EXPECT_EQ(reason, "Fine Thanks");
+  EXPECT_EQ(version, 10u);
+  const std::vector<std::pair<std::string, std::string>> expected{
+      {"Content-Length", "2"}, {"X-Twice", "one"}, {"x-twice", "two"}, {"Set-Cookie", "a=b"}};
+  EXPECT_EQ(fields, expected);
+  EXPECT_EQ(body, "ok");
+}
+
 TEST(HttpClient, ResponseFramingBothWaysThroughTheClient) {
   for (std::size_t size :
        {std::size_t{10}, std::size_t{4096}, std::size_t{4097}, std::size_t{1} << 20}) {

@@ -88,7 +88,9 @@ struct client_options {
   http::client_options http{};             ///< timeouts, TLS, Basic auth
   std::optional<soap::version> version{};  ///< send this version (default: the port's)
   std::string address{};                   ///< send here instead of the port's soap:address
-  /// Sees each request and response as sent and received: ("request"|"response", text).
+  /// Sees each request and response as sent and received: ("request", its head as the HTTP
+  /// client sent it, then the body) and ("response", the status line, every header field in
+  /// order, a blank line, the body); lines end in "\n". Also for a status the call refuses.
   std::function<void(std::string_view what, std::string_view text)> trace{};
 };
 

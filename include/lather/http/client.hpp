@@ -27,9 +27,9 @@
 #include <utility>
 #include <vector>
 
+#include "lather/byte_buffer.hpp"
 #include "lather/http/error.hpp"
 #include "lather/http/options.hpp"
-#include "lather/byte_buffer.hpp"
 
 namespace lather::http {
 
@@ -74,19 +74,36 @@ struct client_options {
   /// response of a few MB fits in flight (see server_options::receive_buffer). Applied only
   /// when net.core.rmem_max allows it; 0 = the kernel's autotuning.
   std::size_t receive_buffer = 4u << 20;
+  /// Sees each request's head exactly as it goes on the wire, before its body: the request
+  /// line, every header field (Host, Authorization and the Content-Length or
+  /// Transfer-Encoding line included) and the blank line, CRLF-terminated. Called on the
+  /// calling thread, again for the one retry; for tracing (lather-call --trace). Unset: no cost.
+  std::function<void(std::string_view head)> on_request_head{};
 };
 
 namespace detail {
 struct client_call;
 }
 
-/// Status line and headers of a response; valid during the read_body callback.
+/// Status line and headers of a response; valid during the read_body callback. Reading them
+/// costs nothing more: the head is parsed into the connection's reused buffer either way.
+///
+///   for (std::size_t i = 0; i < head.header_count(); ++i) {
+///     auto [name, value] = head.header_at(i);   // in the order received, names as sent
+///   }
 class response_head {
  public:
   unsigned status = 0;
   std::string_view content_type;  ///< "" if absent
   /// Value of the first header with this name (case-insensitive); "" if absent.
   std::string_view header(std::string_view name) const;
+  /// How many header fields the response has (trailer fields of a chunked body excluded).
+  std::size_t header_count() const;
+  /// Field `i` (< header_count()) as received: its name as the server spelled it, its value
+  /// without surrounding whitespace.
+  std::pair<std::string_view, std::string_view> header_at(std::size_t i) const;
+  std::string_view reason() const;  ///< the status line's reason phrase ("OK"); may be ""
+  unsigned version() const;         ///< HTTP version of the status line: 10 or 11
   std::optional<std::uint64_t> content_length() const;  ///< nullopt if chunked / until close
   std::string peer() const;                             ///< "host:port" of the server that answered
 
@@ -100,8 +117,7 @@ class response_head {
 /// bytes of the body (control characters shown as '.'), e.g.
 ///   "HTTP 502 from 127.0.0.1:8080 (text/html): <html>Bad gateway..."
 ///   if (head.status != 200 && head.status != 500) throw http::status_error(head, body);
-error status_error(const response_head& head, const byte_source& body,
-                   std::size_t excerpt = 200);
+error status_error(const response_head& head, const byte_source& body, std::size_t excerpt = 200);
 
 using header_list = std::span<const std::pair<std::string_view, std::string_view>>;
 /// Writes the request body into the output (threshold-chunked, streamed). May be called a
