@@ -150,37 +150,78 @@ void decoder::fail_type_mismatch(std::uint32_t e) const {
        detail::cat({"id \"", ids_.key(e), "\" is referenced as two different types"}));
 }
 
-decoder::ref_attrs decoder::find_ref_attributes() {
-  std::string_view href, id;
-  bool has_href = false, has_id = false;
-  for (const xml::attribute& a : r_->attributes()) {
-    if (!a.ns.empty()) continue;
-    if (a.local == "href") {
-      href = a.value;
-      has_href = true;
-    } else if (a.local == "id") {
-      id = a.value;
-      has_id = true;
+/// The reference attributes of the current element: SOAP 1.1 section 5 (unqualified id, and
+/// href="#id") and SOAP 1.2 Part 2 section 3.1.5.1 (enc:id, and enc:ref="id", an IDREF).
+struct decoder::reference_attributes {
+  std::string_view id, href, ref;
+  bool has_id = false, has_href = false, has_ref = false;
+  explicit reference_attributes(const xml::reader& r) {
+    for (const xml::attribute& a : r.attributes()) {
+      if (a.ns.empty()) {
+        if (a.local == "href") {
+          href = a.value;
+          has_href = true;
+        } else if (a.local == "id") {
+          id = a.value;
+          has_id = true;
+        }
+      } else if (a.ns == soap12_encoding_ns) {
+        if (a.local == "ref") {
+          ref = a.value;
+          has_ref = true;
+        } else if (a.local == "id") {
+          id = a.value;
+          has_id = true;
+        }
+      }
     }
   }
-  ref_attrs out;
-  if (has_href) {
-    if (has_id) {
+  bool refers() const noexcept { return has_href || has_ref; }
+};
+
+void decoder::check_reference_attributes(const reference_attributes& a) const {
+  if (a.refers() && a.has_id) {
+    fail(errc::bad_reference,
+         detail::cat({"element with id \"", std::string{a.id},
+                      "\" also refers to another (reference chains are not allowed)"}));
+  }
+  if (a.has_href && a.has_ref) fail(errc::bad_reference, "element with both href and enc:ref");
+}
+
+void decoder::skip_reference_content(std::string_view ref) {
+  // SOAP 1.2 Part 2 section 3.1.5.1: an element with enc:ref has no content of its own.
+  if (r_->is_empty_element()) return skip();
+  for (;;) {
+    const xml::token t = detail::next(*r_);
+    if (t == xml::token::end_element) return;
+    if (t == xml::token::start_element || !detail::is_whitespace(r_->text())) {
       fail(errc::bad_reference,
-           detail::cat({"element with id \"", std::string{id},
-                        "\" also has href (reference chains are not allowed)"}));
+           detail::cat({"element with enc:ref=\"", ref, "\" has content of its own"}));
     }
-    if (href.size() < 2 || href[0] != '#') {
-      fail(errc::bad_reference,
-           detail::cat({"href \"", std::string{href}, "\" is not a same-message reference (#id)"}));
+  }
+}
+
+decoder::ref_attrs decoder::find_ref_attributes() {
+  const reference_attributes a{*r_};
+  check_reference_attributes(a);
+  ref_attrs out;
+  if (a.has_ref) {
+    if (a.ref.empty()) fail(errc::bad_reference, "empty enc:ref");
+    out.href = true;
+    out.entry = entry_for(a.ref);
+    skip_reference_content(a.ref);
+  } else if (a.has_href) {
+    if (a.href.size() < 2 || a.href[0] != '#') {
+      fail(errc::bad_reference, detail::cat({"href \"", std::string{a.href},
+                                             "\" is not a same-message reference (#id)"}));
     }
     out.href = true;
-    out.entry = entry_for(href.substr(1));
+    out.entry = entry_for(a.href.substr(1));
     skip();  // an accessor with href has no content of its own
-  } else if (has_id) {
-    if (id.empty()) fail(errc::bad_reference, "empty id");
+  } else if (a.has_id) {
+    if (a.id.empty()) fail(errc::bad_reference, "empty id");
     out.id = true;
-    out.entry = entry_for(id);
+    out.entry = entry_for(a.id);
   }
   return out;
 }
@@ -209,22 +250,11 @@ void decoder::fill(std::uint32_t e) {
 }
 
 void decoder::read_independent() {
-  std::string_view id;
-  bool has_id = false, has_href = false;
-  for (const xml::attribute& a : r_->attributes()) {
-    if (!a.ns.empty()) continue;
-    if (a.local == "id") {
-      id = a.value;
-      has_id = true;
-    } else if (a.local == "href") {
-      has_href = true;
-    }
-  }
-  if (has_id && has_href) {
-    fail(errc::bad_reference, detail::cat({"element with id \"", std::string{id},
-                                           "\" also has href (reference chains are not allowed)"}));
-  }
-  if (!has_id) return skip();  // stray trailing element (SOAP::Lite): unreferenced, ignored
+  const reference_attributes a{*r_};
+  check_reference_attributes(a);
+  // A stray trailing element (SOAP::Lite), or a reference: unreferenced, ignored.
+  if (!a.has_id) return skip();
+  const std::string_view id = a.id;
   const std::uint32_t e = entry_for(id);
   begin_definition(e);
   if (entries_[e].object) {
@@ -260,7 +290,7 @@ void decoder::finish() {
     const entry& en = entries_[e];
     if (en.object && en.st != state::filled) {
       fail(errc::bad_reference,
-           detail::cat({"href \"#", ids_.key(e), "\" names no element with that id"}));
+           detail::cat({"reference to \"", ids_.key(e), "\": no element has that id"}));
     }
   }
   // By-value copies, each after every copy into its source (Kahn's order over entries).
@@ -348,6 +378,11 @@ decoder::array_shape decoder::read_array_shape() {
     fail(errc::bad_array, "partially transmitted arrays (SOAP-ENC:offset) are not supported");
   }
   array_shape shape;
+  if (const xml::attribute* size = r_->find_attribute(soap12_encoding_ns, "arraySize")) {
+    // SOAP 1.2 Part 2 section 3.1.6: "2 3", or "* 3" when the first size is not given.
+    read_dims(size->value, size->value, true, shape);
+    return shape;
+  }
   const xml::attribute* at = r_->find_attribute(soap11_encoding_ns, "arrayType");
   if (!at) return shape;
   std::string_view v = at->value;
@@ -358,35 +393,50 @@ decoder::array_shape decoder::read_array_shape() {
   }
   std::string_view dims = v.substr(open + 1, v.size() - open - 2);
   if (dims.empty()) return shape;  // "T[]": size not declared
+  read_dims(dims, at->value, false, shape);
+  return shape;
+}
+
+void decoder::read_dims(std::string_view dims, std::string_view attribute, bool soap12,
+                        array_shape& shape) const {
   std::uint64_t total = 1;
+  const std::string_view what = soap12 ? "enc:arraySize" : "arrayType";
+  const auto bad = [&] {
+    fail(errc::bad_array,
+         detail::cat({"bad ", what, soap12 ? " \"" : " dimensions \"", attribute, "\""}));
+  };
+  const std::string_view separators = soap12 ? " \t\r\n" : ",";
   for (;;) {
-    const std::size_t comma = dims.find(',');
-    std::string_view d = dims.substr(0, comma);
-    while (!d.empty() && d.front() == ' ') d.remove_prefix(1);
-    while (!d.empty() && d.back() == ' ') d.remove_suffix(1);
+    while (!dims.empty() && detail::is_whitespace(dims.substr(0, 1))) dims.remove_prefix(1);
+    const std::size_t end = dims.find_first_of(separators);
+    std::string_view d = dims.substr(0, end);
+    while (!d.empty() && detail::is_whitespace(d.substr(d.size() - 1))) d.remove_suffix(1);
     std::uint64_t size = 0;
-    const auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), size);
-    if (d.empty() || ec != std::errc{} || end != d.data() + d.size()) {
-      fail(errc::bad_array,
-           detail::cat({"bad arrayType dimensions \"", std::string{at->value}, "\""}));
+    if (soap12 && d == "*" && shape.dims.empty()) {
+      shape.first_unknown = true;
+    } else {
+      const auto [stop, ec] = std::from_chars(d.data(), d.data() + d.size(), size);
+      if (d.empty() || ec != std::errc{} || stop != d.data() + d.size()) bad();
+      if (size != 0 && total > (std::uint64_t{1} << 62) / size) {
+        fail(errc::bad_array, detail::cat({what, " \"", attribute, "\" is too large"}));
+      }
+      total *= size;
     }
-    if (size != 0 && total > (std::uint64_t{1} << 62) / size) {
-      fail(errc::bad_array,
-           detail::cat({"arrayType \"", std::string{at->value}, "\" is too large"}));
-    }
-    total *= size;
     shape.dims.push_back(static_cast<std::size_t>(size));
-    if (comma == std::string_view::npos) break;
-    dims.remove_prefix(comma + 1);
+    if (end == std::string_view::npos) break;
+    dims.remove_prefix(end + 1);
+    if (soap12) {
+      while (!dims.empty() && detail::is_whitespace(dims.substr(0, 1))) dims.remove_prefix(1);
+      if (dims.empty()) break;
+    }
   }
   if (total > options_.max_array_items) {
-    fail(errc::bad_array, detail::cat({"arrayType declares ", std::to_string(total),
-                                       " items, more than the limit of ",
-                                       std::to_string(options_.max_array_items)}));
+    fail(errc::bad_array,
+         detail::cat({what, " declares ", std::to_string(total), " items, more than the limit of ",
+                      std::to_string(options_.max_array_items)}));
   }
   shape.total = total;
-  shape.sized = true;
-  return shape;
+  shape.sized = !shape.first_unknown;
 }
 
 void decoder::check_item(std::uint64_t count, const array_shape& shape) {
@@ -407,7 +457,16 @@ void decoder::check_item(std::uint64_t count, const array_shape& shape) {
   }
 }
 
-void decoder::check_array_end(std::uint64_t count, const array_shape& shape) {
+void decoder::check_array_end(std::uint64_t count, array_shape& shape) {
+  if (shape.first_unknown) {
+    // "* 3": the first size is what the items make of the others.
+    if (shape.total != 0 ? count % shape.total != 0 : count != 0) {
+      fail(errc::bad_array, detail::cat({std::to_string(count), " items do not fill rows of ",
+                                         std::to_string(shape.total)}));
+    }
+    shape.dims[0] = static_cast<std::size_t>(shape.total != 0 ? count / shape.total : 0);
+    return;
+  }
   if (shape.sized && count != shape.total) {
     fail(errc::bad_array, detail::cat({"arrayType declares ", std::to_string(shape.total),
                                        " items, ", std::to_string(count), " present"}));

@@ -45,6 +45,8 @@ void check_encoding_style(const xml::reader& r, version v, std::string_view inhe
   // A list of URIs, most specific first; SOAP 1.1 lets a URI be more specific than SOAP-ENC.
   const std::string_view first = style.substr(0, style.find_first_of(" \t\r\n"));
   if (first.substr(0, soap11_encoding_ns.size()) == soap11_encoding_ns) return;
+  // SOAP 1.2 Part 2 section 3: enc:id / enc:ref graphs and enc:arraySize arrays are decoded too.
+  if (first == soap12_encoding_ns) return;
   detail::fail(errc::data_encoding_unknown,
                detail::cat({"encodingStyle \"", first, "\" is not supported"}));
 }

@@ -1,6 +1,6 @@
 // The fetch response (shared/bench/seed-2003/fetch.wsdl) exactly as Axis 1.4, soap4r and
-// SOAP::Lite write it (shared/interop/WIRE-QUIRKS.md): used by the SOAP layer's decoder tests
-// and by the service layer's fetch client tests.
+// SOAP::Lite write it (shared/interop/WIRE-QUIRKS.md), and as gSOAP writes it in SOAP 1.2
+// encoding: used by the SOAP layer's decoder tests and by the service layer's fetch client tests.
 #pragma once
 
 #include <string>
@@ -126,5 +126,66 @@ inline const std::string soap4r_fetch = R"(<?xml version="1.0" encoding="utf-8" 
 // base64 for non-ASCII), shared Values named after the class, and stray orphan copies.
 inline const std::string soaplite_fetch =
     R"(<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:xsd="http://www.w3.org/2001/XMLSchema" soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/" xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><fetchResponse xmlns="urn:fetch"><return id="ref-94286374969384" xsi:type="namesp1:Setting" xmlns:namesp1="http://namespaces.soaplite.com/perl"><status xsi:type="xsd:string">ok</status><parent xsi:nil="true" /><children soapenc:arrayType="namesp1:Setting[2]" xsi:type="soapenc:Array"><item xsi:type="namesp1:Setting"><status xsi:type="xsd:string">ok</status><parent href="#ref-94286374969384" xsi:type="namesp1:Setting" /><children href="#ref-94286375100000" xsi:type="soapenc:Array" soapenc:arrayType="xsd:anyType[0]" /><stype xsi:type="xsd:string">child</stype><params xsi:type="apachens:Map" xmlns:apachens="http://xml.apache.org/xml-soap"><item><key xsi:type="xsd:string">x</key><value href="#ref-94286375200000" xsi:type="namesp1:Value" /></item></params></item><item xsi:type="namesp1:Setting"><status xsi:type="xsd:string">warn</status><parent href="#ref-94286374969384" xsi:type="namesp1:Setting" /><children href="#ref-94286375100000" xsi:type="soapenc:Array" soapenc:arrayType="xsd:anyType[0]" /><stype xsi:type="xsd:string">child</stype><params xsi:type="apachens:Map" xmlns:apachens="http://xml.apache.org/xml-soap" /></item></children><stype xsi:type="xsd:string">root:x</stype><params xsi:type="apachens:Map" xmlns:apachens="http://xml.apache.org/xml-soap"><item><key xsi:type="xsd:string">a</key><value href="#ref-94286375300000" xsi:type="namesp1:Value" /></item><item><key xsi:type="xsd:string">b</key><value href="#ref-94286375300000" xsi:type="namesp1:Value" /></item><item><key xsi:type="xsd:string">c</key><value href="#ref-94286375200000" xsi:type="namesp1:Value" /></item></params></return></fetchResponse><soapenc:Array id="ref-94286375100000" soapenc:arrayType="xsd:anyType[0]" xsi:type="soapenc:Array" /><Value id="ref-94286375300000" xsi:type="namesp2:Value" xmlns:namesp2="http://namespaces.soaplite.com/perl"><errcode xsi:type="xsd:int">0</errcode><new xsi:type="xsd:int">1</new><errtext xsi:type="xsd:string">none</errtext><cur xsi:type="xsd:int">0</cur></Value><Value id="ref-94286375200000" xsi:type="namesp3:Value" xmlns:namesp3="http://namespaces.soaplite.com/perl"><errcode xsi:type="xsd:int">2</errcode><new xsi:type="xsd:base64Binary">aMOpbGxv</new><errtext xsi:type="xsd:string">out of range &lt;&amp;&gt;</errtext><cur xsi:type="xsd:int">5</cur></Value><params xsi:type="apachens:Map" xmlns:apachens="http://xml.apache.org/xml-soap"><item><key xsi:type="xsd:string">a</key><value xsi:type="xsd:string">stray</value></item></params><status _id="1" xsi:type="xsd:string">ok</status><cur _id="1" xsi:type="xsd:int">5</cur></soap:Body></soap:Envelope>)";
+
+// gSOAP 2.8.124 in SOAP 1.2 (soapcpp2 -2), printed by gsoap12/make_vector.sh: SOAP 1.2 Part 2
+// graphs (enc:id on the first occurrence, in place; enc:ref="id" after, here back to an
+// ancestor still being read) and arrays with enc:itemType / enc:arraySize.
+inline const std::string gsoap12_fetch = R"(<?xml version="1.0" encoding="UTF-8"?>
+<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://www.w3.org/2003/05/soap-envelope" xmlns:SOAP-ENC="http://www.w3.org/2003/05/soap-encoding" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:ns2="http://xml.apache.org/xml-soap" xmlns:ns1="urn:fetch">
+	<SOAP-ENV:Body>
+		<ns1:fetchResponse SOAP-ENV:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">
+			<return SOAP-ENC:id="_1">
+				<status>ok</status>
+				<parent xsi:nil="true"/>
+				<children SOAP-ENC:itemType="ns1:Setting" SOAP-ENC:arraySize="2">
+					<item>
+						<status>ok</status>
+						<parent SOAP-ENC:ref="_1"/>
+						<children></children>
+						<stype>child</stype>
+						<params>
+							<item>
+								<key xsi:type="xsd:string">x</key>
+								<value SOAP-ENC:id="_10" xsi:type="ns1:Value">
+									<errcode>2</errcode>
+									<new>héllo</new>
+									<errtext>out of range &lt;&amp;&gt;</errtext>
+									<cur>5</cur>
+								</value>
+							</item>
+						</params>
+					</item>
+					<item>
+						<status>warn</status>
+						<parent SOAP-ENC:ref="_1"/>
+						<children></children>
+						<stype>child</stype>
+						<params></params>
+					</item>
+				</children>
+				<stype>root:x</stype>
+				<params>
+					<item>
+						<key xsi:type="xsd:string">a</key>
+						<value SOAP-ENC:id="_22" xsi:type="ns1:Value">
+							<errcode>0</errcode>
+							<new>1</new>
+							<errtext>none</errtext>
+							<cur>0</cur>
+						</value>
+					</item>
+					<item>
+						<key xsi:type="xsd:string">b</key>
+						<value SOAP-ENC:ref="_22"/>
+					</item>
+					<item>
+						<key xsi:type="xsd:string">c</key>
+						<value SOAP-ENC:ref="_10"/>
+					</item>
+				</params>
+			</return>
+		</ns1:fetchResponse>
+	</SOAP-ENV:Body>
+</SOAP-ENV:Envelope>)";
 
 }  // namespace lather::test_wire

@@ -196,6 +196,8 @@ TEST(SoapStyle, EncodingStyleCheck) {
     EXPECT_NO_THROW(soap::check_encoding_style(r, env.ver(), env.encoding_style()));
     // Inherited from the Envelope (SOAP::Lite) when the element has none.
     EXPECT_NO_THROW(soap::check_encoding_style(r, env.ver(), soap::soap11_encoding_ns));
+    // SOAP 1.2 encoding (enc:id / enc:ref graphs, enc:arraySize) is decoded as well.
+    EXPECT_NO_THROW(soap::check_encoding_style(r, env.ver(), soap::soap12_encoding_ns));
   });
 }
 

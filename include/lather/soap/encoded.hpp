@@ -401,13 +401,18 @@ class decoder {
     decoder& d_;
   };
   struct array_shape {
-    std::uint64_t total = 0;
-    bool sized = false;
+    std::uint64_t total = 0;     ///< product of the sizes given
+    bool sized = false;          ///< every size given: the items must be exactly `total`
+    bool first_unknown = false;  ///< SOAP 1.2 arraySize "* n ...": dims[0] from the items
     std::vector<std::size_t> dims;
   };
 
   // ---- non-template core (encoded.cpp) ----
   ref_attrs find_ref_attributes();
+  struct reference_attributes;
+  /// Throws for an id beside a reference, or both reference forms.
+  void check_reference_attributes(const reference_attributes& a) const;
+  void skip_reference_content(std::string_view ref);
   std::uint32_t entry_for(std::string_view id);
   void on_placeholder(std::uint32_t e);
   void begin_definition(std::uint32_t e);
@@ -422,9 +427,12 @@ class decoder {
   bool next_child();
   std::string_view read_text();
   bool xsi_type_is(std::string_view ns, std::string_view local) const;
+  /// SOAP-ENC:arrayType (1.1) or enc:arraySize (1.2) of the current element.
   array_shape read_array_shape();
+  void read_dims(std::string_view dims, std::string_view attribute, bool soap12,
+                 array_shape& shape) const;
   void check_item(std::uint64_t count, const array_shape& shape);
-  void check_array_end(std::uint64_t count, const array_shape& shape);
+  void check_array_end(std::uint64_t count, array_shape& shape);
   std::size_t mark() const noexcept { return fixups_.size(); }
   /// Fixups registered since `from` whose slot lies inside [base, base+size) become relative to
   /// item `index` of an array still being read (recorded on relocations_).
@@ -532,7 +540,7 @@ class decoder {
     } else if constexpr (bind::shape<T>::is_vector) {
       out.clear();
       if (is_nil()) return skip();
-      const array_shape shape = read_array_shape();
+      array_shape shape = read_array_shape();
       read_items(out, shape);
     } else if constexpr (detail::is_multi_array<T>::value) {
       out.items.clear();
@@ -598,7 +606,7 @@ class decoder {
   }
 
   template <class U>
-  void read_items(std::vector<U>& out, const array_shape& shape) {
+  void read_items(std::vector<U>& out, array_shape& shape) {
     const std::size_t first = relocations_.size();
     std::uint64_t count = 0;
     while (next_child()) {

@@ -58,8 +58,8 @@ class rpc_reader {
 /// For an rpc/encoded operation: throws fault_error{data_encoding_unknown} (1.2
 /// DataEncodingUnknown, 1.1 Client) when the encodingStyle in effect on the current element (its
 /// own env:encodingStyle, else `inherited`, e.g. envelope_reader::encoding_style()) names an
-/// encoding other than SOAP 1.1 section 5 (or a more specific URI under it). Absent or ""
-/// is accepted.
+/// encoding other than SOAP 1.1 section 5 (or a more specific URI under it) or SOAP 1.2 Part 2
+/// section 3 (http://www.w3.org/2003/05/soap-encoding). Absent or "" is accepted.
 void check_encoding_style(const xml::reader& r, version v, std::string_view inherited = {});
 
 /// Check that the reader is on {ns}name's start tag; throws fault_error{unexpected_element}
