@@ -9,5 +9,6 @@
 #include "lather/service.hpp"
 #include "lather/soap.hpp"
 #include "lather/wsdl.hpp"
+#include "lather/wsa.hpp"
 #include "lather/wsse.hpp"
 #include "lather/xml.hpp"

@@ -95,7 +95,8 @@ std::shared_ptr<const soap::envelope_starts> shared_envelope_starts(
 }  // namespace
 
 client::client(std::string url, client_options opts)
-    : opts_(std::move(opts)),
+    : url_(url),
+      opts_(std::move(opts)),
       envelope_starts_(shared_envelope_starts(opts_.envelope_namespaces, opts_.xml_declaration)),
       http_(std::make_unique<http::client>(std::move(url),
                                            static_cast<const http::client_options&>(opts_))),
@@ -130,6 +131,7 @@ std::string excerpt(const xml::source_fn& body) {
 }  // namespace
 
 client& client::intercept(client_interceptor i) {
+  reads_headers_ |= static_cast<bool>(i.read_header);
   interceptors_.push_back(std::move(i));
   return *this;
 }
@@ -137,6 +139,18 @@ client& client::intercept(client_interceptor i) {
 client& client::codec(client_codec c) {
   codec_ = std::move(c);
   return *this;
+}
+
+soap::header_use client::read_response_header(std::string_view operation, const call_options& o,
+                                              const soap::header_info& h, xml::reader& r) const {
+  if (o.read_header)
+    if (soap::header_use u = o.read_header(h, r); u != soap::header_use::not_understood) return u;
+  for (const auto& i : interceptors_)
+    if (i.read_header)
+      if (soap::header_use u = i.read_header(operation, o, h, r);
+          u != soap::header_use::not_understood)
+        return u;
+  return soap::header_use::not_understood;
 }
 
 void client::invoke(std::string_view operation, const call_options& o, bool encoded,
@@ -228,12 +242,14 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         soap::envelope_writer env{s->writer, frame.v};
         env.begin(*envelope_starts_, frame.encoded);
         bool header_hooks = false;
-        for (const auto& i : interceptors_) header_hooks |= static_cast<bool>(i.write_headers);
+        for (const auto& i : interceptors_) header_hooks |= i.write_headers || i.write_call_headers;
         if (!frame.o.headers.empty() || header_hooks) {
           env.begin_header();
           for (const auto& h : frame.o.headers) h(s->writer);
           for (const auto& i : interceptors_)
             if (i.write_headers) i.write_headers(frame.operation, s->writer);
+          for (const auto& i : interceptors_)
+            if (i.write_call_headers) i.write_call_headers(frame.operation, frame.o, s->writer);
         }
         env.begin_body();
         frame.write_body(s->writer);
@@ -280,6 +296,13 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         else
           s->reader.set_source([&body](char* d, std::size_t n) { return body(d, n); });
         soap::envelope_reader& env = s->envelope;
+        // The codec is shared by every client: each call sets its own header readers (or none).
+        soap::envelope_options read_options;
+        if (frame.o.read_header || reads_headers_)
+          read_options.on_header = [this, &frame](const soap::header_info& h, xml::reader& r) {
+            return read_response_header(frame.operation, frame.o, h, r);
+          };
+        env.set_options(std::move(read_options));
         env.begin();
         if (!env.at_body_element())
           throw client_error("HTTP " + std::to_string(head.status) + ": empty SOAP Body");

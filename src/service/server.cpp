@@ -228,7 +228,18 @@ void server::impl::answer_fault(mount_point& mp, soap_exchange& x, http::respons
   if (f.code == soap::fault_code::version_mismatch) fv = soap::version::soap11;
   info.http_status = fault_status(fv, f);
   x.set_head(info.http_status, fv);
-  soap::write_fault_envelope(x.writer_, fv, f, mp.svc->options().xml_declaration);
+  bool fault_headers = false;
+  for (const auto& ic : mp.svc->interceptors())
+    fault_headers |= static_cast<bool>(ic.fault_headers);
+  if (!fault_headers) {
+    soap::write_fault_envelope(x.writer_, fv, f, mp.svc->options().xml_declaration);
+    return;
+  }
+  soap::write_fault_envelope(x.writer_, fv, f, mp.svc->options().xml_declaration,
+                             [&](xml::writer& w) {
+                               for (const auto& ic : mp.svc->interceptors())
+                                 if (ic.fault_headers) ic.fault_headers(x, f, w);
+                             });
 }
 
 void server::impl::handle_soap(mount_point& mp, http::request& req, http::response& res) {

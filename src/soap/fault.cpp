@@ -409,7 +409,8 @@ void write_fault(xml::writer& w, version v, const fault& f) {
   w.end_element();  // Fault
 }
 
-void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_declaration) {
+void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_declaration,
+                          const std::function<void(xml::writer&)>& write_headers) {
   envelope_writer out{w, v};
   envelope_write_options options;
   options.xml_declaration = xml_declaration;
@@ -442,7 +443,10 @@ void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_de
       w.end_element();
     }
     w.end_element();
+  } else if (write_headers) {
+    out.begin_header();
   }
+  if (write_headers) write_headers(w);
   out.begin_body();
   write_fault(w, v, f);
   out.end();

@@ -48,12 +48,22 @@ struct client_options : http::client_options {
 
 struct call_options {
   soap::style style = soap::style::document_wrapped;
-  std::string soap_action;       ///< SOAPAction / action parameter ("" = empty)
+  std::string soap_action;  ///< SOAPAction / action parameter ("" = empty)
+  /// The WS-Addressing Action the contract gives the operation (wsam:Action, or the default
+  /// action pattern where the WSDL requires addressing); "" = none. Only a layer that writes
+  /// WS-Addressing headers (lather::wsa) uses it; generated proxies fill it.
+  std::string action;
   std::string request_element;   ///< default: operation name (bare: the type name)
   std::string response_element;  ///< informational: the response wrapper is not name-checked
   std::string element_ns;        ///< default: the request type's namespace
   /// SOAP header entries to send (each writes one element).
   std::vector<std::function<void(xml::writer&)>> headers;
+  /// Offered each SOAP header entry of the response (a fault's too) before any interceptor:
+  /// the response's headers as this caller sees them. Return header_use::consumed after
+  /// reading the entry through its end tag, understood to skip it, not_understood to leave it
+  /// to the interceptors (a mustUnderstand entry nobody understands is a MustUnderstand
+  /// fault).
+  std::function<soap::header_use(const soap::header_info&, xml::reader&)> read_header;
   /// Deadline for this call (pool wait, connect, write, response); 0 = the client's
   /// call_timeout. Expiry throws http::error (errc::call_timeout).
   std::chrono::milliseconds timeout{0};
@@ -68,6 +78,15 @@ struct client_interceptor {
   /// Rewrites the whole serialized request envelope before it is sent (e.g. signs it). A
   /// client with such an interceptor buffers each request whole instead of streaming it.
   std::function<void(std::string_view operation, std::string& envelope)> whole_request{};
+  /// As write_headers, seeing the call's options (its SOAPAction, contract Action, per-call
+  /// header reader); called after write_headers.
+  std::function<void(std::string_view operation, const call_options& o, xml::writer& w)>
+      write_call_headers{};
+  /// Offered each response header entry that call_options::read_header did not take (same
+  /// return values): headers a layer understands, e.g. WS-Addressing's.
+  std::function<soap::header_use(std::string_view operation, const call_options& o,
+                                 const soap::header_info& h, xml::reader& r)>
+      read_header{};
 };
 
 /// One call's message format when the envelope travels inside something else (lather/mtom:
@@ -206,6 +225,8 @@ class client {
   /// The service's WSDL (GET ?wsdl).
   std::string wsdl();
   http::client& transport() noexcept { return *http_; }
+  /// The URL the client was made with.
+  const std::string& url() const noexcept { return url_; }
   /// The options the client was made with (an interceptor writing header attributes needs
   /// the SOAP version).
   const client_options& options() const noexcept { return opts_; }
@@ -242,7 +263,12 @@ class client {
   void invoke_plain(std::string_view operation, const call_options& o, bool encoded,
                     detail::function_ref<void(xml::writer&)> write_body, body_reader read_body);
 
+  soap::header_use read_response_header(std::string_view operation, const call_options& o,
+                                        const soap::header_info& h, xml::reader& r) const;
+
+  std::string url_;
   client_options opts_;
+  bool reads_headers_ = false;  // an interceptor has read_header
   // opts_.envelope_namespaces, recorded once per process for all clients with the same list
   // (so with many clients the recorded start a call writes is warm, not one per client)
   std::shared_ptr<const soap::envelope_starts> envelope_starts_;

@@ -72,7 +72,10 @@ struct fault_declaration {
 /// Per-operation settings.
 struct operation_options {
   soap::style style = soap::style::document_wrapped;
-  std::string soap_action;       ///< advertised in the WSDL; dispatch fallback
+  std::string soap_action;  ///< advertised in the WSDL; dispatch fallback
+  /// The WS-Addressing Actions of the request and the response in the contract (wsam:Action,
+  /// or the default action pattern); "" = none. Read by lather::wsa only.
+  std::string action, response_action;
   std::string request_element;   ///< default: the operation name
   std::string response_element;  ///< default: operation name + "Response"
   /// Namespace of the wrapper elements. Default: the request type's namespace
@@ -168,6 +171,10 @@ struct interceptor {
   /// with such an interceptor reads each request whole (up to server_options::body_limit)
   /// instead of streaming it.
   std::function<void(call_context&, std::string_view envelope)> whole_request{};
+  /// Writes SOAP header entries into the fault response of a call (the headers added with
+  /// call_context::add_response_header belong to a normal response only), e.g. the
+  /// WS-Addressing headers of a fault. `f` is the fault being sent.
+  std::function<void(call_context&, const soap::fault& f, xml::writer&)> fault_headers{};
 };
 
 /// A body that carries the envelope inside something else (lather/mtom: MIME multipart/related

@@ -117,8 +117,10 @@ fault fault_from_exception(std::exception_ptr e, bool hide_internal_messages = f
 void write_fault(xml::writer& w, version v, const fault& f);
 /// Write a complete fault envelope: Envelope, for 1.2 a Header with NotUnderstood (for
 /// MustUnderstand) or Upgrade (for VersionMismatch) blocks, Body, Fault; then end_document.
-/// Starts with the XML declaration unless `xml_declaration` is false.
-void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_declaration = true);
+/// Starts with the XML declaration unless `xml_declaration` is false. `write_headers`, when
+/// given, writes further header entries (e.g. WS-Addressing's) after those.
+void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_declaration = true,
+                          const std::function<void(xml::writer&)>& write_headers = {});
 
 /// Read a Fault element of either shape. The reader is positioned at its start tag and is left
 /// on its end tag. Tolerant: undeclared prefixes in faultcode text, 1.2-shaped children (Code,
