@@ -1,4 +1,6 @@
 // WSDL 1.1 components: messages, portTypes, bindings (SOAP 1.1/1.2, MIME), services.
+#include <algorithm>
+
 #include "loader.hpp"
 
 namespace lather::wsdl {
@@ -8,6 +10,17 @@ constexpr std::string_view wsdl_ns = "http://schemas.xmlsoap.org/wsdl/";
 constexpr std::string_view soap11_ns = "http://schemas.xmlsoap.org/wsdl/soap/";
 constexpr std::string_view soap12_ns = "http://schemas.xmlsoap.org/wsdl/soap12/";
 constexpr std::string_view mime_ns = "http://schemas.xmlsoap.org/wsdl/mime/";
+// WS-Addressing Metadata (wsam, and the 2007/02 Candidate Recommendation's namespace that CXF
+// samples use), the WSDL binding's namespaces (wsaw, and the 2006/02 draft's),
+// WS-Policy 1.5 and 1.2, WS-Security utility (wsu:Id of a policy).
+constexpr std::string_view wsam_ns = "http://www.w3.org/2007/05/addressing/metadata";
+constexpr std::string_view wsam_cr_ns = "http://www.w3.org/2007/02/addressing/metadata";
+constexpr std::string_view wsaw_ns = "http://www.w3.org/2006/05/addressing/wsdl";
+constexpr std::string_view wsaw_draft_ns = "http://www.w3.org/2006/02/addressing/wsdl";
+constexpr std::string_view wsp15_ns = "http://www.w3.org/ns/ws-policy";
+constexpr std::string_view wsp12_ns = "http://schemas.xmlsoap.org/ws/2004/09/policy";
+constexpr std::string_view wsu_ns =
+    "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
 
 bool is_soap(std::string_view ns) {
   return ns == soap11_ns || ns == soap12_ns;
@@ -15,6 +28,122 @@ bool is_soap(std::string_view ns) {
 
 body_use read_use(const detail::node& n) {
   return n.attr("use") == "encoded" ? body_use::encoded : body_use::literal;
+}
+
+bool is_true(std::optional<std::string_view> v) {
+  return v == "true" || v == "1";
+}
+
+/// wsam:Action or wsaw:Action on an input, output or fault ("" when none).
+std::string read_action(const detail::node& n) {
+  for (std::string_view ns : {wsam_ns, wsam_cr_ns, wsaw_ns, wsaw_draft_ns})
+    if (auto a = n.attr(ns, "Action")) return std::string(*a);
+  return {};
+}
+
+bool is_policy(const detail::node& n, std::string_view local) {
+  return n.local == local && (n.ns == wsp15_ns || n.ns == wsp12_ns);
+}
+
+/// The wsam:Addressing assertion anywhere in a policy (alternatives included).
+addressing_use policy_addressing(const detail::node& policy) {
+  for (const detail::node& c : policy.children()) {
+    if (c.local == "Addressing" && (c.ns == wsam_ns || c.ns == wsam_cr_ns))
+      return is_true(c.attr(wsp15_ns, "Optional")) || is_true(c.attr(wsp12_ns, "Optional"))
+                 ? addressing_use::optional
+                 : addressing_use::required;
+    if (addressing_use u = policy_addressing(c); u != addressing_use::none) return u;
+  }
+  return addressing_use::none;
+}
+
+/// The wsp:Policy a PolicyReference URI="#id" names, searched in the referrer's document.
+const detail::node* find_policy(const detail::node& from, std::string_view id) {
+  const detail::node* root = &from;
+  while (root->parent) root = root->parent;
+  const auto search = [id](const auto& self, const detail::node& n) -> const detail::node* {
+    for (const detail::node& c : n.children()) {
+      if (is_policy(c, "Policy") &&
+          (c.attr(wsu_ns, "Id") == id || c.attr("Id") == id || c.attr("Name") == id))
+        return &c;
+      if (const detail::node* found = self(self, c)) return found;
+    }
+    return nullptr;
+  };
+  return search(search, *root);
+}
+
+/// What a binding or port says about WS-Addressing: wsaw:UsingAddressing, or a wsam:Addressing
+/// assertion in a wsp:Policy inside it or referenced from it.
+addressing_use read_addressing(const detail::node& n) {
+  addressing_use use = addressing_use::none;
+  for (const detail::node& c : n.children()) {
+    addressing_use u = addressing_use::none;
+    if (c.local == "UsingAddressing" && (c.ns == wsaw_ns || c.ns == wsaw_draft_ns))
+      u = is_true(c.attr(wsdl_ns, "required")) ? addressing_use::required
+                                               : addressing_use::optional;
+    else if (is_policy(c, "Policy"))
+      u = policy_addressing(c);
+    else if (is_policy(c, "PolicyReference"))
+      if (auto uri = c.attr("URI"); uri && uri->starts_with('#'))
+        if (const detail::node* p = find_policy(c, uri->substr(1))) u = policy_addressing(*p);
+    use = std::max(use, u);
+  }
+  return use;
+}
+
+/// The default action pattern of WS-Addressing Metadata 4.4.4:
+/// [target namespace][delimiter][portType name][delimiter][message name], ':' as the delimiter
+/// for a URN, else '/'.
+char delimiter_of(const port_type& pt) {
+  return pt.name.ns.starts_with("urn:") ? ':' : '/';
+}
+
+std::string default_action(const port_type& pt, std::string_view name) {
+  const char delimiter = delimiter_of(pt);
+  std::string action = pt.name.ns;
+  if (!action.empty() && action.back() != delimiter) action += delimiter;
+  action += pt.name.local;
+  action += delimiter;
+  action += name;
+  return action;
+}
+
+/// Fill a binding's Actions in force: as written, else (when `addressing`) by default pattern.
+/// The input and output names default as in WSDL 1.1 2.4.5.
+void fill_actions(binding& b, bool addressing) {
+  const port_type& pt = *b.port_type;
+  for (binding_operation& bo : b.operations) {
+    const operation& op = *bo.op;
+    const bool solicit = op.pattern == operation::kind::solicit_response;
+    const bool one_way = op.pattern == operation::kind::one_way;
+    const bool notification = op.pattern == operation::kind::notification;
+    auto pick = [&](const std::string& written, const std::string& message_name,
+                    std::string_view suffix) {
+      if (!written.empty() || !addressing) return written;
+      return default_action(pt,
+                            message_name.empty() ? op.name + std::string(suffix) : message_name);
+    };
+    if (bo.input_action.empty() && op.input)
+      bo.input_action = pick(op.input_action, op.input_name,
+                             one_way   ? ""
+                             : solicit ? "Response"
+                                       : "Request");
+    if (bo.output_action.empty() && op.output)
+      bo.output_action = pick(op.output_action, op.output_name,
+                              notification ? ""
+                              : solicit    ? "Solicit"
+                                           : "Response");
+    const char d = delimiter_of(pt);
+    for (binding_fault& f : bo.faults) {
+      if (!f.action.empty()) continue;
+      for (const fault& pf : op.faults)
+        if (pf.name == f.name)
+          f.action = !pf.action.empty() || !addressing
+                         ? pf.action
+                         : default_action(pt, op.name + d + "Fault" + d + f.name);
+    }
+  }
 }
 
 }  // namespace
@@ -109,14 +238,17 @@ const port_type* loader::build_port_type(const node& n, const detail::wsdl_conte
           seen_input = true;
           op.input = m;
           op.input_name = std::move(name);
+          op.input_action = read_action(c);
         } else {
           seen_output = true;
           op.output = m;
           op.output_name = std::move(name);
+          op.output_action = read_action(c);
         }
       } else if (c.local == "fault") {
         op.faults.push_back({std::string(c.attr("name").value_or("")),
-                             message_by_name(attr_qname(c, "message", nullptr), c)});
+                             message_by_name(attr_qname(c, "message", nullptr), c),
+                             read_action(c)});
       }
     }
     if (seen_input && seen_output)
@@ -205,6 +337,7 @@ const binding* loader::build_binding(const node& n, const detail::wsdl_context& 
       b.transport = c.attr("transport").value_or("");
     }
   }
+  b.addressing = read_addressing(n);
   for (const node& o : n.children()) {
     if (!o.is(wsdl_ns, "operation")) continue;
     binding_operation& bo = b.operations.emplace_back();
@@ -258,6 +391,7 @@ const binding* loader::build_binding(const node& n, const detail::wsdl_context& 
       }
     }
   }
+  fill_actions(b, b.addressing != addressing_use::none);
   return &b;
 }
 
@@ -273,6 +407,11 @@ const service* loader::build_service(const node& n, const detail::wsdl_context& 
     p.binding = binding_by_name(attr_qname(c, "binding", nullptr), c);
     for (const node& a : c.children())
       if (a.local == "address") p.address = a.attr("location").value_or("");
+    p.addressing = std::max(read_addressing(c), p.binding->addressing);
+    // Addressing declared on the port gives its binding's operations their default Actions.
+    // The binding is this loader's own (built non-const, handed out as const).
+    if (p.addressing != addressing_use::none && p.binding->addressing == addressing_use::none)
+      fill_actions(const_cast<binding&>(*p.binding), true);
   }
   return &s;
 }

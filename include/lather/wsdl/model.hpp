@@ -201,6 +201,7 @@ struct message {
 struct fault {
   std::string name;
   const message* msg = nullptr;
+  std::string action;  ///< wsam:Action / wsaw:Action as written ("" when absent)
 };
 
 struct operation {
@@ -210,6 +211,9 @@ struct operation {
   const message* input = nullptr;   ///< nullptr for notification
   const message* output = nullptr;  ///< nullptr for one_way
   std::string input_name, output_name;
+  /// WS-Addressing Actions as written (wsam:Action / wsaw:Action on input and output; "" when
+  /// absent). binding_operation has the Action in force, defaults included.
+  std::string input_action, output_action;
   std::vector<fault> faults;
   std::vector<std::string> parameter_order;
   std::string documentation;
@@ -223,6 +227,9 @@ struct port_type {
 };
 
 enum class soap_version : std::uint8_t { none, soap11, soap12 };
+/// WS-Addressing a binding or port declares: wsaw:UsingAddressing (wsdl:required="true":
+/// required) or a wsam:Addressing policy assertion (wsp:Optional="true": optional).
+enum class addressing_use : std::uint8_t { none, optional, required };
 enum class binding_style : std::uint8_t { document, rpc };
 enum class body_use : std::uint8_t { literal, encoded };
 
@@ -259,6 +266,7 @@ struct binding_message {
 
 struct binding_fault {
   std::string name;
+  std::string action;  ///< the WS-Addressing Action in force (as binding_operation's)
   body_use use = body_use::literal;
   std::string ns, encoding_style;
 };
@@ -268,6 +276,10 @@ struct binding_operation {
   const operation* op = nullptr;
   std::string soap_action;
   std::optional<bool> soap_action_required;
+  /// The WS-Addressing Actions in force: wsam:Action / wsaw:Action, else, where the binding or
+  /// a port of it uses addressing, the default action pattern (WS-Addressing Metadata 4.4.4);
+  /// "" otherwise.
+  std::string input_action, output_action;
   binding_style style = binding_style::document;
   binding_message input, output;
   std::vector<binding_fault> faults;
@@ -280,6 +292,7 @@ struct binding {
   soap_version version = soap_version::none;      ///< none: HTTP GET/POST or another binding
   binding_style style = binding_style::document;  ///< the soap:binding default
   std::string transport;
+  addressing_use addressing = addressing_use::none;  ///< declared on the binding
   std::vector<binding_operation> operations;
   source_location where;
 };
@@ -288,6 +301,7 @@ struct port {
   std::string name;
   const struct binding* binding = nullptr;
   std::string address;  ///< soap:address / soap12:address / http:address location
+  addressing_use addressing = addressing_use::none;  ///< declared on the port, else the binding's
   source_location where;
 };
 
