@@ -4,6 +4,9 @@
 # Modes:
 #   xml   lather's XML reader vs expat vs libxml2 (+ lather's writer), ~1 minute.
 #   bind  lather vs gSOAP: serialize+parse of the CXF request, 1..1000 items, ~2 minutes.
+#   mtom  MB/s of a 100 MB attachment echoed through lather as an MTOM part, the same bytes as
+#         inline base64, and gSOAP's MTOM (gsoap-mtom-peer, when gSOAP is installed), in one
+#         run; SIZE (bytes, default 100000000), ROUNDS (default 3, the best counts), ~1 minute.
 #   dynamic  lather::dynamic_client vs zeep in the same run: echoComplexTypeDoc calls/s against
 #         lather-perf-server (one client thread each, alternated ROUNDS times) and the load time
 #         of the largest corpus WSDL (vSphere), ~1 minute.
@@ -252,11 +255,26 @@ PY
   rm -rf "$dir"
 }
 
+# mtom: lather-bench-mtom runs lather's client and server in one process, then gSOAP's peer
+# client against its peer server (built with the tests, tests/interop/gsoap).
+run_mtom() {
+  ensure_target lather-bench-mtom
+  local peer=()
+  if cmake --build "$build_dir" --target gsoap-mtom-peer -j2 >/dev/null 2>&1; then
+    peer=(--gsoap-peer "$build_dir/bin/gsoap-mtom-peer")
+  else
+    echo "gsoap-mtom-peer not built (gSOAP missing or LATHER_TESTS off): lather only"
+  fi
+  "$build_dir/bin/lather-bench-mtom" --size "${SIZE:-100000000}" --rounds "${ROUNDS:-3}" \
+    "${peer[@]}"
+}
+
 case "${1:-}" in
   xml) run_xml ;;
   dynamic) run_dynamic ;;
   bind) run_bind ;;
   wrk) run_wrk ;;
   multiref) run_multiref ;;
+  mtom) run_mtom ;;
   *) usage ;;
 esac

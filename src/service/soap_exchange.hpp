@@ -27,10 +27,7 @@ inline soap::fault_error sender_fault(std::string reason, std::error_code ec = {
 class soap_exchange final : public detail::exchange {
  public:
   explicit soap_exchange(const server_options& opts) {
-    // A decoded request (service::codec) pulls its envelope through the codec.
-    reader_.set_source([this](char* dest, std::size_t n) {
-      return decoded_ ? codec_->read_envelope(*this, dest, n) : req_->read_body(dest, n);
-    });
+    reader_.set_source(request_body_);
     const std::size_t piece = std::max<std::size_t>(opts.response_chunking.threshold, 1);
     if (opts.response_chunking.never) {
       // The response collects in the HTTP body, sent with its Content-Length at the end; it is
@@ -68,7 +65,10 @@ class soap_exchange final : public detail::exchange {
     op_ = nullptr;
     head_set_ = false;
     codec_ = svc.codec();
-    decoded_ = false;
+    if (decoded_) {  // the previous call's envelope came through the codec
+      reader_.set_source(request_body_);
+      decoded_ = false;
+    }
     response_type_ = {};
     response_headers_.clear();
     for (auto& st : states_) st.cleared = false;
@@ -156,6 +156,7 @@ class soap_exchange final : public detail::exchange {
     if (!codec_->open_request(*this, content_type, request_body_, reader_, envelope_type_))
       return false;
     decoded_ = true;
+    reader_.set_source(codec_envelope_);
     return true;
   }
 
@@ -213,8 +214,11 @@ class soap_exchange final : public detail::exchange {
   bool decoded_ = false;
   std::string envelope_type_;
   std::string_view response_type_;
+  // The reader's sources: the HTTP body, or the envelope a codec decodes from it.
   const byte_source request_body_{
       [this](char* dest, std::size_t n) { return req_->read_body(dest, n); }};
+  const byte_source codec_envelope_{
+      [this](char* dest, std::size_t n) { return codec_->read_envelope(*this, dest, n); }};
   http::request* req_ = nullptr;
   http::response* res_ = nullptr;
   service* svc_ = nullptr;

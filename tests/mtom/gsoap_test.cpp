@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../support/process.hpp"
-#include "echo_types.hpp"
+#include "lather/perf/mtom_echo.hpp"
 #include "lather/mtom.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"

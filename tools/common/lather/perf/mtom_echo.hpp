@@ -1,5 +1,5 @@
-// The types of tests/mtom/mtom-echo.wsdl (echoData), shared by the gSOAP interop test and the
-// MTOM benchmark.
+// The types of tests/mtom/mtom-echo.wsdl (echoData), shared by the gSOAP interop test
+// (tests/mtom) and the MTOM benchmark (bench/mtom).
 #pragma once
 
 #include <string>
