@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <span>
+#include <unordered_map>
 
 #include "lather/soap/capture.hpp"
 #include "lather/soap/envelope.hpp"
@@ -30,6 +32,13 @@ constexpr std::size_t max_sample_depth = 12;
 
 bool is_array_type(const type& t) {
   return t.kind == type_kind::complex && static_cast<const complex_type&>(t).array.has_value();
+}
+
+// Dimensions of a SOAP-ENC array type: wsdl:arrayType="T[,]" is 2 (rows of items, nested
+// arrays in a value), "T[]" and "T[][]" (an array of arrays) 1.
+std::size_t rank_of(const array_type& a) {
+  const std::string_view d = a.dimensions;
+  return static_cast<std::size_t>(std::count(d.begin(), d.begin() + d.find(']'), ',')) + 1;
 }
 
 class value_writer {
@@ -166,20 +175,45 @@ class value_writer {
     return "not a member of " + type_label(ct) + (names.empty() ? "" : " (members: " + names + ")");
   }
 
-  // SOAP-ENC array: the items as <item>, arrayType="T[n]".
+  // SOAP-ENC array: the items as <item>, arrayType="T[n]"; a rank-2 array (wsdl:arrayType
+  // "T[,]") is an array of equally long rows, written row after row as "T[rows,columns]".
   void array_content(const complex_type& ct, const value& v, const std::string& path) {
     if (!v.is_array() && !v.is_null())
       mismatch(path,
                "expected an array (" + type_label(ct) + "), got " + std::string(v.type_name()));
     const type& item = *ct.array->item;
-    const std::size_t n = v.is_array() ? v.items().size() : 0;
+    const std::size_t rank = rank_of(*ct.array);
+    std::vector<std::size_t> dims{v.is_array() ? v.items().size() : 0};
+    if (rank == 2 && v.is_array()) {
+      for (std::size_t r = 0; r < v.items().size(); ++r) {
+        const value& row = v.items()[r];
+        const std::string at = path + "[" + std::to_string(r) + "]";
+        if (!row.is_array())
+          mismatch(at, "expected a row (an array) of " + type_label(ct) + ", got " +
+                           std::string(row.type_name()));
+        if (r == 0) dims.push_back(row.items().size());
+        if (row.items().size() != dims[1])
+          mismatch(at, "has " + std::to_string(row.items().size()) + " items, row 0 has " +
+                           std::to_string(dims[1]));
+      }
+      if (dims[0] == 0) dims.push_back(0);
+    } else if (rank > 2) {
+      mismatch(path, "arrays of " + std::to_string(rank) + " dimensions are not supported");
+    }
     const std::string_view ns = item.builtin ? wsdl::xsd_ns : std::string_view(item.name.ns);
     std::string_view prefix = w_.prefix_for(ns);
-    w_.attribute(soapenc, "arrayType",
-                 (prefix.empty() ? "" : std::string(prefix) + ":") + item.name.local + "[" +
-                     std::to_string(n) + "]");
-    for (std::size_t i = 0; i < n; ++i)
-      accessor("", "item", item, v.items()[i], path + "[" + std::to_string(i) + "]", true);
+    std::string type = (prefix.empty() ? "" : std::string(prefix) + ":") + item.name.local + "[";
+    for (std::size_t i = 0; i < dims.size(); ++i) type += (i ? "," : "") + std::to_string(dims[i]);
+    w_.attribute(soapenc, "arrayType", type + "]");
+    if (dims.size() == 1) {
+      for (std::size_t i = 0; i < dims[0]; ++i)
+        accessor("", "item", item, v.items()[i], path + "[" + std::to_string(i) + "]", true);
+      return;
+    }
+    for (std::size_t r = 0; r < dims[0]; ++r)
+      for (std::size_t c = 0; c < dims[1]; ++c)
+        accessor("", "item", item, v.items()[r].items()[c],
+                 path + "[" + std::to_string(r) + "][" + std::to_string(c) + "]", true);
   }
 
   // anyType: text, raw XML (a string starting with '<'), or an object of text children.
@@ -230,8 +264,91 @@ class value_writer {
 
 // ------------------------------------------------------------------------------ reading
 
-// SOAP 1.1 multi-ref values of an encoded message: id -> the element as self-contained XML.
-using multirefs = std::map<std::string, std::string, std::less<>>;
+constexpr std::string_view soapenc12 = soap::soap12_encoding_ns;
+
+// The id of the current element: SOAP 1.1's unqualified id or SOAP 1.2's enc:id.
+const xml::attribute* id_attribute(const xml::reader& r) {
+  if (const xml::attribute* id = r.find_attribute("", "id")) return id;
+  return r.find_attribute(soapenc12, "id");
+}
+
+// Every element of an encoded message that carries an id (SOAP 1.1 multi-refs after the
+// wrapper or in place, SOAP 1.2 enc:id anywhere), found in one pass: where it is in the
+// envelope and the namespaces in scope at its parent. Looked up by hash; a reference reads
+// that slice of the envelope, so nested ids cost nothing more.
+class references {
+ public:
+  explicit references(std::string_view envelope) : envelope_(envelope) {
+    xml::reader r;
+    r.reset(envelope);
+    soap::namespace_scope scope;
+    struct open {
+      std::uint32_t depth;
+      target* t;
+    };
+    std::vector<open> open_ids;
+    target* ended = nullptr;  // its end is where the next token starts
+    for (xml::token t = r.next(); t != xml::token::end_document && t != xml::token::error;
+         t = r.next()) {
+      if (ended) ended->end = static_cast<std::size_t>(r.where().offset), ended = nullptr;
+      if (t == xml::token::start_element) {
+        const xml::attribute* id = id_attribute(r);
+        if (id) {
+          auto [it, fresh] = ids_.try_emplace(std::string(id->value));
+          if (!fresh) {
+            duplicates_.emplace_back(id->value);
+          } else {
+            const auto in_scope = scope.bindings();
+            it->second.scope.assign(in_scope.begin(), in_scope.end());
+            it->second.begin = static_cast<std::size_t>(r.where().offset);
+            open_ids.push_back({r.depth(), &it->second});
+          }
+        }
+        scope.push(r);
+      } else if (t == xml::token::end_element) {
+        scope.pop();
+        if (!open_ids.empty() && open_ids.back().depth == r.depth()) {
+          ended = open_ids.back().t;
+          open_ids.pop_back();
+        }
+      }
+    }
+    if (ended) ended->end = envelope.size();
+  }
+
+  struct target {
+    std::size_t begin = 0, end = 0;  // the element in the envelope, start tag to end tag
+    std::vector<soap::namespace_binding> scope;
+  };
+  const target* find(std::string_view id) const {
+    auto it = ids_.find(std::string(id));
+    return it == ids_.end() || it->second.end == 0 ? nullptr : &it->second;
+  }
+  /// The element as a document of its own: a wrapper declaring what was in scope, around it.
+  std::string document(const target& t) const {
+    xml::output out;
+    xml::writer w{out};
+    std::vector<std::string_view> declared;
+    for (auto b = t.scope.rbegin(); b != t.scope.rend(); ++b) {  // innermost wins
+      if (b->prefix == "xml" || b->prefix == "xmlns" ||
+          std::find(declared.begin(), declared.end(), b->prefix) != declared.end())
+        continue;
+      declared.push_back(b->prefix);
+      w.declare_namespace(b->prefix, b->uri);
+    }
+    w.start_element("", "_");
+    w.raw(envelope_.substr(t.begin, t.end - t.begin));
+    w.end_element();
+    w.end_document();
+    return std::string(out.view());
+  }
+  std::span<const std::string> duplicates() const noexcept { return duplicates_; }
+
+ private:
+  std::string_view envelope_;
+  std::unordered_map<std::string, target> ids_;
+  std::vector<std::string> duplicates_;
+};
 
 class value_reader {
  public:
@@ -239,7 +356,7 @@ class value_reader {
   /// content is captured with them); `refs`: the message's multi-ref values (encoded).
   value_reader(const type_model& tm, xml::reader& r, std::vector<std::string>& problems,
                std::span<const soap::namespace_binding> in_scope = {},
-               const multirefs* refs = nullptr)
+               const references* refs = nullptr)
       : tm_(tm),
         r_(r),
         problems_(problems),
@@ -276,6 +393,14 @@ class value_reader {
       if (named && !named->anonymous() &&
           tm_.derived(*named, "{" + declared.name.ns + "}" + declared.name.local))
         named = nullptr;
+      if (named && declared.kind == type_kind::simple) {
+        // A simple accessor is read as the schema declares it; its xsi:type must agree.
+        if (std::string why =
+                simple_type_mismatch(static_cast<const simple_type&>(declared), *named);
+            !why.empty())
+          problem(path, why);
+        named = nullptr;
+      }
       if (named) {
         if (named != &declared && !declared.builtin && !tm_.derived(declared, named->name.local))
           problem(path,
@@ -285,42 +410,98 @@ class value_reader {
         t = named;
       }
     }
-    if (const xml::attribute* href = r_.find_attribute("", "href"))
-      return referenced(declared, href->value, path);
-    if (t->kind == type_kind::simple) {
-      const auto& st = static_cast<const simple_type&>(*t);
+    if (const xml::attribute* href = r_.find_attribute("", "href")) {
+      if (!href->value.starts_with('#')) {
+        problem(path, "href=\"" + std::string(href->value) + "\" is not a same-message reference");
+        skip();
+        return nullptr;
+      }
+      return referenced(declared, href->value.substr(1), path, false);
+    }
+    if (const xml::attribute* ref = r_.find_attribute(soapenc12, "ref"))
+      return referenced(declared, ref->value, path, true);
+    // An element with an id is being read: a reference to it from inside is a cycle.
+    const xml::attribute* id = refs_ ? id_attribute(r_) : nullptr;
+    const bool has_id = id != nullptr;
+    if (has_id) resolving_.emplace_back(id->value);
+    value v = content_of(*t, derived_name, path);
+    if (has_id) resolving_.pop_back();
+    return v;
+  }
+
+  value content_of(const type& t, const std::string& derived_name, const std::string& path) {
+    if (t.kind == type_kind::simple) {
+      const auto& st = static_cast<const simple_type&>(t);
       const std::string text = text_content(path);
       if (std::string why = invalid_reason(st, text); !why.empty()) problem(path, why);
       return typed(st, text);
     }
-    const auto& ct = static_cast<const complex_type&>(*t);
+    const auto& ct = static_cast<const complex_type&>(t);
     value v = ct.builtin ? any_element(path) : complex(ct, path);
     if (!derived_name.empty() && v.is_object())
       v.members().insert(v.members().begin(), {std::string(type_key), value(derived_name)});
     return v;
   }
 
-  // An accessor with href="#id": the multi-ref value it names, read as `declared`.
-  value referenced(const type& declared, std::string_view href, const std::string& path) {
-    skip();
-    const std::string id(href.starts_with('#') ? href.substr(1) : href);
-    auto it = refs_ ? refs_->find(id) : multirefs::const_iterator{};
-    if (!refs_ || it == refs_->end()) {
-      problem(path, "href=\"" + std::string(href) + "\" names no multi-ref value");
+  // Why xsi:type `named` does not fit the simple type `declared` ("" when it does): the same
+  // built-in, or both integers (the value is checked against the declared range) or both
+  // floating point. SOAP-ENC's own types (soapenc:string, ...) are taken as their XSD ones.
+  static std::string simple_type_mismatch(const simple_type& declared, const type& named) {
+    if (&named == &declared) return {};
+    if (named.kind == type_kind::complex) {
+      if (named.name.ns == soapenc || named.name.ns == soapenc12) return {};
+      return "xsi:type " + type_label(named) + " is not a simple type (the schema says " +
+             type_label(declared) + ")";
+    }
+    const simple_type* a = declared.builtin_base();
+    const simple_type* b = static_cast<const simple_type&>(named).builtin_base();
+    if (a == b || (category(a) == category(b) && category(a) != scalar::text)) return {};
+    return "xsi:type " + type_label(named) + ", but the schema says " + type_label(declared);
+  }
+
+  // An accessor with href="#id" (SOAP 1.1) or enc:ref="id" (SOAP 1.2): the value of the
+  // element with that id, read as `declared`.
+  value referenced(const type& declared, std::string_view id_view, const std::string& path,
+                   bool soap12) {
+    const std::string id(id_view);
+    const std::string shown = soap12 ? "enc:ref=\"" + id + "\"" : "href=\"#" + id + "\"";
+    if (r_.find_attribute(soapenc12, "id") || r_.find_attribute("", "id"))
+      problem(path, shown + " beside an id (reference chains are not allowed)");
+    if (soap12 && !r_.is_empty_element()) {
+      bool content = false;
+      for (xml::token t = next(); t != xml::token::end_element; t = next())
+        if (t == xml::token::start_element) {
+          content = true;
+          r_.skip_element();
+        } else if (t == xml::token::text && !trim(r_.text()).empty()) {
+          content = true;
+        }
+      if (content) problem(path, shown + " on an element with content of its own");
+    } else {
+      skip();
+    }
+    const references::target* target = refs_ ? refs_->find(id) : nullptr;
+    if (!target) {
+      problem(path, shown + " names no element with that id");
       return nullptr;
     }
     if (std::find(resolving_.begin(), resolving_.end(), id) != resolving_.end()) {
-      problem(path, "href=\"" + std::string(href) + "\" refers to itself (a cycle)");
+      problem(path, shown + " refers to an element it is part of (a cycle)");
       return nullptr;
     }
     resolving_.push_back(id);
     xml::reader sub;
-    sub.reset(it->second);
+    const std::string doc = refs_->document(*target);
+    sub.reset(doc);
     value v;
     if (sub.next() == xml::token::start_element) {
-      value_reader nested{tm_, sub, problems_, {}, refs_};
-      nested.resolving_ = resolving_;
-      v = nested.element(declared, path, true);
+      xml::token t = sub.next();
+      while (t == xml::token::text) t = sub.next();
+      if (t == xml::token::start_element) {
+        value_reader nested{tm_, sub, problems_, target->scope, refs_};
+        nested.resolving_ = resolving_;
+        v = nested.element(declared, path, true);
+      }
     }
     resolving_.pop_back();
     return v;
@@ -401,7 +582,7 @@ class value_reader {
     value v = dynamic::object{};
     for (const xml::attribute& a : r_.attributes()) {
       if (a.ns == xsi || a.ns == soap::soap11_envelope_ns || a.ns == soap::soap12_envelope_ns ||
-          a.ns == soapenc || a.ns == soap::xml_ns)
+          a.ns == soapenc || a.ns == soapenc12 || a.ns == soap::xml_ns)
         continue;
       const field* x = f.find(a.local);
       if (!x || x->what != field::kind::attribute) {
@@ -416,18 +597,7 @@ class value_reader {
       v[x->key] = typed(at, a.value);
     }
     std::string text;
-    if (ct.array && ct.array->item) {
-      value items = dynamic::array{};
-      if (r_.is_empty_element()) {
-        next();
-      } else {
-        for (xml::token t = next(); t != xml::token::end_element; t = next())
-          if (t == xml::token::start_element)
-            items.push_back(element(*ct.array->item,
-                                    path + "[" + std::to_string(items.items().size()) + "]", true));
-      }
-      return items;
-    }
+    if (ct.array && ct.array->item) return array_items(ct, path);
     if (r_.is_empty_element()) {
       next();
     } else {
@@ -483,12 +653,92 @@ class value_reader {
     return v;
   }
 
+  // The items of a SOAP-ENC array; when its arrayType ("T[2,3]") or SOAP 1.2 enc:arraySize
+  // ("2 3", "* 3") gives two or more sizes, nested arrays of them, row by row.
+  value array_items(const complex_type& ct, const std::string& path) {
+    std::vector<std::size_t> dims;  // 0 in front: "*", the first size left to the items
+    std::string declared;
+    bool bad = false;
+    if (const xml::attribute* at = r_.find_attribute(soapenc, "arrayType")) {
+      declared = "arrayType=\"" + std::string(at->value) + "\"";
+      const std::string_view v = at->value;
+      const auto open = v.rfind('[');
+      const auto close = v.rfind(']');
+      bad = open == v.npos || close == v.npos || close < open;
+      std::string_view sizes = bad ? std::string_view{} : v.substr(open + 1, close - open - 1);
+      while (!bad && !sizes.empty()) {
+        const auto comma = sizes.find(',');
+        bad = !parse_size(trim(sizes.substr(0, comma)), dims);
+        sizes = comma == sizes.npos ? std::string_view{} : sizes.substr(comma + 1);
+      }
+    } else if (const xml::attribute* size = r_.find_attribute(soapenc12, "arraySize")) {
+      declared = "enc:arraySize=\"" + std::string(size->value) + "\"";
+      std::string_view sizes = size->value;
+      for (auto token = first_token(sizes); !bad && !token.empty(); token = first_token(sizes))
+        bad = !(token == "*" && dims.empty() ? (dims.push_back(0), true) : parse_size(token, dims));
+    }
+    if (bad) problem(path, declared + " is not a list of sizes");
+    value items = dynamic::array{};
+    const std::size_t rank = std::max<std::size_t>(dims.size(), 1);
+    const auto item_path = [&](std::size_t i) {
+      if (rank != 2 || dims[1] == 0) return path + "[" + std::to_string(i) + "]";
+      return path + "[" + std::to_string(i / dims[1]) + "][" + std::to_string(i % dims[1]) + "]";
+    };
+    if (r_.is_empty_element()) {
+      next();
+    } else {
+      for (xml::token t = next(); t != xml::token::end_element; t = next())
+        if (t == xml::token::start_element)
+          items.push_back(element(*ct.array->item, item_path(items.items().size()), true));
+    }
+    if (bad || dims.empty()) return items;
+    std::size_t inner = 1;  // items per first-dimension entry
+    for (std::size_t i = 1; i < dims.size(); ++i) inner *= dims[i];
+    const std::size_t count = items.items().size();
+    if (dims[0] == 0 && inner != 0 && count % inner == 0) dims[0] = count / inner;
+    if (dims[0] * inner != count) {
+      problem(path, declared + " says " + std::to_string(dims[0] * inner) + " items, " +
+                        std::to_string(count) + " present");
+      return items;
+    }
+    // Nest from the last dimension out: rows of dims.back(), then rows of those, ...
+    for (std::size_t d = dims.size(); d-- > 1;) {
+      value rows = dynamic::array{};
+      const std::size_t width = dims[d];
+      for (std::size_t i = 0; i < items.items().size(); i += width) {
+        value row = dynamic::array{};
+        for (std::size_t j = 0; j < width; ++j) row.push_back(std::move(items.items()[i + j]));
+        rows.push_back(std::move(row));
+      }
+      items = std::move(rows);
+    }
+    return items;
+  }
+
+  static bool parse_size(std::string_view text, std::vector<std::size_t>& dims) {
+    std::size_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) return false;
+    dims.push_back(n);
+    return true;
+  }
+
+  // The first whitespace-separated token of `text`, removed from it ("" at the end).
+  static std::string_view first_token(std::string_view& text) {
+    const auto begin = text.find_first_not_of(" \t\r\n");
+    if (begin == text.npos) return text = {}, std::string_view{};
+    const auto end = text.find_first_of(" \t\r\n", begin);
+    const std::string_view token = text.substr(begin, end - begin);
+    text = end == text.npos ? std::string_view{} : text.substr(end);
+    return token;
+  }
+
   const type_model& tm_;
   xml::reader& r_;
   std::vector<std::string>& problems_;
   std::vector<soap::namespace_binding> scope_;  // declarations in scope, innermost last
-  const multirefs* refs_;
-  std::vector<std::string> resolving_;  // the hrefs being read (cycle guard)
+  const references* refs_;
+  std::vector<std::string> resolving_;  // the ids being read, in place or referenced (cycles)
 };
 
 // ------------------------------------------------------------------------------ samples
@@ -536,6 +786,11 @@ value sample_of(const type_model& tm, const type& declared, std::size_t depth) {
     value items = dynamic::array{};
     if (ct.array->item && depth < max_sample_depth)
       items.push_back(sample_of(tm, *ct.array->item, depth + 1));
+    if (rank_of(*ct.array) == 2) {  // one row of one item
+      value rows = dynamic::array{};
+      rows.push_back(std::move(items));
+      return rows;
+    }
     return items;
   }
   value v = dynamic::object{};
@@ -758,33 +1013,6 @@ value read_detail(const type_model& tm, const operation_info& op, const soap::fa
 
 }  // namespace
 
-namespace {
-
-// Every Body child with an id (the multi-ref values after an rpc/encoded wrapper).
-multirefs index_multirefs(std::string_view envelope) {
-  multirefs refs;
-  xml::reader r;
-  r.reset(envelope);
-  soap::envelope_options eo;
-  eo.on_header = [](const soap::header_info&, xml::reader&) {
-    return soap::header_use::understood;
-  };
-  soap::envelope_reader env{r, std::move(eo)};
-  env.begin();
-  for (bool more = env.at_body_element(); more;) {
-    if (const xml::attribute* id = r.find_attribute("", "id")) {
-      std::string key(id->value);
-      refs[std::move(key)] = soap::capture_element(r, env.body_namespaces());
-      more = env.next_body_element();
-    } else {
-      more = env.skip_body_element();
-    }
-  }
-  return refs;
-}
-
-}  // namespace
-
 call_result read_message(const type_model& tm, const operation_info& op, bool output,
                          std::string_view envelope) {
   const message_shape m = shape_of(op, output);
@@ -813,8 +1041,13 @@ call_result read_message(const type_model& tm, const operation_info& op, bool ou
     value detail = read_detail(tm, op, f, result.problems);
     throw fault_error(std::move(f), std::move(detail));
   }
-  const multirefs refs = m.encoded ? index_multirefs(envelope) : multirefs{};
-  value_reader vr{tm, r, result.problems, env.body_namespaces(), &refs};
+  std::optional<references> refs;
+  if (m.encoded) {
+    refs.emplace(result.envelope);
+    for (const std::string& id : refs->duplicates())
+      result.problems.push_back("/Envelope: id \"" + id + "\" is on more than one element");
+  }
+  value_reader vr{tm, r, result.problems, env.body_namespaces(), refs ? &*refs : nullptr};
   const std::string body_path = "/Envelope/Body";
   if (!env.at_body_element()) {
     if (!m.body.empty() || m.rpc)

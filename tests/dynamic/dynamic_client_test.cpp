@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "../soap/fetch_responses.hpp"
 #include "../support/process.hpp"
 #include "lather/dynamic/client.hpp"
 #include "lather/http/error.hpp"
@@ -170,6 +171,15 @@ TEST(DynamicClient, CallsPerfServerRpcLiteralAndDocument) {
 
 const std::string encoded_wsdl = LATHER_SOURCE_DIR "/tests/interop/interop-encoded.wsdl";
 
+// An echoStruct answer of interop-encoded.wsdl read with no problem as {a, 3, 0.5, when, [x, y]}.
+void expect_struct_answer(const dynamic_client& c, const std::string& envelope,
+                          const std::string& when) {
+  const auto r = c.read_response(c.find("echoStruct"), envelope);
+  EXPECT_TRUE(r.problems.empty()) << r.problems.front();
+  EXPECT_EQ(r.body.to_json(), R"({"result":{"name":"a","count":3,"price":0.5,"when":")" + when +
+                                  R"(","tags":["x","y"]}})");
+}
+
 TEST(DynamicClient, ReadsEncodedMultiRefsAndTypedArrays) {
   dynamic_client c{encoded_wsdl};
   const auto& op = c.find("echoStruct");
@@ -187,14 +197,109 @@ TEST(DynamicClient, ReadsEncodedMultiRefsAndTypedArrays) {
       R"(<multiRef id="id1" soapenc:root="0" xsi:type="soapenc:Array" soapenc:arrayType="xsd:string[2]")"
       R"( xmlns:soapenc="http://schemas.xmlsoap.org/soap/encoding/"><item>x</item><item>y</item></multiRef>)"
       R"(</soapenv:Body></soapenv:Envelope>)";
-  const auto r = c.read_response(op, axis);
-  EXPECT_TRUE(r.problems.empty()) << r.problems.front();
-  EXPECT_EQ(
-      r.body.to_json(),
-      R"({"result":{"name":"a","count":3,"price":0.5,"when":"2000-01-01T00:00:00.000Z","tags":["x","y"]}})");
+  expect_struct_answer(c, axis, "2000-01-01T00:00:00.000Z");
   std::string cycle = axis;
   cycle.replace(cycle.find("#id1"), 4, "#id0");
   EXPECT_NE(c.read_response(op, cycle).problems.at(0).find("cycle"), std::string::npos);
+}
+
+TEST(DynamicClient, ReadsSoap12EncodedGraphsAsGsoapWritesThem) {
+  // gSOAP's SOAP 1.2 answer of the fetch graph: enc:id in place, enc:ref after it (also into
+  // a value nested in another one with an id), arrays with enc:arraySize. The child -> root
+  // parent links are cycles: reported and left null, as SOAP 1.1 href cycles are.
+  dynamic_client c{LATHER_SOURCE_DIR "/tools/lather-fetch-server/fetch.wsdl"};
+  const auto r = c.read_response(c.find("fetch"), lather::test_wire::gsoap12_fetch);
+  ASSERT_EQ(r.problems.size(), 2u);
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(r.problems[i], "/Envelope/Body/fetchResponse/return/children[" + std::to_string(i) +
+                                 "]/parent: enc:ref=\"_1\" refers to an element it is part of "
+                                 "(a cycle)");
+  const value& root = *r.body.find("return");
+  EXPECT_EQ(root.find("stype")->as_string(), "root:x");
+  ASSERT_EQ(root.find("children")->items().size(), 2u);
+  const auto params = [](const value& setting) { return setting.find("params")->find("item"); };
+  const value* items = params(root);
+  ASSERT_TRUE(items && items->items().size() == 3u) << root.to_json();
+  const std::string v1 = R"({"_type":"Value","errcode":0,"new":"1","errtext":"none","cur":"0"})";
+  const std::string v2 =
+      R"({"_type":"Value","errcode":2,"new":"h\u00e9llo","errtext":"out of range <&>","cur":"5"})";
+  EXPECT_EQ(items->items()[0].find("value")->to_json(), value::from_json(v1).to_json());
+  EXPECT_EQ(items->items()[1].find("value")->to_json(), value::from_json(v1).to_json());
+  EXPECT_EQ(items->items()[2].find("value")->to_json(), value::from_json(v2).to_json());
+  EXPECT_EQ(params(root.find("children")->items()[0])->items()[0].find("value")->to_json(),
+            value::from_json(v2).to_json());
+}
+
+TEST(DynamicClient, ReadsSoap12ForwardRefsAndNamesBadReferences) {
+  dynamic_client c{encoded_wsdl};
+  const auto& op = c.find("echoStruct");
+  // SOAP 1.2 Part 2 section 3.1.5: refs forward to elements after the wrapper.
+  const std::string good =
+      R"(<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope")"
+      R"( xmlns:enc="http://www.w3.org/2003/05/soap-encoding" xmlns:xsd="http://www.w3.org/2001/XMLSchema">)"
+      R"(<e:Body><t:echoStructResponse xmlns:t="urn:interop" e:encodingStyle="http://www.w3.org/2003/05/soap-encoding">)"
+      R"(<result><name enc:ref="n"/><count>3</count><price>0.5</price><when>2000-01-01T00:00:00Z</when>)"
+      R"(<tags enc:ref="t"/></result></t:echoStructResponse>)"
+      R"(<t:s xmlns:t="urn:interop" enc:id="n">a</t:s>)"
+      R"(<t:a xmlns:t="urn:interop" enc:id="t" enc:itemType="xsd:string" enc:arraySize="2"><i>x</i><i>y</i></t:a>)"
+      R"(</e:Body></e:Envelope>)";
+  expect_struct_answer(c, good, "2000-01-01T00:00:00Z");
+  const auto problems = [&](std::string_view from, std::string_view to) {
+    std::string doc = good;
+    doc.replace(doc.find(from), from.size(), to);
+    return c.read_response(op, doc).problems;
+  };
+  EXPECT_EQ(problems(R"(enc:ref="n")", R"(enc:ref="zz")"),
+            std::vector<std::string>{"/Envelope/Body/echoStructResponse/result/name: "
+                                     "enc:ref=\"zz\" names no element with that id"});
+  EXPECT_EQ(problems(R"(enc:id="t")", R"(enc:id="n")").at(0),
+            "/Envelope: id \"n\" is on more than one element");
+  EXPECT_EQ(problems(R"(<tags enc:ref="t"/>)", R"(<tags enc:ref="t">junk</tags>)"),
+            std::vector<std::string>{"/Envelope/Body/echoStructResponse/result/tags: "
+                                     "enc:ref=\"t\" on an element with content of its own"});
+}
+
+TEST(DynamicClient, TwoDimensionalArraysAreRowsOfItems) {
+  // SOAPBuilders round 2 group B: ArrayOfString2D is wsdl:arrayType="xsd:string[,]".
+  dynamic_client c{LATHER_SHARED_DIR "/wsdl-corpus/soapbuilders-r2-groupb/InteropBtyped.wsdl"};
+  const auto& op = c.find("echo2DStringArray");
+  const std::string request = c.request(
+      op, value::from_json(R"({"input2DStringArray": [["a", "b", "c"], ["d", "e", "f"]]})"));
+  EXPECT_NE(request.find(R"(soapenc:arrayType="xsd:string[2,3]")"), std::string::npos) << request;
+  EXPECT_NE(request.find(">a</item><item xsi:type=\"xsd:string\">b</item>"), std::string::npos);
+  EXPECT_NE(request.find(">c</item><item xsi:type=\"xsd:string\">d</item>"), std::string::npos);
+  try {
+    c.request(op, value::from_json(R"({"input2DStringArray": [["a", "b"], ["c"]]})"));
+    FAIL();
+  } catch (const lather::dynamic::value_error& e) {
+    EXPECT_STREQ(e.what(), "/echo2DStringArray/input2DStringArray[1]: has 1 items, row 0 has 2");
+  }
+  // Answers in SOAP 1.1 (arrayType="T[2,3]") and SOAP 1.2 (enc:arraySize "2 3", "* 3").
+  const auto answer = [&](std::string_view version_ns, std::string_view size_attribute) {
+    return c.read_response(
+        op, std::string(R"(<e:Envelope xmlns:e=")") + std::string(version_ns) +
+                R"(" xmlns:a="http://schemas.xmlsoap.org/soap/encoding/")"
+                R"( xmlns:enc="http://www.w3.org/2003/05/soap-encoding"><e:Body>)"
+                R"(<m:echo2DStringArrayResponse xmlns:m="http://soapinterop.org/"><return )" +
+                std::string(size_attribute) +
+                R"(><i>a</i><i>b</i><i>c</i><i>d</i><i>e</i><i>f</i></return>)"
+                R"(</m:echo2DStringArrayResponse></e:Body></e:Envelope>)");
+  };
+  const std::string soap11 = "http://schemas.xmlsoap.org/soap/envelope/";
+  const std::string soap12 = "http://www.w3.org/2003/05/soap-envelope";
+  const std::string rows = R"({"return":[["a","b","c"],["d","e","f"]]})";
+  for (const auto& [ns, size] :
+       {std::pair{soap11, R"(a:arrayType="xsd:string[2,3]")"},
+        std::pair{soap12, R"(enc:arraySize="2 3")"}, std::pair{soap12, R"(enc:arraySize="* 3")"}}) {
+    SCOPED_TRACE(size);
+    const auto r = answer(ns, size);
+    EXPECT_TRUE(r.problems.empty()) << r.problems.front();
+    EXPECT_EQ(r.body.to_json(), rows);
+  }
+  const auto r = answer(soap11, R"(a:arrayType="xsd:string[2,2]")");
+  EXPECT_EQ(r.problems, std::vector<std::string>{"/Envelope/Body/echo2DStringArrayResponse/return: "
+                                                 "arrayType=\"xsd:string[2,2]\" says 4 items, "
+                                                 "6 present"});
 }
 
 TEST(DynamicClient, CallsInteropServerRpcEncoded) {

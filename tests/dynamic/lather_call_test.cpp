@@ -8,6 +8,7 @@
 #include <string>
 
 #include "../support/process.hpp"
+#include "lather/http/server.hpp"
 
 namespace {
 
@@ -145,6 +146,32 @@ TEST(LatherCall, HttpErrorAndTlsFailureOneLineExitTwo) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
 }
 
+TEST(LatherCall, AnAnswerThatDoesNotFitIsPrintedWithItsProblems) {
+  // A server answering addNumbers with a result that is not an xsd:int and an extra element.
+  lather::http::server srv{{}};
+  srv.route("/interop", [](lather::http::request& req, lather::http::response& res) {
+    char chunk[4096];
+    while (req.read_body(chunk, sizeof chunk) != 0) {
+    }
+    res.set_header("Content-Type", "text/xml; charset=utf-8");
+    res.body().append(
+        R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body>)"
+        R"(<t:addNumbersResponse xmlns:t="urn:interop"><t:result>five</t:result><t:why>x</t:why>)"
+        R"(</t:addNumbersResponse></e:Body></e:Envelope>)");
+  });
+  srv.start();
+  const auto r = lather_call({interop_wsdl, "addNumbers", "a=2", "b=3", "--address",
+                              "http://127.0.0.1:" + std::to_string(srv.port()) + "/interop"});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  // The answer as JSON anyway (stdout, flushed at exit), each problem on stderr (at once).
+  EXPECT_EQ(r.out,
+            "response does not match the schema: /Envelope/Body/addNumbersResponse/result: "
+            "\"five\" is not a valid xsd:int\n"
+            "response does not match the schema: /Envelope/Body/addNumbersResponse/why: "
+            "unexpected element (addNumbersResponse{} has no member why)\n"
+            "{\n  \"result\": \"five\"\n}\n");
+}
+
 TEST(LatherCall, ValidatePrintsEveryProblemWithItsPath) {
   const std::string message = scratch(
       "message.xml",
@@ -154,6 +181,44 @@ TEST(LatherCall, ValidatePrintsEveryProblemWithItsPath) {
   EXPECT_EQ(r.exit, 1);
   EXPECT_EQ(r.out, "/Envelope/Body/echoInt/value: \"12x\" is not a valid xsd:int\n");
   std::filesystem::remove(message);
+}
+
+TEST(LatherCall, ValidatesEncodedMessagesThroughHrefsAndXsiTypes) {
+  // Axis's shape: the result and its tags are multi-refs after the wrapper. Problems inside
+  // them are named by the path that reaches them; each xsi:type is checked against the schema.
+  const std::string encoded_wsdl = LATHER_SOURCE_DIR "/tests/interop/interop-encoded.wsdl";
+  const std::string head =
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema")"
+      R"( xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/">)"
+      R"(<e:Body><t:echoStructResponse xmlns:t="urn:interop"><result href="#s"/></t:echoStructResponse>)"
+      R"(<multiRef id="s" xsi:type="t:Struct" xmlns:t="urn:interop"><name xsi:type="xsd:string">a</name>)";
+  const std::string good =
+      head +
+      R"(<count xsi:type="xsd:int">3</count><price xsi:type="xsd:double">0.5</price>)"
+      R"(<when xsi:type="xsd:dateTime">2000-01-01T00:00:00Z</when><tags href="#t"/></multiRef>)"
+      R"(<multiRef id="t" xsi:type="enc:Array" enc:arrayType="xsd:string[2]"><item>x</item><item>y</item></multiRef>)"
+      R"(</e:Body></e:Envelope>)";
+  const std::string bad =
+      head +
+      R"(<count xsi:type="xsd:int">3x</count><price xsi:type="xsd:string">0.5</price>)"
+      R"(<when xsi:type="xsd:dateTime">2000-01-01T00:00:00Z</when><tags href="#t"/><extra/></multiRef>)"
+      R"(<multiRef id="t" xsi:type="enc:Array" enc:arrayType="xsd:string[3]"><item>x</item><item xsi:type="xsd:int">y</item></multiRef>)"
+      R"(</e:Body></e:Envelope>)";
+  const std::string good_file = scratch("encoded-good.xml", good);
+  auto r = lather_call({encoded_wsdl, "--validate", good_file});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_EQ(r.out, good_file + ": valid\n");
+  const std::string bad_file = scratch("encoded-bad.xml", bad);
+  r = lather_call({encoded_wsdl, "--validate", bad_file});
+  EXPECT_EQ(r.exit, 1);
+  const std::string at = "/Envelope/Body/echoStructResponse/result";
+  EXPECT_EQ(r.out, at + "/count: \"3x\" is not a valid xsd:int\n" + at +
+                       "/price: xsi:type xsd:string, but the schema says xsd:double\n" + at +
+                       "/tags[1]: xsi:type xsd:int, but the schema says xsd:string\n" + at +
+                       "/tags: arrayType=\"xsd:string[3]\" says 3 items, 2 present\n" + at +
+                       "/extra: unexpected element (Struct has no member extra)\n");
+  std::filesystem::remove(good_file);
+  std::filesystem::remove(bad_file);
 }
 
 }  // namespace

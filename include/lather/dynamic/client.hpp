@@ -11,8 +11,8 @@
 // written and read by walking its schema types at run time (see lather/dynamic/value.hpp for
 // how XML maps onto values). Styles: document/literal (wrapped and bare), rpc/literal and
 // rpc/encoded (xsi:type on every accessor, SOAP-ENC arrays; values inline on the way out,
-// SOAP 1.1 multi-refs resolved on the way in), SOAP 1.1 and 1.2. docs/lather-call.md shows it
-// through the lather-call tool.
+// SOAP 1.1 href and SOAP 1.2 enc:ref graphs resolved on the way in), SOAP 1.1 and 1.2.
+// docs/lather-call.md shows it through the lather-call tool.
 //
 // An operation's input value: document style with one body part: that element's value (for a
 // wrapped operation, the object of its parameters); otherwise an object with one member per
