@@ -37,6 +37,7 @@ struct request_codec {
   std::string envelope;  // the request for interceptors that rewrite it whole
 };
 struct response_codec {
+  std::string whole;  // the response, for interceptors that need it whole
   xml::reader reader;
   soap::envelope_reader envelope{reader};  // kept with the reader: its scope strings stay warm
 };
@@ -126,6 +127,24 @@ std::string excerpt(const xml::source_fn& body) {
   for (char& c : text)
     if (c == '\r' || c == '\n') c = ' ';
   return text;
+}
+
+// The whole body into `out` (reused: it keeps its capacity), at most `limit` bytes (0 = no
+// limit; past it the response is refused as the reader would refuse it).
+void read_whole(const xml::source_fn& body, std::uint64_t limit, std::string& out) {
+  if (out.capacity() > (4u << 20)) std::string().swap(out);  // one large response is not kept
+  out.clear();
+  constexpr std::size_t piece = 16384;
+  for (;;) {
+    const std::size_t used = out.size();
+    out.resize(used + piece);
+    const std::size_t n = body(out.data() + used, piece);
+    out.resize(used + n);
+    if (n == 0) break;
+    if (limit != 0 && out.size() > limit)
+      throw client_error("the response exceeds xml_limits.max_total_bytes (" +
+                         std::to_string(limit) + " bytes)");
+  }
 }
 
 }  // namespace
@@ -290,11 +309,21 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         }
         s->reader.reset();
         s->reader.set_limits(opts_.xml_limits);
+        xml::source_fn source;
         if (decoded)
-          s->reader.set_source(
-              [m = frame.message](char* d, std::size_t n) { return m->read_envelope(d, n); });
+          source = [m = frame.message](char* d, std::size_t n) { return m->read_envelope(d, n); };
         else
-          s->reader.set_source([&body](char* d, std::size_t n) { return body(d, n); });
+          source = [&body](char* d, std::size_t n) { return body(d, n); };
+        bool whole = false;
+        for (const auto& i : interceptors_) whole |= static_cast<bool>(i.whole_response);
+        if (whole && head.status == 200) {
+          read_whole(source, opts_.xml_limits.max_total_bytes, s->whole);
+          for (const auto& i : interceptors_)
+            if (i.whole_response) i.whole_response(frame.operation, s->whole);
+          s->reader.reset(s->whole);
+        } else {
+          s->reader.set_source(std::move(source));
+        }
         soap::envelope_reader& env = s->envelope;
         // The codec is shared by every client: each call sets its own header readers (or none).
         soap::envelope_options read_options;

@@ -219,6 +219,7 @@ void server::impl::answer_fault(mount_point& mp, soap_exchange& x, http::respons
                                     opts.hide_internal_errors, logged);
   if (!logged.empty() && opts.error_log) opts.error_log({mp.path, info.operation, logged});
   info.fault = true;
+  x.whole_response_ = false;  // a fault is sent as written
   x.buf_.clear();
   res.body().clear();  // what a never-chunked response had collected (nothing is sent yet)
   x.writer_.reset();
@@ -310,6 +311,7 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
     for (const auto& ic : svc.interceptors())
       if (ic.before) ic.before(x);
     const_cast<operation_entry&>(op).invoke(x);
+    if (x.whole_response_ && !x.one_way_) x.rewrite_whole_response();
     if (!x.head_set_) x.set_head(x.one_way_ ? 202 : 200, ct->ver);
   } catch (const std::bad_alloc&) {
     // Out of memory part-way: the exchange's reader and writer may be half-updated, so it is
@@ -327,7 +329,7 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
   // Whatever the sink did not forward yet goes to the HTTP body now (small responses: all).
   if (x.buf_.size() > 0) res.body().append(x.buf_.view());
   info.bytes_in = x.reader_.bytes_consumed();
-  info.bytes_out = x.buf_.flushed() + x.buf_.size();
+  info.bytes_out = x.whole_response_ ? x.response_copy_.size() : x.buf_.flushed() + x.buf_.size();
   if (!info.fault) info.http_status = x.one_way_ ? 202 : 200;
   info.micros = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - started).count());

@@ -26,7 +26,7 @@ inline soap::fault_error sender_fault(std::string reason, std::error_code ec = {
 // One SOAP call. Reused across calls (pooled); bound to the current HTTP request per call.
 class soap_exchange final : public detail::exchange {
  public:
-  explicit soap_exchange(const server_options& opts) {
+  explicit soap_exchange(const server_options& opts) : body_limit_(opts.body_limit) {
     reader_.set_source(request_body_);
     const std::size_t piece = std::max<std::size_t>(opts.response_chunking.threshold, 1);
     if (opts.response_chunking.never) {
@@ -34,6 +34,7 @@ class soap_exchange final : public detail::exchange {
       // bounded like a request body: past body_limit the call fails (a Server fault).
       buf_.set_sink(
           [this, limit = opts.body_limit](std::string_view bytes) {
+            if (whole_response_) return collect_response(bytes);
             xml::output& body = res_->body();
             if (body.size() + bytes.size() > limit)
               throw std::length_error("the response exceeds body_limit (" + std::to_string(limit) +
@@ -46,6 +47,7 @@ class soap_exchange final : public detail::exchange {
     // Forward the serialized response to the HTTP body through the chunking threshold.
     buf_.set_sink(
         [this](std::string_view bytes) {
+          if (whole_response_) return collect_response(bytes);
           // Streaming starts: the status and Content-Type go out with the first chunk.
           if (!head_set_) set_head(200, version_);
           xml::output& body = res_->body();
@@ -74,6 +76,11 @@ class soap_exchange final : public detail::exchange {
     for (auto& st : states_) st.cleared = false;
     // A large request read whole does not pin its buffer for the life of the server.
     if (request_copy_.capacity() > (4u << 20)) std::string().swap(request_copy_);
+    if (response_copy_.capacity() > (4u << 20)) std::string().swap(response_copy_);
+    response_copy_.clear();
+    whole_response_ = false;
+    for (const auto& ic : svc.interceptors())
+      whole_response_ |= static_cast<bool>(ic.whole_response);
     reader_.reset();
     reader_.set_limits(svc.options().xml_limits);
     buf_.clear();
@@ -178,6 +185,22 @@ class soap_exchange final : public detail::exchange {
     return request_copy_;
   }
 
+  /// Whole-response mode: the serialized response, collected instead of streamed, goes through
+  /// the interceptors that rewrite it, then to the HTTP body (sent with its Content-Length).
+  void rewrite_whole_response() {
+    response_copy_.append(buf_.view());
+    buf_.clear();
+    for (const auto& ic : svc_->interceptors())
+      if (ic.whole_response) ic.whole_response(*this, response_copy_);
+    res_->body().append(response_copy_);
+  }
+  void collect_response(std::string_view bytes) {
+    if (response_copy_.size() + bytes.size() > body_limit_)
+      throw std::length_error("the response exceeds body_limit (" + std::to_string(body_limit_) +
+                              " bytes), the most a response rewritten whole may buffer");
+    response_copy_.append(bytes);
+  }
+
   void set_head(unsigned status, soap::version v) {
     head_set_ = true;
     if (status != 200) res_->set_status(status);
@@ -207,7 +230,10 @@ class soap_exchange final : public detail::exchange {
     bool cleared;  // in the current call
   };
   std::vector<keyed_state> states_;
-  std::string request_copy_;  // the request, when an interceptor needs it whole
+  std::string request_copy_;     // the request, when an interceptor needs it whole
+  bool whole_response_ = false;  // an interceptor rewrites each response whole
+  std::string response_copy_;    // the response then, collected whole
+  std::size_t body_limit_;
   // service::codec: the service's codec, whether it decodes this request, the SOAP type of
   // the envelope it carries and the Content-Type of an encoded response ("" = plain).
   message_codec* codec_ = nullptr;

@@ -1,10 +1,12 @@
 // The client side: the Security header written into each request by an interceptor.
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <utility>
 #include <vector>
 
 #include "crypto.hpp"
+#include "header.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/wsse/client.hpp"
 #include "lather/xml/writer.hpp"
@@ -43,7 +45,11 @@ std::chrono::milliseconds client_security::clock_offset() const noexcept {
 void client_security::install(lather::client& c) const {
   const soap::version v = c.options().version;
   bool signs = impl_->endpoint.sign.has_value();
-  for (const auto& [name, p] : impl_->operations) signs |= p.sign.has_value();
+  bool verifies = impl_->endpoint.verify_response.has_value();
+  for (const auto& [name, p] : impl_->operations) {
+    signs |= p.sign.has_value();
+    verifies |= p.verify_response.has_value();
+  }
   c.intercept({.write_headers =
                    [self = *this, v](std::string_view operation, xml::writer& w) {
                      self.write_header(w, v, self.impl_->policy_for(operation));
@@ -58,17 +64,38 @@ void client_security::install(lather::client& c) const {
            const client_policy& p = self.impl_->policy_for(operation);
            if (p.sign) sign_envelope(envelope, p.sign->key, p.sign->options);
          }});
+  if (verifies)
+    c.intercept(
+        {.write_headers = {},
+         .after = {},
+         .whole_request = {},
+         .write_call_headers = {},
+         .read_header =
+             [](std::string_view, const call_options&, const soap::header_info& h, xml::reader&) {
+               // Checked whole by whole_response: mustUnderstand on it is satisfied.
+               return h.is(wsse_ns, "Security") ? soap::header_use::understood
+                                                : soap::header_use::not_understood;
+             },
+         .whole_response =
+             [self = *this](std::string_view operation, std::string_view envelope) {
+               const client_policy& p = self.impl_->policy_for(operation);
+               if (p.verify_response) self.verify(*p.verify_response, envelope);
+             }});
 }
 
-namespace {
-
-void leaf(xml::writer& w, std::string_view ns, std::string_view local, std::string_view text) {
-  w.start_element(ns, local);
-  w.text(text);
-  w.end_element();
+void client_security::verify(const response_verification& want, std::string_view envelope) const {
+  const verified_signature v = verify_envelope(envelope, want.trusted);
+  if (!v.body || (want.timestamp && !v.timestamp)) throw_fault(fault_code::invalid_security);
+  for (const soap::qname& h : want.signed_headers)
+    if (std::find(v.headers.begin(), v.headers.end(), h) == v.headers.end())
+      throw_fault(fault_code::invalid_security);
+  if (!want.timestamp) return;
+  // Against the peer's clock, as the Created and Expires we send.
+  const time_point now = std::chrono::system_clock::now() + clock_offset();
+  if (v.created > now + want.max_skew ||
+      (v.expires != time_point{} && v.expires + want.max_skew < now))
+    throw_fault(fault_code::message_expired);
 }
-
-}  // namespace
 
 void client_security::write_header(xml::writer& w, soap::version v,
                                    const client_policy& policy) const {
@@ -77,23 +104,13 @@ void client_security::write_header(xml::writer& w, soap::version v,
   std::array<char, 24> created_text;
   const std::string_view created = format_time(now, created_text);
 
-  w.declare_namespace("wsse", wsse_ns);
-  w.declare_namespace("wsu", wsu_ns);
-  w.start_element(wsse_ns, "Security");
-  soap::write_header_attributes(w, v, policy.must_understand);
-  if (policy.timestamp) {
-    w.start_element(wsu_ns, "Timestamp");
-    w.attribute(wsu_ns, "Id", "TS-1");
-    leaf(w, wsu_ns, "Created", created);
-    std::array<char, 24> expires_text;
-    leaf(w, wsu_ns, "Expires", format_time(now + policy.timestamp_ttl, expires_text));
-    w.end_element();
-  }
+  detail::start_security(w, v, policy.must_understand);
+  if (policy.timestamp) detail::write_timestamp(w, now, policy.timestamp_ttl);
   if (policy.token) {
     const username_token& t = *policy.token;
     w.start_element(wsse_ns, "UsernameToken");
     w.attribute(wsu_ns, "Id", "UsernameToken-1");
-    leaf(w, wsse_ns, "Username", t.username);
+    detail::write_leaf(w, wsse_ns, "Username", t.username);
     std::array<std::uint8_t, 16> nonce;
     if (t.nonce) detail::random_bytes(nonce);
     const std::span<const std::uint8_t> nonce_sent =
@@ -117,7 +134,7 @@ void client_security::write_header(xml::writer& w, soap::version v,
       w.text(encoded);
       w.end_element();
     }
-    if (t.created) leaf(w, wsu_ns, "Created", created_sent);
+    if (t.created) detail::write_leaf(w, wsu_ns, "Created", created_sent);
     w.end_element();
   }
   w.end_element();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "crypto.hpp"
+#include "header.hpp"
 #include "lather/wsse/client.hpp"
 #include "lather/xml/reader.hpp"
 #include "read.hpp"
@@ -157,10 +158,26 @@ struct server_security::impl {
   detail::replay_cache replay{100'000};
   trust_store trusted;
 
-  bool any_signature() const noexcept {
-    bool any = endpoint.signature;
-    for (const auto& [name, p] : operations) any |= p.signature;
-    return any;
+  template <class Member>
+  bool any(Member member) const noexcept {
+    bool found = static_cast<bool>(endpoint.*member);
+    for (const auto& [name, p] : operations) found |= static_cast<bool>(p.*member);
+    return found;
+  }
+
+  // A response to be signed carries a Security header with a Timestamp (signed with the Body).
+  void add_response_security(call_context& ctx) {
+    if (!policy_for(ctx.operation()).sign_response) return;
+    ctx.add_response_header([self = this, v = ctx.version()](xml::writer& w) {
+      detail::start_security(w, v, false);
+      detail::write_timestamp(w, clock::now(), milliseconds{self->ttl_ms.load()});
+      w.end_element();
+    });
+  }
+
+  void sign_response(call_context& ctx, std::string& envelope) const {
+    const server_policy& p = policy_for(ctx.operation());
+    if (p.sign_response) sign_envelope(envelope, p.sign_response->key, p.sign_response->options);
   }
 
   void verify_signature(call_context& ctx, std::string_view envelope) {
@@ -271,10 +288,22 @@ void server_security::install(service& svc) {
   svc.header(std::string(wsse_ns), "Security", [](call_context& ctx, xml::reader& r) {
     read_security(r, ctx.state<security_state>(&state_key));
   });
-  svc.intercept({.before = [self = impl_.get()](call_context& ctx) { self->check(ctx); },
+  svc.intercept({.before =
+                     [self = impl_.get()](call_context& ctx) {
+                       self->check(ctx);
+                       self->add_response_security(ctx);
+                     },
                  .after = {},
                  .whole_request = {}});
-  if (impl_->any_signature())
+  if (impl_->any(&server_policy::sign_response))
+    svc.intercept({.before = {},
+                   .after = {},
+                   .whole_request = {},
+                   .fault_headers = {},
+                   .whole_response = [self = impl_.get()](call_context& ctx, std::string& e) {
+                     self->sign_response(ctx, e);
+                   }});
+  if (impl_->any(&server_policy::signature))
     svc.intercept({.before = {},
                    .after = {},
                    .whole_request = [self = impl_.get()](call_context& ctx, std::string_view e) {

@@ -11,6 +11,7 @@
 #include "dsig.hpp"
 #include "lather/bind/xsd.hpp"
 #include "lather/soap/version.hpp"
+#include "lather/wsse/client.hpp"
 #include "lather/wsse/signature.hpp"
 #include "lather/xml/error.hpp"
 #include "read.hpp"
@@ -26,12 +27,14 @@ constexpr std::size_t max_text = 64 * 1024;  // a certificate in base64 fits man
 /// References in one SignedInfo: canonicalizing costs (references x elements), so a message
 /// with thousands of them is refused instead of processed; real ones have a handful.
 constexpr std::size_t max_references = 64;
+constexpr std::size_t max_time = 64;  // an xsd:dateTime
 
 enum class part { other, body, timestamp, header };
 
 struct indexed {
   part kind = part::other;
-  soap::qname name;  // of a header entry
+  soap::qname name;                 // of a header entry
+  time_point created{}, expires{};  // of a Timestamp
 };
 
 struct message_index {
@@ -47,11 +50,13 @@ message_index index_message(std::string_view doc) {
   r.reset(doc);
   std::uint64_t ordinal = 0, current_security = 0;
   bool in_header = false, in_security = false, in_signature = false;
+  indexed* timestamp = nullptr;  // the Timestamp being read, if it has an Id
+  std::string text;
   for (xml::token t = r.next(); t != xml::token::end_document; t = r.next()) {
     if (t == xml::token::error) throw xml::error(r.error());
     const std::uint32_t depth = r.depth();
     if (t == xml::token::end_element) {
-      if (depth == 4) in_signature = false;
+      if (depth == 4) in_signature = false, timestamp = nullptr;
       if (depth == 3) in_security = false;
       if (depth == 2) in_header = false;
       continue;
@@ -70,6 +75,14 @@ message_index index_message(std::string_view doc) {
       in_signature = !r.is_empty_element();
     }
     if (depth == 5 && in_signature && r.is(ds_ns, "SignedInfo")) m.signed_info_ordinal = ordinal;
+    if (depth == 5 && timestamp && (r.is(wsu_ns, "Created") || r.is(wsu_ns, "Expires"))) {
+      time_point& at = r.local_name() == "Created" ? timestamp->created : timestamp->expires;
+      read_text(r, text, max_time);
+      const auto parsed = parse_time(text);
+      if (!parsed) throw_fault(fault_code::invalid_security_token);
+      at = *parsed;
+      continue;
+    }
     const std::string_view id = id_of(r);
     if (id.empty()) continue;
     indexed entry;
@@ -81,7 +94,10 @@ message_index index_message(std::string_view doc) {
       entry = {part::header, {std::string(r.ns()), std::string(r.local_name()), {}}};
     // Unique Ids in the whole message: a second element with a signed Id is how signature
     // wrapping moves the signed content away from what is processed.
-    if (!m.ids.emplace(id, std::move(entry)).second) throw_fault(fault_code::invalid_security);
+    const bool is_timestamp = entry.kind == part::timestamp;
+    const auto [at, fresh] = m.ids.emplace(id, std::move(entry));
+    if (!fresh) throw_fault(fault_code::invalid_security);
+    if (is_timestamp && !r.is_empty_element()) timestamp = &at->second;
   }
   return m;
 }
@@ -368,7 +384,11 @@ verified_signature verify_envelope(std::string_view envelope, const trust_store&
   for (const reference& ref : s.references) {
     const indexed& what = m.ids.find(ref.id)->second;
     if (what.kind == part::body) v.body = true;
-    if (what.kind == part::timestamp) v.timestamp = true;
+    if (what.kind == part::timestamp) {
+      v.timestamp = true;
+      v.created = what.created;
+      v.expires = what.expires;
+    }
     if (what.kind == part::header) v.headers.push_back(what.name);
   }
   return v;

@@ -5,7 +5,9 @@
 
 #include <string>
 
+#include "calc_fixture.hpp"
 #include "calc_types.hpp"
+#include "call_faults.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "lather/wsse.hpp"
@@ -19,14 +21,8 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view route_ns = "urn:lather:route";
 
-class wsse_signed_call : public ::testing::Test {
+class wsse_signed_call : public wsse_test::calc_fixture {
  protected:
-  static void SetUpTestSuite() {
-    std::string log;
-    dir_ = wsse_test::make_certificates(log);
-    ASSERT_FALSE(dir_.empty()) << log;
-  }
-
   void SetUp() override {
     svc_.operation("add", [](call_context& ctx, const wsse_test::add& in) {
       return wsse_test::addResponse{in.a + in.b, std::string(wsse::server_security::signer(ctx))};
@@ -44,7 +40,6 @@ class wsse_signed_call : public ::testing::Test {
     srv_.mount("/calc", svc_);
     srv_.start();
   }
-  void TearDown() override { srv_.stop(); }
 
   static wsse::server_policy sec_policy() {
     wsse::server_policy p;
@@ -52,8 +47,6 @@ class wsse_signed_call : public ::testing::Test {
     p.timestamp = true;
     return p;
   }
-
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(srv_.port()) + "/calc"; }
 
   static wsse::client_policy signing(std::string_view who = "signer") {
     wsse::client_policy p;
@@ -63,32 +56,8 @@ class wsse_signed_call : public ::testing::Test {
     return p;
   }
 
-  static std::string code_of(const soap::fault_error& e) {
-    for (auto c : {wsse::fault_code::invalid_security, wsse::fault_code::failed_check,
-                   wsse::fault_code::failed_authentication, wsse::fault_code::message_expired})
-      if (wsse::is_fault(e.get(), c)) return std::string(wsse::fault_code_name(c));
-    return e.what();
-  }
-
-  template <class Resp, class Req>
-  static std::string fault_of(client& c, std::string_view op, const Req& req,
-                              const call_options& o = {}) {
-    try {
-      c.call<Resp>(op, req, o);
-    } catch (const soap::fault_error& e) {
-      return code_of(e);
-    }
-    return "";
-  }
-
-  static fs::path dir_;
-  service svc_{"Calc", std::string(wsse_test::ns)};
-  wsse::server_security sec_{[](std::string_view) { return std::optional<std::string>(); },
-                             sec_policy()};
-  server srv_{{.address = "127.0.0.1", .port = 0, .threads = 2}};
+  wsse::server_security sec_{no_passwords, sec_policy()};
 };
-
-fs::path wsse_signed_call::dir_;
 
 TEST_F(wsse_signed_call, SignedRequestsVerifyAndNameTheSigner) {
   for (auto v : {soap::version::soap11, soap::version::soap12}) {
@@ -107,14 +76,16 @@ TEST_F(wsse_signed_call, UnsignedUntrustedAndTamperedRequestsAreRefused) {
   wsse::client_policy stamp_only;
   stamp_only.timestamp = true;
   wsse::client_security{stamp_only}.install(unsigned_client);
-  EXPECT_EQ((fault_of<wsse_test::addResponse>(unsigned_client, "add", wsse_test::add{2, 3})),
-            "InvalidSecurity");
+  EXPECT_EQ(
+      (wsse_test::fault_of<wsse_test::addResponse>(unsigned_client, "add", wsse_test::add{2, 3})),
+      "InvalidSecurity");
   // An open operation takes the same client.
-  EXPECT_EQ((fault_of<wsse_test::nowResponse>(unsigned_client, "now", wsse_test::now{})), "");
+  EXPECT_EQ((wsse_test::fault_of<wsse_test::nowResponse>(unsigned_client, "now", wsse_test::now{})),
+            "");
 
   client rogue{url()};
   wsse::client_security{signing("rogue")}.install(rogue);
-  EXPECT_EQ((fault_of<wsse_test::addResponse>(rogue, "add", wsse_test::add{2, 3})),
+  EXPECT_EQ((wsse_test::fault_of<wsse_test::addResponse>(rogue, "add", wsse_test::add{2, 3})),
             "FailedAuthentication");
 
   // Changed on the way, after signing.
@@ -126,7 +97,7 @@ TEST_F(wsse_signed_call, UnsignedUntrustedAndTamperedRequestsAreRefused) {
                          const auto at = envelope.find(">2<");
                          if (at != std::string::npos) envelope[at + 1] = '7';
                        }});
-  EXPECT_EQ((fault_of<wsse_test::addResponse>(tampering, "add", wsse_test::add{2, 3})),
+  EXPECT_EQ((wsse_test::fault_of<wsse_test::addResponse>(tampering, "add", wsse_test::add{2, 3})),
             "FailedCheck");
 }
 
@@ -139,14 +110,17 @@ TEST_F(wsse_signed_call, AnOperationCanRequireSignedHeaders) {
   });
   client plain{url()};
   wsse::client_security{signing()}.install(plain);
-  EXPECT_EQ((fault_of<wsse_test::nowResponse>(plain, "routed", wsse_test::now{}, with_route)),
-            "InvalidSecurity");  // the header is there, but not signed
+  EXPECT_EQ(
+      (wsse_test::fault_of<wsse_test::nowResponse>(plain, "routed", wsse_test::now{}, with_route)),
+      "InvalidSecurity");  // the header is there, but not signed
 
   auto p = signing();
   p.sign->options.headers = {{std::string(route_ns), "To", {}}};
   client routed{url()};
   wsse::client_security{p}.install(routed);
-  EXPECT_EQ((fault_of<wsse_test::nowResponse>(routed, "routed", wsse_test::now{}, with_route)), "");
+  EXPECT_EQ(
+      (wsse_test::fault_of<wsse_test::nowResponse>(routed, "routed", wsse_test::now{}, with_route)),
+      "");
 }
 
 TEST_F(wsse_signed_call, LargeSignedRequestGoesOutWhole) {
@@ -159,7 +133,7 @@ TEST_F(wsse_signed_call, LargeSignedRequestGoesOutWhole) {
   });
   client c{url()};
   wsse::client_security{signing()}.install(c);
-  EXPECT_EQ((fault_of<wsse_test::addResponse>(c, "add", wsse_test::add{2, 3}, big)), "");
+  EXPECT_EQ((wsse_test::fault_of<wsse_test::addResponse>(c, "add", wsse_test::add{2, 3}, big)), "");
 }
 
 }  // namespace

@@ -3,12 +3,17 @@
 
 usage: zeep_wsse.py --wsdl URL [--user U --password P [--digest]] [--soap12]
                     [--created ISO --nonce TEXT] [--calls N] [--sign KEY CERT [--binary]]
+                    [--verify-response CERT]
+       zeep_wsse.py --sign-envelope KEY CERT IN OUT [--binary]
 Calls add(a=2, b=3) N times (default 1) with the same token settings and prints one line per
 call: "ok <result> <user>" or "fault <code>" where <code> is the WS-Security code (SOAP 1.1
 faultcode or SOAP 1.2 subcode, local part). --created/--nonce fix them (zeep then sends the
 same token every time: a replay). --sign signs each request with zeep.wsse.signature
 (python3-xmlsec): the Body, with the certificate in X509Data, or with --binary in a
-BinarySecurityToken; responses are not checked (lather does not sign them).
+BinarySecurityToken; responses are not checked unless --verify-response names the certificate
+whose key must have signed them (zeep.wsse.signature.verify_envelope; a response that does not
+verify prints "unverified"). --sign-envelope signs the envelope in file IN with zeep's signing
+code (the Body, and the Timestamp of its Security header if it has one) into OUT.
 """
 import argparse
 import datetime
@@ -29,7 +34,7 @@ def local(code):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--wsdl", required=True)
+    p.add_argument("--wsdl")
     p.add_argument("--user")
     p.add_argument("--password")
     p.add_argument("--digest", action="store_true")
@@ -39,7 +44,11 @@ def main():
     p.add_argument("--calls", type=int, default=1)
     p.add_argument("--sign", nargs=2, metavar=("KEY", "CERT"))
     p.add_argument("--binary", action="store_true")
+    p.add_argument("--verify-response", metavar="CERT")
+    p.add_argument("--sign-envelope", nargs=4, metavar=("KEY", "CERT", "IN", "OUT"))
     a = p.parse_args()
+    if a.sign_envelope:
+        return sign_file(*a.sign_envelope, binary=a.binary)
     created = datetime.datetime.fromisoformat(a.created) if a.created else None
     parts = []
     if a.user:
@@ -52,6 +61,8 @@ def main():
 
         class RequestSignature(base):
             def verify(self, envelope):
+                if a.verify_response:
+                    signature.verify_envelope(envelope, a.verify_response)
                 return envelope
 
         parts.append(RequestSignature(a.sign[0], a.sign[1]))
@@ -61,9 +72,23 @@ def main():
         try:
             r = service.add(a=2, b=3)
             print("ok", r.result, r.user, flush=True)
+        except zeep.exceptions.SignatureVerificationFailed:
+            print("unverified", flush=True)
         except zeep.exceptions.Fault as f:
             codes = [local(c) for c in (f.subcodes or [])] or [local(f.code)]
             print("fault", codes[-1], flush=True)
+
+
+def sign_file(key, cert, source, target, binary):
+    from lxml import etree
+    from zeep.wsse import signature
+
+    with open(source, "rb") as f:
+        envelope = etree.fromstring(f.read())
+    base = signature.BinarySignature if binary else signature.Signature
+    base(key, cert).apply(envelope, {})
+    with open(target, "wb") as f:
+        f.write(etree.tostring(envelope))
 
 
 if __name__ == "__main__":

@@ -87,6 +87,10 @@ struct client_interceptor {
   std::function<soap::header_use(std::string_view operation, const call_options& o,
                                  const soap::header_info& h, xml::reader& r)>
       read_header{};
+  /// Sees the whole response envelope of an HTTP 200 answer before any of it is read (e.g. to
+  /// verify its signature); may throw to reject it. A client with such an interceptor reads
+  /// each such response whole (up to client_options::xml_limits.max_total_bytes).
+  std::function<void(std::string_view operation, std::string_view envelope)> whole_response{};
 };
 
 /// One call's message format when the envelope travels inside something else (lather/mtom:

@@ -175,6 +175,11 @@ struct interceptor {
   /// call_context::add_response_header belong to a normal response only), e.g. the
   /// WS-Addressing headers of a fault. `f` is the fault being sent.
   std::function<void(call_context&, const soap::fault& f, xml::writer&)> fault_headers{};
+  /// Rewrites the whole serialized response envelope before it is sent (e.g. signs it); may
+  /// throw (the call then answers a fault). Not called for faults or one-way calls. A service
+  /// with such an interceptor buffers each response whole (up to server_options::body_limit)
+  /// instead of streaming it.
+  std::function<void(call_context&, std::string& envelope)> whole_response{};
 };
 
 /// A body that carries the envelope inside something else (lather/mtom: MIME multipart/related

@@ -24,6 +24,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "lather/bind/xsd.hpp"
 #include "lather/service/client.hpp"
@@ -43,10 +44,13 @@ struct username_token {
   bool created = true;  ///< send wsu:Created (part of the digest)
 };
 
-/// An X.509 signature of each request (lather/wsse/signature.hpp).
-struct signing {
-  credentials key;
-  signature_options options{};
+/// What each response's signature must cover, and who may make it (the client then reads
+/// each response whole before it is bound). A fault is not required to be signed.
+struct response_verification {
+  trust_store trusted;    ///< certificates trusted to sign responses
+  bool timestamp = true;  ///< the Security header's Timestamp must be signed and current
+  std::vector<soap::qname> signed_headers{};  ///< header entries that must be signed too
+  std::chrono::seconds max_skew{300};         ///< how far the Timestamp may be off our clock
 };
 
 /// What goes into the Security header of a call. Nothing set: no Security header.
@@ -57,6 +61,9 @@ struct client_policy {
   bool must_understand = true;              ///< mustUnderstand on the Security header
   /// Sign the request (the client then sends each request whole, not streamed).
   std::optional<signing> sign{};
+  /// Verify each response's signature (the Body always; failures throw soap::fault_error with
+  /// a WS-Security code, as the server's checks do).
+  std::optional<response_verification> verify_response{};
 };
 
 /// WS-Security for one peer (one lather::client): a policy for the endpoint, optional
@@ -74,6 +81,9 @@ class client_security {
   void install(lather::client& c) const;
   /// Write the Security header `policy` asks for (what install()'s interceptor does).
   void write_header(xml::writer& w, soap::version v, const client_policy& policy) const;
+  /// Check a response envelope as install()'s interceptor does for `verify_response`: throws
+  /// soap::fault_error with a WS-Security code if it does not verify or is not current.
+  void verify(const response_verification& want, std::string_view envelope) const;
 
  private:
   struct impl;

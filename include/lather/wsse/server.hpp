@@ -43,6 +43,10 @@ struct server_policy {
   bool signature = false;
   /// Header entries the signature must cover too, {namespace, local name}.
   std::vector<soap::qname> signed_headers{};
+  /// Sign each response (not faults): a Security header with a wsu:Timestamp (Expires =
+  /// Created + the TTL) goes into the response, which is then buffered whole and signed with
+  /// `sign_response->options` (the Body and that Timestamp by default).
+  std::optional<signing> sign_response{};
   bool requires_anything() const noexcept { return username_token || timestamp || signature; }
 };
 

@@ -10,6 +10,7 @@
 //   if (!v.body) ...                                          // the Body actually processed
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -71,6 +72,12 @@ struct signature_options {
   std::vector<soap::qname> headers;
 };
 
+/// A key and how to sign with it (a client's requests, a server's responses).
+struct signing {
+  credentials key;
+  signature_options options{};
+};
+
 /// Sign a SOAP 1.1 or 1.2 envelope in place. It must hold a wsse:Security header (the one
 /// lather's client_security writes); a wsu:Id is added to each element signed that has none,
 /// then a BinarySecurityToken (direct reference) and a ds:Signature go at the end of the
@@ -86,6 +93,8 @@ struct verified_signature {
   bool timestamp = false;
   std::vector<soap::qname> headers;  ///< header entries signed
   std::string subject;               ///< the signer certificate's subject (RFC 2253)
+  /// The signed Timestamp's Created and Expires (the epoch where it has none).
+  std::chrono::system_clock::time_point created{}, expires{};
 };
 
 /// Verify the signature in the envelope's Security header (there must be one): every
