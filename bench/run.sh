@@ -10,6 +10,8 @@
 #   dynamic  lather::dynamic_client vs zeep in the same run: echoComplexTypeDoc calls/s against
 #         lather-perf-server (one client thread each, alternated ROUNDS times) and the load time
 #         of the largest corpus WSDL (vSphere), ~1 minute.
+#   wss   WS-Security: calls/s of plain calls, UsernameToken digest and an RSA-SHA256 signature,
+#         lather beside gSOAP's wsse plugin in the same run, ~1 minute.
 #
 # Environment: BUILD_DIR (default <repo>/build; configured if needed, the mode's target is
 # brought up to date first), REPETITIONS (default 3), MIN_TIME (seconds per repetition, 0.3).
@@ -269,8 +271,60 @@ run_mtom() {
     "${peer[@]}"
 }
 
+# wss: lather-bench-wss and gsoap-wss-bench (bench/gsoap: gSOAP's wsse plugin) take turns, each
+# a server thread and a client over one loopback keep-alive connection calling add(2, 3) for
+# DURATION seconds (default 3), per mode (plain, UsernameToken digest, signature), ROUNDS times
+# (default 3). The certificates (a CA and a signer it issued, RSA 2048) are made for the run.
+run_wss() {
+  ensure_target lather-bench-wss
+  ensure_target gsoap-wss-bench
+  local dir round mode
+  dir="$(mktemp -d)"
+  trap 'rm -rf "$dir"; trap - RETURN' RETURN
+  (
+    cd "$dir"
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -subj '/CN=bench CA' \
+      -days 2 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -keyout signer.key -out signer.csr \
+      -subj '/O=lather/CN=signer' 2>/dev/null
+    openssl x509 -req -in signer.csr -CA ca.pem -CAkey ca.key -set_serial 1 -days 2 \
+      -out signer.pem 2>/dev/null
+  )
+  for round in $(seq "${ROUNDS:-3}"); do
+    for mode in plain digest sign; do
+      "$build_dir/bin/lather-bench-wss" --mode "$mode" --seconds "${DURATION:-3}" \
+        --certs "$dir" >>"$dir/results"
+      "$build_dir/bin/gsoap-wss-bench" --mode "$mode" --seconds "${DURATION:-3}" \
+        --certs "$dir" >>"$dir/results"
+    done
+  done
+  "$python" - "$dir/results" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    if line.startswith("RESULT "):
+        f = dict(kv.split("=", 1) for kv in line.split()[1:])
+        rows.setdefault((f["engine"], f["mode"]), []).append(float(f["calls_per_s"]))
+med = {k: statistics.median(v) for k, v in rows.items()}
+names = {"plain": "plain", "digest": "UsernameToken digest", "sign": "signature (RSA-SHA256)"}
+print(f"{'calls/s':<26}{'lather':>10}{'gSOAP':>10}{'ratio':>8}{'lather/plain':>14}{'gSOAP/plain':>13}")
+for mode in ("plain", "digest", "sign"):
+    l, g = med.get(("lather", mode)), med.get(("gsoap", mode))
+    lp, gp = med.get(("lather", "plain")), med.get(("gsoap", "plain"))
+    row = f"{names[mode]:<26}{l or 0:>10.0f}{g or 0:>10.0f}"
+    row += f"{l / g:>7.2f}x" if l and g else f"{'-':>8}"
+    row += f"{l / lp:>14.2f}" if l and lp else f"{'-':>14}"
+    row += f"{g / gp:>13.2f}" if g and gp else f"{'-':>13}"
+    print(row)
+print("one client, one server thread, one keep-alive connection, in one process each; medians "
+      "of the rounds. signature: Timestamp + Body signed by the client (BinarySecurityToken, "
+      "exc-c14n, RSA-SHA256), verified by the server against the CA; responses unsigned.")
+PY
+}
+
 case "${1:-}" in
   xml) run_xml ;;
+  wss) run_wss ;;
   dynamic) run_dynamic ;;
   bind) run_bind ;;
   wrk) run_wrk ;;

@@ -15,8 +15,6 @@
 // adds --tls-keyfile FILE: HTTPS, gSOAP's soap_ssl_server_context (TLS 1.2 and 1.3, its session
 // id context set, so its OpenSSL session cache and tickets are on) and soap_ssl_accept in each
 // worker before soap_serve.
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <condition_variable>
@@ -29,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "bound_port.hpp"
 #include "command_line.hpp"
 #include "gsoap_perf_model.hpp"
 
@@ -125,13 +124,6 @@ void serve_connections(soap* ctx, socket_queue& queue, bool tls) {
   }
 }
 
-int bound_port(SOAP_SOCKET socket) {
-  sockaddr_in address{};
-  socklen_t length = sizeof address;
-  if (getsockname(socket, reinterpret_cast<sockaddr*>(&address), &length) != 0) return -1;
-  return ntohs(address.sin_port);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -176,7 +168,7 @@ int main(int argc, char** argv) {
   }
 
   std::printf("listening on %s://127.0.0.1:%d/perf\n", tls ? "https" : "http",
-              bound_port(master.master));
+              gsoap_peer::bound_port(master.master));
   std::fflush(stdout);
   for (;;) {
     const SOAP_SOCKET socket = soap_accept(&master);
