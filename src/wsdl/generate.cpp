@@ -1107,7 +1107,7 @@ class generator {
         std::string method = unique_name(identifier(bo->name), methods);
         operations.push_back({bo->name, method, bo->soap_action, qualified(req->name),
                               qualified(res->name), element_ns, request_element, response_element,
-                              style});
+                              style, bo->input_action, bo->output_action});
       }
       if (operations.empty()) continue;
       detail::port_type_plan plan{pt->name.local,

@@ -22,7 +22,8 @@ struct operation_plan {
   std::string soap_action;
   std::string request_type, response_type;  ///< qualified C++ types
   std::string element_ns, request_element, response_element;
-  std::string style;  ///< "" (document), "rpc_literal" or "rpc_encoded"
+  std::string style;                    ///< "" (document), "rpc_literal" or "rpc_encoded"
+  std::string action, response_action;  ///< WS-Addressing Actions in force ("" = none)
 };
 
 struct port_type_plan {

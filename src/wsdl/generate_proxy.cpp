@@ -15,6 +15,11 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
                            "    o.response_element = " + quote(op.response_element) + ";\n" +
                            "    o.element_ns = " + quote(op.element_ns) + ";\n";
     if (!op.style.empty()) settings += "    o.style = lather::soap::style::" + op.style + ";\n";
+    // The contract's WS-Addressing Actions, for lather::wsa (docs/wsa.md).
+    if (!op.action.empty()) settings += "    o.action = " + quote(op.action) + ";\n";
+    const std::string response_action =
+        op.response_action.empty() ? ""
+                                   : "    o.response_action = " + quote(op.response_action) + ";\n";
     client += "  /// " + op.name + ": {" + op.element_ns + "}" + op.request_element + " -> " +
               op.response_element + (op.style.empty() ? "" : " (" + op.style + ")") + "\n";
     client += "  " + Res + " " + method + "(const " + Req +
@@ -25,9 +30,10 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
               quote(op.name) + ", request, response, o);\n  }\n";
     server +=
         "  virtual void " + method + "(const " + Req + "& request, " + Res + "& response) = 0;\n";
-    mount += "  {\n    lather::operation_options o;\n" + settings + "    s.operation(\n        " +
-             quote(op.name) + ",\n        [this](" + Req + "& request, " + Res + "& response) { " +
-             method + "(request, response); },\n        std::move(o));\n  }\n";
+    mount += "  {\n    lather::operation_options o;\n" + settings + response_action +
+             "    s.operation(\n        " + quote(op.name) + ",\n        [this](" + Req +
+             "& request, " + Res + "& response) { " + method +
+             "(request, response); },\n        std::move(o));\n  }\n";
   }
   const std::string& cls = pt.cls;
   std::string text =
