@@ -120,18 +120,18 @@ void client_security::write_header(xml::writer& w, soap::version v,
     if (t.type == password_type::digest) {
       w.attribute({}, "Type", password_digest_uri);
       // Over exactly the nonce bytes and the Created text written below.
-      w.text(password_digest(nonce_sent, created_sent, t.password));
+      std::array<char, 28> digest;
+      w.text(detail::password_digest_text(nonce_sent, created_sent, t.password, digest));
     } else {
       w.attribute({}, "Type", password_text_uri);
       w.text(t.password);
     }
     w.end_element();
     if (t.nonce) {
-      std::string encoded;
-      xsd::base64_encode(nonce, encoded);
+      std::array<char, 24> encoded;
       w.start_element(wsse_ns, "Nonce");
       w.attribute({}, "EncodingType", base64_encoding_uri);
-      w.text(encoded);
+      w.text(detail::base64(nonce, encoded));
       w.end_element();
     }
     if (t.created) detail::write_leaf(w, wsu_ns, "Created", created_sent);

@@ -1,25 +1,28 @@
+// The low-level digest functions are deprecated in OpenSSL 3 but kept: they need no heap.
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include "crypto.hpp"
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <openssl/sha.h>
 
-#include <memory>
 #include <stdexcept>
 
 namespace lather::wsse::detail {
 
 namespace {
 
-template <std::size_t N>
-std::array<std::uint8_t, N> digest(const EVP_MD* md,
-                                   std::initializer_list<std::span<const std::uint8_t>> parts) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx{EVP_MD_CTX_new(), &EVP_MD_CTX_free};
+// SHA-1 and SHA-256 through OpenSSL's low-level functions: a context on the stack. The EVP
+// interface allocates a context per digest (OpenSSL 3.0: one malloc per init, whether the
+// context is new or reused), which would be an allocation per UsernameToken on each side.
+template <class Context, int (*init)(Context*), int (*update)(Context*, const void*, std::size_t),
+          int (*final)(unsigned char*, Context*), std::size_t N>
+std::array<std::uint8_t, N> digest(std::initializer_list<std::span<const std::uint8_t>> parts) {
+  Context ctx;
   std::array<std::uint8_t, N> out{};
-  unsigned size = 0;
-  bool ok = ctx && EVP_DigestInit_ex(ctx.get(), md, nullptr) == 1;
-  for (auto part : parts) ok = ok && EVP_DigestUpdate(ctx.get(), part.data(), part.size()) == 1;
-  ok = ok && EVP_DigestFinal_ex(ctx.get(), out.data(), &size) == 1 && size == N;
+  bool ok = init(&ctx) == 1;
+  for (auto part : parts) ok = update(&ctx, part.data(), part.size()) == 1 && ok;
+  ok = final(out.data(), &ctx) == 1 && ok;
   if (!ok) throw std::runtime_error("OpenSSL digest failed");
   return out;
 }
@@ -27,16 +30,37 @@ std::array<std::uint8_t, N> digest(const EVP_MD* md,
 }  // namespace
 
 sha1_digest sha1(std::initializer_list<std::span<const std::uint8_t>> parts) {
-  return digest<20>(EVP_sha1(), parts);
+  return digest<SHA_CTX, SHA1_Init, SHA1_Update, SHA1_Final, 20>(parts);
 }
 
 sha256_digest sha256(std::initializer_list<std::span<const std::uint8_t>> parts) {
-  return digest<32>(EVP_sha256(), parts);
+  return digest<SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Final, 32>(parts);
 }
 
 void random_bytes(std::span<std::uint8_t> out) {
   if (RAND_bytes(out.data(), static_cast<int>(out.size())) != 1)
     throw std::runtime_error("OpenSSL RAND_bytes failed");
+}
+
+std::string_view base64(std::span<const std::uint8_t> in, std::span<char> out) noexcept {
+  static constexpr char alphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < in.size(); i += 3) {
+    const std::size_t left = in.size() - i;
+    const unsigned v = unsigned(in[i]) << 16 | (left > 1 ? unsigned(in[i + 1]) << 8 : 0u) |
+                       (left > 2 ? unsigned(in[i + 2]) : 0u);
+    out[n++] = alphabet[v >> 18 & 63];
+    out[n++] = alphabet[v >> 12 & 63];
+    out[n++] = left > 1 ? alphabet[v >> 6 & 63] : '=';
+    out[n++] = left > 2 ? alphabet[v & 63] : '=';
+  }
+  return {out.data(), n};
+}
+
+std::string_view password_digest_text(std::span<const std::uint8_t> nonce, std::string_view created,
+                                      std::string_view password, std::array<char, 28>& out) {
+  return base64(sha1({nonce, bytes(created), bytes(password)}), out);
 }
 
 bool equal_secret(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept {

@@ -19,6 +19,14 @@ sha256_digest sha256(std::initializer_list<std::span<const std::uint8_t>> parts)
 /// Fill `out` from OpenSSL's CSPRNG; throws std::runtime_error if it fails.
 void random_bytes(std::span<std::uint8_t> out);
 
+/// The base64 of `in` written into `out` (at least 4 * ceil(in.size() / 3) characters), for
+/// the short values of a Security header (nonces, digests) without a heap string.
+std::string_view base64(std::span<const std::uint8_t> in, std::span<char> out) noexcept;
+
+/// PasswordDigest = Base64(SHA-1(nonce + created + password)) into `out`.
+std::string_view password_digest_text(std::span<const std::uint8_t> nonce, std::string_view created,
+                                      std::string_view password, std::array<char, 28>& out);
+
 /// Constant-time equality of two byte strings of the same length (false otherwise).
 bool equal_secret(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept;
 

@@ -36,6 +36,8 @@ struct security_state final : call_state {
   std::string username, password, nonce_text, created;
   clock::time_point created_at, ts_created_at, ts_expires_at;
   std::vector<std::uint8_t> nonce;
+  std::string scratch;                 // a time's text
+  std::vector<std::uint8_t> received;  // the digest received
   bool authenticated = false;
   // The signature, verified on the whole request before dispatch: what it covers, or why it
   // failed (thrown only if the operation's policy asks for a signature).
@@ -77,7 +79,6 @@ using detail::for_each_child;
 void read_username_token(xml::reader& r, security_state& s) {
   if (s.has_token) throw_fault(fault_code::invalid_security);  // one token per message
   s.has_token = true;
-  std::string scratch;
   for_each_child(r, [&] {
     if (r.is(wsse_ns, "Username")) {
       read_text(r, s.username);
@@ -120,14 +121,13 @@ void read_timestamp(xml::reader& r, security_state& s) {
   if (s.has_timestamp) throw_fault(fault_code::invalid_security);  // one per header (WSS 10.)
   s.has_timestamp = true;
   bool has_created = false;
-  std::string scratch;
   for_each_child(r, [&] {
     if (r.is(wsu_ns, "Created") && !has_created) {
       has_created = true;
-      s.ts_created_at = read_time(r, scratch);
+      s.ts_created_at = read_time(r, s.scratch);
     } else if (r.is(wsu_ns, "Expires") && !s.has_expires) {
       s.has_expires = true;
-      s.ts_expires_at = read_time(r, scratch);
+      s.ts_expires_at = read_time(r, s.scratch);
     } else {
       throw_fault(fault_code::invalid_security);
     }
@@ -243,12 +243,11 @@ struct server_security::impl {
     bool ok = false;
     if (expected) {
       if (digest) {
-        std::vector<std::uint8_t> received;
         // Over the Created text as received, not as re-formatted.
         const detail::sha1_digest want =
             detail::sha1({s.nonce, detail::bytes(s.created), detail::bytes(*expected)});
-        ok = xsd::base64_decode(s.password, received) == bind::errc::ok &&
-             detail::equal_secret(received, want);
+        ok = xsd::base64_decode(s.password, s.received) == bind::errc::ok &&
+             detail::equal_secret(s.received, want);
       } else {
         // Hashes of equal length, compared in constant time.
         ok = detail::equal_secret(detail::sha256({detail::bytes(s.password)}),

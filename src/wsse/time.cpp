@@ -50,11 +50,8 @@ std::string_view format_time(time_point t, std::span<char, 24> out) noexcept {
 
 std::string password_digest(std::span<const std::uint8_t> nonce, std::string_view created,
                             std::string_view password) {
-  const detail::sha1_digest d =
-      detail::sha1({nonce, detail::bytes(created), detail::bytes(password)});
-  std::string out;
-  xsd::base64_encode(d, out);
-  return out;
+  std::array<char, 28> text;
+  return std::string(detail::password_digest_text(nonce, created, password, text));
 }
 
 }  // namespace lather::wsse
