@@ -76,20 +76,9 @@ int call(const std::string& url) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int port = -1;
-  std::string url;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string_view arg = argv[i];
-    if (arg == "--port")
-      port = std::atoi(argv[i + 1]);
-    else if (arg == "--url")
-      url = argv[i + 1];
-    else
-      port = -2;
-  }
-  if ((port < 0) == url.empty() || port == -2 || argc % 2 == 0) {
-    std::cerr << "usage: " << argv[0] << " --port P | --url U\n";
-    return 2;
-  }
-  return port >= 0 ? serve(port) : call(url);
+  const std::string_view option = argc == 3 ? argv[1] : "";
+  if (option == "--port") return serve(std::atoi(argv[2]));
+  if (option == "--url") return call(argv[2]);
+  std::cerr << "usage: " << argv[0] << " --port P | --url U\n";
+  return 2;
 }
