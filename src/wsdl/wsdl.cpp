@@ -92,6 +92,54 @@ addressing_use read_addressing(const detail::node& n) {
   return use;
 }
 
+// WS-SecurityPolicy 1.2/1.3 and the 2005/07 draft CXF's perf_policy.wsdl uses.
+constexpr std::string_view sp12_ns = "http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702";
+constexpr std::string_view sp_draft_ns = "http://schemas.xmlsoap.org/ws/2005/07/securitypolicy";
+
+bool is_sp(const detail::node& n, std::string_view local) {
+  return n.local == local && (n.ns == sp12_ns || n.ns == sp_draft_ns);
+}
+
+/// Every WS-SecurityPolicy assertion under `n` (alternatives and nested policies included).
+void add_security_assertions(const detail::node& n, security_policy& p) {
+  for (const detail::node& c : n.children()) {
+    if (is_sp(c, "UsernameToken")) p.username_token = true;
+    if (is_sp(c, "HashPassword")) p.hash_password = true;
+    if (is_sp(c, "AsymmetricBinding")) p.x509_signature = true;
+    if (is_sp(c, "TransportBinding")) p.transport = true;
+    if (is_sp(c, "IncludeTimestamp")) p.include_timestamp = true;
+    if (is_sp(c, "EncryptedParts") || is_sp(c, "EncryptedElements") || is_sp(c, "EncryptSignature"))
+      p.encryption = true;
+    if (is_sp(c, "SignedParts")) {
+      for (const detail::node& part : c.children()) {
+        if (is_sp(part, "Body")) p.sign_body = true;
+        if (is_sp(part, "Header"))
+          if (auto name = part.attr("Name")) {
+            qname h{std::string(part.attr("Namespace").value_or("")), std::string(*name)};
+            if (std::find(p.signed_headers.begin(), p.signed_headers.end(), h) ==
+                p.signed_headers.end())
+              p.signed_headers.push_back(std::move(h));
+          }
+      }
+      continue;
+    }
+    add_security_assertions(c, p);
+  }
+}
+
+/// The WS-SecurityPolicy attached to a binding, operation or message element: its wsp:Policy
+/// children and the policies its wsp:PolicyReference children name.
+void read_security_policy(const detail::node& n, security_policy& p) {
+  for (const detail::node& c : n.children()) {
+    if (is_policy(c, "Policy"))
+      add_security_assertions(c, p);
+    else if (is_policy(c, "PolicyReference"))
+      if (auto uri = c.attr("URI"); uri && uri->starts_with('#'))
+        if (const detail::node* policy = find_policy(c, uri->substr(1)))
+          add_security_assertions(*policy, p);
+  }
+}
+
 /// The default action pattern of WS-Addressing Metadata 4.4.4:
 /// [target namespace][delimiter][portType name][delimiter][message name], ':' as the delimiter
 /// for a URN, else '/'.
@@ -338,6 +386,7 @@ const binding* loader::build_binding(const node& n, const detail::wsdl_context& 
     }
   }
   b.addressing = read_addressing(n);
+  read_security_policy(n, b.security);
   for (const node& o : n.children()) {
     if (!o.is(wsdl_ns, "operation")) continue;
     binding_operation& bo = b.operations.emplace_back();
@@ -367,6 +416,9 @@ const binding* loader::build_binding(const node& n, const detail::wsdl_context& 
       throw error(o.where(), "binding operation \"" + bo.name + "\" is not in portType " +
                                  b.port_type->name.str());
     bo.op = match;
+    bo.security = b.security;
+    read_security_policy(o, bo.security);
+    if (in) read_security_policy(*in, bo.security);
     for (const node& c : o.children()) {
       if (is_soap(c.ns) && c.local == "operation") {
         bo.soap_action = c.attr("soapAction").value_or("");

@@ -231,6 +231,25 @@ enum class soap_version : std::uint8_t { none, soap11, soap12 };
 /// required) or a wsam:Addressing policy assertion (wsp:Optional="true": optional).
 enum class addressing_use : std::uint8_t { none, optional, required };
 enum class binding_style : std::uint8_t { document, rpc };
+
+/// The WS-SecurityPolicy assertions (1.2/1.3 and the 2005/07 draft) attached to a binding or an
+/// operation: in a wsp:Policy inside it, its input, or one a wsp:PolicyReference URI="#id"
+/// names. The union over a policy's alternatives. lather::wsse maps it to its policies
+/// (lather/wsse/policy.hpp).
+struct security_policy {
+  bool username_token = false;        ///< sp:UsernameToken (in any supporting tokens)
+  bool hash_password = false;         ///< its sp:HashPassword: a PasswordDigest
+  bool x509_signature = false;        ///< sp:AsymmetricBinding (X.509 tokens): a signature
+  bool transport = false;             ///< sp:TransportBinding (HTTPS)
+  bool include_timestamp = false;     ///< sp:IncludeTimestamp
+  bool sign_body = false;             ///< sp:SignedParts/sp:Body
+  std::vector<qname> signed_headers;  ///< sp:SignedParts/sp:Header Namespace, Name
+  bool encryption = false;            ///< sp:EncryptedParts/EncryptedElements/EncryptSignature
+  bool any() const noexcept {
+    return username_token || x509_signature || transport || include_timestamp || sign_body ||
+           !signed_headers.empty() || encryption;
+  }
+};
 enum class body_use : std::uint8_t { literal, encoded };
 
 struct soap_body {
@@ -283,6 +302,9 @@ struct binding_operation {
   binding_style style = binding_style::document;
   binding_message input, output;
   std::vector<binding_fault> faults;
+  /// WS-SecurityPolicy in force for requests: the binding's, plus the operation's and its
+  /// input's own assertions.
+  security_policy security;
   source_location where;
 };
 
@@ -293,6 +315,7 @@ struct binding {
   binding_style style = binding_style::document;  ///< the soap:binding default
   std::string transport;
   addressing_use addressing = addressing_use::none;  ///< declared on the binding
+  security_policy security;  ///< WS-SecurityPolicy attached to the binding itself
   std::vector<binding_operation> operations;
   source_location where;
 };

@@ -1,0 +1,44 @@
+// lather/wsse/policy.hpp — WS-Security policies from a contract's WS-SecurityPolicy: what a
+// binding's operations require (lather::wsdl::security_policy, read by lather::wsdl::load) as
+// lather::wsse server and client policies.
+//
+//   auto contract = lather::wsdl::load({"device.wsdl"});
+//   const lather::wsdl::binding& b = *contract.services()[0].ports[0].binding;
+//   lather::wsse::server_security sec{lookup, lather::wsse::server_policy_from(b.security)};
+//   lather::wsse::configure(sec, b);          // operations whose policy differs
+//   lather::wsse::client_security csec{lather::wsse::client_policy_from(b.security, mine)};
+//   lather::wsse::configure(csec, b, mine);
+//
+// Mapped: sp:UsernameToken (PasswordDigest with sp:HashPassword, else PasswordText),
+// sp:AsymmetricBinding with X.509 tokens (a signature of the Body, and of the Timestamp with
+// sp:IncludeTimestamp), sp:IncludeTimestamp, sp:SignedParts headers. Not mapped: encryption
+// (security_policy::encryption; lather::wsse does not encrypt) and sp:TransportBinding (the
+// transport's business: use https).
+#pragma once
+
+#include <optional>
+
+#include "lather/wsdl/model.hpp"
+#include "lather/wsse/client.hpp"
+#include "lather/wsse/server.hpp"
+
+namespace lather::wsse {
+
+/// What a client sends when a policy asks for it: its user and password, its signing key.
+struct policy_credentials {
+  std::optional<username_token> user{};  ///< its `type` is set from the policy
+  std::optional<signing> key{};
+};
+
+/// What the server must require of a request under `p`.
+server_policy server_policy_from(const wsdl::security_policy& p);
+/// What the client must send under `p`, with `mine`; throws std::invalid_argument when `p`
+/// asks for a token `mine` lacks.
+client_policy client_policy_from(const wsdl::security_policy& p, const policy_credentials& mine);
+
+/// Give `sec` the policy of each operation of `b` whose WS-SecurityPolicy differs from the
+/// binding's (before install()).
+void configure(server_security& sec, const wsdl::binding& b);
+void configure(client_security& sec, const wsdl::binding& b, const policy_credentials& mine);
+
+}  // namespace lather::wsse
