@@ -13,7 +13,7 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   wrk gnuplot-nox ruby ruby-soap4r ruby-webrick curl procps haproxy xmlsec1
   python3 python3-zeep python3-lxml python3-spyne python3-xmlsec
-  php-cli php-soap
+  php-cli php-soap php-xml
   default-jdk-headless libjaxws-java libaxis-java
 )
 missing=()

@@ -128,20 +128,27 @@ function array_diff_structs($got, $want)
 }
 
 // ext/soap hands the fault code over as raw text (prefix included) and, for SOAP 1.1,
-// without its namespace, so resolve the QName against the received envelope.  This PHP has
-// no DOM extension: a regex finds the code and the (first) declaration of its prefix, which
-// is exact for the single-declaration envelopes the peers send.
+// without its namespace, so the received envelope is parsed (DOM, php-xml) and the code's
+// QName resolved against the declarations in scope of the element that carries it.
 function resolved_fault_code($xml, $soap12)
 {
-    $element = $soap12 ? '(?:[\w.-]+:)?Value' : '(?:[\w.-]+:)?faultcode';
-    if (!is_string($xml) || !preg_match("#<$element\b[^>]*>\s*([^<]*?)\s*</#", $xml, $m)) {
+    $doc = new DOMDocument();
+    if (!is_string($xml) || !@$doc->loadXML($xml)) {
         return [null, null];
     }
-    $parts = explode(':', $m[1], 2);
+    $envelope = $soap12 ? 'http://www.w3.org/2003/05/soap-envelope'
+                        : 'http://schemas.xmlsoap.org/soap/envelope/';
+    $xpath = new DOMXPath($doc);
+    $xpath->registerNamespace('env', $envelope);
+    $path = $soap12 ? '/env:Envelope/env:Body/env:Fault/env:Code/env:Value'
+                    : '/env:Envelope/env:Body/env:Fault/faultcode';
+    $code = $xpath->query($path)->item(0);
+    if ($code === null) {
+        return [null, null];
+    }
+    $parts = explode(':', trim($code->textContent), 2);
     [$prefix, $name] = count($parts) === 2 ? $parts : [null, $parts[0]];
-    $attribute = $prefix === null ? 'xmlns' : 'xmlns:' . preg_quote($prefix, '#');
-    $namespace = preg_match("#\s$attribute\s*=\s*[\"']([^\"']*)[\"']#", $xml, $ns) ? $ns[1] : null;
-    return [$namespace, $name];
+    return [$code->lookupNamespaceURI($prefix), $name];
 }
 
 $equal = fn($want) => fn($got) => $got === $want ? null : 'got ' . short($got);
