@@ -45,8 +45,11 @@ class timer_thread {
         continue;
       }
       auto first = entries_.begin();
-      if (std::chrono::steady_clock::now() < first->first.first) {
-        cv_.wait_until(lock, first->first.first);
+      // A copy: wait_until reads its deadline again after the wait, when a remove() made
+      // meanwhile may have freed the entry's key.
+      const std::chrono::steady_clock::time_point when = first->first.first;
+      if (std::chrono::steady_clock::now() < when) {
+        cv_.wait_until(lock, when);
         continue;
       }
       std::function<void()> f = std::move(first->second);

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "add_types.hpp"
@@ -123,6 +124,22 @@ TEST(service_await, AReplyAfterTheServerIsGoneDoesNothing) {
   std::lock_guard lock(m);
   (*held)(add_response{3});
   held.reset();
+}
+
+// The timer thread waits for the earliest deadline; a guard destroyed meanwhile erases that
+// entry, and the wait must not read the entry's deadline once it wakes (the next add wakes
+// it). ASan reported a heap-use-after-free in condition_variable::wait_until here.
+TEST(deadline_guard, DestroyedWhileTheTimerWaitsForIt) {
+  std::atomic<int> expired{0};
+  for (int i = 0; i < 200; ++i) {
+    std::optional<lather::detail::deadline_guard> g;
+    g.emplace(std::chrono::hours{1}, [&] { ++expired; });
+    std::this_thread::yield();  // either order is valid; this makes "waiting for it" likely
+  }
+  std::promise<void> fired;
+  lather::detail::deadline_guard last{std::chrono::milliseconds{1}, [&] { fired.set_value(); }};
+  EXPECT_EQ(fired.get_future().wait_for(std::chrono::seconds{30}), std::future_status::ready);
+  EXPECT_EQ(expired.load(), 0);
 }
 
 }  // namespace
