@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../support/sanitizer.hpp"
 #include "../support/xml_query.hpp"
 #include "lather/http/client.hpp"
 #include "lather/perf/types.hpp"
@@ -154,6 +155,7 @@ TEST_F(streaming, FiftyMegabyteResponseIsProducedAndReadItemByItem) {
 // warm, so a second call reuses that memory rather than holding a second graph (a swapping
 // echo otherwise keeps the previous response's items while it reads the next request).
 TEST(streaming_typed, LargeEchoHoldsOneObjectGraphSmallerThanTheMessage) {
+  if (lather::test::asan) GTEST_SKIP() << lather::test::asan_memory_reason;
   service svc{"PerfService", std::string(perf::service_ns)};
   svc.operation("echoComplexTypeDoc",
                 [](perf::echoComplexTypeDoc& in, perf::echoComplexTypeDocResponse& out) {
