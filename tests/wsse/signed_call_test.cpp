@@ -1,6 +1,7 @@
 // X.509 signatures between lather's client and server: the client signs each request (Body,
 // Timestamp, chosen headers), the server verifies it before dispatch and checks per operation
-// what must be signed; unsigned, untrusted and tampered requests each get their fault.
+// what must be signed; unsigned, untrusted and tampered requests each get their fault, and an
+// oversize one is refused within body_limit.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -134,6 +135,32 @@ TEST_F(wsse_signed_call, LargeSignedRequestGoesOutWhole) {
   client c{url()};
   wsse::client_security{signing()}.install(c);
   EXPECT_EQ((wsse_test::fault_of<wsse_test::addResponse>(c, "add", wsse_test::add{2, 3}, big)), "");
+}
+
+TEST_F(wsse_signed_call, OversizeSignedRequestIsRefusedWithinBodyLimit) {
+  // A service that verifies signatures reads each request whole: body_limit bounds that read.
+  server small{{.address = "127.0.0.1", .port = 0, .threads = 1, .body_limit = 64 * 1024}};
+  small.mount("/calc", svc_);
+  small.start();
+  client c{"http://127.0.0.1:" + std::to_string(small.port()) + "/calc"};
+  wsse::client_security{signing()}.install(c);
+  call_options big;
+  big.headers.push_back([](xml::writer& w) {
+    w.start_element("urn:lather:padding", "Padding");
+    w.text(std::string(300'000, 'x'));
+    w.end_element();
+  });
+  bool refused = false;
+  try {
+    c.call<wsse_test::addResponse>("add", wsse_test::add{2, 3}, big);
+  } catch (const std::exception& e) {
+    refused = true;
+    EXPECT_NE(std::string(e.what()).find("413"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(refused);
+  // The server goes on serving signed calls.
+  EXPECT_EQ(c.call<wsse_test::addResponse>("add", wsse_test::add{2, 3}).result, 5);
+  small.stop();
 }
 
 }  // namespace
