@@ -410,6 +410,9 @@ class value_reader {
         t = named;
       }
     }
+    // References exist only in encoded messages (refs_): a literal message's href attribute is
+    // data of its schema.
+    if (!refs_) return content_of(*t, derived_name, path);
     if (const xml::attribute* href = r_.find_attribute("", "href")) {
       if (!href->value.starts_with('#')) {
         problem(path, "href=\"" + std::string(href->value) + "\" is not a same-message reference");
@@ -421,7 +424,7 @@ class value_reader {
     if (const xml::attribute* ref = r_.find_attribute(soapenc12, "ref"))
       return referenced(declared, ref->value, path, true);
     // An element with an id is being read: a reference to it from inside is a cycle.
-    const xml::attribute* id = refs_ ? id_attribute(r_) : nullptr;
+    const xml::attribute* id = id_attribute(r_);
     const bool has_id = id != nullptr;
     if (has_id) resolving_.emplace_back(id->value);
     value v = content_of(*t, derived_name, path);

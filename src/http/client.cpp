@@ -273,6 +273,7 @@ std::size_t response_head::header_count() const {
   return call_ ? call_->c.response_head.field_count() : 0;
 }
 std::pair<std::string_view, std::string_view> response_head::header_at(std::size_t i) const {
+  if (!call_ || i >= call_->c.response_head.field_count()) return {};
   return call_->c.response_head.field_at(i);
 }
 std::string_view response_head::reason() const {

@@ -99,8 +99,8 @@ class response_head {
   std::string_view header(std::string_view name) const;
   /// How many header fields the response has (trailer fields of a chunked body excluded).
   std::size_t header_count() const;
-  /// Field `i` (< header_count()) as received: its name as the server spelled it, its value
-  /// without surrounding whitespace.
+  /// Field `i` as received: its name as the server spelled it, its value without surrounding
+  /// whitespace ("", "" when i >= header_count()).
   std::pair<std::string_view, std::string_view> header_at(std::size_t i) const;
   std::string_view reason() const;  ///< the status line's reason phrase ("OK"); may be ""
   unsigned version() const;         ///< HTTP version of the status line: 10 or 11
