@@ -64,6 +64,7 @@ void server_connection::run(yield_type y) {
   if (next) next->prev = this;
   owner.connections = this;
   owner.peak_connections = std::max(owner.peak_connections, ++owner.open_connections);
+  owner.burst |= owner.open_connections >= released_connections;
   try {
     bool ok = !srv.tls || handshake();
     while (ok && !closed) {
@@ -95,11 +96,17 @@ void server_connection::run(yield_type y) {
   give_back_buffers();
   give_back_read_area(true);
   owner.stacks.trim(owner.open_connections);  // as give_back_buffers
-  if (++owner.closed_since_release >= released_connections &&
-      owner.open_connections <= owner.peak_connections / 2) {
+  // At each halving of many connections, and when the last of them closed (what the halvings
+  // left behind: up to a few hundred stacks' pages). A few connections coming and going never
+  // reach either.
+  const bool halved = ++owner.closed_since_release >= released_connections &&
+                      owner.open_connections <= owner.peak_connections / 2;
+  const bool burst_ended = owner.open_connections == 0 && owner.burst;
+  if (halved || burst_ended) {
     release_freed_memory();
     owner.peak_connections = owner.open_connections;
     owner.closed_since_release = 0;
+    owner.burst = owner.open_connections > 0;
   }
   current_connection = nullptr;
   srv.connection_closed();

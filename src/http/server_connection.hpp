@@ -90,7 +90,13 @@ struct worker {
   // The most open at once since memory was last given back, and how many closed since: when
   // half of them have closed (and enough to matter), their freed state goes back to the system.
   std::size_t peak_connections = 0, closed_since_release = 0;
+  bool burst = false;  // released_connections were open at once since the last release at 0
   asio::io_context ctx{1};
+  // Connections the listener accepted for this worker, not yet started (server::impl::serve):
+  // handed over in a vector, not one allocated handler each, so that the listener's thread
+  // allocates nothing per connection between the reactor's records of the sockets.
+  std::mutex handoff_mutex;
+  std::vector<tcp::socket> handed, taking;           // taking: the worker's, swapped with handed
   detail::server_connection* connections = nullptr;  // intrusive list head
   std::thread thread;
   // Single-writer counters (the worker's thread), read by get_stats from anywhere.
@@ -129,6 +135,9 @@ struct server::impl {
   server_options opts;
   std::vector<detail::route_entry> routes;  // longest prefix first
   std::vector<std::unique_ptr<detail::worker>> workers;
+  // The listener's io_context and thread: they accept and hand connections to the workers.
+  std::optional<asio::io_context> listener;
+  std::thread listener_thread;
   std::optional<tcp::acceptor> acceptor;
   std::optional<detail::ticket_keys> ticket_keys;  // outlives `tls`, whose callback uses it
   std::optional<asio::ssl::context> tls;
@@ -152,10 +161,12 @@ struct server::impl {
   void accept_next();
   void on_accept(const sys_error& ec, tcp::socket socket, detail::worker& w);
   void serve(tcp::socket socket, detail::worker& w);
+  void start_connection(tcp::socket socket, detail::worker& w);
+  void start_handed(detail::worker& w);
   void accept_queued();
   sys_error take_queue(std::size_t most);
   /// Connections accepted per wake-up of the listener at most (the default listen backlog),
-  /// so that a flood of connects cannot keep worker 0 from the connections it serves.
+  /// so that a flood of connects cannot keep the listener from a drain's work.
   static constexpr std::size_t accept_batch = 4096;
   void reject(tcp::socket socket);
   const handler* find_route(std::string_view path) const {

@@ -526,8 +526,8 @@ TEST(HttpServer, GracefulStopFinishesInFlightAndClosesIdle) {
 }
 
 TEST(HttpServer, ARequestArrivingDuringADrainGets503AndConnectionClose) {
-  // One thread, held by a handler that blocks it: a connection made once the drain has begun
-  // waits in the accept queue, and the drain accepts it instead of leaving it to be reset.
+  // One worker thread, held by a handler that blocks it: a connection accepted but not yet
+  // served when the drain begins answers its request 503 instead of running it.
   server srv{server_options{.threads = 1, .shutdown_deadline = 5s}};
   signal_flag in_handler, release;
   srv.route("/", [&](request&, response& res) {
@@ -540,11 +540,20 @@ TEST(HttpServer, ARequestArrivingDuringADrainGets503AndConnectionClose) {
   raw_socket busy{srv.port()};
   ASSERT_TRUE(busy.send(post_request("/", "")));
   ASSERT_TRUE(in_handler.wait());
+  raw_socket late{srv.port()};  // accepted by the listener, waiting for the busy worker
   std::thread stopper([&] { srv.stop(); });
+  // Once the listener has closed (connecting fails), the drain is refusing requests.
+  std::vector<std::unique_ptr<raw_socket>> probes;
   const auto deadline = std::chrono::steady_clock::now() + 5s;
-  while (!srv.draining() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  while (std::chrono::steady_clock::now() < deadline) {
+    try {
+      probes.push_back(std::make_unique<raw_socket>(srv.port()));
+    } catch (const std::runtime_error&) {
+      break;
+    }
+  }
+  probes.clear();  // accepted ones would wait for a request until the deadline
   EXPECT_TRUE(srv.draining());
-  raw_socket late{srv.port()};
   EXPECT_TRUE(late.send(post_request("/", "too late")));
   release.set();
   auto r = busy.read_response();
