@@ -96,17 +96,21 @@ void server_connection::run(yield_type y) {
   give_back_buffers();
   give_back_read_area(true);
   owner.stacks.trim(owner.open_connections);  // as give_back_buffers
-  // At each halving of many connections, and when the last of them closed (what the halvings
-  // left behind: up to a few hundred stacks' pages). A few connections coming and going never
-  // reach either.
-  const bool halved = ++owner.closed_since_release >= released_connections &&
-                      owner.open_connections <= owner.peak_connections / 2;
-  const bool burst_ended = owner.open_connections == 0 && owner.burst;
-  if (halved || burst_ended) {
-    release_freed_memory();
+  // After a burst of connections (released_connections open at once), at each halving of the
+  // open count, down to a few: each time the connections' stacks, buffers and objects freed
+  // since the last time go back. A few connections coming and going never get there.
+  ++owner.closed_since_release;
+  if (owner.burst && owner.open_connections <= owner.peak_connections / 2 &&
+      owner.closed_since_release >= released_connections / 16) {
+    // After this coroutine's stack is freed too (once run returns), not before.
+    try {
+      asio::post(owner.ctx, &release_freed_memory);
+    } catch (const std::bad_alloc&) {
+      release_freed_memory();
+    }
     owner.peak_connections = owner.open_connections;
     owner.closed_since_release = 0;
-    owner.burst = owner.open_connections > 0;
+    owner.burst = owner.open_connections >= released_connections / 16;
   }
   current_connection = nullptr;
   srv.connection_closed();

@@ -48,8 +48,8 @@ namespace detail {
 /// message) and the memory the call freed goes back to the system.
 inline constexpr std::uint64_t large_message_bytes = 4u << 20;
 
-/// Connections closed on one worker (at least half of those it had open) after which the memory
-/// they held (a coroutine stack each) goes back to the system.
+/// Connections open at once on one worker (a burst) after which the memory they held (a
+/// coroutine stack each) goes back to the system as they close (at each halving).
 inline constexpr std::size_t released_connections = 512;
 
 /// Returns the memory freed since the last time to the system: glibc keeps freed chunks in its
@@ -90,7 +90,7 @@ struct worker {
   // The most open at once since memory was last given back, and how many closed since: when
   // half of them have closed (and enough to matter), their freed state goes back to the system.
   std::size_t peak_connections = 0, closed_since_release = 0;
-  bool burst = false;  // released_connections were open at once since the last release at 0
+  bool burst = false;  // released_connections were open at once, not yet released down to few
   asio::io_context ctx{1};
   // Connections the listener accepted for this worker, not yet started (server::impl::serve):
   // handed over in a vector, not one allocated handler each, so that the listener's thread

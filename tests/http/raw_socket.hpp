@@ -167,4 +167,18 @@ inline std::string post_request(std::string_view target, std::string_view body,
   return r;
 }
 
+/// Connects to `port` until a connect fails (the listener has closed), for at most `wait`;
+/// the connections made meanwhile close again at once. False if it still accepted.
+inline bool wait_until_refused(std::uint16_t port, std::chrono::milliseconds wait) {
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  while (std::chrono::steady_clock::now() < deadline) {
+    try {
+      raw_socket probe{port};
+    } catch (const std::runtime_error&) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace lather::http::test

@@ -30,6 +30,7 @@ namespace {
 
 using test::post_request;
 using test::raw_socket;
+using test::wait_until_refused;
 using namespace std::chrono_literals;
 
 /// Echo handler: the request body comes back, read in small pieces.
@@ -499,6 +500,7 @@ TEST(HttpServer, GracefulStopFinishesInFlightAndClosesIdle) {
   auto srv = std::make_unique<server>(server_options{.shutdown_deadline = 5s});
   signal_flag in_handler, release;
   std::thread helper;
+  srv->route("/idle", echo);
   srv->route("/", [&](request&, response& res) {
     in_handler.set();
     server::await([&](std::function<void()> resume) {
@@ -511,6 +513,8 @@ TEST(HttpServer, GracefulStopFinishesInFlightAndClosesIdle) {
   });
   srv->start();
   raw_socket idle{srv->port()}, busy{srv->port()};
+  ASSERT_TRUE(idle.send(post_request("/idle", "")));  // served once: an idle keep-alive one
+  ASSERT_EQ(idle.read_response().status, 200u);
   ASSERT_TRUE(busy.send(post_request("/", "")));
   ASSERT_TRUE(in_handler.wait());
   std::thread stopper([&] { srv->stop(); });
@@ -540,19 +544,10 @@ TEST(HttpServer, ARequestArrivingDuringADrainGets503AndConnectionClose) {
   raw_socket busy{srv.port()};
   ASSERT_TRUE(busy.send(post_request("/", "")));
   ASSERT_TRUE(in_handler.wait());
-  raw_socket late{srv.port()};  // accepted by the listener, waiting for the busy worker
+  // Accepted by the listener, then waiting for the busy worker: not started before the drain.
+  raw_socket late{srv.port()};
   std::thread stopper([&] { srv.stop(); });
-  // Once the listener has closed (connecting fails), the drain is refusing requests.
-  std::vector<std::unique_ptr<raw_socket>> probes;
-  const auto deadline = std::chrono::steady_clock::now() + 5s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    try {
-      probes.push_back(std::make_unique<raw_socket>(srv.port()));
-    } catch (const std::runtime_error&) {
-      break;
-    }
-  }
-  probes.clear();  // accepted ones would wait for a request until the deadline
+  EXPECT_TRUE(wait_until_refused(srv.port(), 5s));  // the drain has begun: the listener closed
   EXPECT_TRUE(srv.draining());
   EXPECT_TRUE(late.send(post_request("/", "too late")));
   release.set();

@@ -201,7 +201,8 @@ class server {
   void run();
   /// Graceful stop (a drain), callable from any thread except a handler: draining() turns
   /// true, requests are served as before for drain_delay, then the server stops accepting
-  /// (a request on a connection still in the accept queue gets 503 with Connection: close),
+  /// (a request on a connection still in the accept queue, or accepted and not yet started by
+  /// its worker, gets 503 with Connection: close),
   /// closes idle connections, lets requests in progress finish (their responses carry
   /// Connection: close) within shutdown_deadline, then closes the rest and joins the threads.
   /// Idempotent; a second call waits for the first.
