@@ -85,12 +85,29 @@ lather::detail::object_pool<T>& spares() {
   return pool;
 }
 
+/// The io_context a TLS connection's operations run on (client_call::run_io), taken from a
+/// few spares and given back when the connection closes: a new connection (one per call with
+/// keep-alive off, or after the server closed one) then makes no epoll, eventfd and timerfd of
+/// its own. Every operation has completed by then (run_io runs each to its end).
+struct tls_context {
+  tls_context() : ctx(spare().take_unique(1)) {}
+  tls_context(const tls_context&) = delete;
+  tls_context& operator=(const tls_context&) = delete;
+  ~tls_context() { spare().give_back(ctx); }
+  static lather::detail::object_pool<asio::io_context>& spare() {
+    static lather::detail::object_pool<asio::io_context> pool{16};  // 3 descriptors each
+    return pool;
+  }
+  std::unique_ptr<asio::io_context> ctx;
+};
+
 /// A TLS connection's asio side, made once its TCP connection is up: an io_context per
 /// connection from the start would cost an epoll, an eventfd and a timerfd besides the socket,
 /// four descriptors per plain connection, so 1,024 connections would need 4,096.
 struct tls_link {
   explicit tls_link(asio::ssl::context& settings) : stream(socket, settings) {}
-  asio::io_context ctx{1};
+  tls_context context;  // destroyed last: the socket is deregistered from it first
+  asio::io_context& ctx = *context.ctx;
   tcp::socket socket{ctx};
   asio::ssl::stream<tcp::socket&> stream;
 };
