@@ -5,32 +5,7 @@
 # usage: soap4r_server.rb PORT
 # Listens on 127.0.0.1:PORT and prints READY once listening. Requests over 4 MiB are refused
 # with 413: REXML takes minutes over the 5 MB interop payload (docs/interop.md).
-require 'logger'
-
-# soap4r's HTTPServer derives from Logger::Application, which the logger gem dropped (1.4):
-# the server cannot even be loaded on Ruby 3.1 without this stand-in.
-unless defined?(Logger::Application)
-  class Logger
-    # What soap4r's HTTPServer uses of the old Logger::Application.
-    class Application
-      attr_reader :appname
-
-      def initialize(appname = nil)
-        @appname = appname
-        @log = Logger.new($stderr)
-      end
-
-      def level=(level)
-        @log.level = level
-      end
-
-      def start
-        run
-      end
-    end
-  end
-end
-
+require_relative 'soap4r_ruby31'
 require 'soap/rpc/standaloneServer'
 require 'soap/mapping'
 
