@@ -348,6 +348,17 @@ TEST_F(mtom_call, non_cid_href) {
   }
 }
 
+TEST_F(mtom_call, xop_include_outside_a_multipart_message) {
+  const std::string body = including("cid:x");
+  const std::string envelope = body.substr(body.find("<s:Envelope"));
+  auto [status, answer] = post("text/xml; charset=utf-8", envelope);
+  EXPECT_EQ(status, 500u);
+  EXPECT_EQ(lather::test::qname_local(fault_code(answer)), "Client");
+  EXPECT_EQ(fault_reason(answer),
+            "/upload/data: an attachment reference (cid:x) in a message that is not MIME "
+            "multipart/related");
+}
+
 TEST_F(mtom_call, multipart_bomb_of_a_million_parts) {
   std::string body = root_part("AAAA");
   body.reserve(body.size() + 1'000'000 * 11 + 16);
