@@ -6,7 +6,7 @@
 #
 # usage: soap4r_fetch_server.rb PORT
 # Listens on 127.0.0.1:PORT and prints READY once listening.
-require_relative 'soap4r_ruby31'
+require_relative 'soap4r_support'
 require 'soap/rpc/standaloneServer'
 require 'soap/mapping'
 require_relative '../../../bench/drb/fetch_model'
@@ -36,14 +36,4 @@ class FetchServer < SOAP::RPC::StandaloneServer
   end
 end
 
-def main
-  port = Integer(ARGV.fetch(0))
-  server = FetchServer.new('Fetch', NS, '127.0.0.1', port)
-  trap('TERM') { server.shutdown }
-  trap('INT') { server.shutdown }
-  puts 'READY'
-  $stdout.flush
-  server.start
-end
-
-main
+run_soap4r_server(FetchServer.new('Fetch', NS, '127.0.0.1', Integer(ARGV.fetch(0))))

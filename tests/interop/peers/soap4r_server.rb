@@ -5,7 +5,7 @@
 # usage: soap4r_server.rb PORT
 # Listens on 127.0.0.1:PORT and prints READY once listening. Requests over 4 MiB are refused
 # with 413: REXML takes minutes over the 5 MB interop payload (docs/interop.md).
-require_relative 'soap4r_ruby31'
+require_relative 'soap4r_support'
 require 'soap/rpc/standaloneServer'
 require 'soap/mapping'
 
@@ -109,14 +109,4 @@ class InteropServer < SOAP::RPC::StandaloneServer
   end
 end
 
-def main
-  port = Integer(ARGV.fetch(0))
-  server = InteropServer.new('Interop', NS, '127.0.0.1', port)
-  trap('TERM') { server.shutdown }
-  trap('INT') { server.shutdown }
-  puts 'READY'
-  $stdout.flush
-  server.start
-end
-
-main
+run_soap4r_server(InteropServer.new('Interop', NS, '127.0.0.1', Integer(ARGV.fetch(0))))

@@ -1,4 +1,5 @@
-# What Debian's ruby-soap4r 2.0.5 needs to load on Ruby 3.1; required by the soap4r servers.
+# What the soap4r peer servers share: what Debian's ruby-soap4r 2.0.5 needs to load on Ruby
+# 3.1, and running a server until TERM or INT.
 require 'logger'
 
 # soap4r's HTTPServer derives from Logger::Application, which the logger gem dropped (1.4):
@@ -23,4 +24,13 @@ unless defined?(Logger::Application)
       end
     end
   end
+end
+
+# Serves `server` (a SOAP::RPC::StandaloneServer) until TERM or INT; prints READY first.
+def run_soap4r_server(server)
+  trap('TERM') { server.shutdown }
+  trap('INT') { server.shutdown }
+  puts 'READY'
+  $stdout.flush
+  server.start
 end
