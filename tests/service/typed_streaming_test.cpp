@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "../support/sanitizer.hpp"
 #include "../support/xml_query.hpp"
 #include "lather/http/client.hpp"
 #include "lather/perf/types.hpp"
@@ -261,6 +262,7 @@ TEST_F(typed_streaming, AHandlerThatStopsEarlyStillAnswersAndTheConnectionIsReus
 // The client side: a request sequence from a generator, a response sequence read lazily, both
 // through lather::client, ~50 MB each way in bounded memory.
 TEST_F(typed_streaming, ClientSendsASequenceFromAGeneratorAndReadsOneLazily) {
+  if (lather::test::asan) GTEST_SKIP() << lather::test::asan_memory_reason;
   constexpr int count = 25'000;  // ~50 MB
   client c{base_ + "/s"};
   reset_peak_rss();
@@ -302,6 +304,7 @@ TEST_F(typed_streaming, ClientSendsASequenceFromAGeneratorAndReadsOneLazily) {
 // 1 GB request through the typed operation: bound item by item while it arrives, the peak
 // RSS of the process (server and client) grows by far less than the message.
 TEST_F(typed_streaming, OneGigabyteRequestStreamsThroughATypedHandlerInBoundedMemory) {
+  if (lather::test::asan) GTEST_SKIP() << lather::test::asan_memory_reason;
   http::client c{base_ + "/s"};
   const std::size_t target = std::size_t(1) << 30;
   long items = 0;
@@ -332,6 +335,7 @@ TEST_F(typed_streaming, OneGigabyteRequestStreamsThroughATypedHandlerInBoundedMe
 
 // 1 GB response from a sequence_writer, read item by item by the client.
 TEST_F(typed_streaming, OneGigabyteResponseStreamsFromATypedHandlerInBoundedMemory) {
+  if (lather::test::asan) GTEST_SKIP() << lather::test::asan_memory_reason;
   const int count = 1 << 30 >> 11;  // items of ~2 KB
   http::client c{base_ + "/s"};
   long received = 0;
