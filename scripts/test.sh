@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it:
-#   1. g++ Release build of everything with -Werror, then every test through CTest (unit,
-#      hostile-input, interop with real third-party stacks, peer benchmarks' smoke tests);
-#   2. clang++ build of the libraries and tools with -Werror (both compilers must stay clean);
-#   3. the libFuzzer targets built with clang (ASan+UBSan) and run briefly (scripts/fuzz.sh).
-# The sanitizer stages, each alone:
-#   scripts/test.sh asan   the whole suite under ASan+UBSan (preset asan, build-asan/)
-#   scripts/test.sh tsan   the server/client tests (http, service, deploy, interop) under TSan
-#                          (preset tsan, build-tsan/)
+# The whole test suite, as CI runs it (each stage prints its wall time):
+#   1. release: g++ Release build of everything with -Werror, then every test through CTest
+#      (unit, hostile-input, interop with real third-party stacks, peer benchmarks' smoke
+#      tests); clang++ build of the libraries and tools with -Werror (both compilers must stay
+#      clean); the libFuzzer targets built with clang (ASan+UBSan) and run briefly
+#      (scripts/fuzz.sh short);
+#   2. asan: the whole suite again under ASan+UBSan (preset asan, build-asan/);
+#   3. tsan: the server/client tests (http, service, deploy, interop, wsse, dynamic) under TSan
+#      (preset tsan, build-tsan/).
+# `scripts/test.sh release|asan|tsan` runs one stage alone.
 #
 # The sanitizer builds (CMakePresets.json) are -O1 with line tables, without the benchmarks and
 # the gSOAP interop peers (third-party code, not ours to sanitize; the interop matrix runs
 # without them). A sanitizer report fails the test that triggered it: every runtime stops at
 # its first report (halt_on_error, abort_on_error; UBSan is built non-recoverable). There is no
 # suppressions file: a finding is fixed, not silenced. Left out of the sanitizer runs, by label:
-#   consumer  tests/consumer builds against the installed libraries, which carry no sanitizer
-#             flags for a consumer's own link.
+#   consumer    tests/consumer builds against the installed libraries, which carry no
+#               sanitizer flags for a consumer's own link;
+#   nosanitize  the WSDL corpus projects (tests/wsdl/corpus) are generated and compiled the
+#               same way, against the installed libraries.
+# The TSan run leaves out lather-call's corpus runs (dynamic_corpus_*): one thread each, they
+# have nothing for TSan to check and run in the ASan stage.
+# Under ASan, tests that bound the process's RSS skip that bound (tests/support/sanitizer.hpp):
+# the quarantine and shadow memory would be measured, not lather.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -32,25 +39,40 @@ tsan_options=halt_on_error=1:second_deadlock_stack=1
 sanitizer_stage() {
   local preset=$1
   shift
+  local started=$SECONDS
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j"$jobs"
+  echo "== $preset build: $((SECONDS - started)) s"
   env "$@" ctest --preset "$preset" -j"$jobs"
 }
 
+# The release build, its tests, the clang build and the short fuzzing run.
+release_stage() {
+  # The release preset (CMakePresets.json) sets tests and benchmarks on explicitly: the
+  # README's first command (scripts/demo.sh) configures the same build directory without
+  # tests, and a cached OFF would otherwise leave CTest nothing to run.
+  cmake --preset release
+  cmake --build --preset release -j"$jobs"
+  ctest --preset release -j"$jobs"
+  cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DLATHER_WERROR=ON \
+    -DCMAKE_CXX_COMPILER=clang++ -DLATHER_TESTS=OFF -DLATHER_BENCH=OFF >/dev/null
+  cmake --build build-clang -j"$jobs"
+  bash scripts/fuzz.sh short
+}
+
+# Runs stage $1 and prints its wall time.
+timed() {
+  local started=$SECONDS
+  echo "== stage $1"
+  "${1}_stage"
+  echo "== stage $1: $((SECONDS - started)) s"
+}
+
+asan_stage() { sanitizer_stage asan ASAN_OPTIONS="$asan_options" UBSAN_OPTIONS="$ubsan_options"; }
+tsan_stage() { sanitizer_stage tsan TSAN_OPTIONS="$tsan_options"; }
+
 case "$stage" in
-  all)
-    # The release preset (CMakePresets.json) sets tests and benchmarks on explicitly: the
-    # README's first command (scripts/demo.sh) configures the same build directory without
-    # tests, and a cached OFF would otherwise leave CTest nothing to run.
-    cmake --preset release
-    cmake --build --preset release -j"$jobs"
-    ctest --preset release -j"$jobs"
-    cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DLATHER_WERROR=ON \
-      -DCMAKE_CXX_COMPILER=clang++ -DLATHER_TESTS=OFF -DLATHER_BENCH=OFF >/dev/null
-    cmake --build build-clang -j"$jobs"
-    bash scripts/fuzz.sh short
-    ;;
-  asan) sanitizer_stage asan ASAN_OPTIONS="$asan_options" UBSAN_OPTIONS="$ubsan_options" ;;
-  tsan) sanitizer_stage tsan TSAN_OPTIONS="$tsan_options" ;;
-  *) echo "usage: $0 [asan | tsan]" >&2; exit 2 ;;
+  all) for s in release asan tsan; do timed "$s"; done ;;
+  release | asan | tsan) timed "$stage" ;;
+  *) echo "usage: $0 [release | asan | tsan]" >&2; exit 2 ;;
 esac
