@@ -36,6 +36,8 @@ struct field_plan {
   /// --mock: the statements that give this member of `v` its sample value ("" = none).
   std::string sample;
   const complex_type* concrete = nullptr;  ///< polymorphic member: the sample's type
+  /// The types the member's C++ type names: struct_plan::deps[deps_from, deps_to).
+  std::size_t deps_from = 0, deps_to = 0;
 };
 
 struct struct_plan {
@@ -92,6 +94,7 @@ class generator {
     }
     spread_refusals();
     order_structs();
+    order_by_all_members();
     emit();
     return std::move(result_);
   }
@@ -514,6 +517,7 @@ class generator {
     f.xml_name = e.name.local;
     f.source = e.name;
     f.member = member_name(e.name.local, s, used);
+    f.deps_from = s.deps.size();
     if (e.type->kind == type_kind::complex && static_cast<const complex_type*>(e.type)->abstract)
       return plan_polymorphic(e, min, max, s, std::move(f));
     std::string v = value_type(e.type, s, max <= 1, e.where);
@@ -554,6 +558,7 @@ class generator {
                      ? "v." + f.member + ".emplace(); " + sample_of(e.type, "*v." + f.member, fixed)
                      : sample_of(e.type, "v." + f.member, fixed);
     }
+    f.deps_to = s.deps.size();
     s.fields.push_back(std::move(f));
   }
 
@@ -622,6 +627,7 @@ class generator {
     }
     field_plan f;
     f.what = field_plan::kind::choice;
+    f.deps_from = s.deps.size();
     std::string member;
     std::vector<std::string> types;
     // Alternatives are told apart by position (the binding's choice() is index based), so two
@@ -631,6 +637,7 @@ class generator {
       f.alternatives.push_back(e->name.local);
       member += (member.empty() ? "" : "Or") + e->name.local;
     }
+    f.deps_to = s.deps.size();
     std::string variant = "std::variant<";
     for (std::size_t i = 0; i < types.size(); ++i) variant += (i ? ", " : "") + types[i];
     variant += ">";
@@ -817,6 +824,56 @@ class generator {
     }
   }
 
+  /// order_ refined so that a struct named by any member (a vector's item type too) comes
+  /// first where the members' references allow it: the strongly connected components of all
+  /// references in dependency order (Tarjan), each component in the by-value order_.
+  void order_by_all_members() {
+    std::vector<std::size_t> position(structs_.size());
+    for (std::size_t k = 0; k < order_.size(); ++k) position[order_[k]] = k;
+    tarjan t(structs_.size());
+    std::vector<std::size_t> order;
+    for (std::size_t i : order_)
+      if (t.index[i] < 0) strong_connect(i, t, position, order);
+    order_ = std::move(order);
+  }
+
+  struct tarjan {
+    explicit tarjan(std::size_t n) : index(n, -1), low(n, 0), on_stack(n, false) {}
+    std::vector<int> index, low;
+    std::vector<bool> on_stack;
+    std::vector<std::size_t> stack;
+    int next = 0;
+  };
+
+  void strong_connect(std::size_t i, tarjan& t, const std::vector<std::size_t>& position,
+                      std::vector<std::size_t>& order) {
+    t.index[i] = t.low[i] = t.next++;
+    t.stack.push_back(i);
+    t.on_stack[i] = true;
+    for (const type* d : structs_[i].deps) {
+      if (d->kind != type_kind::complex) continue;
+      std::size_t j = struct_index_.at(static_cast<const complex_type*>(d));
+      if (t.index[j] < 0) {
+        strong_connect(j, t, position, order);
+        t.low[i] = std::min(t.low[i], t.low[j]);
+      } else if (t.on_stack[j]) {
+        t.low[i] = std::min(t.low[i], t.index[j]);
+      }
+    }
+    if (t.low[i] != t.index[i]) return;
+    std::vector<std::size_t> component;
+    std::size_t j;
+    do {
+      j = t.stack.back();
+      t.stack.pop_back();
+      t.on_stack[j] = false;
+      component.push_back(j);
+    } while (j != i);
+    std::sort(component.begin(), component.end(),
+              [&](std::size_t a, std::size_t b) { return position[a] < position[b]; });
+    order.insert(order.end(), component.begin(), component.end());
+  }
+
   /// False when it boxed a member to break a cycle (the caller starts over).
   bool visit(std::size_t i, std::vector<int>& state) {
     if (state[i] == 2) return true;
@@ -885,6 +942,20 @@ class generator {
     return mt;
   }
 
+  /// Whether member `f` of `s` names a struct of the same header that is defined after `s` (a
+  /// vector member: the structs are ordered by value members only). Such a member gets no `{}`:
+  /// clang instantiates the vector's destructor there, which needs the item type complete.
+  bool later_in_file(const struct_plan& s, const field_plan& f,
+                     const std::set<const complex_type*>& defined) const {
+    for (std::size_t k = f.deps_from; k < f.deps_to; ++k) {
+      if (s.deps[k]->kind != type_kind::complex) continue;
+      const auto* c = static_cast<const complex_type*>(s.deps[k]);
+      if (c != s.t && structs_[struct_index_.at(c)].file == s.file && !defined.count(c))
+        return true;
+    }
+    return false;
+  }
+
   std::string file_of(const type* t) const {
     if (t->kind == type_kind::complex)
       return structs_[struct_index_.at(static_cast<const complex_type*>(t))].file;
@@ -931,6 +1002,7 @@ class generator {
       for (const complex_type* d : s.refused.empty() ? s.derived : decltype(s.derived){})
         if (const struct_plan& dp = structs_[struct_index_.at(d)]; dp.file != s.file)
           forwards[s.file] += "struct " + dp.name + ";\n";
+    std::set<const complex_type*> defined;
     for (std::size_t i : order_) {
       const struct_plan& s = structs_[i];
       if (!s.refused.empty()) continue;
@@ -944,13 +1016,16 @@ class generator {
                   "& operator=(const " + s.name + "&) = default;\n  " + s.name + "& operator=(" +
                   s.name + "&&) = default;\n  virtual ~" + s.name + "() = default;\n";
       b += " {\n" + special;
-      for (const field_plan& f : s.fields) b += "  " + f.cpp_type + " " + f.member + "{};\n";
+      for (const field_plan& f : s.fields)
+        b += "  " + f.cpp_type + " " + f.member + (later_in_file(s, f, defined) ? ";\n" : "{};\n");
+      defined.insert(s.t);
       if (!s.boxed)  // a defaulted == would compare the boxes' addresses
         b += "  friend bool operator==(const " + s.name + "&, const " + s.name + "&) = default;\n";
       b += "};\n\n";
       std::string& mt = metas[s.file];
       mt += meta_head(s.name, "T", s.xml_name, s.ns, s.anonymous);
       if (s.encoded) mt += "  static constexpr auto encoding = lather::bind::encoding::soap;\n";
+      mt += "  static constexpr bool schema_only = true;\n";
       if (s.base)
         mt += "  using base = " + qualified(structs_[struct_index_.at(s.base)].name) + ";\n";
       if (!s.derived.empty()) {
@@ -959,7 +1034,8 @@ class generator {
           mt += (k ? ", " : "") + qualified(structs_[struct_index_.at(s.derived[k])].name);
         mt += ">;\n";
       }
-      mt += "  static constexpr auto fields = std::tuple{";
+      // lather::fields: a plain aggregate, far cheaper to compile than a std::tuple of them.
+      mt += "  static constexpr auto fields = lather::fields(";
       bool first = true;
       for (const field_plan& f : s.fields) {
         mt += first ? "\n      " : ",\n      ";
@@ -987,7 +1063,9 @@ class generator {
         }
         mt += f.modifiers;
       }
-      mt += "};\n};\n\n";
+      mt += ");\n};\n";
+      if (!s.encoded) mt += "LATHER_BIND_EXTERN(" + qualified(s.name) + ");\n";
+      mt += "\n";
     }
     std::set<std::string> all_files;
     for (const auto& [ns, file] : files_) all_files.insert(file);
@@ -997,7 +1075,8 @@ class generator {
           "#include <cstdint>\n#include <memory>\n#include <optional>\n#include <string>\n"
           "#include <string_view>\n"
           "#include <tuple>\n#include <variant>\n#include <vector>\n\n"
-          "#include \"lather/bind/meta.hpp\"\n#include \"lather/bind/xsd.hpp\"\n";
+          "#include \"lather/bind/extern.hpp\"\n#include \"lather/bind/meta.hpp\"\n"
+          "#include \"lather/bind/xsd.hpp\"\n";
       for (const std::string& inc : includes[file]) text += "#include \"" + inc + "\"\n";
       text += "\nnamespace " + o_.cpp_namespace + " {\n\n" + forwards[file];
       if (!forwards[file].empty()) text += "\n";
@@ -1006,14 +1085,71 @@ class generator {
         text.pop_back();
       result_.files.push_back({file, std::move(text)});
     }
+    emit_bind_sources(all_files);
     emit_port_types();
     if (o_.mock) emit_mock(all_files);
     std::string names = "# XSD name -> C++ name, written by lather-wsdl2cpp\n";
     for (const std::string& n : names_) names += n + "\n";
     for (const std::string& sk : result_.skipped) names += "skipped " + sk + "\n";
     result_.files.push_back({"names.txt", std::move(names)});
-    std::string cmake = detail::cmake_lists(identifier(o_.cpp_namespace), o_.mock);
+    std::string cmake = detail::cmake_lists(identifier(o_.cpp_namespace), library_sources_,
+                                            o_.mock ? mock_sources_ : std::vector<std::string>{});
     result_.files.push_back({"CMakeLists.txt", std::move(cmake)});
+  }
+
+  /// How many translation units share `items` (--sources, else one per `per_source`).
+  std::size_t source_count(std::size_t items, std::size_t per_source) const {
+    if (o_.sources) return o_.sources;
+    return std::max<std::size_t>(1, (items + per_source - 1) / per_source);
+  }
+
+  /// bind_<k>.cpp: the binding of each generated struct (LATHER_BIND_INSTANTIATE) and its
+  /// description for a service's WSDL (wsdl_builder::type_of, declared extern in the describe
+  /// header), compiled once for the whole program; the structs in dependency order, split
+  /// evenly. With --mock, mock_<k>.cpp: the sample() of the same structs.
+  void emit_bind_sources(const std::set<std::string>& type_headers) {
+    describe_header_ = unique_name("describe", file_stems_) + ".hpp";
+    auto type_of = [&](const std::string& name) {
+      return "template lather::xsd_ref lather::wsdl_builder::type_of<" + qualified(name) + ">();\n";
+    };
+    std::string describe =
+        "// Generated by lather-wsdl2cpp: do not edit.\n// How a service describes the generated "
+        "types in its WSDL, instantiated once in bind_<k>.cpp.\n#pragma once\n\n"
+        "#include \"lather/service/wsdl.hpp\"\n";
+    for (const std::string& h : type_headers) describe += "#include \"" + h + "\"\n";
+    describe += "\n";
+    std::string enums;
+    for (const enum_plan& e : enums_) {
+      describe += "extern " + type_of(e.name);
+      enums += type_of(e.name);
+    }
+    for (std::size_t i : order_)
+      if (structs_[i].refused.empty()) {
+        emitted_.push_back(i);
+        if (!structs_[i].msg) describe += "extern " + type_of(structs_[i].name);
+      }
+    result_.files.push_back({describe_header_, std::move(describe)});
+    const std::size_t n = source_count(emitted_.size(), types_per_source);
+    const std::size_t samples = source_count(emitted_.size(), samples_per_source);
+    for (std::size_t k = 0; k < samples; ++k)
+      mock_.struct_sources.emplace_back(k * emitted_.size() / samples,
+                                        (k + 1) * emitted_.size() / samples);
+    for (std::size_t k = 0; k < n; ++k) {
+      std::string body = k == 0 ? enums : "";
+      for (std::size_t i = k * emitted_.size() / n; i < (k + 1) * emitted_.size() / n; ++i) {
+        const struct_plan& s = structs_[emitted_[i]];
+        if (!s.encoded) body += "LATHER_BIND_INSTANTIATE(" + qualified(s.name) + ");\n";
+        if (!s.msg) body += type_of(s.name);
+      }
+      std::string text =
+          "// Generated by lather-wsdl2cpp: do not edit.\n// The binding of the structs below, "
+          "compiled here once (lather/bind/extern.hpp).\n#include \"lather/bind/bind.hpp\"\n"
+          "#include \"" +
+          describe_header_ + "\"\n";
+      std::string file = "bind_" + std::to_string(k + 1) + ".cpp";
+      result_.files.push_back({file, text + (body.empty() ? "" : "\n" + body)});
+      library_sources_.push_back(file);
+    }
   }
 
   /// The body: parts= when given, else every part not bound to a header. Headers are not in
@@ -1110,17 +1246,37 @@ class generator {
                               style, bo->input_action, bo->output_action});
       }
       if (operations.empty()) continue;
-      detail::port_type_plan plan{pt->name.local,
+      names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +
+                       "Client, " + cls + "Service (" + file + ")");
+      mock_index_.emplace(pt, mock_.port_types.size());
+      mock_.port_types.push_back({pt->name.local,
                                   pt->name.str(),
                                   cls,
                                   file,
                                   port_version_.at(pt) == soap_version::soap12,
-                                  std::move(operations)};
-      result_.files.push_back({file, detail::port_type_header(o_.cpp_namespace, plan, includes)});
-      names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +
-                       "Client, " + cls + "Service (" + file + ")");
-      mock_index_.emplace(pt, mock_.port_types.size());
-      mock_.port_types.push_back(std::move(plan));
+                                  std::move(operations),
+                                  std::move(includes),
+                                  {}});
+    }
+    // operations_<k>.cpp: the operations of every port type in WSDL order, split evenly.
+    std::vector<detail::operation_ref> all;
+    for (std::size_t p = 0; p < mock_.port_types.size(); ++p)
+      for (std::size_t i = 0; i < mock_.port_types[p].operations.size(); ++i) all.push_back({p, i});
+    const std::size_t n = source_count(all.size(), operations_per_source);
+    std::vector<std::vector<detail::operation_ref>> parts(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      parts[k].assign(all.begin() + k * all.size() / n, all.begin() + (k + 1) * all.size() / n);
+      std::set<std::size_t> used;
+      for (const detail::operation_ref& r : parts[k])
+        if (used.insert(r.port_type).second) mock_.port_types[r.port_type].sources.push_back(k);
+    }
+    for (const detail::port_type_plan& pt : mock_.port_types)
+      result_.files.push_back({pt.header, detail::port_type_header(o_.cpp_namespace, pt)});
+    for (std::size_t k = 0; k < n; ++k) {
+      std::string file = "operations_" + std::to_string(k + 1) + ".cpp";
+      result_.files.push_back({file, detail::operations_source(o_.cpp_namespace, describe_header_,
+                                                               mock_.port_types, k, parts[k])});
+      library_sources_.push_back(file);
     }
   }
 
@@ -1161,7 +1317,7 @@ class generator {
     if (mock_.service_name.empty()) mock_.service_name = "Mock";
     for (const auto& [path, pts] : paths) mock_.paths.push_back({path, {pts.begin(), pts.end()}});
     std::string samples = unique_name("mock_samples", file_stems_) + ".hpp";
-    for (generated_file& f : detail::generate_mock(mock_, samples))
+    for (generated_file& f : detail::generate_mock(mock_, samples, mock_sources_))
       result_.files.push_back(std::move(f));
   }
 
@@ -1202,6 +1358,14 @@ class generator {
   /// rpc operations: their input and output message structs (indexes into structs_).
   std::map<const binding_operation*, std::pair<std::size_t, std::size_t>> rpc_plans_;
   std::map<const port_type*, std::size_t> mock_index_;  ///< into mock_.port_types
+  /// Structs, operations and sample() functions per translation unit when --sources does not
+  /// say: each file parses the lather and type headers first (about 3 s at -O0 for ONVIF), so
+  /// files are a few times that and under 1 GB at -O0.
+  static constexpr std::size_t types_per_source = 120, operations_per_source = 40,
+                               samples_per_source = 400;
+  std::vector<std::size_t> emitted_;  ///< generated structs (indexes), in dependency order
+  std::vector<std::string> library_sources_, mock_sources_;
+  std::string describe_header_;
   std::set<std::string> type_names_, file_stems_;
   std::map<std::string, std::string> files_;  ///< XSD namespace -> header
   std::vector<std::string> names_;

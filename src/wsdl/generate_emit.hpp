@@ -33,6 +33,14 @@ struct port_type_plan {
   std::string header;
   bool soap12 = false;  ///< version of the samples (the first SOAP binding's)
   std::vector<operation_plan> operations;
+  std::set<std::string> includes;  ///< the type headers of its messages
+  /// The operations_<k>.cpp (k) that define some of its operations (mount_<k>).
+  std::vector<std::size_t> sources;
+};
+
+/// An operation of the output: port type and operation indexes.
+struct operation_ref {
+  std::size_t port_type, operation;
 };
 
 /// A URL path the mock serves, and the port types (indexes) bound there.
@@ -45,19 +53,30 @@ struct mock_input {
   std::string cpp_namespace, target, service_name, target_namespace;
   std::vector<std::string> type_headers;
   std::vector<mock_struct> structs;
+  /// mock_<k>.cpp defines sample() for structs [first, second) (the bind_<k>.cpp split).
+  std::vector<std::pair<std::size_t, std::size_t>> struct_sources;
   std::vector<port_type_plan> port_types;
   std::vector<mock_path> paths;
 };
 
-/// The header of one port type: its client proxy and abstract service class.
-std::string port_type_header(const std::string& cpp_namespace, const port_type_plan& pt,
-                             const std::set<std::string>& includes);
+/// The header of one port type: its client proxy and abstract service class, declared (their
+/// methods are in operations_<k>.cpp).
+std::string port_type_header(const std::string& cpp_namespace, const port_type_plan& pt);
 
-/// The CMakeLists.txt of the output: an INTERFACE library `target` (and its mock server).
-std::string cmake_lists(const std::string& target, bool mock);
+/// operations_<k>.cpp: the client methods and service registrations of `ops`.
+std::string operations_source(const std::string& cpp_namespace, const std::string& describe_header,
+                              const std::vector<port_type_plan>& port_types, std::size_t k,
+                              const std::vector<operation_ref>& ops);
 
-/// The samples header (`samples_file`) and mock_server.cpp.
-std::vector<generated_file> generate_mock(const mock_input& in, const std::string& samples_file);
+/// The CMakeLists.txt of the output: a static library `target` of `sources` (and with mock
+/// sources, its mock server).
+std::string cmake_lists(const std::string& target, const std::vector<std::string>& sources,
+                        const std::vector<std::string>& mock_sources);
+
+/// The samples header (`samples_file`), mock_<k>.cpp and mock_server.cpp; appends the names of
+/// the sources to `sources`.
+std::vector<generated_file> generate_mock(const mock_input& in, const std::string& samples_file,
+                                          std::vector<std::string>& sources);
 
 /// The path the checker and the mock agree on for a soap:address location: its URL path ("/"
 /// when empty, "/" prepended to a relative one, "/" for a non-HTTP address).

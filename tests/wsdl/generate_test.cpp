@@ -87,7 +87,7 @@ TEST(WsdlGenerate, NamesAreKeywordSafeClashFreeAndListed) {
   EXPECT_NE(names.find("rpc output of rpcOp (message {urn:t}R) -> g::rpcOpResponse (t.hpp)"),
             std::string::npos)
       << names;
-  EXPECT_NE(file(r, "P.hpp").find("o.style = lather::soap::style::rpc_literal;"),
+  EXPECT_NE(file(r, "operations_1.cpp").find("o.style = lather::soap::style::rpc_literal;"),
             std::string::npos);
   // Deterministic.
   generate_result again = generate(f, naming_schema);
@@ -187,7 +187,7 @@ TEST(WsdlGenerate, MockSamplesAndServer) {
   <xs:complexType name="Kid"><xs:sequence><xs:element name="kid" type="t:Kid" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
   <xs:element name="out"><xs:complexType><xs:sequence><xs:any namespace="##other" processContents="lax"/></xs:sequence></xs:complexType></xs:element>)"))});
   generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .mock = true});
-  const std::string& samples = file(r, "mock_samples.hpp");
+  const std::string& samples = file(r, "mock_1.cpp");
   for (const char* want : {
            "text(v.code, \"AA-0\");",  // from the pattern
            "text(v.fixed, \"F\");",
@@ -239,7 +239,7 @@ TEST(WsdlGenerate, PolymorphismMixedContentAndWidenedChoices) {
            "std::vector<std::variant<std::int32_t, std::int32_t>> xOry{};",
        })
     EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
-  const std::string& samples = file(r, "mock_samples.hpp");
+  const std::string& samples = file(r, "mock_1.cpp");
   for (const char* want : {
            "v.a = std::make_shared<::g::B>(); sample(static_cast<::g::B&>(*v.a), depth + 1);",
            "v.mixed.xml = \"<x Dialect=\\\"http://example.com/\\\"/>\";",
@@ -274,6 +274,50 @@ TEST(WsdlGenerate, OperationsSelectWhatTheyReach) {
   std::string e = error_of([&] { generate_cpp(*m, {.operations = {"op", "Q.op", "nope"}}); });
   EXPECT_NE(e.find("\"Q.op\", \"nope\""), std::string::npos) << e;
   EXPECT_EQ(e.find("\"op\""), std::string::npos) << e;
+}
+
+TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
+  files f;
+  auto m = load({f.add("g.wsdl", doc_wsdl(R"(
+  <xs:complexType name="A"><xs:sequence><xs:element name="b" type="t:B" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
+  <xs:complexType name="B"><xs:sequence><xs:element name="v" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="a" type="t:A"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>)"))});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .mock = true, .sources = 2});
+  EXPECT_EQ(r.files.size(), generate_cpp(*m, {.cpp_namespace = "g", .mock = true}).files.size() + 3)
+      << "bind_2.cpp, operations_2.cpp and mock_2.cpp";
+  // Each struct's binding is declared extern beside its meta<T> and instantiated in exactly
+  // one bind_<k>.cpp, in dependency order (B before A, whose vector names it).
+  const std::string& types = file(r, "t.hpp");
+  const std::string all = file(r, "bind_1.cpp") + file(r, "bind_2.cpp");
+  for (const char* type : {"::g::A", "::g::B", "::g::in", "::g::out", "::g::rpcOp"}) {
+    const std::string name(type);
+    EXPECT_NE(types.find("LATHER_BIND_EXTERN(" + name + ");"), std::string::npos) << name;
+    const std::size_t at = all.find("LATHER_BIND_INSTANTIATE(" + name + ");");
+    EXPECT_NE(at, std::string::npos) << name << "\n" << all;
+    EXPECT_EQ(all.find("LATHER_BIND_INSTANTIATE(" + name + ");", at + 1), std::string::npos);
+  }
+  EXPECT_LT(types.find("struct B {"), types.find("struct A {"));
+  EXPECT_NE(types.find("std::vector<::g::B> b{};"), std::string::npos) << types;
+  EXPECT_NE(all.find("template lather::xsd_ref lather::wsdl_builder::type_of<::g::A>();"),
+            std::string::npos);
+  EXPECT_NE(file(r, "describe.hpp")
+                .find("extern template lather::xsd_ref lather::wsdl_builder::type_of<::g::A>();"),
+            std::string::npos);
+  // The port type header only declares; its two operations are defined one per file.
+  const std::string& header = file(r, "P.hpp");
+  EXPECT_EQ(header.find("client_->call"), std::string::npos) << header;
+  EXPECT_NE(header.find("mount_1(s);\n    mount_2(s);"), std::string::npos) << header;
+  EXPECT_NE(file(r, "operations_1.cpp")
+                .find("void PClient::op(const ::g::in& request, "
+                      "::g::out& response, lather::call_options o) {"),
+            std::string::npos);
+  EXPECT_NE(file(r, "operations_2.cpp").find("void PService::mount_2(lather::service& s) {"),
+            std::string::npos);
+  const std::string& cmake = file(r, "CMakeLists.txt");
+  for (const char* source : {"bind_1.cpp", "bind_2.cpp", "operations_1.cpp", "operations_2.cpp",
+                             "mock_1.cpp", "mock_2.cpp", "mock_server.cpp"})
+    EXPECT_NE(cmake.find(std::string("\n    ") + source), std::string::npos) << source;
 }
 
 }  // namespace

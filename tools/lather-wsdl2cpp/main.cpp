@@ -1,5 +1,5 @@
 // lather-wsdl2cpp WSDL... -o DIR [--namespace NS] [--catalog FILE]... [--operations LIST]
-//                 [--mock]
+//                 [--sources N] [--mock]
 //
 // Reads the contract offline (lather::wsdl::load) and writes the generated C++ into DIR
 // (lather::wsdl::generate_cpp): one header per schema namespace, names.txt, CMakeLists.txt.
@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
   lather::tools::command_line cli{
       "lather-wsdl2cpp",
       "Reads the contract offline and writes the generated C++ into DIR: one header per schema\n"
-      "namespace, names.txt, CMakeLists.txt. Exit status: 0 written, 1 the contract cannot be\n"
-      "loaded or generated, 2 usage."};
+      "namespace, the sources of a static library, names.txt, CMakeLists.txt. Exit status:\n"
+      "0 written, 1 the contract cannot be loaded or generated, 2 usage."};
   cli.add_option("WSDL", inputs, "the contract's WSDL files")->type_name("FILE")->required();
   cli.add_option("-o,--output", out_dir, "directory to write (created; files in it are replaced)")
       ->type_name("DIR")
@@ -50,6 +50,10 @@ int main(int argc, char** argv) {
       ->delimiter(',')
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cli.add_option("--sources", go.sources,
+                 "translation units: bind_1..N.cpp, operations_1..N.cpp (and mock_1..N.cpp); "
+                 "default: by size")
+      ->type_name("N");
   cli.add_flag("-q,--quiet", quiet, "no summary on stderr");
   cli.parse_or_exit(argc, argv);
   try {

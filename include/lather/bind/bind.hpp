@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "lather/bind/detail/core.hpp"
+#include "lather/bind/extern.hpp"
 #include "lather/bind/meta.hpp"
 
 namespace lather::bind {
@@ -40,6 +41,13 @@ namespace detail {
 
 template <class T>
 struct complex_vt_of;
+
+/// complex_vt_of<T>::value through a call: where LATHER_BIND_EXTERN(T) is declared, the one
+/// out-of-line instantiation (lather/bind/extern.hpp), else inlined like the constant.
+template <class T>
+const complex_vt& vt_of() noexcept {
+  return complex_vt_of<T>::value;
+}
 
 template <std::size_t From, std::size_t... I>
 std::index_sequence<From + I...> offset_index_sequence(std::index_sequence<I...>);
@@ -125,7 +133,7 @@ bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
 
 template <class X>
 bool read_complex(read_ctx& c, X& x) {
-  const complex_vt& vt = complex_vt_of<X>::value;
+  const complex_vt& vt = vt_of<X>();
   if (const xml::attribute* t = scan_xsi(c.r).type)
     if (check_xsi_complex(c, *t, vt, false) == -2) return false;
   std::array<std::uint32_t, field_count<X>> counts;
@@ -152,7 +160,7 @@ bool read_derived(read_ctx& c, P& p) {
       }
     }
     std::array<std::uint32_t, field_count<D>> counts;
-    return read_complex_body(c, complex_vt_of<D>::value, obj, counts.data());
+    return read_complex_body(c, vt_of<D>(), obj, counts.data());
   }
 }
 
@@ -161,7 +169,7 @@ bool read_pointer(read_ctx& c, P& p) {
   using B = typename P::element_type;
   int k = -1;
   if (const xml::attribute* t = scan_xsi(c.r).type) {
-    k = check_xsi_complex(c, *t, complex_vt_of<B>::value, true);
+    k = check_xsi_complex(c, *t, vt_of<B>(), true);
     if (k == -2) return false;
   }
   return [&]<class... Ds>(types<Ds...>) {
@@ -399,16 +407,16 @@ constexpr field_match make_match() {
 template <class T>
 const complex_vt* base_vt() {
   if constexpr (derived_type<T>)
-    return &complex_vt_of<typename meta<T>::base>::value;
+    return &vt_of<typename meta<T>::base>();
   else
     return nullptr;
 }
 
 template <class T>
 vt_list derived_vts() {
+  // Filled on first use, not constant: a derived type's binding may be compiled elsewhere.
   return [&]<class... Ds>(types<Ds...>) -> vt_list {
-    static constexpr std::array<const complex_vt*, sizeof...(Ds)> list = {
-        &complex_vt_of<Ds>::value...};
+    static const std::array<const complex_vt*, sizeof...(Ds)> list = {&vt_of<Ds>()...};
     return list;
   }(derived_types_of<T>{});
 }
@@ -742,7 +750,7 @@ error_info read_content(xml::reader& r, T& value, const read_options& opts = {})
   detail::read_ctx c{r, opts};
   std::array<std::uint32_t, field_count<T>> counts;
   if (!detail::begin_read(c) ||
-      !detail::read_complex_body(c, detail::complex_vt_of<T>::value, &value, counts.data()))
+      !detail::read_complex_body(c, detail::vt_of<T>(), &value, counts.data()))
     return detail::finish_read(c);
   return {};
 }
@@ -863,7 +871,7 @@ class struct_reader {
     error_ = detail::finish_read(c_);
     at_ = position::failed;
   }
-  static const detail::complex_vt& vt() noexcept { return detail::complex_vt_of<T>::value; }
+  static const detail::complex_vt& vt() noexcept { return detail::vt_of<T>(); }
 
   read_options opts_;  // c_ refers to it
   detail::read_ctx c_;

@@ -6,7 +6,7 @@
 //   template <> struct lather::meta<SimpleStruct> {
 //     static constexpr std::string_view name = "SimpleStruct";          // XSD type name
 //     static constexpr std::string_view ns = "http://example.com/t";    // target namespace
-//     static constexpr auto fields = std::tuple{                        // schema order
+//     static constexpr auto fields = std::tuple{   // schema order; lather::fields(...) is cheaper
 //         element("varFloat", &SimpleStruct::varFloat),
 //         element("varString", &SimpleStruct::varString),
 //         attribute("varAttrString", &SimpleStruct::varAttrString)};
@@ -17,6 +17,9 @@
 //   using base = B  xsd:extension of B (B's fields come first; xsi:type polymorphism)
 //   using derived = lather::types<D1, D2>   types an xsi:type may name where B is expected
 //   encoding        lather::bind::encoding::soap: an RPC/encoded message (soap/encoded.hpp)
+//   schema_only     true: every type T reaches maps to XML Schema (no maps, no arrays of
+//                   arrays), so a service's WSDL generator takes it without checking each at
+//                   compile time (lather-wsdl2cpp says it for every struct)
 // An enumeration (a C++ enum restricted from xsd:string) has name, ns and
 //   static constexpr auto values = lather::enum_values<Colour>({{Colour::red, "RED"}, ...});
 //
@@ -285,9 +288,45 @@ constexpr void check_name(std::string_view name) {
 
 }  // namespace detail
 
+/// One entry of a field_list.
+template <std::size_t I, class F>
+struct field_slot {
+  F value;
+};
+template <class Indexes, class... Fs>
+struct field_slots;
+template <std::size_t... I, class... Fs>
+struct field_slots<std::index_sequence<I...>, Fs...> : field_slot<I, Fs>... {};
+
+/// meta<T>::fields made with lather::fields(...): a plain aggregate, far cheaper to compile
+/// than a std::tuple of the same fields (bind makes the tuple only where it binds T).
+template <class... Fs>
+struct field_list : field_slots<std::index_sequence_for<Fs...>, Fs...> {
+  static constexpr std::size_t size = sizeof...(Fs);
+};
+
+template <class L>
+struct is_field_list : std::false_type {};
+template <class... Fs>
+struct is_field_list<field_list<Fs...>> : std::true_type {};
+
+/// Entry I of a field_list.
+template <std::size_t I, class F>
+constexpr const F& field_at(const field_slot<I, F>& s) {
+  return s.value;
+}
+
 }  // namespace lather::bind
 
 namespace lather {
+
+/// meta<T>::fields = lather::fields(element(...), attribute(...), ...): the same fields as a
+/// std::tuple{...} of them, cheaper to compile where many types are bound (lather-wsdl2cpp
+/// writes it).
+template <class... Fs>
+constexpr bind::field_list<Fs...> fields(Fs... f) {
+  return {{{f}...}};
+}
 
 /// A child element bound to a member. Occurrence follows the member type (see file comment).
 template <class Owner, class Member>
@@ -381,9 +420,19 @@ constexpr F resolve_field(F f) {
   return f;
 }
 
+template <class T, std::size_t... I>
+constexpr auto own_fields_of_list(std::index_sequence<I...>) {
+  return std::tuple{resolve_field<T>(field_at<I>(meta<T>::fields))...};
+}
+
 template <class T>
 constexpr auto own_fields() {
-  return std::apply([](auto... f) { return std::tuple{resolve_field<T>(f)...}; }, meta<T>::fields);
+  using list = std::remove_cvref_t<decltype(meta<T>::fields)>;
+  if constexpr (is_field_list<list>::value)
+    return own_fields_of_list<T>(std::make_index_sequence<list::size>{});
+  else
+    return std::apply([](auto... f) { return std::tuple{resolve_field<T>(f)...}; },
+                      meta<T>::fields);
 }
 
 template <class T>

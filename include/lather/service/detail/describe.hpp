@@ -41,6 +41,8 @@ constexpr bool schema_expressible() {
     return []<class... A>(std::variant<A...>*) {
       return (schema_expressible<A, Seen...>() && ...);
     }(static_cast<V*>(nullptr));
+  } else if constexpr (bind::complex_type<V> && requires { requires meta<V>::schema_only; }) {
+    return true;  // says so itself: nothing to check in the types it reaches
   } else if constexpr (bind::complex_type<V>) {
     bool ok = fields_expressible<V, Seen...>() && []<class... D>(lather::types<D...>) {
       return (schema_expressible<D, V, Seen...>() && ...);
