@@ -1361,7 +1361,7 @@ class generator {
   /// Structs, operations and sample() functions per translation unit when --sources does not
   /// say: each file parses the lather and type headers first (about 3 s at -O0 for ONVIF), so
   /// files are a few times that and under 1 GB at -O0.
-  static constexpr std::size_t types_per_source = 120, operations_per_source = 40,
+  static constexpr std::size_t types_per_source = 120, operations_per_source = 24,
                                samples_per_source = 400;
   std::vector<std::size_t> emitted_;  ///< generated structs (indexes), in dependency order
   std::vector<std::string> library_sources_, mock_sources_;
