@@ -5,5 +5,6 @@
 #include "lather/bind/bind.hpp"
 #include "lather/bind/describe.hpp"
 #include "lather/bind/error.hpp"
+#include "lather/bind/extern.hpp"
 #include "lather/bind/meta.hpp"
 #include "lather/bind/xsd.hpp"
