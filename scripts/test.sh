@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it (each stage prints its wall time):
+# The test suite (each stage prints its wall time). CI (`.ci/run`) runs the release stage;
+# `scripts/test.sh all` adds the two sanitizer stages:
 #   1. release: g++ Release build of everything with -Werror, then every test through CTest
 #      (unit, hostile-input, interop with real third-party stacks, peer benchmarks' smoke
 #      tests); clang++ build of the libraries and tools with -Werror (both compilers must stay
@@ -8,7 +9,8 @@
 #   2. asan: the whole suite again under ASan+UBSan (preset asan, build-asan/);
 #   3. tsan: the server/client tests (http, service, deploy, interop, wsse, dynamic) under TSan
 #      (preset tsan, build-tsan/).
-# `scripts/test.sh release|asan|tsan` runs one stage alone.
+# `scripts/test.sh release|asan|tsan` runs one stage alone; docs/testing.md says why CI runs
+# only the first.
 #
 # The sanitizer builds (CMakePresets.json) are -O1 with line tables, without the benchmarks and
 # the gSOAP interop peers (third-party code, not ours to sanitize; the interop matrix runs
@@ -26,7 +28,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-stage=${1:-all}
+stage=${1:-release}
 
 # LeakSanitizer is on; stack-use-after-return is off: its fake frames do not follow the
 # server's stackful coroutines (Boost.Context switches stacks without telling ASan).
@@ -74,5 +76,5 @@ tsan_stage() { sanitizer_stage tsan TSAN_OPTIONS="$tsan_options"; }
 case "$stage" in
   all) for s in release asan tsan; do timed "$s"; done ;;
   release | asan | tsan) timed "$stage" ;;
-  *) echo "usage: $0 [release | asan | tsan]" >&2; exit 2 ;;
+  *) echo "usage: $0 [release | asan | tsan | all]" >&2; exit 2 ;;
 esac
