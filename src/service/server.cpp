@@ -219,7 +219,11 @@ void server::impl::answer_fault(mount_point& mp, soap_exchange& x, http::respons
                                     opts.hide_internal_errors, logged);
   if (!logged.empty() && opts.error_log) opts.error_log({mp.path, info.operation, logged});
   info.fault = true;
-  x.whole_response_ = false;  // a fault is sent as written
+  // A fault is sent as written, unless the call's response goes elsewhere (divert_response).
+  const call_context::response_taker take = std::move(x.divert_);
+  x.divert_ = nullptr;
+  x.whole_response_ = static_cast<bool>(take);
+  x.response_copy_.clear();
   x.buf_.clear();
   res.body().clear();  // what a never-chunked response had collected (nothing is sent yet)
   x.writer_.reset();
@@ -228,19 +232,32 @@ void server::impl::answer_fault(mount_point& mp, soap_exchange& x, http::respons
   soap::version fv = x.version_;
   if (f.code == soap::fault_code::version_mismatch) fv = soap::version::soap11;
   info.http_status = fault_status(fv, f);
-  x.set_head(info.http_status, fv);
+  if (!take) x.set_head(info.http_status, fv);
   bool fault_headers = false;
   for (const auto& ic : mp.svc->interceptors())
     fault_headers |= static_cast<bool>(ic.fault_headers);
   if (!fault_headers) {
     soap::write_fault_envelope(x.writer_, fv, f, mp.svc->options().xml_declaration);
-    return;
+  } else {
+    soap::write_fault_envelope(x.writer_, fv, f, mp.svc->options().xml_declaration,
+                               [&](xml::writer& w) {
+                                 for (const auto& ic : mp.svc->interceptors())
+                                   if (ic.fault_headers) ic.fault_headers(x, f, w);
+                               });
   }
-  soap::write_fault_envelope(x.writer_, fv, f, mp.svc->options().xml_declaration,
-                             [&](xml::writer& w) {
-                               for (const auto& ic : mp.svc->interceptors())
-                                 if (ic.fault_headers) ic.fault_headers(x, f, w);
-                             });
+  if (!take) return;
+  x.response_copy_.append(x.buf_.view());
+  x.buf_.clear();
+  x.whole_response_ = false;
+  bool taken = false;
+  try {
+    taken = take(true, soap::content_type_utf8(fv), x.response_copy_);
+  } catch (const std::exception&) {
+    // Not deliverable elsewhere: the fault goes back on the HTTP response.
+  }
+  if (taken) info.http_status = 202;
+  x.set_head(info.http_status, fv);
+  if (!taken) res.body().append(x.response_copy_);
 }
 
 void server::impl::handle_soap(mount_point& mp, http::request& req, http::response& res) {
@@ -312,7 +329,7 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
       if (ic.before) ic.before(x);
     const_cast<operation_entry&>(op).invoke(x);
     if (x.whole_response_ && !x.one_way_) x.rewrite_whole_response();
-    if (!x.head_set_) x.set_head(x.one_way_ ? 202 : 200, ct->ver);
+    if (!x.head_set_) x.set_head(x.one_way_ || x.diverted_ ? 202 : 200, ct->ver);
   } catch (const std::bad_alloc&) {
     // Out of memory part-way: the exchange's reader and writer may be half-updated, so it is
     // not reused, and the HTTP layer answers (500, or a cut connection once the response
@@ -330,7 +347,7 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
   if (x.buf_.size() > 0) res.body().append(x.buf_.view());
   info.bytes_in = x.reader_.bytes_consumed();
   info.bytes_out = x.whole_response_ ? x.response_copy_.size() : x.buf_.flushed() + x.buf_.size();
-  if (!info.fault) info.http_status = x.one_way_ ? 202 : 200;
+  if (!info.fault) info.http_status = x.one_way_ || x.diverted_ ? 202 : 200;
   info.micros = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - started).count());
   record_call(mp, op_index, x, info);

@@ -78,6 +78,8 @@ class soap_exchange final : public detail::exchange {
     if (request_copy_.capacity() > (4u << 20)) std::string().swap(request_copy_);
     if (response_copy_.capacity() > (4u << 20)) std::string().swap(response_copy_);
     response_copy_.clear();
+    divert_ = nullptr;
+    diverted_ = false;
     whole_response_ = false;
     for (const auto& ic : svc.interceptors())
       whole_response_ |= static_cast<bool>(ic.whole_response);
@@ -98,6 +100,11 @@ class soap_exchange final : public detail::exchange {
   }
   void add_response_header(std::function<void(xml::writer&)> write_entry) override {
     response_headers_.push_back(std::move(write_entry));
+  }
+  void divert_response(response_taker take) override {
+    if (head_set_) throw std::logic_error("divert_response: the response has started");
+    divert_ = std::move(take);
+    whole_response_ = true;
   }
   call_state& state(const void* key, std::unique_ptr<call_state> (*make)()) override {
     for (auto& st : states_)
@@ -192,7 +199,19 @@ class soap_exchange final : public detail::exchange {
     buf_.clear();
     for (const auto& ic : svc_->interceptors())
       if (ic.whole_response) ic.whole_response(*this, response_copy_);
+    if (divert_) {
+      const response_taker take = std::move(divert_);
+      divert_ = nullptr;  // a fault its taker throws goes back on the HTTP response
+      if (take(false, content_type(), response_copy_)) {
+        diverted_ = true;
+        return;
+      }
+    }
     res_->body().append(response_copy_);
+  }
+  /// The Content-Type of the response being written (a codec's, else the SOAP version's).
+  std::string_view content_type() const noexcept {
+    return response_type_.empty() ? soap::content_type_utf8(version_) : response_type_;
   }
   void collect_response(std::string_view bytes) {
     if (response_copy_.size() + bytes.size() > body_limit_)
@@ -233,6 +252,9 @@ class soap_exchange final : public detail::exchange {
   std::string request_copy_;     // the request, when an interceptor needs it whole
   bool whole_response_ = false;  // an interceptor rewrites each response whole
   std::string response_copy_;    // the response then, collected whole
+  // divert_response: who takes this call's response, and whether it took it (answer 202).
+  response_taker divert_;
+  bool diverted_ = false;
   std::size_t body_limit_;
   // service::codec: the service's codec, whether it decodes this request, the SOAP type of
   // the envelope it carries and the Content-Type of an encoded response ("" = plain).

@@ -10,6 +10,7 @@
 #include "lather/soap/capture.hpp"
 #include "lather/xml/writer.hpp"
 #include "read.hpp"
+#include "reply_sender.hpp"
 
 namespace lather::wsa {
 
@@ -20,9 +21,13 @@ struct addressing_state final : call_state {
   headers request;
   soap::version soap = soap::version::soap11;
   std::string reply_action;
+  std::string_view fault_action;  // the Action of the fault written (a constant)
+  bool diverted = false;          // the reply may go to a third address (divert_response)
   void clear() override {
     request.clear();
     reply_action.clear();
+    fault_action = {};
+    diverted = false;
   }
 };
 
@@ -35,6 +40,13 @@ addressing_state& state_of(call_context& ctx) {
 
 constexpr std::string_view header_names[] = {"To",      "Action",  "MessageID", "RelatesTo",
                                              "ReplyTo", "FaultTo", "From"};
+
+/// Where a reply goes: a non-anonymous address, or nullptr for the HTTP response (anonymous,
+/// none, or no EPR).
+const endpoint_reference* third_party(const std::optional<endpoint_reference>& epr, version v) {
+  if (!epr || epr->address == anonymous_address(v) || epr->address == none_address) return nullptr;
+  return &*epr;
+}
 
 struct operation_info {
   std::string name;
@@ -51,6 +63,8 @@ struct server_addressing::impl {
   std::vector<std::string> destinations;
   std::vector<std::pair<std::string, std::string>> parameters;
   std::vector<operation_info> operations;
+  reply_delivery delivery;
+  std::unique_ptr<detail::reply_sender> sender;  // made by install() where a policy needs it
 
   const server_policy& policy_for(std::string_view operation) const noexcept {
     for (const auto& [name, p] : policies)
@@ -92,12 +106,17 @@ struct server_addressing::impl {
         throw_fault(fault_kind::action_not_supported, v, invalid_reason::none,
                     {.header = {}, .action = h.action, .iri = {}});
     }
-    if (policy.anonymous_only) {
-      for (const auto& [epr, name] : {std::pair{&h.reply_to, "ReplyTo"}, {&h.fault_to, "FaultTo"}})
-        if (*epr && (*epr)->address != anonymous_address(v) && (*epr)->address != none_address)
-          throw_fault(fault_kind::invalid_header, v,
-                      invalid_reason::only_anonymous_address_supported,
-                      {.header = name, .action = {}, .iri = {}});
+    bool elsewhere = false;  // a reply goes to a third address
+    for (const auto& [epr, name] : {std::pair{&h.reply_to, "ReplyTo"}, {&h.fault_to, "FaultTo"}}) {
+      const endpoint_reference* target = third_party(*epr, v);
+      if (!target) continue;
+      if (policy.anonymous_only || !sender)
+        throw_fault(fault_kind::invalid_header, v, invalid_reason::only_anonymous_address_supported,
+                    {.header = name, .action = {}, .iri = {}});
+      if (!sender->accepts(target->address))
+        throw_fault(fault_kind::invalid_header, v, invalid_reason::invalid_address,
+                    {.header = name, .action = {}, .iri = target->address});
+      elsewhere = true;
     }
     if (!destinations.empty() && !h.to.empty() && h.to != anonymous_address(v) &&
         std::find(destinations.begin(), destinations.end(), h.to) == destinations.end())
@@ -109,23 +128,71 @@ struct server_addressing::impl {
       s.reply_action = h.action;
       s.reply_action += "Response";
     }
-    if (!(op && op->one_way))
-      ctx.add_response_header(
-          [this, &s](xml::writer& w) { write_reply(w, s, s.reply_action, false); });
+    if (op && op->one_way) return;
+    ctx.add_response_header(
+        [this, &s](xml::writer& w) { write_reply(w, s, s.reply_action, false); });
+    if (!elsewhere) return;
+    if (h.message_id.empty())  // the reply could not say what it answers
+      throw_fault(fault_kind::header_required, v, invalid_reason::none,
+                  {.header = "MessageID", .action = {}, .iri = {}});
+    if (!sender->has_room())
+      throw_fault(fault_kind::endpoint_unavailable, v, invalid_reason::none,
+                  {.header = {}, .action = {}, .iri = {}});
+    ctx.divert_response(
+        [this, &s](bool fault, std::string_view content_type, std::string& envelope) {
+          return send_elsewhere(s, fault, content_type, envelope);
+        });
+    s.diverted = true;
+  }
+
+  /// A response (or fault) for a non-anonymous address, queued for delivery there; false when
+  /// it belongs on the HTTP response after all (a fault where FaultTo is anonymous).
+  bool send_elsewhere(addressing_state& s, bool fault, std::string_view content_type,
+                      std::string& envelope) const {
+    const headers& h = s.request;
+    const version v = h.ver.value_or(version::v1_0);
+    const endpoint_reference* to = third_party(fault && h.fault_to ? h.fault_to : h.reply_to, v);
+    if (!to) return false;
+    const std::string_view action = fault ? s.fault_action : std::string_view(s.reply_action);
+    detail::reply_sender::message m;
+    m.address = to->address;
+    m.content_type = content_type;
+    if (s.soap == soap::version::soap12 && content_type.starts_with("application/soap+xml")) {
+      m.content_type += "; action=\"";
+      m.content_type += action;
+      m.content_type += '"';
+    } else if (s.soap == soap::version::soap11) {
+      m.soap_action = action;
+    }
+    m.envelope = std::move(envelope);
+    if (sender->post(m)) return true;
+    envelope = std::move(m.envelope);
+    if (fault) return false;  // no room after all: the fault goes back on the HTTP response
+    s.diverted = false;       // the fault about it does too
+    throw_fault(fault_kind::endpoint_unavailable, v, invalid_reason::none,
+                {.header = {}, .action = {}, .iri = {}});
   }
 
   void write_reply(xml::writer& w, const addressing_state& s, std::string_view action,
                    bool fault) const {
     const headers& h = s.request;
     const version v = h.ver.value_or(version::v1_0);
-    const std::optional<endpoint_reference>& to = fault && h.fault_to ? h.fault_to : h.reply_to;
+    const std::optional<endpoint_reference>& target = fault && h.fault_to ? h.fault_to : h.reply_to;
+    // A reply for a third address that goes back on the HTTP response after all (a fault
+    // raised before it could be diverted) is addressed as an anonymous one.
+    const std::optional<endpoint_reference> none;
+    const std::optional<endpoint_reference>& to =
+        third_party(target, v) && !s.diverted ? none : target;
     const std::string id = new_message_id();
     detail::outgoing out;
     out.action = action;
     out.message_id = id;
     out.relates_to = h.message_id;
     // 1.0 leaves an anonymous To out; 2004/08 always names the destination.
-    if (v == version::submission04) out.to = to ? to->address : anonymous_address(v);
+    if (v == version::submission04)
+      out.to = to ? to->address : anonymous_address(v);
+    else if (third_party(to, v))
+      out.to = to->address;
     if (to) out.reference_parameters = to->reference_parameters;
     out.must_understand = endpoint.must_understand;
     detail::write_headers(w, s.soap, v, out);
@@ -141,6 +208,7 @@ struct server_addressing::impl {
     if (!s.request.ver) s.request.ver = v;
     const std::string_view action =
         code_version || *v == version::submission04 ? fault_action(*v) : soap_fault_action;
+    s.fault_action = action;
     write_reply(w, s, action, true);
     if (code_version && ctx.version() == soap::version::soap12 && f.has_detail) {
       // SOAP 1.2 carries a WS-Addressing fault's detail in a header (SOAP Binding 6.4).
@@ -178,7 +246,23 @@ server_addressing& server_addressing::reference_parameter(std::string ns, std::s
   return *this;
 }
 
+server_addressing& server_addressing::deliver_replies(reply_delivery d) {
+  impl_->delivery = std::move(d);
+  return *this;
+}
+
+delivery_stats server_addressing::replies() const {
+  return impl_->sender ? impl_->sender->stats() : delivery_stats{};
+}
+
+bool server_addressing::drain_replies(std::chrono::milliseconds timeout) {
+  return !impl_->sender || impl_->sender->drain(timeout);
+}
+
 void server_addressing::install(service& svc) {
+  bool third_parties = !impl_->endpoint.anonymous_only;
+  for (const auto& [name, p] : impl_->policies) third_parties |= !p.anonymous_only;
+  if (third_parties) impl_->sender = std::make_unique<detail::reply_sender>(impl_->delivery);
   for (const auto& op : svc.operations()) {
     operation_info info{
         op->name(), {op->options().action, op->options().response_action}, op->one_way()};

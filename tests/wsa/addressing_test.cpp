@@ -12,6 +12,7 @@
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "lather/wsa.hpp"
+#include "raw_peer.hpp"
 
 namespace {
 
@@ -65,26 +66,7 @@ class wsa_addressing : public ::testing::Test {
   // POSTs an envelope with these headers and body, returns the response body.
   std::string post(std::string_view path, soap::version v, std::string_view headers,
                    std::string_view body, std::string_view soap_action = "") {
-    const bool v12 = v == soap::version::soap12;
-    const std::string env = v12 ? "http://www.w3.org/2003/05/soap-envelope"
-                                : "http://schemas.xmlsoap.org/soap/envelope/";
-    const std::string request = "<e:Envelope xmlns:e=\"" + env +
-                                "\" xmlns:a=\"http://www.w3.org/2005/08/addressing\"><e:Header>" +
-                                std::string(headers) + "</e:Header><e:Body>" + std::string(body) +
-                                "</e:Body></e:Envelope>";
-    std::string content_type = v12 ? "application/soap+xml; charset=utf-8" : "text/xml";
-    std::string action = "\"" + std::string(soap_action) + "\"";
-    std::vector<std::pair<std::string_view, std::string_view>> h = {{"Content-Type", content_type}};
-    if (!v12) h.push_back({"SOAPAction", action});
-    std::string response;
-    http::client c{url(path)};
-    c.post(
-        "", h, [&](xml::output& out) { out.append(request); },
-        [&](const http::response_head&, const xml::source_fn& src) {
-          char buf[4096];
-          while (std::size_t n = src(buf, sizeof buf)) response.append(buf, n);
-        });
-    return response;
+    return wsa_test::raw_post(url(path), v, headers, body, soap_action).body;
   }
 
   static constexpr std::string_view echo_body =

@@ -134,6 +134,18 @@ class call_context {
   virtual std::string_view remote_user() const = 0;  ///< Basic-auth user or ""
   /// Add a SOAP header entry to the response (written before the Body).
   virtual void add_response_header(std::function<void(xml::writer&)> write_entry) = 0;
+  /// Takes a response envelope to deliver elsewhere (see divert_response): `fault` says whether
+  /// it is a fault, `content_type` is the Content-Type it would have had on the HTTP response.
+  /// Returns false to leave it to the HTTP response after all; may throw soap::fault_error for
+  /// a response (not a fault), which is then answered instead, on the HTTP response.
+  using response_taker =
+      std::function<bool(bool fault, std::string_view content_type, std::string& envelope)>;
+  /// Deliver this call's response (or fault) elsewhere (WS-Addressing's non-anonymous
+  /// ReplyTo/FaultTo): the envelope is collected whole (up to server_options::body_limit)
+  /// instead of streamed, handed to `take` once complete and, when it takes it, the HTTP
+  /// request is answered 202 Accepted with no body. Call it before the response starts (from
+  /// an interceptor's `before`); faults raised earlier go back on the HTTP response.
+  virtual void divert_response(response_taker take) = 0;
   /// This call's state object for `key` (the address of something its user owns, so users do
   /// not collide): made by `make` the first time the call's pooled slot needs one, cleared
   /// (call_state::clear) the first time each call asks for it.

@@ -14,13 +14,24 @@
 //
 // A request is answered in the WS-Addressing version it used; a request without any
 // WS-Addressing header (where none is required) gets a response without any.
+//
+// Replies to a third address (non-anonymous ReplyTo/FaultTo, WS-Addressing 1.0 SOAP Binding
+// 5.1.2) where a policy sets anonymous_only = false: the HTTP request is answered 202
+// Accepted at once and the response (a fault: to FaultTo, else ReplyTo) is POSTed to that
+// address from a bounded queue (reply_delivery), with To, RelatesTo and the EPR's reference
+// parameters. A fault raised before the operation is known still goes back on the HTTP
+// response.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "lather/http/client.hpp"
 #include "lather/service/service.hpp"
 #include "lather/wsa/addressing.hpp"
 #include "lather/wsa/fault.hpp"
@@ -35,10 +46,36 @@ struct server_policy {
   /// empty must equal it (InvalidAddressingHeader / ActionMismatch).
   bool check_action = true;
   /// ReplyTo and FaultTo must be anonymous: replies go back on the HTTP response
-  /// (InvalidAddressingHeader / OnlyAnonymousAddressSupported otherwise).
+  /// (InvalidAddressingHeader / OnlyAnonymousAddressSupported otherwise). false: a
+  /// non-anonymous http(s) address is answered there (reply_delivery).
   bool anonymous_only = true;
   /// mustUnderstand on the Action of the response.
   bool must_understand = false;
+};
+
+/// How replies to non-anonymous addresses are sent (server_policy::anonymous_only = false).
+struct reply_delivery {
+  /// Replies queued or being sent at most. A request that would exceed it is answered on the
+  /// HTTP response with EndpointUnavailable (before its handler runs).
+  std::size_t queue_limit = 64;
+  /// Each delivery POST (connect included); a reply not delivered by then is dropped.
+  std::chrono::milliseconds timeout{10'000};
+  /// The addresses replies may go to. Unset: any http:// or https:// address, which lets any
+  /// caller make the service POST to any host it can reach: set it where callers are not
+  /// trusted. An address refused is InvalidAddressingHeader / InvalidAddress.
+  std::function<bool(std::string_view address)> accept{};
+  /// Told of each reply that could not be delivered (the caller got its 202 already).
+  std::function<void(std::string_view address, std::string_view error)> on_failure{};
+  /// The HTTP client's options (TLS trust for https:// ReplyTo addresses, ...); its timeouts
+  /// are capped at `timeout`.
+  http::client_options client{};
+};
+
+/// Counts of replies sent to non-anonymous addresses.
+struct delivery_stats {
+  std::uint64_t delivered = 0;  ///< answered 2xx by the reply endpoint
+  std::uint64_t failed = 0;     ///< not delivered (refused, unreachable, timed out, not 2xx)
+  std::uint64_t refused = 0;    ///< requests answered EndpointUnavailable: the queue was full
 };
 
 /// The Actions of one operation: the request's and the response's. Empty: from the
@@ -66,6 +103,15 @@ class server_addressing {
   /// Understand the header {ns}local, a reference parameter of the endpoint references this
   /// service hands out: it is read into request(ctx).reference_parameters. Before install().
   server_addressing& reference_parameter(std::string ns, std::string local);
+  /// How replies to non-anonymous addresses are delivered (defaults otherwise). Before
+  /// install().
+  server_addressing& deliver_replies(reply_delivery d);
+  /// What was delivered so far.
+  delivery_stats replies() const;
+  /// Wait until every reply queued so far was delivered or failed (e.g. before shutting
+  /// down: replies still queued when this object is destroyed are dropped); false if
+  /// `timeout` passed first.
+  bool drain_replies(std::chrono::milliseconds timeout);
   /// Register the headers and the checks with `svc` (once; after its operations; it must
   /// outlive the service's calls).
   void install(service& svc);
