@@ -5,6 +5,10 @@
 //   gsoap-wsa-peer --url U     call echo("hi") with soap_wsa_request (fresh MessageID, To = U,
 //                              the contract's Action); prints "ok <text> relates=<yes|no>
 //                              action=<Action>" from the response's headers, or "fault <text>"
+//   gsoap-wsa-peer --url U --reply-to R
+//                              the same with ReplyTo R (soap_wsa_add_ReplyTo): prints
+//                              "accepted <MessageID>" when the service answered 202/200
+//                              without a response (it went to R)
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -51,16 +55,21 @@ int serve(int port) {
   return 1;
 }
 
-int call(const std::string& url) {
+int call(const std::string& url, const char* reply_to) {
   WsaEchoBindingProxy proxy(url.c_str(), SOAP_C_UTFSTRING);
   soap_register_plugin(proxy.soap, soap_wsa);
   const std::string id = soap_wsa_rand_uuid(proxy.soap);
   soap_wsa_request(proxy.soap, id.c_str(), url.c_str(), echo_action);
+  if (reply_to) soap_wsa_add_ReplyTo(proxy.soap, reply_to);
   _ns1__echo in;
   in.soap_default(proxy.soap);
   in.text = "hi";
   _ns1__echoResponse out;
   if (proxy.echo(&in, out) != SOAP_OK) {
+    if (reply_to && (proxy.soap->error == 202 || proxy.soap->error == 200)) {
+      std::cout << "accepted " << id << "\n";  // wsaapi's documented outcome of a relayed reply
+      return 0;
+    }
     const char* text = soap_fault_string(proxy.soap);
     std::cout << "fault " << (text ? text : "?") << "\n";
     return 0;
@@ -78,7 +87,10 @@ int call(const std::string& url) {
 int main(int argc, char** argv) {
   const std::string_view option = argc == 3 ? argv[1] : "";
   if (option == "--port") return serve(std::atoi(argv[2]));
-  if (option == "--url") return call(argv[2]);
-  std::cerr << "usage: " << argv[0] << " --port P | --url U\n";
+  if (option == "--url") return call(argv[2], nullptr);
+  if (argc == 5 && std::string_view(argv[1]) == "--url" &&
+      std::string_view(argv[3]) == "--reply-to")
+    return call(argv[2], argv[4]);
+  std::cerr << "usage: " << argv[0] << " --port P | --url U [--reply-to R]\n";
   return 2;
 }
