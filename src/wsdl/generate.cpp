@@ -78,6 +78,11 @@ class generator {
   generate_result run() {
     check_namespace();
     collect_roots();
+    // The enumerations an encoded message reaches become std::string (SOAP encoding has none).
+    for (const type* t : encoded_seen_)
+      if (t->kind == type_kind::simple &&
+          !static_cast<const simple_type*>(t)->facets.enumeration.empty())
+        encoded_enums_.insert(static_cast<const simple_type*>(t));
     assign_names();
     assign_message_names();
     for (const enum_plan& e : enums_)
@@ -142,10 +147,15 @@ class generator {
               if (p.element) reach_element(*p.element);
               if (p.type && rpc) reach(p.type);
             }
-        if (encoded)
-          for (const message* msg : {bo.op->input, bo.op->output})
-            if (msg)
-              for (const part& p : msg->parts) mark_encoded(p.type ? p.type : p.element->type);
+        // Which types the messages of each use reach: a type only encoded messages reach gets
+        // no literal binding (its SOAP-ENC arrays may be nillable, which literal XML cannot say).
+        for (const message* msg : msgs) {
+          const bool body = msg == bo.op->input || msg == bo.op->output;
+          if (msg)
+            for (const part& p : msg->parts)
+              mark_reached(p.type ? p.type : p.element->type,
+                           encoded && body ? encoded_seen_ : literal_seen_);
+        }
         if (rpc) {
           // The RPC wrappers: a struct per message, named after the operation.
           auto& pair = rpc_plans_[&bo];
@@ -213,27 +223,33 @@ class generator {
     return c->content_kind == complex_type::content::mixed;
   }
 
-  /// The enumerations an encoded message reaches (they become std::string).
-  void mark_encoded(const type* t) {
-    if (!t || t->builtin || !encoded_seen_.insert(t).second) return;
+  /// Adds `t` and every type its content reaches to `seen`.
+  static void mark_reached(const type* t, std::unordered_set<const type*>& seen) {
+    if (!t || t->builtin || !seen.insert(t).second) return;
     if (t->kind == type_kind::simple) {
       const auto* s = static_cast<const simple_type*>(t);
-      if (!s->facets.enumeration.empty()) encoded_enums_.insert(s);
-      mark_encoded(s->base);
-      return mark_encoded(s->item);
+      mark_reached(s->base, seen);
+      return mark_reached(s->item, seen);
     }
     const auto* c = static_cast<const complex_type*>(t);
-    if (c->array) return mark_encoded(c->array->item);
-    mark_encoded(c->base);
-    mark_encoded(c->text_type);
-    if (c->content_model) mark_encoded_particle(*c->content_model);
-    for (const attribute_use& a : c->attributes) mark_encoded(a.decl->type);
+    if (c->array) return mark_reached(c->array->item, seen);
+    mark_reached(c->base, seen);
+    mark_reached(c->text_type, seen);
+    if (c->content_model) mark_reached_particle(*c->content_model, seen);
+    for (const attribute_use& a : c->attributes) mark_reached(a.decl->type, seen);
   }
 
-  void mark_encoded_particle(const particle& p) {
-    if (p.what == particle::kind::element) mark_encoded(p.element->type);
+  static void mark_reached_particle(const particle& p, std::unordered_set<const type*>& seen) {
+    if (p.what == particle::kind::element) mark_reached(p.element->type, seen);
     if (p.what == particle::kind::group)
-      for (const particle& q : p.group->particles) mark_encoded_particle(q);
+      for (const particle& q : p.group->particles) mark_reached_particle(q, seen);
+  }
+
+  /// Whether a struct is read and written as literal XML (a document or rpc/literal message
+  /// reaches it): only those get the literal binding and a schema description.
+  bool literal(const struct_plan& s) const {
+    if (s.msg) return !s.encoded;
+    return !encoded_seen_.count(s.t) || literal_seen_.count(s.t);
   }
 
   /// A struct that uses a refused one (as a member, base or item type) is refused too.
@@ -1025,7 +1041,7 @@ class generator {
       std::string& mt = metas[s.file];
       mt += meta_head(s.name, "T", s.xml_name, s.ns, s.anonymous);
       if (s.encoded) mt += "  static constexpr auto encoding = lather::bind::encoding::soap;\n";
-      mt += "  static constexpr bool schema_only = true;\n";
+      if (literal(s)) mt += "  static constexpr bool schema_only = true;\n";
       if (s.base)
         mt += "  using base = " + qualified(structs_[struct_index_.at(s.base)].name) + ";\n";
       if (!s.derived.empty()) {
@@ -1064,7 +1080,7 @@ class generator {
         mt += f.modifiers;
       }
       mt += ");\n};\n";
-      if (!s.encoded) mt += "LATHER_BIND_EXTERN(" + qualified(s.name) + ");\n";
+      if (literal(s)) mt += "LATHER_BIND_EXTERN(" + qualified(s.name) + ");\n";
       mt += "\n";
     }
     std::set<std::string> all_files;
@@ -1126,7 +1142,8 @@ class generator {
     for (std::size_t i : order_)
       if (structs_[i].refused.empty()) {
         emitted_.push_back(i);
-        if (!structs_[i].msg) describe += "extern " + type_of(structs_[i].name);
+        if (!structs_[i].msg && literal(structs_[i]))
+          describe += "extern " + type_of(structs_[i].name);
       }
     result_.files.push_back({describe_header_, std::move(describe)});
     const std::size_t n = source_count(emitted_.size(), types_per_source);
@@ -1138,7 +1155,8 @@ class generator {
       std::string body = k == 0 ? enums : "";
       for (std::size_t i = k * emitted_.size() / n; i < (k + 1) * emitted_.size() / n; ++i) {
         const struct_plan& s = structs_[emitted_[i]];
-        if (!s.encoded) body += "LATHER_BIND_INSTANTIATE(" + qualified(s.name) + ");\n";
+        if (!literal(s)) continue;
+        body += "LATHER_BIND_INSTANTIATE(" + qualified(s.name) + ");\n";
         if (!s.msg) body += type_of(s.name);
       }
       std::string text =
@@ -1351,7 +1369,7 @@ class generator {
   std::map<const port_type*, soap_version> port_version_;  ///< of the binding ports_ took
   detail::mock_input mock_;                                ///< --mock
   int sample_var_ = 0;  ///< names of the loop variables of sample statements
-  std::unordered_set<const type*> encoded_seen_;
+  std::unordered_set<const type*> encoded_seen_, literal_seen_;  ///< by the messages of each use
   std::map<const complex_type*, std::vector<const complex_type*>> derived_index_;
   bool derived_index_built_ = false;
   std::unordered_set<const simple_type*> encoded_enums_;  ///< mapped to std::string

@@ -1,5 +1,6 @@
 // The client proxy and service class lather-wsdl2cpp generates for perf.wsdl's DocPortType
-// talk to lather's hand-written perf service and to each other over loopback HTTP.
+// talk to lather's hand-written perf service and to each other over loopback HTTP; so do those
+// of an rpc/encoded contract (data/encoded.wsdl).
 #include <gtest/gtest.h>
 
 #include <utility>
@@ -7,6 +8,7 @@
 #include "lather/perf/echo_service.hpp"
 #include "lather/service/client.hpp"
 #include "local_server.hpp"
+#include "orders/OrdersPortType.hpp"
 #include "perf/DocPortType.hpp"
 
 namespace {
@@ -80,6 +82,45 @@ TEST(WsdlGeneratedService, GeneratedServiceAnswersTheGeneratedClient) {
   perfgen::echoBase64Doc b;
   b.in.bytes = {0, 1, 255};
   EXPECT_EQ(perf.echoBase64Doc(b).out, b.in);
+}
+
+class orders_impl : public ordersgen::OrdersPortTypeService {
+ public:
+  void getOrder(const ordersgen::getOrder& in, ordersgen::getOrderResponse& out) override {
+    out.return_.id = in.id;
+    out.return_.lines.emplace();
+    out.return_.lines->push_back({"A-1", lather::xsd::integer{3}});
+    out.return_.lines->push_back({"B-2", std::nullopt});
+    out.return_.tags = std::vector<std::string>{"rush", "<gift>"};
+  }
+  void countLines(const ordersgen::countLines& in, ordersgen::countLinesResponse& out) override {
+    std::size_t n = 0;
+    for (const ordersgen::Order& o : in.orders)
+      if (o.lines) n += o.lines->size();
+    out.return_ = lather::xsd::integer{static_cast<std::int64_t>(n)};
+  }
+};
+
+TEST(WsdlGeneratedService, EncodedContractArraysOfStructsRoundTrip) {
+  orders_impl impl;
+  lather::service svc{"Orders", "urn:orders"};
+  impl.mount_on(svc);
+  lather_test::local_server server("/orders", svc);
+  lather::client c{server.url("/orders")};
+  ordersgen::OrdersPortTypeClient orders{c};
+  ordersgen::getOrder get;
+  get.id = lather::xsd::integer{7};
+  ordersgen::Order order = orders.getOrder(get).return_;
+  EXPECT_EQ(order.id, lather::xsd::integer{7});
+  ASSERT_TRUE(order.lines);
+  ASSERT_EQ(order.lines->size(), 2u);
+  EXPECT_EQ((*order.lines)[0].sku, "A-1");
+  EXPECT_EQ((*order.lines)[0].quantity, lather::xsd::integer{3});
+  EXPECT_FALSE((*order.lines)[1].quantity);
+  EXPECT_EQ(order.tags, (std::vector<std::string>{"rush", "<gift>"}));
+  ordersgen::countLines count;
+  count.orders = {order, ordersgen::Order{}, order};  // the middle one without lines (nil)
+  EXPECT_EQ(orders.countLines(count).return_, lather::xsd::integer{4});
 }
 
 }  // namespace
