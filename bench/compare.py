@@ -31,7 +31,9 @@ Measurements:
   6 message size sweep: round-trip ms, ms/MB, server peak RSS (VmHWM), chunking default/never
   7 the 2003 experiment: lather-fetch-server vs the Ruby DRb server, 100 fetch calls
   8 TLS: lather->lather and gSOAP->gSOAP (its OpenSSL build) over HTTPS: keep-alive calls/s at
-    PacketSize 1, and calls on a new connection each (full handshakes, and resumed ones)
+    PacketSize 1, and calls on a new connection each (full handshakes, and resumed ones), in
+    short paired rounds (median of the per-round ratios), lather-bench driving both servers
+    too, CPU per call of each side, and the TLS parameters each server negotiated
 
 The stacks alternate inside every measurement so that drift (other load on the box, CPU
 frequency) hits all of them alike. The JSON keeps every raw sample; medians, paired ratios,
@@ -75,14 +77,16 @@ MODES = {
                   axis_windows=2, axis_lather_windows=5, clients_reps=1, clients_pairs=1,
                   e2e_threads=[1, 16, 128], wrk_conns=[1, 16, 256], client_counts=[1, 16, 1024],
                   sweep_items=[6, 64, 640], axis_calls=[1, 10, 100, 1000],
-                  tls_reps=1, tls_secs=1, tls_warm=1, tls_threads=[16], tls_cpu_calls=10),
+                  tls_rounds=1, tls_secs=1, tls_warm=1, tls_threads=[16],
+                  tls_cpu_calls=[100, 10], tls_cpu_rounds=1),
     "full": dict(secs=5, warm=2, reps=2, e2e_reps=3, guard=25, axis_warm=1, axis_reps=5,
                  axis_windows=5, axis_lather_windows=160, clients_reps=3, clients_pairs=7,
                  e2e_threads=[1, 16, 128], wrk_conns=[1, 16, 256],
                  client_counts=[1, 8, 16, 32, 64, 100, 128, 256, 512, 1024],
                  sweep_items=[6, 64, 640, 6400, 32000],
                  axis_calls=[1, 2, 4, 5, 10, 20, 40, 50, 100, 200, 250, 500, 1000],
-                 tls_reps=5, tls_secs=3, tls_warm=1, tls_threads=[1, 16], tls_cpu_calls=50),
+                 tls_rounds=4, tls_secs=1, tls_warm=1, tls_threads=[1, 16],
+                 tls_cpu_calls=[400, 25], tls_cpu_rounds=2),
 }
 
 TITLES = {
@@ -234,6 +238,27 @@ def parse_cpu_ticks(stat):
         return int(fields[11]) + int(fields[12])  # fields 14 and 15 of the whole line
     except (IndexError, ValueError):
         return None
+
+
+def parse_schedstat_ns(text):
+    """The run time (ns) of a /proc/PID/task/TID/schedstat line, None when it does not parse."""
+    try:
+        return int(text.split()[0])
+    except (IndexError, ValueError):
+        return None
+
+
+def parse_s_client(text):
+    """{protocol, cipher, group, signature} from `openssl s_client -brief` (None: not shown)."""
+    def field(name):
+        m = re.search(rf"^{name}:\s*(.+)$", text, re.M)
+        return m.group(1).strip() if m else None
+    group = field("Server Temp Key") or field("Negotiated TLS1.3 group")
+    signature = field("Signature type")
+    digest = field("Hash used")
+    return dict(protocol=field("Protocol version"), cipher=field("Ciphersuite"),
+                group=group.split(",")[0] if group else None,
+                signature=f"{signature}/{digest}" if signature and digest else signature)
 
 
 def parse_vm_hwm_kb(status):
@@ -759,29 +784,59 @@ def render_drb(sec):
 
 TLS_KINDS = {"keepalive": "keep-alive calls", "full": "new connection, full handshake",
              "resumed": "new connection, resumed session"}
+# Who drives the servers: each stack's own client (end to end), or lather-bench for both (one
+# load generator, so that the ratio is the servers' alone).
+TLS_CLIENTS = {"own": "own client", "common": "lather-bench for both"}
+
+
+def tls_pairs(runs):
+    """lather/gSOAP of each round's two passes (run back to back), rounds where both ran."""
+    return [r for r in (ratio(a, b) for a, b in zip(runs.get("lather", []),
+                                                        runs.get("gsoap", []))) if r is not None]
 
 
 def tls_rows(sec):
-    """Section 8: per point the best pass of each stack, and the median of the paired ratios
-    (lather over gSOAP in the same repetition, run back to back)."""
+    """Section 8, per point: each stack's median pass, the paired ratios, and their median
+    (the figure the goals read: drift on the box hits both passes of a pair alike)."""
     rows = []
     for p in sec["points"]:
         runs = p["runs"]
-        pairs = [ratio(a, b) for a, b in zip(runs.get("lather", []), runs.get("gsoap", []))]
+        pairs = tls_pairs(runs)
         shares = {s: [ratio(r, h) for h, r in p.get("handshakes", {}).get(s, [])]
                   for s in ("lather", "gsoap")}
-        rows.append(dict(kind=p["kind"], threads=p["threads"], lather=best(runs.get("lather", [])),
-                         gsoap=best(runs.get("gsoap", [])), paired=median(pairs),
-                         pairs=[x for x in pairs if x is not None],
+        rows.append(dict(kind=p["kind"], threads=p["threads"], client=p.get("client", "own"),
+                         lather=median(runs.get("lather", [])), gsoap=median(runs.get("gsoap", [])),
+                         paired=median(pairs), pairs=pairs,
                          resumed={s: median(v) for s, v in shares.items()}))
     return rows
 
 
+def tls_cpu_rows(sec):
+    """Per CPU point: each stack's median client and server microseconds per call."""
+    rows = []
+    for c in sec.get("cpu", []):
+        row = dict(kind=c["kind"], threads=c["threads"], client=c.get("client", "own"))
+        for st in ("lather", "gsoap"):
+            ok = [x for x in c["runs"].get(st, []) if x]
+            row[st] = dict(client=median([x["client_us"] for x in ok]),
+                           server=median([x["server_us"] for x in ok]),
+                           total=median([x["client_us"] + x["server_us"] for x in ok]))
+        # What the goals compare: the other stack's CPU over lather's (> 1: lather uses less).
+        key = "total" if row["client"] == "own" else "server"
+        row["advantage"] = ratio(row["gsoap"][key], row["lather"][key])
+        rows.append(row)
+    return rows
+
+
 def tls_summary(sec):
-    rows = tls_rows(sec)
+    rows = [r for r in tls_rows(sec) if r["client"] == "own"]
     e2e = [r["paired"] for r in rows if r["kind"] == "keepalive"]
     hs = [r["paired"] for r in rows if r["kind"] != "keepalive"]
-    return dict(goal_e2e=all_at_least(e2e, 2.0), goal_handshakes=all_at_least(hs, 1.0))
+    cpu = [r for r in tls_cpu_rows(sec) if r["client"] == "own"]
+    cpu_e2e = [r["advantage"] for r in cpu if r["kind"] == "keepalive"]
+    cpu_hs = [r["advantage"] for r in cpu if r["kind"] != "keepalive"]
+    return dict(goal_e2e=all_at_least(e2e, 2.0), goal_handshakes=all_at_least(hs, 1.0),
+                cpu_e2e=all_at_least(cpu_e2e, 2.0), cpu_handshakes=all_at_least(cpu_hs, 1.0))
 
 
 def fmt_share(x):
@@ -789,65 +844,96 @@ def fmt_share(x):
     return "-" if x is None else f"{100 * x:.0f}%"
 
 
+def fmt_spread(values):
+    return "-" if not values else f"{min(values):.2f}-{max(values):.2f}"
+
+
+def tls_config_lines(config):
+    """What each server negotiated with one probe (openssl s_client, OpenSSL's default offer,
+    as both clients make): the check that the two sides are configured alike."""
+    if not config:
+        return []
+    keys = ("protocol", "cipher", "group", "signature")
+    out = ["Negotiated, probed with `openssl s_client -brief` (the same default offer both "
+           "clients make: TLS 1.2-1.3, OpenSSL's default groups and suites):", ""]
+    out += table(["server", "protocol", "cipher suite", "key exchange", "certificate"],
+                 ["---"] * 5, [[s] + [config.get(s, {}).get(k) or "-" for k in keys]
+                               for s in ("lather", "gsoap")])
+    same = all(config.get("lather", {}).get(k) == config.get("gsoap", {}).get(k) for k in keys)
+    alike = "yes" if same else "NO: the ratios compare different TLS"
+    out += ["", f"Both sides alike: **{alike}**."]
+    return out
+
+
 def render_tls(sec):
     p = sec["params"]
     rows = tls_rows(sec)
     out = [
-        f"Calls/s of echoComplexTypeDoc at PacketSize 1 over HTTPS, {p['tls_reps']} interleaved "
-        f"repetition(s) of {p['tls_secs']} s after {p['tls_warm']} s warm-up (each repetition "
-        "runs both stacks back to back, the order alternating); best pass, and the median of the "
-        "paired "
-        "ratios (same repetition). TLS 1.3, ECDSA P-256 certificate made for the run, both clients "
-        "verify the server against its CA. Keep-alive: one connection per client thread. New "
-        "connection: every call connects, handshakes, calls and closes (full: resumption off on "
-        "the client; resumed: the client offers the session it kept). `resumed` is the share of "
-        "handshakes that resumed a session (lather: the server's /metrics; gSOAP: its client).",
+        f"echoComplexTypeDoc at PacketSize 1 over HTTPS. {p.get('tls_rounds', p.get('tls_reps'))} "
+        "rounds; in each, "
+        f"every point runs lather's pass and gSOAP's back to back ({p['tls_secs']} s timed after "
+        f"{p['tls_warm']} s warm-up, the order alternating), so a pair shares the box's load. "
+        "The ratio column is the median of the per-round ratios lather/gSOAP (their spread "
+        "beside it); the calls/s columns are each stack's median pass. Keep-alive: one "
+        "connection per client thread. New connection: every call connects, handshakes, calls "
+        "and closes; full = session resumption off in the client (`--no-resume`), resumed = on "
+        "(the servers allow it; `resumed` is the share of handshakes that resumed: lather from "
+        "its server's /metrics, gSOAP from its client). Certificate: ECDSA P-256, made for the "
+        "run, the same for both servers; both clients verify it against its CA.",
         "Servers: `lather-perf-server --port P --quiet --tls-cert server.pem --tls-key "
         "server.key`, `gsoap-perf-server-tls --port 0 --threads 200 --io store --tls-keyfile "
-        "server-keyfile.pem`. "
-        f"Clients: `lather-bench --url https://127.0.0.1:P/perf --ca ca.pem --threads T --time "
-        f"{p['tls_secs']} --warmup {p['tls_warm']} --guard-calls {p['guard']} --json "
-        "[--new-connections [--no-resume]]`, `gsoap-perf-client-tls --url "
+        "server-keyfile.pem`. Clients: `lather-bench --url https://127.0.0.1:P/perf --ca ca.pem "
+        f"--threads T --time {p['tls_secs']} --warmup {p['tls_warm']} --guard-calls "
+        f"{p['guard']} --json [--new-connections [--no-resume]]`, `gsoap-perf-client-tls --url "
         f"https://127.0.0.1:P/perf --ca ca.pem --threads T --time {p['tls_secs']} --warmup "
-        f"{p['tls_warm']} --io store [--new-connections "
-        "[--no-resume]]`.",
+        f"{p['tls_warm']} --io store [--new-connections [--no-resume]]`; `lather-bench for both` "
+        "rows drive gSOAP's server with lather-bench too (one load generator: the servers alone).",
         "",
     ]
-    out += table(["what", "threads", "lather", "gSOAP", "lather/gSOAP (paired median)",
-                  "resumed: lather", "resumed: gSOAP"], ["---", "---:", "---:", "---:", "---:",
-                                                         "---:", "---:"],
-                 [[TLS_KINDS.get(r["kind"], r["kind"]), r["threads"], fmt0(r["lather"]),
-                   fmt0(r["gsoap"]), fmt2(r["paired"]),
+    out += tls_config_lines(sec.get("config"))
+    out += [""]
+    out += table(["what", "threads", "client", "lather calls/s", "gSOAP calls/s",
+                  "lather/gSOAP (median of pairs)", "pairs' spread", "resumed: lather",
+                  "resumed: gSOAP"], ["---", "---:", "---", "---:", "---:", "---:", "---:", "---:",
+                                      "---:"],
+                 [[TLS_KINDS.get(r["kind"], r["kind"]), r["threads"],
+                   TLS_CLIENTS.get(r["client"], r["client"]), fmt0(r["lather"]),
+                   fmt0(r["gsoap"]), f"**{fmt2(r['paired'])}**" if r["client"] == "own" else
+                   fmt2(r["paired"]), fmt_spread(r["pairs"]),
                    fmt_share(r["resumed"]["lather"]) if r["kind"] != "keepalive" else "",
                    fmt_share(r["resumed"]["gsoap"]) if r["kind"] != "keepalive" else ""]
                   for r in rows])
-    cpu = sec.get("cpu", [])
+    cpu = tls_cpu_rows(sec)
     if cpu:
-        out += ["", f"CPU per call, the same calls counted instead of timed "
-                f"(`--count {p['tls_cpu_calls']} --warmup 0`, keep-alive `--count "
-                f"{20 * p['tls_cpu_calls']}`, on {cpu[0]['threads']} client "
-                "threads, each stack's pass back to back, median of the repetitions): the "
-                "client's CPU (its rusage) plus the server's (`/proc/PID/stat`), in "
-                "microseconds. Less sensitive to the box's load than calls/s, which depend on "
-                "how much CPU each process wins from other work.", ""]
-        rows = []
-        for c in cpu:
-            per = {st: median([x["client_us"] + x["server_us"] for x in c["runs"].get(st, [])
-                               if x]) for st in ("lather", "gsoap")}
-            parts = {st: (median([x["client_us"] for x in c["runs"].get(st, []) if x]),
-                          median([x["server_us"] for x in c["runs"].get(st, []) if x]))
-                     for st in ("lather", "gsoap")}
-            rows.append([TLS_KINDS.get(c["kind"], c["kind"]),
-                         f"{fmt0(per['lather'])} ({fmt0(parts['lather'][0])} + "
-                         f"{fmt0(parts['lather'][1])})",
-                         f"{fmt0(per['gsoap'])} ({fmt0(parts['gsoap'][0])} + "
-                         f"{fmt0(parts['gsoap'][1])})", fmt_ratio(per["gsoap"], per["lather"])])
-        out += table(["what", "lather µs/call (client + server)", "gSOAP µs/call (client + "
-                      "server)", "gSOAP/lather"], ["---", "---:", "---:", "---:"], rows)
+        c = p["tls_cpu_calls"]
+        c = c if isinstance(c, list) else [20 * c, c]  # results of the older, single-pass layout
+        out += ["", "CPU per call: CPU seconds the calls cost, measured as the difference "
+                "between two counted passes of the same client (`--count N --warmup 0`, N = "
+                f"{c[0] // 5} and {c[0]} per thread for keep-alive calls, {c[1] // 5} and "
+                f"{c[1]} for new connections, {cpu[0]['threads']} threads), so that process "
+                "start, thread start and the first handshake cancel out; client from its "
+                "rusage, server from its threads' run time (/proc/PID/task/*/schedstat, in "
+                "ns); the median of the rounds, in microseconds. This is what each stack "
+                "costs, whatever CPU other work on the box leaves it; calls/s follow it when "
+                "the box is quiet.", ""]
+        out += table(["what", "client", "lather µs/call (client + server)",
+                      "gSOAP µs/call (client + server)", "gSOAP/lather"],
+                     ["---", "---", "---:", "---:", "---:"],
+                     [[TLS_KINDS.get(r["kind"], r["kind"]), TLS_CLIENTS.get(r["client"],
+                                                                          r["client"]),
+                       f"{fmt0(r['lather']['total'])} ({fmt0(r['lather']['client'])} + "
+                       f"{fmt0(r['lather']['server'])})",
+                       f"{fmt0(r['gsoap']['total'])} ({fmt0(r['gsoap']['client'])} + "
+                       f"{fmt0(r['gsoap']['server'])})",
+                       fmt2(r["advantage"]) + (" (servers)" if r["client"] != "own" else "")]
+                      for r in cpu])
     s = tls_summary(sec)
-    out += ["", "Goals: keep-alive calls over TLS >= 2x gSOAP's at every thread count "
-            f"**{verdict(s['goal_e2e'])}**; new-connection calls (handshakes) per second not "
-            f"below gSOAP's **{verdict(s['goal_handshakes'])}**."]
+    out += ["", "Goals, end to end (own clients), on the paired medians: keep-alive calls over "
+            f"TLS >= 2x gSOAP's at every thread count **{verdict(s['goal_e2e'])}**; "
+            "new-connection calls (handshakes) per second not below gSOAP's "
+            f"**{verdict(s['goal_handshakes'])}**. The same goals read on CPU per call "
+            f"(gSOAP/lather >= 2 and >= 1): **{verdict(s['cpu_e2e'])}** and "
+            f"**{verdict(s['cpu_handshakes'])}**."]
     return out
 
 
@@ -1070,11 +1156,11 @@ class Processes:
             self.stop(proc)
 
 
-def run_bounded(limit, argv, env=None):
+def run_bounded(limit, argv, env=None, stdin=None):
     """(exit code, output) of argv with a hard time limit; 124 when it was killed for time."""
     try:
         done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              errors="replace", timeout=limit, env=env)
+                              errors="replace", timeout=limit, env=env, stdin=stdin)
         return done.returncode, done.stdout
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout or ""
@@ -1100,6 +1186,28 @@ def now_utc():
 def load_average():
     with open("/proc/loadavg") as f:
         return f.read().split()[0]
+
+
+def process_cpu_s(pid):
+    """CPU seconds of a process's live threads (their schedstat, ns), else of the whole process
+    from /proc/PID/stat (clock ticks); None when it is gone."""
+    total = 0
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns = parse_schedstat_ns(f.read())
+            if ns is None:
+                raise OSError
+            total += ns
+        return total / 1e9
+    except OSError:
+        pass
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            ticks = parse_cpu_ticks(f.read())
+        return None if ticks is None else ticks / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return None
 
 
 def vm_hwm_kb(pid):
@@ -1678,6 +1786,14 @@ class Compare:
                     out.write(part.read())
         return f
 
+    @staticmethod
+    def tls_probe(url, ca):
+        """What a server negotiates with OpenSSL's default client offer (parse_s_client)."""
+        hostport = url.split("//", 1)[1].split("/", 1)[0]
+        rc, out = run_bounded(20, ["openssl", "s_client", "-connect", hostport, "-CAfile", ca,
+                                   "-brief"], stdin=subprocess.DEVNULL)
+        return parse_s_client(out)
+
     def lather_metrics_handshakes(self, url):
         """(full, resumed) from lather-perf-server's /metrics over HTTPS, None on failure."""
         import ssl
@@ -1689,128 +1805,138 @@ class Compare:
         except (OSError, ValueError):
             return None
 
-    def lather_tls(self, url, ca, threads, kind):
-        m = self.m
-        extra = [] if kind == "keepalive" else \
+    @staticmethod
+    def tls_extra(kind):
+        return [] if kind == "keepalive" else \
             ["--new-connections"] + (["--no-resume"] if kind == "full" else [])
-        before = self.lather_metrics_handshakes(url)
-        rc, out = run_bounded(m["tls_secs"] + m["tls_warm"] + 60, [
-            self.lather_bench, "--url", url, "--ca", ca, "--operation", "echoComplexTypeDoc",
-            "--threads", str(threads), "--time", str(m["tls_secs"]), "--packet-size", "1",
-            "--warmup", str(m["tls_warm"]), "--guard-calls", str(m["guard"]), "--json",
-            "--no-progress", *extra])
-        after = self.lather_metrics_handshakes(url)
-        r = parse_lather_bench(out)
-        if rc != 0 or r.get("errors") != 0:
-            print(f"lather-bench (TLS) failed: {tail(out)}", file=sys.stderr)
-            return None, None
-        counts = None
-        if before and after:  # the whole run's handshakes, warm-up and guard calls included
-            full, resumed = after[0] - before[0], after[1] - before[1]
-            counts = [full + resumed, resumed]
-        return r.get("total_tps"), counts
 
-    def gsoap_tls(self, url, ca, threads, kind):
-        m = self.m
-        extra = [] if kind == "keepalive" else \
-            ["--new-connections"] + (["--no-resume"] if kind == "full" else [])
-        rc, out = run_bounded(m["tls_secs"] + m["tls_warm"] + 60, [
-            self.gsoap_tls_client, "--url", url, "--ca", ca, "--threads", str(threads), "--time",
-            str(m["tls_secs"]), "--warmup", str(m["tls_warm"]), "--packet-size", "1", "--io",
-            "store",
-            *extra])
-        r = parse_result_line(out)
-        if rc != 0:
-            print(f"gsoap-perf-client-tls failed: {tail(out)}", file=sys.stderr)
-            return None, None
-        counts = None
-        if number(r.get("handshakes")) is not None:
-            counts = [r["handshakes"], r.get("resumed", 0)]
-        return number(r.get("calls_per_s")), counts
+    def tls_client_argv(self, client, url, ca, threads, kind, window):
+        """The client's command: client "lather" is lather-bench, "gsoap" gSOAP's; window is
+        ["--time", S, "--warmup", W] or ["--count", N, "--warmup", "0"]."""
+        if client == "lather":
+            return [self.lather_bench, "--url", url, "--ca", ca, "--operation",
+                    "echoComplexTypeDoc", "--threads", str(threads), "--packet-size", "1",
+                    "--guard-calls", str(self.m["guard"] if window[0] == "--time" else 0),
+                    "--json", "--no-progress", *window, *self.tls_extra(kind)]
+        return [self.gsoap_tls_client, "--url", url, "--ca", ca, "--threads", str(threads),
+                "--packet-size", "1", "--io", "store", *window, *self.tls_extra(kind)]
 
-    def tls_cpu(self, stack, url, ca, server_pid, threads, kind):
-        """{client_us, server_us} per call of threads x tls_cpu_calls counted calls, or None."""
-        # Keep-alive calls are cheap: 20x as many, so that one handshake per thread and the
-        # process's start stay small beside them.
-        n = self.m["tls_cpu_calls"] * (20 if kind == "keepalive" else 1)
-        extra = [] if kind == "keepalive" else \
-            ["--new-connections"] + (["--no-resume"] if kind == "full" else [])
-        if stack == "lather":
-            argv = [self.lather_bench, "--url", url, "--ca", ca, "--threads", str(threads),
-                    "--count", str(n), "--warmup", "0", "--guard-calls", "0", "--json",
-                    "--no-progress", *extra]
+    def tls_pass(self, client, url, ca, threads, kind, lather_server):
+        """One timed pass: (calls/s, [handshakes, resumed] or None), (None, None) on failure."""
+        m = self.m
+        before = self.lather_metrics_handshakes(url) if lather_server else None
+        rc, out = run_bounded(m["tls_secs"] + m["tls_warm"] + 60, self.tls_client_argv(
+            client, url, ca, threads, kind,
+            ["--time", str(m["tls_secs"]), "--warmup", str(m["tls_warm"])]))
+        if client == "lather":
+            r = parse_lather_bench(out)
+            ok, rate = rc == 0 and r.get("errors") == 0, r.get("total_tps")
         else:
-            argv = [self.gsoap_tls_client, "--url", url, "--ca", ca, "--threads", str(threads),
-                    "--count", str(n), "--warmup", "0", "--io", "store", *extra]
+            r = parse_result_line(out)
+            ok, rate = rc == 0, number(r.get("calls_per_s"))
+        if not ok:
+            print(f"{client} client (TLS) failed: {tail(out)}", file=sys.stderr)
+            return None, None
+        counts = None
+        if lather_server:  # the whole run's handshakes, warm-up and guard calls included
+            after = self.lather_metrics_handshakes(url)
+            if before and after:
+                full, resumed = after[0] - before[0], after[1] - before[1]
+                counts = [full + resumed, resumed]
+        elif number(r.get("handshakes")) is not None:
+            counts = [r["handshakes"], r.get("resumed", 0)]
+        return rate, counts
 
-        def server_ticks():
-            try:
-                with open(f"/proc/{server_pid}/stat") as f:
-                    return parse_cpu_ticks(f.read())
-            except OSError:
+    def tls_cpu(self, client, url, ca, server_pid, threads, kind):
+        """{client_us, server_us} per call: the CPU of a counted pass of N calls per thread
+        less that of one of N/5 (process and thread start, first handshakes cancel), or None."""
+        n = self.m["tls_cpu_calls"][0 if kind == "keepalive" else 1]
+        spent = []
+        for count in (n // 5, n):
+            s0, c0 = process_cpu_s(server_pid), resource.getrusage(resource.RUSAGE_CHILDREN)
+            rc, out = run_bounded(120, self.tls_client_argv(client, url, ca, threads, kind,
+                                                            ["--count", str(count), "--warmup",
+                                                             "0"]))
+            s1, c1 = process_cpu_s(server_pid), resource.getrusage(resource.RUSAGE_CHILDREN)
+            if rc != 0 or s0 is None or s1 is None:
+                print(f"{client} TLS CPU pass failed: {tail(out)}", file=sys.stderr)
                 return None
+            spent.append(((c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime), s1 - s0))
+        calls = threads * (n - n // 5)
+        return dict(client_us=1e6 * (spent[1][0] - spent[0][0]) / calls,
+                    server_us=1e6 * (spent[1][1] - spent[0][1]) / calls)
 
-        s0, c0 = server_ticks(), resource.getrusage(resource.RUSAGE_CHILDREN)
-        rc, out = run_bounded(120, argv)
-        s1, c1 = server_ticks(), resource.getrusage(resource.RUSAGE_CHILDREN)
-        if rc != 0 or s0 is None or s1 is None:
-            print(f"{stack} TLS CPU pass failed: {tail(out)}", file=sys.stderr)
-            return None
-        calls = threads * n
-        client_s = (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime)
-        server_s = (s1 - s0) / os.sysconf("SC_CLK_TCK")
-        return dict(client_us=1e6 * client_s / calls, server_us=1e6 * server_s / calls)
-
-    def measure_tls(self):
-        sec = self.section(8)
-        certs = self.make_certificates()
-        urls, servers, pids = {}, [], {}
-        if certs and self.need_lather(self.lather_server, self.lather_bench):
+    def start_tls_servers(self, certs):
+        """{stack: (url, pid)} of the servers that started, and the processes."""
+        found, servers = {}, []
+        if self.need_lather(self.lather_server, self.lather_bench):
             p, port = self.start_lather("lather-perf-server-tls", self.lather_server,
                                         "--tls-cert", certs["server.pem"], "--tls-key",
                                         certs["server.key"])
             if p:
                 servers.append(p)
-                urls["lather"] = f"https://127.0.0.1:{port}/perf"
-                pids["lather"] = p.pid
+                found["lather"] = (f"https://127.0.0.1:{port}/perf", p.pid)
         if not self.have(self.gsoap_tls_server, self.gsoap_tls_client):
             print("gsoap (OpenSSL): not built")
-        elif certs:
+        else:
             p, port = self.start_peer("gsoap-perf-server-tls", self.gsoap_tls_server, "--port",
                                       "0", "--threads", "200", "--io", "store", "--tls-keyfile",
                                       certs["server-keyfile.pem"])
             if p:
                 servers.append(p)
-                urls["gsoap"] = f"https://127.0.0.1:{port}/perf"
-                pids["gsoap"] = p.pid
+                found["gsoap"] = (f"https://127.0.0.1:{port}/perf", p.pid)
+        return found, servers
+
+    def measure_tls(self):
+        sec = self.section(8)
+        certs = self.make_certificates()
+        if not certs:
+            sec["points"], sec["cpu"] = [], []
+            return sec
+        found, servers = self.start_tls_servers(certs)
+        ca = certs["ca.pem"]
+        sec["config"] = {s: self.tls_probe(url, ca) for s, (url, _) in found.items()}
         stacks = ["lather", "gsoap"]
-        cpu_threads = max(self.m["tls_threads"])
-        cpu = [dict(kind=k, threads=cpu_threads, runs={s: [] for s in stacks})
-               for k in ("keepalive", "full", "resumed")]
-        points = [dict(kind=k, threads=t, runs={s: [] for s in stacks},
+        kinds = ("keepalive", "full", "resumed")
+        top = max(self.m["tls_threads"])
+        # Own clients at every thread count; lather-bench against both servers at the top one.
+        points = [dict(kind=k, threads=t, client="own", runs={s: [] for s in stacks},
                        handshakes={s: [] for s in stacks})
-                  for k in ("keepalive", "full", "resumed") for t in self.m["tls_threads"]]
-        measure = {"lather": self.lather_tls, "gsoap": self.gsoap_tls}
-        for rep in range(self.m["tls_reps"]):
+                  for k in kinds for t in self.m["tls_threads"]]
+        points += [dict(kind=k, threads=top, client="common", runs={s: [] for s in stacks},
+                        handshakes={s: [] for s in stacks}) for k in ("keepalive", "full")]
+        cpu = [dict(kind=k, threads=top, client=c, runs={s: [] for s in stacks})
+               for c in ("own", "common") for k in kinds]
+
+        def client_of(stack, client):
+            return stack if client == "own" else "lather"
+
+        for rnd in range(self.m["tls_rounds"]):
             for i, pt in enumerate(points):
-                for s in (stacks if (rep + i) % 2 == 0 else stacks[::-1]):
+                for s in (stacks if (rnd + i) % 2 == 0 else stacks[::-1]):
                     value, counts = None, None
-                    if s in urls:
-                        value, counts = measure[s](urls[s], certs["ca.pem"], pt["threads"],
-                                                   pt["kind"])
+                    if s in found:
+                        value, counts = self.tls_pass(client_of(s, pt["client"]), found[s][0],
+                                                      ca, pt["threads"], pt["kind"], s == "lather")
                     if counts:
                         pt["handshakes"][s].append(counts)
                     self.record(pt, s, value, "tls")
+            if rnd >= self.m["tls_cpu_rounds"]:
+                continue
             for i, c in enumerate(cpu):
-                for s in (stacks if (rep + i) % 2 == 0 else stacks[::-1]):
-                    if s in urls:
-                        c["runs"][s].append(self.tls_cpu(s, urls[s], certs["ca.pem"], pids[s],
-                                                         c["threads"], c["kind"]))
-                        print(f"  tls cpu {s:<11} kind {c['kind']}: {c['runs'][s][-1]}",
-                              file=sys.stderr)
+                for s in (stacks if (rnd + i) % 2 == 0 else stacks[::-1]):
+                    got = None
+                    if s in found:
+                        got = self.tls_cpu(client_of(s, c["client"]), found[s][0], ca,
+                                           found[s][1], c["threads"], c["kind"])
+                    c["runs"][s].append(got)
+                    shown = "-" if not got else \
+                        f"{got['client_us']:.0f} + {got['server_us']:.0f} us/call"
+                    print(f"  tls cpu {s:<11} kind {c['kind']}, client {c['client']}: {shown}",
+                          file=sys.stderr)
         self.procs.stop(*servers)
-        sec["points"] = points
-        sec["cpu"] = cpu
+        sec["points"], sec["cpu"] = points, cpu
+        sec["load"] = f"{sec['load']} at the start, {load_average()} at the end"
         return sec
 
     MEASURES = {1: "measure_e2e", 2: "measure_wrk", 3: "measure_client", 4: "measure_clients",

@@ -197,29 +197,61 @@ class Rendering(unittest.TestCase):
 
     def test_tls_paired_ratios_resumed_shares_and_goals(self):
         sec = section(points=[
-            dict(kind="keepalive", threads=16, runs=dict(lather=[9000, 12000], gsoap=[3000, 5000]),
+            dict(kind="keepalive", threads=16, client="own",
+                 runs=dict(lather=[9000, 12000, 10000], gsoap=[3000, 5000, 4000]),
                  handshakes=dict(lather=[], gsoap=[])),
-            dict(kind="resumed", threads=16, runs=dict(lather=[400, None], gsoap=[500, 300]),
-                 handshakes=dict(lather=[[100, 90]], gsoap=[[50, 45], [40, 40]]))],
+            dict(kind="resumed", threads=16, client="own", runs=dict(lather=[400, None],
+                                                                     gsoap=[500, 300]),
+                 handshakes=dict(lather=[[100, 90]], gsoap=[[50, 45], [40, 40]])),
+            dict(kind="full", threads=16, client="common", runs=dict(lather=[300], gsoap=[100]),
+                 handshakes=dict(lather=[], gsoap=[]))],
             params=dict(compare.MODES["quick"]))
         rows = compare.tls_rows(sec)
-        self.assertEqual(rows[0]["lather"], 12000)
-        self.assertEqual(rows[0]["paired"], 2.7)  # median of 3.0 and 2.4
+        self.assertEqual(rows[0]["lather"], 10000)  # the median pass, not the best
+        self.assertEqual(rows[0]["paired"], 2.5)  # median of 3.0, 2.4 and 2.5
         self.assertEqual(rows[1]["paired"], 0.8)  # the failed pass has no pair
         self.assertAlmostEqual(rows[1]["resumed"]["gsoap"], 0.95)
         s = compare.tls_summary(sec)
         self.assertTrue(s["goal_e2e"])
-        self.assertFalse(s["goal_handshakes"])
+        self.assertFalse(s["goal_handshakes"])  # the common client's 3.0 is not a goal's
         text = "\n".join(compare.render_tls(sec))
-        self.assertIn("| keep-alive calls | 16 | 12000 | 5000 | 2.70 |  |  |", text)
-        self.assertIn("| new connection, resumed session | 16 | 400 | 500 | 0.80 | 90% | 95% |",
-                      text)
-        sec["cpu"] = [dict(kind="full", threads=16, runs=dict(
-            lather=[dict(client_us=600, server_us=400), None],
-            gsoap=[dict(client_us=900, server_us=600)]))]
+        self.assertIn("| keep-alive calls | 16 | own client | 10000 | 4000 | **2.50** | "
+                      "2.40-3.00 |  |  |", text)
+        self.assertIn("| new connection, resumed session | 16 | own client | 400 | 400 | **0.80** "
+                      "| 0.80-0.80 | 90% | 95% |", text)
+        self.assertIn("| new connection, full handshake | 16 | lather-bench for both | 300 | 100 | "
+                      "3.00 |", text)
+        sec["cpu"] = [
+            dict(kind="full", threads=16, client="own", runs=dict(
+                lather=[dict(client_us=600, server_us=400), None],
+                gsoap=[dict(client_us=900, server_us=600)])),
+            dict(kind="full", threads=16, client="common", runs=dict(
+                lather=[dict(client_us=600, server_us=400)],
+                gsoap=[dict(client_us=600, server_us=300)]))]
         text = "\n".join(compare.render_tls(sec))
-        self.assertIn("| new connection, full handshake | 1000 (600 + 400) | 1500 (900 + 600) | "
-                      "1.50 |", text)
+        self.assertIn("| new connection, full handshake | own client | 1000 (600 + 400) | "
+                      "1500 (900 + 600) | 1.50 |", text)
+        # One load generator: the servers' CPU alone is compared.
+        self.assertIn("| new connection, full handshake | lather-bench for both | 1000 (600 + 400) "
+                      "| 900 (600 + 300) | 0.75 (servers) |", text)
+        self.assertTrue(compare.tls_summary(sec)["cpu_handshakes"])
+
+    def test_tls_configuration_of_both_sides(self):
+        probe = ("CONNECTION ESTABLISHED\nProtocol version: TLSv1.3\n"
+                 "Ciphersuite: TLS_AES_256_GCM_SHA384\nPeer certificate: CN = 127.0.0.1\n"
+                 "Hash used: SHA256\nSignature type: ECDSA\nVerification: OK\n"
+                 "Server Temp Key: X25519, 253 bits\nDONE\n")
+        got = compare.parse_s_client(probe)
+        self.assertEqual(got, dict(protocol="TLSv1.3", cipher="TLS_AES_256_GCM_SHA384",
+                                   group="X25519", signature="ECDSA/SHA256"))
+        same = "\n".join(compare.tls_config_lines(dict(lather=got, gsoap=dict(got))))
+        self.assertIn("| lather | TLSv1.3 | TLS_AES_256_GCM_SHA384 | X25519 | ECDSA/SHA256 |", same)
+        self.assertIn("Both sides alike: **yes**", same)
+        other = dict(got, protocol="TLSv1.2")
+        self.assertIn("Both sides alike: **NO", "\n".join(
+            compare.tls_config_lines(dict(lather=got, gsoap=other))))
+        self.assertEqual(compare.parse_schedstat_ns("123456 789 10\n"), 123456)
+        self.assertIsNone(compare.parse_schedstat_ns(""))
 
     def clients(self, pairs):
         counts = [1, 16, 1024]
