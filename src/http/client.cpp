@@ -81,7 +81,8 @@ void client_call::write_all(const Buffers& b) {
     return;
   }
   sys_error ec;
-  run_io(next_deadline(), ec, [&](auto&& done) { asio::async_write(c.tls->stream, b, done); });
+  run_io(
+      next_deadline(), ec, [&](auto&& done) { asio::async_write(c.tls->stream, b, done); }, false);
   if (ec == asio::error::broken_pipe || ec == asio::error::connection_reset)
     send_error = ec;
   else if (ec)

@@ -194,8 +194,11 @@ struct client_call final : frame_transport {
     errc code;
   };
   io_deadline next_deadline() const;
+  /// awaits_peer: the operation waits for the server (a handshake, a read), so it may spin
+  /// first (spin_io); a write does not.
   template <class Start>
-  std::size_t run_io(io_deadline d, sys_error& ec, Start&& start);
+  std::size_t run_io(io_deadline d, sys_error& ec, Start&& start, bool awaits_peer = true);
+  bool spin_io(asio::io_context& ctx, const bool& done);
   [[noreturn]] void fail_io(const sys_error& ec, std::string_view what);
   // Plain TCP: blocking socket calls bounded by the deadline.
   [[noreturn]] void time_out(io_deadline d);
@@ -353,7 +356,7 @@ namespace detail {
 /// Start an asynchronous operation on a TLS connection's io_context and run that context on
 /// this thread until it completes or the deadline passes (then the socket is closed).
 template <class Start>
-std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start) {
+std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start, bool awaits_peer) {
   bool done = false;
   std::size_t transferred = 0;
   start([&](const sys_error& e, std::size_t n) {
@@ -363,6 +366,8 @@ std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start) {
   });
   asio::io_context& ctx = c.tls->ctx;
   ctx.restart();
+  const auto waiting_since = spin_clock::now();
+  const bool learn = awaits_peer && spin_io(ctx, done);
   while (!done) {
     if (ctx.run_one_until(d.at) == 0 && !done) {
       if (clock_type::now() < d.at && !ctx.stopped()) continue;
@@ -376,6 +381,7 @@ std::size_t client_call::run_io(io_deadline d, sys_error& ec, Start&& start) {
                   std::string(describe(d.code)) + " talking to " + cl.url.host + ":" + cl.url.port);
     }
   }
+  if (learn) c.spin.waited(spin_clock::now() - waiting_since);
   return transferred;
 }
 

@@ -165,6 +165,32 @@ ssize_t client_call::recv_spinning(char* dest, std::size_t capacity) {
   return n;
 }
 
+/// TLS: recv_spinning's rule for the connection's io_context, before run_io blocks in its
+/// epoll_wait: with a spin budget, run what is ready, then poll for up to the budget. True =
+/// the budget learns from how long the whole wait takes (not when it ended at once, in the
+/// spin, or after contention).
+bool client_call::spin_io(asio::io_context& ctx, const bool& done) {
+  spin_budget& budget = c.spin;
+  if (budget.current() <= spin_clock::duration::zero()) return true;  // blocks at once: learn
+  ctx.poll();
+  if (done || ctx.stopped()) return false;  // no wait at all (the bytes were there)
+  const auto outcome = spin_for(budget.current(), [&] {
+    ctx.poll();
+    return done || ctx.stopped();
+  });
+  if (outcome == spin_outcome::found) {
+    cl.spins_found.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  if (outcome != spin_outcome::machine_busy)
+    cl.spins_gave_up.fetch_add(1, std::memory_order_relaxed);
+  if (outcome == spin_outcome::contended) {
+    budget.contended();
+    return false;  // this wait says more about the CPU than about the server
+  }
+  return true;
+}
+
 void client_call::fail_io(const sys_error& ec, std::string_view what) {
   c.connected = false;
   errc code = errc::io_failed;

@@ -11,6 +11,7 @@
 #include "echo_calls.hpp"
 #include "lather/http/client.hpp"
 #include "lather/http/server.hpp"
+#include "spin.hpp"  // src/http: the idle-CPU probe
 #include "tls_peer.hpp"
 
 namespace lather::http {
@@ -90,6 +91,28 @@ TEST_F(HttpTls, KeepAliveReusesOneTlsConnection) {
   EXPECT_EQ(c.get_stats().connections_opened, 1u);
   EXPECT_EQ(c.get_stats().tls_handshakes, 1u);
   EXPECT_EQ(srv.get_stats().tls_handshakes, 1u);
+}
+
+TEST_F(HttpTls, KeepAliveCallsPollForTheAnswerBeforeSleepingAsPlainOnesDo) {
+  // Spinning starts only while the machine has an idle CPU: here it counts as idle.
+  detail::set_idle_cpu_probe([] { return true; });
+  server srv{{.threads = 1, .tls = server_tls()}};
+  srv.route("/echo", echo);
+  srv.start();
+  client spinning{https(srv), {.tls = client_tls(), .spin_budget = 50'000us}};
+  client sleeping{https(srv), {.tls = client_tls(), .spin_budget = 0us}};
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_EQ(call(spinning, "spin " + std::to_string(i)), "spin " + std::to_string(i));
+    ASSERT_EQ(call(sleeping, "sleep " + std::to_string(i)), "sleep " + std::to_string(i));
+  }
+  const std::string big(1 << 20, 'b');  // many records: many reads
+  EXPECT_EQ(call(spinning, big), big);
+  detail::set_idle_cpu_probe(nullptr);
+  const auto st = spinning.get_stats();
+  EXPECT_EQ(st.connections_opened, 1u);
+  EXPECT_GT(st.spins_found_work, 0u);  // answers within the budget were caught spinning
+  const auto off = sleeping.get_stats();
+  EXPECT_EQ(off.spins_found_work + off.spins_gave_up, 0u);
 }
 
 TEST_F(HttpTls, Tls13ByDefaultAndNewConnectionsResumeTheSession) {

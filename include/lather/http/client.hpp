@@ -64,9 +64,9 @@ struct client_options {
   /// waits there too (writable); TLS still waits on the calling thread.
   std::function<bool(int fd, bool writable, std::chrono::steady_clock::time_point deadline)>
       wait_socket{};
-  /// Plain TCP without wait_socket: a receive that would block first polls the socket
-  /// (yielding the CPU between polls) for up to this long, so that with one call in flight the
-  /// answer finds the calling thread awake instead of paying a wake-up. Adaptive per
+  /// Without wait_socket: a receive that would block (over TLS: a read or a handshake step)
+  /// first polls (yielding the CPU between polls) for up to this long, so that with one call in
+  /// flight the answer finds the calling thread awake instead of paying a wake-up. Adaptive per
   /// connection: the budget grows while answers come within it and falls to 0 when they do
   /// not or when other threads want the CPU. 0 = always sleep at once. See docs/http.md.
   std::chrono::microseconds spin_budget{200};
