@@ -82,24 +82,26 @@ void put_qname(std::string& out, std::string_view prefix, std::string_view local
 
 exclusive_c14n::exclusive_c14n(sink out, std::vector<std::string> inclusive_prefixes)
     : out_(std::move(out)) {
-  reset(std::move(inclusive_prefixes));
+  reset(inclusive_prefixes);
 }
 
 exclusive_c14n::exclusive_c14n(sink out, std::initializer_list<std::string_view> inclusive_prefixes)
     : exclusive_c14n(std::move(out), std::vector<std::string>(inclusive_prefixes.begin(),
                                                               inclusive_prefixes.end())) {}
 
-void exclusive_c14n::reset(std::vector<std::string> inclusive_prefixes) {
-  inclusive_ = std::move(inclusive_prefixes);
-  rendered_.clear();
+void exclusive_c14n::reset(std::span<const std::string> inclusive_prefixes) {
+  // Assigned element by element: the strings kept reuse their capacity.
+  inclusive_.resize(inclusive_prefixes.size());
+  std::copy(inclusive_prefixes.begin(), inclusive_prefixes.end(), inclusive_.begin());
+  rendered_size_ = 0;
   buf_.clear();
   depth_ = 0;
   started_ = false;
 }
 
 const std::string* exclusive_c14n::in_effect(std::string_view prefix) const noexcept {
-  for (auto it = rendered_.rbegin(); it != rendered_.rend(); ++it)
-    if (it->prefix == prefix) return &it->uri;
+  for (std::size_t i = rendered_size_; i-- > 0;)
+    if (rendered_[i].prefix == prefix) return &rendered_[i].uri;
   return nullptr;
 }
 
@@ -159,8 +161,13 @@ void exclusive_c14n::start(const xml::reader& r) {
     buf_ += '"';
   }
   buf_ += '>';
-  for (const pending_ns& p : pending_)
-    rendered_.push_back({std::string(p.prefix), std::string(p.uri), depth_});
+  for (const pending_ns& p : pending_) {
+    if (rendered_size_ == rendered_.size()) rendered_.emplace_back();
+    rendered& d = rendered_[rendered_size_++];
+    d.prefix.assign(p.prefix);
+    d.uri.assign(p.uri);
+    d.depth = depth_;
+  }
   if (buf_.size() >= flush_at) flush();
 }
 
@@ -168,7 +175,7 @@ void exclusive_c14n::end(const xml::reader& r) {
   buf_ += "</";
   put_qname(buf_, r.prefix(), r.local_name());
   buf_ += '>';
-  while (!rendered_.empty() && rendered_.back().depth == depth_) rendered_.pop_back();
+  while (rendered_size_ > 0 && rendered_[rendered_size_ - 1].depth == depth_) --rendered_size_;
   if (--depth_ == 0)
     flush();
   else if (buf_.size() >= flush_at)

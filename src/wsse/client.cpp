@@ -84,7 +84,8 @@ void client_security::install(lather::client& c) const {
 }
 
 void client_security::verify(const response_verification& want, std::string_view envelope) const {
-  const verified_signature v = verify_envelope(envelope, want.trusted);
+  thread_local verified_signature v;  // its strings' capacity kept between responses
+  verify_envelope(envelope, want.trusted, v);
   if (!v.body || (want.timestamp && !v.timestamp)) throw_fault(fault_code::invalid_security);
   for (const soap::qname& h : want.signed_headers)
     if (std::find(v.headers.begin(), v.headers.end(), h) == v.headers.end())

@@ -37,6 +37,28 @@ sha256_digest sha256(std::initializer_list<std::span<const std::uint8_t>> parts)
   return digest<SHA256_CTX, SHA256_Init, SHA256_Update, SHA256_Final, 32>(parts);
 }
 
+void running_digest::init(digest_kind kind) {
+  kind_ = kind;
+  const bool ok = kind == digest_kind::sha1 ? SHA1_Init(&sha1_) == 1 : SHA256_Init(&sha256_) == 1;
+  if (!ok) throw std::runtime_error("OpenSSL digest failed");
+}
+
+void running_digest::update(std::string_view bytes) {
+  if (kind_ == digest_kind::sha1)
+    SHA1_Update(&sha1_, bytes.data(), bytes.size());
+  else
+    SHA256_Update(&sha256_, bytes.data(), bytes.size());
+}
+
+std::size_t running_digest::final(std::span<std::uint8_t, 32> out) {
+  if (kind_ == digest_kind::sha1) {
+    SHA1_Final(out.data(), &sha1_);
+    return SHA_DIGEST_LENGTH;
+  }
+  SHA256_Final(out.data(), &sha256_);
+  return SHA256_DIGEST_LENGTH;
+}
+
 void random_bytes(std::span<std::uint8_t> out) {
   if (RAND_bytes(out.data(), static_cast<int>(out.size())) != 1)
     throw std::runtime_error("OpenSSL RAND_bytes failed");

@@ -1,10 +1,7 @@
 #include "dsig.hpp"
 
-#include <memory>
-#include <optional>
 #include <stdexcept>
 
-#include "lather/wsse/c14n.hpp"
 #include "lather/wsse/fault.hpp"
 #include "lather/xml/error.hpp"
 
@@ -16,68 +13,51 @@ std::string_view id_of(const xml::reader& r) noexcept {
   return {};
 }
 
-namespace {
+c14n_target& canonicalizer::add() {
+  c14n_target& t = targets_.add();
+  t.id.clear();
+  t.ordinal = 0;
+  t.md.reset();
+  t.prefixes.clear();
+  t.found = false;
+  t.digest_size = 0;
+  t.canonical.clear();
+  return t;
+}
 
-struct md_ctx_free {
-  void operator()(EVP_MD_CTX* p) const noexcept { EVP_MD_CTX_free(p); }
-};
-
-// One target being canonicalized.
-struct active {
-  c14n_target* target;
-  std::unique_ptr<EVP_MD_CTX, md_ctx_free> md;
-  std::optional<exclusive_c14n> c14n;
-};
-
-}  // namespace
-
-void canonicalize_targets(std::string_view message, std::span<c14n_target> targets) {
-  xml::reader r;
+void canonicalizer::run(std::string_view message) {
+  xml::reader& r = reader_;
   r.reset(message);
-  std::vector<std::unique_ptr<active>> running;
+  running_.clear();
+  std::size_t engines_used = 0;
   std::uint64_t ordinal = 0;
   for (xml::token t = r.next(); t != xml::token::end_document; t = r.next()) {
     if (t == xml::token::error) throw xml::error(r.error());
     if (t == xml::token::start_element) {
       ++ordinal;
       const std::string_view id = id_of(r);
-      for (c14n_target& target : targets) {
+      for (c14n_target& target : targets_) {
         const bool hit =
             target.ordinal ? target.ordinal == ordinal : !id.empty() && target.id == id;
         if (!hit || target.found) continue;
         target.found = true;
-        auto a = std::make_unique<active>();
-        a->target = &target;
-        if (target.md) {
-          a->md.reset(EVP_MD_CTX_new());
-          if (!a->md || EVP_DigestInit_ex(a->md.get(), target.md, nullptr) != 1)
-            throw std::runtime_error("OpenSSL digest failed");
-          a->c14n.emplace(
-              [ctx = a->md.get()](std::string_view bytes) {
-                EVP_DigestUpdate(ctx, bytes.data(), bytes.size());
-              },
-              target.prefixes);
-        } else {
-          target.canonical.clear();
-          a->c14n.emplace([out = &target.canonical](std::string_view bytes) { *out += bytes; },
-                          target.prefixes);
-        }
-        running.push_back(std::move(a));
+        if (engines_used == engines_.size()) engines_.push_back(std::make_unique<engine>());
+        engine& e = *engines_[engines_used++];
+        e.target = &target;
+        if (target.md) e.md.init(*target.md);
+        e.c14n.reset(target.prefixes);
+        running_.push_back(&e);
       }
     }
-    for (auto& a : running) a->c14n->feed(t, r);
-    for (std::size_t i = 0; i < running.size();) {
-      if (!running[i]->c14n->complete()) {
+    for (engine* e : running_) e->c14n.feed(t, r);
+    for (std::size_t i = 0; i < running_.size();) {
+      engine& e = *running_[i];
+      if (!e.c14n.complete()) {
         ++i;
         continue;
       }
-      if (running[i]->md) {
-        unsigned char out[EVP_MAX_MD_SIZE];
-        unsigned size = 0;
-        EVP_DigestFinal_ex(running[i]->md.get(), out, &size);
-        running[i]->target->digest.assign(out, out + size);
-      }
-      running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
+      if (e.target->md) e.target->digest_size = e.md.final(e.target->digest);
+      running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
 }
@@ -97,17 +77,18 @@ std::size_t start_tag_end(std::string_view doc, std::size_t lt) {
   throw std::invalid_argument("unterminated start tag");
 }
 
-std::vector<std::string> split_prefixes(std::string_view list) {
-  std::vector<std::string> out;
+void split_prefixes(std::string_view list, std::vector<std::string>& out) {
+  std::size_t n = 0;
   std::size_t at = 0;
   while (at < list.size()) {
     const std::size_t begin = list.find_first_not_of(" \t\r\n", at);
     if (begin == std::string_view::npos) break;
     const std::size_t end = std::min(list.find_first_of(" \t\r\n", begin), list.size());
-    out.emplace_back(list.substr(begin, end - begin));
+    if (n == out.size()) out.emplace_back();
+    out[n++].assign(list.substr(begin, end - begin));
     at = end;
   }
-  return out;
+  out.resize(n);
 }
 
 }  // namespace lather::wsse::detail

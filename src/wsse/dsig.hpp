@@ -1,15 +1,19 @@
 // Internal to lather_wsse: what signing and verifying share — the XML-DSig algorithm URIs, the
-// Id of an element, and the digests of elements by exclusive C14N in one pass over a message.
+// Id of an element, and the digests of elements by exclusive C14N in one pass over a message,
+// with buffers kept from one message to the next (no heap allocation once they have grown).
 #pragma once
 
-#include <openssl/evp.h>
-
+#include <array>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "crypto.hpp"
+#include "lather/wsse/c14n.hpp"
 #include "lather/xml/reader.hpp"
 
 namespace lather::wsse::detail {
@@ -27,36 +31,89 @@ inline constexpr std::string_view ski_uri =
     "http://docs.oasis-open.org/wss/2004/01/"
     "oasis-200401-wss-x509-token-profile-1.0#X509SubjectKeyIdentifier";
 
+/// A vector whose first size() elements are in use; clear() keeps every element, so strings
+/// and vectors inside keep their capacity for the next message. add() returns an element as
+/// its last user left it (the caller assigns every field); it may move the others.
+template <class T>
+class reuse_pool {
+ public:
+  void clear() noexcept { size_ = 0; }
+  T& add() {
+    if (size_ == items_.size()) items_.emplace_back();
+    return items_[size_++];
+  }
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  T& operator[](std::size_t i) noexcept { return items_[i]; }
+  const T& operator[](std::size_t i) const noexcept { return items_[i]; }
+  T* begin() noexcept { return items_.data(); }
+  T* end() noexcept { return items_.data() + size_; }
+  const T* begin() const noexcept { return items_.data(); }
+  const T* end() const noexcept { return items_.data() + size_; }
+
+ private:
+  std::vector<T> items_;
+  std::size_t size_ = 0;
+};
+
 /// The element's wsu:Id, else its unqualified Id attribute ("" when none).
 std::string_view id_of(const xml::reader& r) noexcept;
 
 /// An element to canonicalize: the one whose Id is `id`, or (ordinal > 0) the ordinal-th start
 /// tag of the message. With `md` its canonical form is digested, else kept in `canonical`.
 struct c14n_target {
-  std::string id{};
+  std::string id;
   std::uint64_t ordinal = 0;
-  const EVP_MD* md = nullptr;
-  std::vector<std::string> prefixes{};  // InclusiveNamespaces PrefixList
+  std::optional<digest_kind> md;
+  std::vector<std::string> prefixes;  // InclusiveNamespaces PrefixList
   bool found = false;
-  std::vector<std::uint8_t> digest{};
-  std::string canonical{};
+  std::array<std::uint8_t, 32> digest{};
+  std::size_t digest_size = 0;
+  std::string canonical;
+
+  std::span<const std::uint8_t> digest_bytes() const noexcept {
+    return {digest.data(), digest_size};
+  }
 };
 
-/// Canonicalize every target in one pass over `message` (targets may nest).
-void canonicalize_targets(std::string_view message, std::span<c14n_target> targets);
+/// Canonicalizes targets of one message in one pass (targets may nest). One per thread:
+/// its readers, canonicalizers and buffers serve every message that thread signs or verifies.
+class canonicalizer {
+ public:
+  /// Forget the previous message's targets.
+  void clear() noexcept { targets_.clear(); }
+  /// A new target with no Id, ordinal, digest or prefix: the caller sets what it needs.
+  c14n_target& add();
+  c14n_target& operator[](std::size_t i) noexcept { return targets_[i]; }
+  std::size_t size() const noexcept { return targets_.size(); }
+  /// Canonicalize every target added since clear() (throws xml::error for a malformed one).
+  void run(std::string_view message);
+
+ private:
+  struct engine {
+    c14n_target* target = nullptr;
+    running_digest md;
+    exclusive_c14n c14n{[this](std::string_view bytes) { consume(bytes); }};
+    void consume(std::string_view bytes) {
+      if (target->md)
+        md.update(bytes);
+      else
+        target->canonical += bytes;
+    }
+  };
+  reuse_pool<c14n_target> targets_;
+  std::vector<std::unique_ptr<engine>> engines_;  // stable addresses: the sinks point at them
+  std::vector<engine*> running_;
+  xml::reader reader_;
+};
 
 /// Offset of the '>' closing the start tag that begins at `lt` (quotes respected).
 std::size_t start_tag_end(std::string_view doc, std::size_t lt);
 
-/// Split a PrefixList attribute value into prefixes.
-std::vector<std::string> split_prefixes(std::string_view list);
+/// Split a PrefixList attribute value into `out` (its strings reused).
+void split_prefixes(std::string_view list, std::vector<std::string>& out);
 
 /// Append `s` escaped as C14N escapes attribute values (also valid as element content).
 void escape_attribute(std::string& out, std::string_view s);
-inline std::string escaped(std::string_view s) {
-  std::string out;
-  escape_attribute(out, s);
-  return out;
-}
 
 }  // namespace lather::wsse::detail

@@ -42,6 +42,7 @@ struct security_state final : call_state {
   // The signature, verified on the whole request before dispatch: what it covers, or why it
   // failed (thrown only if the operation's policy asks for a signature).
   verified_signature verified;
+  bool signature_verified = false;
   std::exception_ptr signature_error;
 
   void clear() override {
@@ -53,9 +54,11 @@ struct security_state final : call_state {
     nonce_text.clear();
     created.clear();
     nonce.clear();
+    // verified.headers is left as it is (its strings keep their capacity): it means something
+    // only once verify_envelope has filled it, which sets `verified` true.
     verified.body = verified.timestamp = false;
-    verified.headers.clear();
     verified.subject.clear();
+    signature_verified = false;
     signature_error = nullptr;
   }
 };
@@ -183,7 +186,8 @@ struct server_security::impl {
   void verify_signature(call_context& ctx, std::string_view envelope) {
     security_state& s = ctx.state<security_state>(&state_key);
     try {
-      s.verified = verify_envelope(envelope, trusted);
+      verify_envelope(envelope, trusted, s.verified);
+      s.signature_verified = true;
     } catch (...) {
       s.signature_error = std::current_exception();
     }
@@ -191,7 +195,7 @@ struct server_security::impl {
 
   static void check_signature(const server_policy& policy, const security_state& s) {
     if (s.signature_error) std::rethrow_exception(s.signature_error);
-    if (!s.verified.body || (policy.timestamp && !s.verified.timestamp))
+    if (!s.signature_verified || !s.verified.body || (policy.timestamp && !s.verified.timestamp))
       throw_fault(fault_code::invalid_security);
     for (const soap::qname& h : policy.signed_headers)
       if (std::find(s.verified.headers.begin(), s.verified.headers.end(), h) ==

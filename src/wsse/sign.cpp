@@ -1,15 +1,16 @@
 // Signing: wsu:Ids on the elements to sign, their exclusive-C14N digests, SignedInfo signed
 // with the RSA key, then BinarySecurityToken and ds:Signature appended to the Security header.
+// Every buffer lives in a per-thread workspace and the RSA context is kept per key, so a
+// signature costs no C++ heap allocation once the workspace has grown to the messages signed.
 #include <openssl/evp.h>
 
 #include <algorithm>
-#include <set>
+#include <charconv>
 #include <stdexcept>
 
 #include "dsig.hpp"
 #include "lather/bind/xsd.hpp"
 #include "lather/soap/version.hpp"
-#include "lather/wsse/c14n.hpp"
 #include "lather/wsse/signature.hpp"
 #include "lather/xml/error.hpp"
 #include "lather/xml/reader.hpp"
@@ -26,37 +27,63 @@ struct insertion {
   std::string text;
 };
 
-// What signing needs to know of the message before touching it.
-struct layout {
-  std::set<std::string, std::less<>> ids;  // every Id in the message
-  struct target {
-    std::size_t start;  // offset of the start tag's '<'
-    std::string id;     // "" when it has none yet
-    bool wsu_in_scope;  // the wsu prefix is bound to wsu_ns there
-    bool wsu_taken;     // the wsu prefix is bound to something else there
-  };
-  std::vector<target> targets;
-  std::size_t security_start = std::string::npos;  // '<' of the Security start tag
-  std::size_t security_end = std::string::npos;    // '<' of its end tag (npos: <x/>)
-  std::string security_qname;
+// An element to sign.
+struct sign_target {
+  std::size_t start;  // offset of the start tag's '<'
+  std::string id;     // "" when it has none yet
+  bool wsu_in_scope;  // the wsu prefix is bound to wsu_ns there
+  bool wsu_taken;     // the wsu prefix is bound to something else there
 };
 
-std::string b64(std::span<const std::uint8_t> bytes) {
-  std::string out;
-  xsd::base64_encode(bytes, out);
-  return out;
+// A key's signing context, made on its first use by a thread.
+struct signer {
+  EVP_PKEY* key;
+  digest_kind md;
+  pkey_ctx_ptr ctx;
+};
+
+struct sign_workspace {
+  xml::reader reader;
+  reuse_pool<std::string> ids;  // every Id in the message, and those made for it
+  reuse_pool<sign_target> targets;
+  std::size_t security_start = 0, security_end = 0;  // '<' of the Security start / end tag
+  bool security_empty = false;                       // <wsse:Security .../>
+  std::string security_qname;
+  reuse_pool<insertion> edits;
+  canonicalizer c14n;
+  std::string signed_info, block, bst_id, sig_id;
+  std::vector<std::uint8_t> signature;
+  std::vector<signer> signers;  // few: one per key and digest this thread signs with
+
+  EVP_PKEY_CTX* signer_for(EVP_PKEY* key, digest_kind md) {
+    for (signer& s : signers)
+      if (s.key == key && s.md == md) return s.ctx.get();
+    pkey_ctx_ptr ctx = rsa_context(key, md, true);
+    if (!ctx) throw std::runtime_error("OpenSSL signing failed");
+    // The context holds a reference to the key: its address cannot be reused while kept.
+    return signers.emplace_back(signer{key, md, std::move(ctx)}).ctx.get();
+  }
+};
+
+thread_local sign_workspace workspace;
+
+bool has_id(const sign_workspace& ws, std::string_view id) {
+  return std::find(ws.ids.begin(), ws.ids.end(), id) != ws.ids.end();
 }
 
-layout scan(std::string_view doc, const signature_options& o) {
-  layout l;
-  xml::reader r;
+void scan(sign_workspace& ws, std::string_view doc, const signature_options& o) {
+  ws.ids.clear();
+  ws.targets.clear();
+  ws.security_start = std::string::npos;
+  ws.security_end = std::string::npos;
+  xml::reader& r = ws.reader;
   r.reset(doc);
   bool in_header = false, in_security = false;
   for (xml::token t = r.next(); t != xml::token::end_document; t = r.next()) {
     if (t == xml::token::error) throw xml::error(r.error());
     if (t == xml::token::end_element) {
       if (r.depth() == 3 && in_security) {
-        l.security_end = r.where().offset;
+        ws.security_end = r.where().offset;
         in_security = false;
       }
       if (r.depth() == 2) in_header = false;
@@ -65,18 +92,21 @@ layout scan(std::string_view doc, const signature_options& o) {
     if (t != xml::token::start_element) continue;
     const std::uint32_t depth = r.depth();
     const std::string_view id = id_of(r);
-    if (!id.empty() && !l.ids.emplace(id).second)
-      throw std::invalid_argument("the message has two elements with Id " + std::string(id));
+    if (!id.empty()) {
+      if (has_id(ws, id))
+        throw std::invalid_argument("the message has two elements with Id " + std::string(id));
+      ws.ids.add().assign(id);
+    }
     const bool env_child = depth == 2 && soap::version_from_namespace(r.ns()).has_value();
     if (env_child && r.local_name() == "Header") in_header = true;
     bool sign = false;
     if (env_child && r.local_name() == "Body") sign = o.body;
     if (depth == 3 && in_header) {
-      if (r.is(wsse_ns, "Security") && l.security_start == std::string::npos) {
-        l.security_start = r.where().offset;
-        l.security_qname = r.prefix().empty()
-                               ? std::string(r.local_name())
-                               : std::string(r.prefix()) + ":" + std::string(r.local_name());
+      if (r.is(wsse_ns, "Security") && ws.security_start == std::string::npos) {
+        ws.security_start = r.where().offset;
+        ws.security_qname.assign(r.prefix());
+        if (!r.prefix().empty()) ws.security_qname += ':';
+        ws.security_qname += r.local_name();
         in_security = !r.is_empty_element();
       }
       for (const soap::qname& h : o.headers)
@@ -85,142 +115,173 @@ layout scan(std::string_view doc, const signature_options& o) {
     if (depth == 4 && in_security && o.timestamp && r.is(wsu_ns, "Timestamp")) sign = true;
     if (sign) {
       const auto wsu = r.lookup_namespace("wsu");
-      l.targets.push_back(
-          {r.where().offset, std::string(id), wsu && *wsu == wsu_ns, wsu && *wsu != wsu_ns});
+      sign_target& target = ws.targets.add();
+      target.start = r.where().offset;
+      target.id.assign(id);
+      target.wsu_in_scope = wsu && *wsu == wsu_ns;
+      target.wsu_taken = wsu && *wsu != wsu_ns;
     }
   }
-  if (l.security_start == std::string::npos)
+  if (ws.security_start == std::string::npos)
     throw std::invalid_argument("the message has no wsse:Security header to sign in");
-  return l;
+  ws.security_empty = ws.security_end == std::string::npos;
 }
 
-std::string fresh_id(std::set<std::string, std::less<>>& ids, std::string_view stem) {
-  for (int n = 1;; ++n) {
-    std::string id = std::string(stem) + "-" + std::to_string(n);
-    if (ids.insert(id).second) return id;
+// `stem`-N for the smallest N not taken in the message, into `out` (and taken from now on).
+void fresh_id(sign_workspace& ws, std::string_view stem, std::string& out) {
+  for (unsigned n = 1;; ++n) {
+    char digits[16];
+    const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+    out.assign(stem);
+    out += '-';
+    out.append(digits, end);
+    if (!has_id(ws, out)) {
+      ws.ids.add().assign(out);
+      return;
+    }
   }
 }
 
-std::vector<std::uint8_t> rsa_sign(EVP_PKEY* key, const EVP_MD* md, std::string_view data) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx{EVP_MD_CTX_new(), &EVP_MD_CTX_free};
-  std::size_t size = 0;
-  std::vector<std::uint8_t> out;
-  bool ok = ctx && EVP_DigestSignInit(ctx.get(), nullptr, md, nullptr, key) == 1 &&
-            EVP_DigestSign(ctx.get(), nullptr, &size,
-                           reinterpret_cast<const unsigned char*>(data.data()), data.size()) == 1;
-  if (ok) {
-    out.resize(size);
-    ok = EVP_DigestSign(ctx.get(), out.data(), &size,
-                        reinterpret_cast<const unsigned char*>(data.data()), data.size()) == 1;
-    out.resize(size);
-  }
-  if (!ok) throw std::runtime_error("OpenSSL signing failed");
-  return out;
+// Append each piece to `out` (no temporary strings).
+template <class... Pieces>
+void append(std::string& out, const Pieces&... pieces) {
+  ((out += pieces), ...);
 }
 
-std::string algorithm_element(std::string_view name, std::string_view uri) {
-  return "<ds:" + std::string(name) + " Algorithm=\"" + std::string(uri) +
-         "\"></ds:" + std::string(name) + ">";
+void append_algorithm(std::string& out, std::string_view name, std::string_view uri) {
+  append(out, "<ds:", name, " Algorithm=\"", uri, "\"></ds:", name, ">");
+}
+
+// SignedInfo, written in its exclusive-C14N form (what is signed is then the text itself:
+// xmlsec1 and zeep verify it in tests/wsse), referencing each target with its digest.
+void write_signed_info(sign_workspace& ws, bool sha1) {
+  std::string& out = ws.signed_info;
+  out.clear();
+  append(out, "<ds:SignedInfo xmlns:ds=\"", ds_ns, "\">");
+  append_algorithm(out, "CanonicalizationMethod", exc_c14n_uri);
+  append_algorithm(out, "SignatureMethod", sha1 ? rsa_sha1_uri : rsa_sha256_uri);
+  for (std::size_t i = 0; i < ws.c14n.size(); ++i) {
+    const c14n_target& t = ws.c14n[i];
+    out += "<ds:Reference URI=\"#";
+    escape_attribute(out, t.id);
+    out += "\"><ds:Transforms>";
+    append_algorithm(out, "Transform", exc_c14n_uri);
+    out += "</ds:Transforms>";
+    append_algorithm(out, "DigestMethod", sha1 ? sha1_uri : sha256_uri);
+    out += "<ds:DigestValue>";
+    xsd::base64_encode(t.digest_bytes(), out);
+    out += "</ds:DigestValue></ds:Reference>";
+  }
+  out += "</ds:SignedInfo>";
+}
+
+// The token (direct reference) and the signature, for the end of the Security header.
+void write_block(sign_workspace& ws, const credentials::impl& k, const signature_options& o) {
+  std::string& out = ws.block;
+  out.clear();
+  constexpr std::string_view wsse_decl =
+      "xmlns:wsse=\"http://docs.oasis-open.org/wss/2004/01/"
+      "oasis-200401-wss-wssecurity-secext-1.0.xsd\"";
+  static_assert(wsse_decl.substr(12, wsse_decl.size() - 13) == wsse_ns);
+  if (o.reference == token_reference::direct) {
+    fresh_id(ws, "X509", ws.bst_id);
+    append(out, "<wsse:BinarySecurityToken ", wsse_decl, " xmlns:wsu=\"", wsu_ns,
+           "\" EncodingType=\"", base64_encoding_uri, "\" ValueType=\"", x509v3_uri, "\" wsu:Id=\"",
+           ws.bst_id, "\">", k.der_base64, "</wsse:BinarySecurityToken>");
+  }
+  fresh_id(ws, "SIG", ws.sig_id);
+  append(out, "<ds:Signature xmlns:ds=\"", ds_ns, "\" Id=\"", ws.sig_id, "\">", ws.signed_info,
+         "<ds:SignatureValue>");
+  xsd::base64_encode(ws.signature, out);
+  append(out, "</ds:SignatureValue><ds:KeyInfo><wsse:SecurityTokenReference ", wsse_decl, ">");
+  switch (o.reference) {
+    case token_reference::direct:
+      append(out, "<wsse:Reference URI=\"#", ws.bst_id, "\" ValueType=\"", x509v3_uri, "\"/>");
+      break;
+    case token_reference::issuer_serial:
+      append(out, "<ds:X509Data><ds:X509IssuerSerial><ds:X509IssuerName>", k.issuer_escaped,
+             "</ds:X509IssuerName><ds:X509SerialNumber>", k.serial,
+             "</ds:X509SerialNumber></ds:X509IssuerSerial></ds:X509Data>");
+      break;
+    case token_reference::subject_key_identifier:
+      append(out, "<wsse:KeyIdentifier EncodingType=\"", base64_encoding_uri, "\" ValueType=\"",
+             ski_uri, "\">", k.ski_base64, "</wsse:KeyIdentifier>");
+      break;
+  }
+  out += "</wsse:SecurityTokenReference></ds:KeyInfo></ds:Signature>";
+}
+
+void rsa_sign(sign_workspace& ws, EVP_PKEY* key, digest_kind md, std::string_view data) {
+  running_digest h;
+  h.init(md);
+  h.update(data);
+  std::array<std::uint8_t, 32> hash;
+  const std::size_t hash_size = h.final(hash);
+  EVP_PKEY_CTX* ctx = ws.signer_for(key, md);
+  ws.signature.resize(static_cast<std::size_t>(EVP_PKEY_get_size(key)));
+  std::size_t size = ws.signature.size();
+  if (EVP_PKEY_sign(ctx, ws.signature.data(), &size, hash.data(), hash_size) != 1)
+    throw std::runtime_error("OpenSSL signing failed");
+  ws.signature.resize(size);
 }
 
 }  // namespace
 
 void sign_envelope(std::string& envelope, const credentials& key, const signature_options& o) {
   const credentials::impl& k = key.get();  // before the message is touched
-  layout l = scan(envelope, o);
-  if (l.targets.empty()) throw std::invalid_argument("nothing to sign in the message");
+  if (o.reference == token_reference::subject_key_identifier && k.ski_base64.empty())
+    throw std::invalid_argument("the certificate has no subject key identifier");
+  sign_workspace& ws = workspace;
+  scan(ws, envelope, o);
+  if (ws.targets.empty()) throw std::invalid_argument("nothing to sign in the message");
 
   // 1. An Id on each element to sign (insertions from the end, so offsets stay valid).
-  std::vector<std::string> ids;
-  std::vector<insertion> edits;
-  for (auto& t : l.targets) {
-    if (t.id.empty()) {
-      t.id = fresh_id(l.ids, "id");
-      const std::string_view prefix = t.wsu_taken ? "lather-wsu" : "wsu";
-      std::string attrs = " ";
-      if (!t.wsu_in_scope)
-        attrs += "xmlns:" + std::string(prefix) + "=\"" + std::string(wsu_ns) + "\" ";
-      attrs += std::string(prefix) + ":Id=\"" + t.id + "\"";
-      std::size_t end = start_tag_end(envelope, t.start);
-      if (envelope[end - 1] == '/') --end;
-      edits.push_back({end, std::move(attrs)});
-    }
-    ids.push_back(t.id);
+  ws.edits.clear();
+  for (sign_target& t : ws.targets) {
+    if (!t.id.empty()) continue;
+    fresh_id(ws, "id", t.id);
+    const std::string_view prefix = t.wsu_taken ? "lather-wsu" : "wsu";
+    insertion& e = ws.edits.add();
+    e.text.assign(" ");
+    if (!t.wsu_in_scope) append(e.text, "xmlns:", prefix, "=\"", wsu_ns, "\" ");
+    append(e.text, prefix, ":Id=\"", t.id, "\"");
+    e.at = start_tag_end(envelope, t.start);
+    if (envelope[e.at - 1] == '/') --e.at;
   }
-  const bool security_empty = l.security_end == std::string::npos;
-  const std::size_t security_tag_end = start_tag_end(envelope, l.security_start);
-  std::sort(edits.begin(), edits.end(), [](auto& a, auto& b) { return a.at > b.at; });
+  const std::size_t security_tag_end = start_tag_end(envelope, ws.security_start);
+  std::sort(ws.edits.begin(), ws.edits.end(), [](auto& a, auto& b) { return a.at > b.at; });
   // Offsets of the Security header's end move with the Ids inserted before it.
   std::size_t shift_end = 0, shift_tag = 0;
-  for (const insertion& e : edits) {
-    if (!security_empty && e.at <= l.security_end) shift_end += e.text.size();
+  for (const insertion& e : ws.edits) {
+    if (!ws.security_empty && e.at <= ws.security_end) shift_end += e.text.size();
     if (e.at <= security_tag_end) shift_tag += e.text.size();
     envelope.insert(e.at, e.text);
   }
 
   // 2. Digests of the elements as they now are.
   const bool sha1 = o.algorithm == signature_algorithm::rsa_sha1;
-  const EVP_MD* md = sha1 ? EVP_sha1() : EVP_sha256();
-  std::vector<c14n_target> targets;
-  for (const std::string& id : ids) targets.push_back({.id = id, .md = md});
-  canonicalize_targets(envelope, targets);
-
-  // 3. SignedInfo, written in its canonical form (checked by canonicalizing it), and signed.
-  std::string signed_info = "<ds:SignedInfo xmlns:ds=\"" + std::string(ds_ns) + "\">";
-  signed_info += algorithm_element("CanonicalizationMethod", exc_c14n_uri);
-  signed_info += algorithm_element("SignatureMethod", sha1 ? rsa_sha1_uri : rsa_sha256_uri);
-  for (const c14n_target& t : targets) {
-    signed_info += "<ds:Reference URI=\"#" + escaped(t.id) + "\"><ds:Transforms>";
-    signed_info += algorithm_element("Transform", exc_c14n_uri);
-    signed_info += "</ds:Transforms>";
-    signed_info += algorithm_element("DigestMethod", sha1 ? sha1_uri : sha256_uri);
-    signed_info += "<ds:DigestValue>" + b64(t.digest) + "</ds:DigestValue></ds:Reference>";
+  const digest_kind md = sha1 ? digest_kind::sha1 : digest_kind::sha256;
+  ws.c14n.clear();
+  for (const sign_target& t : ws.targets) {
+    c14n_target& c = ws.c14n.add();
+    c.id.assign(t.id);
+    c.md = md;
   }
-  signed_info += "</ds:SignedInfo>";
-  c14n_target info{.ordinal = 1};
-  canonicalize_targets(signed_info, std::span(&info, 1));
-  const std::string signature_value = b64(rsa_sign(k.key.get(), md, info.canonical));
+  ws.c14n.run(envelope);
+
+  // 3. SignedInfo, written in its canonical form, and signed.
+  write_signed_info(ws, sha1);
+  rsa_sign(ws, k.key.get(), md, ws.signed_info);
 
   // 4. The token and the signature, at the end of the Security header.
-  std::set<std::string, std::less<>>& taken = l.ids;
-  std::string block;
-  std::string reference;
-  const std::string wsse_decl = "xmlns:wsse=\"" + std::string(wsse_ns) + "\"";
-  switch (o.reference) {
-    case token_reference::direct: {
-      const std::string bst_id = fresh_id(taken, "X509");
-      block += "<wsse:BinarySecurityToken " + wsse_decl + " xmlns:wsu=\"" + std::string(wsu_ns) +
-               "\" EncodingType=\"" + std::string(base64_encoding_uri) + "\" ValueType=\"" +
-               std::string(x509v3_uri) + "\" wsu:Id=\"" + bst_id + "\">" +
-               b64(der_of(k.cert.get())) + "</wsse:BinarySecurityToken>";
-      reference =
-          "<wsse:Reference URI=\"#" + bst_id + "\" ValueType=\"" + std::string(x509v3_uri) + "\"/>";
-      break;
-    }
-    case token_reference::issuer_serial:
-      reference = "<ds:X509Data><ds:X509IssuerSerial><ds:X509IssuerName>" +
-                  escaped(issuer_name(k.cert.get())) + "</ds:X509IssuerName><ds:X509SerialNumber>" +
-                  serial_number(k.cert.get()) +
-                  "</ds:X509SerialNumber></ds:X509IssuerSerial></ds:X509Data>";
-      break;
-    case token_reference::subject_key_identifier: {
-      const auto ski = subject_key_id(k.cert.get());
-      if (ski.empty()) throw std::invalid_argument("the certificate has no subject key identifier");
-      reference = "<wsse:KeyIdentifier EncodingType=\"" + std::string(base64_encoding_uri) +
-                  "\" ValueType=\"" + std::string(ski_uri) + "\">" + b64(ski) +
-                  "</wsse:KeyIdentifier>";
-      break;
-    }
-  }
-  block += "<ds:Signature xmlns:ds=\"" + std::string(ds_ns) + "\" Id=\"" + fresh_id(taken, "SIG") +
-           "\">" + signed_info + "<ds:SignatureValue>" + signature_value +
-           "</ds:SignatureValue><ds:KeyInfo><wsse:SecurityTokenReference " + wsse_decl + ">" +
-           reference + "</wsse:SecurityTokenReference></ds:KeyInfo></ds:Signature>";
-  if (security_empty) {
+  write_block(ws, k, o);
+  if (ws.security_empty) {
     const std::size_t slash = security_tag_end + shift_tag - 1;  // "<wsse:Security .../>"
-    envelope.replace(slash, 2, ">" + block + "</" + l.security_qname + ">");
+    append(ws.block, "</", ws.security_qname, ">");
+    envelope.replace(slash, 2, ">");
+    envelope.insert(slash + 1, ws.block);
   } else {
-    envelope.insert(l.security_end + shift_end, block);
+    envelope.insert(ws.security_end + shift_end, ws.block);
   }
 }
 

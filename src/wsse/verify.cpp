@@ -1,10 +1,13 @@
 // Verifying: one pass indexes the message (Ids unique, which element is the Body, the
 // Timestamp, the header entries, where the one Signature is), one reads the Security header,
 // one canonicalizes SignedInfo and every referenced element; then digests, trust, signature.
+// Buffers live in a per-thread workspace and a signer's certificate, once found trusted, is
+// kept with its verification context, so a verification costs no C++ heap allocation once warm.
 #include <openssl/evp.h>
 #include <openssl/x509_vfy.h>
 
-#include <map>
+#include <algorithm>
+#include <chrono>
 #include <optional>
 
 #include "crypto.hpp"
@@ -28,35 +31,101 @@ constexpr std::size_t max_text = 64 * 1024;  // a certificate in base64 fits man
 /// with thousands of them is refused instead of processed; real ones have a handful.
 constexpr std::size_t max_references = 64;
 constexpr std::size_t max_time = 64;  // an xsd:dateTime
+/// How long a certificate found trusted is taken as trusted without checking its chain again
+/// (its validity period and the store's content are checked again after that).
+constexpr auto trust_recheck = std::chrono::seconds(60);
 
 enum class part { other, body, timestamp, header };
 
+// An element with an Id.
 struct indexed {
+  std::string id;
   part kind = part::other;
-  soap::qname name;                 // of a header entry
+  std::string ns, local;            // of a header entry
   time_point created{}, expires{};  // of a Timestamp
 };
 
-struct message_index {
-  std::map<std::string, indexed, std::less<>> ids;
-  std::uint64_t security_ordinal = 0;     // the Security header holding the Signature
-  std::uint64_t signed_info_ordinal = 0;  // its SignedInfo
-  int signatures = 0;
+struct reference {
+  std::string id;
+  digest_kind md = digest_kind::sha256;
+  std::vector<std::string> prefixes;
+  std::vector<std::uint8_t> digest;
 };
 
-message_index index_message(std::string_view doc) {
-  message_index m;
-  xml::reader r;
+struct binary_token {
+  std::string id;
+  std::vector<std::uint8_t> der;
+};
+
+enum class key_kind { none, direct, issuer_serial, ski, inline_cert };
+
+// A certificate that signed a message, with what verifying its signatures needs.
+struct known_signer {
+  std::uint64_t store = 0;  // trust_store::impl::generation it was found trusted in
+  std::vector<std::uint8_t> der;
+  x509_ptr cert;
+  std::chrono::steady_clock::time_point checked{};
+  std::string subject;
+  pkey_ctx_ptr verify[2];  // by digest_kind
+};
+
+struct verify_workspace {
+  xml::reader reader;
+  std::string text;
+  // The message's index.
+  reuse_pool<indexed> ids;
+  std::vector<std::uint32_t> by_id;  // ids sorted by Id
+  std::uint64_t security_ordinal = 0, signed_info_ordinal = 0;
+  int signatures = 0;
+  // The Signature and tokens of its Security header.
+  std::vector<std::string> prefixes;  // SignedInfo's canonicalization PrefixList
+  std::optional<digest_kind> md;
+  reuse_pool<reference> references;
+  std::vector<std::uint8_t> value;
+  key_kind key = key_kind::none;
+  std::string token_uri, issuer, serial;
+  std::vector<std::uint8_t> ski, inline_der, der;
+  reuse_pool<binary_token> tokens;
+  canonicalizer c14n;
+  std::vector<known_signer> signers;  // few: round robin past max_signers
+  std::size_t next_signer = 0;
+
+  static constexpr std::size_t max_signers = 8;
+
+  void clear() {
+    ids.clear();
+    by_id.clear();
+    security_ordinal = signed_info_ordinal = 0;
+    signatures = 0;
+    prefixes.clear();
+    md.reset();
+    references.clear();
+    value.clear();
+    key = key_kind::none;
+    token_uri.clear();
+    tokens.clear();
+  }
+
+  const indexed* find(std::string_view id) const {
+    auto it = std::lower_bound(by_id.begin(), by_id.end(), id,
+                               [&](std::uint32_t i, std::string_view v) { return ids[i].id < v; });
+    return it != by_id.end() && ids[*it].id == id ? &ids[*it] : nullptr;
+  }
+};
+
+thread_local verify_workspace workspace;
+
+void index_message(verify_workspace& ws, std::string_view doc) {
+  xml::reader& r = ws.reader;
   r.reset(doc);
   std::uint64_t ordinal = 0, current_security = 0;
   bool in_header = false, in_security = false, in_signature = false;
-  indexed* timestamp = nullptr;  // the Timestamp being read, if it has an Id
-  std::string text;
+  std::size_t timestamp = 0;  // 1 + the index of the Timestamp being read, if it has an Id
   for (xml::token t = r.next(); t != xml::token::end_document; t = r.next()) {
     if (t == xml::token::error) throw xml::error(r.error());
     const std::uint32_t depth = r.depth();
     if (t == xml::token::end_element) {
-      if (depth == 4) in_signature = false, timestamp = nullptr;
+      if (depth == 4) in_signature = false, timestamp = 0;
       if (depth == 3) in_security = false;
       if (depth == 2) in_header = false;
       continue;
@@ -70,180 +139,171 @@ message_index index_message(std::string_view doc) {
       current_security = ordinal;
     }
     if (depth == 4 && in_security && r.is(ds_ns, "Signature")) {
-      ++m.signatures;
-      m.security_ordinal = current_security;
+      ++ws.signatures;
+      ws.security_ordinal = current_security;
       in_signature = !r.is_empty_element();
     }
-    if (depth == 5 && in_signature && r.is(ds_ns, "SignedInfo")) m.signed_info_ordinal = ordinal;
+    if (depth == 5 && in_signature && r.is(ds_ns, "SignedInfo")) ws.signed_info_ordinal = ordinal;
     if (depth == 5 && timestamp && (r.is(wsu_ns, "Created") || r.is(wsu_ns, "Expires"))) {
-      time_point& at = r.local_name() == "Created" ? timestamp->created : timestamp->expires;
-      read_text(r, text, max_time);
-      const auto parsed = parse_time(text);
+      indexed& ts = ws.ids[timestamp - 1];
+      time_point& at = r.local_name() == "Created" ? ts.created : ts.expires;
+      read_text(r, ws.text, max_time);
+      const auto parsed = parse_time(ws.text);
       if (!parsed) throw_fault(fault_code::invalid_security_token);
       at = *parsed;
       continue;
     }
     const std::string_view id = id_of(r);
     if (id.empty()) continue;
-    indexed entry;
-    if (env_child && r.local_name() == "Body")
+    indexed& entry = ws.ids.add();
+    entry.id.assign(id);
+    entry.kind = part::other;
+    entry.ns.clear();
+    entry.local.clear();
+    entry.created = entry.expires = time_point{};
+    if (env_child && r.local_name() == "Body") {
       entry.kind = part::body;
-    else if (depth == 4 && in_security && r.is(wsu_ns, "Timestamp"))
+    } else if (depth == 4 && in_security && r.is(wsu_ns, "Timestamp")) {
       entry.kind = part::timestamp;
-    else if (depth == 3 && in_header)
-      entry = {part::header, {std::string(r.ns()), std::string(r.local_name()), {}}};
-    // Unique Ids in the whole message: a second element with a signed Id is how signature
-    // wrapping moves the signed content away from what is processed.
-    const bool is_timestamp = entry.kind == part::timestamp;
-    const auto [at, fresh] = m.ids.emplace(id, std::move(entry));
-    if (!fresh) throw_fault(fault_code::invalid_security);
-    if (is_timestamp && !r.is_empty_element()) timestamp = &at->second;
+      if (!r.is_empty_element()) timestamp = ws.ids.size();
+    } else if (depth == 3 && in_header) {
+      entry.kind = part::header;
+      entry.ns.assign(r.ns());
+      entry.local.assign(r.local_name());
+    }
   }
-  return m;
+  // Unique Ids in the whole message: a second element with a signed Id is how signature
+  // wrapping moves the signed content away from what is processed.
+  for (std::uint32_t i = 0; i < ws.ids.size(); ++i) ws.by_id.push_back(i);
+  std::sort(ws.by_id.begin(), ws.by_id.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return ws.ids[a].id < ws.ids[b].id; });
+  for (std::size_t i = 1; i < ws.by_id.size(); ++i)
+    if (ws.ids[ws.by_id[i - 1]].id == ws.ids[ws.by_id[i]].id)
+      throw_fault(fault_code::invalid_security);
 }
-
-struct reference {
-  std::string id;
-  const EVP_MD* md = nullptr;
-  std::vector<std::string> prefixes;
-  std::vector<std::uint8_t> digest;
-};
-
-struct signature_info {
-  std::vector<std::string> prefixes;  // SignedInfo's canonicalization PrefixList
-  const EVP_MD* md = nullptr;
-  std::vector<reference> references;
-  std::vector<std::uint8_t> value;
-  enum class key { none, direct, issuer_serial, ski, inline_cert } key_kind = key::none;
-  std::string token_uri, issuer, serial;
-  std::vector<std::uint8_t> ski;
-  x509_ptr inline_cert;
-  std::map<std::string, x509_ptr, std::less<>> tokens;  // BinarySecurityTokens by Id
-};
 
 std::string_view attribute(const xml::reader& r, std::string_view local) {
   const xml::attribute* a = r.find_attribute({}, local);
   return a ? a->value : std::string_view{};
 }
 
-// An exc-c14n method (CanonicalizationMethod or Transform): its PrefixList.
-std::vector<std::string> read_c14n_method(xml::reader& r) {
+// The digest of the element's Algorithm, one of two URIs (else UnsupportedAlgorithm).
+digest_kind algorithm(const xml::reader& r, std::string_view sha1, std::string_view sha256) {
+  const std::string_view uri = attribute(r, "Algorithm");
+  if (uri == sha1) return digest_kind::sha1;
+  if (uri != sha256) throw_fault(fault_code::unsupported_algorithm);
+  return digest_kind::sha256;
+}
+
+// An exc-c14n method (CanonicalizationMethod or Transform): its PrefixList into `prefixes`.
+void read_c14n_method(xml::reader& r, std::vector<std::string>& prefixes) {
   if (attribute(r, "Algorithm") != exc_c14n_uri) throw_fault(fault_code::unsupported_algorithm);
-  std::vector<std::string> prefixes;
+  prefixes.clear();
   for_each_child(r, [&] {
     if (r.is(exc_c14n_uri, "InclusiveNamespaces"))
-      prefixes = split_prefixes(attribute(r, "PrefixList"));
+      split_prefixes(attribute(r, "PrefixList"), prefixes);
     r.skip_element();
   });
-  return prefixes;
 }
 
-std::vector<std::uint8_t> read_base64(xml::reader& r) {
-  std::string text;
-  read_text(r, text, max_text);
-  std::vector<std::uint8_t> out;
-  if (xsd::base64_decode(text, out) != bind::errc::ok || out.empty())
+void read_base64(verify_workspace& ws, xml::reader& r, std::vector<std::uint8_t>& out) {
+  read_text(r, ws.text, max_text);
+  if (xsd::base64_decode(ws.text, out) != bind::errc::ok || out.empty())
     throw_fault(fault_code::invalid_security);
-  return out;
 }
 
-void read_reference(xml::reader& r, signature_info& s) {
-  if (s.references.size() == max_references) throw_fault(fault_code::invalid_security);
-  reference ref;
+void read_reference(verify_workspace& ws, xml::reader& r) {
+  if (ws.references.size() == max_references) throw_fault(fault_code::invalid_security);
+  reference& ref = ws.references.add();
   const std::string_view uri = attribute(r, "URI");
   // Only same-document references by Id: the whole document ("") or another resource
   // cannot be what a SOAP signature covers.
   if (uri.size() < 2 || uri[0] != '#') throw_fault(fault_code::unsupported_algorithm);
-  ref.id = uri.substr(1);
+  ref.id.assign(uri.substr(1));
   int transforms = 0;
-  bool has_digest = false;
+  bool has_md = false, has_digest = false;
   for_each_child(r, [&] {
     if (r.is(ds_ns, "Transforms")) {
       for_each_child(r, [&] {
         if (!r.is(ds_ns, "Transform") || ++transforms > 1)
           throw_fault(fault_code::unsupported_algorithm);
-        ref.prefixes = read_c14n_method(r);
+        read_c14n_method(r, ref.prefixes);
       });
     } else if (r.is(ds_ns, "DigestMethod")) {
-      const std::string_view alg = attribute(r, "Algorithm");
-      ref.md = alg == sha256_uri ? EVP_sha256() : alg == sha1_uri ? EVP_sha1() : nullptr;
-      if (!ref.md) throw_fault(fault_code::unsupported_algorithm);
+      ref.md = algorithm(r, sha1_uri, sha256_uri);
+      has_md = true;
       r.skip_element();
     } else if (r.is(ds_ns, "DigestValue")) {
-      ref.digest = read_base64(r);
+      read_base64(ws, r, ref.digest);
       has_digest = true;
     } else {
       throw_fault(fault_code::invalid_security);
     }
   });
-  if (transforms != 1 || !ref.md || !has_digest) throw_fault(fault_code::invalid_security);
-  s.references.push_back(std::move(ref));
+  if (transforms != 1 || !has_md || !has_digest) throw_fault(fault_code::invalid_security);
 }
 
-void read_signed_info(xml::reader& r, signature_info& s) {
+void read_signed_info(verify_workspace& ws, xml::reader& r) {
   bool has_c14n = false;
   for_each_child(r, [&] {
     if (r.is(ds_ns, "CanonicalizationMethod")) {
-      s.prefixes = read_c14n_method(r);
+      read_c14n_method(r, ws.prefixes);
       has_c14n = true;
     } else if (r.is(ds_ns, "SignatureMethod")) {
-      const std::string_view alg = attribute(r, "Algorithm");
-      s.md = alg == rsa_sha256_uri ? EVP_sha256() : alg == rsa_sha1_uri ? EVP_sha1() : nullptr;
-      if (!s.md) throw_fault(fault_code::unsupported_algorithm);
+      ws.md = algorithm(r, rsa_sha1_uri, rsa_sha256_uri);
       r.skip_element();
     } else if (r.is(ds_ns, "Reference")) {
-      read_reference(r, s);
+      read_reference(ws, r);
     } else {
       throw_fault(fault_code::invalid_security);
     }
   });
-  if (!has_c14n || !s.md || s.references.empty()) throw_fault(fault_code::invalid_security);
+  if (!has_c14n || !ws.md || ws.references.empty()) throw_fault(fault_code::invalid_security);
 }
 
-void read_x509_data(xml::reader& r, signature_info& s) {
+void read_x509_data(verify_workspace& ws, xml::reader& r) {
   for_each_child(r, [&] {
     if (r.is(ds_ns, "X509IssuerSerial")) {
-      s.key_kind = signature_info::key::issuer_serial;
+      ws.key = key_kind::issuer_serial;
       for_each_child(r, [&] {
         if (r.is(ds_ns, "X509IssuerName"))
-          read_text(r, s.issuer, max_text);
+          read_text(r, ws.issuer, max_text);
         else if (r.is(ds_ns, "X509SerialNumber"))
-          read_text(r, s.serial, max_text);
+          read_text(r, ws.serial, max_text);
         else
           r.skip_element();
       });
     } else if (r.is(ds_ns, "X509Certificate")) {
-      s.inline_cert = read_der_certificate(read_base64(r));
-      if (!s.inline_cert) throw_fault(fault_code::invalid_security_token);
-      s.key_kind = signature_info::key::inline_cert;
+      read_base64(ws, r, ws.inline_der);
+      ws.key = key_kind::inline_cert;
     } else if (r.is(ds_ns, "X509SKI")) {
-      s.ski = read_base64(r);
-      s.key_kind = signature_info::key::ski;
+      read_base64(ws, r, ws.ski);
+      ws.key = key_kind::ski;
     } else {
       r.skip_element();
     }
   });
 }
 
-void read_key_info(xml::reader& r, signature_info& s) {
+void read_key_info(verify_workspace& ws, xml::reader& r) {
   for_each_child(r, [&] {
     if (r.is(ds_ns, "X509Data")) {
-      read_x509_data(r, s);
+      read_x509_data(ws, r);
     } else if (r.is(wsse_ns, "SecurityTokenReference")) {
       for_each_child(r, [&] {
         if (r.is(wsse_ns, "Reference")) {
           const std::string_view uri = attribute(r, "URI");
           if (uri.size() < 2 || uri[0] != '#') throw_fault(fault_code::security_token_unavailable);
-          s.token_uri = uri.substr(1);
-          s.key_kind = signature_info::key::direct;
+          ws.token_uri.assign(uri.substr(1));
+          ws.key = key_kind::direct;
           r.skip_element();
         } else if (r.is(wsse_ns, "KeyIdentifier")) {
           if (attribute(r, "ValueType") != ski_uri)
             throw_fault(fault_code::unsupported_security_token);
-          s.ski = read_base64(r);
-          s.key_kind = signature_info::key::ski;
+          read_base64(ws, r, ws.ski);
+          ws.key = key_kind::ski;
         } else if (r.is(ds_ns, "X509Data")) {
-          read_x509_data(r, s);
+          read_x509_data(ws, r);
         } else {
           throw_fault(fault_code::unsupported_security_token);
         }
@@ -254,17 +314,17 @@ void read_key_info(xml::reader& r, signature_info& s) {
   });
 }
 
-void read_signature(xml::reader& r, signature_info& s) {
+void read_signature(verify_workspace& ws, xml::reader& r) {
   bool has_info = false, has_value = false;
   for_each_child(r, [&] {
     if (r.is(ds_ns, "SignedInfo")) {
-      read_signed_info(r, s);
+      read_signed_info(ws, r);
       has_info = true;
     } else if (r.is(ds_ns, "SignatureValue")) {
-      s.value = read_base64(r);
+      read_base64(ws, r, ws.value);
       has_value = true;
     } else if (r.is(ds_ns, "KeyInfo")) {
-      read_key_info(r, s);
+      read_key_info(ws, r);
     } else {
       r.skip_element();  // ds:Object
     }
@@ -272,7 +332,7 @@ void read_signature(xml::reader& r, signature_info& s) {
   if (!has_info || !has_value) throw_fault(fault_code::invalid_security);
 }
 
-void read_binary_token(xml::reader& r, signature_info& s) {
+void read_binary_token(verify_workspace& ws, xml::reader& r) {
   const std::string_view type = attribute(r, "ValueType");
   const std::string_view encoding = attribute(r, "EncodingType");
   if ((!type.empty() && type != x509v3_uri) ||
@@ -280,117 +340,172 @@ void read_binary_token(xml::reader& r, signature_info& s) {
     r.skip_element();  // a token of another kind: not ours to judge unless referenced
     return;
   }
-  std::string id(id_of(r));
-  x509_ptr cert = read_der_certificate(read_base64(r));
-  if (!cert) throw_fault(fault_code::invalid_security_token);
-  s.tokens[std::move(id)] = std::move(cert);
+  binary_token& token = ws.tokens.add();
+  token.id.assign(id_of(r));
+  read_base64(ws, r, token.der);
 }
 
-signature_info read_security(std::string_view doc, std::uint64_t security_ordinal) {
-  signature_info s;
-  xml::reader r;
+void read_security(verify_workspace& ws, std::string_view doc) {
+  xml::reader& r = ws.reader;
   r.reset(doc);
   std::uint64_t ordinal = 0;
   for (xml::token t = r.next(); t != xml::token::end_document; t = r.next()) {
-    if (t != xml::token::start_element || ++ordinal != security_ordinal) continue;
+    if (t != xml::token::start_element || ++ordinal != ws.security_ordinal) continue;
     for_each_child(r, [&] {
       if (r.is(wsse_ns, "BinarySecurityToken"))
-        read_binary_token(r, s);
+        read_binary_token(ws, r);
       else if (r.is(ds_ns, "Signature"))
-        read_signature(r, s);
+        read_signature(ws, r);
       else
         r.skip_element();
     });
     break;
   }
-  return s;
 }
 
-// The certificate the KeyInfo names: in the message, or known to the trust store.
-X509* resolve_certificate(signature_info& s, const trust_store::impl& trusted) {
+x509_ptr parse_certificate(std::span<const std::uint8_t> der) {
+  x509_ptr cert = read_der_certificate(der);
+  if (!cert) throw_fault(fault_code::invalid_security_token);
+  return cert;
+}
+
+// The DER of the certificate the KeyInfo names: carried by the message, or known to the
+// trust store (by issuer serial or key identifier).
+std::span<const std::uint8_t> signer_der(verify_workspace& ws, const trust_store::impl& trusted) {
   auto matches = [&](X509* c) {
-    if (s.key_kind == signature_info::key::issuer_serial)
-      return issuer_name(c) == s.issuer && serial_number(c) == s.serial;
-    return subject_key_id(c) == s.ski;
+    if (ws.key == key_kind::issuer_serial)
+      return issuer_name(c) == ws.issuer && serial_number(c) == ws.serial;
+    return subject_key_id(c) == ws.ski;
   };
-  switch (s.key_kind) {
-    case signature_info::key::direct: {
-      auto it = s.tokens.find(s.token_uri);
-      if (it == s.tokens.end()) throw_fault(fault_code::security_token_unavailable);
-      return it->second.get();
-    }
-    case signature_info::key::inline_cert:
-      return s.inline_cert.get();
-    case signature_info::key::issuer_serial:
-    case signature_info::key::ski:
-      for (auto& [id, c] : s.tokens)
-        if (matches(c.get())) return c.get();
-      for (const x509_ptr& c : trusted.known)
-        if (matches(c.get())) return c.get();
+  switch (ws.key) {
+    case key_kind::direct:
+      for (const binary_token& t : ws.tokens)
+        if (t.id == ws.token_uri) return t.der;
       throw_fault(fault_code::security_token_unavailable);
-    case signature_info::key::none:
+    case key_kind::inline_cert:
+      return ws.inline_der;
+    case key_kind::issuer_serial:
+    case key_kind::ski:
+      for (const binary_token& t : ws.tokens)
+        if (matches(parse_certificate(t.der).get())) return t.der;
+      for (const x509_ptr& c : trusted.known)
+        if (matches(c.get())) {
+          ws.der = der_of(c.get());
+          return ws.der;
+        }
+      throw_fault(fault_code::security_token_unavailable);
+    case key_kind::none:
       break;
   }
   throw_fault(fault_code::security_token_unavailable);
 }
 
-bool trusted_certificate(X509* cert, const trust_store::impl& trusted) {
+bool chains_to(X509* cert, const trust_store::impl& trusted) {
   std::unique_ptr<X509_STORE_CTX, decltype(&X509_STORE_CTX_free)> ctx{X509_STORE_CTX_new(),
                                                                       &X509_STORE_CTX_free};
   return ctx && X509_STORE_CTX_init(ctx.get(), trusted.store.get(), cert, nullptr) == 1 &&
          X509_verify_cert(ctx.get()) == 1;
 }
 
-bool signature_matches(X509* cert, const EVP_MD* md, std::string_view data,
+// The signer whose certificate is `der`, trusted by `trusted`: kept from an earlier message
+// when that one was found trusted by the same store within trust_recheck.
+known_signer& trusted_signer(verify_workspace& ws, std::span<const std::uint8_t> der,
+                             const trust_store::impl& trusted) {
+  const auto now = std::chrono::steady_clock::now();
+  for (known_signer& k : ws.signers)
+    if (k.store == trusted.generation && now - k.checked < trust_recheck &&
+        std::equal(k.der.begin(), k.der.end(), der.begin(), der.end()))
+      return k;
+  x509_ptr cert = parse_certificate(der);
+  if (!chains_to(cert.get(), trusted)) throw_fault(fault_code::failed_authentication);
+  if (ws.signers.size() < verify_workspace::max_signers) ws.signers.emplace_back();
+  known_signer& k = ws.signers[ws.next_signer++ % ws.signers.size()];
+  k.store = trusted.generation;
+  k.der.assign(der.begin(), der.end());
+  k.cert = std::move(cert);
+  k.checked = now;
+  k.subject = subject_name(k.cert.get());
+  for (auto& ctx : k.verify) ctx.reset();
+  return k;
+}
+
+bool signature_matches(known_signer& k, digest_kind md, std::string_view data,
                        std::span<const std::uint8_t> value) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx{EVP_MD_CTX_new(), &EVP_MD_CTX_free};
-  EVP_PKEY* key = X509_get0_pubkey(cert);
-  return ctx && key && EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA &&
-         EVP_DigestVerifyInit(ctx.get(), nullptr, md, nullptr, key) == 1 &&
-         EVP_DigestVerify(ctx.get(), value.data(), value.size(),
-                          reinterpret_cast<const unsigned char*>(data.data()), data.size()) == 1;
+  pkey_ctx_ptr& ctx = k.verify[md == digest_kind::sha1 ? 0 : 1];
+  if (!ctx) ctx = rsa_context(X509_get0_pubkey(k.cert.get()), md, false);
+  if (!ctx) return false;
+  running_digest h;
+  h.init(md);
+  h.update(data);
+  std::array<std::uint8_t, 32> hash;
+  const std::size_t hash_size = h.final(hash);
+  return EVP_PKEY_verify(ctx.get(), value.data(), value.size(), hash.data(), hash_size) == 1;
 }
 
 }  // namespace
 
-verified_signature verify_envelope(std::string_view envelope, const trust_store& trusted) {
-  message_index m;
-  signature_info s;
+void verify_envelope(std::string_view envelope, const trust_store& trusted,
+                     verified_signature& out) {
+  verify_workspace& ws = workspace;
+  ws.clear();
   try {
-    m = index_message(envelope);
-    if (m.signatures != 1 || !m.signed_info_ordinal) throw_fault(fault_code::invalid_security);
-    s = read_security(envelope, m.security_ordinal);
+    index_message(ws, envelope);
+    if (ws.signatures != 1 || !ws.signed_info_ordinal) throw_fault(fault_code::invalid_security);
+    read_security(ws, envelope);
   } catch (const xml::error&) {
     throw_fault(fault_code::invalid_security);
   }
-  X509* cert = resolve_certificate(s, trusted.get());
-  if (!trusted_certificate(cert, trusted.get())) throw_fault(fault_code::failed_authentication);
+  if (!ws.md) throw_fault(fault_code::invalid_security);
+  known_signer& signer = trusted_signer(ws, signer_der(ws, trusted.get()), trusted.get());
 
-  std::vector<c14n_target> targets;
-  targets.push_back({.ordinal = m.signed_info_ordinal, .prefixes = s.prefixes});
-  for (const reference& ref : s.references) {
-    if (!m.ids.contains(ref.id)) throw_fault(fault_code::failed_check);
-    targets.push_back({.id = ref.id, .md = ref.md, .prefixes = ref.prefixes});
+  ws.c14n.clear();
+  c14n_target& info = ws.c14n.add();
+  info.ordinal = ws.signed_info_ordinal;
+  info.prefixes.assign(ws.prefixes.begin(), ws.prefixes.end());
+  for (const reference& ref : ws.references) {
+    if (!ws.find(ref.id)) throw_fault(fault_code::failed_check);
+    c14n_target& t = ws.c14n.add();
+    t.id.assign(ref.id);
+    t.md = ref.md;
+    t.prefixes.assign(ref.prefixes.begin(), ref.prefixes.end());
   }
-  canonicalize_targets(envelope, targets);
-  for (std::size_t i = 0; i < s.references.size(); ++i)
-    if (!equal_secret(targets[i + 1].digest, s.references[i].digest))
+  try {
+    ws.c14n.run(envelope);
+  } catch (const xml::error&) {
+    throw_fault(fault_code::invalid_security);
+  }
+  for (std::size_t i = 0; i < ws.references.size(); ++i)
+    if (!equal_secret(ws.c14n[i + 1].digest_bytes(), ws.references[i].digest))
       throw_fault(fault_code::failed_check);
-  if (!signature_matches(cert, s.md, targets[0].canonical, s.value))
+  if (!signature_matches(signer, *ws.md, ws.c14n[0].canonical, ws.value))
     throw_fault(fault_code::failed_check);
 
-  verified_signature v;
-  v.subject = subject_name(cert);
-  for (const reference& ref : s.references) {
-    const indexed& what = m.ids.find(ref.id)->second;
-    if (what.kind == part::body) v.body = true;
+  out.body = out.timestamp = false;
+  out.created = out.expires = time_point{};
+  out.subject.assign(signer.subject);
+  std::size_t headers = 0;
+  for (const reference& ref : ws.references) {
+    const indexed& what = *ws.find(ref.id);
+    if (what.kind == part::body) out.body = true;
     if (what.kind == part::timestamp) {
-      v.timestamp = true;
-      v.created = what.created;
-      v.expires = what.expires;
+      out.timestamp = true;
+      out.created = what.created;
+      out.expires = what.expires;
     }
-    if (what.kind == part::header) v.headers.push_back(what.name);
+    if (what.kind == part::header) {
+      if (headers == out.headers.size()) out.headers.emplace_back();
+      soap::qname& h = out.headers[headers++];
+      h.ns.assign(what.ns);
+      h.local.assign(what.local);
+      h.prefix.clear();
+    }
   }
+  out.headers.resize(headers);
+}
+
+verified_signature verify_envelope(std::string_view envelope, const trust_store& trusted) {
+  verified_signature v;
+  verify_envelope(envelope, trusted, v);
   return v;
 }
 

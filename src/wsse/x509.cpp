@@ -1,11 +1,16 @@
 // Keys and certificates through OpenSSL: PEM/DER reading, names, serials, key identifiers.
 #include "x509.hpp"
 
+#include "dsig.hpp"
+#include "lather/bind/xsd.hpp"
+
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/pem.h>
+#include <openssl/rsa.h>
 #include <openssl/x509v3.h>
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -88,6 +93,22 @@ std::vector<std::uint8_t> subject_key_id(X509* cert) {
   return std::vector<std::uint8_t>(data, data + ASN1_STRING_length(ski));
 }
 
+pkey_ctx_ptr rsa_context(EVP_PKEY* key, digest_kind md, bool sign) {
+  if (!key || EVP_PKEY_get_base_id(key) != EVP_PKEY_RSA) return nullptr;
+  pkey_ctx_ptr ctx{EVP_PKEY_CTX_new(key, nullptr)};
+  const bool ok = ctx &&
+                  (sign ? EVP_PKEY_sign_init(ctx.get()) : EVP_PKEY_verify_init(ctx.get())) == 1 &&
+                  EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_PADDING) == 1 &&
+                  EVP_PKEY_CTX_set_signature_md(
+                      ctx.get(), md == digest_kind::sha1 ? EVP_sha1() : EVP_sha256()) == 1;
+  return ok ? std::move(ctx) : nullptr;
+}
+
+std::uint64_t next_store_generation() noexcept {
+  static std::atomic<std::uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 }  // namespace detail
 
 credentials credentials::from_pem(std::string_view key_pem, std::string_view cert_pem) {
@@ -102,6 +123,10 @@ credentials credentials::from_pem(std::string_view key_pem, std::string_view cer
   i->cert = std::move(certs.front());
   if (X509_check_private_key(i->cert.get(), i->key.get()) != 1)
     throw std::invalid_argument("the certificate is not that of the private key");
+  xsd::base64_encode(detail::der_of(i->cert.get()), i->der_base64);
+  detail::escape_attribute(i->issuer_escaped, detail::issuer_name(i->cert.get()));
+  i->serial = detail::serial_number(i->cert.get());
+  xsd::base64_encode(detail::subject_key_id(i->cert.get()), i->ski_base64);
   credentials c;
   c.impl_ = std::move(i);
   return c;
@@ -117,6 +142,7 @@ trust_store::trust_store() : impl_(std::make_shared<impl>()) {
   // A certificate in the store is an anchor even when it is not self-signed (a partner's
   // own certificate, pinned).
   X509_STORE_set_flags(impl_->store.get(), X509_V_FLAG_PARTIAL_CHAIN);
+  impl_->generation = detail::next_store_generation();
 }
 
 trust_store& trust_store::add_pem(std::string_view pem) {
@@ -126,6 +152,7 @@ trust_store& trust_store::add_pem(std::string_view pem) {
     X509_STORE_add_cert(impl_->store.get(), c.get());
     impl_->known.push_back(std::move(c));
   }
+  impl_->generation = detail::next_store_generation();
   return *this;
 }
 

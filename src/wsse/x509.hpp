@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "crypto.hpp"
 #include "lather/wsse/signature.hpp"
 
 namespace lather::wsse {
@@ -26,8 +27,17 @@ struct pkey_free {
 struct store_free {
   void operator()(X509_STORE* p) const noexcept { X509_STORE_free(p); }
 };
+struct pkey_ctx_free {
+  void operator()(EVP_PKEY_CTX* p) const noexcept { EVP_PKEY_CTX_free(p); }
+};
 using x509_ptr = std::unique_ptr<X509, x509_free>;
 using pkey_ptr = std::unique_ptr<EVP_PKEY, pkey_free>;
+using pkey_ctx_ptr = std::unique_ptr<EVP_PKEY_CTX, pkey_ctx_free>;
+
+/// A context for RSASSA-PKCS1-v1_5 signatures (`sign`) or their verification over digests of
+/// kind `md` with `key`, made once and used for many (null if the key cannot do it). It holds a
+/// reference to the key.
+pkey_ctx_ptr rsa_context(EVP_PKEY* key, digest_kind md, bool sign);
 
 /// Every certificate in a PEM text (none: empty).
 std::vector<x509_ptr> read_pem_certificates(std::string_view pem);
@@ -45,11 +55,23 @@ std::string subject_name(X509* cert);
 struct credentials::impl {
   detail::pkey_ptr key;
   detail::x509_ptr cert;
+  // What KeyInfo writes of the certificate, made once: the base64 of its DER (a
+  // BinarySecurityToken), its issuer (escaped for XML) and serial, its subject key identifier
+  // in base64 ("" when it has none).
+  std::string der_base64, issuer_escaped, serial, ski_base64;
 };
 
 struct trust_store::impl {
   std::unique_ptr<X509_STORE, detail::store_free> store;
   std::vector<detail::x509_ptr> known;  // every certificate added, for issuer serial / SKI
+  /// Unique among all stores and changed by each addition: what a verifier's cache of
+  /// certificates already found trusted is keyed on.
+  std::uint64_t generation = 0;
 };
+
+namespace detail {
+/// A new trust_store::impl::generation.
+std::uint64_t next_store_generation() noexcept;
+}  // namespace detail
 
 }  // namespace lather::wsse

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,9 @@ class exclusive_c14n {
   explicit exclusive_c14n(sink out, std::vector<std::string> inclusive_prefixes = {});
   exclusive_c14n(sink out, std::initializer_list<std::string_view> inclusive_prefixes);
 
-  /// Start again (new apex, new prefix list), keeping buffers.
-  void reset(std::vector<std::string> inclusive_prefixes = {});
+  /// Start again (new apex, new prefix list), keeping buffers: no allocation once they have
+  /// grown to a message's needs.
+  void reset(std::span<const std::string> inclusive_prefixes = {});
 
   /// The token `r.next()` just returned, `r` on it: the apex's start tag first, then every
   /// token up to and including its end tag (start_element, end_element, text).
@@ -65,7 +67,8 @@ class exclusive_c14n {
 
   sink out_;
   std::vector<std::string> inclusive_;
-  std::vector<rendered> rendered_;  // declarations in effect, innermost last
+  std::vector<rendered> rendered_;  // declarations in effect, innermost last (first n)
+  std::size_t rendered_size_ = 0;   // elements past it are kept for their strings' capacity
   std::vector<pending_ns> pending_;
   std::vector<std::uint32_t> attribute_order_;
   std::string buf_;
