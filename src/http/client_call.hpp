@@ -105,7 +105,13 @@ struct tls_context {
 /// connection from the start would cost an epoll, an eventfd and a timerfd besides the socket,
 /// four descriptors per plain connection, so 1,024 connections would need 4,096.
 struct tls_link {
-  explicit tls_link(asio::ssl::context& settings) : stream(socket, settings) {}
+  explicit tls_link(asio::ssl::context& settings) : stream(socket, settings) {
+    // asio turns SSL_MODE_RELEASE_BUFFERS on: OpenSSL then frees its ~17 KB read and write
+    // buffers after every record and allocates them again for the next (three malloc/free
+    // pairs per call). A client holds few connections (max_connections per endpoint), so
+    // they keep their buffers. The server keeps the mode: it may hold thousands of idle ones.
+    SSL_clear_mode(stream.native_handle(), SSL_MODE_RELEASE_BUFFERS);
+  }
   tls_context context;  // destroyed last: the socket is deregistered from it first
   asio::io_context& ctx = *context.ctx;
   tcp::socket socket{ctx};

@@ -2,8 +2,11 @@
 // protocol versions, session resumption, keep-alive reuse, and what bad TLS input gets (an
 // alert, a timeout, a plain-text 400, a 503 during a drain).
 #include <gtest/gtest.h>
+#include <openssl/crypto.h>
 
 #include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <future>
 #include <string>
 #include <thread>
@@ -18,6 +21,26 @@ namespace lather::http {
 namespace {
 
 using namespace std::chrono_literals;
+
+// OpenSSL's allocations of a record buffer's size (4 KiB or more; its small bookkeeping
+// allocations per record are its own) made by the calling thread, counted through
+// CRYPTO_set_mem_functions, which works only before OpenSSL's first allocation: set during
+// static initialisation.
+thread_local std::uint64_t openssl_buffers = 0;
+constexpr std::size_t buffer_size = 4096;
+void* counted_malloc(std::size_t n, const char*, int) {
+  if (n >= buffer_size) ++openssl_buffers;
+  return std::malloc(n);
+}
+void* counted_realloc(void* p, std::size_t n, const char*, int) {
+  if (n >= buffer_size) ++openssl_buffers;
+  return std::realloc(p, n);
+}
+void counted_free(void* p, const char*, int) {
+  std::free(p);
+}
+const bool openssl_counted =
+    CRYPTO_set_mem_functions(counted_malloc, counted_realloc, counted_free) == 1;
 using test::raw_socket;
 using test::tls_peer;
 using test::tls_peer_options;
@@ -113,6 +136,19 @@ TEST_F(HttpTls, KeepAliveCallsPollForTheAnswerBeforeSleepingAsPlainOnesDo) {
   EXPECT_GT(st.spins_found_work, 0u);  // answers within the budget were caught spinning
   const auto off = sleeping.get_stats();
   EXPECT_EQ(off.spins_found_work + off.spins_gave_up, 0u);
+}
+
+TEST_F(HttpTls, ClientKeepAliveCallsKeepTheirRecordBuffers) {
+  ASSERT_TRUE(openssl_counted);
+  server srv{{.threads = 1, .tls = server_tls()}};
+  srv.route("/echo", echo);
+  srv.start();
+  client c{https(srv), {.tls = client_tls()}};
+  for (int i = 0; i < 20; ++i) ASSERT_EQ(call(c, "warm"), "warm");  // the session tickets too
+  const std::uint64_t before = openssl_buffers;  // this thread's: the client's calls
+  for (int i = 0; i < 200; ++i) ASSERT_EQ(call(c, "steady"), "steady");
+  EXPECT_EQ(openssl_buffers - before, 0u) << "record buffers allocated for 200 keep-alive calls";
+  EXPECT_EQ(c.get_stats().connections_opened, 1u);
 }
 
 TEST_F(HttpTls, Tls13ByDefaultAndNewConnectionsResumeTheSession) {
