@@ -523,9 +523,11 @@ class generator {
 
   void plan_element(const particle& p, const element_decl& e, bool optional_ctx, struct_plan& s,
                     std::set<std::string>& used) {
-    if (!e.substitutes.empty())
-      throw error(p.where,
-                  "element " + e.name.str() + " heads a substitutionGroup: not generated yet");
+    if (!e.substitutes.empty()) {  // the head or a member of its group, tagged by element
+      particle once = p;
+      once.min = once.max = 1;
+      return plan_alternatives(p, {&once}, optional_ctx, s, used, e.name.local);
+    }
     if (e.abstract)
       throw error(p.where, "abstract element " + e.name.str() + " is not generated yet");
     std::uint32_t min = optional_ctx ? 0 : p.min, max = p.max;
@@ -609,38 +611,70 @@ class generator {
     s.fields.push_back(std::move(f));
   }
 
+  /// The one particle of group particle `p`, its occurrences multiplied by the group's: a
+  /// choice or sequence of one particle accepts exactly what that particle so repeated does.
+  static particle only_particle(const particle& p) {
+    particle single = p.group->particles[0];
+    single.min = p.min * single.min;
+    single.max = p.max == unbounded || single.max == unbounded ? unbounded : p.max * single.max;
+    return single;
+  }
+
   void plan_choice(const particle& p, bool optional_ctx, struct_plan& s,
                    std::set<std::string>& used) {
-    if (p.group->particles.size() == 1) {  // a choice of one: that particle, occurrences multiplied
-      particle single = p.group->particles[0];
-      single.min = p.min * single.min;
-      single.max = p.max == unbounded || single.max == unbounded ? unbounded : p.max * single.max;
-      return plan_particle(single, optional_ctx, s, used);
-    }
+    const std::vector<particle>& particles = p.group->particles;
+    if (particles.size() == 1 && !heads_substitution(particles[0]))  // a choice of one
+      return plan_particle(only_particle(p), optional_ctx, s, used);
+    std::vector<const particle*> alternatives;
+    for (const particle& a : particles) alternatives.push_back(&a);
+    plan_alternatives(p, alternatives, optional_ctx, s, used, "");
+  }
+
+  static bool heads_substitution(const particle& p) {
+    return p.what == particle::kind::element && !p.element->substitutes.empty();
+  }
+
+  /// `e` if it may appear, then every member of its substitution group, in schema order.
+  static void substitutable(const element_decl& e, std::vector<const element_decl*>& out) {
+    if (!e.abstract) out.push_back(&e);
+    for (const element_decl* sub : e.substitutes) substitutable(*sub, out);
+  }
+
+  /// A std::variant tagged by element over `alternatives` (occurring as `p` does): an xs:choice,
+  /// or an element that heads a substitutionGroup (a choice of the head and its members).
+  /// `name` names the member (else the alternatives' names joined).
+  void plan_alternatives(const particle& p, const std::vector<const particle*>& alternatives,
+                         bool optional_ctx, struct_plan& s, std::set<std::string>& used,
+                         const std::string& name) {
     // An optional alternative makes the choice optional; a repeated one makes it a repeated
     // choice (a vector of alternatives: every valid instance reads, and a run of one
     // alternative writes valid XML; names.txt notes it).
     std::uint32_t min = p.min, max = p.max;
     std::vector<const element_decl*> alts;
-    for (const particle& a : p.group->particles) {
-      if (a.what != particle::kind::element || a.element->nillable)
-        throw error(a.where,
+    for (const particle* a : alternatives) {
+      if (a->what != particle::kind::element)
+        throw error(a->where,
                     "xs:choice alternative other than a non-nillable element (a sequence, "
                     "choice or wildcard) is not generated yet");
-      if (!a.element->substitutes.empty())
-        throw error(a.where, "substitutionGroup head " + a.element->name.str() +
-                                 " in xs:choice is not generated yet");
-      if (a.element->name.ns != s.ns)
-        throw error(a.where, "xs:choice alternative " + a.element->name.str() +
-                                 " outside the type's namespace is not generated yet");
-      if (a.min == 0) min = 0;
-      if (a.max > 1 && max != unbounded) {
+      if (a->min == 0) min = 0;
+      if (a->max > 1 && max != unbounded) {
         max = unbounded;
         names_.push_back("  note: " + s.name + ": the xs:choice at " + p.where.str() +
                          " has a repeated alternative: a vector of alternatives");
       }
-      alts.push_back(a.element);
+      std::size_t from = alts.size();
+      substitutable(*a->element, alts);
+      for (std::size_t i = from; i < alts.size(); ++i) {
+        if (alts[i]->nillable)
+          throw error(a->where,
+                      "xs:choice alternative other than a non-nillable element (a sequence, "
+                      "choice or wildcard) is not generated yet");
+        if (alts[i]->name.ns != s.ns)
+          throw error(a->where, "xs:choice alternative " + alts[i]->name.str() +
+                                    " outside the type's namespace is not generated yet");
+      }
     }
+    if (alts.empty()) throw error(p.where, "substitution group without a non-abstract element");
     field_plan f;
     f.what = field_plan::kind::choice;
     f.deps_from = s.deps.size();
@@ -658,6 +692,7 @@ class generator {
     for (std::size_t i = 0; i < types.size(); ++i) variant += (i ? ", " : "") + types[i];
     variant += ">";
     bool optional = optional_ctx || min == 0;
+    if (!name.empty()) member = name;
     f.member = member_name(member.size() > 60 ? alts[0]->name.local + "Choice" : member, s, used);
     if (max > 1) {
       f.cpp_type = "std::vector<" + variant + ">";
@@ -702,6 +737,8 @@ class generator {
       names_.push_back("  note: " + s.name + ": xs:all at " + g.where.str() +
                        " is read in schema order only (another order is an error)");
     if (g.kind == compositor::choice) return plan_choice(p, optional_ctx, s, used);
+    if (p.max > 1 && g.particles.size() == 1)  // a repeated sequence of one: that particle
+      return plan_particle(only_particle(p), optional_ctx, s, used);
     if (p.max > 1)
       throw error(g.where, "a repeated xs:sequence (maxOccurs > 1) is not generated yet");
     for (const particle& q : g.particles) plan_particle(q, optional_ctx || p.min == 0, s, used);

@@ -139,6 +139,48 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
   EXPECT_LT(h.find("struct Base {"), h.find("struct in :"));
 }
 
+TEST(WsdlGenerate, RepeatedSequenceOfOneParticleIsThatParticleRepeated) {
+  // EWS's arrays: <xs:sequence minOccurs="0" maxOccurs="unbounded"> around one element.
+  files f;
+  generate_result r = generate(f, R"(
+  <xs:element name="in"><xs:complexType><xs:sequence>
+   <xs:sequence minOccurs="0" maxOccurs="unbounded"><xs:element name="id" type="xs:string"/></xs:sequence>
+   <xs:sequence maxOccurs="3"><xs:element name="n" type="xs:int" maxOccurs="2"/></xs:sequence>
+  </xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>)");
+  EXPECT_TRUE(r.skipped.empty()) << r.skipped.front();
+  const std::string& h = file(r, "t.hpp");
+  for (const char* want : {"std::vector<std::string> id{};", "element(\"id\", &T::id)",
+                           "std::vector<std::int32_t> n{};", "element(\"n\", &T::n).min(1).max(6)"})
+    EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
+}
+
+TEST(WsdlGenerate, SubstitutionGroupIsAChoiceTaggedByElement) {
+  // An element that heads a substitutionGroup stands for itself (unless abstract) and every
+  // member of its group, transitively: a variant told apart by element, as xs:choice.
+  files f;
+  generate_result r = generate(f, R"(
+  <xs:complexType name="Shape"><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:element name="shape" type="t:Shape"/>
+  <xs:element name="square" type="t:Shape" substitutionGroup="t:shape"/>
+  <xs:element name="tile" type="t:Shape" substitutionGroup="t:square"/>
+  <xs:element name="quantity" type="xs:string" abstract="true"/>
+  <xs:element name="count" type="xs:int" substitutionGroup="t:quantity"/>
+  <xs:element name="word" type="xs:string" substitutionGroup="t:quantity"/>
+  <xs:element name="in"><xs:complexType><xs:sequence>
+   <xs:element ref="t:shape" minOccurs="0" maxOccurs="unbounded"/>
+   <xs:element ref="t:quantity"/>
+  </xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>)");
+  EXPECT_TRUE(r.skipped.empty()) << r.skipped.front();
+  const std::string& h = file(r, "t.hpp");
+  for (const char* want : {"std::vector<std::variant<::g::Shape, ::g::Shape, ::g::Shape>> shape{};",
+                           "choice(&T::shape, {\"shape\", \"square\", \"tile\"})",
+                           "std::variant<std::int32_t, std::string> quantity{};",
+                           "choice(&T::quantity, {\"count\", \"word\"})"})
+    EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
+}
+
 TEST(WsdlGenerate, UnsupportedConstructsAreRefusedWithTheirPosition) {
   files f;
   struct refused {
