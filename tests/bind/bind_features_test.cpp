@@ -87,7 +87,23 @@ struct Pair {  // one unqualified and one qualified simple element
   std::string a, b;
 };
 
+struct Flags {  // repeated xs:boolean: std::vector<bool> items are proxies, not bool&
+  std::vector<bool> on;
+  std::vector<lather::nillable<bool>> maybe;
+  std::vector<bool> other;  // in another namespace: not read as a leaf
+};
+
 }  // namespace feat
+
+template <>
+struct lather::meta<feat::Flags> {
+  using T = feat::Flags;
+  static constexpr std::string_view name = "Flags";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields =
+      std::tuple{element("on", &T::on), element("maybe", &T::maybe),
+                 element("other", &T::other).in_namespace("urn:lather:other")};
+};
 
 template <>
 struct lather::meta<feat::Shade> {
@@ -284,6 +300,18 @@ void expect_same_kitchen(const feat::Kitchen& k, const feat::Kitchen& back) {
     EXPECT_EQ(typeid(got), typeid(want));
     EXPECT_EQ(back.guard->name, k.guard->name);
   }
+}
+
+TEST(BindFeatures, VectorOfBool) {
+  feat::Flags f{{true, false, true}, {true, {}}, {false, true}};
+  std::string doc = to_xml(feat::ns, "flags", f);
+  feat::Flags back{{false, false, false, false, false}, {}, {true}};  // reused and trimmed
+  error_info e = from_xml(doc, back);
+  ASSERT_FALSE(e) << e.message << "\n" << doc;
+  EXPECT_EQ(back.on, f.on) << doc;
+  EXPECT_EQ(back.maybe, f.maybe) << doc;
+  EXPECT_EQ(back.other, f.other) << doc;
+  EXPECT_NE(doc.find(":on>false</"), std::string::npos) << doc;
 }
 
 TEST(BindFeatures, FullRoundTrip) {

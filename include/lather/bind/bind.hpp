@@ -195,6 +195,21 @@ auto& slot_of(M& m, std::uint32_t occ) {
   }
 }
 
+/// std::vector<bool>: its items are proxies, not bool&, so an item is read into a bool and
+/// stored with store_item.
+template <class M>
+inline constexpr bool is_bool_vector = false;
+template <class A>
+inline constexpr bool is_bool_vector<std::vector<bool, A>> = true;
+
+template <class M>
+void store_item(M& m, std::uint32_t occ, bool b) {
+  if (occ < m.size())
+    m[occ] = b;
+  else
+    m.push_back(b);
+}
+
 template <class T, std::size_t I, class Slot>
 bool read_item(read_ctx& c, Slot& s, std::uint32_t alt);
 
@@ -241,6 +256,11 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt) {
       return read_pointer(c, m);
     else
       return read_slot_value(c, slot_of(m, occ), alt, fm);
+  } else if constexpr (is_bool_vector<M>) {
+    bool b = false;
+    if (!read_item<T, I>(c, b, alt)) return false;
+    store_item(m, occ, b);
+    return true;
   } else {
     return read_item<T, I>(c, slot_of(m, occ), alt);  // a plain member or a sequence's item
   }
@@ -296,13 +316,16 @@ bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ) {
   auto& m = static_cast<T*>(obj)->*(f.member);
   using M = std::remove_cvref_t<decltype(m)>;
   using X = value_type_of<M>;
-  auto& slot = slot_of(m, occ);
   X* x;
-  if constexpr (is_nillable<slot_type<M>>::value) {
+  [[maybe_unused]] bool item = false;
+  if constexpr (is_bool_vector<M>) {
+    x = &item;
+  } else if constexpr (is_nillable<slot_type<M>>::value) {
+    auto& slot = slot_of(m, occ);
     if (!slot) slot.emplace();
     x = &*slot;
   } else {
-    x = &slot;
+    x = &slot_of(m, occ);
   }
   const std::string_view text = simple_text(c.r.text(), fm);
   errc e;
@@ -313,6 +336,7 @@ bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ) {
     e = xsd_traits<X>::parse(text, *x, c.r);
     if (e != errc::ok) return fail_simple(c, e, text, xsd_traits<X>::type_name);
   }
+  if constexpr (is_bool_vector<M>) store_item(m, occ, item);
   return true;
 }
 
@@ -645,7 +669,7 @@ void write_child(xml::writer& w, const T& obj, xml::leaf_namespace& leaves) {
     using names = field_names<T, I>;
     if constexpr (S::is_vector) {
       std::size_t index = 0;
-      for (const auto& s : m) {
+      for (const slot_type<M>& s : m) {  // bool for a std::vector<bool>'s proxies
         ++index;
         try {
           write_slot<T, I>(w, s, leaves);
