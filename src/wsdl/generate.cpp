@@ -11,6 +11,7 @@
 
 #include "generate_emit.hpp"
 #include "generate_names.hpp"
+#include "generate_security.hpp"
 #include "lather/wsdl/load.hpp"
 #include "lather/wsdl/sample.hpp"
 
@@ -1140,6 +1141,8 @@ class generator {
     }
     emit_bind_sources(all_files);
     emit_port_types();
+    if (std::string security = detail::security_header(o_.cpp_namespace, m_); !security.empty())
+      result_.files.push_back({unique_name("security", file_stems_) + ".hpp", std::move(security)});
     if (o_.mock) emit_mock(all_files);
     std::string names = "# XSD name -> C++ name, written by lather-wsdl2cpp\n";
     for (const std::string& n : names_) names += n + "\n";

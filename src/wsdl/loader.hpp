@@ -152,6 +152,9 @@ class loader {
   const message* build_message(const node& n, const detail::wsdl_context& ctx);
   const port_type* build_port_type(const node& n, const detail::wsdl_context& ctx);
   const binding* build_binding(const node& n, const detail::wsdl_context& ctx);
+  /// The wsp:Policy a wsp:PolicyReference URI names: "#id" in the referring document, else in
+  /// any document of the contract; "file#id" in that file (read if need be). nullptr if none.
+  const node* referenced_policy(const node& ref, std::string_view uri);
   const service* build_service(const node& n, const detail::wsdl_context& ctx);
   void read_binding_message(const node& n, const detail::wsdl_context& ctx, const message* msg,
                             binding_message& out);

@@ -58,14 +58,18 @@ addressing_use policy_addressing(const detail::node& policy) {
 }
 
 /// The wsp:Policy a PolicyReference URI="#id" names, searched in the referrer's document.
+bool is_policy_named(const detail::node& n, std::string_view id) {
+  return is_policy(n, "Policy") &&
+         (n.attr(wsu_ns, "Id") == id || n.attr("Id") == id || n.attr("Name") == id);
+}
+
 const detail::node* find_policy(const detail::node& from, std::string_view id) {
   const detail::node* root = &from;
   while (root->parent) root = root->parent;
+  if (is_policy_named(*root, id)) return root;  // a document that is one policy
   const auto search = [id](const auto& self, const detail::node& n) -> const detail::node* {
     for (const detail::node& c : n.children()) {
-      if (is_policy(c, "Policy") &&
-          (c.attr(wsu_ns, "Id") == id || c.attr("Id") == id || c.attr("Name") == id))
-        return &c;
+      if (is_policy_named(c, id)) return &c;
       if (const detail::node* found = self(self, c)) return found;
     }
     return nullptr;
@@ -128,15 +132,15 @@ void add_security_assertions(const detail::node& n, security_policy& p) {
 }
 
 /// The WS-SecurityPolicy attached to a binding, operation or message element: its wsp:Policy
-/// children and the policies its wsp:PolicyReference children name.
-void read_security_policy(const detail::node& n, security_policy& p) {
+/// children and the policies its wsp:PolicyReference children name (found by `referenced`).
+template <class Referenced>
+void read_security_policy(const detail::node& n, security_policy& p, Referenced&& referenced) {
   for (const detail::node& c : n.children()) {
     if (is_policy(c, "Policy"))
       add_security_assertions(c, p);
     else if (is_policy(c, "PolicyReference"))
-      if (auto uri = c.attr("URI"); uri && uri->starts_with('#'))
-        if (const detail::node* policy = find_policy(c, uri->substr(1)))
-          add_security_assertions(*policy, p);
+      if (auto uri = c.attr("URI"))
+        if (const detail::node* policy = referenced(c, *uri)) add_security_assertions(*policy, p);
   }
 }
 
@@ -371,6 +375,26 @@ void loader::read_binding_message(const node& n, const detail::wsdl_context& ctx
   }
 }
 
+const detail::node* loader::referenced_policy(const detail::node& ref, std::string_view uri) {
+  const std::size_t hash = uri.find('#');
+  if (hash == std::string_view::npos || hash + 1 == uri.size()) return nullptr;
+  const std::string_view id = uri.substr(hash + 1);
+  if (hash == 0) {
+    if (const node* p = find_policy(ref, id)) return p;
+    // A policy of another document of the contract (a wsdl:import'ed one).
+    for (const detail::document& d : store_.documents)
+      if (const node* p = find_policy(d.root(), id)) return p;
+    return nullptr;
+  }
+  // "policies.xml#id": a document named as an import's location is (relative, catalogs).
+  const std::string_view file = detail::trim(uri.substr(0, hash));
+  auto loc = locator_.resolve(file, ref.where().file);
+  if (!loc)
+    throw error(ref.where(), "no local copy of " + std::string(file) +
+                                 " (not in a catalog, not a standard schema; use --catalog)");
+  return find_policy(read_document(*loc, ref.where())->root(), id);
+}
+
 const binding* loader::build_binding(const node& n, const detail::wsdl_context& ctx) {
   if (auto it = built_bindings_.find(&n); it != built_bindings_.end()) return it->second;
   binding& b = store_.bindings.emplace_back();
@@ -386,7 +410,10 @@ const binding* loader::build_binding(const node& n, const detail::wsdl_context& 
     }
   }
   b.addressing = read_addressing(n);
-  read_security_policy(n, b.security);
+  const auto policy = [this](const node& ref, std::string_view uri) {
+    return referenced_policy(ref, uri);
+  };
+  read_security_policy(n, b.security, policy);
   for (const node& o : n.children()) {
     if (!o.is(wsdl_ns, "operation")) continue;
     binding_operation& bo = b.operations.emplace_back();
@@ -417,8 +444,8 @@ const binding* loader::build_binding(const node& n, const detail::wsdl_context& 
                                  b.port_type->name.str());
     bo.op = match;
     bo.security = b.security;
-    read_security_policy(o, bo.security);
-    if (in) read_security_policy(*in, bo.security);
+    read_security_policy(o, bo.security, policy);
+    if (in) read_security_policy(*in, bo.security, policy);
     for (const node& c : o.children()) {
       if (is_soap(c.ns) && c.local == "operation") {
         bo.soap_action = c.attr("soapAction").value_or("");

@@ -1,7 +1,8 @@
 // WS-SecurityPolicy in a contract: lather::wsdl::load reads the sp: assertions attached to a
-// binding, an operation and its input (inline wsp:Policy and wsp:PolicyReference), and
-// lather::wsse maps them to server and client policies that a lather server and client then
-// enforce and fulfil.
+// binding, an operation and its input (inline wsp:Policy and wsp:PolicyReference, also to a
+// policy of an imported document or of another file), lather-wsdl2cpp generates them
+// (security.hpp), and lather::wsse maps them to server and client policies that a lather
+// server and client then enforce and fulfil.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "lather/service/client.hpp"
 #include "lather/wsdl/load.hpp"
 #include "lather/wsse.hpp"
+#include "security.hpp"  // generated from data/calc_policy.wsdl
 
 namespace {
 
@@ -82,6 +84,8 @@ class wsse_policy : public wsse_test::calc_fixture {
             wsse::signing{wsse::credentials::from_files(dir_ / "signer.key", dir_ / "signer.pem")}};
   }
 
+  void talk(const wsdl::binding& contract);
+
   std::unique_ptr<const wsdl::model> model_;
   const wsdl::binding* binding_ = nullptr;
 };
@@ -114,7 +118,9 @@ TEST_F(wsse_policy, MappedToServerAndClientPolicies) {
   EXPECT_THROW(wsse::client_policy_from(op("add").security, {}), std::invalid_argument);
 }
 
-TEST_F(wsse_policy, ServerAndClientConfiguredFromTheContractTalk) {
+// A server and a client configured from `contract`'s policies (the binding Calc of the
+// contract above, read by the loader or generated) talk; a client sending less is refused.
+void wsse_policy::talk(const wsdl::binding& contract) {
   svc_.operation("add", [](call_context& ctx, const wsse_test::add& in) {
     return wsse_test::addResponse{in.a + in.b, std::string(wsse::server_security::user(ctx))};
   });
@@ -125,8 +131,8 @@ TEST_F(wsse_policy, ServerAndClientConfiguredFromTheContractTalk) {
                               if (user == "alice") return "wonderland";
                               return std::nullopt;
                             },
-                            wsse::server_policy_from(binding_->security)};
-  wsse::configure(sec, *binding_);
+                            wsse::server_policy_from(contract.security)};
+  wsse::configure(sec, contract);
   wsse::trust_store trusted;
   trusted.add_file(dir_ / "ca.pem");
   sec.set_trust_store(trusted);
@@ -135,8 +141,8 @@ TEST_F(wsse_policy, ServerAndClientConfiguredFromTheContractTalk) {
   srv_.start();
 
   client c{url()};
-  wsse::client_security csec{wsse::client_policy_from(binding_->security, mine())};
-  wsse::configure(csec, *binding_, mine());
+  wsse::client_security csec{wsse::client_policy_from(contract.security, mine())};
+  wsse::configure(csec, contract, mine());
   csec.install(c);
   EXPECT_EQ(c.call<wsse_test::addResponse>("add", wsse_test::add{2, 3}).user, "alice");
   call_options routed;
@@ -150,7 +156,7 @@ TEST_F(wsse_policy, ServerAndClientConfiguredFromTheContractTalk) {
 
   // A client that sends only what the binding asks is refused where the operation asks more.
   client plain{url()};
-  wsse::client_security{wsse::client_policy_from(binding_->security, mine())}.install(plain);
+  wsse::client_security{wsse::client_policy_from(contract.security, mine())}.install(plain);
   EXPECT_EQ(wsse_test::fault_of<wsse_test::nowResponse>(plain, "now", wsse_test::now{}, routed),
             "InvalidSecurity");
   // And PasswordText where the contract says HashPassword.
@@ -159,6 +165,40 @@ TEST_F(wsse_policy, ServerAndClientConfiguredFromTheContractTalk) {
       {.token = wsse::username_token{"alice", "wonderland", wsse::password_type::text}}}
       .install(text);
   EXPECT_NE(wsse_test::fault_of<wsse_test::addResponse>(text, "add", wsse_test::add{2, 3}), "");
+}
+
+TEST_F(wsse_policy, ServerAndClientConfiguredFromTheContractTalk) {
+  talk(*binding_);
+}
+
+// calc_policy.wsdl references a policy of the document it imports (#UT, #Parts) and one of
+// another file (calc_sign.xml#Sign): the loader follows both, lather-wsdl2cpp writes what it
+// read into security.hpp, and a server and client configured from the generated function talk.
+TEST_F(wsse_policy, ReferencesIntoOtherDocumentsAreFollowedAndGenerated) {
+  const auto m = wsdl::load({std::string(LATHER_WSSE_DATA) + "/calc_policy.wsdl"});
+  const wsdl::binding* b = m->find_binding({"urn:lather:wsse-test", "Calc"});
+  ASSERT_NE(b, nullptr);
+  const wsdl::binding generated = wssegen::Calc_security();
+  EXPECT_EQ(generated.name, b->name);
+  EXPECT_TRUE(b->security.username_token && b->security.hash_password);
+  EXPECT_FALSE(b->security.x509_signature);
+  ASSERT_EQ(b->operations.size(), 2u);
+  ASSERT_EQ(generated.operations.size(), 2u);
+  const wsdl::security_policy& now = b->operations[1].security;
+  EXPECT_TRUE(now.username_token && now.x509_signature && now.include_timestamp && now.sign_body);
+  ASSERT_EQ(now.signed_headers.size(), 1u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const wsdl::security_policy &read = b->operations[i].security,
+                                &made = generated.operations[i].security;
+    EXPECT_EQ(generated.operations[i].name, b->operations[i].name);
+    EXPECT_TRUE(read.username_token == made.username_token &&
+                read.hash_password == made.hash_password &&
+                read.x509_signature == made.x509_signature &&
+                read.include_timestamp == made.include_timestamp &&
+                read.sign_body == made.sign_body && read.signed_headers == made.signed_headers)
+        << b->operations[i].name;
+  }
+  talk(generated);
 }
 
 }  // namespace

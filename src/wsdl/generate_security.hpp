@@ -1,0 +1,16 @@
+// lather-wsdl2cpp: the contract's WS-SecurityPolicy as C++, for lather::wsse.
+#pragma once
+
+#include <string>
+
+#include "lather/wsdl/model.hpp"
+
+namespace lather::wsdl::detail {
+
+/// A header defining, per SOAP binding with WS-SecurityPolicy (on it or on an operation),
+/// `lather::wsdl::binding <Binding>_security()`: the binding's name and policy and each
+/// operation's, what lather::wsse::server_policy_from / client_policy_from and configure()
+/// (lather/wsse/policy.hpp) take. "" when no binding has any.
+std::string security_header(const std::string& cpp_namespace, const model& m);
+
+}  // namespace lather::wsdl::detail
