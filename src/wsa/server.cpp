@@ -9,6 +9,7 @@
 
 #include "lather/soap/capture.hpp"
 #include "lather/xml/writer.hpp"
+#include "message_id_cache.hpp"
 #include "read.hpp"
 #include "reply_sender.hpp"
 
@@ -52,7 +53,24 @@ struct operation_info {
   std::string name;
   operation_actions actions;
   bool one_way = false;
+  std::vector<operation_options::fault_action> faults;  // the contract's fault Actions
 };
+
+/// The Action the contract gives the fault `f` of operation `op` (by its detail element), ""
+/// when it gives none.
+std::string_view contract_fault_action(const operation_info* op, const soap::fault& f) {
+  if (!op || op->faults.empty() || !f.has_detail) return {};
+  std::string_view action;
+  bool first = true;
+  f.read_detail([&](xml::reader& r) {
+    if (first)
+      for (const auto& fa : op->faults)
+        if (fa.ns == r.ns() && fa.element == r.local_name()) action = fa.action;
+    first = false;
+    r.skip_element();
+  });
+  return action;
+}
 
 }  // namespace
 
@@ -64,7 +82,8 @@ struct server_addressing::impl {
   std::vector<std::pair<std::string, std::string>> parameters;
   std::vector<operation_info> operations;
   reply_delivery delivery;
-  std::unique_ptr<detail::reply_sender> sender;  // made by install() where a policy needs it
+  std::unique_ptr<detail::reply_sender> sender;        // made by install() where a policy needs it
+  std::unique_ptr<detail::message_id_cache> seen_ids;  // remember_message_ids()
 
   const server_policy& policy_for(std::string_view operation) const noexcept {
     for (const auto& [name, p] : policies)
@@ -116,12 +135,22 @@ struct server_addressing::impl {
       if (!sender->accepts(target->address))
         throw_fault(fault_kind::invalid_header, v, invalid_reason::invalid_address,
                     {.header = name, .action = {}, .iri = target->address});
-      elsewhere = true;
+      elsewhere = !(op && op->one_way);
     }
+    if (elsewhere && h.message_id.empty())  // the reply could not say what it answers
+      throw_fault(fault_kind::header_required, v, invalid_reason::none,
+                  {.header = "MessageID", .action = {}, .iri = {}});
+    if (elsewhere && !sender->has_room())
+      throw_fault(fault_kind::endpoint_unavailable, v, invalid_reason::none,
+                  {.header = {}, .action = {}, .iri = {}});
     if (!destinations.empty() && !h.to.empty() && h.to != anonymous_address(v) &&
         std::find(destinations.begin(), destinations.end(), h.to) == destinations.end())
       throw_fault(fault_kind::destination_unreachable, v, invalid_reason::none,
                   {.header = {}, .action = {}, .iri = h.to});
+    // Last: a request refused for another reason may come again with its MessageID.
+    if (seen_ids && !h.message_id.empty() && !seen_ids->insert(h.message_id))
+      throw_fault(fault_kind::invalid_header, v, invalid_reason::duplicate_message_id,
+                  {.header = "MessageID", .action = {}, .iri = {}});
     if (op && !op->actions.response.empty()) {
       s.reply_action = op->actions.response;
     } else {
@@ -132,12 +161,6 @@ struct server_addressing::impl {
     ctx.add_response_header(
         [this, &s](xml::writer& w) { write_reply(w, s, s.reply_action, false); });
     if (!elsewhere) return;
-    if (h.message_id.empty())  // the reply could not say what it answers
-      throw_fault(fault_kind::header_required, v, invalid_reason::none,
-                  {.header = "MessageID", .action = {}, .iri = {}});
-    if (!sender->has_room())
-      throw_fault(fault_kind::endpoint_unavailable, v, invalid_reason::none,
-                  {.header = {}, .action = {}, .iri = {}});
     ctx.divert_response(
         [this, &s](bool fault, std::string_view content_type, std::string& envelope) {
           return send_elsewhere(s, fault, content_type, envelope);
@@ -206,8 +229,9 @@ struct server_addressing::impl {
     if (!v) v = code_version;
     if (!v) return;  // neither the request nor the fault is about WS-Addressing
     if (!s.request.ver) s.request.ver = v;
-    const std::string_view action =
-        code_version || *v == version::submission04 ? fault_action(*v) : soap_fault_action;
+    std::string_view action = code_version ? fault_action(*v) : std::string_view{};
+    if (action.empty()) action = contract_fault_action(info_for(ctx.operation()), f);
+    if (action.empty()) action = *v == version::submission04 ? fault_action(*v) : soap_fault_action;
     s.fault_action = action;
     write_reply(w, s, action, true);
     if (code_version && ctx.version() == soap::version::soap12 && f.has_detail) {
@@ -255,6 +279,12 @@ delivery_stats server_addressing::replies() const {
   return impl_->sender ? impl_->sender->stats() : delivery_stats{};
 }
 
+server_addressing& server_addressing::remember_message_ids(message_id_memory m) {
+  impl_->seen_ids =
+      m.capacity ? std::make_unique<detail::message_id_cache>(m.capacity, m.window) : nullptr;
+  return *this;
+}
+
 bool server_addressing::drain_replies(std::chrono::milliseconds timeout) {
   return !impl_->sender || impl_->sender->drain(timeout);
 }
@@ -264,8 +294,10 @@ void server_addressing::install(service& svc) {
   for (const auto& [name, p] : impl_->policies) third_parties |= !p.anonymous_only;
   if (third_parties) impl_->sender = std::make_unique<detail::reply_sender>(impl_->delivery);
   for (const auto& op : svc.operations()) {
-    operation_info info{
-        op->name(), {op->options().action, op->options().response_action}, op->one_way()};
+    operation_info info{op->name(),
+                        {op->options().action, op->options().response_action},
+                        op->one_way(),
+                        op->options().fault_actions};
     if (info.actions.request.empty()) info.actions.request = op->options().soap_action;
     for (const auto& [name, a] : impl_->overrides)
       if (name == info.name) info.actions = a;

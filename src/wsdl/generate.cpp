@@ -23,6 +23,20 @@ using detail::identifier;
 using detail::quote;
 using detail::unique_name;
 
+/// The faults of a binding operation that have a WS-Addressing Action in force, by their
+/// detail element (a fault message's one element part): {ns, local name, Action}.
+std::vector<std::array<std::string, 3>> fault_actions_of(const binding_operation& bo) {
+  std::vector<std::array<std::string, 3>> out;
+  for (const binding_fault& bf : bo.faults) {
+    if (bf.action.empty()) continue;
+    for (const fault& f : bo.op->faults)
+      if (f.name == bf.name && f.msg && f.msg->parts.size() == 1 && f.msg->parts[0].element)
+        out.push_back(
+            {f.msg->parts[0].element->name.ns, f.msg->parts[0].element->name.local, bf.action});
+  }
+  return out;
+}
+
 struct field_plan {
   enum class kind { element, attribute, text, any, choice } what = kind::element;
   std::string xml_name;
@@ -1301,7 +1315,7 @@ class generator {
         std::string method = unique_name(identifier(bo->name), methods);
         operations.push_back({bo->name, method, bo->soap_action, qualified(req->name),
                               qualified(res->name), element_ns, request_element, response_element,
-                              style, bo->input_action, bo->output_action});
+                              style, bo->input_action, bo->output_action, fault_actions_of(*bo)});
       }
       if (operations.empty()) continue;
       names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +

@@ -2,6 +2,7 @@
 // (generate_proxy.cpp) and of the mock server (generate_mock.cpp).
 #pragma once
 
+#include <array>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@ struct operation_plan {
   std::string element_ns, request_element, response_element;
   std::string style;                    ///< "" (document), "rpc_literal" or "rpc_encoded"
   std::string action, response_action;  ///< WS-Addressing Actions in force ("" = none)
+  /// Faults with an Action in force: detail element namespace, local name, Action.
+  std::vector<std::array<std::string, 3>> fault_actions;
 };
 
 struct port_type_plan {

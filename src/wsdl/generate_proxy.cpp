@@ -19,6 +19,8 @@ std::string settings_of(const operation_plan& op, const std::string& indent) {
   if (!op.style.empty()) settings += indent + "o.style = lather::soap::style::" + op.style + ";\n";
   // The contract's WS-Addressing Actions, for lather::wsa (docs/wsa.md).
   if (!op.action.empty()) settings += indent + "o.action = " + quote(op.action) + ";\n";
+  if (!op.response_action.empty())
+    settings += indent + "o.response_action = " + quote(op.response_action) + ";\n";
   return settings;
 }
 
@@ -97,8 +99,9 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
               "& response, lather::call_options o) {\n" + settings_of(op, "  ") +
               "  client_->call(" + quote(op.name) + ", request, response, o);\n}\n";
       mount += "  {\n    lather::operation_options o;\n" + settings_of(op, "    ");
-      if (!op.response_action.empty())
-        mount += "    o.response_action = " + quote(op.response_action) + ";\n";
+      for (const auto& [ns, element, action] : op.fault_actions)
+        mount += "    o.fault_actions.push_back({" + quote(ns) + ", " + quote(element) + ", " +
+                 quote(action) + "});\n";
       mount += "    s.operation(\n        " + quote(op.name) + ",\n        [this](" + Req +
                "& request, " + Res + "& response) { " + method +
                "(request, response); },\n        std::move(o));\n  }\n";

@@ -50,6 +50,14 @@ class wsa_addressing : public ::testing::Test {
     strict_.destination("http://example.org/strict");
     strict_.install(strict_svc_);
     srv_.mount("/strict", strict_svc_);
+
+    once_svc_.operation("echo", [](const wsa_test::echo& in) {
+      return wsa_test::echoResponse{in.text, {}, {}, {}, {}};
+    });
+    once_.actions("echo", {std::string(echo_action), std::string(echo_reply)});
+    once_.remember_message_ids({.capacity = 2});
+    once_.install(once_svc_);
+    srv_.mount("/once", once_svc_);
     srv_.start();
   }
   void TearDown() override { srv_.stop(); }
@@ -76,6 +84,8 @@ class wsa_addressing : public ::testing::Test {
   wsa::server_addressing addressing_;
   service strict_svc_{"Strict", std::string(wsa_test::ns)};
   wsa::server_addressing strict_{{.required = true}};
+  service once_svc_{"Once", std::string(wsa_test::ns)};
+  wsa::server_addressing once_;
   server srv_{{.address = "127.0.0.1", .port = 0, .threads = 2}};
 };
 
@@ -312,6 +322,135 @@ TEST_F(wsa_addressing, NonAnonymousReplyToAndUnknownDestinationAreRefused) {
            echo_body);
   EXPECT_EQ(find_text(here, "/Envelope/Body/echoResponse/text"), "hi") << here;
   EXPECT_EQ(find_text(here, "/Envelope/Header/Action"), echo_reply);
+}
+
+TEST_F(wsa_addressing, RepeatedMessageIdIsDuplicateMessageIdWithinTheBound) {
+  const auto send = [&](std::string_view path, std::string_view id,
+                        std::string_view action = echo_action) {
+    return post(path, soap::version::soap12,
+                "<a:Action>" + std::string(action) + "</a:Action><a:MessageID>" + std::string(id) +
+                    "</a:MessageID>",
+                echo_body);
+  };
+  const auto subcode = [](const std::string& body) {
+    return lather::test::qname_local(
+        find_text(body, "/Envelope/Body/Fault/Code/Subcode/Subcode/Value"));
+  };
+  EXPECT_EQ(find_text(send("/once", "urn:uuid:d1"), "/Envelope/Body/echoResponse/text"), "hi");
+  const std::string again = send("/once", "urn:uuid:d1");
+  EXPECT_EQ(subcode(again), "DuplicateMessageID") << again;
+  EXPECT_EQ(lather::test::qname_local(
+                find_text(again, "/Envelope/Header/FaultDetail/ProblemHeaderQName")),
+            "MessageID")
+      << again;
+  // A request refused for another reason does not use its MessageID up.
+  EXPECT_EQ(lather::test::qname_local(find_text(send("/once", "urn:uuid:d9", "urn:other"),
+                                                "/Envelope/Body/Fault/Code/Subcode/Value")),
+            "ActionNotSupported");
+  EXPECT_EQ(find_text(send("/once", "urn:uuid:d9"), "/Envelope/Body/echoResponse/text"), "hi");
+  // Bounded: two more IDs and d1 (the oldest) is forgotten.
+  EXPECT_EQ(find_text(send("/once", "urn:uuid:d2"), "/Envelope/Body/echoResponse/text"), "hi");
+  EXPECT_EQ(find_text(send("/once", "urn:uuid:d1"), "/Envelope/Body/echoResponse/text"), "hi");
+  EXPECT_EQ(subcode(send("/once", "urn:uuid:d1")), "DuplicateMessageID");
+  // Off by default.
+  EXPECT_EQ(find_text(send("/echo", "urn:uuid:d1"), "/Envelope/Body/echoResponse/text"), "hi");
+  EXPECT_EQ(find_text(send("/echo", "urn:uuid:d1"), "/Envelope/Body/echoResponse/text"), "hi");
+}
+
+TEST_F(wsa_addressing, ClientChecksTheResponseActionAgainstTheExpectedOne) {
+  const auto expect_mismatch = [](auto&& call, std::string_view got) {
+    try {
+      call();
+      ADD_FAILURE() << "expected a client_error for the response's Action";
+    } catch (const client_error& e) {
+      EXPECT_NE(std::string_view(e.what()).find(got), std::string_view::npos) << e.what();
+    }
+  };
+  for (auto v : {soap::version::soap11, soap::version::soap12}) {
+    // Per operation.
+    client c{url(), options(v)};
+    wsa::client_addressing addressing;
+    addressing.operation("echo", std::string(echo_action), "urn:lather:wsa-test/other");
+    addressing.install(c);
+    expect_mismatch([&] { c.call<wsa_test::echoResponse>("echo", wsa_test::echo{"hi"}); },
+                    echo_reply);
+    // Per call (with a wsa::call reading the response's headers): the right one passes.
+    wsa::call call;
+    call.response_action = std::string(echo_reply);
+    EXPECT_EQ(c.call<wsa_test::echoResponse>("echo", wsa_test::echo{"hi"}, call.options()).text,
+              "hi");
+    call.response_action = "urn:lather:wsa-test/third";
+    expect_mismatch(
+        [&] { c.call<wsa_test::echoResponse>("echo", wsa_test::echo{"hi"}, call.options()); },
+        "urn:lather:wsa-test/third");
+    // From the contract (call_options::response_action), as a generated proxy sets it.
+    client contract{url(), options(v)};
+    wsa::client_addressing{}.install(contract);
+    call_options o;
+    o.action = std::string(echo_action);
+    o.response_action = std::string(echo_reply);
+    EXPECT_EQ(contract.call<wsa_test::echoResponse>("echo", wsa_test::echo{"hi"}, o).text, "hi");
+    o.response_action = "urn:lather:wsa-test/contract";
+    expect_mismatch([&] { contract.call<wsa_test::echoResponse>("echo", wsa_test::echo{"hi"}, o); },
+                    "urn:lather:wsa-test/contract");
+    // A fault is a fault, whatever its Action.
+    o.action = "urn:lather:wsa-test/pull";
+    try {
+      contract.call<wsa_test::pullResponse>("pull", wsa_test::pull{}, o);
+      ADD_FAILURE() << "expected DestinationUnreachable";
+    } catch (const soap::fault_error& e) {
+      EXPECT_TRUE(wsa::is_fault(e.get(), wsa::fault_kind::destination_unreachable)) << e.what();
+    }
+    // Configurable.
+    client lenient{url(), options(v)};
+    wsa::client_addressing{{.check_response_action = false}}.install(lenient);
+    o.action = std::string(echo_action);
+    o.response_action = "urn:lather:wsa-test/contract";
+    EXPECT_EQ(lenient.call<wsa_test::echoResponse>("echo", wsa_test::echo{"hi"}, o).text, "hi");
+  }
+}
+
+TEST(wsa_fault_action, DeclaredFaultsCarryTheContractsFaultAction) {
+  service svc{"Faults", std::string(wsa_test::ns)};
+  operation_options o;
+  o.action = std::string(echo_action);
+  o.fault_actions = {{std::string(wsa_test::ns), "echoFault", "urn:lather:wsa-test/echo/Fault"}};
+  svc.operation(
+      "echo",
+      [](const wsa_test::echo& in) -> wsa_test::echoResponse {
+        soap::fault f;
+        f.reason = "refused";
+        f.set_detail([&](xml::writer& w) {
+          if (in.text == "declared")
+            w.start_element(wsa_test::ns, xml::ncname{"echoFault"});
+          else
+            w.start_element(wsa_test::ns, xml::ncname{"other"});
+          w.end_element();
+        });
+        throw soap::fault_error(std::move(f));
+      },
+      o);
+  wsa::server_addressing addressing;
+  addressing.install(svc);
+  server srv{{.address = "127.0.0.1", .port = 0, .threads = 1}};
+  srv.mount("/faults", svc);
+  srv.start();
+  const std::string url = "http://127.0.0.1:" + std::to_string(srv.port()) + "/faults";
+  const auto send = [&](std::string_view text) {
+    return wsa_test::raw_post(url, soap::version::soap12,
+                              "<a:Action>urn:lather:wsa-test/echo</a:Action>"
+                              "<a:MessageID>urn:uuid:f</a:MessageID>",
+                              "<t:echo xmlns:t=\"urn:lather:wsa-test\"><t:text>" +
+                                  std::string(text) + "</t:text></t:echo>")
+        .body;
+  };
+  const std::string declared = send("declared");
+  EXPECT_EQ(find_text(declared, "/Envelope/Header/Action"), "urn:lather:wsa-test/echo/Fault")
+      << declared;
+  EXPECT_EQ(find_text(declared, "/Envelope/Header/RelatesTo"), "urn:uuid:f");
+  const std::string other = send("other");
+  EXPECT_EQ(find_text(other, "/Envelope/Header/Action"), wsa::soap_fault_action) << other;
+  srv.stop();
 }
 
 TEST_F(wsa_addressing, EndpointReferencesRoundTrip) {

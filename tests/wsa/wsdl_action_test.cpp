@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "lather/wsdl/generate.hpp"
 #include "lather/wsdl/load.hpp"
 
 namespace {
@@ -144,5 +145,63 @@ TEST(wsdl_action_corpus, OnvifEventsAndCxfAddressingPolicy) {
   EXPECT_EQ(operation_of(*cxf, "greetMeOneWay").output_action, "");  // one-way: no output
 }
 #endif
+
+}  // namespace
+
+namespace {
+
+// A document/literal contract whose fault has a wsam:Action: lather-wsdl2cpp's code carries
+// the response's and the fault's Actions into call_options / operation_options.
+TEST(wsdl_action_generate, ResponseAndFaultActionsReachTheGeneratedCode) {
+  const auto dir =
+      std::filesystem::temp_directory_path() /
+      ("lather-wsa-gen-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "c.wsdl") << R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xsd="http://www.w3.org/2001/XMLSchema"
+    xmlns:wsam="http://www.w3.org/2007/05/addressing/metadata"
+    xmlns:tns="urn:gen" targetNamespace="urn:gen">
+  <types><xsd:schema targetNamespace="urn:gen" elementFormDefault="qualified">
+    <xsd:element name="get"><xsd:complexType><xsd:sequence>
+      <xsd:element name="a" type="xsd:string"/></xsd:sequence></xsd:complexType></xsd:element>
+    <xsd:element name="getResponse"><xsd:complexType><xsd:sequence>
+      <xsd:element name="b" type="xsd:string"/></xsd:sequence></xsd:complexType></xsd:element>
+    <xsd:element name="getFault"><xsd:complexType><xsd:sequence>
+      <xsd:element name="why" type="xsd:string"/></xsd:sequence></xsd:complexType></xsd:element>
+  </xsd:schema></types>
+  <message name="in"><part name="p" element="tns:get"/></message>
+  <message name="out"><part name="p" element="tns:getResponse"/></message>
+  <message name="oops"><part name="p" element="tns:getFault"/></message>
+  <portType name="Ops"><operation name="get">
+    <input message="tns:in" wsam:Action="urn:gen:get"/>
+    <output message="tns:out" wsam:Action="urn:gen:getResponse"/>
+    <fault name="Bad" message="tns:oops" wsam:Action="urn:gen:getFault"/>
+  </operation></portType>
+  <binding name="B" type="tns:Ops"><soap:binding style="document"
+      transport="http://schemas.xmlsoap.org/soap/http"/>
+    <operation name="get"><soap:operation soapAction="urn:gen:get"/>
+      <input><soap:body use="literal"/></input><output><soap:body use="literal"/></output>
+      <fault name="Bad"><soap:fault name="Bad" use="literal"/></fault>
+    </operation></binding>
+  <service name="S"><port name="P" binding="tns:B"><soap:address location="http://h/s"/></port>
+  </service>
+</definitions>)";
+  const auto m = wsdl::load({(dir / "c.wsdl").string()});
+  std::filesystem::remove_all(dir);
+  std::string operations;
+  for (const auto& f : wsdl::generate_cpp(*m).files)
+    if (f.name.starts_with("operations_")) operations += f.text;
+  // Client (call_options) and service (operation_options) both get the response's Action.
+  std::size_t n = 0;
+  for (std::size_t at = 0; (at = operations.find("o.response_action = \"urn:gen:getResponse\";",
+                                                 at)) != std::string::npos;
+       ++at)
+    ++n;
+  EXPECT_EQ(n, 2u) << operations;
+  EXPECT_NE(
+      operations.find(R"(o.fault_actions.push_back({"urn:gen", "getFault", "urn:gen:getFault"});)"),
+      std::string::npos)
+      << operations;
+}
 
 }  // namespace

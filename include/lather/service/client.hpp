@@ -53,6 +53,9 @@ struct call_options {
   /// action pattern where the WSDL requires addressing); "" = none. Only a layer that writes
   /// WS-Addressing headers (lather::wsa) uses it; generated proxies fill it.
   std::string action;
+  /// The WS-Addressing Action of the operation's response in the contract ("" = none): what
+  /// lather::wsa checks a response's Action against.
+  std::string response_action;
   std::string request_element;   ///< default: operation name (bare: the type name)
   std::string response_element;  ///< informational: the response wrapper is not name-checked
   std::string element_ns;        ///< default: the request type's namespace

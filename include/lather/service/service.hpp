@@ -76,6 +76,12 @@ struct operation_options {
   /// The WS-Addressing Actions of the request and the response in the contract (wsam:Action,
   /// or the default action pattern); "" = none. Read by lather::wsa only.
   std::string action, response_action;
+  /// The WS-Addressing Action of a fault the contract gives one (wsam:Action on wsdl:fault, or
+  /// the default pattern): the fault whose detail is element {ns}element. Read by lather::wsa.
+  struct fault_action {
+    std::string ns, element, action;
+  };
+  std::vector<fault_action> fault_actions;
   std::string request_element;   ///< default: the operation name
   std::string response_element;  ///< default: operation name + "Response"
   /// Namespace of the wrapper elements. Default: the request type's namespace

@@ -20,6 +20,12 @@
 // declare it. `send::always` adds them to every call, the Action then falling back to the
 // SOAPAction. Each header is written once: the call's Action wins over the operation's, which
 // wins over the contract's.
+//
+// The response's Action is checked (client_policy::check_response_action) against the one
+// expected, found the same way (call::response_action, operation()'s third argument,
+// call_options::response_action from the contract): a response whose Action differs fails the
+// call with lather::client_error. A fault, a response without WS-Addressing and a call with no
+// expected Action are not checked.
 #pragma once
 
 #include <memory>
@@ -53,6 +59,8 @@ struct client_policy {
   bool must_understand = false;
   /// The MessageID form: prefix + UUID ("urn:uuid:" per RFC 4122; some devices want "uuid:").
   std::string message_id_prefix = "urn:uuid:";
+  /// A response whose Action is not the one expected fails the call (client_error).
+  bool check_response_action = true;
 };
 
 /// One call's WS-Addressing: what to send besides the endpoint's policy, and what came back.
@@ -61,6 +69,8 @@ class call {
  public:
   std::string action;      ///< the Action for this call (wins over operation() and contract)
   std::string message_id;  ///< the MessageID to send; "" = a fresh one
+  /// The Action the response must have (wins over operation() and the contract); "" = theirs.
+  std::string response_action;
   /// `base` made to use this object: the response's header entries are read into it.
   lather::call_options options(lather::call_options base = {});
   /// The MessageID sent.
@@ -83,8 +93,10 @@ class call {
 class client_addressing {
  public:
   explicit client_addressing(client_policy endpoint = {});
-  /// The Action of one operation (instead of the contract's). Set before install().
-  client_addressing& operation(std::string name, std::string action);
+  /// The Action of one operation and, when not empty, the Action its response must have
+  /// (instead of the contract's). Set before install().
+  client_addressing& operation(std::string name, std::string action,
+                               std::string response_action = {});
   /// Add the interceptor that writes the headers and understands the response's (once per
   /// client).
   void install(lather::client& c) const;

@@ -71,6 +71,16 @@ struct reply_delivery {
   http::client_options client{};
 };
 
+/// The MessageIDs a service remembers to refuse a message received twice (a replay, or a
+/// client that resends): InvalidAddressingHeader / DuplicateMessageID (WS-Addressing 1.0 SOAP
+/// Binding 6.4.1). Bounded: the last `capacity` MessageIDs accepted, each for at most `window`.
+/// The memory is per server_addressing (one process), fixed at `capacity` x 16 bytes plus a
+/// table of 2 x capacity x 8 bytes; a request costs one hash and a lookup under a mutex.
+struct message_id_memory {
+  std::size_t capacity = 0;  ///< 0: off (the default)
+  std::chrono::seconds window{300};
+};
+
 /// Counts of replies sent to non-anonymous addresses.
 struct delivery_stats {
   std::uint64_t delivered = 0;  ///< answered 2xx by the reply endpoint
@@ -103,6 +113,8 @@ class server_addressing {
   /// Understand the header {ns}local, a reference parameter of the endpoint references this
   /// service hands out: it is read into request(ctx).reference_parameters. Before install().
   server_addressing& reference_parameter(std::string ns, std::string local);
+  /// Refuse a MessageID seen before (off unless called with a capacity). Before install().
+  server_addressing& remember_message_ids(message_id_memory m);
   /// How replies to non-anonymous addresses are delivered (defaults otherwise). Before
   /// install().
   server_addressing& deliver_replies(reply_delivery d);
