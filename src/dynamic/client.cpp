@@ -250,7 +250,24 @@ call_result dynamic_client::call(const operation_info& op, const value& input,
   const std::string url = !opts.address.empty() ? opts.address : op.address;
   if (url.empty())
     throw std::invalid_argument("port " + op.port + " has no address; give one (--address URL)");
-  const std::string envelope = request(op, input, o.headers);
+  // WS-Addressing: the Action from the call, else the contract (as wsdl::load resolved it).
+  std::string message_id, wsa_action;
+  if (o.addressing) {
+    wsa_action = !o.action.empty() ? o.action : op.op ? op.op->input_action : std::string();
+    if (wsa_action.empty()) wsa_action = op.soap_action;
+    if (wsa_action.empty())
+      throw std::invalid_argument("operation " + op.name +
+                                  " has no WS-Addressing Action nor SOAPAction in the contract; "
+                                  "give one (--wsa-action URI)");
+    message_id = wsa::new_message_id();
+  }
+  const std::string envelope =
+      !o.addressing
+          ? request(op, input, o.headers)
+          : detail::write_message(
+                impl_->types, op, false, input, o.headers, v, [&](xml::writer& w) {
+                  wsa::write_request_headers(w, v, *o.addressing, {wsa_action, message_id, url});
+                });
   const std::string content_type =
       soap::content_type(v, v == soap::version::soap12 ? op.soap_action : "");
   const std::string action = soap::soap_action_header(op.soap_action);
@@ -302,9 +319,36 @@ call_result dynamic_client::call(const operation_info& op, const value& input,
   if (op.one_way && answer.empty()) {
     call_result r;
     r.body = nullptr;
+    r.message_id = std::move(message_id);
     return r;
   }
-  return detail::read_message(impl_->types, op, true, answer);
+  call_result r = detail::read_message(impl_->types, op, true, answer);
+  if (o.addressing) check_addressing(op, std::move(message_id), r);
+  return r;
+}
+
+void dynamic_client::check_addressing(const operation_info& op, std::string message_id,
+                                      call_result& r) const {
+  r.message_id = std::move(message_id);
+  try {
+    r.addressing = wsa::read_headers(r.envelope);
+  } catch (const std::exception& e) {
+    r.problems.push_back(std::string("WS-Addressing: ") + e.what());
+    return;
+  }
+  const wsa::headers& h = r.addressing;
+  if (!h.ver) {
+    r.problems.push_back("WS-Addressing: the response has no WS-Addressing headers");
+    return;
+  }
+  if (h.reply_to_message() != r.message_id)
+    r.problems.push_back("WS-Addressing: the response's RelatesTo is \"" +
+                         std::string(h.reply_to_message()) + "\", not the MessageID sent \"" +
+                         r.message_id + "\"");
+  const std::string_view expected = op.op ? std::string_view(op.op->output_action) : "";
+  if (!expected.empty() && h.action != expected)
+    r.problems.push_back("WS-Addressing: the response's Action is \"" + h.action +
+                         "\", expected \"" + std::string(expected) + "\"");
 }
 
 }  // namespace lather::dynamic

@@ -923,7 +923,8 @@ void reject_unknown_members(const value& object, const std::vector<std::string_v
 }  // namespace
 
 std::string write_message(const type_model& tm, const operation_info& op, bool output,
-                          const value& body, const value& headers, soap::version v) {
+                          const value& body, const value& headers, soap::version v,
+                          const std::function<void(xml::writer&)>& more_headers) {
   const message_shape m = shape_of(op, output);
   // One output and writer per thread, reused: a call allocates no buffers once warm.
   thread_local xml::output out;
@@ -955,6 +956,10 @@ std::string write_message(const type_model& tm, const operation_info& op, bool o
       hw.element(*h->part->element, *item, "headers/" + h->part->name);
     else
       hw.accessor(h->ns, h->part->name, *h->part->type, *item, "headers/" + h->part->name, true);
+  }
+  if (more_headers) {
+    if (!header_open) env.begin_header();
+    more_headers(w);
   }
   env.begin_body();
   auto write_part = [&](const part& p, const value& item, const std::string& path) {

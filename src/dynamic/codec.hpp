@@ -2,6 +2,7 @@
 // value_reader), whole messages of an operation (write_message, read_message), samples.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,9 +34,11 @@ message_shape shape_of(const operation_info& op, bool output);
 /// "a: xsd:int, b?: Item[]": the members of the message's value.
 std::string signature(const type_model& tm, const message_shape& m);
 
-/// The whole envelope of one direction of `op`. Throws value_error.
+/// The whole envelope of one direction of `op`. Throws value_error. `more_headers` writes
+/// header entries after the header parts (WS-Addressing's).
 std::string write_message(const type_model& tm, const operation_info& op, bool output,
-                          const value& body, const value& headers, soap::version v);
+                          const value& body, const value& headers, soap::version v,
+                          const std::function<void(xml::writer&)>& more_headers = {});
 
 /// Read an envelope of one direction of `op` (faults throw fault_error; XML that is not a
 /// SOAP envelope throws std::runtime_error). Problems are collected, never thrown.

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "lather/bind/bind.hpp"
+#include "lather/soap/envelope.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 #include "read.hpp"
@@ -160,6 +161,30 @@ std::optional<parameter_value> parameter_of(std::string_view text) {
   if (bind::read(r, s)) return std::nullopt;
   v.text = std::move(s);
   return v;
+}
+
+void write_request_headers(xml::writer& w, soap::version sv, version v, const request_headers& h) {
+  const endpoint_reference anonymous{std::string(anonymous_address(v)), {}};
+  detail::outgoing out;
+  out.action = h.action;
+  out.message_id = h.message_id;
+  out.to = h.to;
+  if (v == version::submission04) out.reply_to = &anonymous;
+  detail::write_headers(w, sv, v, out);
+}
+
+headers read_headers(std::string_view envelope) {
+  headers h;
+  xml::reader r;
+  r.reset(envelope);
+  soap::envelope_options o;
+  o.on_header = [&h](const soap::header_info& info, xml::reader& hr) {
+    return detail::read_header(h, info, hr) ? soap::header_use::consumed
+                                            : soap::header_use::understood;
+  };
+  soap::envelope_reader env{r, std::move(o)};
+  env.begin();  // reads the Header through to the first Body child
+  return h;
 }
 
 }  // namespace lather::wsa

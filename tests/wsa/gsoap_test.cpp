@@ -17,31 +17,11 @@
 #include <vector>
 
 #include "../support/process.hpp"
+#include "interop_types.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "lather/wsa.hpp"
 #include "raw_peer.hpp"
-
-namespace wsa_interop {
-constexpr std::string_view ns = "urn:lather:wsa-interop";
-struct echo {
-  std::string text;
-};
-struct echoResponse {
-  std::string text;
-};
-}  // namespace wsa_interop
-
-template <>
-struct lather::meta<wsa_interop::echo> {
-  static constexpr std::string_view name = "echo", ns = wsa_interop::ns;
-  static constexpr auto fields = std::tuple{element("text", &wsa_interop::echo::text)};
-};
-template <>
-struct lather::meta<wsa_interop::echoResponse> {
-  static constexpr std::string_view name = "echoResponse", ns = wsa_interop::ns;
-  static constexpr auto fields = std::tuple{element("text", &wsa_interop::echoResponse::text)};
-};
 
 namespace {
 

@@ -194,9 +194,9 @@ void print_fault(const lather::dynamic::fault_error& e) {
 
 int main(int argc, char** argv) {
   std::string wsdl, operation, port, json, headers, validate_file, samples_dir, soap_version;
-  std::string user, listen_address = "127.0.0.1";
+  std::string user, listen_address = "127.0.0.1", wsa_version, wsa_action;
   std::vector<std::string> assignments;
-  bool raw_xml = false, sample = false, trace = false, mock_mode = false;
+  bool raw_xml = false, sample = false, trace = false, mock_mode = false, wsa = false;
   unsigned timeout_ms = 0, connect_timeout_ms = 0;
   lather::dynamic::client_options options;
   lather::http::tls_options tls;
@@ -233,6 +233,14 @@ int main(int argc, char** argv) {
   cli.add_option("--listen", listen_address, "--mock: address to listen on (default 127.0.0.1)")
       ->type_name("A");
   cli.add_flag("--trace", trace, "print the request and response as sent and received");
+  cli.add_flag("--wsa", wsa,
+               "send WS-Addressing headers (Action from the WSDL, MessageID, To) and check the "
+               "response's RelatesTo and Action");
+  cli.add_option("--wsa-version", wsa_version, "--wsa in this version (default 1.0)")
+      ->type_name("1.0|2004")
+      ->check(CLI::IsMember({"1.0", "2004"}));
+  cli.add_option("--wsa-action", wsa_action, "--wsa with this Action instead of the WSDL's")
+      ->type_name("URI");
   cli.add_option("--soap", soap_version, "send SOAP 1.1 or 1.2 (default: the port's)")
       ->type_name("1.1|1.2")
       ->check(CLI::IsMember({"1.1", "1.2"}));
@@ -324,6 +332,11 @@ int main(int argc, char** argv) {
     lather::dynamic::call_options co;
     co.port = op.port;
     if (!headers.empty()) co.headers = value::from_json(text_or_file(headers));
+    if (wsa || !wsa_version.empty() || !wsa_action.empty()) {
+      co.addressing =
+          wsa_version == "2004" ? lather::wsa::version::submission04 : lather::wsa::version::v1_0;
+      co.action = wsa_action;
+    }
     try {
       const lather::dynamic::call_result r = c.call(op, input, co);
       if (raw_xml)
@@ -335,7 +348,10 @@ int main(int argc, char** argv) {
                                 .to_json(2)
                                 .c_str());
       for (const std::string& p : r.problems)
-        std::fprintf(stderr, "response does not match the schema: %s\n", p.c_str());
+        std::fprintf(stderr, "%s%s\n",
+                     p.starts_with("WS-Addressing:") ? "lather-call: "
+                                                     : "response does not match the schema: ",
+                     p.c_str());
       return 0;
     } catch (const lather::dynamic::fault_error& e) {
       print_fault(e);

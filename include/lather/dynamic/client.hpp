@@ -35,6 +35,7 @@
 #include "lather/http/client.hpp"
 #include "lather/soap/fault.hpp"
 #include "lather/soap/version.hpp"
+#include "lather/wsa/addressing.hpp"
 #include "lather/wsdl/load.hpp"
 #include "lather/wsdl/model.hpp"
 
@@ -81,6 +82,11 @@ struct call_result {
   value headers;  ///< header parts present in the response, by part name
   std::vector<std::string> problems;
   std::string envelope;  ///< the response as received
+  /// Calls with call_options::addressing: the MessageID sent and the response's WS-Addressing
+  /// headers (a response with no RelatesTo to it, or another Action than the contract's
+  /// output Action, is listed in `problems`).
+  std::string message_id;
+  wsa::headers addressing;
 };
 
 struct client_options {
@@ -98,6 +104,11 @@ struct call_options {
   std::string port{};  ///< the port whose operation to call ("" = the first port that has it)
   value headers{};     ///< SOAP header parts by part name
   std::chrono::milliseconds timeout{0};  ///< 0 = client_options::http.call_timeout
+  /// Send WS-Addressing headers in this version: Action (`action`, else the contract's input
+  /// Action, wsam:Action / wsaw:Action or the default pattern, else the SOAPAction), a fresh
+  /// MessageID, To (the address called). Unset: none.
+  std::optional<wsa::version> addressing{};
+  std::string action{};
 };
 
 class dynamic_client {
@@ -147,6 +158,8 @@ class dynamic_client {
   value sample_output_headers(const operation_info& op) const;
 
  private:
+  void check_addressing(const operation_info& op, std::string message_id, call_result& r) const;
+
   struct impl;
   std::unique_ptr<impl> impl_;
 };

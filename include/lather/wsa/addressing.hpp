@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lather/soap/capture.hpp"
+#include "lather/soap/version.hpp"
 
 namespace lather::xml {
 class reader;
@@ -103,6 +104,19 @@ struct headers {
   /// The RelatesTo of relationship reply ("" when none).
   std::string_view reply_to_message() const noexcept;
 };
+
+/// The WS-Addressing headers of a request, for a writer that does not go through
+/// client_addressing (lather::dynamic_client): Action, MessageID, To and, in 2004/08 where a
+/// request expecting a reply must have one, an anonymous ReplyTo.
+struct request_headers {
+  std::string_view action, message_id, to;
+};
+/// Write them as SOAP header entries (inside the Header) of a `sv` envelope, in version `v`.
+void write_request_headers(xml::writer& w, soap::version sv, version v, const request_headers& h);
+/// The WS-Addressing headers of a SOAP envelope given as text (the Header only is read).
+/// Throws soap::fault_error: InvalidAddressingHeader for a header twice or both versions
+/// mixed, as a service would; the envelope reader's faults for text that is not an envelope.
+headers read_headers(std::string_view envelope);
 
 /// A fresh MessageID: `prefix` followed by a random (version 4) UUID, e.g.
 /// "urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e". Some devices want the prefix "uuid:".
