@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -51,6 +53,23 @@ table& writers() {
 bool plain_transfer_encoding(std::string_view e) {
   return e.empty() || e == "binary" || e == "8bit" || e == "7bit";
 }
+
+bool base64_transfer_encoding(std::string_view e) {
+  return e.size() == 6 && (e[0] | 0x20) == 'b' && (e[1] | 0x20) == 'a' && (e[2] | 0x20) == 's' &&
+         (e[3] | 0x20) == 'e' && e[4] == '6' && e[5] == '4';
+}
+
+/// The value of a base64 character, 64 for whitespace (ignored, RFC 2045 6.8), 65 for '=',
+/// 66 for any other byte.
+constexpr std::array<std::uint8_t, 256> base64_values = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (auto& v : t) v = 66;
+  const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (std::uint8_t i = 0; i < 64; ++i) t[static_cast<unsigned char>(alphabet[i])] = i;
+  for (unsigned char c : {' ', '\t', '\r', '\n'}) t[c] = 64;
+  t['='] = 65;
+  return t;
+}();
 
 std::string quoted(std::string_view s) {
   std::string out = "\"";
@@ -230,9 +249,12 @@ std::shared_ptr<content> message_in::next_referenced() {
     if (it == by_id_.end()) continue;  // not referenced: skipped by the next next_part()
     if (it->second->k != content::kind::pending)
       throw error("two MIME parts have Content-ID <" + h.content_id.substr(0, 80) + ">");
-    if (!plain_transfer_encoding(h.transfer_encoding))
-      throw error("Content-Transfer-Encoding \"" + h.transfer_encoding +
-                  "\" is not supported (binary, 8bit or 7bit)");
+    const bool base64 = base64_transfer_encoding(h.transfer_encoding);
+    if (!base64 && !plain_transfer_encoding(h.transfer_encoding))
+      throw error("Content-Transfer-Encoding \"" + h.transfer_encoding.substr(0, 40) +
+                  "\" is not supported (binary, 8bit, 7bit or base64)");
+    base64_ = {};
+    base64_.on = base64;
     return it->second;
   }
   return nullptr;
@@ -244,6 +266,56 @@ namespace {
               "> (an xop:Include refers to it)");
 }
 }  // namespace
+
+std::size_t message_in::read_part(char* dest, std::size_t n) {
+  base64_state& b = base64_;
+  if (!b.on) return parts_.read(dest, n);
+  std::size_t produced = 0;
+  while (produced < n && b.carry_at < b.carry_n) dest[produced++] = b.carry[b.carry_at++];
+  const auto put = [&](char byte) {
+    if (produced < n)
+      dest[produced++] = byte;
+    else
+      b.carry[b.carry_n++] = byte;
+  };
+  char raw[16384];
+  while (produced < n) {
+    b.carry_at = b.carry_n = 0;
+    // At most as many characters as fill the rest of `dest` (whole quanta, at least one).
+    const std::size_t want = std::min(sizeof raw, std::max<std::size_t>(4, (n - produced) / 3 * 4));
+    const std::size_t got = parts_.read(raw, want);
+    if (got == 0) {
+      if (b.sextets != 0 && !b.ended) throw error("a base64 MIME part ends inside a quantum");
+      break;
+    }
+    for (std::size_t i = 0; i < got; ++i) {
+      const std::uint8_t v = base64_values[static_cast<unsigned char>(raw[i])];
+      if (v == 64) continue;
+      if (b.ended) {
+        if (v == 65) continue;
+        throw error("a base64 MIME part has data after its padding");
+      }
+      if (v == 66) throw error("a base64 MIME part has a byte that is not base64");
+      if (v == 65) {  // padding: the last quantum has 2 (one byte) or 3 (two bytes) sextets
+        if (b.sextets < 2) throw error("a base64 MIME part has misplaced padding");
+        if (b.sextets == 2) put(static_cast<char>(b.bits >> 4));
+        if (b.sextets == 3)
+          put(static_cast<char>(b.bits >> 10)), put(static_cast<char>(b.bits >> 2));
+        b.ended = true;
+        continue;
+      }
+      b.bits = (b.bits << 6) | v;
+      if (++b.sextets == 4) {
+        put(static_cast<char>(b.bits >> 16));
+        put(static_cast<char>(b.bits >> 8));
+        put(static_cast<char>(b.bits));
+        b.bits = 0;
+        b.sextets = 0;
+      }
+    }
+  }
+  return produced;
+}
 
 void message_in::read_parts() {
   while (std::shared_ptr<content> c = next_referenced()) store(c);
@@ -266,7 +338,7 @@ byte_source message_in::open_part(const std::shared_ptr<content>& wanted) {
                                                            : parts_.part().content_type;
       return [this, keep = c](char* dest, std::size_t n) {
         if (keep->k != content::kind::streamed) return std::size_t{0};  // the call ended
-        return as_sender_fault([&] { return parts_.read(dest, n); });
+        return as_sender_fault([&] { return read_part(dest, n); });
       };
     }
   });
@@ -280,7 +352,7 @@ void message_in::store(const std::shared_ptr<content>& c) {
   int fd = -1;
   char buf[65536];
   try {
-    while (std::size_t n = parts_.read(buf, sizeof buf)) {
+    while (std::size_t n = read_part(buf, sizeof buf)) {
       total += n;
       if (fd < 0 && c->bytes.size() + n > opts_.memory_threshold) {
         // Past the threshold: to a temporary file, deleted with the content.
@@ -306,7 +378,7 @@ void message_in::store(const std::shared_ptr<content>& c) {
         write_all(reinterpret_cast<const char*>(c->bytes.data()), c->bytes.size());
         std::vector<std::uint8_t>().swap(c->bytes);
         write_all(buf, n);
-        while (std::size_t m = parts_.read(buf, sizeof buf)) {
+        while (std::size_t m = read_part(buf, sizeof buf)) {
           total += m;
           write_all(buf, m);
         }

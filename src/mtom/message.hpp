@@ -77,6 +77,17 @@ class message_in {
   void store(const std::shared_ptr<content>& c);
   /// The next part that a reference waits for (nullptr after the last part).
   std::shared_ptr<content> next_referenced();
+  /// The bytes of the current part, decoded when it is Content-Transfer-Encoding base64.
+  std::size_t read_part(char* dest, std::size_t n);
+  /// Base64 decoding of the current part as it is read: the sextets of an incomplete
+  /// quantum, decoded bytes that did not fit the caller's buffer, whether padding ended it.
+  struct base64_state {
+    bool on = false, ended = false;
+    std::uint32_t bits = 0;
+    int sextets = 0;
+    char carry[8];
+    int carry_at = 0, carry_n = 0;
+  } base64_;
   const options& opts_;
   media_type outer_;
   multipart_reader parts_;
