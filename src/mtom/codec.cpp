@@ -124,7 +124,10 @@ class client_call final : public client_message {
     return m_.in->read_envelope(dest, capacity);
   }
   void response_read() override {
-    m_.in->read_parts();
+    if (opts_->on_response_part)
+      m_.in->deliver_parts(opts_->on_response_part);
+    else
+      m_.in->read_parts();
     m_.in->hand_over();  // the response value owns its attachments from here on
     m_.end_in();
   }

@@ -261,6 +261,11 @@ std::shared_ptr<content> message_in::next_referenced() {
 }
 
 namespace {
+/// A part's Content-Type, application/octet-stream when it has none.
+std::string type_of(const part_headers& h) {
+  return h.content_type.empty() ? "application/octet-stream" : h.content_type;
+}
+
 [[noreturn]] void missing_part(std::string_view id) {
   throw error("no MIME part has Content-ID <" + std::string(id.substr(0, 80)) +
               "> (an xop:Include refers to it)");
@@ -317,6 +322,18 @@ std::size_t message_in::read_part(char* dest, std::size_t n) {
   return produced;
 }
 
+void message_in::deliver_parts(const decltype(options::on_response_part)& take) {
+  const byte_source part = [this](char* dest, std::size_t n) { return read_part(dest, n); };
+  while (std::shared_ptr<content> c = next_referenced()) {
+    c->k = content::kind::streamed;  // read once, here
+    c->owner = nullptr;
+    c->content_type = type_of(parts_.part());
+    take(c->content_id, c->content_type, part);
+  }
+  for (const auto& [id, c] : by_id_)
+    if (c->k == content::kind::pending) missing_part(id);
+}
+
 void message_in::read_parts() {
   while (std::shared_ptr<content> c = next_referenced()) store(c);
   for (const auto& [id, c] : by_id_)
@@ -334,8 +351,7 @@ byte_source message_in::open_part(const std::shared_ptr<content>& wanted) {
       }
       c->k = content::kind::streamed;
       c->owner = nullptr;
-      c->content_type = parts_.part().content_type.empty() ? "application/octet-stream"
-                                                           : parts_.part().content_type;
+      c->content_type = type_of(parts_.part());
       return [this, keep = c](char* dest, std::size_t n) {
         if (keep->k != content::kind::streamed) return std::size_t{0};  // the call ended
         return as_sender_fault([&] { return read_part(dest, n); });
@@ -345,8 +361,7 @@ byte_source message_in::open_part(const std::shared_ptr<content>& wanted) {
 }
 
 void message_in::store(const std::shared_ptr<content>& c) {
-  c->content_type =
-      parts_.part().content_type.empty() ? "application/octet-stream" : parts_.part().content_type;
+  c->content_type = type_of(parts_.part());
   c->bytes.clear();
   std::uint64_t total = 0;
   int fd = -1;

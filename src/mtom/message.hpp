@@ -60,6 +60,9 @@ class message_in {
   /// Read every part after the root into the contents referenced; throws mtom::error for a
   /// reference no part answered, or a malformed/over-limit part.
   void read_parts();
+  /// options::on_response_part: every referenced part handed to `take` as it is read, none
+  /// stored; throws mtom::error as read_parts().
+  void deliver_parts(const decltype(options::on_response_part)& take);
   /// options::stream_parts: the bytes of `wanted`'s part as they arrive (the parts before it
   /// are kept as read_parts() keeps them). Throws soap::fault_error (Sender) for a part that
   /// is missing, malformed or over the limits.

@@ -2,9 +2,11 @@
 // 1.2, inline base64 to and from peers without MTOM, spilling to temporary files, the
 // streaming multipart reader, and each kind of bad input answered with a Sender fault.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -349,6 +351,51 @@ TEST_F(mtom_call, base64_parts_are_decoded_while_read) {
     EXPECT_EQ(status, 500u);
     EXPECT_EQ(fault_reason(answer), why) << text;
   }
+}
+
+TEST_F(mtom_call, client_takes_a_response_part_as_it_arrives) {
+  // A part past memory_threshold would be stored in temp_dir before call() returns; handed to
+  // on_response_part it is read from the response body, and nothing is stored.
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("lather-mtom-stream-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto bytes = pattern(3'000'000);
+  std::string id, type;
+  std::uint64_t received = 0;
+  bool same = true;
+  mtom::options o;
+  o.temp_dir = dir.string();
+  o.on_response_part = [&](std::string_view content_id, std::string_view content_type,
+                           const byte_source& in) {
+    id = content_id;
+    type = content_type;
+    char buf[65536];
+    while (std::size_t n = in(buf, sizeof buf)) {
+      same =
+          same && received + n <= bytes.size() && std::memcmp(buf, bytes.data() + received, n) == 0;
+      received += n;
+      EXPECT_TRUE(std::filesystem::is_empty(dir));  // nothing stored meanwhile
+    }
+  };
+  client c{url()};
+  mtom::enable(c, o);
+  auto r = c.call<uploadResponse>("upload", upload{"s", mtom::attachment::from_bytes(bytes)});
+  EXPECT_EQ(r.size, bytes.size());
+  EXPECT_EQ(received, bytes.size());
+  EXPECT_TRUE(same);
+  EXPECT_EQ(type, "application/x-echo");
+  EXPECT_FALSE(id.empty());
+  EXPECT_EQ(r.echo.content_id(), id);
+  EXPECT_THROW(r.echo.open(), std::logic_error);  // read once, in the callback
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  // A callback that reads nothing: the part is skipped, the call succeeds.
+  o.on_response_part = [&](std::string_view, std::string_view, const byte_source&) {};
+  client skip{url()};
+  mtom::enable(skip, o);
+  EXPECT_EQ(
+      skip.call<uploadResponse>("upload", upload{"s", mtom::attachment::from_bytes(bytes)}).size,
+      bytes.size());
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(mtom_call, swa_href_and_percent_encoded_cid) {

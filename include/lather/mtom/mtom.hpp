@@ -24,7 +24,11 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
+
+#include "lather/byte_buffer.hpp"
 
 #include "lather/mtom/attachment.hpp"
 #include "lather/mtom/multipart.hpp"
@@ -54,6 +58,16 @@ struct options {
   /// A part that is missing or malformed is then a fault from open(). false (default): every
   /// part is read before the handler runs.
   bool stream_parts = false;
+  /// Client: each attachment part of a response is handed to this as it arrives instead of
+  /// being stored (in memory or a temporary file) before call() returns, so a download of any
+  /// size takes bounded memory. `content_id` and `content_type` name the part (the response's
+  /// attachment field has that content_id(); its bytes cannot be opened), `bytes` pulls it as
+  /// the response body arrives (0 = its end; what is left unread is skipped). Called on the
+  /// calling thread once the envelope is read, in the order of the parts; an exception from
+  /// it fails the call. Unset (default): parts are stored.
+  std::function<void(std::string_view content_id, std::string_view content_type,
+                     const byte_source& bytes)>
+      on_response_part{};
   /// Where spilled parts go ("" = $TMPDIR, else /tmp); each is deleted when the last
   /// attachment referring to it is gone, and on the server when the call ends.
   std::string temp_dir;
