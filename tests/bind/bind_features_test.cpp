@@ -93,6 +93,11 @@ struct Flags {  // repeated xs:boolean: std::vector<bool> items are proxies, not
   std::vector<bool> other;  // in another namespace: not read as a leaf
 };
 
+struct Palette {  // xs:list of an enumeration, as element and attribute
+  lather::xsd::list<Shade> shades;
+  std::optional<lather::xsd::list<Shade>> tints;
+};
+
 }  // namespace feat
 
 template <>
@@ -105,6 +110,14 @@ struct lather::meta<feat::Flags> {
                  element("other", &T::other).in_namespace("urn:lather:other")};
 };
 
+template <>
+struct lather::meta<feat::Palette> {
+  using T = feat::Palette;
+  static constexpr std::string_view name = "Palette";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields =
+      std::tuple{element("shades", &T::shades), attribute("tints", &T::tints)};
+};
 template <>
 struct lather::meta<feat::Shade> {
   static constexpr std::string_view name = "Shade";
@@ -312,6 +325,23 @@ TEST(BindFeatures, VectorOfBool) {
   EXPECT_EQ(back.maybe, f.maybe) << doc;
   EXPECT_EQ(back.other, f.other) << doc;
   EXPECT_NE(doc.find(":on>false</"), std::string::npos) << doc;
+}
+
+TEST(BindFeatures, ListOfEnumeration) {
+  using feat::Shade;
+  feat::Palette p{{{Shade::dark, Shade::light}}, lather::xsd::list<Shade>{{Shade::light}}};
+  std::string doc = to_xml(feat::ns, "palette", p);
+  EXPECT_NE(doc.find("tints=\"LIGHT\""), std::string::npos) << doc;
+  EXPECT_NE(doc.find(">DARK LIGHT</"), std::string::npos) << doc;
+  feat::Palette back;
+  error_info e = from_xml(doc, back);
+  ASSERT_FALSE(e) << e.message << "\n" << doc;
+  EXPECT_EQ(back.shades.items, p.shades.items);
+  ASSERT_TRUE(back.tints);
+  EXPECT_EQ(back.tints->items, p.tints->items);
+  e = from_xml("<t:palette xmlns:t=\"urn:lather:test\"><t:shades>DARK GREY</t:shades></t:palette>",
+               back);
+  EXPECT_EQ(e.code, lather::bind::errc::unknown_enum) << e.message;
 }
 
 TEST(BindFeatures, FullRoundTrip) {

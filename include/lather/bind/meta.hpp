@@ -197,6 +197,24 @@ template <class T>
 concept enum_type = std::is_enum_v<T> && requires {
   meta<T>::values;
 };
+namespace detail {
+template <class E>
+errc parse_enum(std::string_view text, E& out);
+template <class E>
+std::string_view enum_name(E v);
+}  // namespace detail
+
+/// An enumeration as an xsd:list item: its names in meta<E>::values.
+template <enum_type E>
+struct list_item<E> {
+  static constexpr std::string_view type_name = meta<E>::name;
+  template <class... Ctx>
+  static errc parse(std::string_view text, E& out, const Ctx&...) noexcept {
+    return detail::parse_enum(text, out);
+  }
+  static void format(E value, std::string& out) { out.append(detail::enum_name(value)); }
+};
+
 /// A complex type that declares an extension base.
 template <class T>
 concept derived_type = complex_type<T> && requires {

@@ -321,11 +321,15 @@ struct xsd_traits<xsd::qname> {
   static void format(const xsd::qname& value, std::string& out);
 };
 
+/// How an xsd:list reads and writes one item: its xsd_traits; an enumeration's names (meta.hpp).
+template <class T>
+struct list_item : xsd_traits<T> {};
+
 /// xsd:list: items separated by XML whitespace; written separated by one space. type_name is
 /// the item type's (a list has no built-in name of its own).
 template <class T>
 struct xsd_traits<xsd::list<T>> {
-  static constexpr std::string_view type_name = xsd_traits<T>::type_name;
+  static constexpr std::string_view type_name = list_item<T>::type_name;
 
   template <class... Ctx>
   static errc parse(std::string_view text, xsd::list<T>& out, const Ctx&... ctx) noexcept
@@ -343,7 +347,7 @@ struct xsd_traits<xsd::list<T>> {
       } catch (...) {
         return errc::limit_exceeded;
       }
-      if (errc e = xsd_traits<T>::parse(text.substr(i, j - i), out.items.back(), ctx...);
+      if (errc e = list_item<T>::parse(text.substr(i, j - i), out.items.back(), ctx...);
           e != errc::ok)
         return e;
       i = j;
@@ -359,7 +363,7 @@ struct xsd_traits<xsd::list<T>> {
     for (const T& item : value.items) {
       if (!first) out.push_back(' ');
       first = false;
-      xsd_traits<T>::format(item, out);
+      list_item<T>::format(item, out);
     }
   }
 };
