@@ -311,9 +311,11 @@ const simple_type* loader::build_simple_type(const node& n, const schema_context
   t.where = n.where();
   const node* body = first_xsd_child(n);
   if (!body) throw error(n.where(), "xs:simpleType without restriction, list or union");
+  // An anonymous type inside a named one is named after it (a list's enumerated items).
+  const qname& inner_context = name.local.empty() ? context : name;
   auto inline_simple = [&](const node& parent) -> const simple_type* {
     for (const node& c : parent.children())
-      if (c.is(xsd_ns, "simpleType")) return build_simple_type(c, ctx, {}, context);
+      if (c.is(xsd_ns, "simpleType")) return build_simple_type(c, ctx, {}, inner_context);
     return nullptr;
   };
   if (body->local == "restriction") {
@@ -343,7 +345,8 @@ const simple_type* loader::build_simple_type(const node& n, const schema_context
       for (const std::string& one : detail::split_tokens(*mt))
         t.members.push_back(simple_type_by_name(resolve_qname(*body, one, &ctx), *body));
     for (const node& c : body->children())
-      if (c.is(xsd_ns, "simpleType")) t.members.push_back(build_simple_type(c, ctx, {}, context));
+      if (c.is(xsd_ns, "simpleType"))
+        t.members.push_back(build_simple_type(c, ctx, {}, inner_context));
   } else {
     throw error(body->where(), "unexpected xs:" + std::string(body->local) + " in xs:simpleType");
   }

@@ -181,6 +181,19 @@ TEST(WsdlGenerate, SubstitutionGroupIsAChoiceTaggedByElement) {
     EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
 }
 
+TEST(WsdlGenerate, ListOfAnonymousEnumerationIsNamedAfterItsType) {
+  // Bing Ads' flags: a named xs:list of an anonymous enumeration.
+  files f;
+  generate_result r = generate(f, R"(
+  <xs:simpleType name="Fields"><xs:list><xs:simpleType><xs:restriction base="xs:string">
+   <xs:enumeration value="A"/><xs:enumeration value="B"/></xs:restriction></xs:simpleType></xs:list></xs:simpleType>
+  <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="f" type="t:Fields"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>)");
+  const std::string& h = file(r, "t.hpp");
+  for (const char* want : {"enum class Fields { A, B };", "lather::xsd::list<::g::Fields> f{};"})
+    EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
+}
+
 TEST(WsdlGenerate, UnsupportedConstructsAreRefusedWithTheirPosition) {
   files f;
   struct refused {

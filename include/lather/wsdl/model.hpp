@@ -52,13 +52,13 @@ enum class type_kind : std::uint8_t { simple, complex };
 
 /// Common part of simple and complex types. `name.local` is empty for an anonymous type; then
 /// `name.ns` is its schema's target namespace and `context` names the element (or attribute)
-/// that declares it.
+/// that declares it, or the named simple type it is part of.
 struct type {
   qname name;
   type_kind kind = type_kind::simple;
   bool builtin = false;  ///< an XSD built-in ({xsd_ns}int, {xsd_ns}anyType, ...)
   source_location where;
-  qname context;  ///< anonymous types: the declaring element/attribute
+  qname context;  ///< anonymous types: see above
 
   bool anonymous() const noexcept { return name.local.empty(); }
   bool is(std::string_view ns, std::string_view local) const noexcept {
