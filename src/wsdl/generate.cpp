@@ -484,8 +484,20 @@ class generator {
   }
 
   /// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
-  /// wildcard a declared element, else one in a namespace it allows.
+  /// wildcard a declared element, else (or when none fits) one in a namespace it allows.
   std::string sample_any(const wildcard& w, const std::string& tns) const {
+    if (std::string xml = declared_any(w, tns); !xml.empty()) return xml;
+    std::string_view all = w.namespaces, first = all.substr(0, all.find(' '));
+    if (first == "##local") return "<sample/>";
+    std::string ns = first == "##targetNamespace"               ? tns
+                     : first.empty() || first.starts_with("##") ? "urn:lather:sample"
+                                                                : std::string(first);
+    return "<s:sample xmlns:s=" + quote(ns) + "/>";
+  }
+
+  /// For a strict wildcard: a declared global element with simple or empty content it allows,
+  /// as sample XML; "" when none fits (or the wildcard is not strict).
+  std::string declared_any(const wildcard& w, const std::string& tns) const {
     auto allowed = [&](const std::string& ns) {
       for (std::string_view list = w.namespaces; !list.empty();) {
         std::string_view t = list.substr(0, list.find(' '));
@@ -496,7 +508,6 @@ class generator {
       }
       return false;
     };
-    // Strict: a declared global element with simple or empty content.
     for (const schema* sc : m_.schemas()) {
       if (w.process_contents != wildcard::process::strict) break;
       for (const element_decl* e : sc->elements) {
@@ -518,12 +529,7 @@ class generator {
         return "<" + name + decl + ">" + text + "</" + name + ">";
       }
     }
-    std::string_view all = w.namespaces, first = all.substr(0, all.find(' '));
-    if (first == "##local") return "<sample/>";
-    std::string ns = first == "##targetNamespace"               ? tns
-                     : first.empty() || first.starts_with("##") ? "urn:lather:sample"
-                                                                : std::string(first);
-    return "<s:sample xmlns:s=" + quote(ns) + "/>";
+    return "";
   }
 
   /// `value` (a statement on `x`) for every item of vector member `member`: max(min, 1) items;
@@ -737,7 +743,10 @@ class generator {
                      : optional ? "std::optional<lather::bind::any_element>"
                                 : "lather::bind::any_element";
         std::string any = "x.xml = " + quote(sample_any(p.any, s.ns)) + "; ";
-        if (p.max > 1)
+        // A strict wildcard that no declared element fits stays empty when it may.
+        bool unfit = p.any.process_contents == wildcard::process::strict &&
+                     declared_any(p.any, s.ns).empty();
+        if (p.max > 1 && !(unfit && optional))
           f.sample = sample_items(f.member, optional ? 0 : p.min, any);
         else if (!optional)
           f.sample = "{ auto& x = v." + f.member + "; " + any + "} ";

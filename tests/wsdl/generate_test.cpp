@@ -238,7 +238,9 @@ TEST(WsdlGenerate, MockSamplesAndServer) {
    <xs:element name="items" type="xs:int" maxOccurs="unbounded"/>
    <xs:element name="kids" type="t:Kid" minOccurs="0" maxOccurs="unbounded"/>
    <xs:element name="fixed" type="xs:string" fixed="F"/>
+   <xs:element name="ext" type="t:Ext"/>
   </xs:sequence><xs:attribute name="n" type="xs:int" use="required"/></xs:complexType></xs:element>
+  <xs:complexType name="Ext"><xs:sequence><xs:any namespace="##other" processContents="strict" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
   <xs:complexType name="Kid"><xs:sequence><xs:element name="kid" type="t:Kid" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
   <xs:element name="out"><xs:complexType><xs:sequence><xs:any namespace="##other" processContents="lax"/></xs:sequence></xs:complexType></xs:element>)"))});
   generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .mock = true});
@@ -254,6 +256,8 @@ TEST(WsdlGenerate, MockSamplesAndServer) {
        })
     EXPECT_NE(samples.find(want), std::string::npos) << want << "\n" << samples;
   EXPECT_EQ(samples.find("v.opt"), std::string::npos) << "optional members stay empty";
+  // No declared element fits the strict wildcard of Ext (UDDI's businessEntityExt): none.
+  EXPECT_EQ(samples.find("v.any.resize"), std::string::npos) << samples;
   EXPECT_EQ(samples.find("v.mode"), std::string::npos) << "an enum's first value is its default";
   const std::string& server = file(r, "mock_server.cpp");
   for (const char* want : {
