@@ -191,12 +191,16 @@ void exclusive_c14n::feed(xml::token t, const xml::reader& r) {
       end(r);
       break;
     case xml::token::text:
-      escape_text(buf_, r.text());
-      if (buf_.size() >= flush_at) flush();
+      text(r.text());
       break;
     default:
       break;
   }
+}
+
+void exclusive_c14n::text(std::string_view content) {
+  escape_text(buf_, content);
+  if (buf_.size() >= flush_at) flush();
 }
 
 void exclusive_c14n::feed_element(xml::reader& r) {

@@ -14,11 +14,13 @@
 
 #include "crypto.hpp"
 #include "lather/wsse/c14n.hpp"
+#include "lather/wsse/signature.hpp"
 #include "lather/xml/reader.hpp"
 
 namespace lather::wsse::detail {
 
 inline constexpr std::string_view ds_ns = "http://www.w3.org/2000/09/xmldsig#";
+inline constexpr std::string_view xop_ns = "http://www.w3.org/2004/08/xop/include";
 inline constexpr std::string_view exc_c14n_uri = "http://www.w3.org/2001/10/xml-exc-c14n#";
 inline constexpr std::string_view rsa_sha1_uri = "http://www.w3.org/2000/09/xmldsig#rsa-sha1";
 inline constexpr std::string_view rsa_sha256_uri =
@@ -87,7 +89,9 @@ class canonicalizer {
   c14n_target& operator[](std::size_t i) noexcept { return targets_[i]; }
   std::size_t size() const noexcept { return targets_.size(); }
   /// Canonicalize every target added since clear() (throws xml::error for a malformed one).
-  void run(std::string_view message);
+  /// With `parts`, an xop:Include inside a target stands for the base64 of its part (throws
+  /// std::invalid_argument for an href that is not cid: or names no part).
+  void run(std::string_view message, const xop_parts* parts = nullptr);
 
  private:
   struct engine {
@@ -101,11 +105,33 @@ class canonicalizer {
         target->canonical += bytes;
     }
   };
+  /// The base64 of the part the Include the reader is on names, into every running target;
+  /// the reader is left on the Include's end tag.
+  void include(xml::reader& r, const xop_parts& parts);
+
   reuse_pool<c14n_target> targets_;
+  std::string part_buffer_, encoded_;             // a piece of a part, and its base64
   std::vector<std::unique_ptr<engine>> engines_;  // stable addresses: the sinks point at them
   std::vector<engine*> running_;
   xml::reader reader_;
 };
+
+/// A serialized MTOM message (multipart/related, as lather::mtom writes and reads it): where its
+/// root part's body (the envelope) is, and the other parts' bodies by Content-ID.
+struct mime_message {
+  std::size_t root_begin = 0, root_size = 0;
+  struct part {
+    std::string content_id;  // without the angle brackets
+    std::string_view body;
+  };
+  reuse_pool<part> parts;
+  /// The parts as sign_envelope / verify_envelope take them (`*this` must outlive it).
+  xop_parts source() const;
+};
+
+/// Split `message` if it is multipart (it starts with "--boundary"): true, else false (a plain
+/// envelope). Throws std::invalid_argument for a multipart message it cannot split.
+bool split_mime(std::string_view message, mime_message& out);
 
 /// Offset of the '>' closing the start tag that begins at `lt` (quotes respected).
 std::size_t start_tag_end(std::string_view doc, std::size_t lt);

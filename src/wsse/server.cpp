@@ -180,7 +180,9 @@ struct server_security::impl {
 
   void sign_response(call_context& ctx, std::string& envelope) const {
     const server_policy& p = policy_for(ctx.operation());
-    if (p.sign_response) sign_envelope(envelope, p.sign_response->key, p.sign_response->options);
+    // An MTOM response (lather::mtom) is signed over its XOP infoset: the signature covers
+    // the attachments' bytes.
+    if (p.sign_response) sign_message(envelope, p.sign_response->key, p.sign_response->options);
   }
 
   void verify_signature(call_context& ctx, std::string_view envelope) {

@@ -54,6 +54,8 @@ struct sign_workspace {
   std::string signed_info, block, bst_id, sig_id;
   std::vector<std::uint8_t> signature;
   std::vector<signer> signers;  // few: one per key and digest this thread signs with
+  mime_message mime;
+  std::string mime_envelope;  // the root part of an MTOM message, signed apart
 
   EVP_PKEY_CTX* signer_for(EVP_PKEY* key, digest_kind md) {
     for (signer& s : signers)
@@ -228,6 +230,11 @@ void rsa_sign(sign_workspace& ws, EVP_PKEY* key, digest_kind md, std::string_vie
 }  // namespace
 
 void sign_envelope(std::string& envelope, const credentials& key, const signature_options& o) {
+  sign_envelope(envelope, key, o, {});
+}
+
+void sign_envelope(std::string& envelope, const credentials& key, const signature_options& o,
+                   const xop_parts& parts) {
   const credentials::impl& k = key.get();  // before the message is touched
   if (o.reference == token_reference::subject_key_identifier && k.ski_base64.empty())
     throw std::invalid_argument("the certificate has no subject key identifier");
@@ -267,7 +274,7 @@ void sign_envelope(std::string& envelope, const credentials& key, const signatur
     c.id.assign(t.id);
     c.md = md;
   }
-  ws.c14n.run(envelope);
+  ws.c14n.run(envelope, parts ? &parts : nullptr);
 
   // 3. SignedInfo, written in its canonical form, and signed.
   write_signed_info(ws, sha1);
@@ -283,6 +290,16 @@ void sign_envelope(std::string& envelope, const credentials& key, const signatur
   } else {
     envelope.insert(ws.security_end + shift_end, ws.block);
   }
+}
+
+void sign_message(std::string& message, const credentials& key, const signature_options& o) {
+  sign_workspace& ws = workspace;
+  if (!split_mime(message, ws.mime)) return sign_envelope(message, key, o);
+  // Signed apart (the parts it reads stay where they are), then put back in place.
+  std::string& envelope = ws.mime_envelope;
+  envelope.assign(message, ws.mime.root_begin, ws.mime.root_size);
+  sign_envelope(envelope, key, o, ws.mime.source());
+  message.replace(ws.mime.root_begin, ws.mime.root_size, envelope);
 }
 
 }  // namespace lather::wsse

@@ -114,6 +114,7 @@ struct verify_workspace {
 };
 
 thread_local verify_workspace workspace;
+thread_local mime_message received_mime;
 
 void index_message(verify_workspace& ws, std::string_view doc) {
   xml::reader& r = ws.reader;
@@ -446,6 +447,11 @@ bool signature_matches(known_signer& k, digest_kind md, std::string_view data,
 
 void verify_envelope(std::string_view envelope, const trust_store& trusted,
                      verified_signature& out) {
+  verify_envelope(envelope, trusted, out, {});
+}
+
+void verify_envelope(std::string_view envelope, const trust_store& trusted, verified_signature& out,
+                     const xop_parts& parts) {
   verify_workspace& ws = workspace;
   ws.clear();
   try {
@@ -470,8 +476,10 @@ void verify_envelope(std::string_view envelope, const trust_store& trusted,
     t.prefixes.assign(ref.prefixes.begin(), ref.prefixes.end());
   }
   try {
-    ws.c14n.run(envelope);
+    ws.c14n.run(envelope, parts ? &parts : nullptr);
   } catch (const xml::error&) {
+    throw_fault(fault_code::invalid_security);
+  } catch (const std::invalid_argument&) {  // an xop:Include to no part of the message
     throw_fault(fault_code::invalid_security);
   }
   for (std::size_t i = 0; i < ws.references.size(); ++i)
@@ -501,6 +509,18 @@ void verify_envelope(std::string_view envelope, const trust_store& trusted,
     }
   }
   out.headers.resize(headers);
+}
+
+void verify_message(std::string_view message, const trust_store& trusted, verified_signature& out) {
+  bool multipart = false;
+  try {
+    multipart = split_mime(message, received_mime);
+  } catch (const std::invalid_argument&) {
+    throw_fault(fault_code::invalid_security);
+  }
+  if (!multipart) return verify_envelope(message, trusted, out);
+  verify_envelope(message.substr(received_mime.root_begin, received_mime.root_size), trusted, out,
+                  received_mime.source());
 }
 
 verified_signature verify_envelope(std::string_view envelope, const trust_store& trusted) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../support/process.hpp"
+#include "lather/bind/xsd.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/wsse.hpp"
 #include "lather/xml/writer.hpp"
@@ -273,6 +274,78 @@ TEST_F(wsse_signature, LatherVerifiesXmlsec1sSignature) {
   std::string tampered = m;
   tampered.replace(tampered.find(">100<"), 5, ">101<");
   EXPECT_EQ(fault_of(tampered, trusted()), "FailedCheck");
+}
+
+// MTOM: a Body whose binary field is an xop:Include of a 1 MB part, signed over the XOP infoset
+// (the Include digested as the base64 of the part): the signature covers the part's bytes, a
+// byte changed in the part fails the check, an Include to nothing or outside the message is
+// refused, and the message with the part inlined is the one that was signed (lather without
+// parts and xmlsec1 both verify it).
+TEST_F(wsse_signature, SignatureOverXopCoversTheAttachmentBytes) {
+  std::string part(1 << 20, '\0');
+  std::uint32_t x = 12345;
+  for (char& c : part) c = static_cast<char>((x = x * 1103515245 + 12345) >> 24);
+  const std::string include_element =
+      "<xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" "
+      "href=\"cid:1.upload%40lather\"/>";
+  std::string m = message();
+  m.replace(m.find("100"), 3, include_element);
+  const std::string* bytes = &part;
+  const wsse::xop_parts parts = [&](std::string_view cid) -> byte_source {
+    if (cid != "1.upload@lather") return {};
+    return [bytes, at = std::size_t{0}](char* dest, std::size_t capacity) mutable {
+      const std::size_t n = std::min(capacity, bytes->size() - at);
+      std::copy_n(bytes->data() + at, n, dest);
+      at += n;
+      return n;
+    };
+  };
+  wsse::sign_envelope(m, signer(), {}, parts);
+  auto fault = [&](std::string_view message, const wsse::xop_parts& p) {
+    try {
+      wsse::verified_signature v;
+      wsse::verify_envelope(message, trusted(), v, p);
+      return v.body ? std::string() : std::string("not the body");
+    } catch (const soap::fault_error& e) {
+      return e.get().received_code.local;
+    }
+  };
+  EXPECT_EQ(fault(m, parts), "");
+  // The Include element itself is not what was signed.
+  EXPECT_EQ(fault(m, {}), "FailedCheck");
+  std::string tampered_part = part;
+  tampered_part[part.size() / 2] ^= 1;
+  bytes = &tampered_part;
+  EXPECT_EQ(fault(m, parts), "FailedCheck");
+  bytes = &part;
+  std::string elsewhere = m;
+  elsewhere.replace(elsewhere.find("cid:1.upload"), 12, "http://x/1.upload");
+  EXPECT_EQ(fault(elsewhere, parts), "InvalidSecurity");
+  std::string dangling = m;
+  dangling.replace(dangling.find("cid:1.upload"), 12, "cid:2.upload");
+  EXPECT_EQ(fault(dangling, parts), "InvalidSecurity");
+  EXPECT_THROW(
+      {
+        std::string again = message();
+        again.replace(again.find("100"), 3, include_element);
+        wsse::sign_envelope(again, signer(), {}, [](std::string_view) { return byte_source{}; });
+      },
+      std::invalid_argument);
+
+  // The inlined equivalent verifies without parts, in lather and in xmlsec1.
+  std::string inlined = m;
+  std::string encoded;
+  xsd::base64_encode({reinterpret_cast<const std::uint8_t*>(part.data()), part.size()}, encoded);
+  inlined.replace(inlined.find("<xop:Include"), include_element.size(), encoded);
+  EXPECT_EQ(fault(inlined, {}), "");
+  if (!have_xmlsec1()) GTEST_SKIP() << "xmlsec1 missing (Debian package xmlsec1)";
+  spit(work_ / "lather-xop-inlined.xml", inlined);
+  const auto r = test::run(
+      {"/usr/bin/xmlsec1", "--verify", "--pubkey-cert-pem", (dir_ / "signer.pem").string(),
+       "--id-attr:Id", soap11 + ":Body", "--id-attr:Id", std::string(wsse::wsu_ns) + ":Timestamp",
+       (work_ / "lather-xop-inlined.xml").string()},
+      test::clock::now() + std::chrono::seconds(30));
+  EXPECT_EQ(r.exit, 0) << r.out;
 }
 
 }  // namespace

@@ -45,6 +45,9 @@ class exclusive_c14n {
   /// The token `r.next()` just returned, `r` on it: the apex's start tag first, then every
   /// token up to and including its end tag (start_element, end_element, text).
   void feed(xml::token t, const xml::reader& r);
+  /// Character content that is not in the document read (the base64 of an MTOM part where
+  /// an xop:Include stands, XOP 1.0 section 3), inside the element being canonicalized.
+  void text(std::string_view content);
   /// The reader is on an element's start tag: canonicalize it through its end tag (the
   /// reader is left on the end tag). Throws xml::error if the document is malformed.
   void feed_element(xml::reader& r);

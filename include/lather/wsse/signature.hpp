@@ -12,12 +12,14 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "lather/byte_buffer.hpp"
 #include "lather/soap/fault.hpp"
 #include "lather/wsse/fault.hpp"
 
@@ -72,6 +74,15 @@ struct signature_options {
   std::vector<soap::qname> headers;
 };
 
+/// The MTOM parts a message's xop:Include elements refer to, for signing and verifying over
+/// the XOP infoset: given a Content-ID (the href after "cid:", percent-decoded), a source of
+/// the part's bytes from its first byte (each call a new one: the part is read once per
+/// signature), or an empty byte_source when there is no such part. A signed element holding
+/// `<xop:Include href="cid:..."/>` is then canonicalized and digested as if the Include were
+/// the base64 of that part's bytes (as WSS4J and CXF do, XOP 1.0 section 3), so the signature
+/// covers the attachment's content, and verifies the same once the part is inlined.
+using xop_parts = std::function<byte_source(std::string_view content_id)>;
+
 /// A key and how to sign with it (a client's requests, a server's responses).
 struct signing {
   credentials key;
@@ -84,6 +95,17 @@ struct signing {
 /// Security header. Throws std::invalid_argument for an envelope it cannot sign.
 void sign_envelope(std::string& envelope, const credentials& key,
                    const signature_options& options = {});
+/// The same over the XOP infoset of an MTOM message whose parts `parts` gives. An
+/// xop:Include whose href is not "cid:" or names no part throws std::invalid_argument.
+void sign_envelope(std::string& envelope, const credentials& key, const signature_options& options,
+                   const xop_parts& parts);
+
+/// Sign a message as serialized for HTTP: a SOAP envelope (sign_envelope), or an MTOM
+/// multipart/related body (as lather::mtom writes it: "--boundary", the root part holding the
+/// envelope, then the parts), whose envelope is signed in place over the XOP infoset with the
+/// message's own parts. Throws std::invalid_argument for a message it cannot sign.
+void sign_message(std::string& message, const credentials& key,
+                  const signature_options& options = {});
 
 /// What a verified signature covers. `body` and `timestamp` are true only when the element
 /// signed is the envelope's own Body (the one a server processes, not a copy elsewhere) and
@@ -108,5 +130,15 @@ verified_signature verify_envelope(std::string_view envelope, const trust_store&
 /// certificate found trusted in the last minute), no C++ heap allocation once warm.
 void verify_envelope(std::string_view envelope, const trust_store& trusted,
                      verified_signature& out);
+/// Verify a message as received whole: a SOAP envelope, or an MTOM multipart/related body
+/// (sign_message), over the XOP infoset with the message's own parts. A multipart body that
+/// cannot be split is InvalidSecurity.
+void verify_message(std::string_view message, const trust_store& trusted, verified_signature& out);
+
+/// Verified over the XOP infoset of an MTOM message whose parts `parts` gives (sign_envelope
+/// with parts). An xop:Include inside a signed element whose href is not "cid:" or names no
+/// part is InvalidSecurity; a part whose bytes changed fails its digest (FailedCheck).
+void verify_envelope(std::string_view envelope, const trust_store& trusted, verified_signature& out,
+                     const xop_parts& parts);
 
 }  // namespace lather::wsse
