@@ -205,6 +205,7 @@ struct client_call final : frame_transport {
   template <class Start>
   std::size_t run_io(io_deadline d, sys_error& ec, Start&& start, bool awaits_peer = true);
   bool spin_io(asio::io_context& ctx, const bool& done);
+  bool counted_spin(spin_outcome outcome);
   [[noreturn]] void fail_io(const sys_error& ec, std::string_view what);
   // Plain TCP: blocking socket calls bounded by the deadline.
   [[noreturn]] void time_out(io_deadline d);

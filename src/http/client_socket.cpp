@@ -145,20 +145,12 @@ ssize_t client_call::recv_spinning(char* dest, std::size_t capacity) {
   if (budget.current() > spin_clock::duration::zero() && machine_has_idle_cpu(waiting_since)) {
     ssize_t n = ::recv(fd, dest, capacity, MSG_DONTWAIT);
     if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return n;  // no wait at all
-    auto outcome = spin_for(budget.current(), [&] {
+    const auto outcome = spin_for(budget.current(), [&] {
       n = ::recv(fd, dest, capacity, MSG_DONTWAIT);
       return n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
     });
-    if (outcome == spin_outcome::found) {
-      cl.spins_found.fetch_add(1, std::memory_order_relaxed);
-      return n;
-    }
-    if (outcome != spin_outcome::machine_busy)
-      cl.spins_gave_up.fetch_add(1, std::memory_order_relaxed);
-    if (outcome == spin_outcome::contended) {
-      budget.contended();
-      learn = false;  // this wait says more about the CPU than about the server
-    }
+    learn = counted_spin(outcome);
+    if (outcome == spin_outcome::found) return n;
   }
   ssize_t n = ::recv(fd, dest, capacity, 0);
   if (learn) budget.waited(spin_clock::now() - waiting_since);
@@ -171,13 +163,20 @@ ssize_t client_call::recv_spinning(char* dest, std::size_t capacity) {
 /// spin, or after contention).
 bool client_call::spin_io(asio::io_context& ctx, const bool& done) {
   spin_budget& budget = c.spin;
-  if (budget.current() <= spin_clock::duration::zero()) return true;  // blocks at once: learn
+  if (budget.current() <= spin_clock::duration::zero() || !machine_has_idle_cpu(spin_clock::now()))
+    return true;  // blocks at once: learn
   ctx.poll();
   if (done || ctx.stopped()) return false;  // no wait at all (the bytes were there)
-  const auto outcome = spin_for(budget.current(), [&] {
+  return counted_spin(spin_for(budget.current(), [&] {
     ctx.poll();
     return done || ctx.stopped();
-  });
+  }));
+}
+
+/// Counts a spin's outcome in the client's stats. False = the budget does not learn from this
+/// wait: the spin caught the answer, or another thread wanted the CPU (the wait then says more
+/// about the CPU than about the server, and spinning stops until waits are short again).
+bool client_call::counted_spin(spin_outcome outcome) {
   if (outcome == spin_outcome::found) {
     cl.spins_found.fetch_add(1, std::memory_order_relaxed);
     return false;
@@ -185,8 +184,8 @@ bool client_call::spin_io(asio::io_context& ctx, const bool& done) {
   if (outcome != spin_outcome::machine_busy)
     cl.spins_gave_up.fetch_add(1, std::memory_order_relaxed);
   if (outcome == spin_outcome::contended) {
-    budget.contended();
-    return false;  // this wait says more about the CPU than about the server
+    c.spin.contended();
+    return false;
   }
   return true;
 }
