@@ -226,6 +226,43 @@ TEST(WsdlGenerate, UnsupportedConstructsAreRefusedWithTheirPosition) {
   }
 }
 
+TEST(WsdlGenerate, AnyTypeInAnEncodedMessageIsRefused) {
+  // SOAPBuilders round 2 group B: the encoded binding has no any_type, so the operation is
+  // skipped (its code did not compile) and the others of the contract still build.
+  files f;
+  auto m = load({f.add("e.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:t="urn:t" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:t"><xs:complexType name="S"><xs:all>
+  <xs:element name="v" type="xs:anyType"/></xs:all></xs:complexType></xs:schema></types>
+ <message name="A"><part name="x" type="xs:anyType"/></message>
+ <message name="S"><part name="s" type="t:S"/></message>
+ <message name="I"><part name="x" type="xs:int"/></message>
+ <portType name="P">
+  <operation name="any"><input message="t:A"/><output message="t:I"/></operation>
+  <operation name="int"><input message="t:I"/><output message="t:I"/></operation>
+  <operation name="struct"><input message="t:I"/><output message="t:S"/></operation>
+ </portType>
+ <binding name="B" type="t:P"><soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="any"><input><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
+   <output><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></output></operation>
+  <operation name="int"><input><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
+   <output><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></output></operation>
+  <operation name="struct"><input><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
+   <output><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></output></operation>
+ </binding>
+</definitions>)")});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g"});
+  ASSERT_EQ(r.skipped.size(), 2u);
+  EXPECT_NE(r.skipped[0].find("e.wsdl:6:20: xsd:anyType in an rpc/encoded message"),
+            std::string::npos)
+      << r.skipped[0];
+  EXPECT_NE(r.skipped[1].find("e.wsdl:5:3: xsd:anyType in an rpc/encoded message"),
+            std::string::npos)
+      << r.skipped[1];
+  EXPECT_EQ(file(r, "t.hpp").find("any_type"), std::string::npos);
+}
+
 TEST(WsdlGenerate, MockSamplesAndServer) {
   files f;
   auto m = load({f.add("g.wsdl", doc_wsdl(R"(
