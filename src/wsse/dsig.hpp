@@ -3,6 +3,7 @@
 // with buffers kept from one message to the next (no heap allocation once they have grown).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -57,6 +58,19 @@ class reuse_pool {
   std::vector<T> items_;
   std::size_t size_ = 0;
 };
+
+/// `order` = the indices of `pool`'s elements sorted by `key` (n log n, for messages with many
+/// Ids); false if two have the same key.
+template <class Pool, class Key>
+bool sort_unique(const Pool& pool, Key key, std::vector<std::uint32_t>& order) {
+  order.clear();
+  for (std::uint32_t i = 0; i < pool.size(); ++i) order.push_back(i);
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return key(pool[a]) < key(pool[b]); });
+  for (std::size_t i = 1; i < order.size(); ++i)
+    if (key(pool[order[i - 1]]) == key(pool[order[i]])) return false;
+  return true;
+}
 
 /// The element's wsu:Id, else its unqualified Id attribute ("" when none).
 std::string_view id_of(const xml::reader& r) noexcept;

@@ -44,7 +44,8 @@ struct signer {
 
 struct sign_workspace {
   xml::reader reader;
-  reuse_pool<std::string> ids;  // every Id in the message, and those made for it
+  reuse_pool<std::string> ids;       // every Id in the message, and those made for it
+  std::vector<std::uint32_t> by_id;  // the message's Ids (the first of `ids`), sorted
   reuse_pool<sign_target> targets;
   std::size_t security_start = 0, security_end = 0;  // '<' of the Security start / end tag
   bool security_empty = false;                       // <wsse:Security .../>
@@ -69,12 +70,18 @@ struct sign_workspace {
 
 thread_local sign_workspace workspace;
 
+// Whether the message has `id` or one was made for it: the message's are sorted (by_id), the
+// few made since are not.
 bool has_id(const sign_workspace& ws, std::string_view id) {
-  return std::find(ws.ids.begin(), ws.ids.end(), id) != ws.ids.end();
+  const auto less = [&](std::uint32_t i, std::string_view v) { return ws.ids[i] < v; };
+  const auto it = std::lower_bound(ws.by_id.begin(), ws.by_id.end(), id, less);
+  if (it != ws.by_id.end() && ws.ids[*it] == id) return true;
+  return std::find(ws.ids.begin() + ws.by_id.size(), ws.ids.end(), id) != ws.ids.end();
 }
 
 void scan(sign_workspace& ws, std::string_view doc, const signature_options& o) {
   ws.ids.clear();
+  ws.by_id.clear();
   ws.targets.clear();
   ws.security_start = std::string::npos;
   ws.security_end = std::string::npos;
@@ -94,11 +101,7 @@ void scan(sign_workspace& ws, std::string_view doc, const signature_options& o) 
     if (t != xml::token::start_element) continue;
     const std::uint32_t depth = r.depth();
     const std::string_view id = id_of(r);
-    if (!id.empty()) {
-      if (has_id(ws, id))
-        throw std::invalid_argument("the message has two elements with Id " + std::string(id));
-      ws.ids.add().assign(id);
-    }
+    if (!id.empty()) ws.ids.add().assign(id);
     const bool env_child = depth == 2 && soap::version_from_namespace(r.ns()).has_value();
     if (env_child && r.local_name() == "Header") in_header = true;
     bool sign = false;
@@ -126,6 +129,9 @@ void scan(sign_workspace& ws, std::string_view doc, const signature_options& o) 
   }
   if (ws.security_start == std::string::npos)
     throw std::invalid_argument("the message has no wsse:Security header to sign in");
+  if (!sort_unique(
+          ws.ids, [](const std::string& id) -> const std::string& { return id; }, ws.by_id))
+    throw std::invalid_argument("the message has two elements with the same Id");
   ws.security_empty = ws.security_end == std::string::npos;
 }
 

@@ -175,12 +175,9 @@ void index_message(verify_workspace& ws, std::string_view doc) {
   }
   // Unique Ids in the whole message: a second element with a signed Id is how signature
   // wrapping moves the signed content away from what is processed.
-  for (std::uint32_t i = 0; i < ws.ids.size(); ++i) ws.by_id.push_back(i);
-  std::sort(ws.by_id.begin(), ws.by_id.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return ws.ids[a].id < ws.ids[b].id; });
-  for (std::size_t i = 1; i < ws.by_id.size(); ++i)
-    if (ws.ids[ws.by_id[i - 1]].id == ws.ids[ws.by_id[i]].id)
-      throw_fault(fault_code::invalid_security);
+  if (!sort_unique(
+          ws.ids, [](const indexed& e) -> const std::string& { return e.id; }, ws.by_id))
+    throw_fault(fault_code::invalid_security);
 }
 
 std::string_view attribute(const xml::reader& r, std::string_view local) {
