@@ -101,7 +101,10 @@ void canonicalizer::run(std::string_view message, const xop_parts* parts) {
   std::uint64_t ordinal = 0;
   for (xml::token t = r.next(); t != xml::token::end_document; t = r.next()) {
     if (t == xml::token::error) throw xml::error(r.error());
-    if (t == xml::token::start_element && parts && !running_.empty() && r.is(xop_ns, "Include")) {
+    if (t == xml::token::start_element && !running_.empty() && r.is(xop_ns, "Include")) {
+      // Digesting the Include element itself would leave the attachment's bytes unsigned.
+      if (!parts)
+        throw std::invalid_argument("an xop:Include in a signed element, without its part");
       ++ordinal;
       include(r, *parts);
       continue;

@@ -103,8 +103,8 @@ class canonicalizer {
   c14n_target& operator[](std::size_t i) noexcept { return targets_[i]; }
   std::size_t size() const noexcept { return targets_.size(); }
   /// Canonicalize every target added since clear() (throws xml::error for a malformed one).
-  /// With `parts`, an xop:Include inside a target stands for the base64 of its part (throws
-  /// std::invalid_argument for an href that is not cid: or names no part).
+  /// An xop:Include inside a target stands for the base64 of its part in `parts` (throws
+  /// std::invalid_argument without parts, or for an href that is not cid: or names no part).
   void run(std::string_view message, const xop_parts* parts = nullptr);
 
  private:

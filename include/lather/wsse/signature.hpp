@@ -92,7 +92,8 @@ struct signing {
 /// Sign a SOAP 1.1 or 1.2 envelope in place. It must hold a wsse:Security header (the one
 /// lather's client_security writes); a wsu:Id is added to each element signed that has none,
 /// then a BinarySecurityToken (direct reference) and a ds:Signature go at the end of the
-/// Security header. Throws std::invalid_argument for an envelope it cannot sign.
+/// Security header. Throws std::invalid_argument for an envelope it cannot sign (among them one
+/// whose signed elements hold an xop:Include: that needs its parts, below).
 void sign_envelope(std::string& envelope, const credentials& key,
                    const signature_options& options = {});
 /// The same over the XOP infoset of an MTOM message whose parts `parts` gives. An
@@ -137,7 +138,9 @@ void verify_message(std::string_view message, const trust_store& trusted, verifi
 
 /// Verified over the XOP infoset of an MTOM message whose parts `parts` gives (sign_envelope
 /// with parts). An xop:Include inside a signed element whose href is not "cid:" or names no
-/// part is InvalidSecurity; a part whose bytes changed fails its digest (FailedCheck).
+/// part is InvalidSecurity, and so is one verified without parts (a signature over the
+/// Include alone would not cover the attachment); a part whose bytes changed fails its
+/// digest (FailedCheck).
 void verify_envelope(std::string_view envelope, const trust_store& trusted, verified_signature& out,
                      const xop_parts& parts);
 
