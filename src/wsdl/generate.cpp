@@ -140,10 +140,20 @@ class generator {
         const bool encoded = (bo.input.body && bo.input.body->use == body_use::encoded) ||
                              (bo.output.body && bo.output.body->use == body_use::encoded);
         if (!rpc && encoded) why = "document style with encoded use";
-        for (const message* msg : {bo.op->input, bo.op->output})
-          if (msg && why.empty() && !rpc)
-            for (const part& p : msg->parts)
-              if (!p.element) why = "a document-style part with type= (part " + p.name + ")";
+        for (int out = 0; out < 2 && !rpc; ++out) {
+          const message* msg = out ? bo.op->output : bo.op->input;
+          const binding_message& bm = out ? bo.output : bo.input;
+          if (!msg) continue;
+          for (const part& p : msg->parts) {
+            if (p.element || !why.empty()) continue;
+            if (in_body(p, bm))
+              why = "a document-style part with type= (part " + p.name + ")";
+            else if (bm.mime && !std::any_of(bm.headers.begin(), bm.headers.end(),
+                                             [&](const soap_header& h) { return h.part == &p; }))
+              names_.push_back("  note: " + key + ": " + (out ? "output" : "input") + " part " +
+                               p.name + " is a MIME attachment, not in the generated method");
+          }
+        }
         if (!why.empty()) {
           if (done.insert(key).second)
             result_.skipped.push_back(key + ": " + why + " is not generated yet");

@@ -263,6 +263,34 @@ TEST(WsdlGenerate, AnyTypeInAnEncodedMessageIsRefused) {
   EXPECT_EQ(file(r, "t.hpp").find("any_type"), std::string::npos);
 }
 
+TEST(WsdlGenerate, MimeAttachmentPartsAreLeftToTheAttachments) {
+  // SwA (CXF swa-mime): a type= part bound to mime:content is an attachment, not a body part,
+  // so the operation is generated with its body; names.txt says what is not in the method.
+  files f;
+  auto m = load({f.add("m.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:t="urn:t" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:mime="http://schemas.xmlsoap.org/wsdl/mime/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:t"><xs:element name="in"><xs:complexType/></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element></xs:schema></types>
+ <message name="In"><part name="p" element="t:in"/><part name="data" type="xs:base64Binary"/></message>
+ <message name="Out"><part name="p" element="t:out"/></message>
+ <portType name="P"><operation name="op"><input message="t:In"/><output message="t:Out"/></operation></portType>
+ <binding name="B" type="t:P"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="op"><input><mime:multipartRelated><mime:part><soap:body parts="p" use="literal"/></mime:part>
+   <mime:part><mime:content part="data" type="application/octet-stream"/></mime:part></mime:multipartRelated></input>
+   <output><soap:body use="literal"/></output></operation>
+ </binding>
+</definitions>)")});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g"});
+  EXPECT_TRUE(r.skipped.empty()) << r.skipped.front();
+  EXPECT_NE(
+      file(r, "names.txt")
+          .find("note: P.op: input part data is a MIME attachment, not in the generated method"),
+      std::string::npos)
+      << file(r, "names.txt");
+}
+
 TEST(WsdlGenerate, MockSamplesAndServer) {
   files f;
   auto m = load({f.add("g.wsdl", doc_wsdl(R"(
