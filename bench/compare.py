@@ -887,7 +887,9 @@ def render_tls(sec):
         f"{p['guard']} --json [--new-connections [--no-resume]]`, `gsoap-perf-client-tls --url "
         f"https://127.0.0.1:P/perf --ca ca.pem --threads T --time {p['tls_secs']} --warmup "
         f"{p['tls_warm']} --io store [--new-connections [--no-resume]]`; `lather-bench for both` "
-        "rows drive gSOAP's server with lather-bench too (one load generator: the servers alone).",
+        "rows drive gSOAP's server with lather-bench too (one load generator: the servers alone). "
+        "For lather those rows repeat its own-client configuration, so the two lather figures of "
+        "a kind differ only by the box's noise (an A/A check on the calls/s).",
         "",
     ]
     out += tls_config_lines(sec.get("config"))
