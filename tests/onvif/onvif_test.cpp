@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <string>
 
 #include "../support/xml_query.hpp"
@@ -16,6 +18,10 @@
 #include "lather/service/server.hpp"
 #include "lather/wsa.hpp"
 #include "lather/wsse.hpp"
+
+// docs/wsdl2cpp.md's client (quickstart.cpp).
+onvif_device::DateTime camera_clock(const std::string& url, const std::string& user,
+                                    const std::string& password);
 
 namespace {
 
@@ -284,6 +290,58 @@ TEST_F(onvif, PullMessagesEchoesTheSubscriptionReferenceParameter) {
         fault_of([&] { onvif_events::PullPointSubscriptionClient{sub}.PullMessages(pull); });
     EXPECT_TRUE(wsa::is_fault(f, wsa::fault_kind::destination_unreachable)) << f.reason;
   }
+}
+
+std::string file_text(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The doc's client against a device that requires the UsernameToken on every operation: the
+// right password reads the device's clock, a wrong one is refused.
+TEST(onvif_quickstart, DocClientReadsTheClockWithADigest) {
+  device impl;
+  service svc{"Device", "http://www.onvif.org/ver10/device/wsdl"};
+  impl.mount_on(svc);
+  wsse::server_security security{password_of, {.username_token = true}};
+  security.install(svc);
+  server srv{{.address = "127.0.0.1", .port = 0, .threads = 1}};
+  srv.mount("/onvif/device_service", svc);
+  srv.start();
+  const std::string url =
+      "http://127.0.0.1:" + std::to_string(srv.port()) + "/onvif/device_service";
+
+  const auto before = std::chrono::floor<std::chrono::seconds>(system_clock::now());
+  const onvif_device::DateTime t = camera_clock(url, "admin", "secret");
+  const auto after = system_clock::now();
+  const auto reported =
+      wsse::utc_time(t.Date.Year, static_cast<unsigned>(t.Date.Month),
+                     static_cast<unsigned>(t.Date.Day), static_cast<unsigned>(t.Time.Hour),
+                     static_cast<unsigned>(t.Time.Minute), static_cast<unsigned>(t.Time.Second));
+  EXPECT_GE(reported, before);
+  EXPECT_LE(reported, after);
+
+  soap::fault denied;
+  try {
+    camera_clock(url, "admin", "guess");
+    ADD_FAILURE() << "a wrong password was accepted";
+  } catch (const soap::fault_error& e) {
+    denied = e.get();
+  }
+  EXPECT_TRUE(wsse::is_fault(denied, wsse::fault_code::failed_authentication)) << denied.reason;
+  srv.stop();
+}
+
+// docs/wsdl2cpp.md shows quickstart.cpp (after its leading comment) as it is built here.
+TEST(onvif_quickstart, DocShowsTheTestedClient) {
+  std::string code = file_text(LATHER_QUICKSTART_SOURCE);
+  ASSERT_NE(code.find("#include"), std::string::npos);
+  code.erase(0, code.find("#include"));
+  EXPECT_NE(file_text(LATHER_WSDL2CPP_DOC).find("```cpp\n" + code + "```\n"), std::string::npos)
+      << "docs/wsdl2cpp.md must show, in a cpp block:\n"
+      << code;
 }
 
 }  // namespace
