@@ -172,6 +172,41 @@ soap::header_use client::read_response_header(std::string_view operation, const 
   return soap::header_use::not_understood;
 }
 
+void client::call(std::string_view operation, const message_type& request_type, const void* request,
+                  const message_type& response_type, void* response, const call_options& o) {
+  if (request_type.encoded) {
+    // RPC/encoded (meta<Req>::encoding): xsi:typed parts, SOAP-ENC arrays, multi-refs.
+    if (!response_type.encoded)
+      throw std::invalid_argument("an RPC/encoded call needs encoding::soap in meta<Resp> as well");
+    std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : request_type.ns;
+    std::string_view element =
+        !o.request_element.empty() ? std::string_view(o.request_element) : operation;
+    invoke(
+        operation, o, true,
+        [&](xml::writer& w) { request_type.write_encoded(w, opts_.version, ns, element, request); },
+        [&](xml::reader& r, soap::envelope_reader& env) {
+          response_type.read_encoded(r, env, response);
+          return bind::error_info{};
+        });
+    return;
+  }
+  if (o.style == soap::style::rpc_encoded || response_type.encoded)
+    throw std::invalid_argument(
+        "rpc/encoded calls need request and response types whose meta<> says encoding::soap");
+  const bool bare = o.style == soap::style::document_bare;
+  invoke(
+      operation, o, false,
+      [&](xml::writer& w) {
+        request_type.write_content(
+            start_literal(w, operation, request_type.ns, request_type.name, o), request);
+        w.end_element();
+      },
+      [&](xml::reader& r, soap::envelope_reader&) {
+        return bare ? response_type.read(r, response, opts_.read)
+                    : response_type.read_content(r, response, opts_.read);
+      });
+}
+
 void client::invoke(std::string_view operation, const call_options& o, bool encoded,
                     detail::function_ref<void(xml::writer&)> write_body, body_reader read_body) {
   if (interceptors_.empty()) return invoke_plain(operation, o, encoded, write_body, read_body);

@@ -1,5 +1,7 @@
 #include "lather/service/service.hpp"
 
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -91,7 +93,105 @@ class raw_operation_entry final : public operation_entry {
   service::raw_handler handler_;
 };
 
+/// An operation over message_type tables: the typed operation's out_param form, without
+/// templates.
+class erased_operation final : public operation_entry {
+ public:
+  erased_operation(std::string name, const message_type& request, const message_type& response,
+                   message_handler handler, operation_options opts, std::string_view tns)
+      : request_(request), response_(response), handler_(handler) {
+    if (request.encoded != response.encoded)
+      throw std::invalid_argument("operation " + name +
+                                  ": the request and response types must both be rpc/encoded "
+                                  "(meta<>::encoding) or both literal");
+    if (request.encoded)
+      opts.style = soap::style::rpc_encoded;
+    else if (opts.style == soap::style::rpc_encoded)
+      throw std::invalid_argument("operation " + name +
+                                  ": rpc/encoded needs request and response types whose meta<> "
+                                  "says encoding::soap (see lather/soap/encoded.hpp)");
+    if (opts.timeout.count() > 0)
+      throw std::invalid_argument("operation " + name +
+                                  ": operation_options::timeout needs a typed handler");
+    if (!handler.fn) throw std::invalid_argument("operation " + name + ": no handler");
+    set_names(std::move(name), std::move(opts), tns, request.name, request.ns, response.name,
+              false);
+  }
+
+  void invoke(detail::exchange& x) override {
+    auto s = pool_.take(request_, response_);
+    detail::trim_after_large_message trim{x, s};
+    detail::read_request(x, *this, request_, s->request.get());
+    x.finish_request(options_.style == soap::style::rpc_encoded);
+    handler_.fn(handler_.target, s->request.get(), s->response.get());
+    detail::write_response(x, *this, response_, s->response.get());
+  }
+
+  void describe(wsdl_builder& b) const override {
+    detail::describe_operation(b, *this, true, request_.schema, response_.schema);
+  }
+
+ private:
+  using object = std::unique_ptr<void, void (*)(void*) noexcept>;
+  struct slot {
+    slot(const message_type& req, const message_type& resp)
+        : request(req.create(), req.destroy), response(resp.create(), resp.destroy) {}
+    object request, response;
+  };
+
+  const message_type& request_;
+  const message_type& response_;
+  message_handler handler_;
+  detail::object_pool<slot> pool_;
+};
+
 }  // namespace
+
+void detail::read_literal(exchange& x, const operation_entry& op, const message_type& t,
+                          void* req) {
+  if (!t.read)
+    throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Req>");
+  const bind::error_info e = op.options().style == soap::style::document_bare
+                                 ? t.read(x.reader(), req, x.read_options())
+                                 : t.read_content(x.reader(), req, x.read_options());
+  if (e) x.request_error(e);
+}
+
+void detail::read_request(exchange& x, const operation_entry& op, const message_type& t,
+                          void* req) {
+  if (op.options().style != soap::style::rpc_encoded) return read_literal(x, op, t, req);
+  if (!t.read_encoded)
+    throw std::logic_error("operation " + op.name() + ": rpc/encoded needs meta<Req>::encoding");
+  t.read_encoded(x.reader(), x.envelope(), req);
+}
+
+void detail::write_literal(exchange& x, const operation_entry& op, const message_type& t,
+                           const void* resp) {
+  if (!t.write_content)
+    throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Resp>");
+  xml::writer& w = start_literal(x, op);
+  t.write_content(w, resp);
+  w.end_element();
+  x.end_response();
+}
+
+void detail::write_response(exchange& x, const operation_entry& op, const message_type& t,
+                            const void* resp) {
+  if (op.options().style != soap::style::rpc_encoded) return write_literal(x, op, t, resp);
+  if (!t.write_encoded)
+    throw std::logic_error("operation " + op.name() + ": rpc/encoded needs meta<Resp>::encoding");
+  t.write_encoded(x.begin_response(true), x.version(), op.request_ns(), op.response_element(),
+                  resp);
+  x.end_response();
+}
+
+service& service::operation(std::string name, const message_type& request,
+                            const message_type& response, message_handler handler,
+                            operation_options opts) {
+  add(std::make_unique<erased_operation>(std::move(name), request, response, handler,
+                                         std::move(opts), tns_));
+  return *this;
+}
 
 service& service::raw_operation(std::string name, std::string ns, std::string local,
                                 raw_handler handler, operation_options opts) {

@@ -440,6 +440,41 @@ void wsdl_builder::add_operation(wsdl_operation_def op, const operation_options&
   operations_.push_back(std::move(op));
 }
 
+void detail::describe_operation(wsdl_builder& b, const operation_entry& op, bool has_response,
+                                const message_schema& req, const message_schema& resp) {
+  const operation_options& o = op.options();
+  wsdl_operation_def d;
+  d.name = op.name();
+  d.action = o.soap_action;
+  d.documentation = o.documentation;
+  d.style = o.style;
+  d.one_way = !has_response;
+  d.element_ns = std::string(op.request_ns());
+  d.request_element = std::string(op.request_element());
+  d.response_element = std::string(op.response_element());
+  const std::string& ns = d.element_ns;
+  const bool response = has_response && resp.fields;
+  // Messages the schema cannot express are described by service_options::static_wsdl.
+  if (req.expressible && resp.expressible && req.fields) {
+    switch (o.style) {
+      case soap::style::document_wrapped:
+        b.add_element(ns, d.request_element, req.fields(b));
+        if (response) b.add_element(ns, d.response_element, resp.fields(b));
+        break;
+      case soap::style::document_bare:
+        b.add_element(ns, d.request_element, req.type(b));
+        if (response) b.add_element(ns, d.response_element, resp.type(b));
+        break;
+      case soap::style::rpc_literal:
+      case soap::style::rpc_encoded:
+        d.request_parts = req.fields(b);
+        if (response) d.response_parts = resp.fields(b);
+        break;
+    }
+  }
+  b.add_operation(std::move(d), o);
+}
+
 std::string generate_wsdl(const service& s, std::string_view address) {
   wsdl_builder b;
   for (const auto& op : s.operations()) op->describe(b);

@@ -55,6 +55,7 @@ struct mock_path {
 struct mock_input {
   std::string cpp_namespace, target, service_name, target_namespace;
   std::vector<std::string> type_headers;
+  std::string describe_header;  ///< declares the messages' message_type tables extern
   std::vector<mock_struct> structs;
   /// mock_<k>.cpp defines sample() for structs [first, second) (the bind_<k>.cpp split).
   std::vector<std::pair<std::size_t, std::size_t>> struct_sources;

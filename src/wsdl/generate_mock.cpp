@@ -76,44 +76,40 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
       "#include <memory>\n#include <string>\n#include <string_view>\n#include <tuple>\n"
       "#include <vector>\n\n"
       "#include \"lather/service/server.hpp\"\n#include \"lather/service/service.hpp\"\n"
-      "#include \"lather/soap/encoded.hpp\"\n#include \"lather/soap/envelope.hpp\"\n"
-      "#include \"lather/soap/style.hpp\"\n#include \"lather/xml/writer.hpp\"\n";
+      "#include \"lather/soap/envelope.hpp\"\n#include \"lather/soap/style.hpp\"\n"
+      "#include \"lather/xml/writer.hpp\"\n";
   for (const port_type_plan& pt : in.port_types) t += "#include \"" + pt.header + "\"\n";
-  t += "#include \"" + samples_file + "\"\n\nnamespace {\n\n";
+  t += "#include \"" + in.describe_header + "\"\n#include \"" + samples_file +
+       "\"\n\nnamespace {\n\n";
   if (in.port_types.empty())
     return t +
            "}  // namespace\n\nint main() {\n"
            "  std::fputs(\"mock-server: no operation of this contract is generated (see "
            "names.txt)\\n\", stderr);\n  return 1;\n}\n";
-  t += "template <class T>\nT sample_of() {\n  T v{};\n  " + ns +
-       "::mock::sample(v, 0);\n  return v;\n}\n\n";
+  t += "/// `T`'s sample() over its message_type table (no binding template instantiated here).\n"
+       "template <class T>\nvoid sample_into(void* v) {\n  " +
+       ns + "::mock::sample(*static_cast<T*>(v), 0);\n}\n\n";
   t += "/// A message as the client and the service write it: Envelope, Body, the element\n"
        "/// (document), the RPC wrapper with the parts (rpc/literal), or the RPC wrapper with\n"
        "/// encoded parts and multi-refs after it (rpc/encoded).\n"
-       "template <class T>\n"
        "void write_envelope(const std::filesystem::path& file, lather::soap::version version,\n"
-       "                    lather::soap::style style, std::string_view ns,\n"
-       "                    std::string_view element) {\n"
-       "  const T value = sample_of<T>();\n"
+       "                    lather::soap::style style, std::string_view ns, std::string_view "
+       "element,\n"
+       "                    const lather::message_type& type, void (*sample)(void*)) {\n"
+       "  std::unique_ptr<void, void (*)(void*) noexcept> value{type.create(), type.destroy};\n"
+       "  sample(value.get());\n"
        "  lather::xml::output out;\n  lather::xml::writer w{out};\n"
        "  lather::soap::envelope_writer env{w, version};\n"
        "  lather::soap::envelope_write_options o;\n"
-       "  o.encoded = lather::soap::encoded_message<T>;\n"
+       "  o.encoded = type.encoded;\n"
        "  env.begin(o);\n  env.begin_body();\n"
-       "  if constexpr (lather::soap::encoded_message<T>) {\n"
-       "    lather::soap::encoder enc{w};\n"
-       "    std::apply([&](const auto&... f) { (enc.count(value.*(f.member)), ...); },\n"
-       "               lather::bind::fields_of<T>);\n"
-       "    lather::soap::write_rpc_start(w, version, style, ns, element);\n"
-       "    std::apply([&](const auto&... f) { (enc.write(\"\", f.name, value.*(f.member)), ...); "
-       "},\n"
-       "               lather::bind::fields_of<T>);\n"
-       "    w.end_element();\n    enc.write_independents();\n"
+       "  if (type.encoded) {\n"
+       "    type.write_encoded(w, version, ns, element, value.get());\n"
        "  } else {\n"
        "    if (lather::soap::is_rpc(style))\n"
        "      lather::soap::write_rpc_start(w, version, style, ns, element);\n"
        "    else\n      w.start_element(ns, element);\n"
-       "    lather::bind::write_content(w, value);\n    w.end_element();\n  }\n"
+       "    type.write_content(w, value.get());\n    w.end_element();\n  }\n"
        "  env.end();\n"
        "  std::ofstream f(file, std::ios::binary);\n  f << out.view();\n"
        "  if (!f) {\n    std::fprintf(stderr, \"mock-server: cannot write %s\\n\", "
@@ -123,7 +119,8 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
     t += "struct mock" + std::to_string(i) + " final : ::" + ns + "::" + pt.cls + "Service {\n";
     for (const operation_plan& op : pt.operations)
       t += "  void " + op.method + "(const " + op.request_type + "&, " + op.response_type +
-           "& response) override {\n    response = sample_of<" + op.response_type + ">();\n  }\n";
+           "& response) override {\n    lather::message_type_of<" + op.response_type +
+           ">().reset(&response);\n    " + ns + "::mock::sample(response, 0);\n  }\n";
     t += "};\n\n";
   }
   t += "int usage() {\n"
@@ -147,12 +144,14 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
       std::string file = pt.name + "." + op.name;
       std::string style =
           "lather::soap::style::" + (op.style.empty() ? std::string("document_wrapped") : op.style);
-      t += "    write_envelope<" + op.request_type + ">(dir / " + quote(file + ".req.xml") + ", " +
-           v + ", " + style + ", " + quote(op.element_ns) + ", " + quote(op.request_element) +
-           ");\n";
-      t += "    write_envelope<" + op.response_type + ">(dir / " + quote(file + ".res.xml") + ", " +
-           v + ", " + style + ", " + quote(op.element_ns) + ", " + quote(op.response_element) +
-           ");\n";
+      for (int res = 0; res < 2; ++res) {
+        const std::string& type = res ? op.response_type : op.request_type;
+        t += "    write_envelope(dir / " + quote(file + (res ? ".res.xml" : ".req.xml")) + ", " +
+             v + ", " + style + ", " + quote(op.element_ns) + ", " +
+             quote(res ? op.response_element : op.request_element) +
+             ",\n                   lather::message_type_of<" + type + ">(), &sample_into<" + type +
+             ">);\n";
+      }
     }
   }
   t += "    return 0;\n  }\n"

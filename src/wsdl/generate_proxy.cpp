@@ -1,5 +1,6 @@
 // lather-wsdl2cpp: per portType a client proxy and an abstract service class, declared in the
-// port type's header and defined in operations_<k>.cpp; the output's CMakeLists.txt.
+// port type's header and defined in operations_<k>.cpp over the messages' message_type tables
+// (no binding template is instantiated there); the output's CMakeLists.txt.
 #include "generate_emit.hpp"
 #include "generate_names.hpp"
 
@@ -22,6 +23,11 @@ std::string settings_of(const operation_plan& op, const std::string& indent) {
   if (!op.response_action.empty())
     settings += indent + "o.response_action = " + quote(op.response_action) + ";\n";
   return settings;
+}
+
+/// The message_type table of a generated message struct (instantiated in bind_<k>.cpp).
+std::string message_type(const std::string& type) {
+  return "lather::message_type_of<" + type + ">()";
 }
 
 }  // namespace
@@ -97,14 +103,19 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
               "& response) {\n  " + method + "(request, response, lather::call_options{});\n}\n";
       text += "void " + client + method + "(const " + Req + "& request, " + Res +
               "& response, lather::call_options o) {\n" + settings_of(op, "  ") +
-              "  client_->call(" + quote(op.name) + ", request, response, o);\n}\n";
+              "  client_->call(" + quote(op.name) + ", " + message_type(Req) + ", &request, " +
+              message_type(Res) + ", &response, o);\n}\n";
       mount += "  {\n    lather::operation_options o;\n" + settings_of(op, "    ");
       for (const auto& [ns, element, action] : op.fault_actions)
         mount += "    o.fault_actions.push_back({" + quote(ns) + ", " + quote(element) + ", " +
                  quote(action) + "});\n";
-      mount += "    s.operation(\n        " + quote(op.name) + ",\n        [this](" + Req +
-               "& request, " + Res + "& response) { " + method +
-               "(request, response); },\n        std::move(o));\n  }\n";
+      mount +=
+          "    s.operation(" + quote(op.name) + ", " + message_type(Req) + ",\n                " +
+          message_type(Res) + ",\n                {[](void* self, const void* request, " +
+          "void* response) {\n                   static_cast<" + pt.cls + "Service*>(self)->" +
+          method + "(*static_cast<const " + Req + "*>(request),\n" +
+          "                       *static_cast<" + Res + "*>(response));\n" +
+          "                 },\n                 this},\n                std::move(o));\n  }\n";
     }
     text += "\nvoid " + service + mount_name(k) + "(lather::service& s) {\n" + mount + "}\n";
   }

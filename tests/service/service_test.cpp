@@ -1045,4 +1045,50 @@ TEST(xml_declaration, RequestsStartWithItUnlessTheClientDropsIt) {
   raw.stop();
 }
 
+// service::operation and client::call over message_type tables (what lather-wsdl2cpp's code
+// uses): the same messages and the same WSDL as the typed forms, and their misuses refused.
+TEST(message_types, ErasedOperationAndCallMatchTheTypedForms) {
+  struct adder {
+    int calls = 0;
+  } target;
+  const message_type& req = message_type_of<add_request>();
+  const message_type& resp = message_type_of<add_response>();
+  service erased{"TestService", std::string(test_ns)};
+  erased.operation("add", req, resp,
+                   {[](void* t, const void* in, void* out) {
+                      ++static_cast<adder*>(t)->calls;
+                      const auto& r = *static_cast<const add_request*>(in);
+                      static_cast<add_response*>(out)->result = r.a + r.b;
+                    },
+                    &target});
+  service typed{"TestService", std::string(test_ns)};
+  typed.operation("add", [](const add_request& r) { return add_response{r.a + r.b}; });
+  EXPECT_EQ(generate_wsdl(erased, "http://x/"), generate_wsdl(typed, "http://x/"));
+
+  server srv{server_options{}};
+  srv.mount("/add", erased);
+  srv.start();
+  client c{"http://127.0.0.1:" + std::to_string(srv.port()) + "/add"};
+  EXPECT_EQ(c.call<add_response>("add", add_request{2, 3}).result, 5);
+  const add_request in{40, 2};
+  add_response out;
+  c.call("add", req, &in, resp, &out);
+  EXPECT_EQ(out.result, 42);
+  EXPECT_EQ(target.calls, 2);
+  srv.stop();
+
+  const message_handler none{};
+  operation_options encoded;
+  encoded.style = soap::style::rpc_encoded;
+  EXPECT_THROW(erased.operation("a", req, resp, none), std::invalid_argument);
+  const message_handler any{[](void*, const void*, void*) {}, nullptr};
+  EXPECT_THROW(erased.operation("b", req, resp, any, encoded), std::invalid_argument);
+  operation_options timed;
+  timed.timeout = std::chrono::milliseconds{10};
+  EXPECT_THROW(erased.operation("c", req, resp, any, timed), std::invalid_argument);
+  call_options rpc;
+  rpc.style = soap::style::rpc_encoded;
+  EXPECT_THROW(c.call("add", req, &in, resp, &out, rpc), std::invalid_argument);
+}
+
 }  // namespace

@@ -326,11 +326,13 @@ TEST(WsdlGenerate, MockSamplesAndServer) {
   EXPECT_EQ(samples.find("v.mode"), std::string::npos) << "an enum's first value is its default";
   const std::string& server = file(r, "mock_server.cpp");
   for (const char* want : {
-           "write_envelope<::g::in>(dir / \"P.op.req.xml\", lather::soap::version::soap11, "
-           "lather::soap::style::document_wrapped, \"urn:t\", \"in\");",
-           "write_envelope<::g::rpcOp>(dir / \"P.rpcOp.req.xml\", lather::soap::version::soap11, "
-           "lather::soap::style::rpc_literal, \"urn:t\", \"rpcOp\");",
-           "write_envelope<::g::out>(dir / \"P.op.res.xml\"",
+           "write_envelope(dir / \"P.op.req.xml\", lather::soap::version::soap11, "
+           "lather::soap::style::document_wrapped, \"urn:t\", \"in\",\n"
+           "                   lather::message_type_of<::g::in>(), &sample_into<::g::in>);",
+           "write_envelope(dir / \"P.rpcOp.req.xml\", lather::soap::version::soap11, "
+           "lather::soap::style::rpc_literal, \"urn:t\", \"rpcOp\",\n"
+           "                   lather::message_type_of<::g::rpcOp>(), &sample_into<::g::rpcOp>);",
+           "write_envelope(dir / \"P.op.res.xml\"",
            "srv.mount(\"/\", *services.back());",  // a binding without a port: at "/"
            "std::printf(\"serving %s\\n\", \"/\");",
        })

@@ -23,6 +23,7 @@
 #include "lather/bind/bind.hpp"
 #include "lather/http/client.hpp"
 #include "lather/service/detail/function_ref.hpp"
+#include "lather/service/message_type.hpp"
 #include "lather/service/service.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/fault.hpp"
@@ -146,37 +147,17 @@ class client {
   template <class Req, class Resp>
   void call(std::string_view operation, const Req& request, Resp& response,
             const call_options& o = {}) {
-    if constexpr (soap::encoded_message<Req>) {
-      // RPC/encoded (meta<Req>::encoding): xsi:typed parts, SOAP-ENC arrays, multi-refs.
-      static_assert(soap::encoded_message<Resp>,
-                    "an RPC/encoded call needs encoding::soap in meta<Resp> as well");
-      std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : meta<Req>::ns;
-      std::string_view element =
-          !o.request_element.empty() ? std::string_view(o.request_element) : operation;
-      invoke(
-          operation, o, true,
-          [&](xml::writer& w) {
-            soap::write_encoded_message(w, opts_.version, ns, element, request);
-          },
-          [&](xml::reader& r, soap::envelope_reader& env) {
-            soap::read_encoded_message(r, env, response);
-            return bind::error_info{};
-          });
-    } else {
-      if (o.style == soap::style::rpc_encoded)
-        throw std::invalid_argument(
-            "rpc/encoded calls need request and response types whose meta<> says "
-            "encoding::soap");
-      const bool bare = o.style == soap::style::document_bare;
-      invoke(
-          operation, o, false,
-          [&](xml::writer& w) { open_literal(w, operation, request, o).end_element(); },
-          [&](xml::reader& r, soap::envelope_reader&) {
-            return bare ? bind::read(r, response, opts_.read)
-                        : bind::read_content(r, response, opts_.read);
-          });
-    }
+    static_assert(soap::encoded_message<Req> == soap::encoded_message<Resp>,
+                  "an RPC/encoded call needs encoding::soap in meta<Req> and meta<Resp>");
+    call(operation, detail::message_type_part<Req, detail::writes>(), &request,
+         detail::message_type_part<Resp, detail::reads>(), &response, o);
   }
+  /// The same over message_type tables (lather/service/message_type.hpp): `request` points to a
+  /// `request_type`, `response` to a `response_type`. No template is instantiated where it is
+  /// called (lather-wsdl2cpp's proxies call this way). A request type whose meta<> says
+  /// encoding::soap makes the call RPC/encoded (xsi:typed parts, SOAP-ENC arrays, multi-refs).
+  void call(std::string_view operation, const message_type& request_type, const void* request,
+            const message_type& response_type, void* response, const call_options& o = {});
 
   /// Streaming request (lather/service/sequence.hpp): `head`'s fields, then the items
   /// `produce(sequence_writer<Req>& out)` pushes, each serialized straight into the (chunked)
@@ -250,10 +231,16 @@ class client {
   // Start the literal request element for a Req, left open.
   template <class Req>
   xml::writer& start_literal(xml::writer& w, std::string_view operation, const call_options& o) {
+    return start_literal(w, operation, meta<Req>::ns, meta<Req>::name, o);
+  }
+  // Start the literal request element for a message type {ns}name, left open (inline: it is on
+  // every call's path).
+  xml::writer& start_literal(xml::writer& w, std::string_view operation, std::string_view type_ns,
+                             std::string_view type_name, const call_options& o) {
     const bool bare = o.style == soap::style::document_bare;
-    std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : meta<Req>::ns;
+    std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : type_ns;
     std::string_view element = !o.request_element.empty() ? std::string_view(o.request_element)
-                               : bare                     ? meta<Req>::name
+                               : bare                     ? type_name
                                                           : operation;
     if (soap::is_rpc(o.style))
       soap::write_rpc_start(w, opts_.version, o.style, ns, element);

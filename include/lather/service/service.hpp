@@ -40,6 +40,7 @@
 #include "lather/bind/bind.hpp"
 #include "lather/detail/object_pool.hpp"
 #include "lather/http/server.hpp"
+#include "lather/service/message_type.hpp"
 #include "lather/service/reply.hpp"
 #include "lather/service/sequence.hpp"
 #include "lather/soap/encoded.hpp"
@@ -327,6 +328,13 @@ class operation_entry {
   std::size_t index_ = 0;
 };
 
+/// The handler of a type-erased operation (service::operation with message types): `fn` gets
+/// `target`, the request and the response (pointers to the message types' objects).
+struct message_handler {
+  void (*fn)(void* target, const void* request, void* response) = nullptr;
+  void* target = nullptr;
+};
+
 struct service_options {
   bool soap11 = true;  ///< accept SOAP 1.1 requests
   bool soap12 = true;  ///< accept SOAP 1.2 requests
@@ -371,6 +379,14 @@ class service {
   /// Register an operation (see the file comment for handler shapes).
   template <class F>
   service& operation(std::string name, F handler, operation_options opts = {});
+
+  /// Register an operation whose messages are described by tables (lather/service/
+  /// message_type.hpp) and whose handler is `handler.fn(handler.target, &request, &response)`,
+  /// a `void f(const Req&, Resp&)` form: no template is instantiated where it is called
+  /// (lather-wsdl2cpp's services register this way). Request and response objects are pooled
+  /// as with the typed forms. operation_options::timeout is not supported here.
+  service& operation(std::string name, const message_type& request, const message_type& response,
+                     message_handler handler, operation_options opts = {});
 
   /// Message-level operation taking body element {ns}local: `handler` gets the reader on
   /// that element's start tag (it must read through the end tag) and the writer positioned in
@@ -426,5 +442,6 @@ class service {
 }  // namespace lather
 
 #include "lather/service/detail/describe.hpp"
+#include "lather/service/detail/message_type_of.hpp"
 #include "lather/service/detail/typed_operation.hpp"
 #include "lather/service/wsdl.hpp"

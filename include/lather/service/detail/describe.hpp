@@ -8,6 +8,7 @@
 
 #include "lather/service/detail/streaming_operation.hpp"
 #include "lather/service/detail/typed_operation.hpp"
+#include "lather/service/message_type.hpp"
 #include "lather/service/wsdl.hpp"
 
 namespace lather::detail {
@@ -55,48 +56,30 @@ constexpr bool schema_expressible() {
   }
 }
 
-/// The WSDL description of an operation whose messages are Req and Resp (streaming operations
-/// are described by their plain message structs, like the non-streaming equivalent).
+template <class T>
+constexpr message_schema make_message_schema() {
+  message_schema m;
+  m.expressible = std::is_same_v<T, no_response> || schema_expressible<T>();
+  if constexpr (bind::complex_type<T> && schema_expressible<T>()) {
+    m.fields = [](wsdl_builder& b) { return b.fields_of<T>(); };
+    m.type = [](wsdl_builder& b) { return b.type_of<T>(); };
+  }
+  return m;
+}
+/// How the WSDL describes T (no_response: nothing to describe).
+template <class T>
+inline constexpr message_schema message_schema_v = make_message_schema<T>();
+
+/// The WSDL description of an operation whose messages are described by `req` and `resp`
+/// (src/service/wsdl.cpp).
+void describe_operation(wsdl_builder& b, const operation_entry& op, bool has_response,
+                        const message_schema& req, const message_schema& resp);
+
+/// The same for messages Req and Resp (streaming operations are described by their plain
+/// message structs, like the non-streaming equivalent).
 template <class Req, class Resp>
 void describe_operation(wsdl_builder& b, const operation_entry& op, bool has_response) {
-  const operation_options& o = op.options();
-  wsdl_operation_def d;
-  d.name = op.name();
-  d.action = o.soap_action;
-  d.documentation = o.documentation;
-  d.style = o.style;
-  d.one_way = !has_response;
-  d.element_ns = std::string(op.request_ns());
-  d.request_element = std::string(op.request_element());
-  d.response_element = std::string(op.response_element());
-  const std::string ns = d.element_ns;
-  // Messages the schema cannot express are described by service_options::static_wsdl.
-  if constexpr (schema_expressible<Req>() &&
-                (schema_expressible<Resp>() || std::is_same_v<Resp, no_response>)) {
-    switch (o.style) {
-      case soap::style::document_wrapped:
-        b.add_element(ns, d.request_element, b.fields_of<Req>());
-        if (has_response) {
-          if constexpr (bind::complex_type<Resp>)
-            b.add_element(ns, d.response_element, b.fields_of<Resp>());
-        }
-        break;
-      case soap::style::document_bare:
-        b.add_element(ns, d.request_element, b.type_of<Req>());
-        if (has_response) {
-          if constexpr (bind::complex_type<Resp>)
-            b.add_element(ns, d.response_element, b.type_of<Resp>());
-        }
-        break;
-      case soap::style::rpc_literal:
-      case soap::style::rpc_encoded:
-        d.request_parts = b.fields_of<Req>();
-        if constexpr (bind::complex_type<Resp>)
-          if (has_response) d.response_parts = b.fields_of<Resp>();
-        break;
-    }
-  }
-  b.add_operation(std::move(d), o);
+  describe_operation(b, op, has_response, message_schema_v<Req>, message_schema_v<Resp>);
 }
 
 template <class Detail>

@@ -46,22 +46,32 @@ decltype(auto) call_handler(F& fn, exchange& x, A&&... a) {
     return fn(std::forward<A>(a)...);
 }
 
-/// Read a literal request message (wrapper or bare element) into `req`; a binding error is
-/// the sender's fault.
-template <class Req>
-void read_literal(exchange& x, const operation_entry& op, Req& req) {
-  if constexpr (!bind::complex_type<Req> || soap::encoded_message<Req>) {
-    (void)x, (void)req;
-    throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Req>");
-  } else {
-    bind::error_info e;
-    if (op.options().style == soap::style::document_bare)
-      e = bind::read(x.reader(), req, x.read_options());
-    else
-      e = bind::read_content(x.reader(), req, x.read_options());
-    if (e) x.request_error(e);
+/// Drops a pooled request/response slot after a large message instead of giving it back (also
+/// on a failed call: a partly read big request is as big).
+template <class Lease>
+struct trim_after_large_message {
+  exchange& x;
+  Lease& s;
+  ~trim_after_large_message() {
+    if (x.reader().bytes_consumed() > pooled_message_limit) s.discard();
   }
-}
+};
+template <class Lease>
+trim_after_large_message(exchange&, Lease&) -> trim_after_large_message<Lease>;
+
+// The steps of an operation's call for a message type `t` (src/service/service.cpp), shared by
+// the typed operations and the type-erased ones.
+
+/// Read a literal request message (wrapper or bare element) into `req`, a `t`; a binding error
+/// is the sender's fault.
+void read_literal(exchange& x, const operation_entry& op, const message_type& t, void* req);
+/// Read the request into `req`, a `t`: RPC/encoded or literal as the operation's style says.
+void read_request(exchange& x, const operation_entry& op, const message_type& t, void* req);
+/// Write `resp`, a `t`, as the literal response and end the response.
+void write_literal(exchange& x, const operation_entry& op, const message_type& t, const void* resp);
+/// Write `resp`, a `t`, as the operation's style says and end the response.
+void write_response(exchange& x, const operation_entry& op, const message_type& t,
+                    const void* resp);
 
 /// Start the literal response's element (wrapper, RPC wrapper or bare element), left open.
 inline xml::writer& start_literal(exchange& x, const operation_entry& op) {
@@ -82,15 +92,14 @@ xml::writer& begin_literal(exchange& x, const operation_entry& op, const Resp& h
   return w;
 }
 
+template <class Req>
+void read_literal(exchange& x, const operation_entry& op, Req& req) {
+  read_literal(x, op, message_type_part<Req, reads>(), &req);
+}
+
 template <class Resp>
 void write_literal(exchange& x, const operation_entry& op, const Resp& resp) {
-  if constexpr (!bind::complex_type<Resp> || soap::encoded_message<Resp>) {
-    (void)x, (void)resp;
-    throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Resp>");
-  } else {
-    begin_literal(x, op, resp).end_element();
-    x.end_response();
-  }
+  write_literal(x, op, message_type_part<Resp, writes>(), &resp);
 }
 
 template <class Req, class Resp, class F, bool Ctx, handler_form Form>
@@ -115,14 +124,7 @@ class typed_operation final : public operation_entry {
     if constexpr (Form != handler_form::async && !Ctx)
       if (options_.timeout.count() > 0) return invoke_with_deadline(x);
     auto s = pool_.take();
-    // Also on a failed call: a partly read big request is as big.
-    struct trim_after_large_message {
-      exchange& x;
-      typename object_pool<slot>::lease& s;
-      ~trim_after_large_message() {
-        if (x.reader().bytes_consumed() > pooled_message_limit) s.discard();
-      }
-    } trim{x, s};
+    trim_after_large_message trim{x, s};
     read_request(x, s->req);
     x.finish_request(options_.style == soap::style::rpc_encoded);
     if constexpr (Form == handler_form::one_way) {
@@ -211,30 +213,11 @@ class typed_operation final : public operation_entry {
   }
 
   void read_request(exchange& x, Req& req) {
-    if (options_.style == soap::style::rpc_encoded)
-      read_encoded(x, req);
-    else
-      read_literal(x, *this, req);
-  }
-
-  void read_encoded(exchange& x, Req& req) {
-    if constexpr (soap::encoded_message<Req>)
-      soap::read_encoded_message(x.reader(), x.envelope(), req);
+    detail::read_request(x, *this, message_type_part<Req, reads>(), &req);
   }
 
   void write_response(exchange& x, const Resp& resp) {
-    if (options_.style == soap::style::rpc_encoded)
-      write_encoded(x, resp);
-    else
-      write_literal(x, *this, resp);
-  }
-
-  void write_encoded(exchange& x, const Resp& resp) {
-    if constexpr (soap::encoded_message<Resp>) {
-      soap::write_encoded_message(x.begin_response(true), x.version(), request_ns_,
-                                  response_element_, resp);
-      x.end_response();
-    }
+    detail::write_response(x, *this, message_type_part<Resp, writes>(), &resp);
   }
 
   F fn_;

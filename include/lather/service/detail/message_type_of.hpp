@@ -1,0 +1,72 @@
+// lather/service/detail/message_type_of.hpp — message_type_of<T>(): the table of
+// lather/service/message_type.hpp, built from T's binding (needs service.hpp's includes).
+#pragma once
+
+#include <type_traits>
+
+#include "lather/bind/bind.hpp"
+#include "lather/service/detail/describe.hpp"
+#include "lather/service/message_type.hpp"
+#include "lather/soap/encoded.hpp"
+
+namespace lather {
+namespace detail {
+
+template <class T, unsigned Parts>
+constexpr message_type make_message_type() {
+  static_assert(bind::complex_type<T>, "a message type needs lather::meta<T>");
+  message_type m;
+  m.ns = meta<T>::ns;
+  m.name = meta<T>::name;
+  m.encoded = soap::encoded_message<T>;
+  if constexpr ((Parts & lifetime) != 0) {
+    m.create = []() -> void* { return new T{}; };
+    m.destroy = [](void* p) noexcept { delete static_cast<T*>(p); };
+    m.reset = [](void* p) { *static_cast<T*>(p) = T{}; };
+  }
+  if constexpr ((Parts & writes) != 0) {
+    if constexpr (soap::encoded_message<T>) {
+      m.write_encoded = [](xml::writer& w, soap::version v, std::string_view ns,
+                           std::string_view element, const void* p) {
+        soap::write_encoded_message(w, v, ns, element, *static_cast<const T*>(p));
+      };
+    } else {
+      m.write_content = [](xml::writer& w, const void* p) {
+        bind::write_content(w, *static_cast<const T*>(p));
+      };
+    }
+  }
+  if constexpr ((Parts & reads) != 0) {
+    if constexpr (soap::encoded_message<T>) {
+      m.read_encoded = [](xml::reader& r, soap::envelope_reader& env, void* p) {
+        soap::read_encoded_message(r, env, *static_cast<T*>(p));
+      };
+    } else {
+      m.read_content = [](xml::reader& r, void* p, const bind::read_options& o) {
+        return bind::read_content(r, *static_cast<T*>(p), o);
+      };
+      m.read = [](xml::reader& r, void* p, const bind::read_options& o) {
+        return bind::read(r, *static_cast<T*>(p), o);
+      };
+    }
+  }
+  if constexpr ((Parts & described) != 0) m.schema = message_schema_v<T>;
+  return m;
+}
+
+template <class T, unsigned Parts>
+inline constexpr message_type message_type_v = make_message_type<T, Parts>();
+
+template <class T, unsigned Parts>
+const message_type& message_type_part() noexcept {
+  return message_type_v<T, Parts>;
+}
+
+}  // namespace detail
+
+template <class T>
+const message_type& message_type_of() noexcept {
+  return detail::message_type_v<T, detail::all_parts>;
+}
+
+}  // namespace lather

@@ -1,0 +1,106 @@
+// lather/service/message_type.hpp — how one message type is read, written and described, as a
+// table of function pointers, so a call or an operation compiles to plain calls.
+//
+// client::call<Req, Resp> and service::operation(name, handler) instantiate the binding of
+// their message types in the file that calls them. Code with many operations over the same
+// types (lather-wsdl2cpp's output) instantiates each message type's table once instead:
+//
+//   // in a header, after meta<acme::GetOrder>:
+//   LATHER_MESSAGE_TYPE_EXTERN(acme::GetOrder);
+//   // in one .cpp file that includes lather/service/service.hpp and that header:
+//   LATHER_MESSAGE_TYPE_INSTANTIATE(acme::GetOrder);
+//   // anywhere (this header and lather/service/client.hpp suffice):
+//   c.call("getOrder", lather::message_type_of<acme::GetOrder>(), &request,
+//          lather::message_type_of<acme::GetOrderResponse>(), &response);
+//
+// The bytes on the wire are the same as with the typed API. A literal message type has the
+// literal entries, an RPC/encoded one (meta<T>::encoding) the encoded ones; the others are null.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace lather {
+
+namespace xml {
+class reader;
+class writer;
+}  // namespace xml
+namespace bind {
+struct read_options;
+struct error_info;
+}  // namespace bind
+namespace soap {
+enum class version : std::uint8_t;
+class envelope_reader;
+}  // namespace soap
+class wsdl_builder;
+struct xsd_ref;
+struct xsd_field;
+
+/// How a service's WSDL describes a message type T (lather/service/wsdl.hpp).
+struct message_schema {
+  /// Whether the schema can say what T is (RPC/encoded-only values cannot: such operations
+  /// are described by service_options::static_wsdl).
+  bool expressible = false;
+  std::vector<xsd_field> (*fields)(wsdl_builder&) = nullptr;  ///< wsdl_builder::fields_of<T>
+  xsd_ref (*type)(wsdl_builder&) = nullptr;                   ///< wsdl_builder::type_of<T>
+};
+
+/// One message type T (a struct bound with lather::meta<T>), type-erased: `void*` points to a T.
+struct message_type {
+  std::string_view ns, name;                  ///< meta<T>::ns, meta<T>::name
+  bool encoded = false;                       ///< RPC/encoded (meta<T>::encoding is soap)
+  void* (*create)() = nullptr;                ///< new T{}
+  void (*destroy)(void*) noexcept = nullptr;  ///< delete
+  void (*reset)(void*) = nullptr;             ///< = T{}
+
+  // literal
+  /// T's attributes and children into an open element (bind::write_content).
+  void (*write_content)(xml::writer&, const void*) = nullptr;
+  /// Reader on the element's start tag: its attributes and children (bind::read_content).
+  bind::error_info (*read_content)(xml::reader&, void*, const bind::read_options&) = nullptr;
+  /// Reader on the element's start tag: the element as T's own (bind::read; document/bare).
+  bind::error_info (*read)(xml::reader&, void*, const bind::read_options&) = nullptr;
+
+  // RPC/encoded
+  /// soap::write_encoded_message: the wrapper {ns}element, the parts, the multi-refs.
+  void (*write_encoded)(xml::writer&, soap::version, std::string_view ns, std::string_view element,
+                        const void*) = nullptr;
+  /// soap::read_encoded_message: reader on the wrapper, reads the rest of the Body.
+  void (*read_encoded)(xml::reader&, soap::envelope_reader&, void*) = nullptr;
+
+  message_schema schema;
+};
+
+/// T's table (defined in lather/service/detail/message_type_of.hpp, which service.hpp includes).
+template <class T>
+const message_type& message_type_of() noexcept;
+
+namespace detail {
+/// Which entries of a message_type to fill: the typed API fills only what its call needs (a
+/// client writes its request type and reads its response type; a request type may be
+/// write-only), so it instantiates no more than the call itself would.
+enum message_parts : unsigned {
+  reads = 1,      ///< read, read_content / read_encoded
+  writes = 2,     ///< write_content / write_encoded
+  lifetime = 4,   ///< create, destroy, reset
+  described = 8,  ///< schema
+  all_parts = reads | writes | lifetime | described,
+};
+/// T's table with the entries `Parts` says (message_type_of<T>() has them all).
+template <class T, unsigned Parts>
+const message_type& message_type_part() noexcept;
+}  // namespace detail
+
+}  // namespace lather
+
+/// message_type_of<T>() is instantiated in another translation unit (the one with
+/// LATHER_MESSAGE_TYPE_INSTANTIATE(T)).
+#define LATHER_MESSAGE_TYPE_EXTERN(...) \
+  extern template const ::lather::message_type& lather::message_type_of<__VA_ARGS__>() noexcept
+
+/// Instantiate T's table here (after lather/service/service.hpp).
+#define LATHER_MESSAGE_TYPE_INSTANTIATE(...) \
+  template const ::lather::message_type& lather::message_type_of<__VA_ARGS__>() noexcept
