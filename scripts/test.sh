@@ -23,6 +23,10 @@
 #               same way, against the installed libraries.
 # The TSan run leaves out lather-call's corpus runs (dynamic_corpus_*): one thread each, they
 # have nothing for TSan to check and run in the ASan stage.
+# Left out of the ASan run by name: alloc_fault.Every* and two socket_fault cases throw on the
+# server's connection coroutines, whose stack switches (inside Boost.Asio's spawn) ASan is not
+# told about; the frames such a throw unwinds stay poisoned and a later frame there reports a
+# false overflow (google/sanitizers#189). They run in the release stage.
 # Under ASan, tests that bound the process's RSS skip that bound (tests/support/sanitizer.hpp):
 # the quarantine and shadow memory would be measured, not lather.
 set -euo pipefail
