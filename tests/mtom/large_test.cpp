@@ -168,7 +168,7 @@ TEST(mtom_large, upload_and_download_in_bounded_memory) {
       "taken as it arrives %.0f MB/s, peak RSS growth %ld KiB\n",
       static_cast<unsigned long long>(total_bytes >> 20), total_bytes / up_s / 1e6,
       total_bytes / down_s / 1e6, total_bytes / streamed_s / 1e6, growth_kib);
-  if (!lather::test::asan) {  // under ASan the RSS holds its quarantine and shadow memory
+  if (!lather::test::sanitized_memory) {  // the RSS holds the sanitizer's shadow and caches
     EXPECT_LT(growth_kib, 64 * 1024);
   }
   srv.stop();

@@ -98,14 +98,14 @@ void MemoryRelease::expect_memory_back_after_echoes(bool new_connection) {
 // Before: 4x the baseline after the first echo and 9x after the second (each worker thread's
 // malloc arena kept what the call freed).
 TEST_F(MemoryRelease, RssReturnsToBaselineAfterFiftyMegabyteEchoes) {
-  if (lather::test::asan) GTEST_SKIP() << lather::test::asan_memory_reason;
+  if (lather::test::sanitized_memory) GTEST_SKIP() << lather::test::sanitized_memory_reason;
   expect_memory_back_after_echoes(true);
 }
 
 // Before: 30.7 MB after the first against a 7.3 MB baseline (the worker's arena kept its free
 // top: glibc's adaptive trim threshold had risen with the large message's buffers).
 TEST_F(MemoryRelease, RssReturnsToBaselineAfterAnEchoOnAKeptAliveConnection) {
-  if (lather::test::asan) GTEST_SKIP() << lather::test::asan_memory_reason;
+  if (lather::test::sanitized_memory) GTEST_SKIP() << lather::test::sanitized_memory_reason;
   expect_memory_back_after_echoes(false);
 }
 
@@ -156,7 +156,7 @@ int open_connections(int port) {
 /// Before, asio's per-socket records (kept for reuse) were allocated between the connections'
 /// own state, whose freed pages they then kept resident (37 MB after 10,000 against 7 MB).
 TEST_F(MemoryRelease, RssReturnsToBaselineAfterManyConnectionsClose) {
-  if (lather::test::asan) GTEST_SKIP() << lather::test::asan_memory_reason;
+  if (lather::test::sanitized_memory) GTEST_SKIP() << lather::test::sanitized_memory_reason;
   constexpr int connections = 2'000;
   rlimit files{};
   ::getrlimit(RLIMIT_NOFILE, &files);
@@ -274,7 +274,7 @@ TEST_F(MemoryRelease, EndlessChunkedBodyIsRefusedAtTheBodyLimitAndItsMemoryRetur
   // The server goes on serving, at its baseline.
   small_call();
   const std::uint64_t after = rss_kb(server_->pid());
-  if (!lather::test::asan) {  // the server's RSS holds ASan's quarantine and shadow
+  if (!lather::test::sanitized_memory) {  // the server's RSS holds the sanitizer's shadow
     EXPECT_LE(after * 2, baseline * 3)
         << "baseline " << baseline << " kB, after: " << after << " kB";
   }
