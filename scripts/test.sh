@@ -20,15 +20,16 @@
 #   consumer    tests/consumer builds against the installed libraries, which carry no
 #               sanitizer flags for a consumer's own link;
 #   nosanitize  the WSDL corpus projects (tests/wsdl/corpus) are generated and compiled the
-#               same way, against the installed libraries.
+#               same way, against the installed libraries;
+#   long        as in the release stage (corpus contracts over 50 kB, the 1 GiB MTOM run).
 # The TSan run leaves out lather-call's corpus runs (dynamic_corpus_*): one thread each, they
 # have nothing for TSan to check and run in the ASan stage.
 # Left out of the ASan run by name: alloc_fault.Every* and two socket_fault cases throw on the
 # server's connection coroutines, whose stack switches (inside Boost.Asio's spawn) ASan is not
 # told about; the frames such a throw unwinds stay poisoned and a later frame there reports a
 # false overflow (google/sanitizers#189). They run in the release stage.
-# Under ASan, tests that bound the process's RSS skip that bound (tests/support/sanitizer.hpp):
-# the quarantine and shadow memory would be measured, not lather.
+# Under ASan and TSan, tests that bound the process's RSS skip that bound
+# (tests/support/sanitizer.hpp): the sanitizer's shadow memory and caches would be measured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
