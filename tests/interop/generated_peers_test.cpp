@@ -1,7 +1,8 @@
-// interop.wsdl through lather-wsdl2cpp against real peers, over loopback HTTP: the generated
-// client (InteropPortTypeClient) calls lather-interop-server, spyne and gSOAP, and the
-// generated service class (InteropPortTypeService) answers zeep's and gSOAP's interop clients,
-// which send every call of ../shared/interop/VECTORS.md and check the answers.
+// Generated code against real peers, over loopback HTTP. interop.wsdl: the generated client
+// (InteropPortTypeClient) calls lather-interop-server, spyne and gSOAP, and the generated
+// service class (InteropPortTypeService) answers zeep's and gSOAP's interop clients, which send
+// every call of ../shared/interop/VECTORS.md and check the answers. perf.wsdl: the generated
+// DocPortTypeClient calls lather-perf-server, and DocPortTypeService answers zeep.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -11,10 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "../support/perfgen_request.hpp"
 #include "../support/process.hpp"
 #include "InteropPortType.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
+#include "perf/DocPortType.hpp"
 
 namespace {
 
@@ -24,6 +27,8 @@ using namespace std::chrono_literals;
 
 const fs::path kBinDir = LATHER_BIN_DIR;
 const fs::path kPeersDir = fs::path(LATHER_SOURCE_DIR) / "tests/interop/peers";
+const fs::path kLogDir = kBinDir.parent_path() / "interop-results";
+const fs::path kPerfWsdl = LATHER_PERF_WSDL;
 constexpr const char* kPython = "/usr/bin/python3";  // Debian's, with python3-zeep and -spyne
 
 interopgen::Struct s1() {
@@ -50,6 +55,7 @@ struct peer_server {
 
   // argv's "{port}" is replaced by the port.
   explicit peer_server(const std::vector<std::string>& argv, const fs::path& log) {
+    fs::create_directories(log.parent_path());
     for (int attempt = 0; attempt < 3 && !proc; ++attempt) {
       port = lather::test::free_port();
       std::vector<std::string> args;
@@ -100,7 +106,7 @@ void call_with_generated_client(const std::string& url) {
 }
 
 void generated_client_against(const char* name, const std::vector<std::string>& argv) {
-  const peer_server server(argv, kBinDir / (std::string("generated-client-") + name + ".log"));
+  const peer_server server(argv, kLogDir / (std::string("generated-client-") + name + ".log"));
   ASSERT_TRUE(server.proc) << name << " never accepted connections";
   call_with_generated_client(server.url("/interop"));
 }
@@ -150,21 +156,20 @@ struct echo_service final : interopgen::InteropPortTypeService {
 
 // A peer client's "PASS|FAIL <check> <detail>" lines against the generated service: every
 // check passes, and all 22 of them ran.
-void peer_client_against_generated_service(const char* name, std::vector<std::string> argv) {
-  echo_service impl;
-  lather::service svc{"Interop", "urn:interop"};
-  impl.mount_on(svc);
+// Returns the number of PASS lines.
+int run_peer_client(const char* name, lather::service& svc, std::vector<std::string> argv) {
   lather::server srv{{.address = "127.0.0.1", .port = 0, .threads = 2}};
-  srv.mount("/interop", svc);
+  srv.mount("/svc", svc);
   srv.start();
   argv.push_back("--url");
-  argv.push_back("http://127.0.0.1:" + std::to_string(srv.port()) + "/interop");
+  argv.push_back("http://127.0.0.1:" + std::to_string(srv.port()) + "/svc");
 
-  lather::test::process client(argv, kBinDir / (std::string("generated-service-") + name + ".log"),
+  fs::create_directories(kLogDir);
+  lather::test::process client(argv, kLogDir / (std::string("generated-service-") + name + ".log"),
                                true);
-  ASSERT_TRUE(client.started()) << name;
+  EXPECT_TRUE(client.started()) << name;
   std::string output;
-  ASSERT_TRUE(client.read_output(output, clock::now() + 60s)) << name << " did not finish";
+  EXPECT_TRUE(client.read_output(output, clock::now() + 60s)) << name << " did not finish";
   EXPECT_EQ(client.exit_code(clock::now() + 10s), 0) << output;
   srv.stop();
 
@@ -174,7 +179,14 @@ void peer_client_against_generated_service(const char* name, std::vector<std::st
     if (line.rfind("PASS ", 0) == 0) ++passed;
     EXPECT_NE(line.rfind("FAIL ", 0), 0u) << name << ": " << line;
   }
-  EXPECT_GE(passed, 22) << output;  // VECTORS.md and the peers' edge cases
+  return passed;
+}
+
+void peer_client_against_generated_service(const char* name, std::vector<std::string> argv) {
+  echo_service impl;
+  lather::service svc{"Interop", "urn:interop"};
+  impl.mount_on(svc);
+  EXPECT_GE(run_peer_client(name, svc, std::move(argv)), 22);  // VECTORS.md and edge cases
 }
 
 TEST(GeneratedInteropService, AnswersZeep) {
@@ -184,6 +196,48 @@ TEST(GeneratedInteropService, AnswersZeep) {
 TEST(GeneratedInteropService, AnswersGsoap) {
   if (!fs::exists(kBinDir / "gsoap-interop-client")) GTEST_SKIP() << "gSOAP is not built";
   peer_client_against_generated_service("gsoap", {(kBinDir / "gsoap-interop-client").string()});
+}
+
+TEST(GeneratedPerfClient, CallsLatherPerfServer) {
+  const peer_server server({(kBinDir / "lather-perf-server").string(), "--port", "{port}"},
+                           kLogDir / "generated-client-lather-perf.log");
+  ASSERT_TRUE(server.proc) << "lather-perf-server never accepted connections";
+  lather::client c{server.url("/perf")};
+  perfgen::DocPortTypeClient perf{c};
+  const perfgen::echoComplexTypeDoc req = lather_test::perfgen_request(3);
+  const perfgen::echoComplexTypeDocResponse res = perf.echoComplexTypeDoc(req);
+  EXPECT_EQ(res.return_, req.in);
+  EXPECT_EQ(res.idout, 42);
+  EXPECT_EQ(perf.echoStringDoc({"<&>"}).out, "<&>");
+  perfgen::echoBase64Doc b;
+  b.in.bytes = {0, 1, 255};
+  EXPECT_EQ(perf.echoBase64Doc(b).out, b.in);
+}
+
+struct perf_echo final : perfgen::DocPortTypeService {
+  void echoStringDoc(const perfgen::echoStringDoc& in,
+                     perfgen::echoStringDocResponse& out) override {
+    out.out = in.in;
+  }
+  void echoBase64Doc(const perfgen::echoBase64Doc& in,
+                     perfgen::echoBase64DocResponse& out) override {
+    out.out = in.in;
+  }
+  void echoComplexTypeDoc(const perfgen::echoComplexTypeDoc& in,
+                          perfgen::echoComplexTypeDocResponse& out) override {
+    out.return_ = in.in;
+    out.idout = in.id;
+  }
+};
+
+TEST(GeneratedPerfService, AnswersZeep) {
+  perf_echo impl;
+  lather::service svc{"PerfService", "http://cxf.apache.org/cxf/performance"};
+  impl.mount_on(svc);
+  EXPECT_EQ(run_peer_client("zeep-perf", svc,
+                            {kPython, (kPeersDir / "zeep_perf_client.py").string(), "--wsdl",
+                             kPerfWsdl.string()}),
+            10);  // every check of zeep_perf_client.py
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "../support/perfgen_request.hpp"
 #include "lather/perf/echo_service.hpp"
 #include "lather/service/client.hpp"
 #include "local_server.hpp"
@@ -13,32 +14,13 @@
 
 namespace {
 
-perfgen::echoComplexTypeDoc request(int items) {
-  perfgen::echoComplexTypeDoc req;
-  req.in.item.resize(static_cast<std::size_t>(items));
-  for (int i = 0; i < items; ++i) {
-    perfgen::NestedComplexType& t = req.in.item[static_cast<std::size_t>(i)];
-    t.varString = "item " + std::to_string(i);
-    t.varUByte = 255;
-    t.varQName = {"http://cxf.apache.org", "return", ""};
-    t.varEnum = perfgen::ColourEnum::BLUE;
-    t.varStruct.varDecimal.text = "3.1415926";
-    t.varStruct.varDateTime.year = 2005;
-    t.varStruct.varDateTime.month = 12;
-    t.varStruct.varDateTime.day = 3;
-    t.varStruct.varAttrString = "attr";
-  }
-  req.id = 42;
-  return req;
-}
-
 TEST(WsdlGeneratedService, GeneratedClientCallsTheHandWrittenPerfService) {
   lather::service doc{"PerfService", "http://cxf.apache.org/cxf/performance"};
   lather::perf::add_doc_echo_operations(doc);
   lather_test::local_server server("/perf", doc);
   lather::client c{server.url("/perf")};
   perfgen::DocPortTypeClient perf{c};
-  perfgen::echoComplexTypeDoc req = request(3);
+  perfgen::echoComplexTypeDoc req = lather_test::perfgen_request(3);
   perfgen::echoComplexTypeDocResponse res = perf.echoComplexTypeDoc(req);
   EXPECT_EQ(res.return_, req.in);
   EXPECT_EQ(res.idout, 42);
@@ -71,7 +53,7 @@ TEST(WsdlGeneratedService, GeneratedServiceAnswersTheGeneratedClient) {
   lather_test::local_server server("/perf", svc);
   lather::client c{server.url("/perf")};
   perfgen::DocPortTypeClient perf{c};
-  perfgen::echoComplexTypeDoc req = request(2);
+  perfgen::echoComplexTypeDoc req = lather_test::perfgen_request(2);
   perfgen::echoComplexTypeDocResponse res;
   perf.echoComplexTypeDoc(req, res);  // the reusing form
   EXPECT_EQ(res.return_, req.in);
