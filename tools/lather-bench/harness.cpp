@@ -281,7 +281,7 @@ run_result timed_run(const run_options& opts, const caller_factory& make, unsign
     thread_latency.resize(threads);
     pool.reserve(threads);
     for (unsigned k = 0; k < threads; ++k)
-      pool.emplace_back([&, k] {
+      pool.emplace_back([&, k, threads] {  // threads by value: it ends with this block
         fiber_loop loop;
         for (unsigned t = k; t < clients; t += threads)
           loop.spawn([&, t] {
