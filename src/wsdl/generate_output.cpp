@@ -1,0 +1,461 @@
+// lather-wsdl2cpp, emit: one header per XSD namespace, bind_<k>.cpp, the port type headers and
+// operations_<k>.cpp, the mock server and the CMakeLists.txt of the output.
+#include <algorithm>
+
+#include "generate_names.hpp"
+#include "generate_security.hpp"
+#include "generator.hpp"
+
+namespace lather::wsdl::detail {
+namespace {
+
+/// The faults of a binding operation that have a WS-Addressing Action in force, by their
+/// detail element (a fault message's one element part): {ns, local name, Action}.
+std::vector<std::array<std::string, 3>> fault_actions_of(const binding_operation& bo) {
+  std::vector<std::array<std::string, 3>> out;
+  for (const binding_fault& bf : bo.faults) {
+    if (bf.action.empty()) continue;
+    for (const fault& f : bo.op->faults)
+      if (f.name == bf.name && f.msg && f.msg->parts.size() == 1 && f.msg->parts[0].element)
+        out.push_back(
+            {f.msg->parts[0].element->name.ns, f.msg->parts[0].element->name.local, bf.action});
+  }
+  return out;
+}
+
+}  // namespace
+
+void generator::check_namespace() {
+  std::string_view ns = o_.cpp_namespace;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = ns.find("::", start);
+    std::string_view part = ns.substr(start, end == std::string_view::npos ? ns.npos : end - start);
+    if (part.empty() || identifier(part) != part)
+      throw error({}, "--namespace \"" + o_.cpp_namespace + "\" is not a C++ namespace name");
+    if (end == std::string_view::npos) break;
+    start = end + 2;
+  }
+}
+
+/// The opening of meta<C++ name>: alias, XSD name and namespace.
+std::string generator::meta_head(const std::string& name, const char* alias,
+                                 const std::string& xml_name, const std::string& ns,
+                                 bool anonymous) const {
+  std::string mt = "template <>\nstruct lather::meta<" + qualified(name) + "> {\n";
+  mt += "  using " + std::string(alias) + " = " + qualified(name) + ";\n";
+  mt += "  static constexpr std::string_view name = " + quote(xml_name) + ";\n";
+  mt += "  static constexpr std::string_view ns = " + quote(ns) + ";\n";
+  if (anonymous) mt += "  static constexpr bool anonymous = true;\n";
+  return mt;
+}
+
+/// Whether member `f` of `s` names a struct of the same header that is defined after `s` (a
+/// vector member: the structs are ordered by value members only). Such a member gets no `{}`:
+/// clang instantiates the vector's destructor there, which needs the item type complete.
+bool generator::later_in_file(const struct_plan& s, const field_plan& f,
+                              const std::set<const complex_type*>& defined) const {
+  for (std::size_t k = f.deps_from; k < f.deps_to; ++k) {
+    if (s.deps[k]->kind != type_kind::complex) continue;
+    const auto* c = static_cast<const complex_type*>(s.deps[k]);
+    if (c != s.t && structs_[struct_index_.at(c)].file == s.file && !defined.count(c)) return true;
+  }
+  return false;
+}
+
+std::string generator::file_of(const type* t) const {
+  if (t->kind == type_kind::complex)
+    return structs_[struct_index_.at(static_cast<const complex_type*>(t))].file;
+  return enums_[enum_index_.at(static_cast<const simple_type*>(t))].file;
+}
+
+void generator::emit() {
+  std::map<std::string, std::set<std::string>> includes;  // file -> files it includes
+  for (const struct_plan& s : structs_)
+    if (s.refused.empty())
+      for (const type* d : s.deps)
+        if (std::string f = file_of(d); f != s.file) includes[s.file].insert(f);
+  // Headers may not include each other in a circle.
+  for (const auto& [file, incs] : includes)
+    for (const std::string& inc : incs)
+      if (reaches(inc, file, includes))
+        throw error({}, "the schemas of " + file + " and " + inc +
+                            " use each other's types: one header per namespace cannot be "
+                            "generated for them yet");
+  std::map<std::string, std::string> bodies, metas, forwards;
+  for (const enum_plan& e : enums_) {
+    std::string& b = bodies[e.file];
+    b += "enum class " + e.name + " {";
+    for (std::size_t i = 0; i < e.values.size(); ++i) b += (i ? ", " : " ") + e.values[i].first;
+    b += " };\n\n";
+    std::string& mt = metas[e.file];
+    mt += meta_head(e.name, "E", e.xml_name, e.ns, e.t->anonymous());
+    mt += "  static constexpr auto values = enum_values<E>({";
+    for (std::size_t i = 0; i < e.values.size(); ++i)
+      mt += std::string(i ? ", " : "") + "{E::" + e.values[i].first + ", " +
+            quote(e.values[i].second) + "}";
+    mt += "});\n};\n\n";
+  }
+  for (struct_plan& s : structs_) {
+    // Types of the hierarchy that are not generated are not in meta<T>::derived.
+    std::erase_if(s.derived, [&](const complex_type* d) {
+      return !structs_[struct_index_.at(d)].refused.empty();
+    });
+    if (s.refused.empty()) forwards[s.file] += "struct " + s.name + ";\n";
+  }
+  // meta<T>::derived names the derived types, which may live in a header that includes
+  // this one: declare them here.
+  for (const struct_plan& s : structs_)
+    for (const complex_type* d : s.refused.empty() ? s.derived : decltype(s.derived){})
+      if (const struct_plan& dp = structs_[struct_index_.at(d)]; dp.file != s.file)
+        forwards[s.file] += "struct " + dp.name + ";\n";
+  std::set<const complex_type*> defined;
+  for (std::size_t i : order_) {
+    const struct_plan& s = structs_[i];
+    if (!s.refused.empty()) continue;
+    std::string& b = bodies[s.file];
+    b += "struct " + s.name;
+    if (s.base) b += " : " + qualified(structs_[struct_index_.at(s.base)].name);
+    std::string special;
+    if (!s.derived.empty())  // xsi:type: the dynamic type of a Base& must be known
+      special = "  " + s.name + "() = default;\n  " + s.name + "(const " + s.name +
+                "&) = default;\n  " + s.name + "(" + s.name + "&&) = default;\n  " + s.name +
+                "& operator=(const " + s.name + "&) = default;\n  " + s.name + "& operator=(" +
+                s.name + "&&) = default;\n  virtual ~" + s.name + "() = default;\n";
+    b += " {\n" + special;
+    for (const field_plan& f : s.fields)
+      b += "  " + f.cpp_type + " " + f.member + (later_in_file(s, f, defined) ? ";\n" : "{};\n");
+    defined.insert(s.t);
+    if (!s.boxed)  // a defaulted == would compare the boxes' addresses
+      b += "  friend bool operator==(const " + s.name + "&, const " + s.name + "&) = default;\n";
+    b += "};\n\n";
+    std::string& mt = metas[s.file];
+    mt += meta_head(s.name, "T", s.xml_name, s.ns, s.anonymous);
+    if (s.encoded) mt += "  static constexpr auto encoding = lather::bind::encoding::soap;\n";
+    if (literal(s)) mt += "  static constexpr bool schema_only = true;\n";
+    if (s.base)
+      mt += "  using base = " + qualified(structs_[struct_index_.at(s.base)].name) + ";\n";
+    if (!s.derived.empty()) {
+      mt += "  using derived = lather::types<";
+      for (std::size_t k = 0; k < s.derived.size(); ++k)
+        mt += (k ? ", " : "") + qualified(structs_[struct_index_.at(s.derived[k])].name);
+      mt += ">;\n";
+    }
+    // lather::fields: a plain aggregate, far cheaper to compile than a std::tuple of them.
+    mt += "  static constexpr auto fields = lather::fields(";
+    bool first = true;
+    for (const field_plan& f : s.fields) {
+      mt += first ? "\n      " : ",\n      ";
+      first = false;
+      switch (f.what) {
+        case field_plan::kind::element:
+          mt += "element(" + quote(f.xml_name) + ", &T::" + f.member + ")";
+          break;
+        case field_plan::kind::attribute:
+          mt += "attribute(" + quote(f.xml_name) + ", &T::" + f.member + ")";
+          break;
+        case field_plan::kind::text:
+          mt += "text(&T::" + f.member + ")";
+          break;
+        case field_plan::kind::any:
+          mt += "any(&T::" + f.member + ")";
+          break;
+        case field_plan::kind::choice: {
+          mt += "choice(&T::" + f.member + ", {";
+          for (std::size_t a = 0; a < f.alternatives.size(); ++a)
+            mt += (a ? ", " : "") + quote(f.alternatives[a]);
+          mt += "})";
+          break;
+        }
+      }
+      mt += f.modifiers;
+    }
+    mt += ");\n};\n";
+    if (literal(s)) mt += "LATHER_BIND_EXTERN(" + qualified(s.name) + ");\n";
+    mt += "\n";
+  }
+  std::set<std::string> all_files;
+  for (const auto& [ns, file] : files_) all_files.insert(file);
+  for (const std::string& file : all_files) {
+    std::string text = "// Generated by lather-wsdl2cpp: do not edit.\n#pragma once\n\n";
+    text +=
+        "#include <cstdint>\n#include <memory>\n#include <optional>\n#include <string>\n"
+        "#include <string_view>\n"
+        "#include <tuple>\n#include <variant>\n#include <vector>\n\n"
+        "#include \"lather/bind/extern.hpp\"\n#include \"lather/bind/meta.hpp\"\n"
+        "#include \"lather/bind/xsd.hpp\"\n";
+    for (const std::string& inc : includes[file]) text += "#include \"" + inc + "\"\n";
+    text += "\nnamespace " + o_.cpp_namespace + " {\n\n" + forwards[file];
+    if (!forwards[file].empty()) text += "\n";
+    text += bodies[file] + "}  // namespace " + o_.cpp_namespace + "\n\n" + metas[file];
+    while (text.size() > 1 && text[text.size() - 1] == '\n' && text[text.size() - 2] == '\n')
+      text.pop_back();
+    result_.files.push_back({file, std::move(text)});
+  }
+  describe_header_ = unique_name("describe", file_stems_) + ".hpp";
+  emit_port_types();
+  emit_bind_sources(all_files);
+  if (std::string security = detail::security_header(o_.cpp_namespace, m_); !security.empty())
+    result_.files.push_back({unique_name("security", file_stems_) + ".hpp", std::move(security)});
+  if (o_.mock) emit_mock(all_files);
+  std::string names = "# XSD name -> C++ name, written by lather-wsdl2cpp\n";
+  for (const std::string& n : names_) names += n + "\n";
+  for (const std::string& sk : result_.skipped) names += "skipped " + sk + "\n";
+  result_.files.push_back({"names.txt", std::move(names)});
+  std::string cmake = detail::cmake_lists(identifier(o_.cpp_namespace), library_sources_,
+                                          o_.mock ? mock_sources_ : std::vector<std::string>{});
+  result_.files.push_back({"CMakeLists.txt", std::move(cmake)});
+}
+
+/// How many translation units share `items` (--sources, else one per `per_source`).
+std::size_t generator::source_count(std::size_t items, std::size_t per_source) const {
+  if (o_.sources) return o_.sources;
+  return std::max<std::size_t>(1, (items + per_source - 1) / per_source);
+}
+
+/// bind_<k>.cpp: the binding of each generated struct (LATHER_BIND_INSTANTIATE), its
+/// description for a service's WSDL (wsdl_builder::type_of) and, for a message of an
+/// operation, its table for the proxies and services (LATHER_MESSAGE_TYPE_INSTANTIATE), all
+/// declared extern in the describe header and compiled once for the whole program; the
+/// structs in dependency order, split evenly. With --mock, mock_<k>.cpp: the sample() of the
+/// same structs.
+void generator::emit_bind_sources(const std::set<std::string>& type_headers) {
+  auto type_of = [&](const std::string& name) {
+    return "template lather::xsd_ref lather::wsdl_builder::type_of<" + qualified(name) + ">();\n";
+  };
+  std::string describe =
+      "// Generated by lather-wsdl2cpp: do not edit.\n// How a service describes the generated "
+      "types in its WSDL and the tables of the operations' messages, instantiated once in "
+      "bind_<k>.cpp.\n#pragma once\n\n"
+      "#include \"lather/service/message_type.hpp\"\n#include \"lather/service/wsdl.hpp\"\n";
+  for (const std::string& h : type_headers) describe += "#include \"" + h + "\"\n";
+  describe += "\n";
+  std::string enums;
+  for (const enum_plan& e : enums_) {
+    describe += "extern " + type_of(e.name);
+    enums += type_of(e.name);
+  }
+  for (std::size_t i : order_)
+    if (structs_[i].refused.empty()) {
+      emitted_.push_back(i);
+      if (!structs_[i].msg && literal(structs_[i]))
+        describe += "extern " + type_of(structs_[i].name);
+      if (message_structs_.count(i))
+        describe += "LATHER_MESSAGE_TYPE_EXTERN(" + qualified(structs_[i].name) + ");\n";
+    }
+  result_.files.push_back({describe_header_, std::move(describe)});
+  const std::size_t n = source_count(emitted_.size(), types_per_source);
+  const std::size_t samples = source_count(emitted_.size(), samples_per_source);
+  for (std::size_t k = 0; k < samples; ++k)
+    mock_.struct_sources.emplace_back(k * emitted_.size() / samples,
+                                      (k + 1) * emitted_.size() / samples);
+  for (std::size_t k = 0; k < n; ++k) {
+    std::string body = k == 0 ? enums : "";
+    for (std::size_t i = k * emitted_.size() / n; i < (k + 1) * emitted_.size() / n; ++i) {
+      const struct_plan& s = structs_[emitted_[i]];
+      if (literal(s)) {
+        body += "LATHER_BIND_INSTANTIATE(" + qualified(s.name) + ");\n";
+        if (!s.msg) body += type_of(s.name);
+      }
+      if (message_structs_.count(emitted_[i]))
+        body += "LATHER_MESSAGE_TYPE_INSTANTIATE(" + qualified(s.name) + ");\n";
+    }
+    std::string text =
+        "// Generated by lather-wsdl2cpp: do not edit.\n// The binding of the structs below, "
+        "compiled here once (lather/bind/extern.hpp, lather/service/message_type.hpp).\n"
+        "#include \"lather/service/service.hpp\"\n#include \"" +
+        describe_header_ + "\"\n";
+    std::string file = "bind_" + std::to_string(k + 1) + ".cpp";
+    result_.files.push_back({file, text + (body.empty() ? "" : "\n" + body)});
+    library_sources_.insert(library_sources_.begin() + static_cast<std::ptrdiff_t>(k), file);
+  }
+}
+
+/// The body: parts= when given, else every part not bound to a header. Headers are not in
+/// the typed API yet (call_options::headers sends them).
+bool generator::in_body(const part& p, const binding_message& bm) {
+  if (bm.body && bm.body->parts)
+    return std::find(bm.body->parts->begin(), bm.body->parts->end(), p.name) !=
+           bm.body->parts->end();
+  return std::none_of(bm.headers.begin(), bm.headers.end(),
+                      [&](const soap_header& h) { return h.part == &p; });
+}
+
+/// The one body part of a binding message, when the proxies can carry it: a single element
+/// part of a generated struct type, no SOAP headers. Else "" and `why`.
+const element_decl* generator::body_element(const message* msg, const binding_message& bm,
+                                            std::string& why) const {
+  if (!msg) {
+    why = "one-way or notification operations";
+    return nullptr;
+  }
+  std::vector<const part*> body;
+  for (const part& p : msg->parts)
+    if (in_body(p, bm)) body.push_back(&p);
+  if (body.size() != 1) {
+    why = std::to_string(body.size()) + " body parts";
+    return nullptr;
+  }
+  const element_decl* e = body[0]->element;
+  if (!e->substitutes.empty()) {
+    why = "a body element that heads a substitutionGroup (" + e->name.str() + ")";
+    return nullptr;
+  }
+  if (e->type->kind != type_kind::complex || e->type->builtin ||
+      static_cast<const complex_type*>(e->type)->array ||
+      is_mixed(static_cast<const complex_type*>(e->type))) {
+    why = "a body element of simple type or anyType (" + e->name.str() + ")";
+    return nullptr;
+  }
+  return e;
+}
+
+/// Per portType: a client proxy (one typed method per operation) and an abstract service
+/// class whose mount_on() registers every operation on a lather::service.
+void generator::emit_port_types() {
+  for (const port_type* pt : m_.port_types()) {
+    auto it = ports_.find(pt);
+    if (it == ports_.end()) continue;
+    std::string cls = identifier(pt->name.local);
+    std::string file = unique_name(cls, file_stems_) + ".hpp";
+    std::set<std::string> includes, methods;
+    std::vector<detail::operation_plan> operations;
+    for (const binding_operation* bo : it->second) {
+      std::string why;
+      const struct_plan* req = nullptr;
+      const struct_plan* res = nullptr;
+      std::string element_ns, request_element, response_element, style;
+      if (auto rp = rpc_plans_.find(bo); rp != rpc_plans_.end()) {
+        if (!bo->op->output) {
+          why = "one-way or notification operations";
+        } else {
+          req = &structs_[rp->second.first];
+          res = &structs_[rp->second.second];
+          element_ns = req->ns;
+          request_element = req->xml_name;
+          response_element = res->xml_name;
+          style = req->encoded ? "rpc_encoded" : "rpc_literal";
+        }
+      } else {
+        const element_decl* in = body_element(bo->op->input, bo->input, why);
+        const element_decl* out = in ? body_element(bo->op->output, bo->output, why) : nullptr;
+        if (in && out) {
+          req = &structs_[struct_index_.at(static_cast<const complex_type*>(in->type))];
+          res = &structs_[struct_index_.at(static_cast<const complex_type*>(out->type))];
+          element_ns = in->name.ns;
+          request_element = in->name.local;
+          response_element = out->name.local;
+        }
+      }
+      if (req && res && (!req->refused.empty() || !res->refused.empty())) {
+        why = !req->refused.empty() ? req->refused : res->refused;
+        req = res = nullptr;
+      } else if (!req || !res) {
+        why += " not supported yet";
+      }
+      if (!req || !res) {
+        result_.skipped.push_back(pt->name.local + "." + bo->name + ": " + why);
+        continue;
+      }
+      includes.insert(req->file);
+      includes.insert(res->file);
+      message_structs_.insert(static_cast<std::size_t>(req - structs_.data()));
+      message_structs_.insert(static_cast<std::size_t>(res - structs_.data()));
+      std::string method = unique_name(identifier(bo->name), methods);
+      operations.push_back({bo->name, method, bo->soap_action, qualified(req->name),
+                            qualified(res->name), element_ns, request_element, response_element,
+                            style, bo->input_action, bo->output_action, fault_actions_of(*bo)});
+    }
+    if (operations.empty()) continue;
+    names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +
+                     "Client, " + cls + "Service (" + file + ")");
+    mock_index_.emplace(pt, mock_.port_types.size());
+    mock_.port_types.push_back({pt->name.local,
+                                pt->name.str(),
+                                cls,
+                                file,
+                                port_version_.at(pt) == soap_version::soap12,
+                                std::move(operations),
+                                std::move(includes),
+                                {}});
+  }
+  // operations_<k>.cpp: the operations of every port type in WSDL order, split evenly.
+  std::vector<detail::operation_ref> all;
+  for (std::size_t p = 0; p < mock_.port_types.size(); ++p)
+    for (std::size_t i = 0; i < mock_.port_types[p].operations.size(); ++i) all.push_back({p, i});
+  const std::size_t n = source_count(all.size(), operations_per_source);
+  std::vector<std::vector<detail::operation_ref>> parts(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    parts[k].assign(all.begin() + k * all.size() / n, all.begin() + (k + 1) * all.size() / n);
+    std::set<std::size_t> used;
+    for (const detail::operation_ref& r : parts[k])
+      if (used.insert(r.port_type).second) mock_.port_types[r.port_type].sources.push_back(k);
+  }
+  for (const detail::port_type_plan& pt : mock_.port_types)
+    result_.files.push_back({pt.header, detail::port_type_header(o_.cpp_namespace, pt)});
+  for (std::size_t k = 0; k < n; ++k) {
+    std::string file = "operations_" + std::to_string(k + 1) + ".cpp";
+    result_.files.push_back({file, detail::operations_source(o_.cpp_namespace, describe_header_,
+                                                             mock_.port_types, k, parts[k])});
+    library_sources_.push_back(file);
+  }
+}
+
+/// --mock: the samples header and mock_server.cpp (generate_mock.cpp), served at every
+/// SOAP port's path.
+void generator::emit_mock(const std::set<std::string>& type_headers) {
+  mock_.cpp_namespace = o_.cpp_namespace;
+  mock_.describe_header = describe_header_;
+  mock_.type_headers.assign(type_headers.begin(), type_headers.end());
+  for (std::size_t i : order_) {
+    const struct_plan& s = structs_[i];
+    if (!s.refused.empty()) continue;
+    detail::mock_struct ms{s.name, s.base ? structs_[struct_index_.at(s.base)].name : "", ""};
+    for (const field_plan& f : s.fields) {
+      if (f.sample.empty()) continue;
+      if (!ms.statements.empty()) ms.statements += "\n  ";
+      ms.statements += f.sample.substr(0, f.sample.size() - 1);  // its trailing space
+    }
+    mock_.structs.push_back(std::move(ms));
+  }
+  std::map<std::string, std::set<std::size_t>> paths;
+  std::set<const binding*> served;
+  for (const service* svc : m_.services()) {
+    if (mock_.service_name.empty()) {
+      mock_.service_name = svc->name.local;
+      mock_.target_namespace = svc->name.ns;
+    }
+    for (const port& p : svc->ports) {
+      if (!p.binding || p.binding->version == soap_version::none) continue;
+      served.insert(p.binding);
+      if (auto it = mock_index_.find(p.binding->port_type); it != mock_index_.end())
+        paths[detail::address_path(p.address)].insert(it->second);
+    }
+  }
+  for (const binding* b : m_.bindings())  // a SOAP binding no port uses: at "/"
+    if (b->version != soap_version::none && !served.count(b))
+      if (auto it = mock_index_.find(b->port_type); it != mock_index_.end())
+        paths["/"].insert(it->second);
+  if (mock_.service_name.empty()) mock_.service_name = "Mock";
+  for (const auto& [path, pts] : paths) mock_.paths.push_back({path, {pts.begin(), pts.end()}});
+  std::string samples = unique_name("mock_samples", file_stems_) + ".hpp";
+  for (generated_file& f : detail::generate_mock(mock_, samples, mock_sources_))
+    result_.files.push_back(std::move(f));
+}
+
+bool generator::reaches(const std::string& from, const std::string& to,
+                        const std::map<std::string, std::set<std::string>>& g) {
+  std::vector<std::string> todo{from};
+  std::set<std::string> seen;
+  while (!todo.empty()) {
+    std::string f = todo.back();
+    todo.pop_back();
+    if (f == to) return true;
+    if (!seen.insert(f).second) continue;
+    if (auto it = g.find(f); it != g.end())
+      todo.insert(todo.end(), it->second.begin(), it->second.end());
+  }
+  return false;
+}
+
+}  // namespace lather::wsdl::detail

@@ -1,0 +1,510 @@
+// lather-wsdl2cpp, pass 3: the plan of each generated struct (its fields, their C++ types and
+// modifiers, the types they depend on) and, with --mock, the statements of its sample value.
+#include <algorithm>
+
+#include "generate_names.hpp"
+#include "generator.hpp"
+#include "lather/wsdl/sample.hpp"
+
+namespace lather::wsdl::detail {
+
+std::string generator::qualified(const std::string& name) const {
+  return "::" + o_.cpp_namespace + "::" + name;
+}
+
+/// The C++ type of a value of `t`; notes generated types it names in `s`.
+std::string generator::value_type(const type* t, struct_plan& s, bool by_value,
+                                  const source_location& at) {
+  if (t->kind == type_kind::complex) {
+    const auto* c = static_cast<const complex_type*>(t);
+    bool encoded = s.msg ? s.encoded : encoded_seen_.count(s.t) != 0;
+    if ((c->builtin || is_mixed(c)) && encoded)  // the encoded binding has no any_type
+      throw error(at, (c->builtin ? "xsd:anyType" : "mixed content") +
+                          std::string(" in an rpc/encoded message is not generated yet"));
+    if (c->builtin || is_mixed(c)) return "lather::bind::any_type";
+    if (c->array) {
+      if (c->array->dimensions.find(',') != std::string::npos)
+        throw error(at,
+                    "multi-dimensional SOAP-ENC array " + c->name.str() + " is not generated yet");
+      return "std::vector<" + value_type(c->array->item, s, false, at) + ">";
+    }
+    if (c->abstract)
+      throw error(at, "abstract type " + c->name.str() +
+                          " as an attribute, choice alternative or rpc part is not generated yet");
+    const struct_plan& target = structs_[struct_index_.at(c)];
+    s.deps.push_back(c);
+    if (by_value) s.value_deps.push_back(c);
+    return qualified(target.name);
+  }
+  return simple_cpp(static_cast<const simple_type*>(t), s);
+}
+
+std::string generator::simple_cpp(const simple_type* t, struct_plan& s) {
+  if (t->variety == simple_type::variety::list) {
+    std::string item = simple_cpp(t->item, s);
+    return "lather::xsd::list<" + item + ">";
+  }
+  if (t->variety == simple_type::variety::union_) return "std::string";
+  for (const simple_type* x = t; x; x = x->base) {
+    if (x->builtin) return builtin_cpp(x->name.local);
+    if (auto it = enum_index_.find(x); it != enum_index_.end()) {
+      // SOAP encoding has no enumerated values: the lexical form (names.txt notes it).
+      if (encoded_enums_.count(x)) return "std::string";
+      s.deps.push_back(x);
+      return qualified(enums_[it->second].name);
+    }
+    if (x->variety == simple_type::variety::list) return simple_cpp(x, s);
+  }
+  return "std::string";
+}
+
+std::string generator::ns_modifier(const std::string& item_ns, const std::string& owner_ns,
+                                   bool attribute) {
+  if (item_ns.empty()) return attribute ? "" : ".unqualified()";
+  if (item_ns == owner_ns) return attribute ? ".qualified()" : "";
+  return ".in_namespace(" + quote(item_ns) + ")";
+}
+
+std::string generator::member_name(std::string_view xml, struct_plan& s,
+                                   std::set<std::string>& used) {
+  std::string n = identifier(xml);
+  if (n == s.name) n += "_";
+  return unique_name(n, used);
+}
+
+/// A statement giving `expr` (a value of XSD type `t`) its sample value, "" when its
+/// default-constructed value is one (anyType, a generated enum: its first enumerator).
+std::string generator::sample_of(const type* t, const std::string& expr, const std::string& fixed) {
+  if (t->kind == type_kind::complex) {
+    const auto* c = static_cast<const complex_type*>(t);
+    if (c->array) {
+      std::string item = "y" + std::to_string(++sample_var_);
+      std::string value = sample_of(c->array->item, item);
+      return expr + ".resize(1); for (auto& " + item + " : " + expr + ") { " +
+             (value.empty() ? "(void)" + item + "; " : value) + "} ";
+    }
+    if (t->builtin || is_mixed(c)) {
+      // The element with its required attributes (any_type writes it under the member's
+      // name; empty XML would write nothing).
+      std::string xml = "<x";
+      if (!t->builtin)
+        for (const attribute_use& a : effective_attributes(*c))
+          if (a.use == attribute_use::use::required)
+            xml += " " + a.decl->name.local + "=\"" +
+                   (a.fixed_value ? *a.fixed_value : sample_value(*a.decl->type)) + "\"";
+      return expr + ".xml = " + quote(xml + "/>") + "; ";
+    }
+    return "sample(" + expr + ", depth + 1); ";
+  }
+  const auto* st = static_cast<const simple_type*>(t);
+  if (fixed.empty())
+    for (const simple_type* x = st; x; x = x->base)
+      if (enum_index_.count(x) && !encoded_enums_.count(x)) return "";
+  return "text(" + expr + ", " + quote(fixed.empty() ? sample_value(*st) : fixed) + "); ";
+}
+
+/// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
+/// wildcard a declared element, else (or when none fits) one in a namespace it allows.
+std::string generator::sample_any(const wildcard& w, const std::string& tns) const {
+  if (std::string xml = declared_any(w, tns); !xml.empty()) return xml;
+  std::string_view all = w.namespaces, first = all.substr(0, all.find(' '));
+  if (first == "##local") return "<sample/>";
+  std::string ns = first == "##targetNamespace"               ? tns
+                   : first.empty() || first.starts_with("##") ? "urn:lather:sample"
+                                                              : std::string(first);
+  return "<s:sample xmlns:s=" + quote(ns) + "/>";
+}
+
+/// For a strict wildcard: a declared global element with simple or empty content it allows,
+/// as sample XML; "" when none fits (or the wildcard is not strict).
+std::string generator::declared_any(const wildcard& w, const std::string& tns) const {
+  auto allowed = [&](const std::string& ns) {
+    for (std::string_view list = w.namespaces; !list.empty();) {
+      std::string_view t = list.substr(0, list.find(' '));
+      list.remove_prefix(std::min(list.size(), t.size() + 1));
+      if (t == "##any" || (t == "##other" && ns != tns && !ns.empty()) ||
+          (t == "##targetNamespace" && ns == tns) || (t == "##local" && ns.empty()) || t == ns)
+        return true;
+    }
+    return false;
+  };
+  for (const schema* sc : m_.schemas()) {
+    if (w.process_contents != wildcard::process::strict) break;
+    for (const element_decl* e : sc->elements) {
+      if (e->abstract || !allowed(e->name.ns)) continue;
+      std::string text;
+      if (e->type->kind == type_kind::simple) {
+        text = sample_value(*static_cast<const simple_type*>(e->type));
+        if (text.find_first_of("<&:") != std::string::npos) continue;
+      } else if (!e->type->builtin) {
+        const auto* c = static_cast<const complex_type*>(e->type);
+        bool required = std::any_of(c->attributes.begin(), c->attributes.end(),
+                                    [](auto& a) { return a.use == attribute_use::use::required; });
+        if (c->content_model || c->content_kind != complex_type::content::empty || required)
+          continue;
+      }
+      std::string name = e->name.ns.empty() ? e->name.local : "p:" + e->name.local;
+      std::string decl = e->name.ns.empty() ? "" : " xmlns:p=\"" + e->name.ns + "\"";
+      return "<" + name + decl + ">" + text + "</" + name + ">";
+    }
+  }
+  return "";
+}
+
+/// `value` (a statement on `x`) for every item of vector member `member`: max(min, 1) items;
+/// optional repetitions (min 0) only near the root, so recursive types stay finite.
+std::string generator::sample_items(const std::string& member, std::uint32_t min,
+                                    const std::string& value) {
+  std::string n = std::to_string(std::max<std::uint32_t>(min, 1));
+  std::string stmt = "v." + member + ".resize(" + n + "); for (auto&& x : v." + member + ") { " +
+                     (value.empty() ? "(void)x; " : value) + "} ";
+  return min == 0 ? "if (depth < 3) { " + stmt + "} " : stmt;
+}
+
+void generator::plan_element(const particle& p, const element_decl& e, bool optional_ctx,
+                             struct_plan& s, std::set<std::string>& used) {
+  if (!e.substitutes.empty()) {  // the head or a member of its group, tagged by element
+    particle once = p;
+    once.min = once.max = 1;
+    return plan_alternatives(p, {&once}, optional_ctx, s, used, e.name.local);
+  }
+  if (e.abstract)
+    throw error(p.where, "abstract element " + e.name.str() + " is not generated yet");
+  std::uint32_t min = optional_ctx ? 0 : p.min, max = p.max;
+  field_plan f;
+  f.xml_name = e.name.local;
+  f.source = e.name;
+  f.member = member_name(e.name.local, s, used);
+  f.deps_from = s.deps.size();
+  if (e.type->kind == type_kind::complex && static_cast<const complex_type*>(e.type)->abstract)
+    return plan_polymorphic(e, min, max, s, std::move(f));
+  std::string v = value_type(e.type, s, max <= 1, e.where);
+  const std::optional<std::string>& dflt = e.default_value ? e.default_value : e.fixed_value;
+  f.modifiers = ns_modifier(e.name.ns, s.ns, false);
+  const std::string fixed = e.fixed_value.value_or("");
+  if (max > 1) {
+    f.cpp_type = "std::vector<" + (e.nillable ? "lather::nillable<" + v + ">" : v) + ">";
+    if (min != 0) f.modifiers += ".min(" + std::to_string(min) + ")";
+    if (max != unbounded) f.modifiers += ".max(" + std::to_string(max) + ")";
+    f.sample = sample_items(f.member, min,
+                            e.nillable ? "x.emplace(); " + sample_of(e.type, "*x", fixed)
+                                       : sample_of(e.type, "x", fixed));
+  } else if (min == 0) {
+    if (e.nillable) {
+      // The binding has one state for both absent and nil here (an empty optional is
+      // written as xsi:nil, valid for a nillable element); names.txt says so.
+      f.cpp_type = "std::optional<" + v + ">";
+      f.modifiers += ".nillable()";
+      names_.push_back("  note: " + s.name + "::" + f.member +
+                       " is minOccurs=0 and nillable: absent and nil are one state (written as "
+                       "xsi:nil)");
+    } else if (dflt) {
+      f.cpp_type = v;
+      f.modifiers += ".min(0).default_value(" + quote(*dflt) + ")";
+      f.sample = sample_of(e.type, "v." + f.member, *dflt);
+    } else {
+      f.cpp_type = "std::optional<" + v + ">";
+      if (e.type->kind == type_kind::complex && !e.type->builtin) {
+        f.boxable = static_cast<const complex_type*>(e.type);
+        f.boxed_type = "std::shared_ptr<" + v + ">";
+      }
+    }
+  } else {
+    f.cpp_type = e.nillable ? "lather::nillable<" + v + ">" : v;
+    if (dflt) f.modifiers += ".default_value(" + quote(*dflt) + ")";
+    f.sample = e.nillable
+                   ? "v." + f.member + ".emplace(); " + sample_of(e.type, "*v." + f.member, fixed)
+                   : sample_of(e.type, "v." + f.member, fixed);
+  }
+  f.deps_to = s.deps.size();
+  s.fields.push_back(std::move(f));
+}
+
+/// An element of an abstract type: std::shared_ptr<Base> (a vector of them when repeated),
+/// read and written with xsi:type naming the type of the object; `.min(1)` when required.
+void generator::plan_polymorphic(const element_decl& e, std::uint32_t min, std::uint32_t max,
+                                 struct_plan& s, field_plan f) {
+  const auto* b = static_cast<const complex_type*>(e.type);
+  const complex_type* concrete = concrete_of(b);
+  if (!concrete)
+    throw error(e.where, "abstract type " + b->name.str() + " has no concrete derived type");
+  s.deps.push_back(b);
+  s.boxed = true;
+  std::string base = qualified(structs_[struct_index_.at(b)].name);
+  std::string d = qualified(structs_[struct_index_.at(concrete)].name);
+  f.cpp_type = "std::shared_ptr<" + base + ">";
+  f.concrete = concrete;
+  f.modifiers = ns_modifier(e.name.ns, s.ns, false);
+  auto make = [&](const std::string& x) {
+    return x + " = std::make_shared<" + d + ">(); sample(static_cast<" + d + "&>(*" + x +
+           "), depth + 1); ";
+  };
+  if (max > 1) {
+    f.cpp_type = "std::vector<" + f.cpp_type + ">";
+    if (min != 0) f.modifiers += ".min(" + std::to_string(min) + ")";
+    if (max != unbounded) f.modifiers += ".max(" + std::to_string(max) + ")";
+    f.sample = sample_items(f.member, min, make("x"));
+  } else if (min != 0) {
+    f.modifiers += ".min(1)";
+    f.sample = make("v." + f.member);
+  }
+  s.fields.push_back(std::move(f));
+}
+
+/// The one particle of group particle `p`, its occurrences multiplied by the group's: a
+/// choice or sequence of one particle accepts exactly what that particle so repeated does.
+particle generator::only_particle(const particle& p) {
+  particle single = p.group->particles[0];
+  single.min = p.min * single.min;
+  single.max = p.max == unbounded || single.max == unbounded ? unbounded : p.max * single.max;
+  return single;
+}
+
+void generator::plan_choice(const particle& p, bool optional_ctx, struct_plan& s,
+                            std::set<std::string>& used) {
+  const std::vector<particle>& particles = p.group->particles;
+  if (particles.size() == 1 && !heads_substitution(particles[0]))  // a choice of one
+    return plan_particle(only_particle(p), optional_ctx, s, used);
+  std::vector<const particle*> alternatives;
+  for (const particle& a : particles) alternatives.push_back(&a);
+  plan_alternatives(p, alternatives, optional_ctx, s, used, "");
+}
+
+bool generator::heads_substitution(const particle& p) {
+  return p.what == particle::kind::element && !p.element->substitutes.empty();
+}
+
+/// `e` if it may appear, then every member of its substitution group, in schema order.
+void generator::substitutable(const element_decl& e, std::vector<const element_decl*>& out) {
+  if (!e.abstract) out.push_back(&e);
+  for (const element_decl* sub : e.substitutes) substitutable(*sub, out);
+}
+
+/// A std::variant tagged by element over `alternatives` (occurring as `p` does): an xs:choice,
+/// or an element that heads a substitutionGroup (a choice of the head and its members).
+/// `name` names the member (else the alternatives' names joined).
+void generator::plan_alternatives(const particle& p,
+                                  const std::vector<const particle*>& alternatives,
+                                  bool optional_ctx, struct_plan& s, std::set<std::string>& used,
+                                  const std::string& name) {
+  // An optional alternative makes the choice optional; a repeated one makes it a repeated
+  // choice (a vector of alternatives: every valid instance reads, and a run of one
+  // alternative writes valid XML; names.txt notes it).
+  std::uint32_t min = p.min, max = p.max;
+  std::vector<const element_decl*> alts;
+  for (const particle* a : alternatives) {
+    if (a->what != particle::kind::element)
+      throw error(a->where,
+                  "xs:choice alternative other than a non-nillable element (a sequence, "
+                  "choice or wildcard) is not generated yet");
+    if (a->min == 0) min = 0;
+    if (a->max > 1 && max != unbounded) {
+      max = unbounded;
+      names_.push_back("  note: " + s.name + ": the xs:choice at " + p.where.str() +
+                       " has a repeated alternative: a vector of alternatives");
+    }
+    std::size_t from = alts.size();
+    substitutable(*a->element, alts);
+    for (std::size_t i = from; i < alts.size(); ++i) {
+      if (alts[i]->nillable)
+        throw error(a->where,
+                    "xs:choice alternative other than a non-nillable element (a sequence, "
+                    "choice or wildcard) is not generated yet");
+      if (alts[i]->name.ns != s.ns)
+        throw error(a->where, "xs:choice alternative " + alts[i]->name.str() +
+                                  " outside the type's namespace is not generated yet");
+    }
+  }
+  if (alts.empty()) throw error(p.where, "substitution group without a non-abstract element");
+  field_plan f;
+  f.what = field_plan::kind::choice;
+  f.deps_from = s.deps.size();
+  std::string member;
+  std::vector<std::string> types;
+  // Alternatives are told apart by position (the binding's choice() is index based), so two
+  // of the same C++ type stay distinct.
+  for (const element_decl* e : alts) {
+    types.push_back(value_type(e->type, s, max <= 1, e->where));
+    f.alternatives.push_back(e->name.local);
+    member += (member.empty() ? "" : "Or") + e->name.local;
+  }
+  f.deps_to = s.deps.size();
+  std::string variant = "std::variant<";
+  for (std::size_t i = 0; i < types.size(); ++i) variant += (i ? ", " : "") + types[i];
+  variant += ">";
+  bool optional = optional_ctx || min == 0;
+  if (!name.empty()) member = name;
+  f.member = member_name(member.size() > 60 ? alts[0]->name.local + "Choice" : member, s, used);
+  if (max > 1) {
+    f.cpp_type = "std::vector<" + variant + ">";
+    if (min > 1 && !optional_ctx) f.modifiers += ".min(" + std::to_string(min) + ")";
+    if (max != unbounded) f.modifiers += ".max(" + std::to_string(max) + ")";
+    // The first alternative: a default-constructed variant holds it.
+    f.sample =
+        sample_items(f.member, optional ? 0 : min, sample_of(alts[0]->type, "std::get<0>(x)"));
+  } else {
+    f.cpp_type = optional ? "std::optional<" + variant + ">" : variant;
+    if (!optional) f.sample = sample_of(alts[0]->type, "std::get<0>(v." + f.member + ")");
+  }
+  s.fields.push_back(std::move(f));
+}
+
+void generator::plan_particle(const particle& p, bool optional_ctx, struct_plan& s,
+                              std::set<std::string>& used) {
+  switch (p.what) {
+    case particle::kind::element:
+      return plan_element(p, *p.element, optional_ctx, s, used);
+    case particle::kind::any: {
+      field_plan f;
+      f.what = field_plan::kind::any;
+      f.member = member_name("any", s, used);
+      bool optional = optional_ctx || p.min == 0;
+      f.cpp_type = p.max > 1  ? "std::vector<lather::bind::any_element>"
+                   : optional ? "std::optional<lather::bind::any_element>"
+                              : "lather::bind::any_element";
+      std::string any = "x.xml = " + quote(sample_any(p.any, s.ns)) + "; ";
+      // A strict wildcard that no declared element fits stays empty when it may.
+      bool unfit =
+          p.any.process_contents == wildcard::process::strict && declared_any(p.any, s.ns).empty();
+      if (p.max > 1 && !(unfit && optional))
+        f.sample = sample_items(f.member, optional ? 0 : p.min, any);
+      else if (!optional)
+        f.sample = "{ auto& x = v." + f.member + "; " + any + "} ";
+      s.fields.push_back(std::move(f));
+      return;
+    }
+    case particle::kind::group:
+      break;
+  }
+  const model_group& g = *p.group;
+  if (g.kind == compositor::all)  // written in schema order; read so only (else an error)
+    names_.push_back("  note: " + s.name + ": xs:all at " + g.where.str() +
+                     " is read in schema order only (another order is an error)");
+  if (g.kind == compositor::choice) return plan_choice(p, optional_ctx, s, used);
+  if (p.max > 1 && g.particles.size() == 1)  // a repeated sequence of one: that particle
+    return plan_particle(only_particle(p), optional_ctx, s, used);
+  if (p.max > 1)
+    throw error(g.where, "a repeated xs:sequence (maxOccurs > 1) is not generated yet");
+  for (const particle& q : g.particles) plan_particle(q, optional_ctx || p.min == 0, s, used);
+}
+
+/// Attribute uses in effect: a restriction inherits the base's unless it changes or
+/// prohibits them.
+std::vector<attribute_use> generator::effective_attributes(const complex_type& t) {
+  std::vector<attribute_use> out;
+  if (t.derived == complex_type::derivation::restriction && t.base->kind == type_kind::complex &&
+      !t.base->builtin)
+    out = effective_attributes(*static_cast<const complex_type*>(t.base));
+  for (const attribute_use& a : t.attributes) {
+    auto same = std::find_if(out.begin(), out.end(),
+                             [&](const attribute_use& b) { return b.decl->name == a.decl->name; });
+    if (same != out.end()) out.erase(same);
+    if (a.use != attribute_use::use::prohibited) out.push_back(a);
+  }
+  return out;
+}
+
+/// An rpc message: one unqualified accessor per body part, in message order.
+void generator::plan_message(struct_plan& s) {
+  std::set<std::string> used;
+  for (const part& p : s.msg->parts) {
+    if (!in_body(p, *s.bound)) continue;
+    const type* t = p.type ? p.type : p.element->type;
+    field_plan f;
+    f.xml_name = p.name;
+    f.source = {"", p.name};
+    f.member = member_name(p.name, s, used);
+    f.cpp_type = value_type(t, s, true, p.where);
+    f.modifiers = ".unqualified()";
+    f.sample = sample_of(t, "v." + f.member);
+    s.fields.push_back(std::move(f));
+  }
+}
+
+void generator::plan_struct(struct_plan& s) {
+  if (s.planned) {
+    if (!s.refused.empty()) throw error({}, s.refused);
+    return;
+  }
+  s.planned = true;
+  try {
+    if (s.msg) return plan_message(s);
+    plan_type(s);
+  } catch (const error& e) {
+    s.refused = e.what();
+    throw;
+  }
+}
+
+void generator::plan_type(struct_plan& s) {
+  if (auto it = derived_index_.find(s.t); it != derived_index_.end())
+    for (const complex_type* d : it->second)
+      if (struct_index_.count(d)) s.derived.push_back(d);
+  const complex_type& t = *s.t;
+  if (t.content_kind == complex_type::content::mixed)
+    throw error(t.where, "mixed content (" +
+                             (t.anonymous() ? "type of " + t.context.str() : t.name.str()) +
+                             ") is not generated yet");
+  std::set<std::string> used;
+  bool extends = t.derived == complex_type::derivation::extension &&
+                 t.base->kind == type_kind::complex && !t.base->builtin;
+  if (extends && is_mixed(static_cast<const complex_type*>(t.base)))
+    throw error(t.where, "extension of a mixed type is not generated yet");
+  if (extends) {
+    s.base = static_cast<const complex_type*>(t.base);
+    plan_struct(structs_[struct_index_.at(s.base)]);  // its member names first
+    s.deps.push_back(s.base);
+    s.value_deps.push_back(s.base);
+    // Members of the base stay visible: keep their names out of this struct's.
+    for (const field_plan& f : structs_[struct_index_.at(s.base)].fields) used.insert(f.member);
+  }
+  if (t.content_kind == complex_type::content::simple && !extends) {
+    field_plan f;
+    f.what = field_plan::kind::text;
+    f.member = member_name("value", s, used);
+    f.cpp_type = simple_cpp(t.text_type, s);
+    bool is_enum = false;
+    for (const simple_type* x = t.text_type; x; x = x->base)
+      is_enum = is_enum || enum_index_.count(x);
+    if (!is_enum || !t.text_facets.enumeration.empty())
+      f.sample =
+          "text(v." + f.member + ", " + quote(sample_value(*t.text_type, t.text_facets)) + "); ";
+    s.fields.push_back(std::move(f));
+  }
+  if (t.content_model) plan_particle(*t.content_model, false, s, used);
+  std::vector<attribute_use> attrs = extends ? t.attributes : effective_attributes(t);
+  for (const attribute_use& a : attrs) {
+    if (a.use == attribute_use::use::prohibited) continue;
+    field_plan f;
+    f.what = field_plan::kind::attribute;
+    f.xml_name = a.decl->name.local;
+    f.source = a.decl->name;
+    f.member = member_name(a.decl->name.local, s, used);
+    std::string v = simple_cpp(a.decl->type, s);
+    f.modifiers = ns_modifier(a.decl->name.ns, s.ns, true);
+    const std::optional<std::string>& dflt = a.default_value         ? a.default_value
+                                             : a.fixed_value         ? a.fixed_value
+                                             : a.decl->default_value ? a.decl->default_value
+                                                                     : a.decl->fixed_value;
+    const std::optional<std::string>& fixed = a.fixed_value ? a.fixed_value : a.decl->fixed_value;
+    if (a.use == attribute_use::use::required) {
+      f.cpp_type = v;
+      f.modifiers += ".required()";
+      f.sample = sample_of(a.decl->type, "v." + f.member, fixed.value_or(""));
+    } else if (dflt) {
+      f.cpp_type = v;
+      f.modifiers += ".default_value(" + quote(*dflt) + ")";
+      f.sample = sample_of(a.decl->type, "v." + f.member, *dflt);
+    } else {
+      f.cpp_type = "std::optional<" + v + ">";
+    }
+    s.fields.push_back(std::move(f));
+  }
+  for (const field_plan& f : s.fields)
+    if (!f.xml_name.empty() && f.member != f.xml_name)
+      names_.push_back("  member " + s.name + "::" + f.member + " <- " +
+                       (f.what == field_plan::kind::attribute ? "attribute " : "element ") +
+                       f.source.str());
+}
+
+}  // namespace lather::wsdl::detail

@@ -1,0 +1,303 @@
+// lather-wsdl2cpp's engine, shared by its passes: the plans of the generated structs and
+// enumerations, and the generator that reaches, names, plans (generate_plan.cpp) and emits
+// (generate_output.cpp) them.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "generate_emit.hpp"
+#include "lather/wsdl/generate.hpp"
+#include "lather/wsdl/load.hpp"
+#include "lather/wsdl/model.hpp"
+
+namespace lather::wsdl::detail {
+
+struct field_plan {
+  enum class kind { element, attribute, text, any, choice } what = kind::element;
+  std::string xml_name;
+  std::string member;
+  std::string cpp_type;
+  std::string modifiers;  ///< ".unqualified()", ".min(2)", ...
+  std::vector<std::string> alternatives;
+  qname source;  ///< for names.txt
+  /// An optional (0..1) struct member that may be boxed (std::shared_ptr) to break recursion.
+  const complex_type* boxable = nullptr;
+  std::string boxed_type;
+  /// --mock: the statements that give this member of `v` its sample value ("" = none).
+  std::string sample;
+  const complex_type* concrete = nullptr;  ///< polymorphic member: the sample's type
+  /// The types the member's C++ type names: struct_plan::deps[deps_from, deps_to).
+  std::size_t deps_from = 0, deps_to = 0;
+};
+
+struct struct_plan {
+  const complex_type* t = nullptr;
+  std::string name, file, xml_name, ns;
+  bool anonymous = false;
+  const complex_type* base = nullptr;  ///< C++ base (xs:extension of a generated type)
+  std::vector<field_plan> fields;
+  std::vector<const type*> value_deps;  ///< must be complete before this struct
+  std::vector<const type*> deps;        ///< every generated type the members name
+  bool planned = false;
+  bool boxed = false;  ///< has a shared_ptr member: no value operator==
+  /// Generated types extending this one that an xsi:type may name (an abstract type's
+  /// hierarchy): meta<T>::derived, and a virtual destructor for the dynamic type.
+  std::vector<const complex_type*> derived;
+  /// Why this struct cannot be generated (its own construct or one of a type it uses): it is
+  /// left out, and so is every operation that reaches it. "" = generated.
+  std::string refused;
+  /// An rpc operation's message (t is null): the parts are its fields, the RPC wrapper
+  /// {ns}xml_name its element.
+  const message* msg = nullptr;
+  const binding_message* bound = nullptr;
+  std::string op_name;
+  bool response = false;
+  bool encoded = false;
+};
+
+struct enum_plan {
+  const simple_type* t = nullptr;
+  std::string name, file, xml_name, ns;
+  std::vector<std::pair<std::string, std::string>> values;  ///< enumerator, lexical value
+};
+
+class generator {
+ public:
+  generator(const model& m, const generate_options& o) : m_(m), o_(o) {}
+
+  generate_result run();
+
+ private:
+  // ---------------------------------------------------------------- pass 1: reach
+  void collect_roots();
+
+  void reach_element(const element_decl& e) { reach(e.type); }
+
+  /// The complex types of the model that extend `c` directly.
+  const std::vector<const complex_type*>& derived_of(const complex_type* c);
+
+  /// An xsi:type hierarchy: every type extending `c`, transitively.
+  void reach_hierarchy(const complex_type* c);
+
+  /// The first non-abstract type of an abstract type's hierarchy (depth first), or nullptr.
+  const complex_type* concrete_of(const complex_type* c);
+
+  static bool is_mixed(const complex_type* c);
+
+  /// Adds `t` and every type its content reaches to `seen`.
+  static void mark_reached(const type* t, std::unordered_set<const type*>& seen);
+
+  static void mark_reached_particle(const particle& p, std::unordered_set<const type*>& seen);
+
+  /// Whether a struct is read and written as literal XML (a document or rpc/literal message
+  /// reaches it): only those get the literal binding and a schema description.
+  bool literal(const struct_plan& s) const;
+
+  /// A struct that uses a refused one (as a member, base or item type) is refused too.
+  void spread_refusals();
+
+  void reach(const type* t);
+
+  void reach_particle(const particle& p);
+
+  // ---------------------------------------------------------------- pass 2: names
+  std::string file_for(const std::string& ns);
+
+  void assign_names();
+
+  /// The rpc message structs, after every type: "op", "opResponse" (suffixed on a clash).
+  void assign_message_names();
+
+  // ---------------------------------------------------------------- pass 3: plan
+  std::string qualified(const std::string& name) const;
+
+  /// The C++ type of a value of `t`; notes generated types it names in `s`.
+  std::string value_type(const type* t, struct_plan& s, bool by_value, const source_location& at);
+
+  std::string simple_cpp(const simple_type* t, struct_plan& s);
+
+  std::string ns_modifier(const std::string& item_ns, const std::string& owner_ns, bool attribute);
+
+  std::string member_name(std::string_view xml, struct_plan& s, std::set<std::string>& used);
+
+  // ---------------------------------------------------------------- samples (--mock)
+  /// A statement giving `expr` (a value of XSD type `t`) its sample value, "" when its
+  /// default-constructed value is one (anyType, a generated enum: its first enumerator).
+  std::string sample_of(const type* t, const std::string& expr, const std::string& fixed = {});
+
+  /// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
+  /// wildcard a declared element, else (or when none fits) one in a namespace it allows.
+  std::string sample_any(const wildcard& w, const std::string& tns) const;
+
+  /// For a strict wildcard: a declared global element with simple or empty content it allows,
+  /// as sample XML; "" when none fits (or the wildcard is not strict).
+  std::string declared_any(const wildcard& w, const std::string& tns) const;
+
+  /// `value` (a statement on `x`) for every item of vector member `member`: max(min, 1) items;
+  /// optional repetitions (min 0) only near the root, so recursive types stay finite.
+  static std::string sample_items(const std::string& member, std::uint32_t min,
+                                  const std::string& value);
+
+  void plan_element(const particle& p, const element_decl& e, bool optional_ctx, struct_plan& s,
+                    std::set<std::string>& used);
+
+  /// An element of an abstract type: std::shared_ptr<Base> (a vector of them when repeated),
+  /// read and written with xsi:type naming the type of the object; `.min(1)` when required.
+  void plan_polymorphic(const element_decl& e, std::uint32_t min, std::uint32_t max, struct_plan& s,
+                        field_plan f);
+
+  /// The one particle of group particle `p`, its occurrences multiplied by the group's: a
+  /// choice or sequence of one particle accepts exactly what that particle so repeated does.
+  static particle only_particle(const particle& p);
+
+  void plan_choice(const particle& p, bool optional_ctx, struct_plan& s,
+                   std::set<std::string>& used);
+
+  static bool heads_substitution(const particle& p);
+
+  /// `e` if it may appear, then every member of its substitution group, in schema order.
+  static void substitutable(const element_decl& e, std::vector<const element_decl*>& out);
+
+  /// A std::variant tagged by element over `alternatives` (occurring as `p` does): an xs:choice,
+  /// or an element that heads a substitutionGroup (a choice of the head and its members).
+  /// `name` names the member (else the alternatives' names joined).
+  void plan_alternatives(const particle& p, const std::vector<const particle*>& alternatives,
+                         bool optional_ctx, struct_plan& s, std::set<std::string>& used,
+                         const std::string& name);
+
+  void plan_particle(const particle& p, bool optional_ctx, struct_plan& s,
+                     std::set<std::string>& used);
+
+  /// Attribute uses in effect: a restriction inherits the base's unless it changes or
+  /// prohibits them.
+  std::vector<attribute_use> effective_attributes(const complex_type& t);
+
+  /// An rpc message: one unqualified accessor per body part, in message order.
+  void plan_message(struct_plan& s);
+
+  void plan_struct(struct_plan& s);
+
+  void plan_type(struct_plan& s);
+
+  /// Structs in an order where every by-value member's type comes first. A cycle of by-value
+  /// members is broken by boxing an optional member on it (box()), then the order starts over.
+  void order_structs();
+
+  /// order_ refined so that a struct named by any member (a vector's item type too) comes
+  /// first where the members' references allow it: the strongly connected components of all
+  /// references in dependency order (Tarjan), each component in the by-value order_.
+  void order_by_all_members();
+
+  struct tarjan {
+    explicit tarjan(std::size_t n) : index(n, -1), low(n, 0), on_stack(n, false) {}
+    std::vector<int> index, low;
+    std::vector<bool> on_stack;
+    std::vector<std::size_t> stack;
+    int next = 0;
+  };
+
+  void strong_connect(std::size_t i, tarjan& t, const std::vector<std::size_t>& position,
+                      std::vector<std::size_t>& order);
+
+  /// False when it boxed a member to break a cycle (the caller starts over).
+  bool visit(std::size_t i, std::vector<int>& state);
+
+  /// Recursion through an optional member: hold it in a std::shared_ptr (the binding's 0..1
+  /// pointer member), so the struct need not contain itself.
+  bool box(struct_plan& s, const type* d);
+
+  // ---------------------------------------------------------------- emit
+  void check_namespace();
+
+  /// The opening of meta<C++ name>: alias, XSD name and namespace.
+  std::string meta_head(const std::string& name, const char* alias, const std::string& xml_name,
+                        const std::string& ns, bool anonymous) const;
+
+  /// Whether member `f` of `s` names a struct of the same header that is defined after `s` (a
+  /// vector member: the structs are ordered by value members only). Such a member gets no `{}`:
+  /// clang instantiates the vector's destructor there, which needs the item type complete.
+  bool later_in_file(const struct_plan& s, const field_plan& f,
+                     const std::set<const complex_type*>& defined) const;
+
+  std::string file_of(const type* t) const;
+
+  void emit();
+
+  /// How many translation units share `items` (--sources, else one per `per_source`).
+  std::size_t source_count(std::size_t items, std::size_t per_source) const;
+
+  /// bind_<k>.cpp: the binding of each generated struct (LATHER_BIND_INSTANTIATE), its
+  /// description for a service's WSDL (wsdl_builder::type_of) and, for a message of an
+  /// operation, its table for the proxies and services (LATHER_MESSAGE_TYPE_INSTANTIATE), all
+  /// declared extern in the describe header and compiled once for the whole program; the
+  /// structs in dependency order, split evenly. With --mock, mock_<k>.cpp: the sample() of the
+  /// same structs.
+  void emit_bind_sources(const std::set<std::string>& type_headers);
+
+  /// The body: parts= when given, else every part not bound to a header. Headers are not in
+  /// the typed API yet (call_options::headers sends them).
+  static bool in_body(const part& p, const binding_message& bm);
+
+  /// The one body part of a binding message, when the proxies can carry it: a single element
+  /// part of a generated struct type, no SOAP headers. Else "" and `why`.
+  const element_decl* body_element(const message* msg, const binding_message& bm,
+                                   std::string& why) const;
+
+  /// Per portType: a client proxy (one typed method per operation) and an abstract service
+  /// class whose mount_on() registers every operation on a lather::service.
+  void emit_port_types();
+
+  /// --mock: the samples header and mock_server.cpp (generate_mock.cpp), served at every
+  /// SOAP port's path.
+  void emit_mock(const std::set<std::string>& type_headers);
+
+  static bool reaches(const std::string& from, const std::string& to,
+                      const std::map<std::string, std::set<std::string>>& g);
+
+  const model& m_;
+  generate_options o_;
+  generate_result result_;
+  std::unordered_set<const type*> seen_;
+  std::vector<struct_plan> structs_;
+  std::vector<enum_plan> enums_;
+  std::unordered_map<const complex_type*, std::size_t> struct_index_;
+  std::unordered_map<const simple_type*, std::size_t> enum_index_;
+  std::vector<std::size_t> order_;
+  std::vector<std::pair<std::size_t, const type*>> path_;  ///< by-value edges being visited
+  /// The generated (document/literal) operations of each portType, first binding's.
+  std::map<const port_type*, std::vector<const binding_operation*>> ports_;
+  std::map<const port_type*, soap_version> port_version_;  ///< of the binding ports_ took
+  detail::mock_input mock_;                                ///< --mock
+  int sample_var_ = 0;  ///< names of the loop variables of sample statements
+  std::unordered_set<const type*> encoded_seen_, literal_seen_;  ///< by the messages of each use
+  std::map<const complex_type*, std::vector<const complex_type*>> derived_index_;
+  bool derived_index_built_ = false;
+  std::unordered_set<const simple_type*> encoded_enums_;  ///< mapped to std::string
+  /// rpc operations: their input and output message structs (indexes into structs_).
+  std::map<const binding_operation*, std::pair<std::size_t, std::size_t>> rpc_plans_;
+  std::map<const port_type*, std::size_t> mock_index_;  ///< into mock_.port_types
+  /// Structs, operations and sample() functions per translation unit when --sources does not
+  /// say: each file parses the lather and type headers first (about 3 s at -O0 for ONVIF), so
+  /// files are a few times that and under 1 GB at -O0.
+  static constexpr std::size_t types_per_source = 120, operations_per_source = 24,
+                               samples_per_source = 400;
+  std::vector<std::size_t> emitted_;       ///< generated structs (indexes), in dependency order
+  std::set<std::size_t> message_structs_;  ///< the request and response structs of operations
+  std::vector<std::string> library_sources_, mock_sources_;
+  std::string describe_header_;
+  std::set<std::string> type_names_, file_stems_;
+  std::map<std::string, std::string> files_;  ///< XSD namespace -> header
+  std::vector<std::string> names_;
+};
+
+}  // namespace lather::wsdl::detail
