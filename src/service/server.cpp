@@ -195,6 +195,36 @@ soap::fault fault_for_failure(bool writing_response, std::string_view response_e
   return soap::fault_from_exception(failure, hide_internal);
 }
 
+/// Counts a call in /metrics once its response is complete and before its last bytes go out,
+/// so that a client that has its response also finds it counted. Most responses go out from
+/// inside the operation, before the call returns (soap_exchange::end_response, so that the
+/// client does not wait while the operation frees its messages); the HTTP layer sends the rest
+/// once the call returns. Counters only: what observes a finished call (the interceptors'
+/// `after`, the access log) runs after the response has gone out, off the client's wait.
+struct call_counter final : soap_exchange::response_observer {
+  mount_point& mp;
+  soap_exchange& x;
+  call_info& info;
+  const std::size_t& op_index;
+  clock::time_point started;
+  bool counted = false;
+
+  call_counter(mount_point& m, soap_exchange& e, call_info& i, const std::size_t& op,
+               clock::time_point t)
+      : mp(m), x(e), info(i), op_index(op), started(t) {}
+
+  void response_complete() override {
+    if (counted) return;
+    counted = true;
+    info.bytes_in = x.reader_.bytes_consumed();
+    info.bytes_out = x.whole_response_ ? x.response_copy_.size() : x.buf_.flushed() + x.buf_.size();
+    if (!info.fault) info.http_status = x.one_way_ || x.diverted_ ? 202 : 200;
+    info.micros = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - started).count());
+    mp.metrics[op_index]->record(info);
+  }
+};
+
 /// Frees a call's exchange instead of pooling it once the request was large (as the typed
 /// request/response objects, detail::pooled_message_limit): a huge token grows its reader's
 /// buffers to the token's size, which the pool would otherwise keep for good.
@@ -303,6 +333,8 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
   } const codec_call{x};
 
   std::size_t op_index = svc.operations().size();  // = "no operation" metrics slot
+  call_counter counter{mp, x, info, op_index, started};
+  x.observer_ = &counter;
   try {
     if (!ct) {
       if (!x.open_with_codec(content_type)) return unsupported_media_type();
@@ -345,12 +377,8 @@ void server::impl::handle_soap(mount_point& mp, http::request& req, http::respon
   }
   // Whatever the sink did not forward yet goes to the HTTP body now (small responses: all).
   if (x.buf_.size() > 0) res.body().append(x.buf_.view());
-  info.bytes_in = x.reader_.bytes_consumed();
-  info.bytes_out = x.whole_response_ ? x.response_copy_.size() : x.buf_.flushed() + x.buf_.size();
-  if (!info.fault) info.http_status = x.one_way_ || x.diverted_ ? 202 : 200;
-  info.micros = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - started).count());
-  record_call(mp, op_index, x, info);
+  counter.response_complete();  // unless it streamed and was counted before it went out
+  report_call(mp, x, info);
 }
 
 void stderr_error_log(const call_error& e) {
@@ -360,9 +388,7 @@ void stderr_error_log(const call_error& e) {
                e.message.data());
 }
 
-void server::impl::record_call(mount_point& mp, std::size_t op_index, soap_exchange& x,
-                               const call_info& info) {
-  mp.metrics[op_index]->record(info);
+void server::impl::report_call(mount_point& mp, soap_exchange& x, const call_info& info) {
   for (const auto& ic : mp.svc->interceptors())
     if (ic.after) ic.after(x, info);
   if (opts.access_log)

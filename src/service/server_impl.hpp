@@ -67,9 +67,9 @@ struct server::impl {
   void handle_soap(detail::mount_point& mp, http::request& req, http::response& res);
   void answer_fault(detail::mount_point& mp, soap_exchange& x, http::response& res,
                     call_info& info);
-  /// After a call: its metrics, the interceptors' `after`, the access log line.
-  void record_call(detail::mount_point& mp, std::size_t op_index, soap_exchange& x,
-                   const call_info& info);
+  /// After a call (counted in its metrics already): the interceptors' `after`, the access log
+  /// line.
+  void report_call(detail::mount_point& mp, soap_exchange& x, const call_info& info);
   void serve_wsdl(detail::mount_point& mp, http::request& req, http::response& res);
   std::string metrics_text() const;
 };

@@ -62,6 +62,7 @@ class soap_exchange final : public detail::exchange {
     req_ = &req;
     res_ = &res;
     svc_ = &svc;
+    observer_ = nullptr;
     version_ = v;
     action_ = action;
     op_ = nullptr;
@@ -154,6 +155,7 @@ class soap_exchange final : public detail::exchange {
     // objects (32,000 CXF items take ~10 ms to free).
     if (head_set_) {
       buf_.flush();
+      if (observer_) observer_->response_complete();
       res_->finish();
     }
   }
@@ -233,6 +235,16 @@ class soap_exchange final : public detail::exchange {
     else
       res_->set_header(content_type[v == soap::version::soap12]);
   }
+  /// Told when the call's response is complete, just before end_response sends it: it does so
+  /// for every response the sink forwarded (all but those collected whole, since the
+  /// envelope's end flushes the sink); the HTTP layer sends the others once the call returns.
+  struct response_observer {
+    virtual void response_complete() = 0;
+
+   protected:
+    ~response_observer() = default;
+  };
+  response_observer* observer_ = nullptr;  // set per call, after bind_call
   bool head_set_ = false;
   const operation_entry* op_ = nullptr;
   bool one_way_ = false;
