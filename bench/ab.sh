@@ -2,6 +2,7 @@
 # bench/ab.sh — is build NEW faster than build OLD? Both run at the same time on this box.
 #
 #   bench/ab.sh OLD_BUILD NEW_BUILD [--clients N] [--rounds R] [--seconds S] [--packet-size P]
+#               [--old-args ARGS] [--new-args ARGS]
 #
 # Each build directory holds bin/lather-perf-server and bin/lather-bench. Every round runs both
 # stacks side by side (each its own server, --threads 2, and lather-bench --threads N
@@ -17,6 +18,10 @@
 # runs on a box shared with the other stack (twice the connections, the caches shared): a
 # speed-up here means less work per call, not the rows of compare.sh's tables.
 #
+# --old-args / --new-args: more lather-bench arguments for that side (split at spaces), e.g.
+# one build against itself with `--new-args --generated`: the generated perf client against the
+# hand-written one.
+#
 # Defaults: --clients 1024, --rounds 10 (5 per slot order), --seconds 3, --packet-size 1.
 # Prints each round and the estimate NEW/OLD (> 1: NEW is faster); exits 1 without an estimate
 # when a server does not start or a slot order had no successful round. Servers it starts
@@ -28,13 +33,15 @@ usage() { sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | grep '^#' | sed 's/^# \{0
 (($# >= 2)) || usage
 old=$1 new=$2
 shift 2
-clients=1024 rounds=10 seconds=3 packet_size=1
+clients=1024 rounds=10 seconds=3 packet_size=1 old_args='' new_args=''
 while (($#)); do
   case $1 in
     --clients) clients=${2:?}; shift ;;
     --rounds) rounds=${2:?}; shift ;;
     --seconds) seconds=${2:?}; shift ;;
     --packet-size) packet_size=${2:?}; shift ;;
+    --old-args) old_args=${2?}; shift ;;
+    --new-args) new_args=${2?}; shift ;;
     *) usage ;;
   esac
   shift
@@ -57,8 +64,8 @@ trap 'stop_servers; rm -rf "$work"' EXIT
 # One half of the rounds: "old" or "new" (the build started first in each round), rounds.
 run_half() {
   local first=$1
-  local -a slot=("$old" "$new") port=()
-  [[ $first == new ]] && slot=("$new" "$old")
+  local -a slot=("$old" "$new") args=("$old_args" "$new_args") port=()
+  [[ $first == new ]] && slot=("$new" "$old") args=("$new_args" "$old_args")
   local k r
   # Each server binds port 0 and reports the port it got on its first line, read through a FIFO
   # (EOF if it exits first). A port picked here could already be taken: the ephemeral range
@@ -78,10 +85,11 @@ run_half() {
   for ((r = 0; r < $2; r++)); do
     local -a pid=()
     for k in 0 1; do
+      # shellcheck disable=SC2086 # ARGS split at spaces on purpose
       timeout $((seconds + 60)) "${slot[k]}/bin/lather-bench" \
         --url "http://127.0.0.1:${port[k]}/perf" --threads "$clients" --client-threads 2 \
         --packet-size "$packet_size" --time "$seconds" --warmup 1 --json --no-progress \
-        >"$work/$k.json" 2>/dev/null &
+        ${args[k]} >"$work/$k.json" 2>/dev/null &
       pid[k]=$!
     done
     wait "${pid[@]}"
@@ -98,7 +106,7 @@ run_half() {
   stop_servers
 }
 
-echo "ab.sh: OLD $old, NEW $new; $clients clients, PacketSize $packet_size, ${seconds} s rounds"
+echo "ab.sh: OLD $old${old_args:+ ($old_args)}, NEW $new${new_args:+ ($new_args)}; $clients clients, PacketSize $packet_size, ${seconds} s rounds"
 run_half old $(((rounds + 1) / 2))
 run_half new $((rounds / 2))
 touch "$work/rounds"

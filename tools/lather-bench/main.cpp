@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "descriptor_limit.hpp"
+#include "generated_caller.hpp"
 #include "harness.hpp"
 #include "lather/http/error.hpp"
 #include "lather/perf/echo_service.hpp"
@@ -238,6 +239,8 @@ int main(int argc, char** argv) {
     if (o.run.operation == "echoStringDoc")
       return std::make_unique<string_caller>(o, o.packet_size);
     if (o.run.operation == "echoBase64Doc") return std::make_unique<base64_caller>(o);
+    if (o.generated)
+      return bench::make_generated_caller(o.url, make_client_options(o), o.packet_size, o.verify);
     return std::make_unique<complex_caller>(o, o.packet_size);
   };
   try {
@@ -249,8 +252,8 @@ int main(int argc, char** argv) {
       return r.errors > 0 ? 1 : 0;
     }
     if (!o.run.json)
-      std::printf("lather-bench: %s %s, PacketSize %u\n", o.url.c_str(), o.run.operation.c_str(),
-                  o.packet_size);
+      std::printf("lather-bench: %s %s%s, PacketSize %u\n", o.url.c_str(), o.run.operation.c_str(),
+                  o.generated ? " (generated proxy)" : "", o.packet_size);
     auto results = bench::run_benchmark(o.run, make);
     for (const auto& r : results)
       if (r.errors > 0) return 1;

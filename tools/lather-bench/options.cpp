@@ -125,6 +125,9 @@ options parse_options(int argc, char** argv) {
   cli.add_flag_callback(
       "--no-verify", [&o] { o.verify = false; },
       "do not compare echoed payloads (ids are always checked)");
+  cli.add_flag("--generated", o.generated,
+               "echoComplexTypeDoc through the client proxy generated from perf.wsdl\n"
+               "(lather-wsdl2cpp) instead of the hand-written types");
   cli.add_flag("--json", o.run.json, "one JSON object per run instead of the text block");
   cli.add_flag_callback(
       "--no-progress", [&o] { o.progress = false; }, "no live progress line");
@@ -141,13 +144,15 @@ options parse_options(int argc, char** argv) {
       o.run.operation != "echoBase64Doc")
     cli.fail("unknown --operation '" + o.run.operation + "'");
   if (o.packet_size == 0) cli.fail("--packet-size must be >= 1");
+  if (o.generated && o.run.operation != "echoComplexTypeDoc")
+    cli.fail("--generated calls echoComplexTypeDoc only");
   if (!o.split.calls.empty()) {
     if (o.run.count > 0 || time_given)
       cli.fail("--splits times windows of its own calls: no --count or --time");
     if (o.run.thread_counts != std::vector<unsigned>{1} || o.run.client_threads > 0)
       cli.fail("--splits runs one client thread");
-    if (o.run.operation != "echoComplexTypeDoc")
-      cli.fail("--splits sends items: echoComplexTypeDoc only");
+    if (o.run.operation != "echoComplexTypeDoc" || o.generated)
+      cli.fail("--splits sends items: echoComplexTypeDoc only, hand-written types");
     for (unsigned c : o.split.calls)
       if (c == 0 || o.split.items % c != 0)
         cli.fail("--splits: " + std::to_string(c) + " does not divide --items " +
