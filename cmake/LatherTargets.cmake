@@ -15,7 +15,8 @@
 #                     links lather_warnings and lather_sanitize into every target built below
 #                     <dir>, so tests, benchmarks and tools added anywhere get them.
 #   lather_finish_package()
-#                     install rules, latherConfig.cmake, lather.pc; and, when lather is a
+#                     install rules, latherConfig.cmake (with lather_generate(), from
+#                     latherGenerate.cmake), lather.pc; and, when lather is a
 #                     subproject, the find_package(lather) redirect that makes a consumer's
 #                     CMakeLists.txt work unchanged over add_subdirectory.
 include_guard(GLOBAL)
@@ -133,7 +134,8 @@ function(lather_finish_package)
     # A consumer's find_package(lather) after add_subdirectory(lather) finds the targets of
     # this build (CMAKE_FIND_PACKAGE_REDIRECTS_DIR is searched before anything else).
     file(WRITE ${CMAKE_FIND_PACKAGE_REDIRECTS_DIR}/lather-config.cmake
-         "include(\"${gen}/latherComponents.cmake\")\n")
+         "include(\"${gen}/latherComponents.cmake\")\n"
+         "include(\"${LATHER_PACKAGE_DIR}/latherGenerate.cmake\")\n")
     configure_file(${gen}/latherConfigVersion.cmake
                    ${CMAKE_FIND_PACKAGE_REDIRECTS_DIR}/lather-config-version.cmake COPYONLY)
   endif()
@@ -156,7 +158,7 @@ function(lather_finish_package)
   configure_package_config_file(${LATHER_PACKAGE_DIR}/latherConfig.cmake.in
                                 ${gen}/latherConfig.cmake INSTALL_DESTINATION ${config_dir})
   install(FILES ${gen}/latherConfig.cmake ${gen}/latherConfigVersion.cmake
-                ${gen}/latherComponents.cmake
+                ${gen}/latherComponents.cmake ${LATHER_PACKAGE_DIR}/latherGenerate.cmake
           DESTINATION ${config_dir} COMPONENT lather_development)
 
   # lather.pc: the static libraries, highest layer first, then what they link privately;

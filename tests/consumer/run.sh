@@ -3,7 +3,8 @@
 #   run.sh installed SRC BUILD WORK  cmake --install BUILD into WORK/prefix, then configure this
 #                                    folder with only -DCMAKE_PREFIX_PATH, build, call the
 #                                    greeter; compile a program with pkg-config's lather.pc;
-#                                    and check docs/getting-started.md shows CMakeLists.txt
+#                                    check docs/getting-started.md shows CMakeLists.txt; and
+#                                    build generate/ (lather_generate()) and call it
 #   run.sh vendored SRC WORK         the same greeter with lather as a subproject (vendored/)
 #   run.sh components SRC BUILD WORK find_package(lather COMPONENTS ...): present components
 #                                    configure, missing ones fail naming what provides them;
@@ -31,6 +32,44 @@ call_greeter() {
     exit 1
   fi
   echo "greeter at $url answered: $answer"
+}
+
+# lather_generate(): generate/ (a copy, so its schema can be changed) builds the greeter's
+# client and service from greeter.wsdl at build time against the prefix in $1/prefix and calls
+# it; a rebuild with nothing changed does not run the generator, a change in the schema the
+# WSDL imports does.
+generated_greeter() {
+  local work=$1 answer
+  local src="$work/generate-src" bin="$work/generate"
+  local out="$bin/lather_generate/greeter_api"
+  cp -r "$here/generate" "$src"
+  cmake -S "$src" -B "$bin" -DCMAKE_PREFIX_PATH="$work/prefix"
+  cmake --build "$bin" -j"$jobs"
+  answer=$("$bin/greeter-generated" Ada)
+  if [ "$answer" != "Hello, Ada!" ]; then
+    echo "greeter-generated answered '$answer', expected 'Hello, Ada!'" >&2
+    exit 1
+  fi
+  echo "lather_generate: the generated greeter answered: $answer"
+  local stamp
+  stamp=$(stat -c %y "$out/names.txt")
+  cmake --build "$bin" -j"$jobs"
+  if [ "$(stat -c %y "$out/names.txt")" != "$stamp" ]; then
+    echo "lather_generate: a rebuild with nothing changed ran lather-wsdl2cpp again" >&2
+    exit 1
+  fi
+  if grep -q "salutation" "$out/greeter.hpp"; then
+    echo "lather_generate: greeter.hpp already has 'salutation'" >&2
+    exit 1
+  fi
+  sed -i 's|<xs:element name="greeting" type="xs:string"/>|&<xs:element name="salutation" type="xs:string" minOccurs="0"/>|' \
+    "$src/greeter.xsd"
+  cmake --build "$bin" -j"$jobs"
+  if ! grep -q "salutation" "$out/greeter.hpp"; then
+    echo "lather_generate: a change in greeter.xsd (imported by greeter.wsdl) did not regenerate" >&2
+    exit 1
+  fi
+  echo "lather_generate: regenerated after a change in the imported greeter.xsd"
 }
 
 # Configures component/ for component $1 with extra arguments; $2 = pass|fail, $3 = text the
@@ -80,6 +119,7 @@ case "$mode" in
       $(pkg-config --cflags --libs lather)
     [ "$("$work/pc-reader")" = Ada ]
     echo "pkg-config lather: pc_reader.cpp built and read Ada"
+    generated_greeter "$work"
     ;;
   vendored)
     src=$2 work=$3

@@ -1,11 +1,15 @@
 // lather-wsdl2cpp WSDL... -o DIR [--namespace NS] [--catalog FILE]... [--operations LIST]
-//                 [--sources N] [--mock]
+//                 [--sources N] [--mock] [--depfile FILE]
 //
 // Reads the contract offline (lather::wsdl::load) and writes the generated C++ into DIR
 // (lather::wsdl::generate_cpp): one header per schema namespace, names.txt, CMakeLists.txt.
+// --depfile writes a Makefile-style dependency file naming every document read, for a build
+// system that reruns the generator when an import changes (lather_generate() in CMake).
 // Exit codes: 0 written, 1 the contract cannot be loaded or generated, 2 usage (--help).
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +19,42 @@
 #include "command_line.hpp"
 #include "lather/wsdl/generate.hpp"
 #include "lather/wsdl/load.hpp"
+
+namespace {
+
+/// A path in a Makefile rule: spaces, '#' and '$' escaped as GNU make (and Ninja) read them.
+std::string make_path(const std::filesystem::path& p) {
+  std::string out;
+  for (char c : p.generic_string()) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+/// `DIR/names.txt: <every file the contract was read from> <the catalogs>`, and names.txt
+/// touched so that it is newer than all of them (the build's stamp of this run).
+void write_depfile(const std::string& file, const std::string& out_dir,
+                   const lather::wsdl::model& m, const std::vector<std::string>& catalogs) {
+  namespace fs = std::filesystem;
+  const fs::path names = fs::absolute(fs::path(out_dir) / "names.txt");
+  fs::last_write_time(names, fs::file_time_type::clock::now());
+  std::string rule = make_path(names) + ":";
+  std::error_code ec;
+  auto add = [&](const std::string& f) {
+    // Standard schemas compiled into lather have no file.
+    if (fs::is_regular_file(f, ec)) rule += " \\\n  " + make_path(fs::absolute(f));
+  };
+  for (const std::string& f : m.files()) add(f);
+  for (const std::string& f : catalogs) add(f);
+  if (const fs::path dir = fs::path(file).parent_path(); !dir.empty()) fs::create_directories(dir);
+  std::ofstream out(file, std::ios::binary);
+  out << rule << "\n";
+  if (!out) throw std::runtime_error("cannot write " + file + ": " + std::strerror(errno));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> inputs;
@@ -54,6 +94,11 @@ int main(int argc, char** argv) {
                  "translation units: bind_1..N.cpp, operations_1..N.cpp (and mock_1..N.cpp); "
                  "default: by size")
       ->type_name("N");
+  std::string depfile;
+  cli.add_option("--depfile", depfile,
+                 "also write FILE: `DIR/names.txt: ` and every WSDL, schema and catalog file "
+                 "read (Makefile syntax); names.txt is then rewritten on every run")
+      ->type_name("FILE");
   cli.add_flag("-q,--quiet", quiet, "no summary on stderr");
   cli.parse_or_exit(argc, argv);
   try {
@@ -71,6 +116,7 @@ int main(int argc, char** argv) {
       if (!old || before != f.text) std::ofstream(p, std::ios::binary) << f.text;
       bytes += f.text.size();
     }
+    if (!depfile.empty()) write_depfile(depfile, out_dir, *model, lo.catalogs);
     for (const std::string& w : model->warnings()) std::cerr << "warning: " << w << "\n";
     for (const std::string& s : r.skipped) std::cerr << "skipped: " << s << "\n";
     if (!quiet) {
