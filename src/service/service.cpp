@@ -56,6 +56,7 @@ void operation_entry::set_names(std::string name, operation_options opts, std::s
                 : soap::is_rpc(options_.style) || request_type_ns.empty()
                     ? std::string(tns)
                     : std::string(request_type_ns);
+  response_ns_ = !options_.response_ns.empty() ? options_.response_ns : request_ns_;
 }
 
 namespace {
@@ -67,6 +68,7 @@ class raw_operation_entry final : public operation_entry {
       : handler_(std::move(h)) {
     name_ = std::move(name);
     request_ns_ = std::move(ns);
+    response_ns_ = !opts.response_ns.empty() ? opts.response_ns : request_ns_;
     request_element_ = std::move(local);
     response_element_ = opts.response_element;
     options_ = std::move(opts);
@@ -84,6 +86,7 @@ class raw_operation_entry final : public operation_entry {
     d.action = options_.soap_action;
     d.style = options_.style;
     d.element_ns = request_ns_;
+    d.response_ns = response_ns_;
     d.request_element = request_element_;
     d.response_element = response_element_;
     b.add_operation(std::move(d), options_);
@@ -180,7 +183,7 @@ void detail::write_response(exchange& x, const operation_entry& op, const messag
   if (op.options().style != soap::style::rpc_encoded) return write_literal(x, op, t, resp);
   if (!t.write_encoded)
     throw std::logic_error("operation " + op.name() + ": rpc/encoded needs meta<Resp>::encoding");
-  t.write_encoded(x.begin_response(true), x.version(), op.request_ns(), op.response_element(),
+  t.write_encoded(x.begin_response(true), x.version(), op.response_ns(), op.response_element(),
                   resp);
   x.end_response();
 }

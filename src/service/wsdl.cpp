@@ -82,6 +82,7 @@ class wsdl_writer {
     }
     for (const auto& op : b_.operations()) {
       note_ns(op.element_ns);
+      if (!op.response_ns.empty()) note_ns(op.response_ns);
       note_fields(op.request_parts);
       note_fields(op.response_parts);
     }
@@ -268,8 +269,10 @@ class wsdl_writer {
       w_.start_element(wsdl_ns, "part");
       w_.attribute("", "name", op.style == soap::style::document_wrapped ? "parameters"
                                : request ? op.request_element : op.response_element);
+      const std::string& ns =
+          request || op.response_ns.empty() ? op.element_ns : op.response_ns;
       w_.attribute("", "element",
-                   prefix_of(op.element_ns) + ":" + (request ? op.request_element : op.response_element));
+                   prefix_of(ns) + ":" + (request ? op.request_element : op.response_element));
       w_.end_element();
     }
     w_.end_element();
@@ -450,6 +453,7 @@ void detail::describe_operation(wsdl_builder& b, const operation_entry& op, bool
   d.style = o.style;
   d.one_way = !has_response;
   d.element_ns = std::string(op.request_ns());
+  d.response_ns = std::string(op.response_ns());
   d.request_element = std::string(op.request_element());
   d.response_element = std::string(op.response_element());
   const std::string& ns = d.element_ns;
@@ -459,11 +463,11 @@ void detail::describe_operation(wsdl_builder& b, const operation_entry& op, bool
     switch (o.style) {
       case soap::style::document_wrapped:
         b.add_element(ns, d.request_element, req.fields(b));
-        if (response) b.add_element(ns, d.response_element, resp.fields(b));
+        if (response) b.add_element(d.response_ns, d.response_element, resp.fields(b));
         break;
       case soap::style::document_bare:
         b.add_element(ns, d.request_element, req.type(b));
-        if (response) b.add_element(ns, d.response_element, resp.type(b));
+        if (response) b.add_element(d.response_ns, d.response_element, resp.type(b));
         break;
       case soap::style::rpc_literal:
       case soap::style::rpc_encoded:

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "detail.hpp"
+#include "lather/bind/bind.hpp"
 
 namespace lather::soap {
 
@@ -93,6 +94,14 @@ void encoder::array_type_attribute(std::size_t items, std::string_view dims) {
   }
   type_text_ += ']';
   w_.attribute(soap11_encoding_ns, "arrayType", type_text_);
+}
+
+void encoder::write_any(std::string_view ns, std::string_view name, const bind::any_type& v) {
+  if (v.xml.empty()) {
+    start(ns, name);
+    return end();
+  }
+  bind::write(w_, ns, name, v);
 }
 
 void encoder::write_independents() {
@@ -506,6 +515,17 @@ void decoder::move_slots(std::size_t from, const void* old_base, std::size_t siz
     fixups_[i].dst =
         static_cast<char*>(new_base) + (reinterpret_cast<std::uintptr_t>(fixups_[i].dst) -
                                         reinterpret_cast<std::uintptr_t>(old_base));
+  }
+}
+
+void decoder::read_any(bind::any_type& out) {
+  if (is_nil()) {
+    out.xml.clear();
+    return skip();
+  }
+  if (bind::error_info e = bind::read(*r_, out)) {
+    const std::error_code ec = bind::make_error_code(e.code);
+    throw fault_error{make_fault(ec, std::move(e.message)), ec};
   }
 }
 

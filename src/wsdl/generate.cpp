@@ -90,6 +90,13 @@ void generator::collect_roots() {
             if (p.element) reach_element(*p.element);
             if (p.type && rpc) reach(p.type);
           }
+      for (int out = 0; out < 2 && !rpc; ++out) {
+        const message* msg = out ? bo.op->output : bo.op->input;
+        if (!msg) continue;
+        for (const part& p : msg->parts)
+          if (in_body(p, out ? bo.output : bo.input) && p.element->type->kind == type_kind::simple)
+            reach(simple_body(*p.element));
+      }
       // Which types the messages of each use reach: a type only encoded messages reach gets
       // no literal binding (its SOAP-ENC arrays may be nillable, which literal XML cannot say).
       for (const message* msg : msgs) {
@@ -129,6 +136,28 @@ void generator::collect_roots() {
 }
 
 /// The complex types of the model that extend `c` directly.
+const complex_type* generator::simple_body(const element_decl& e) {
+  std::unique_ptr<complex_type>& t = simple_bodies_[&e];
+  if (!t) {
+    t = std::make_unique<complex_type>();
+    t->kind = type_kind::complex;
+    t->name.ns = e.name.ns;
+    t->context = e.name;
+    t->where = e.where;
+    t->content_kind = complex_type::content::simple;
+    t->text_type = static_cast<const simple_type*>(e.type);
+    names_.push_back("  note: body element " + e.name.str() +
+                     " is of a simple type: its message struct holds the text in `value`");
+  }
+  return t.get();
+}
+
+const complex_type* generator::body_type(const element_decl& e) const {
+  if (e.type->kind == type_kind::complex) return static_cast<const complex_type*>(e.type);
+  auto it = simple_bodies_.find(&e);
+  return it == simple_bodies_.end() ? nullptr : it->second.get();
+}
+
 const std::vector<const complex_type*>& generator::derived_of(const complex_type* c) {
   if (!derived_index_built_) {
     derived_index_built_ = true;

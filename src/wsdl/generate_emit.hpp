@@ -23,6 +23,7 @@ struct operation_plan {
   std::string soap_action;
   std::string request_type, response_type;  ///< qualified C++ types
   std::string element_ns, request_element, response_element;
+  std::string response_ns;              ///< "" = element_ns (document: the output element's)
   std::string style;                    ///< "" (document), "rpc_literal" or "rpc_encoded"
   std::string action, response_action;  ///< WS-Addressing Actions in force ("" = none)
   /// Faults with an Action in force: detail element namespace, local name, Action.

@@ -147,7 +147,8 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
       for (int res = 0; res < 2; ++res) {
         const std::string& type = res ? op.response_type : op.request_type;
         t += "    write_envelope(dir / " + quote(file + (res ? ".res.xml" : ".req.xml")) + ", " +
-             v + ", " + style + ", " + quote(op.element_ns) + ", " +
+             v + ", " + style + ", " +
+             quote(res && !op.response_ns.empty() ? op.response_ns : op.element_ns) + ", " +
              quote(res ? op.response_element : op.request_element) +
              ",\n                   lather::message_type_of<" + type + ">(), &sample_into<" + type +
              ">);\n";

@@ -184,6 +184,8 @@ void generator::emit() {
         "#include <tuple>\n#include <variant>\n#include <vector>\n\n"
         "#include \"lather/bind/extern.hpp\"\n#include \"lather/bind/meta.hpp\"\n"
         "#include \"lather/bind/xsd.hpp\"\n";
+    if (bodies[file].find("lather::soap::multi_array<") != std::string::npos)
+      text += "#include \"lather/soap/encoded.hpp\"\n";
     for (const std::string& inc : includes[file]) text += "#include \"" + inc + "\"\n";
     text += "\nnamespace " + o_.cpp_namespace + " {\n\n" + forwards[file];
     if (!forwards[file].empty()) text += "\n";
@@ -301,10 +303,9 @@ const element_decl* generator::body_element(const message* msg, const binding_me
     why = "a body element that heads a substitutionGroup (" + e->name.str() + ")";
     return nullptr;
   }
-  if (e->type->kind != type_kind::complex || e->type->builtin ||
-      static_cast<const complex_type*>(e->type)->array ||
-      is_mixed(static_cast<const complex_type*>(e->type))) {
-    why = "a body element of simple type or anyType (" + e->name.str() + ")";
+  const complex_type* t = body_type(*e);
+  if (!t || t->builtin || t->array || is_mixed(t)) {
+    why = "a body element of anyType, mixed content or a SOAP-ENC array (" + e->name.str() + ")";
     return nullptr;
   }
   return e;
@@ -324,7 +325,7 @@ void generator::emit_port_types() {
       std::string why;
       const struct_plan* req = nullptr;
       const struct_plan* res = nullptr;
-      std::string element_ns, request_element, response_element, style;
+      std::string element_ns, request_element, response_element, response_ns, style;
       if (auto rp = rpc_plans_.find(bo); rp != rpc_plans_.end()) {
         if (!bo->op->output) {
           why = "one-way or notification operations";
@@ -340,11 +341,12 @@ void generator::emit_port_types() {
         const element_decl* in = body_element(bo->op->input, bo->input, why);
         const element_decl* out = in ? body_element(bo->op->output, bo->output, why) : nullptr;
         if (in && out) {
-          req = &structs_[struct_index_.at(static_cast<const complex_type*>(in->type))];
-          res = &structs_[struct_index_.at(static_cast<const complex_type*>(out->type))];
+          req = &structs_[struct_index_.at(body_type(*in))];
+          res = &structs_[struct_index_.at(body_type(*out))];
           element_ns = in->name.ns;
           request_element = in->name.local;
           response_element = out->name.local;
+          if (out->name.ns != in->name.ns) response_ns = out->name.ns;
         }
       }
       if (req && res && (!req->refused.empty() || !res->refused.empty())) {
@@ -364,7 +366,8 @@ void generator::emit_port_types() {
       std::string method = unique_name(identifier(bo->name), methods);
       operations.push_back({bo->name, method, bo->soap_action, qualified(req->name),
                             qualified(res->name), element_ns, request_element, response_element,
-                            style, bo->input_action, bo->output_action, fault_actions_of(*bo)});
+                            response_ns, style, bo->input_action, bo->output_action,
+                            fault_actions_of(*bo)});
     }
     if (operations.empty()) continue;
     names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +

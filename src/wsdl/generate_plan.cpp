@@ -17,16 +17,18 @@ std::string generator::value_type(const type* t, struct_plan& s, bool by_value,
                                   const source_location& at) {
   if (t->kind == type_kind::complex) {
     const auto* c = static_cast<const complex_type*>(t);
-    bool encoded = s.msg ? s.encoded : encoded_seen_.count(s.t) != 0;
-    if ((c->builtin || is_mixed(c)) && encoded)  // the encoded binding has no any_type
-      throw error(at, (c->builtin ? "xsd:anyType" : "mixed content") +
-                          std::string(" in an rpc/encoded message is not generated yet"));
+    const bool encoded = encoded_struct(s);
+    if (!c->builtin && is_mixed(c) && encoded)
+      throw error(at, "mixed content in an rpc/encoded message is not generated yet");
+    // xsd:anyType: the element as received (encoded: with its xsi:type).
     if (c->builtin || is_mixed(c)) return "lather::bind::any_type";
     if (c->array) {
-      if (c->array->dimensions.find(',') != std::string::npos)
-        throw error(at,
-                    "multi-dimensional SOAP-ENC array " + c->name.str() + " is not generated yet");
-      return "std::vector<" + value_type(c->array->item, s, false, at) + ">";
+      std::string item = value_type(c->array->item, s, false, at);
+      if (c->array->dimensions.find(',') == std::string::npos) return "std::vector<" + item + ">";
+      if (!encoded)
+        throw error(at, "multi-dimensional SOAP-ENC array " + c->name.str() +
+                            " in a literal message is not generated yet");
+      return "lather::soap::multi_array<" + item + ">";  // items in row-major order
     }
     if (c->abstract)
       throw error(at, "abstract type " + c->name.str() +
@@ -37,6 +39,10 @@ std::string generator::value_type(const type* t, struct_plan& s, bool by_value,
     return qualified(target.name);
   }
   return simple_cpp(static_cast<const simple_type*>(t), s);
+}
+
+bool generator::encoded_struct(const struct_plan& s) const {
+  return s.msg ? s.encoded : encoded_seen_.count(s.t) != 0;
 }
 
 std::string generator::simple_cpp(const simple_type* t, struct_plan& s) {
@@ -80,9 +86,25 @@ std::string generator::sample_of(const type* t, const std::string& expr, const s
     if (c->array) {
       std::string item = "y" + std::to_string(++sample_var_);
       std::string value = sample_of(c->array->item, item);
-      return expr + ".resize(1); for (auto& " + item + " : " + expr + ") { " +
+      std::string items = expr;
+      std::string dims;  // a multi_array: one item, every dimension 1
+      if (std::size_t rank =
+              std::count(c->array->dimensions.begin(), c->array->dimensions.end(), ',') + 1;
+          rank > 1) {
+        for (std::size_t k = 0; k < rank; ++k) dims += k ? ", 1" : "1";
+        dims = expr + ".dims = {" + dims + "}; ";
+        items += ".items";
+      }
+      return dims + items + ".resize(1); for (auto& " + item + " : " + items + ") { " +
              (value.empty() ? "(void)" + item + "; " : value) + "} ";
     }
+    if (t->builtin && sample_encoded_)  // a typed value, as SOAP encoding sends one
+      return expr + ".xml = " +
+             quote(
+                 "<x xmlns:xsd=\"http://www.w3.org/2001/XMLSchema\" "
+                 "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
+                 "xsi:type=\"xsd:string\">sample</x>") +
+             "; ";
     if (t->builtin || is_mixed(c)) {
       // The element with its required attributes (any_type writes it under the member's
       // name; empty XML would write nothing).
@@ -427,6 +449,13 @@ void generator::plan_struct(struct_plan& s) {
     return;
   }
   s.planned = true;
+  // Planning a base first must not change this struct's encoding.
+  struct restore {
+    bool& flag;
+    bool saved;
+    ~restore() { flag = saved; }
+  } keep{sample_encoded_, sample_encoded_};
+  sample_encoded_ = encoded_struct(s);
   try {
     if (s.msg) return plan_message(s);
     plan_type(s);

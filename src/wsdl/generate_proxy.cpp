@@ -17,6 +17,8 @@ std::string settings_of(const operation_plan& op, const std::string& indent) {
                          "o.request_element = " + quote(op.request_element) + ";\n" + indent +
                          "o.response_element = " + quote(op.response_element) + ";\n" + indent +
                          "o.element_ns = " + quote(op.element_ns) + ";\n";
+  if (!op.response_ns.empty())
+    settings += indent + "o.response_ns = " + quote(op.response_ns) + ";\n";
   if (!op.style.empty()) settings += indent + "o.style = lather::soap::style::" + op.style + ";\n";
   // The contract's WS-Addressing Actions, for lather::wsa (docs/wsa.md).
   if (!op.action.empty()) settings += indent + "o.action = " + quote(op.action) + ";\n";

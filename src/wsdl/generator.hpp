@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -82,6 +83,11 @@ class generator {
   void collect_roots();
 
   void reach_element(const element_decl& e) { reach(e.type); }
+  /// A document-style body element of a simple type is a message like any other: a struct of
+  /// one member `value` for its text (as if the element's type had simple content).
+  const complex_type* simple_body(const element_decl& e);
+  /// The struct type of a document-style body element: its complex type, or simple_body()'s.
+  const complex_type* body_type(const element_decl& e) const;
 
   /// The complex types of the model that extend `c` directly.
   const std::vector<const complex_type*>& derived_of(const complex_type* c);
@@ -124,6 +130,9 @@ class generator {
   /// The C++ type of a value of `t`; notes generated types it names in `s`.
   std::string value_type(const type* t, struct_plan& s, bool by_value, const source_location& at);
 
+  /// Whether `s` is read and written in SOAP encoding (an encoded rpc message, or a type such a
+  /// message reaches).
+  bool encoded_struct(const struct_plan& s) const;
   std::string simple_cpp(const simple_type* t, struct_plan& s);
 
   std::string ns_modifier(const std::string& item_ns, const std::string& owner_ns, bool attribute);
@@ -278,7 +287,8 @@ class generator {
   std::map<const port_type*, std::vector<const binding_operation*>> ports_;
   std::map<const port_type*, soap_version> port_version_;  ///< of the binding ports_ took
   detail::mock_input mock_;                                ///< --mock
-  int sample_var_ = 0;  ///< names of the loop variables of sample statements
+  int sample_var_ = 0;           ///< names of the loop variables of sample statements
+  bool sample_encoded_ = false;  ///< the struct being planned is SOAP-encoded (sample_of)
   std::unordered_set<const type*> encoded_seen_, literal_seen_;  ///< by the messages of each use
   std::map<const complex_type*, std::vector<const complex_type*>> derived_index_;
   bool derived_index_built_ = false;
@@ -286,6 +296,8 @@ class generator {
   /// rpc operations: their input and output message structs (indexes into structs_).
   std::map<const binding_operation*, std::pair<std::size_t, std::size_t>> rpc_plans_;
   std::map<const port_type*, std::size_t> mock_index_;  ///< into mock_.port_types
+  /// The struct types of simple-type body elements (simple_body()).
+  std::map<const element_decl*, std::unique_ptr<complex_type>> simple_bodies_;
   /// Structs, operations and sample() functions per translation unit when --sources does not
   /// say: each file parses the lather and type headers first (about 3 s at -O0 for ONVIF), so
   /// files are a few times that and under 1 GB at -O0.

@@ -59,6 +59,7 @@ struct call_options {
   std::string response_action;
   std::string request_element;   ///< default: operation name (bare: the type name)
   std::string response_element;  ///< informational: the response wrapper is not name-checked
+  std::string response_ns;       ///< informational, as response_element ("" = element_ns)
   std::string element_ns;        ///< default: the request type's namespace
   /// SOAP header entries to send (each writes one element).
   std::vector<std::function<void(xml::writer&)>> headers;

@@ -88,6 +88,9 @@ struct operation_options {
   /// Namespace of the wrapper elements. Default: the request type's namespace
   /// (document styles) or the service's target namespace (RPC styles).
   std::string element_ns;
+  /// Namespace of the response element when the contract puts it in another one than the
+  /// request's (document styles); "" = as the request's.
+  std::string response_ns;
   std::string documentation;  ///< wsdl:documentation
   /// Deadline of the handler. A synchronous handler with a timeout runs on a thread of its own
   /// while the server thread serves other calls (C++ cannot pre-empt a blocked function): at
@@ -303,6 +306,7 @@ class operation_entry {
   std::string_view request_ns() const noexcept { return request_ns_; }
   std::string_view request_element() const noexcept { return request_element_; }
   std::string_view response_element() const noexcept { return response_element_; }
+  std::string_view response_ns() const noexcept { return response_ns_; }
   bool one_way() const noexcept { return one_way_; }
   /// Position in service::operations() (set when registered; indexes per-operation metrics).
   std::size_t index() const noexcept { return index_; }
@@ -320,7 +324,7 @@ class operation_entry {
 
   std::string name_;
   operation_options options_;
-  std::string request_ns_, request_element_, response_element_;
+  std::string request_ns_, request_element_, response_element_, response_ns_;
   bool one_way_ = false;
 
  private:

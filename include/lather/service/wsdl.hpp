@@ -57,6 +57,7 @@ struct wsdl_operation_def {
   soap::style style = soap::style::document_wrapped;
   bool one_way = false;
   std::string element_ns, request_element, response_element;  ///< document styles
+  std::string response_ns;  ///< the response element's namespace ("" = element_ns)
   std::vector<xsd_field> request_parts, response_parts;       ///< RPC styles
   std::vector<wsdl_fault_def> faults;
 };

@@ -17,7 +17,8 @@
 //
 // Value kinds: XSD simple types (bind::xsd_traits), encoded structs, std::optional (nil when
 // empty), std::shared_ptr (nil when null; the unit of sharing), std::vector (SOAP-ENC array),
-// soap::multi_array (multi-dimensional), std::map and soap::apache_map (apachesoap:Map).
+// soap::multi_array (multi-dimensional), std::map and soap::apache_map (apachesoap:Map), and
+// bind::any_type (xsd:anyType: the accessor as received, its xsi:type included).
 //
 // Writing a response part (shared_ptr identity decides what is a multi-ref):
 //
@@ -181,6 +182,8 @@ class encoder {
   void nil();
   void href(ref_info& ref, const void* object, erased_fn write);
   void array_type_attribute(std::size_t items, std::string_view dims = {});
+  /// xsd:anyType: the held element under the accessor's name (an empty one when it holds none).
+  void write_any(std::string_view ns, std::string_view name, const bind::any_type& v);
   void append_qname(std::string_view ns, std::string_view local);  // to type_text_
 
   template <class T>
@@ -192,6 +195,8 @@ class encoder {
       append_type<typename U::value_type>();
     } else if constexpr (bind::simple_type<U>) {
       append_qname(xsd_ns, bind::xsd_traits<U>::type_name);
+    } else if constexpr (std::is_same_v<U, bind::any_type>) {
+      append_qname(xsd_ns, "anyType");
     } else if constexpr (encoded_struct<U>) {
       append_qname(lather::meta<U>::ns, lather::meta<U>::name);
     } else if constexpr (bind::shape<U>::is_vector) {
@@ -256,6 +261,8 @@ class encoder {
       start(ns, name);
       nil();
       end();
+    } else if constexpr (std::is_same_v<T, bind::any_type>) {
+      write_any(ns, name, v);
     } else {
       start(ns, name);
       write_content(v, depth);
@@ -441,6 +448,8 @@ class decoder {
   void rebase(std::size_t first, void* data, std::size_t item_size);
   void move_slots(std::size_t from, const void* old_base, std::size_t size, void* new_base);
   void read_base64_string(std::string_view text, std::string& out) const;
+  /// xsd:anyType: the accessor as received (nil: nothing held).
+  void read_any(bind::any_type& out);
 
   template <class U>
   const std::shared_ptr<void>& placeholder(std::uint32_t e) {
@@ -537,6 +546,8 @@ class decoder {
         return skip();
       }
       read_struct(out, std::make_index_sequence<bind::field_count<T>>{});
+    } else if constexpr (std::is_same_v<T, bind::any_type>) {
+      read_any(out);
     } else if constexpr (bind::shape<T>::is_vector) {
       out.clear();
       if (is_nil()) return skip();

@@ -77,10 +77,10 @@ void write_response(exchange& x, const operation_entry& op, const message_type& 
 inline xml::writer& start_literal(exchange& x, const operation_entry& op) {
   xml::writer& w = x.begin_response(false);
   if (soap::is_rpc(op.options().style))
-    soap::write_rpc_start(w, x.version(), op.options().style, op.request_ns(),
+    soap::write_rpc_start(w, x.version(), op.options().style, op.response_ns(),
                           op.response_element());
   else
-    w.start_element(op.request_ns(), op.response_element());
+    w.start_element(op.response_ns(), op.response_element());
   return w;
 }
 
