@@ -6,15 +6,35 @@
 
 #include <string>
 
+#include "../support/xml_query.hpp"
 #include "lather/bind/error.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 
 namespace soap = lather::soap;
+namespace test = lather::test;
 namespace xml = lather::xml;
 
 namespace {
+
+constexpr std::string_view env11 = "http://schemas.xmlsoap.org/soap/envelope/";
+constexpr std::string_view env12 = "http://www.w3.org/2003/05/soap-envelope";
+
+/// Whether some element at `path` has a QName attribute `attr` naming {ns}local, its prefix
+/// declared on that element or an ancestor on the path.
+bool has_qname_attribute(const std::string& doc, const std::string& path, std::string_view attr,
+                         std::string_view ns, std::string_view local) {
+  for (const auto& [at, prefix] : test::declarations_of(doc, ns)) {
+    if (path.compare(0, at.size(), at) != 0 || (path.size() > at.size() && path[at.size()] != '/'))
+      continue;
+    const std::string want =
+        prefix.empty() ? std::string(local) : prefix + ":" + std::string(local);
+    for (const test::xml_element& e : test::find_elements(doc, path))
+      if (e.attribute(attr) == want) return true;
+  }
+  return false;
+}
 
 std::string write_envelope(soap::version v, const soap::fault& f) {
   xml::output out;
@@ -51,7 +71,19 @@ soap::fault sample_fault() {
 
 TEST(SoapFault, RoundTrip11WithDetail) {
   const std::string doc = write_envelope(soap::version::soap11, sample_fault());
-  EXPECT_NE(doc.find("<faultcode>soap:Client.InvalidId</faultcode>"), std::string::npos) << doc;
+  const auto fault = test::find_element(doc, "/Envelope/Body/Fault");
+  ASSERT_TRUE(fault) << doc;
+  EXPECT_EQ(fault->ns, env11);
+  const auto code = test::find_element(doc, "/Envelope/Body/Fault/faultcode");
+  ASSERT_TRUE(code) << doc;
+  EXPECT_EQ(code->ns, "") << "SOAP 1.1's faultcode is unqualified";
+  EXPECT_EQ(test::qname_local(code->text), "Client.InvalidId");
+  EXPECT_EQ(code->text_ns, env11) << doc;
+  const auto bad = test::find_element(doc, "/Envelope/Body/Fault/detail/badValue");
+  ASSERT_TRUE(bad) << doc;
+  EXPECT_EQ(bad->ns, "urn:app");
+  EXPECT_EQ(bad->attribute("field"), "id");
+  EXPECT_EQ(bad->text, "-1");
   const soap::fault f = read_back(doc);
   EXPECT_EQ(f.code, soap::fault_code::sender);
   ASSERT_EQ(f.subcodes.size(), 1u);
@@ -117,7 +149,12 @@ TEST(SoapFault, MustUnderstand12CarriesNotUnderstoodHeaders) {
   f.reason = "header not understood";
   f.not_understood = {{"urn:tx", "Transaction", {}}};
   const std::string doc = write_envelope(soap::version::soap12, f);
-  EXPECT_NE(doc.find("NotUnderstood"), std::string::npos) << doc;
+  const auto nu = test::find_element(doc, "/Envelope/Header/NotUnderstood");
+  ASSERT_TRUE(nu) << doc;
+  EXPECT_EQ(nu->ns, env12);
+  EXPECT_TRUE(
+      has_qname_attribute(doc, "/Envelope/Header/NotUnderstood", "qname", "urn:tx", "Transaction"))
+      << doc;
   xml::reader r;
   r.reset(doc);
   std::string qname_ns;
@@ -142,8 +179,13 @@ TEST(SoapFault, VersionMismatch12CarriesUpgrade) {
   f.code = soap::fault_code::version_mismatch;
   f.reason = "wrong version";
   const std::string doc = write_envelope(soap::version::soap12, f);
-  EXPECT_NE(doc.find("Upgrade"), std::string::npos);
-  EXPECT_NE(doc.find("SupportedEnvelope"), std::string::npos);
+  const std::string supported = "/Envelope/Header/Upgrade/SupportedEnvelope";
+  const auto all = test::find_elements(doc, supported);
+  ASSERT_EQ(all.size(), 2u) << doc;
+  for (const test::xml_element& e : all) EXPECT_EQ(e.ns, env12);
+  EXPECT_EQ(test::find_element(doc, "/Envelope/Header/Upgrade")->ns, env12);
+  EXPECT_TRUE(has_qname_attribute(doc, supported, "qname", env12, "Envelope")) << doc;
+  EXPECT_TRUE(has_qname_attribute(doc, supported, "qname", env11, "Envelope")) << doc;
   EXPECT_EQ(read_back(doc).code, soap::fault_code::version_mismatch);
 }
 
@@ -167,8 +209,16 @@ TEST(SoapFault, AxisFaultWithStackTraceDetail) {
   EXPECT_EQ(f.received_code.ns, "http://schemas.xmlsoap.org/soap/envelope/");
   EXPECT_EQ(f.received_code.local, "Client");
   EXPECT_EQ(f.reason, "a must be non-negative");
-  EXPECT_NE(f.detail_xml.find("stackTrace"), std::string::npos);
-  EXPECT_NE(f.detail_xml.find("xmlns:ns2=\"http://xml.apache.org/axis/\""), std::string::npos);
+  // The detail's children as sent, each declaring its own namespace: a document once wrapped.
+  const std::string detail = "<d>" + f.detail_xml + "</d>";
+  const auto trace = test::find_element(detail, "/d/stackTrace");
+  ASSERT_TRUE(trace) << f.detail_xml;
+  EXPECT_EQ(trace->ns, "http://xml.apache.org/axis/");
+  EXPECT_EQ(trace->text.rfind("java.lang.IllegalArgumentException\n", 0), 0u) << trace->text;
+  const auto host = test::find_element(detail, "/d/hostname");
+  ASSERT_TRUE(host) << f.detail_xml;
+  EXPECT_EQ(host->ns, "http://xml.apache.org/axis/");
+  EXPECT_EQ(host->text, "host1");
 }
 
 TEST(SoapFault, Soap4rFaultWithTypesActorAndNilDetail) {

@@ -26,6 +26,17 @@ TEST(XmlQuery, FindsTextByPathDecoded) {
   EXPECT_EQ(test::find_text(fault, "/Envelope/Body/Fault"), "");  // own text only
 }
 
+TEST(XmlQuery, ResolvesTheQNamePrefixOfTextInTheElementsScope) {
+  EXPECT_EQ(test::find_element(fault, "/Envelope/Body/Fault/faultcode")->text_ns,
+            "http://schemas.xmlsoap.org/soap/envelope/");
+  EXPECT_EQ(test::find_element(fault, "/Envelope/Body/r/i")->text_ns, "");  // no prefix
+  const std::string rebound =
+      "<s:a xmlns:s='urn:outer'><b xmlns:s='urn:inner'>s:x</b><c>s:y</c><d>zz:q</d></s:a>";
+  EXPECT_EQ(test::find_element(rebound, "/a/b")->text_ns, "urn:inner");
+  EXPECT_EQ(test::find_element(rebound, "/a/c")->text_ns, "urn:outer");
+  EXPECT_EQ(test::find_element(rebound, "/a/d")->text_ns, "");  // undeclared prefix
+}
+
 TEST(XmlQuery, APathMustMatchFromTheRoot) {
   EXPECT_EQ(test::find_text(fault, "/Body/Fault/faultcode"), std::nullopt);
   EXPECT_EQ(test::find_text(fault, "/Envelope/Body/faultcode"), std::nullopt);

@@ -23,11 +23,13 @@
 namespace lather::test {
 
 /// An element found by path: its namespace, its own text (character data directly inside it,
-/// decoded) and its attributes (local name, value).
+/// decoded) and its attributes (local name, value). For a QName-valued text ("soap:Client"),
+/// `text_ns` is the namespace its prefix is bound to at the element ("" when none).
 struct xml_element {
   std::string ns;
   std::string text;
   std::vector<std::pair<std::string, std::string>> attributes;
+  std::string text_ns;
 
   /// The attribute with this local name, nullopt when it has none.
   std::optional<std::string> attribute(std::string_view local) const {
@@ -76,7 +78,7 @@ inline std::vector<xml_element> find_elements(std::string_view xml, std::string_
         matched.push_back(here);
         open_match.push_back(-1);
         if (here && d + 1 == steps.size()) {
-          xml_element e{std::string(r.ns()), {}, {}};
+          xml_element e{std::string(r.ns()), {}, {}, {}};
           for (const xml::attribute& a : r.attributes())
             e.attributes.emplace_back(std::string(a.local), std::string(a.value));
           open_match.back() = static_cast<std::ptrdiff_t>(found.size());
@@ -85,8 +87,15 @@ inline std::vector<xml_element> find_elements(std::string_view xml, std::string_
         break;
       }
       case xml::token::text:
-        if (!open_match.empty() && open_match.back() >= 0)
-          found[static_cast<std::size_t>(open_match.back())].text += r.text();
+        if (!open_match.empty() && open_match.back() >= 0) {
+          xml_element& e = found[static_cast<std::size_t>(open_match.back())];
+          e.text += r.text();
+          const std::size_t colon = e.text.find(':');
+          const std::string_view prefix = colon == std::string::npos
+                                              ? std::string_view{}
+                                              : std::string_view(e.text).substr(0, colon);
+          e.text_ns = std::string(r.lookup_namespace(prefix).value_or(""));
+        }
         break;
       case xml::token::end_element:
         matched.pop_back();
