@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "../support/xml_query.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 
 namespace soap = lather::soap;
+namespace test = lather::test;
 namespace xml = lather::xml;
 
 namespace {
@@ -264,9 +268,16 @@ TEST(SoapEnvelope, RelayableHeadersCollected) {
   soap::envelope_reader env{r, std::move(opts)};
   env.begin();
   ASSERT_EQ(env.relayable_headers().size(), 2u);
-  EXPECT_NE(env.relayable_headers()[0].find("Other"), std::string::npos);
-  EXPECT_NE(env.relayable_headers()[1].find("<p:in>y</p:in>"), std::string::npos);
-  EXPECT_NE(env.relayable_headers()[1].find("xmlns:p=\"urn:p\""), std::string::npos);
+  // Each header a document of its own: the prefixes it uses declared in it.
+  const std::string& other = env.relayable_headers()[0];
+  const std::string& relay = env.relayable_headers()[1];
+  ASSERT_TRUE(test::find_element(other, "/Other")) << other;
+  EXPECT_EQ(test::find_element(other, "/Other")->ns, "urn:p");
+  EXPECT_EQ(test::find_text(other, "/Other"), "x");
+  const auto in = test::find_element(relay, "/Relay/in");
+  ASSERT_TRUE(in) << relay;
+  EXPECT_EQ(in->ns, "urn:p");
+  EXPECT_EQ(in->text, "y");
   env.finish();
 }
 
@@ -335,12 +346,19 @@ TEST(SoapEnvelope, WriterRoundTripsBothVersions) {
     w.end_element();
     env.end();
     const std::string doc{out.view()};
-    EXPECT_NE(doc.find("xmlns:xsi="), std::string::npos) << doc;
-    EXPECT_NE(doc.find("xmlns:xsd="), std::string::npos) << doc;
-    EXPECT_NE(
-        doc.find(v == soap::version::soap11 ? "mustUnderstand=\"1\"" : "mustUnderstand=\"true\""),
-        std::string::npos)
+    using declarations = std::vector<std::pair<std::string, std::string>>;
+    EXPECT_EQ(test::declarations_of(doc, "http://www.w3.org/2001/XMLSchema-instance"),
+              (declarations{{"/Envelope", "xsi"}}))
         << doc;
+    EXPECT_EQ(test::declarations_of(doc, "http://www.w3.org/2001/XMLSchema"),
+              (declarations{{"/Envelope", "xsd"}}))
+        << doc;
+    const auto header = test::find_element(doc, "/Envelope/Header/Session");
+    ASSERT_TRUE(header) << doc;
+    EXPECT_EQ(header->ns, "urn:t");
+    EXPECT_EQ(header->attribute("mustUnderstand"), v == soap::version::soap11 ? "1" : "true")
+        << doc;
+    EXPECT_EQ(test::find_element(doc, "/Envelope/Body/ping")->ns, "urn:t") << doc;
     // Only one declaration of the type namespace: on Envelope.
     EXPECT_EQ(doc.find("xmlns:tns"), doc.rfind("xmlns:tns")) << doc;
     xml::reader r;
