@@ -12,6 +12,11 @@
 #         of the largest corpus WSDL (vSphere), ~1 minute.
 #   wss   WS-Security: calls/s of plain calls, UsernameToken digest and an RSA-SHA256 signature,
 #         lather beside gSOAP's wsse plugin in the same run, ~1 minute.
+#   codegen  lather-wsdl2cpp beside gSOAP's wsdl2h + soapcpp2 on vSphere, EWS, Bing Ads and ONVIF
+#         device+media: generation time, lines, compile time at -j2 (wall, CPU) and object size
+#         of the generated code (bench/codegen.py; its options follow, e.g. `--contracts onvif`
+#         alone: ~13 CPU minutes at -O2; `--tools lather`, `--opt O0`, `--results
+#         bench/RESULTS.md`; `--help`). All four: hours at -O2 on this box.
 #
 # Environment: BUILD_DIR (default <repo>/build; configured if needed, the mode's target is
 # brought up to date first), REPETITIONS (default 3), MIN_TIME (seconds per repetition, 0.3).
@@ -322,6 +327,12 @@ print("one client, one server thread, one keep-alive connection, in one process 
 PY
 }
 
+# codegen: bench/codegen.py with the rest of the command line.
+run_codegen() {
+  ensure_target lather-wsdl2cpp
+  BUILD_DIR="$build_dir" "$python" "$repo/bench/codegen.py" "$@"
+}
+
 case "${1:-}" in
   xml) run_xml ;;
   wss) run_wss ;;
@@ -330,5 +341,6 @@ case "${1:-}" in
   wrk) run_wrk ;;
   multiref) run_multiref ;;
   mtom) run_mtom ;;
+  codegen) shift; run_codegen "$@" ;;
   *) usage ;;
 esac
