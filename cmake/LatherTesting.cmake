@@ -2,16 +2,22 @@
 # One GoogleTest executable per call, registered with CTest through gtest_discover_tests
 # so each TEST shows up (and can be filtered) on its own.
 include_guard(GLOBAL)
+
+set(LATHER_WSDL_CORPUS "${PROJECT_SOURCE_DIR}/../shared/wsdl-corpus" CACHE PATH
+    "The WSDL corpus (shared/wsdl-corpus); its tests skip when it is absent")
+# The paths tests look things up by (tests/support/paths.hpp), in one generated source: on a
+# test's own compile command they would make its object differ from clone to clone.
+configure_file(${PROJECT_SOURCE_DIR}/tests/support/paths.cpp.in
+               ${PROJECT_BINARY_DIR}/tests/support/paths.cpp @ONLY)
+add_library(lather_test_paths STATIC ${PROJECT_BINARY_DIR}/tests/support/paths.cpp)
+
 function(lather_add_test)
   cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
   find_package(GTest REQUIRED)
   include(GoogleTest)
   add_executable(${T_NAME} ${T_SOURCES})
-  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main Threads::Threads)
-  target_compile_definitions(${T_NAME} PRIVATE
-    LATHER_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    LATHER_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared"
-    LATHER_BIN_DIR="${CMAKE_RUNTIME_OUTPUT_DIRECTORY}")
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} lather_test_paths GTest::gtest
+                        GTest::gtest_main Threads::Threads)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()

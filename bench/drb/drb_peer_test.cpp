@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "../../tests/support/paths.hpp"
 #include "../../tests/support/process.hpp"
 
 namespace {
@@ -12,7 +13,7 @@ namespace {
 constexpr const char* ruby = "/usr/bin/ruby";
 
 std::string script(const char* name) {
-  return std::string(LATHER_SOURCE_DIR) + "/bench/drb/" + name;
+  return std::string(lather::test::source_dir) + "/bench/drb/" + name;
 }
 
 TEST(drb_peer_processes, ClientGetsTheSharedCyclicGraph) {

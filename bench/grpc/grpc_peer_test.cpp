@@ -4,12 +4,13 @@
 
 #include <string>
 
+#include "../../tests/support/paths.hpp"
 #include "../../tests/support/process.hpp"
 
 namespace {
 
 std::string bin(const char* name) {
-  return std::string(LATHER_BIN_DIR) + "/" + name;
+  return std::string(lather::test::bin_dir) + "/" + name;
 }
 
 TEST(grpc_peer_processes, ClientAndServerAgree) {

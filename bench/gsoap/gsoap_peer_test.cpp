@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../tests/support/paths.hpp"
 #include "../../tests/support/process.hpp"
 #include "gsoap_perf.hpp"
 
@@ -35,7 +36,7 @@ INSTANTIATE_TEST_SUITE_P(qname, gsoap_codec_test,
 // The gSOAP server and client binaries talk to each other over loopback.
 
 std::string bin(const char* name) {
-  return std::string(LATHER_BIN_DIR) + "/" + name;
+  return std::string(lather::test::bin_dir) + "/" + name;
 }
 
 lather::test::clock::time_point deadline() {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "../support/alloc_counter.hpp"
+#include "../support/paths.hpp"
 #include "bind_test_util.hpp"
 #include "lather/perf/types.hpp"
 
@@ -22,7 +23,7 @@ std::string read_file(const std::string& path) {
 }
 
 const std::string golden_path =
-    std::string(LATHER_SOURCE_DIR) + "/tests/bind/golden/echoComplexTypeDoc-2items.xml";
+    std::string(lather::test::source_dir) + "/tests/bind/golden/echoComplexTypeDoc-2items.xml";
 
 TEST(BindPerf, RoundTripsRequestOfTenItems) {
   perf::echoComplexTypeDoc req = perf::make_cxf_request(10, 42);

@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "lather/http/error.hpp"
 #include "lather/perf/types.hpp"
@@ -50,7 +51,7 @@ inline std::filesystem::path scratch_dir() {
 class perf_server {
  public:
   perf_server(int port, const std::vector<std::string>& extra, const std::string& log_name) {
-    std::vector<std::string> argv{cat(LATHER_BIN_DIR, "/lather-perf-server"),
+    std::vector<std::string> argv{cat(lather::test::bin_dir, "/lather-perf-server"),
                                   "--address",
                                   "127.0.0.1",
                                   "--port",

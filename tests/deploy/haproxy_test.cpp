@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/paths.hpp"
 #include "deploy_support.hpp"
 
 namespace {
@@ -121,7 +122,7 @@ TEST(HAProxy, RestartAndKillBehindTheShippedConfigLoseOnlyTheKilledProcessInFlig
     ~remove_dir() { fs::remove_all(path); }
   } socket_dir_guard{socket_dir};
   const int front_port = lather::test::free_port();
-  std::ifstream shipped(fs::path(LATHER_SOURCE_DIR) / "deploy/haproxy/haproxy.cfg");
+  std::ifstream shipped(fs::path(lather::test::source_dir) / "deploy/haproxy/haproxy.cfg");
   ASSERT_TRUE(shipped) << "deploy/haproxy/haproxy.cfg";
   std::string config{std::istreambuf_iterator<char>(shipped), {}};
   ASSERT_NE(config.find("bind 127.0.0.1:8080"), std::string::npos);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../soap/fetch_responses.hpp"
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "lather/dynamic/client.hpp"
 #include "lather/http/error.hpp"
@@ -19,9 +20,9 @@ using lather::dynamic_client;
 using lather::dynamic::value;
 using namespace std::chrono_literals;
 
-const std::string interop_wsdl = LATHER_SHARED_DIR "/interop/interop.wsdl";
-const std::string perf_wsdl = LATHER_SHARED_DIR "/bench/cxf-perf/perf.wsdl";
-const std::string bin = LATHER_BIN_DIR;
+const std::string interop_wsdl = std::string(lather::test::shared_dir) + "/interop/interop.wsdl";
+const std::string perf_wsdl = std::string(lather::test::shared_dir) + "/bench/cxf-perf/perf.wsdl";
+const std::string bin = lather::test::bin_dir;
 
 // lather-interop-server prints "READY PORT".
 struct interop_server {
@@ -169,7 +170,8 @@ TEST(DynamicClient, CallsPerfServerRpcLiteralAndDocument) {
   EXPECT_EQ(r.body.find("return")->to_json(), in.find("in")->to_json());
 }
 
-const std::string encoded_wsdl = LATHER_SOURCE_DIR "/tests/interop/interop-encoded.wsdl";
+const std::string encoded_wsdl =
+    std::string(lather::test::source_dir) + "/tests/interop/interop-encoded.wsdl";
 
 // An echoStruct answer of interop-encoded.wsdl read with no problem as {a, 3, 0.5, when, [x, y]}.
 void expect_struct_answer(const dynamic_client& c, const std::string& envelope,
@@ -207,7 +209,7 @@ TEST(DynamicClient, ReadsSoap12EncodedGraphsAsGsoapWritesThem) {
   // gSOAP's SOAP 1.2 answer of the fetch graph: enc:id in place, enc:ref after it (also into
   // a value nested in another one with an id), arrays with enc:arraySize. The child -> root
   // parent links are cycles: reported and left null, as SOAP 1.1 href cycles are.
-  dynamic_client c{LATHER_SOURCE_DIR "/tools/lather-fetch-server/fetch.wsdl"};
+  dynamic_client c{std::string(lather::test::source_dir) + "/tools/lather-fetch-server/fetch.wsdl"};
   const auto r = c.read_response(c.find("fetch"), lather::test_wire::gsoap12_fetch);
   ASSERT_EQ(r.problems.size(), 2u);
   for (int i = 0; i < 2; ++i)
@@ -261,7 +263,8 @@ TEST(DynamicClient, ReadsSoap12ForwardRefsAndNamesBadReferences) {
 
 TEST(DynamicClient, TwoDimensionalArraysAreRowsOfItems) {
   // SOAPBuilders round 2 group B: ArrayOfString2D is wsdl:arrayType="xsd:string[,]".
-  dynamic_client c{LATHER_SHARED_DIR "/wsdl-corpus/soapbuilders-r2-groupb/InteropBtyped.wsdl"};
+  dynamic_client c{std::string(lather::test::shared_dir) +
+                   "/wsdl-corpus/soapbuilders-r2-groupb/InteropBtyped.wsdl"};
   const auto& op = c.find("echo2DStringArray");
   const std::string request = c.request(
       op, value::from_json(R"({"input2DStringArray": [["a", "b", "c"], ["d", "e", "f"]]})"));
@@ -317,9 +320,10 @@ TEST(DynamicClient, CallsInteropServerRpcEncoded) {
 
 TEST(DynamicClient, CallsSpyneFromItsOwnWsdl) {
   const int port = lather::test::free_port();
-  lather::test::process spyne({"/usr/bin/python3",
-                               LATHER_SOURCE_DIR "/tests/interop/peers/spyne_server.py",
-                               std::to_string(port)});
+  lather::test::process spyne(
+      {"/usr/bin/python3",
+       std::string(lather::test::source_dir) + "/tests/interop/peers/spyne_server.py",
+       std::to_string(port)});
   std::string line;
   bool ready = false;
   while (!ready && spyne.read_line(line, lather::test::clock::now() + 30s))

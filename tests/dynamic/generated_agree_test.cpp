@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "../support/paths.hpp"
 #include "InteropPortType.hpp"
 #include "lather/dynamic/client.hpp"
 #include "lather/http/server.hpp"
@@ -16,7 +17,7 @@
 namespace {
 
 using lather::dynamic::value;
-const std::string interop_wsdl = LATHER_SHARED_DIR "/interop/interop.wsdl";
+const std::string interop_wsdl = std::string(lather::test::shared_dir) + "/interop/interop.wsdl";
 
 // Records the last request body and answers with the envelope set for the next call.
 class recorder {

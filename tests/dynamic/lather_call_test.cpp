@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "lather/http/server.hpp"
 
@@ -15,8 +16,8 @@ namespace {
 using namespace std::chrono_literals;
 using lather::test::clock;
 
-const std::string interop_wsdl = LATHER_SHARED_DIR "/interop/interop.wsdl";
-const std::string call = std::string(LATHER_BIN_DIR) + "/lather-call";
+const std::string interop_wsdl = std::string(lather::test::shared_dir) + "/interop/interop.wsdl";
+const std::string call = std::string(lather::test::bin_dir) + "/lather-call";
 
 lather::test::run_result lather_call(std::vector<std::string> args) {
   args.insert(args.begin(), call);
@@ -40,7 +41,7 @@ TEST(LatherCall, ListsOperationsWithSignatures) {
 }
 
 TEST(LatherCall, CallsPrintsJsonAndFaultsExitOne) {
-  lather::test::process server({std::string(LATHER_BIN_DIR) + "/lather-interop-server"});
+  lather::test::process server({std::string(lather::test::bin_dir) + "/lather-interop-server"});
   std::string line;
   int port = 0;
   while (port == 0 && server.read_line(line, clock::now() + 30s))
@@ -130,8 +131,8 @@ TEST(LatherCall, BadInputOneLineExitTwo) {
 }
 
 TEST(LatherCall, HttpErrorAndTlsFailureOneLineExitTwo) {
-  lather::test::listening_server server(
-      {std::string(LATHER_BIN_DIR) + "/lather-perf-server", "--port", "0", "--threads", "1"});
+  lather::test::listening_server server({std::string(lather::test::bin_dir) + "/lather-perf-server",
+                                         "--port", "0", "--threads", "1"});
   ASSERT_NE(server.port, 0);
   auto r =
       lather_call({interop_wsdl, "addNumbers", "a=1", "b=2", "--address", server.url("/nothere")});
@@ -186,7 +187,8 @@ TEST(LatherCall, ValidatePrintsEveryProblemWithItsPath) {
 TEST(LatherCall, ValidatesEncodedMessagesThroughHrefsAndXsiTypes) {
   // Axis's shape: the result and its tags are multi-refs after the wrapper. Problems inside
   // them are named by the path that reaches them; each xsi:type is checked against the schema.
-  const std::string encoded_wsdl = LATHER_SOURCE_DIR "/tests/interop/interop-encoded.wsdl";
+  const std::string encoded_wsdl =
+      std::string(lather::test::source_dir) + "/tests/interop/interop-encoded.wsdl";
   const std::string head =
       R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsd="http://www.w3.org/2001/XMLSchema")"
       R"( xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/">)"

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 
 namespace {
@@ -17,13 +18,13 @@ using lather::test::clock;
 constexpr const char* ruby = "/usr/bin/ruby";
 
 std::string peer(const char* name) {
-  return std::string(LATHER_SOURCE_DIR) + "/tests/interop/peers/" + name;
+  return std::string(lather::test::source_dir) + "/tests/interop/peers/" + name;
 }
 
 TEST(FetchPeers, Soap4rClientReadsLatherGraph) {
   if (access(ruby, X_OK) != 0) GTEST_SKIP() << "no " << ruby;
   lather::test::listening_server server(
-      {std::string(LATHER_BIN_DIR) + "/lather-fetch-server", "--port", "0"});
+      {std::string(lather::test::bin_dir) + "/lather-fetch-server", "--port", "0"});
   ASSERT_NE(server.port, 0) << "lather-fetch-server did not start";
   const auto r = lather::test::run(
       {ruby, peer("soap4r_fetch_client.rb"), "--url", server.url("/fetch"), "--calls", "5"},
@@ -39,7 +40,7 @@ TEST(FetchPeers, LatherClientReadsSoap4rGraph) {
   ASSERT_TRUE(lather::test::wait_for_port(server, port, clock::now() + 30s))
       << "the soap4r fetch server did not start";
   const auto [result, status] = lather::test::run_to_result(
-      {std::string(LATHER_BIN_DIR) + "/lather-fetch-client", "--url",
+      {std::string(lather::test::bin_dir) + "/lather-fetch-client", "--url",
        "http://127.0.0.1:" + std::to_string(port) + "/fetch", "--calls", "5", "--runs", "1"},
       clock::now() + 60s);
   EXPECT_EQ(status, 0) << result;

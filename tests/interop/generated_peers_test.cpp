@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "../support/perfgen_request.hpp"
 #include "../support/process.hpp"
 #include "InteropPortType.hpp"
@@ -25,10 +26,10 @@ namespace fs = std::filesystem;
 using lather::test::clock;
 using namespace std::chrono_literals;
 
-const fs::path kBinDir = LATHER_BIN_DIR;
-const fs::path kPeersDir = fs::path(LATHER_SOURCE_DIR) / "tests/interop/peers";
+const fs::path kBinDir = lather::test::bin_dir;
+const fs::path kPeersDir = fs::path(lather::test::source_dir) / "tests/interop/peers";
 const fs::path kLogDir = kBinDir.parent_path() / "interop-results";
-const fs::path kPerfWsdl = LATHER_PERF_WSDL;
+const fs::path kPerfWsdl = fs::path(lather::test::shared_dir) / "bench/cxf-perf/perf.wsdl";
 constexpr const char* kPython = "/usr/bin/python3";  // Debian's, with python3-zeep and -spyne
 
 interopgen::Struct s1() {

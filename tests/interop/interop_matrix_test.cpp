@@ -24,6 +24,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 
 namespace {
@@ -33,11 +34,16 @@ using Clock = lather::test::clock;
 using Process = lather::test::process;
 using namespace std::chrono_literals;
 
-const fs::path kSourceDir = LATHER_SOURCE_DIR;
-const fs::path kBinDir = LATHER_BIN_DIR;
+const fs::path kSourceDir = lather::test::source_dir;
+const fs::path kBinDir = lather::test::bin_dir;
 const fs::path kPeersDir = kSourceDir / "tests/interop/peers";
 const fs::path kResultsDir = kBinDir.parent_path() / "interop-results";
-const fs::path kDocPath = LATHER_INTEROP_DOC;  // docs/interop.md with every peer built
+// docs/interop.md only from a build with every peer (tests/interop/CMakeLists.txt).
+#ifdef LATHER_INTEROP_DOC_IN_DOCS
+const fs::path kDocPath = kSourceDir / "docs/interop.md";
+#else
+const fs::path kDocPath = kResultsDir / "interop.md";
+#endif
 constexpr const char* kPython = "/usr/bin/python3";
 constexpr const char* kPhp = "/usr/bin/php";
 constexpr const char* kRuby = "/usr/bin/ruby";

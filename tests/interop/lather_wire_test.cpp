@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "../support/xml_query.hpp"
 
@@ -146,9 +147,9 @@ std::optional<std::string> result(const std::string& body, const std::string& be
 class LatherWire : public testing::Test {
  protected:
   void SetUp() override {
-    const fs::path binary = fs::path(LATHER_BIN_DIR) / "lather-interop-server";
+    const fs::path binary = fs::path(lather::test::bin_dir) / "lather-interop-server";
     if (!fs::exists(binary)) GTEST_SKIP() << "lather-interop-server not built";
-    const fs::path log = fs::path(LATHER_BIN_DIR).parent_path() / "lather_wire_test.log";
+    const fs::path log = fs::path(lather::test::bin_dir).parent_path() / "lather_wire_test.log";
     server_.emplace(std::vector<std::string>{binary.string(), "--port", "0"}, log, true);
     ASSERT_TRUE(server_->started());
     std::string line;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "../support/xml_query.hpp"
 #include "lather/mtom.hpp"
@@ -21,7 +22,7 @@ using namespace lather;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-const fs::path kPeer = fs::path(LATHER_BIN_DIR) / "gsoap-mtom-peer";
+const fs::path kPeer = fs::path(lather::test::bin_dir) / "gsoap-mtom-peer";
 
 std::vector<std::uint8_t> payload(std::size_t n) {
   std::vector<std::uint8_t> v(n);

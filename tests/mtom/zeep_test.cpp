@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "lather/mtom.hpp"
 #include "lather/service/server.hpp"
@@ -40,7 +41,7 @@ using namespace lather;
 namespace fs = std::filesystem;
 
 const fs::path kPython = "/usr/bin/python3";
-const fs::path kScript = fs::path(LATHER_SOURCE_DIR) / "tests/mtom/zeep_mtom.py";
+const fs::path kScript = fs::path(lather::test::source_dir) / "tests/mtom/zeep_mtom.py";
 
 TEST(mtom_zeep, zeep_reads_lather_mtom_responses) {
   if (!fs::exists(kPython)) GTEST_SKIP() << "python3 missing";

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "../support/paths.hpp"
 #include "../support/xml_query.hpp"
 #include "device/Device.hpp"
 #include "events/EventPortType.hpp"
@@ -336,10 +337,13 @@ TEST(onvif_quickstart, DocClientReadsTheClockWithADigest) {
 
 // docs/wsdl2cpp.md shows quickstart.cpp (after its leading comment) as it is built here.
 TEST(onvif_quickstart, DocShowsTheTestedClient) {
-  std::string code = file_text(LATHER_QUICKSTART_SOURCE);
+  std::string code =
+      file_text((std::string(lather::test::source_dir) + "/tests/onvif/quickstart.cpp").c_str());
   ASSERT_NE(code.find("#include"), std::string::npos);
   code.erase(0, code.find("#include"));
-  EXPECT_NE(file_text(LATHER_WSDL2CPP_DOC).find("```cpp\n" + code + "```\n"), std::string::npos)
+  EXPECT_NE(file_text((std::string(lather::test::source_dir) + "/docs/wsdl2cpp.md").c_str())
+                .find("```cpp\n" + code + "```\n"),
+            std::string::npos)
       << "docs/wsdl2cpp.md must show, in a cpp block:\n"
       << code;
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "../../tools/lather-interop-server/interop_types.hpp"
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
@@ -112,7 +113,7 @@ TEST(encoded_client, CallsLathersOwnRpcEncodedServer) {
 }
 
 TEST(encoded_client, CallsPhpSoapServerRpcEncoded) {
-  const fs::path router = fs::path(LATHER_SOURCE_DIR) / "tests/interop/peers/php/router.php";
+  const fs::path router = fs::path(lather::test::source_dir) / "tests/interop/peers/php/router.php";
   const int port = lather::test::free_port();
   ASSERT_GT(port, 0);
   const fs::path log = fs::temp_directory_path() / ("lather-php-encoded-" + std::to_string(port));

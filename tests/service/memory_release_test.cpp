@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "../support/sanitizer.hpp"
 #include "lather/perf/echo_service.hpp"
@@ -41,9 +42,9 @@ std::uint64_t rss_kb(pid_t pid) {
 class MemoryRelease : public testing::Test {
  protected:
   void SetUp() override {
-    server_.emplace(std::vector<std::string>{std::string(LATHER_BIN_DIR) + "/lather-perf-server",
-                                             "--port", "0", "--threads", "2", "--quiet",
-                                             "--body-limit", std::to_string(body_limit)});
+    server_.emplace(std::vector<std::string>{
+        std::string(lather::test::bin_dir) + "/lather-perf-server", "--port", "0", "--threads", "2",
+        "--quiet", "--body-limit", std::to_string(body_limit)});
     std::string banner;
     ASSERT_TRUE(server_->read_line(banner, Clock::now() + 30s)) << "the server did not start";
     const auto port = lather::test::banner_port(banner);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../http/raw_peer.hpp"
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "../support/xml_query.hpp"
 #include "add_types.hpp"
@@ -709,7 +710,7 @@ namespace {
 // by its PID.
 TEST(example, HelloServiceAnswersAndServesItsWsdl) {
   lather::test::listening_server hello(
-      {std::string(LATHER_BIN_DIR) + "/lather-example-hello", "0"});
+      {std::string(lather::test::bin_dir) + "/lather-example-hello", "0"});
   ASSERT_NE(hello.port, 0) << hello.banner;
   std::string url = hello.banner.substr(hello.banner.find("http://"));
   url.erase(url.find_last_not_of("\r\n") + 1);
@@ -740,7 +741,7 @@ TEST(example, HelloServiceAnswersAndServesItsWsdl) {
 // what a reader copies is what the test above runs.
 TEST(example, ReadmeServiceLinesAreTheExamples) {
   auto read = [](const char* path) {
-    std::ifstream in(std::string(LATHER_SOURCE_DIR) + "/" + path);
+    std::ifstream in(std::string(lather::test::source_dir) + "/" + path);
     return std::string(std::istreambuf_iterator<char>(in), {});
   };
   const std::string readme = read("README.md");

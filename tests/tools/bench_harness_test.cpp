@@ -32,6 +32,7 @@
 #include <gtest/gtest.h>
 
 #include "../service/local_server.hpp"
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "lather/http/client.hpp"
 #include "lather/perf/types.hpp"
@@ -48,10 +49,10 @@ using lather::test::run_result;
 using namespace std::chrono_literals;
 
 std::string bin(const char* name) {
-  return std::string(LATHER_BIN_DIR) + "/" + name;
+  return std::string(lather::test::bin_dir) + "/" + name;
 }
 
-const fs::path cxf_wsdl = fs::path(LATHER_SHARED_DIR) / "bench/cxf-perf/perf.wsdl";
+const fs::path cxf_wsdl = fs::path(lather::test::shared_dir) / "bench/cxf-perf/perf.wsdl";
 
 fs::path scratch_dir() {
   // Outside a test (a suite's set-up) the suite's own directory.
@@ -340,8 +341,8 @@ TEST(bench_ab, SameBuildTwiceRunsBothSlotOrdersAndEstimatesFromBoth) {
   // calls/s read, and the estimate is the geometric mean of the two orders' NEW/OLD ratios.
   // Not asserted: that an A/A estimate is near 1. Under ctest -j, one 1 s round of 4 clients
   // per order moved as far as 2.4 here (a timing assertion would be a flaky test).
-  const std::string build = fs::path(LATHER_BIN_DIR).parent_path().string();
-  const std::string script = std::string(LATHER_SOURCE_DIR) + "/bench/ab.sh";
+  const std::string build = fs::path(lather::test::bin_dir).parent_path().string();
+  const std::string script = std::string(lather::test::source_dir) + "/bench/ab.sh";
   const auto r =
       run({"/bin/bash", script, build, build, "--clients", "4", "--rounds", "2", "--seconds", "1"});
   ASSERT_EQ(r.exit, 0) << r.out;
@@ -372,7 +373,7 @@ TEST(bench_ab, SameBuildTwiceRunsBothSlotOrdersAndEstimatesFromBoth) {
   // A server that cannot start: ab.sh says why (its stderr) and exits 1 at once.
   const fs::path broken = scratch_dir() / "broken-build";
   fs::create_directories(broken / "bin");
-  fs::copy_file(fs::path(LATHER_BIN_DIR) / "lather-bench", broken / "bin" / "lather-bench",
+  fs::copy_file(fs::path(lather::test::bin_dir) / "lather-bench", broken / "bin" / "lather-bench",
                 fs::copy_options::overwrite_existing);
   std::ofstream(broken / "bin" / "lather-perf-server")
       << "#!/bin/sh\necho 'cannot start: address in use' >&2\nexit 1\n";
@@ -669,7 +670,8 @@ $server->handle();
 TEST(bench_against_peers, SpyneServerOfPerfWsdl) {
   const int port = lather::test::free_port();
   ASSERT_GT(port, 0);
-  const fs::path script = fs::path(LATHER_SOURCE_DIR) / "tests/tools/peers/spyne_perf_server.py";
+  const fs::path script =
+      fs::path(lather::test::source_dir) / "tests/tools/peers/spyne_perf_server.py";
   Process spyne({"/usr/bin/python3", script.string(), std::to_string(port)},
                 scratch_dir() / "spyne.log", false);
   ASSERT_TRUE(lather::test::wait_for_port(spyne, port, Clock::now() + 30s));

@@ -25,6 +25,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 
 namespace {
@@ -34,8 +35,8 @@ using Clock = lather::test::clock;
 using Process = lather::test::process;
 using namespace std::chrono_literals;
 
-const fs::path cxf_wsdl = fs::path(LATHER_SHARED_DIR) / "bench/cxf-perf/perf.wsdl";
-const fs::path java_sources = fs::path(LATHER_SOURCE_DIR) / "tests/tools/peers/java";
+const fs::path cxf_wsdl = fs::path(lather::test::shared_dir) / "bench/cxf-perf/perf.wsdl";
+const fs::path java_sources = fs::path(lather::test::source_dir) / "tests/tools/peers/java";
 const fs::path java = "/usr/bin/java";
 const fs::path javac = "/usr/bin/javac";
 // jaxws-rt.jar's manifest Class-Path brings JAXB, SAAJ, the policy runtime and the rest.
@@ -92,7 +93,7 @@ class java_peers : public testing::Test {
     for (const auto& jar : axis_jars)
       if (!fs::exists(jar)) skip_ = "no " + jar + " (scripts/setup.sh installs it)";
     if (!skip_.empty()) return;
-    dir_ = fs::path(LATHER_BIN_DIR).parent_path() / "java-peers";
+    dir_ = fs::path(lather::test::bin_dir).parent_path() / "java-peers";
     fs::create_directories(dir_);
     const int lock = open((dir_ / "lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
     flock(lock, LOCK_EX);
@@ -212,7 +213,7 @@ long long figure_after(const std::string& out, std::string_view prefix) {
 // first request to a server it has not heard from with a Content-Length (up to 1 MiB, RFC
 // 9112 §6.1; PacketSize 100 is 160 KB) and never chunks once the server answered HTTP/1.0.
 void bench_every_operation(const std::string& url, const fs::path& log, int threads) {
-  const std::string bench = std::string(LATHER_BIN_DIR) + "/lather-bench";
+  const std::string bench = std::string(lather::test::bin_dir) + "/lather-bench";
   const std::vector<std::string> small_run = {
       "--threads", std::to_string(threads), "--count",   "5", "--guard-calls", "1", "--warmup",
       "0",         "--no-progress",         "--timeout", "20"};
@@ -270,7 +271,7 @@ void expect_every_operation_ok(const lather::test::run_result& r,
 // lather-perf-server for a client test (its port, 0 if it did not start).
 struct perf_server : listening_server {
   explicit perf_server(const fs::path& log)
-      : listening_server({std::string(LATHER_BIN_DIR) + "/lather-perf-server", "--port", "0",
+      : listening_server({std::string(lather::test::bin_dir) + "/lather-perf-server", "--port", "0",
                           "--threads", "2", "--quiet"},
                          log) {}
 };

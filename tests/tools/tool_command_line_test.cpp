@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 
 namespace {
@@ -43,7 +44,7 @@ outcome run(const std::string& tool, const std::vector<std::string>& args) {
   const fs::path log = fs::path(testing::TempDir()) /
                        ("tool_command_line_" + tool + "_" + std::to_string(::getpid()) + ".err");
   fs::remove(log);
-  std::vector<std::string> argv{std::string(LATHER_BIN_DIR) + "/" + tool};
+  std::vector<std::string> argv{std::string(lather::test::bin_dir) + "/" + tool};
   argv.insert(argv.end(), args.begin(), args.end());
   outcome o;
   {

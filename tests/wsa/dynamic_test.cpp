@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "interop_types.hpp"
 #include "lather/dynamic/client.hpp"
@@ -16,7 +17,7 @@ namespace {
 using namespace lather;
 using namespace std::chrono_literals;
 
-const std::string contract = LATHER_SOURCE_DIR "/tests/wsa/wsa-echo.wsdl";
+const std::string contract = std::string(lather::test::source_dir) + "/tests/wsa/wsa-echo.wsdl";
 constexpr std::string_view echo_action = "urn:lather:wsa-interop/echo";
 constexpr std::string_view echo_reply = "urn:lather:wsa-interop/echoResponse";
 
@@ -92,7 +93,7 @@ TEST_F(wsa_dynamic, AnotherResponseActionIsAProblem) {
 }
 
 TEST_F(wsa_dynamic, LatherCallWsa) {
-  const std::string call = std::string(LATHER_BIN_DIR) + "/lather-call";
+  const std::string call = std::string(lather::test::bin_dir) + "/lather-call";
   auto r = test::run({call, contract, "echo", "text=hi", "--address", url(), "--wsa"},
                      test::clock::now() + 30s);
   EXPECT_EQ(r.exit, 0) << r.out;

@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "interop_types.hpp"
 #include "lather/service/client.hpp"
@@ -29,7 +30,7 @@ using namespace lather;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-const fs::path kPeer = fs::path(LATHER_BIN_DIR) / "gsoap-wsa-peer";
+const fs::path kPeer = fs::path(lather::test::bin_dir) / "gsoap-wsa-peer";
 constexpr std::string_view echo_action = "urn:lather:wsa-interop/echo";
 constexpr std::string_view echo_reply = "urn:lather:wsa-interop/echoResponse";
 

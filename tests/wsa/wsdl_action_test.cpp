@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "../support/paths.hpp"
 #include "lather/wsdl/generate.hpp"
 #include "lather/wsdl/load.hpp"
 
@@ -115,9 +116,8 @@ TEST_F(wsdl_action, AddressingPolicyOnThePortOrByReference) {
             "http://example.org/ops/Ops/getResponse");
 }
 
-#ifdef LATHER_WSDL_CORPUS
 TEST(wsdl_action_corpus, OnvifEventsAndCxfAddressingPolicy) {
-  const std::filesystem::path corpus = LATHER_WSDL_CORPUS;
+  const std::filesystem::path corpus = lather::test::wsdl_corpus;
   if (!std::filesystem::exists(corpus / "onvif-events")) GTEST_SKIP() << "no corpus";
   wsdl::load_options o;
   o.catalogs = {(corpus / "onvif-events/catalog.xml").string()};
@@ -144,7 +144,6 @@ TEST(wsdl_action_corpus, OnvifEventsAndCxfAddressingPolicy) {
             "http://apache.org/hello_world_soap_http/Greeter/pingMe/Fault/pingMeFault");
   EXPECT_EQ(operation_of(*cxf, "greetMeOneWay").output_action, "");  // one-way: no output
 }
-#endif
 
 }  // namespace
 

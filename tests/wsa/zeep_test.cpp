@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "echo_types.hpp"
 #include "lather/service/server.hpp"
@@ -20,7 +21,7 @@ using namespace lather;
 namespace fs = std::filesystem;
 
 const fs::path kPython = "/usr/bin/python3";
-const fs::path kScript = fs::path(LATHER_SOURCE_DIR) / "tests/wsa/zeep_wsa.py";
+const fs::path kScript = fs::path(lather::test::source_dir) / "tests/wsa/zeep_wsa.py";
 constexpr std::string_view echo_action = "urn:lather:wsa-test/echo";
 constexpr std::string_view echo_reply = "urn:lather:wsa-test/echoReply";
 // The address the strict service knows itself by (as behind a proxy): the only To it takes.

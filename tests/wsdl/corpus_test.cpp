@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "lather/wsdl/load.hpp"
 
 namespace {
@@ -26,7 +27,7 @@ struct corpus_service {
 };
 
 std::string corpus_dir() {
-  return LATHER_WSDL_CORPUS;
+  return lather::test::wsdl_corpus;
 }
 
 // manifest.json is an array of flat objects; this reads just the four fields the test needs.

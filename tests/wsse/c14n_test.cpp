@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "lather/wsse/c14n.hpp"
 #include "lather/wsse/client.hpp"
 #include "lather/xml/reader.hpp"
@@ -215,7 +216,7 @@ std::string slurp(const std::filesystem::path& p) {
 }
 
 TEST(wsse_c14n, RecordedMessagesMatchLibxml2) {
-  const auto dir = std::filesystem::path(LATHER_SOURCE_DIR) / "tests/xml/data";
+  const auto dir = std::filesystem::path(lather::test::source_dir) / "tests/xml/data";
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".xml") continue;

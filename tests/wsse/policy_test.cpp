@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "../support/paths.hpp"
 #include "calc_fixture.hpp"
 #include "call_faults.hpp"
 #include "lather/service/client.hpp"
@@ -175,7 +176,8 @@ TEST_F(wsse_policy, ServerAndClientConfiguredFromTheContractTalk) {
 // another file (calc_sign.xml#Sign): the loader follows both, lather-wsdl2cpp writes what it
 // read into security.hpp, and a server and client configured from the generated function talk.
 TEST_F(wsse_policy, ReferencesIntoOtherDocumentsAreFollowedAndGenerated) {
-  const auto m = wsdl::load({std::string(LATHER_WSSE_DATA) + "/calc_policy.wsdl"});
+  const auto m =
+      wsdl::load({std::string(lather::test::source_dir) + "/tests/wsse/data/calc_policy.wsdl"});
   const wsdl::binding* b = m->find_binding({"urn:lather:wsse-test", "Calc"});
   ASSERT_NE(b, nullptr);
   const wsdl::binding generated = wssegen::Calc_security();

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "calc_types.hpp"
 #include "lather/http/server.hpp"
@@ -28,7 +29,7 @@ using namespace lather;
 namespace fs = std::filesystem;
 
 const fs::path kPython = "/usr/bin/python3";
-const fs::path kScript = fs::path(LATHER_SOURCE_DIR) / "tests/wsse/zeep_wsse.py";
+const fs::path kScript = fs::path(lather::test::source_dir) / "tests/wsse/zeep_wsse.py";
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

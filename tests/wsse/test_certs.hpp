@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "../support/paths.hpp"
 #include "../support/process.hpp"
 
 namespace wsse_test {
@@ -19,7 +20,7 @@ namespace wsse_test {
 /// renamed into place, so parallel tests never see half of it.
 inline std::filesystem::path make_certificates(std::string& log) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(LATHER_BIN_DIR).parent_path() / "wsse-test-certs";
+  const fs::path dir = fs::path(lather::test::bin_dir).parent_path() / "wsse-test-certs";
   if (fs::exists(dir / "rogue.pem")) return dir;
   const fs::path work = dir.string() + ".tmp-" + std::to_string(::getpid());
   fs::remove_all(work);

@@ -9,13 +9,14 @@
 #include <string>
 
 #include "../support/alloc_counter.hpp"
+#include "../support/paths.hpp"
 #include "lather/xml/reader.hpp"
 
 namespace lather::xml {
 namespace {
 
 std::string load(const char* name) {
-  std::ifstream in(std::filesystem::path(LATHER_SOURCE_DIR) / "tests/xml/data" / name,
+  std::ifstream in(std::filesystem::path(lather::test::source_dir) / "tests/xml/data" / name,
                    std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "differential.hpp"
 
 namespace lather::xml::test {
@@ -39,12 +40,12 @@ std::vector<fs::path> corpus_files() {
       for (const auto& e : fs::directory_iterator(dir)) take(e);
     }
   };
-  add_dir(fs::path(LATHER_SOURCE_DIR) / "fuzz/corpus/xml", false);
-  add_dir(fs::path(LATHER_SOURCE_DIR) / "tests/xml/data", false);
-  add_dir(fs::path(LATHER_SOURCE_DIR) / "tests/hostile/xml", false);
-  add_dir(fs::path(LATHER_SHARED_DIR) / "wsdl-corpus", true);
-  add_dir(fs::path(LATHER_SHARED_DIR) / "interop", false);
-  add_dir(fs::path(LATHER_SHARED_DIR) / "bench/cxf-perf", false);
+  add_dir(fs::path(lather::test::source_dir) / "fuzz/corpus/xml", false);
+  add_dir(fs::path(lather::test::source_dir) / "tests/xml/data", false);
+  add_dir(fs::path(lather::test::source_dir) / "tests/hostile/xml", false);
+  add_dir(fs::path(lather::test::shared_dir) / "wsdl-corpus", true);
+  add_dir(fs::path(lather::test::shared_dir) / "interop", false);
+  add_dir(fs::path(lather::test::shared_dir) / "bench/cxf-perf", false);
   std::sort(files.begin(), files.end());
   return files;
 }

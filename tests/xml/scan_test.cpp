@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "event_trace.hpp"
 #include "scan.hpp"
 
@@ -77,7 +78,7 @@ TEST(TextScan, ReaderGivesTheSameEventsAndErrorsWithoutAvx2) {
   namespace fs = std::filesystem;
   std::vector<std::string> docs;
   for (const char* dir : {"tests/xml/data", "fuzz/corpus/xml"}) {
-    for (const auto& e : fs::directory_iterator(fs::path(LATHER_SOURCE_DIR) / dir))
+    for (const auto& e : fs::directory_iterator(fs::path(lather::test::source_dir) / dir))
       if (e.is_regular_file()) docs.push_back(read_file(e.path()));
   }
   // Long runs with each kind of stop byte deep inside, and errors there (offsets compared).
