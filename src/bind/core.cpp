@@ -398,16 +398,17 @@ namespace {
   for (std::uint32_t i = 0; i < n; ++i) {
     const field_match& f = fields[i];
     if (f.kind != field_kind::attribute) continue;
-    if (!f.read_attr(c, obj, c.r.find_attribute(f.ns, f.name))) {
+    if (!f.read_attr(c, obj, c.r.find_attribute(f.ns, f.name), f)) {
       push_segment(c, f.name, attribute_segment);
       return body_step::failed;
     }
   }
 
   if (vt.text_field >= 0) {  // simple content: the text is the value
-    if (!fields[vt.text_field].read_elem(c, obj, 0, 0)) return body_step::failed;
+    if (!fields[vt.text_field].read_elem(c, obj, 0, 0, fields[vt.text_field]))
+      return body_step::failed;
     counts[vt.text_field] = 1;
-    vt.finalize(obj, counts);
+    vt.finalize(vt, obj, counts);
     --c.depth;
     return body_step::done;
   }
@@ -449,7 +450,7 @@ namespace {
       const field_match& f = fields[next];
       if (f.read_leaf != nullptr && (f.leaf_in_type_ns ? in_type_ns : in_no_ns) &&
           counts[next] < c.opts.max_occurs && c.r.next_simple_element(f.name)) {
-        if (!f.read_leaf(c, obj, counts[next])) {
+        if (!f.read_leaf(c, obj, counts[next], f)) {
           push_segment(c, f.name, f.max_occurs > 1 ? counts[next] + 1 : 0);
           return body_step::failed;
         }
@@ -506,7 +507,7 @@ namespace {
       push_segment(c, display_name(f, alt), counts[k] + 1);
       return body_step::failed;
     }
-    if (!f.read_elem(c, obj, counts[k], alt)) {
+    if (!f.read_elem(c, obj, counts[k], alt, f)) {
       push_segment(c, display_name(f, alt), f.max_occurs > 1 ? counts[k] + 1 : 0);
       return body_step::failed;
     }
@@ -519,7 +520,7 @@ namespace {
       return body_step::failed;
     }
   }
-  vt.finalize(obj, counts);
+  vt.finalize(vt, obj, counts);
   --c.depth;
   return body_step::done;
 }

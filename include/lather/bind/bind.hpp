@@ -228,7 +228,7 @@ bool read_slot_value(read_ctx& c, Slot& s, std::uint32_t alt, const field_match*
 }
 
 template <class T, std::size_t I>
-bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt) {
+bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt, const field_match&) {
   constexpr auto& f = std::get<I>(fields_of<T>);
   const field_match* fm = &complex_vt_of<T>::matches[I];
   auto& m = static_cast<T*>(obj)->*(f.member);
@@ -266,10 +266,10 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt) {
   }
 }
 
-/// One occurrence of element field I of T into its slot `s` (a plain member, or an item of a
-/// sequence), on its start tag.
-template <class T, std::size_t I, class Slot>
-bool read_item(read_ctx& c, Slot& s, std::uint32_t alt) {
+/// One occurrence of an element field (`fm`) into its slot `s` (a plain member, or an item of
+/// a sequence), on its start tag.
+template <class Slot>
+bool read_item_at(read_ctx& c, Slot& s, std::uint32_t alt, const field_match* fm) {
   if (const int nil = nil_state(c)) {
     if (nil < 0) return false;
     if constexpr (is_nillable<Slot>::value) {
@@ -278,7 +278,13 @@ bool read_item(read_ctx& c, Slot& s, std::uint32_t alt) {
     }
     return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
   }
-  return read_slot_value(c, s, alt, &complex_vt_of<T>::matches[I]);
+  return read_slot_value(c, s, alt, fm);
+}
+
+/// One occurrence of element field I of T into its slot `s`.
+template <class T, std::size_t I, class Slot>
+bool read_item(read_ctx& c, Slot& s, std::uint32_t alt) {
+  return read_item_at(c, s, alt, &complex_vt_of<T>::matches[I]);
 }
 
 /// Whether field I of T is read through read_leaf (see field_match::read_leaf).
@@ -310,7 +316,7 @@ constexpr std::uint32_t next_element_index() {
 
 /// Field I of T from a simple element the reader has read whole (text() is its content).
 template <class T, std::size_t I>
-bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ) {
+bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match&) {
   constexpr auto& f = std::get<I>(fields_of<T>);
   const field_match* fm = &complex_vt_of<T>::matches[I];
   auto& m = static_cast<T*>(obj)->*(f.member);
@@ -341,7 +347,7 @@ bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ) {
 }
 
 template <class T, std::size_t I>
-bool read_attr(read_ctx& c, void* obj, const xml::attribute* a) {
+bool read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_match&) {
   constexpr auto& f = std::get<I>(fields_of<T>);
   auto& m = static_cast<T*>(obj)->*(f.member);
   using M = std::remove_cvref_t<decltype(m)>;
@@ -395,7 +401,7 @@ void finalize_field(T& obj, std::uint32_t count) {
 }
 
 template <class T>
-void finalize_thunk(void* obj, const std::uint32_t* counts) {
+void finalize_thunk(const complex_vt&, void* obj, const std::uint32_t* counts) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (finalize_field<T, I>(*static_cast<T*>(obj), counts[I]), ...);
   }
@@ -867,7 +873,7 @@ class struct_reader {
     else
       settle(s);
     // The head is complete: reset the fields that did not occur (a reused value).
-    if (at_ == position::on_item) vt().finalize(&value_, counts_.data());
+    if (at_ == position::on_item) vt().finalize(vt(), &value_, counts_.data());
   }
   void advance() {
     settle(detail::read_complex_children(c_, vt(), &value_, counts_.data(), cursor_, index));

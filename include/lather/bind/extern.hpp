@@ -47,3 +47,15 @@ void write_complex_content(xml::writer& w, const T& x);
                                                                 __VA_ARGS__&);                     \
   template void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer&,   \
                                                                          const __VA_ARGS__&)
+
+/// T's reading and writing come from a table (lather/bind/table.hpp) defined in another
+/// translation unit with LATHER_BIND_TABLE_DEFINE; meta<T> still describes T.
+#define LATHER_BIND_TABLE(...)                                                                   \
+  template <>                                                                                    \
+  const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept; \
+  template <>                                                                                    \
+  bool lather::bind::detail::read_complex<__VA_ARGS__>(::lather::bind::detail::read_ctx&,        \
+                                                       __VA_ARGS__&);                            \
+  template <>                                                                                    \
+  void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer&,          \
+                                                                const __VA_ARGS__&)

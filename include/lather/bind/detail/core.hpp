@@ -37,15 +37,28 @@ inline constexpr std::string_view xsi_namespace = "http://www.w3.org/2001/XMLSch
 namespace detail {
 
 struct read_ctx;
+struct field_match;
+struct complex_vt;
 
-using read_elem_fn = bool (*)(read_ctx&, void* obj, std::uint32_t occurrence, std::uint32_t alt);
-using read_attr_fn = bool (*)(read_ctx&, void* obj, const xml::attribute* attr);
+// Each reads field `f` of the struct at `obj` (a table's member at obj + f.offset).
+using read_elem_fn = bool (*)(read_ctx&, void* obj, std::uint32_t occurrence, std::uint32_t alt,
+                              const field_match& f);
+using read_attr_fn = bool (*)(read_ctx&, void* obj, const xml::attribute* attr,
+                              const field_match& f);
 /// Parses the reader's text() (a whole simple element read by xml::reader::next_simple_element)
 /// into the field's slot for `occurrence`.
-using read_leaf_fn = bool (*)(read_ctx&, void* obj, std::uint32_t occurrence);
+using read_leaf_fn = bool (*)(read_ctx&, void* obj, std::uint32_t occurrence, const field_match& f);
 using parse_fn = errc (*)(std::string_view text, void* out, const xml::reader& r);
+/// Table fields: reset what did not occur (`count` occurrences were read).
+using finalize_fn = void (*)(void* obj, std::uint32_t count, const field_match& f);
+/// Table fields: write the attribute, or the element(s), of the struct at `obj`; `leaves`
+/// resolves the struct's own namespace for its simple children.
+using write_fn = void (*)(xml::writer& w, const void* obj, const field_match& f,
+                          xml::leaf_namespace& leaves);
 
-/// Run-time view of one field (one static array per complex type).
+/// Run-time view of one field (one static array per complex type). The template binding
+/// (meta<T>) fills the read entries with per-field thunks; a table (lather/bind/table.hpp) with
+/// its member type's codec, which finds the member at `offset`.
 struct field_match {
   std::string_view name;
   std::string_view ns;
@@ -67,9 +80,16 @@ struct field_match {
   /// The next field after this one that is not an attribute (field_count if none): where
   /// schema order expects the next child once this field has occurred maxOccurs times.
   std::uint32_t next_element;
+  // Tables only (nullptr / 0 in the template binding):
+  std::size_t offset = 0;          ///< the member's offset in the struct
+  bool nillable = false;           ///< xsi:nil allowed
+  bool in_type_ns = false;         ///< ns is the declaring type's namespace
+  finalize_fn finalize = nullptr;  ///< see finalize_fn
+  write_fn write = nullptr;        ///< see write_fn
+  xml::ncname write_name = xml::ncname(std::string_view{});  ///< name, checked at compile time
+  const xml::ncname* write_alternatives = nullptr;           ///< choice: alternative_count names
 };
 
-struct complex_vt;
 using vt_list = std::span<const complex_vt* const>;
 
 /// Run-time view of one complex type.
@@ -80,7 +100,7 @@ struct complex_vt {
   std::uint32_t field_count;
   int text_field;  ///< index of the simple-content text field, or -1
   /// Reset fields that did not occur (optional, vector tail, defaults).
-  void (*finalize)(void* obj, const std::uint32_t* counts);
+  void (*finalize)(const complex_vt& vt, void* obj, const std::uint32_t* counts);
   const complex_vt* (*base)();  ///< extension base or nullptr
   vt_list (*derived)();         ///< meta<T>::derived, flattened
 };

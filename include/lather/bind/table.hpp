@@ -1,0 +1,557 @@
+// lather/bind/table.hpp — bind a struct from a constant table of field descriptors.
+//
+// meta<T> describes a struct at compile time and binding it instantiates templates per field.
+// A table describes it as data instead: per field its name, namespace, occurrence, offset in
+// the struct and its member type's codec (how a std::string, a std::optional<Address>, ...
+// is read and written: one per member type, shared by every field of that type). Small
+// non-template routines (src/bind/table.cpp) read and write any struct from its table, with
+// the same rules and the same bytes as the template binding. lather-wsdl2cpp writes tables
+// for the structs it generates, where compile time is what counts:
+//
+//   // in the header, after meta<acme::Order> (which still describes it, e.g. for WSDL):
+//   LATHER_BIND_TABLE(acme::Order);
+//   // in one .cpp file:
+//   #include "lather/bind/table.hpp"
+//   namespace {
+//   using namespace lather::bind::table;
+//   constexpr auto order_fields = fields("urn:acme",   // the namespace of acme::Order
+//       attribute<std::string>("urn:acme", "id", offsetof(acme::Order, id)).required(),
+//       element<std::vector<acme::Line>>("urn:acme", "line", offsetof(acme::Order, line)),
+//       element<std::optional<std::string>>("urn:acme", "note", offsetof(acme::Order, note))
+//           .unqualified());
+//   }  // namespace
+//   LATHER_BIND_TABLE_DEFINE(order_fields, acme::Order);
+//
+// Each field names the namespace of the type that declares it (a base type's fields come
+// first, with the base's namespace), then takes the modifiers of lather::field. The codecs of
+// the simple types (xsd_traits) in the usual shapes are compiled in the lather library.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lather/bind/bind.hpp"
+
+namespace lather::bind::detail {
+
+/// How one member type M is read and written: the field (offset, names, occurrence) comes
+/// from the table at run time, so each member type is compiled once, not once per field.
+template <class M>
+struct codec {
+  static bool read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
+                   const field_match& f);
+  static bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f);
+  static bool read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_match& f);
+  static void finalize(void* obj, std::uint32_t count, const field_match& f);
+  static void write(xml::writer& w, const void* obj, const field_match& f,
+                    xml::leaf_namespace& leaves);
+  static void write_attr(xml::writer& w, const void* obj, const field_match& f,
+                         xml::leaf_namespace& leaves);
+};
+
+// ---- the non-template routines (src/bind/table.cpp) ----
+
+/// read_complex for a table: xsi:type checked, then the body (counts: vt.field_count slots).
+bool read_table(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts);
+/// write_complex_content for a table: the attributes, then the children.
+void write_table(xml::writer& w, const complex_vt& vt, const void* obj);
+/// complex_vt::finalize for a table: each field's codec resets what did not occur.
+void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts);
+
+template <class M>
+M& member_at(void* obj, const field_match& f) noexcept {
+  return *reinterpret_cast<M*>(static_cast<char*>(obj) + f.offset);
+}
+template <class M>
+const M& member_at(const void* obj, const field_match& f) noexcept {
+  return *reinterpret_cast<const M*>(static_cast<const char*>(obj) + f.offset);
+}
+
+/// Whether a field of member type M may be read through read_leaf (see is_leaf_field).
+template <class M>
+inline constexpr bool leaf_member = [] {
+  using X = value_type_of<M>;
+  return !shape<M>::is_pointer && !is_variant<X>::value &&
+         (simple_type<X> || enum_type<X>)&&!element_reading_type<X>;
+}();
+
+/// Whether M may be bound to an attribute: a simple value, plain or optional.
+template <class M>
+inline constexpr bool attribute_member = (simple_type<value_type_of<M>> ||
+                                          enum_type<value_type_of<M>>)&&!shape<M>::is_vector
+                                         && !shape<M>::is_pointer &&
+                                         !is_nillable<slot_type<M>>::value;
+
+template <class M>
+bool codec<M>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
+                    const field_match& f) {
+  M& m = member_at<M>(obj, f);
+  using S = shape<M>;
+  using Slot = slot_type<M>;
+  if (f.kind == field_kind::text) {
+    if constexpr (enum_type<M>)
+      return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, &f);
+    else if constexpr (simple_type<M>)
+      return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, &f);
+    else
+      return fail(c, errc::xml_error, "a text field of a complex type");
+  }
+  if constexpr (S::is_optional || S::is_pointer) {
+    if (const int nil = nil_state(c)) {
+      if (nil < 0) return false;
+      if constexpr (is_nillable<Slot>::value) {
+        slot_of(m, occ).reset();
+        return skip_nil_content(c);
+      }
+      if (!f.nillable)
+        return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+      m.reset();
+      return skip_nil_content(c);
+    }
+    if constexpr (S::is_pointer)
+      return read_pointer(c, m);
+    else
+      return read_slot_value(c, slot_of(m, occ), alt, &f);
+  } else if constexpr (is_bool_vector<M>) {
+    bool b = false;
+    if (!read_item_at(c, b, alt, &f)) return false;
+    store_item(m, occ, b);
+    return true;
+  } else {
+    return read_item_at(c, slot_of(m, occ), alt, &f);
+  }
+}
+
+template <class M>
+bool codec<M>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f) {
+  if constexpr (leaf_member<M>) {
+    M& m = member_at<M>(obj, f);
+    using X = value_type_of<M>;
+    X* x;
+    [[maybe_unused]] bool item = false;
+    if constexpr (is_bool_vector<M>) {
+      x = &item;
+    } else if constexpr (is_nillable<slot_type<M>>::value) {
+      auto& slot = slot_of(m, occ);
+      if (!slot) slot.emplace();
+      x = &*slot;
+    } else {
+      x = &slot_of(m, occ);
+    }
+    const std::string_view text = simple_text(c.r.text(), &f);
+    errc e;
+    if constexpr (enum_type<X>) {
+      e = parse_enum(text, *x);
+      if (e != errc::ok) return fail_simple(c, e, text, meta<X>::name);
+    } else {
+      e = xsd_traits<X>::parse(text, *x, c.r);
+      if (e != errc::ok) return fail_simple(c, e, text, xsd_traits<X>::type_name);
+    }
+    if constexpr (is_bool_vector<M>) store_item(m, occ, item);
+    return true;
+  } else {
+    (void)obj, (void)occ;
+    return fail(c, errc::xml_error, "not a simple element: " + std::string(f.name));
+  }
+}
+
+template <class M>
+bool codec<M>::read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_match& f) {
+  if constexpr (attribute_member<M>) {
+    M& m = member_at<M>(obj, f);
+    if (!a && !f.has_default) {
+      if (f.required) return fail(c, errc::missing_attribute, "required attribute is missing");
+      if constexpr (shape<M>::is_optional)
+        m.reset();
+      else
+        m = M{};
+      return true;
+    }
+    using X = value_type_of<M>;
+    const std::string_view text = a ? a->value : f.default_text;
+    X& x = slot_of(m, 0);
+    if constexpr (enum_type<X>) {
+      if (parse_enum(text, x) != errc::ok) return fail_enum(c, text, meta<X>::name);
+    } else {
+      const errc e = xsd_traits<X>::parse(text, x, c.r);
+      if (e != errc::ok) return fail_value(c, e, text, xsd_traits<X>::type_name);
+    }
+    return true;
+  } else {
+    (void)obj, (void)a;
+    return fail(c, errc::xml_error, "not a simple attribute: " + std::string(f.name));
+  }
+}
+
+template <class M>
+void codec<M>::finalize(void* obj, std::uint32_t count, const field_match& f) {
+  M& m = member_at<M>(obj, f);
+  using S = shape<M>;
+  if constexpr (S::is_vector) {
+    if (m.size() > count) m.erase(m.begin() + count, m.end());
+  } else if constexpr (S::is_optional || S::is_pointer) {
+    if (count == 0) m.reset();
+  } else {
+    if (count != 0) return;
+    if (f.has_default) {
+      if constexpr (enum_type<M>) {
+        if (parse_enum(f.default_text, m) == errc::ok) return;
+      } else if constexpr (requires { xsd_traits<M>::parse(f.default_text, m); }) {
+        if (xsd_traits<M>::parse(f.default_text, m) == errc::ok) return;
+      }
+    }
+    m = M{};
+  }
+}
+
+/// One occurrence of an element field (write_slot's counterpart).
+template <class Slot>
+void write_table_slot(xml::writer& w, const Slot& s, const field_match& f,
+                      xml::leaf_namespace& leaves) {
+  if constexpr (is_nillable<Slot>::value) {
+    if (!s) return write_nil(w, f.ns, f.write_name);
+    write_table_slot(w, *s, f, leaves);
+  } else if constexpr (is_variant<Slot>::value) {
+    std::visit([&](const auto& alt) { write_value(w, f.ns, f.write_alternatives[s.index()], alt); },
+               s);
+  } else if (f.in_type_ns) {
+    write_value(w, f.ns, f.write_name, s, &leaves);
+  } else {
+    write_value(w, f.ns, f.write_name, s);
+  }
+}
+
+template <class M>
+void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
+                     xml::leaf_namespace& leaves) {
+  const M& m = member_at<M>(obj, f);
+  using S = shape<M>;
+  if (f.kind == field_kind::text) {
+    if constexpr (simple_type<M> || enum_type<M>) write_simple_text(w, m);
+  } else if (f.kind == field_kind::any) {
+    if constexpr (std::is_same_v<slot_type<M>, any_element>) {
+      if constexpr (S::is_vector) {
+        for (const any_element& a : m) replay_element(w, a.xml, false, {}, {});
+      } else if constexpr (S::is_optional) {
+        if (m) replay_element(w, m->xml, false, {}, {});
+      } else {
+        replay_element(w, m.xml, false, {}, {});
+      }
+    }
+  } else if constexpr (S::is_vector) {
+    std::size_t index = 0;
+    for (const slot_type<M>& s : m) {  // bool for a std::vector<bool>'s proxies
+      ++index;
+      try {
+        write_table_slot(w, s, f, leaves);
+      } catch (...) {
+        rethrow_in_item(index);
+      }
+    }
+  } else if constexpr (S::is_optional) {
+    if (m)
+      write_table_slot(w, *m, f, leaves);
+    else if (f.nillable)
+      write_nil(w, f.ns, f.write_name);
+  } else if constexpr (S::is_pointer) {
+    if (m)
+      write_polymorphic(w, f.ns, f.write_name, *m);
+    else if (f.nillable)
+      write_nil(w, f.ns, f.write_name);
+  } else {
+    write_table_slot(w, m, f, leaves);
+  }
+}
+
+template <class M>
+void codec<M>::write_attr(xml::writer& w, const void* obj, const field_match& f,
+                          xml::leaf_namespace&) {
+  if constexpr (attribute_member<M>) {
+    const M& m = member_at<M>(obj, f);
+    try {
+      if constexpr (shape<M>::is_optional) {
+        if (m) write_attribute_value(w, f.ns, f.write_name, *m);
+      } else {
+        write_attribute_value(w, f.ns, f.write_name, m);
+      }
+    } catch (...) {
+      rethrow_in_attribute(f.write_name.text());
+    }
+  } else {
+    (void)w, (void)obj, (void)f;
+  }
+}
+
+}  // namespace lather::bind::detail
+
+namespace lather::bind::table {
+
+/// One field of a table, built by element(), attribute(), text(), any() or choice() and refined
+/// with the modifiers of lather::field; fields() resolves it.
+struct field {
+  detail::field_match m;
+  std::string_view owner_ns;  ///< the namespace of the type that declares the field
+  form element_form = form::unset;
+  bool has_ns = false;
+  detail::read_leaf_fn leaf = nullptr;  ///< codec<M>::read_leaf where M may be read whole
+
+  consteval field min(std::uint32_t n) const {
+    field f = *this;
+    f.m.min_occurs = n;
+    return f;
+  }
+  consteval field max(std::uint32_t n) const {
+    field f = *this;
+    f.m.max_occurs = n;
+    return f;
+  }
+  consteval field nillable() const {
+    field f = *this;
+    f.m.nillable = true;
+    return f;
+  }
+  consteval field required() const {
+    field f = *this;
+    f.m.required = true;
+    return f;
+  }
+  consteval field qualified() const {
+    field f = *this;
+    f.element_form = form::qualified;
+    return f;
+  }
+  consteval field unqualified() const {
+    field f = *this;
+    f.element_form = form::unqualified;
+    return f;
+  }
+  consteval field in_namespace(std::string_view uri) const {
+    field f = *this;
+    f.has_ns = true;
+    f.m.ns = uri;
+    return f;
+  }
+  consteval field default_value(std::string_view text) const {
+    field f = *this;
+    f.m.has_default = true;
+    f.m.default_text = text;
+    return f;
+  }
+};
+
+/// The element names of a choice, in the variant's order (static storage for a table).
+template <std::size_t N>
+struct choice_names {
+  std::array<std::string_view, N> names;
+  std::array<xml::ncname, N> checked;
+};
+namespace detail {
+template <std::size_t N, std::size_t... I>
+consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
+                                            std::index_sequence<I...>) {
+  return {{names[I]...}, {xml::ncname(names[I])...}};
+}
+}  // namespace detail
+template <std::size_t N>
+consteval choice_names<N> alternatives(const std::string_view (&names)[N]) {
+  return detail::make_alternatives(names, std::make_index_sequence<N>{});
+}
+
+namespace detail {
+template <class M>
+consteval field make(std::string_view owner_ns, std::string_view name, field_kind kind,
+                     std::size_t offset) {
+  using S = shape<M>;
+  field f{};
+  f.owner_ns = owner_ns;
+  f.m.name = name;
+  f.m.write_name = xml::ncname(name);
+  f.m.kind = kind;
+  f.m.min_occurs = S::min;
+  f.m.max_occurs = S::max;
+  f.m.offset = offset;
+  f.m.nillable = is_nillable<slot_type<M>>::value;
+  if (kind == field_kind::attribute) {
+    f.m.read_attr = &bind::detail::codec<M>::read_attr;
+    f.m.write = &bind::detail::codec<M>::write_attr;
+  } else {
+    f.m.read_elem = &bind::detail::codec<M>::read;
+    f.m.write = &bind::detail::codec<M>::write;
+    if (kind != field_kind::text) f.m.finalize = &bind::detail::codec<M>::finalize;
+  }
+  if constexpr (bind::detail::leaf_member<M>)
+    if (kind == field_kind::element) f.leaf = &bind::detail::codec<M>::read_leaf;
+  return f;
+}
+// (Plain constexpr, and the consteval calls above in return statements: clang 14 rejects a
+// consteval call that initializes a variable inside a consteval function template.)
+constexpr field with_occurs(field f, std::uint32_t min, std::uint32_t max) {
+  f.m.min_occurs = min;
+  f.m.max_occurs = max;
+  return f;
+}
+constexpr field with_alternatives(field f, const std::string_view* names, std::uint32_t n,
+                                  const xml::ncname* checked) {
+  f.m.alternatives = names;
+  f.m.alternative_count = n;
+  f.m.write_alternatives = checked;
+  return f;
+}
+}  // namespace detail
+
+/// A child element of member type M at `offset` in the struct (lather::element).
+template <class M>
+consteval field element(std::string_view owner_ns, std::string_view name, std::size_t offset) {
+  bind::detail::check_name(name);
+  return detail::make<M>(owner_ns, name, field_kind::element, offset);
+}
+/// An attribute (lather::attribute: optional unless .required(), unqualified unless
+/// .qualified()).
+template <class M>
+consteval field attribute(std::string_view owner_ns, std::string_view name, std::size_t offset) {
+  bind::detail::check_name(name);
+  return detail::with_occurs(detail::make<M>(owner_ns, name, field_kind::attribute, offset), 0, 1);
+}
+/// The text value of a simple-content type (lather::text).
+template <class M>
+consteval field text(std::string_view owner_ns, std::size_t offset) {
+  return detail::with_occurs(detail::make<M>(owner_ns, {}, field_kind::text, offset), 1, 1);
+}
+/// xsd:any over an any_element member, or an optional or vector of them (lather::any).
+template <class M>
+consteval field any(std::string_view owner_ns, std::size_t offset) {
+  static_assert(std::is_same_v<slot_type<M>, any_element>, "any() needs any_element members");
+  return detail::make<M>(owner_ns, {}, field_kind::any, offset);
+}
+/// xsd:choice over a std::variant member, or an optional or vector of one (lather::choice).
+template <class M, std::size_t N>
+consteval field choice(std::string_view owner_ns, std::size_t offset,
+                       const choice_names<N>& names) {
+  static_assert(std::variant_size_v<slot_type<M>> == N, "one element name per alternative");
+  return detail::with_alternatives(detail::make<M>(owner_ns, {}, field_kind::element, offset),
+                                   names.names.data(), static_cast<std::uint32_t>(N),
+                                   names.checked.data());
+}
+
+/// The fields of a struct whose namespace is `type_ns`, in schema order (its base's first):
+/// namespaces resolved as meta<T>'s are, and what the reader needs precomputed.
+template <class... F>
+consteval std::array<bind::detail::field_match, sizeof...(F)> fields(std::string_view type_ns,
+                                                                     F... f) {
+  std::array<field, sizeof...(F)> in{f...};
+  std::array<bind::detail::field_match, sizeof...(F)> out{};
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    field& x = in[i];
+    bind::detail::field_match& m = x.m;
+    if (!x.has_ns) {
+      form fm = x.element_form;
+      if (fm == form::unset)
+        fm = m.kind == field_kind::attribute ? form::unqualified : form::qualified;
+      m.ns = fm == form::qualified ? x.owner_ns : std::string_view{};
+    }
+    m.in_type_ns = m.ns == type_ns;
+    if (x.leaf != nullptr && m.alternative_count == 0 && m.write_name.checked() &&
+        (m.in_type_ns || m.ns.empty())) {
+      m.read_leaf = x.leaf;
+      m.leaf_in_type_ns = m.in_type_ns;
+    }
+    std::size_t j = i + 1;
+    while (j < in.size() && in[j].m.kind == field_kind::attribute) ++j;
+    m.next_element = static_cast<std::uint32_t>(j);
+    out[i] = m;
+  }
+  return out;
+}
+
+/// The table of T (meta<T> names it and its hierarchy) over `fields`.
+template <class T, std::size_t N>
+consteval bind::detail::complex_vt complex(const std::array<bind::detail::field_match, N>& f) {
+  int text = -1;
+  for (std::size_t i = 0; i < N; ++i)
+    if (f[i].kind == field_kind::text) text = static_cast<int>(i);
+  return {meta<T>::name,
+          meta<T>::ns,
+          f.data(),
+          static_cast<std::uint32_t>(N),
+          text,
+          &bind::detail::finalize_table,
+          &bind::detail::base_vt<T>,
+          &bind::detail::derived_vts<T>};
+}
+
+}  // namespace lather::bind::table
+
+/// T (declared LATHER_BIND_TABLE(T)) is read and written from the table `FIELDS` (a constant
+/// made by lather::bind::table::fields): defines T's binding here.
+#define LATHER_BIND_TABLE_DEFINE(FIELDS, ...)                                                     \
+  template <>                                                                                     \
+  const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept { \
+    static constexpr ::lather::bind::detail::complex_vt vt =                                      \
+        ::lather::bind::table::complex<__VA_ARGS__>(FIELDS);                                      \
+    return vt;                                                                                    \
+  }                                                                                               \
+  template <>                                                                                     \
+  bool lather::bind::detail::read_complex<__VA_ARGS__>(::lather::bind::detail::read_ctx & c,      \
+                                                       __VA_ARGS__ & x) {                         \
+    std::array<std::uint32_t, std::tuple_size_v<decltype(FIELDS)>> counts;                        \
+    return ::lather::bind::detail::read_table(c, vt_of<__VA_ARGS__>(), &x, counts.data());        \
+  }                                                                                               \
+  template <>                                                                                     \
+  void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer & w,        \
+                                                                const __VA_ARGS__& x) {           \
+    ::lather::bind::detail::write_table(w, vt_of<__VA_ARGS__>(), &x);                             \
+  }
+
+// The codecs of the simple types in the shapes generated code uses, compiled in the library.
+#define LATHER_BIND_SIMPLE_CODEC_SHAPES(X, T) \
+  X(T)                                        \
+  X(std::optional<T>)                         \
+  X(std::vector<T>)                           \
+  X(::lather::nillable<T>)                    \
+  X(std::optional<::lather::nillable<T>>) X(std::vector<::lather::nillable<T>>)
+#define LATHER_BIND_LIBRARY_CODECS(X)                                                 \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::string)                                     \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, bool)                                            \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int8_t)                                     \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int16_t)                                    \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int32_t)                                    \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int64_t)                                    \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint8_t)                                    \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint16_t)                                   \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint32_t)                                   \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint64_t)                                   \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, float)                                           \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, double)                                          \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::normalized_string)                \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::token)                            \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::any_uri)                          \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::integer)                          \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::non_negative_integer)             \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::positive_integer)                 \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::non_positive_integer)             \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::negative_integer)                 \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::decimal)                          \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::date_time)                        \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::date)                             \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::time)                             \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::duration)                         \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::hex_binary)                       \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::base64_binary)                    \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::qname)                            \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::list<std::string>)                \
+  X(::lather::bind::any_element)                                                      \
+  X(std::optional<::lather::bind::any_element>)                                       \
+  X(std::vector<::lather::bind::any_element>)                                         \
+  X(::lather::bind::any_type)                                                         \
+  X(std::optional<::lather::bind::any_type>) X(std::vector<::lather::bind::any_type>) \
+      X(::lather::nillable<::lather::bind::any_type>)
+
+#define LATHER_BIND_EXTERN_CODEC(...) \
+  extern template struct lather::bind::detail::codec<__VA_ARGS__>;
+LATHER_BIND_LIBRARY_CODECS(LATHER_BIND_EXTERN_CODEC)
+#undef LATHER_BIND_EXTERN_CODEC

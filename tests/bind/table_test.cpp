@@ -1,0 +1,333 @@
+// The table binding (lather/bind/table.hpp) against the template binding: the same structs,
+// read and written both ways, must give the same values, bytes and errors. Each struct is a
+// template over K: K = 0 binds through meta<T>'s fields, K = 1 through a table written here as
+// lather-wsdl2cpp writes it.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "lather/bind/table.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace tt {
+
+inline constexpr std::string_view ns = "urn:t";
+inline constexpr std::string_view other = "urn:other";
+
+enum class colour { red, green };
+
+template <int K>
+struct point {
+  std::int32_t x{};
+  std::optional<std::int32_t> y;
+  friend bool operator==(const point&, const point&) = default;
+};
+
+template <int K>
+struct price {  // simple content
+  double value{};
+  std::string currency;
+  friend bool operator==(const price&, const price&) = default;
+};
+
+template <int K>
+struct shape {
+  shape() = default;
+  shape(const shape&) = default;
+  shape& operator=(const shape&) = default;
+  virtual ~shape() = default;
+  std::string label;
+  friend bool operator==(const shape&, const shape&) = default;
+};
+
+template <int K>
+struct circle : shape<K> {
+  double radius{};
+};
+
+template <int K>
+struct order {
+  std::string id;                        // attribute, required
+  std::optional<std::int32_t> priority;  // attribute
+  colour tint = colour::red;             // attribute, default "green"
+  std::string name;
+  std::optional<std::string> note;
+  std::vector<std::int32_t> qty;
+  lather::nillable<std::string> comment;
+  std::string local;                   // unqualified
+  std::optional<std::string> foreign;  // another namespace
+  colour shade = colour::red;
+  std::int32_t level = 0;  // default 7
+  point<K> origin;
+  std::optional<point<K>> corner;
+  std::vector<point<K>> path;
+  std::variant<std::string, std::int32_t> pick;
+  std::vector<std::variant<point<K>, std::string>> mix;
+  std::optional<price<K>> cost;
+  std::vector<bool> flags;
+  std::unique_ptr<shape<K>> figure;
+  std::vector<lather::bind::any_element> extra;
+};
+
+}  // namespace tt
+
+template <>
+struct lather::meta<tt::colour> {
+  static constexpr std::string_view name = "colour";
+  static constexpr std::string_view ns = tt::ns;
+  static constexpr auto values =
+      enum_values<tt::colour>({{tt::colour::red, "RED"}, {tt::colour::green, "GREEN"}});
+};
+template <int K>
+struct lather::meta<tt::point<K>> {
+  using T = tt::point<K>;
+  static constexpr std::string_view name = "point";
+  static constexpr std::string_view ns = tt::ns;
+  static constexpr auto fields = lather::fields(element("x", &T::x), element("y", &T::y));
+};
+template <int K>
+struct lather::meta<tt::price<K>> {
+  using T = tt::price<K>;
+  static constexpr std::string_view name = "price";
+  static constexpr std::string_view ns = tt::ns;
+  static constexpr auto fields =
+      lather::fields(text(&T::value), attribute("currency", &T::currency));
+};
+template <int K>
+struct lather::meta<tt::shape<K>> {
+  using T = tt::shape<K>;
+  static constexpr std::string_view name = "shape";
+  static constexpr std::string_view ns = tt::ns;
+  using derived = lather::types<tt::circle<K>>;
+  static constexpr auto fields = lather::fields(element("label", &T::label));
+};
+template <int K>
+struct lather::meta<tt::circle<K>> {
+  using T = tt::circle<K>;
+  static constexpr std::string_view name = "circle";
+  static constexpr std::string_view ns = tt::other;
+  using base = tt::shape<K>;
+  static constexpr auto fields = lather::fields(element("radius", &T::radius));
+};
+template <int K>
+struct lather::meta<tt::order<K>> {
+  using T = tt::order<K>;
+  static constexpr std::string_view name = "order";
+  static constexpr std::string_view ns = tt::ns;
+  static constexpr auto fields = lather::fields(
+      attribute("id", &T::id).required(), attribute("priority", &T::priority),
+      attribute("tint", &T::tint).default_value("GREEN"), element("name", &T::name),
+      element("note", &T::note), element("qty", &T::qty).max(3), element("comment", &T::comment),
+      element("local", &T::local).unqualified(),
+      element("foreign", &T::foreign).in_namespace(tt::other), element("shade", &T::shade),
+      element("level", &T::level).min(0).default_value("7"), element("origin", &T::origin),
+      element("corner", &T::corner), element("path", &T::path),
+      choice(&T::pick, {"text", "number"}), choice(&T::mix, {"pt", "word"}),
+      element("cost", &T::cost), element("flags", &T::flags), element("figure", &T::figure),
+      any(&T::extra));
+};
+
+LATHER_BIND_TABLE(tt::point<1>);
+LATHER_BIND_TABLE(tt::price<1>);
+LATHER_BIND_TABLE(tt::shape<1>);
+LATHER_BIND_TABLE(tt::circle<1>);
+LATHER_BIND_TABLE(tt::order<1>);
+
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+namespace {
+using namespace lather::bind::table;
+using P = tt::point<1>;
+using R = tt::price<1>;
+using S = tt::shape<1>;
+using C = tt::circle<1>;
+using O = tt::order<1>;
+constexpr auto point_fields =
+    fields(tt::ns, element<std::int32_t>(tt::ns, "x", offsetof(P, x)),
+           element<std::optional<std::int32_t>>(tt::ns, "y", offsetof(P, y)));
+constexpr auto price_fields =
+    fields(tt::ns, text<double>(tt::ns, offsetof(R, value)),
+           attribute<std::string>(tt::ns, "currency", offsetof(R, currency)));
+constexpr auto shape_fields =
+    fields(tt::ns, element<std::string>(tt::ns, "label", offsetof(S, label)));
+constexpr auto circle_fields =
+    fields(tt::other, element<std::string>(tt::ns, "label", offsetof(C, label)),
+           element<double>(tt::other, "radius", offsetof(C, radius)));
+constexpr auto pick_names = alternatives({"text", "number"});
+constexpr auto mix_names = alternatives({"pt", "word"});
+constexpr auto order_fields =
+    fields(tt::ns, attribute<std::string>(tt::ns, "id", offsetof(O, id)).required(),
+           attribute<std::optional<std::int32_t>>(tt::ns, "priority", offsetof(O, priority)),
+           attribute<tt::colour>(tt::ns, "tint", offsetof(O, tint)).default_value("GREEN"),
+           element<std::string>(tt::ns, "name", offsetof(O, name)),
+           element<std::optional<std::string>>(tt::ns, "note", offsetof(O, note)),
+           element<std::vector<std::int32_t>>(tt::ns, "qty", offsetof(O, qty)).max(3),
+           element<lather::nillable<std::string>>(tt::ns, "comment", offsetof(O, comment)),
+           element<std::string>(tt::ns, "local", offsetof(O, local)).unqualified(),
+           element<std::optional<std::string>>(tt::ns, "foreign", offsetof(O, foreign))
+               .in_namespace(tt::other),
+           element<tt::colour>(tt::ns, "shade", offsetof(O, shade)),
+           element<std::int32_t>(tt::ns, "level", offsetof(O, level)).min(0).default_value("7"),
+           element<P>(tt::ns, "origin", offsetof(O, origin)),
+           element<std::optional<P>>(tt::ns, "corner", offsetof(O, corner)),
+           element<std::vector<P>>(tt::ns, "path", offsetof(O, path)),
+           choice<std::variant<std::string, std::int32_t>>(tt::ns, offsetof(O, pick), pick_names),
+           choice<std::vector<std::variant<P, std::string>>>(tt::ns, offsetof(O, mix), mix_names),
+           element<std::optional<R>>(tt::ns, "cost", offsetof(O, cost)),
+           element<std::vector<bool>>(tt::ns, "flags", offsetof(O, flags)),
+           element<std::unique_ptr<S>>(tt::ns, "figure", offsetof(O, figure)),
+           any<std::vector<lather::bind::any_element>>(tt::ns, offsetof(O, extra)));
+}  // namespace
+LATHER_BIND_TABLE_DEFINE(point_fields, tt::point<1>)
+LATHER_BIND_TABLE_DEFINE(price_fields, tt::price<1>)
+LATHER_BIND_TABLE_DEFINE(shape_fields, tt::shape<1>)
+LATHER_BIND_TABLE_DEFINE(circle_fields, tt::circle<1>)
+LATHER_BIND_TABLE_DEFINE(order_fields, tt::order<1>)
+
+namespace {
+
+struct outcome {
+  std::string error;  // "" on success
+  std::string xml;    // the value written back
+};
+
+template <int K>
+outcome round_trip(std::string_view doc, bool skip_unknown = false) {
+  lather::xml::reader r;
+  r.reset(doc);
+  EXPECT_EQ(r.next(), lather::xml::token::start_element);
+  tt::order<K> v;
+  lather::bind::read_options o;
+  o.skip_unknown_elements = skip_unknown;
+  if (lather::bind::error_info e = lather::bind::read(r, v, o)) return {e.message, {}};
+  lather::xml::output out;
+  lather::xml::writer w{out};
+  lather::bind::write(w, tt::ns, "order", v);
+  w.end_document();
+  return {{}, std::string(out.view())};
+}
+
+void expect_same(std::string_view doc, bool skip_unknown = false) {
+  const outcome a = round_trip<0>(doc, skip_unknown), b = round_trip<1>(doc, skip_unknown);
+  EXPECT_EQ(a.error, b.error) << doc;
+  EXPECT_EQ(a.xml, b.xml) << doc;
+}
+
+constexpr std::string_view full =
+    R"(<o:order xmlns:o="urn:t" xmlns:x="urn:other" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="A1" priority="3">)"
+    R"(<o:name>n</o:name><o:note>hi</o:note><o:qty>1</o:qty><o:qty>2</o:qty>)"
+    R"(<o:comment xsi:nil="true"/><local>l</local><x:foreign>f</x:foreign><o:shade>GREEN</o:shade>)"
+    R"(<o:origin><o:x>1</o:x></o:origin><o:corner><o:x>2</o:x><o:y>3</o:y></o:corner>)"
+    R"(<o:path><o:x>4</o:x></o:path><o:path><o:x>5</o:x></o:path><o:number>9</o:number>)"
+    R"(<o:word>w</o:word><o:pt><o:x>6</o:x></o:pt><o:cost currency="EUR">1.5</o:cost>)"
+    R"(<o:flags>true</o:flags><o:flags>0</o:flags>)"
+    R"(<o:figure xsi:type="x:circle"><o:label>c</o:label><x:radius>2</x:radius></o:figure>)"
+    R"(<z:any xmlns:z="urn:z" a="1"><z:b/></z:any></o:order>)";
+
+TEST(bind_table, same_values_and_bytes_as_the_template_binding) {
+  const outcome b = round_trip<1>(full);
+  ASSERT_EQ(b.error, "");
+  EXPECT_NE(b.xml.find(R"(tint="GREEN")"), std::string::npos) << b.xml;
+  EXPECT_NE(b.xml.find(":level>7</"), std::string::npos) << b.xml;
+  EXPECT_NE(b.xml.find(R"(:type="ns3:circle")"), std::string::npos) << b.xml;
+  EXPECT_NE(b.xml.find("<z:b/>"), std::string::npos) << b.xml;
+  expect_same(full);
+  // Minimal: defaults, absent optionals, a choice's other branch.
+  expect_same(R"(<order xmlns="urn:t" id="B"><name/><comment>c</comment><local xmlns="">l</local>)"
+              R"(<shade>RED</shade><level/><origin><x>0</x></origin><text>t</text></order>)");
+}
+
+TEST(bind_table, same_errors_as_the_template_binding) {
+  const std::string_view bad[] = {
+      // required attribute missing
+      R"(<order xmlns="urn:t"><name/></order>)",
+      // bad attribute value
+      R"(<order xmlns="urn:t" id="a" priority="x"><name/></order>)",
+      // unknown enum (element and attribute)
+      R"(<order xmlns="urn:t" id="a" tint="BLUE"><name/></order>)",
+      R"(<order xmlns="urn:t" id="a"><name/><comment/><local xmlns="">l</local><shade>X</shade></order>)",
+      // too many qty
+      R"(<order xmlns="urn:t" id="a"><name/><qty>1</qty><qty>1</qty><qty>1</qty><qty>1</qty></order>)",
+      // bad number in a nested struct, an item of a vector
+      R"(<order xmlns="urn:t" id="a"><name/><comment/><local xmlns="">l</local><shade>RED</shade>)"
+      R"(<origin><x>1</x></origin><path><x>1</x></path><path><x>z</x></path></order>)",
+      // nil on a non-nillable element
+      R"(<order xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="a">)"
+      R"(<name xsi:nil="true"/></order>)",
+      // out of order, unknown element, missing required element
+      R"(<order xmlns="urn:t" id="a"><comment/><name/></order>)",
+      R"(<order xmlns="urn:t" id="a"><name/><bogus/></order>)",
+      R"(<order xmlns="urn:t" id="a"><name/><comment/></order>)",
+      // wrong namespace for the unqualified element
+      R"(<order xmlns="urn:t" id="a"><name/><comment/><local>l</local></order>)",
+      // an unknown xsi:type, a bad simple content
+      R"(<order xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="a"><name/>)"
+      R"(<comment/><local xmlns="">l</local><shade>RED</shade><origin><x>1</x></origin><text/>)"
+      R"(<figure xsi:type="nope"><label/></figure></order>)",
+      R"(<order xmlns="urn:t" id="a"><name/><comment/><local xmlns="">l</local><shade>RED</shade>)"
+      R"(<origin><x>1</x></origin><text/><cost currency="E">x</cost></order>)",
+      // a missing choice
+      R"(<order xmlns="urn:t" id="a"><name/><comment/><local xmlns="">l</local><shade>RED</shade>)"
+      R"(<origin><x>1</x></origin></order>)",
+  };
+  for (std::string_view doc : bad) {
+    const outcome b = round_trip<1>(doc);
+    EXPECT_NE(b.error, "") << doc;
+    expect_same(doc);
+  }
+  expect_same(R"(<order xmlns="urn:t" id="a"><name/><bogus/><comment/><local xmlns="">l</local>)"
+              R"(<shade>RED</shade><origin><x>1</x></origin><text/></order>)",
+              true);
+}
+
+TEST(bind_table, reused_destination_is_reset) {
+  lather::xml::reader r;
+  tt::order<1> v;
+  for (std::string_view doc :
+       {full, std::string_view(R"(<order xmlns="urn:t" id="B"><name/><comment>c</comment>)"
+                               R"(<local xmlns="">l</local><shade>RED</shade><origin><x>0</x>)"
+                               R"(</origin><text>t</text></order>)")}) {
+    r.reset(doc);
+    ASSERT_EQ(r.next(), lather::xml::token::start_element);
+    ASSERT_FALSE(lather::bind::read(r, v));
+  }
+  EXPECT_FALSE(v.note);
+  EXPECT_TRUE(v.qty.empty());
+  EXPECT_TRUE(v.path.empty());
+  EXPECT_TRUE(v.mix.empty());
+  EXPECT_TRUE(v.flags.empty());
+  EXPECT_FALSE(v.figure);
+  EXPECT_EQ(v.level, 7);
+  EXPECT_EQ(v.tint, tt::colour::green);
+  EXPECT_FALSE(v.priority);
+  EXPECT_EQ(std::get<std::string>(v.pick), "t");
+}
+
+TEST(bind_table, write_errors_name_the_field) {
+  tt::order<0> a;
+  tt::order<1> b;
+  a.shade = b.shade = static_cast<tt::colour>(9);
+  auto message = [](const auto& v) -> std::string {
+    lather::xml::output out;
+    lather::xml::writer w{out};
+    try {
+      lather::bind::write(w, tt::ns, "order", v);
+    } catch (const lather::bind::error& e) {
+      return e.what();
+    }
+    return {};
+  };
+  EXPECT_NE(message(b), "");
+  EXPECT_EQ(message(a), message(b));
+  a.shade = b.shade = tt::colour::red;
+  a.tint = b.tint = static_cast<tt::colour>(9);
+  EXPECT_NE(message(b), "");
+  EXPECT_EQ(message(a), message(b));
+}
+
+}  // namespace
