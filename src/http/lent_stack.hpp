@@ -18,54 +18,28 @@
 #include <utility>
 #include <vector>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LATHER_ASAN_FIBERS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LATHER_ASAN_FIBERS 1
-#endif
-#endif
-#ifdef LATHER_ASAN_FIBERS
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#endif
+#include "lather/detail/asan_fiber.hpp"
 
 namespace lather::http::detail {
 
-/// Tells AddressSanitizer about the switches to and from a lent stack (google/sanitizers#189).
-/// Without it, an exception thrown there cannot unpoison the frames it unwinds (ASan takes
-/// the thread's own stack for the current one), and their stale redzones make later frames at
-/// the same addresses report false overflows. No code outside ASan builds.
+/// Tells AddressSanitizer about the switches to and from a lent stack (asan_fiber.hpp says
+/// why). No code outside ASan builds.
 struct asan_fiber_switch {
-#ifdef LATHER_ASAN_FIBERS
   void* fake_stack = nullptr;
-  const void* caller_bottom = nullptr;
-  std::size_t caller_size = 0;
+  lather::detail::stack_bounds caller;
 
-  /// On the caller's stack, before switching to the stack [bottom, bottom + size), which no
-  /// frame uses: also clears what an unannotated switch may have left there.
-  void enter(void* bottom, std::size_t size) {
-    __asan_unpoison_memory_region(bottom, size);
-    __sanitizer_start_switch_fiber(&fake_stack, bottom, size);
+  /// On the caller's stack, before switching to `lent`, which no frame uses: also clears what
+  /// an unannotated switch may have left there.
+  void enter(lather::detail::stack_bounds lent) {
+    lather::detail::asan_unpoison(lent);
+    lather::detail::asan_start_switch(&fake_stack, lent);
   }
   /// First thing on the lent stack.
-  void entered() {
-    __sanitizer_finish_switch_fiber(nullptr, &caller_bottom, &caller_size);
-  }
+  void entered() { caller = lather::detail::asan_finish_switch(nullptr); }
   /// Last thing on the lent stack, whose frames end here.
-  void leave() {
-    __sanitizer_start_switch_fiber(nullptr, caller_bottom, caller_size);
-  }
+  void leave() { lather::detail::asan_start_switch(nullptr, caller); }
   /// Back on the caller's stack.
-  void left() {
-    __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
-  }
-#else
-  void enter(void*, std::size_t) {}
-  void entered() {}
-  void leave() {}
-  void left() {}
-#endif
+  void left() { lather::detail::asan_finish_switch(fake_stack); }
 };
 
 /// One thread's spare stacks (LIFO), guard-paged, `stack_size` bytes reserved each (only touched
@@ -135,7 +109,7 @@ void run_on_lent_stack(stack_pool& pool, Fn&& fn) {
                      asan.leave();
                      return std::move(back);
                    }};
-  asan.enter(static_cast<char*>(s.sp) - s.size, s.size);
+  asan.enter({static_cast<char*>(s.sp) - s.size, s.size});
   std::move(call).resume();  // back here once fn returned; the stack is in the pool again
   asan.left();
   if (failure) std::rethrow_exception(failure);

@@ -15,6 +15,8 @@
 #include <system_error>
 #include <vector>
 
+#include "lather/detail/asan_fiber.hpp"
+
 namespace lather::bench {
 namespace {
 
@@ -46,6 +48,12 @@ struct alignas(64) fiber_task {
   // frame). See prefetch_frames.
   std::uintptr_t frames_begin = 0, frames_end = 0;
   std::function<void()> body;  // run once, at the start: after the 64 bytes above
+  // AddressSanitizer's view of the switches (asan_fiber.hpp; no code outside ASan builds): the
+  // stack the fiber last suspended on (its own, or one lather's client lent it), the thread's
+  // stack it returns to, and the fake frames each side keeps meanwhile.
+  detail::stack_bounds suspended_on, loop_stack;
+  void* fiber_fake_stack = nullptr;
+  void* loop_fake_stack = nullptr;
 };
 
 // Resuming a fiber returns through the frames of its call stack (2.2 KiB while a call waits
@@ -81,12 +89,17 @@ struct fiber_loop::impl {
   void resume(fiber_task& t) {
     t.state = fiber_state::runnable;
     current_task = &t;
+    detail::asan_start_switch(&t.loop_fake_stack, t.suspended_on);
     t.self = std::move(t.self).resume();
+    const detail::stack_bounds left = detail::asan_finish_switch(t.loop_fake_stack);
+    if (t.state != fiber_state::finished) t.suspended_on = left;
     current_task = nullptr;
   }
   static void suspend(fiber_task& t) {
     t.frames_begin = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+    detail::asan_start_switch(&t.fiber_fake_stack, t.loop_stack);
     t.scheduler = std::move(t.scheduler).resume();
+    t.loop_stack = detail::asan_finish_switch(t.fiber_fake_stack);
   }
 
   // Descriptors are registered once, edge-triggered for both directions: a wait costs no
@@ -119,14 +132,20 @@ void fiber_loop::spawn(std::function<void()> body) {
   auto task = std::make_unique<fiber_task>();
   fiber_task* t = task.get();
   t->body = std::move(body);
-  t->self = ctx::fiber(
-      std::allocator_arg, ctx::protected_fixedsize_stack(fiber_stack), [t](ctx::fiber&& loop) {
-        t->frames_end = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
-        t->scheduler = std::move(loop);
-        t->body();
-        t->state = fiber_state::finished;
-        return std::move(t->scheduler);
-      });
+  ctx::protected_fixedsize_stack allocator(fiber_stack);
+  const ctx::stack_context stack = allocator.allocate();
+  t->suspended_on = {static_cast<char*>(stack.sp) - stack.size, stack.size};
+  t->self = ctx::fiber(std::allocator_arg, ctx::preallocated(stack.sp, stack.size, stack),
+                       allocator, [t](ctx::fiber&& loop) {
+                         t->loop_stack = detail::asan_finish_switch(nullptr);
+                         t->frames_end =
+                             reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+                         t->scheduler = std::move(loop);
+                         t->body();
+                         t->state = fiber_state::finished;
+                         detail::asan_start_switch(nullptr, t->loop_stack);  // its frames end
+                         return std::move(t->scheduler);
+                       });
   impl_->runnable.push_back(t);
   impl_->tasks.push_back(std::move(task));
 }
