@@ -61,7 +61,7 @@ struct sign_workspace {
   EVP_PKEY_CTX* signer_for(EVP_PKEY* key, digest_kind md) {
     for (signer& s : signers)
       if (s.key == key && s.md == md) return s.ctx.get();
-    pkey_ctx_ptr ctx = rsa_context(key, md, true);
+    pkey_ctx_ptr ctx = rsa_context(key, true);
     if (!ctx) throw std::runtime_error("OpenSSL signing failed");
     // The context holds a reference to the key: its address cannot be reused while kept.
     return signers.emplace_back(signer{key, md, std::move(ctx)}).ctx.get();
@@ -220,15 +220,12 @@ void write_block(sign_workspace& ws, const credentials::impl& k, const signature
 }
 
 void rsa_sign(sign_workspace& ws, EVP_PKEY* key, digest_kind md, std::string_view data) {
-  running_digest h;
-  h.init(md);
-  h.update(data);
-  std::array<std::uint8_t, 32> hash;
-  const std::size_t hash_size = h.final(hash);
+  std::array<std::uint8_t, 51> encoded;
+  const std::span<const std::uint8_t> digest = encoded_digest(md, data, encoded);
   EVP_PKEY_CTX* ctx = ws.signer_for(key, md);
   ws.signature.resize(static_cast<std::size_t>(EVP_PKEY_get_size(key)));
   std::size_t size = ws.signature.size();
-  if (EVP_PKEY_sign(ctx, ws.signature.data(), &size, hash.data(), hash_size) != 1)
+  if (EVP_PKEY_sign(ctx, ws.signature.data(), &size, digest.data(), digest.size()) != 1)
     throw std::runtime_error("OpenSSL signing failed");
   ws.signature.resize(size);
 }

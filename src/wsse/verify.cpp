@@ -66,7 +66,7 @@ struct known_signer {
   x509_ptr cert;
   std::chrono::steady_clock::time_point checked{};
   std::string subject;
-  pkey_ctx_ptr verify[2];  // by digest_kind
+  pkey_ctx_ptr verify;  // over the DigestInfo of either digest
 };
 
 struct verify_workspace {
@@ -423,21 +423,18 @@ known_signer& trusted_signer(verify_workspace& ws, std::span<const std::uint8_t>
   k.cert = std::move(cert);
   k.checked = now;
   k.subject = subject_name(k.cert.get());
-  for (auto& ctx : k.verify) ctx.reset();
+  k.verify.reset();
   return k;
 }
 
 bool signature_matches(known_signer& k, digest_kind md, std::string_view data,
                        std::span<const std::uint8_t> value) {
-  pkey_ctx_ptr& ctx = k.verify[md == digest_kind::sha1 ? 0 : 1];
-  if (!ctx) ctx = rsa_context(X509_get0_pubkey(k.cert.get()), md, false);
+  pkey_ctx_ptr& ctx = k.verify;
+  if (!ctx) ctx = rsa_context(X509_get0_pubkey(k.cert.get()), false);
   if (!ctx) return false;
-  running_digest h;
-  h.init(md);
-  h.update(data);
-  std::array<std::uint8_t, 32> hash;
-  const std::size_t hash_size = h.final(hash);
-  return EVP_PKEY_verify(ctx.get(), value.data(), value.size(), hash.data(), hash_size) == 1;
+  std::array<std::uint8_t, 51> encoded;
+  const std::span<const std::uint8_t> digest = encoded_digest(md, data, encoded);
+  return EVP_PKEY_verify(ctx.get(), value.data(), value.size(), digest.data(), digest.size()) == 1;
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Keys and certificates through OpenSSL: PEM/DER reading, names, serials, key identifiers.
 #include "x509.hpp"
 
+#include <algorithm>
+
 #include "dsig.hpp"
 #include "lather/bind/xsd.hpp"
 
@@ -93,15 +95,34 @@ std::vector<std::uint8_t> subject_key_id(X509* cert) {
   return std::vector<std::uint8_t>(data, data + ASN1_STRING_length(ski));
 }
 
-pkey_ctx_ptr rsa_context(EVP_PKEY* key, digest_kind md, bool sign) {
+pkey_ctx_ptr rsa_context(EVP_PKEY* key, bool sign) {
   if (!key || EVP_PKEY_get_base_id(key) != EVP_PKEY_RSA) return nullptr;
   pkey_ctx_ptr ctx{EVP_PKEY_CTX_new(key, nullptr)};
+  // No signature digest set: PKCS#1 v1.5 padding over the DigestInfo given (encoded_digest).
   const bool ok = ctx &&
                   (sign ? EVP_PKEY_sign_init(ctx.get()) : EVP_PKEY_verify_init(ctx.get())) == 1 &&
-                  EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_PADDING) == 1 &&
-                  EVP_PKEY_CTX_set_signature_md(
-                      ctx.get(), md == digest_kind::sha1 ? EVP_sha1() : EVP_sha256()) == 1;
+                  EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_PADDING) == 1;
   return ok ? std::move(ctx) : nullptr;
+}
+
+std::span<const std::uint8_t> encoded_digest(digest_kind md, std::string_view data,
+                                             std::array<std::uint8_t, 51>& out) {
+  // The DER of DigestInfo { AlgorithmIdentifier { OID, NULL }, OCTET STRING } before the hash.
+  static constexpr std::uint8_t sha1_prefix[] = {0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e,
+                                                 0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14};
+  static constexpr std::uint8_t sha256_prefix[] = {0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60,
+                                                   0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+                                                   0x01, 0x05, 0x00, 0x04, 0x20};
+  const std::span<const std::uint8_t> prefix =
+      md == digest_kind::sha1 ? std::span<const std::uint8_t>(sha1_prefix) : sha256_prefix;
+  std::copy(prefix.begin(), prefix.end(), out.begin());
+  running_digest h;
+  h.init(md);
+  h.update(data);
+  std::array<std::uint8_t, 32> hash;
+  const std::size_t size = h.final(hash);
+  std::copy_n(hash.begin(), size, out.begin() + static_cast<std::ptrdiff_t>(prefix.size()));
+  return {out.data(), prefix.size() + size};
 }
 
 std::uint64_t next_store_generation() noexcept {

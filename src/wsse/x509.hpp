@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -34,10 +35,16 @@ using x509_ptr = std::unique_ptr<X509, x509_free>;
 using pkey_ptr = std::unique_ptr<EVP_PKEY, pkey_free>;
 using pkey_ctx_ptr = std::unique_ptr<EVP_PKEY_CTX, pkey_ctx_free>;
 
-/// A context for RSASSA-PKCS1-v1_5 signatures (`sign`) or their verification over digests of
-/// kind `md` with `key`, made once and used for many (null if the key cannot do it). It holds a
-/// reference to the key.
-pkey_ctx_ptr rsa_context(EVP_PKEY* key, digest_kind md, bool sign);
+/// A context for RSASSA-PKCS1-v1_5 signatures (`sign`) or their verification with `key`, made
+/// once and used for many (null if the key cannot do it). It holds a reference to the key. It
+/// signs (verifies) the DigestInfo the caller encodes (encoded_digest), as RSA_sign does: left
+/// to OpenSSL, the encoding and the digest's name lookup cost heap allocations per signature.
+pkey_ctx_ptr rsa_context(EVP_PKEY* key, bool sign);
+
+/// EMSA-PKCS1-v1_5's DigestInfo (RFC 8017 section 9.2) of `data` under `md`, in `out`: what an
+/// rsa_context signs or verifies.
+std::span<const std::uint8_t> encoded_digest(digest_kind md, std::string_view data,
+                                             std::array<std::uint8_t, 51>& out);
 
 /// Every certificate in a PEM text (none: empty).
 std::vector<x509_ptr> read_pem_certificates(std::string_view pem);
