@@ -105,29 +105,33 @@ void attachment::set_content_type(std::string type) {
   content_->content_type = std::move(type);
 }
 
+byte_source detail::open_stored(const std::shared_ptr<content>& c) {
+  if (c->k == content::kind::memory) {
+    std::size_t at = 0;
+    return [keep = c, at](char* dest, std::size_t n) mutable {
+      const std::size_t k = std::min(n, keep->bytes.size() - at);
+      if (k) std::memcpy(dest, keep->bytes.data() + at, k);
+      at += k;
+      return k;
+    };
+  }
+  std::shared_ptr<std::FILE> f(std::fopen(c->path.c_str(), "rb"), [](std::FILE* p) {
+    if (p) std::fclose(p);
+  });
+  if (!f) throw_errno("cannot open " + c->path);
+  return [keep = c, f](char* dest, std::size_t n) {
+    const std::size_t k = std::fread(dest, 1, n, f.get());
+    if (k == 0 && std::ferror(f.get())) throw_errno("cannot read " + keep->path);
+    return k;
+  };
+}
+
 byte_source attachment::open() const {
   content& c = *content_;
   switch (c.k) {
-    case content::kind::memory: {
-      std::size_t at = 0;
-      return [keep = content_, at](char* dest, std::size_t n) mutable {
-        const std::size_t k = std::min(n, keep->bytes.size() - at);
-        if (k) std::memcpy(dest, keep->bytes.data() + at, k);
-        at += k;
-        return k;
-      };
-    }
-    case content::kind::file: {
-      std::shared_ptr<std::FILE> f(std::fopen(c.path.c_str(), "rb"), [](std::FILE* p) {
-        if (p) std::fclose(p);
-      });
-      if (!f) throw_errno("cannot open " + c.path);
-      return [keep = content_, f](char* dest, std::size_t n) {
-        const std::size_t k = std::fread(dest, 1, n, f.get());
-        if (k == 0 && std::ferror(f.get())) throw_errno("cannot read " + keep->path);
-        return k;
-      };
-    }
+    case content::kind::memory:
+    case content::kind::file:
+      return detail::open_stored(content_);
     case content::kind::stream:
       if (c.stream_taken) throw std::logic_error("an attachment stream can be read only once");
       c.stream_taken = true;

@@ -92,6 +92,11 @@ class server_codec final : public message_codec {
   }
   void end_response(call_context& ctx, byte_buffer& out) override { call(ctx).end_out(out); }
   void end_call(call_context& ctx) noexcept override { call(ctx).drop(); }
+  byte_source request_part(call_context& ctx, std::string_view content_id) override {
+    message_pair& m = call(ctx);
+    if (!m.in) return {};
+    return as_sender_fault([&] { return m.in->kept_part(content_id); });
+  }
 
  private:
   struct state final : call_state, message_pair {
@@ -130,6 +135,9 @@ class client_call final : public client_message {
       m_.in->read_parts();
     m_.in->hand_over();  // the response value owns its attachments from here on
     m_.end_in();
+  }
+  byte_source response_part(std::string_view content_id) override {
+    return m_.in ? m_.in->kept_part(content_id) : byte_source{};
   }
 
  private:

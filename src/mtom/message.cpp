@@ -230,13 +230,17 @@ std::size_t message_in::read_envelope(char* dest, std::size_t capacity) {
 
 std::shared_ptr<content> message_in::reference(std::string_view cid) {
   std::string id = decode_cid(cid);
-  if (auto it = by_id_.find(id); it != by_id_.end()) return it->second;
+  if (auto it = by_id_.find(id); it != by_id_.end()) {
+    it->second->referenced = true;
+    return it->second;
+  }
   if (by_id_.size() >= opts_.limits.max_parts)
     throw error("the message refers to more than " + std::to_string(opts_.limits.max_parts) +
                 " parts");
   auto c = std::make_shared<content>();
   c->k = content::kind::pending;
   c->content_id = id;
+  c->referenced = true;
   if (opts_.stream_parts) c->owner = this;
   by_id_.emplace(std::move(id), c);
   return c;
@@ -249,15 +253,47 @@ std::shared_ptr<content> message_in::next_referenced() {
     if (it == by_id_.end()) continue;  // not referenced: skipped by the next next_part()
     if (it->second->k != content::kind::pending)
       throw error("two MIME parts have Content-ID <" + h.content_id.substr(0, 80) + ">");
-    const bool base64 = base64_transfer_encoding(h.transfer_encoding);
-    if (!base64 && !plain_transfer_encoding(h.transfer_encoding))
-      throw error("Content-Transfer-Encoding \"" + h.transfer_encoding.substr(0, 40) +
-                  "\" is not supported (binary, 8bit, 7bit or base64)");
-    base64_ = {};
-    base64_.on = base64;
+    begin_part();
     return it->second;
   }
   return nullptr;
+}
+
+void message_in::begin_part() {
+  const part_headers& h = parts_.part();
+  const bool base64 = base64_transfer_encoding(h.transfer_encoding);
+  if (!base64 && !plain_transfer_encoding(h.transfer_encoding))
+    throw error("Content-Transfer-Encoding \"" + h.transfer_encoding.substr(0, 40) +
+                "\" is not supported (binary, 8bit, 7bit or base64)");
+  base64_ = {};
+  base64_.on = base64;
+}
+
+byte_source message_in::kept_part(std::string_view id) {
+  for (;;) {
+    if (auto it = by_id_.find(std::string(id)); it != by_id_.end()) {
+      const content::kind k = it->second->k;
+      if (k == content::kind::memory || k == content::kind::file) return open_stored(it->second);
+    }
+    if (!parts_.next_part()) return {};
+    // Every part read from here is kept: the envelope may refer to any of them.
+    const part_headers& h = parts_.part();
+    auto it = by_id_.find(h.content_id);
+    if (it != by_id_.end() && it->second->k != content::kind::pending)
+      throw error("two MIME parts have Content-ID <" + h.content_id.substr(0, 80) + ">");
+    if (it == by_id_.end()) {
+      if (by_id_.size() >= opts_.limits.max_parts)
+        throw error("the multipart message has more than " +
+                    std::to_string(opts_.limits.max_parts) + " parts");
+      auto fresh = std::make_shared<content>();
+      fresh->content_id = h.content_id;
+      it = by_id_.emplace(h.content_id, std::move(fresh)).first;
+    }
+    const std::shared_ptr<content> c = it->second;
+    c->owner = nullptr;
+    begin_part();
+    store(c);
+  }
 }
 
 namespace {
@@ -323,6 +359,10 @@ std::size_t message_in::read_part(char* dest, std::size_t n) {
 }
 
 void message_in::deliver_parts(const decltype(options::on_response_part)& take) {
+  // Parts kept before the envelope was bound (kept_part: a signature's verifier read them)
+  // come first, from where they were kept.
+  for (const auto& c : stored_)
+    if (c->referenced) take(c->content_id, c->content_type, open_stored(c));
   const byte_source part = [this](char* dest, std::size_t n) { return read_part(dest, n); };
   while (std::shared_ptr<content> c = next_referenced()) {
     c->k = content::kind::streamed;  // read once, here

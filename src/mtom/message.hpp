@@ -40,6 +40,8 @@ class content {
   std::string content_id;
   /// A pending part of a message read as it arrives (options::stream_parts): opened there.
   message_in* owner = nullptr;
+  /// The envelope refers to it (a received part may be kept before that: kept_part).
+  bool referenced = false;
 
   /// Drop the bytes (a received part when its call ends): a temporary file is deleted.
   void release() noexcept;
@@ -67,6 +69,12 @@ class message_in {
   /// are kept as read_parts() keeps them). Throws soap::fault_error (Sender) for a part that
   /// is missing, malformed or over the limits.
   byte_source open_part(const std::shared_ptr<content>& wanted);
+  /// The bytes of the part whose Content-ID is `id` (not percent-encoded) from its first byte,
+  /// for a reader before the handler (a signature's verifier): the parts up to it are read
+  /// and kept (memory, or a temporary file past memory_threshold) so that the attachments
+  /// referring to them later get them; empty when no part has that Content-ID. Throws
+  /// mtom::error for a malformed or over-limit part.
+  byte_source kept_part(std::string_view id);
   /// Release every part read (the call is over).
   void release() noexcept;
   /// Let the attachments that refer to the parts own them from now on (a client's response
@@ -78,6 +86,8 @@ class message_in {
 
  private:
   void store(const std::shared_ptr<content>& c);
+  /// Checks the current part's Content-Transfer-Encoding and starts decoding it.
+  void begin_part();
   /// The next part that a reference waits for (nullptr after the last part).
   std::shared_ptr<content> next_referenced();
   /// The bytes of the current part, decoded when it is Content-Transfer-Encoding base64.
@@ -120,6 +130,9 @@ class message_out {
   std::vector<std::shared_ptr<content>> parts_;
   std::uint64_t next_id_ = 0;
 };
+
+/// A source of a stored content's bytes (memory or file) from the first byte.
+byte_source open_stored(const std::shared_ptr<content>& c);
 
 /// The messages of the readers and writers in use (a binding gets only the reader or the
 /// writer): registered for the time a message is read or written.

@@ -155,6 +155,10 @@ client& client::intercept(client_interceptor i) {
   return *this;
 }
 
+byte_source client_message::response_part(std::string_view) {
+  return {};
+}
+
 client& client::codec(client_codec c) {
   codec_ = std::move(c);
   return *this;
@@ -257,12 +261,12 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
   bool rewrites = false;
   for (const auto& i : interceptors_) rewrites |= static_cast<bool>(i.whole_request);
   // A codec's message (MIME): its Content-Type replaces the SOAP one. An interceptor that
-  // rewrites the envelope whole gets a plain message.
+  // rewrites the request whole gets the whole message, parts included.
   std::unique_ptr<client_message> message;
   bool mime_request = false;
   if (codec_) {
     message = codec_(operation, v, o.soap_action);
-    if (message && !rewrites) {
+    if (message) {
       const std::string_view type = message->request_type();
       mime_request = !type.empty();
       if (mime_request) headers[0].second = type;
@@ -330,6 +334,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
       [this, &frame](const http::response_head& head, const xml::source_fn& body) {
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
+        if (head.status == 202 && frame.o.on_accepted) return frame.o.on_accepted();
         codec_lease<response_codec> lease;
         response_codec* s = lease.get();
         std::string envelope_type;
@@ -353,8 +358,11 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         for (const auto& i : interceptors_) whole |= static_cast<bool>(i.whole_response);
         if (whole && head.status == 200) {
           read_whole(source, opts_.xml_limits.max_total_bytes, s->whole);
+          part_source parts;
+          if (decoded)
+            parts = [m = frame.message](std::string_view id) { return m->response_part(id); };
           for (const auto& i : interceptors_)
-            if (i.whole_response) i.whole_response(frame.operation, s->whole);
+            if (i.whole_response) i.whole_response(frame.operation, s->whole, parts);
           s->reader.reset(s->whole);
         } else {
           s->reader.set_source(std::move(source));

@@ -213,6 +213,14 @@ service& service::intercept(interceptor i) {
   return *this;
 }
 
+byte_source call_context::request_part(std::string_view) {
+  return {};
+}
+
+byte_source message_codec::request_part(call_context&, std::string_view) {
+  return {};
+}
+
 service& service::codec(std::shared_ptr<message_codec> c) {
   codec_ = std::move(c);
   return *this;

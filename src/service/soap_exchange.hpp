@@ -107,6 +107,9 @@ class soap_exchange final : public detail::exchange {
     divert_ = std::move(take);
     whole_response_ = true;
   }
+  byte_source request_part(std::string_view content_id) override {
+    return decoded_ ? codec_->request_part(*this, content_id) : byte_source{};
+  }
   call_state& state(const void* key, std::unique_ptr<call_state> (*make)()) override {
     for (auto& st : states_)
       if (st.key == key) {

@@ -16,8 +16,10 @@ struct call_access {
   static void start(call& c, std::string sent) {
     c.sent_ = std::move(sent);
     c.response_.clear();
+    c.accepted_ = false;
   }
   static headers& response(call& c) { return c.response_; }
+  static void accept(call& c) { c.accepted_ = true; }
 };
 
 namespace {
@@ -68,6 +70,7 @@ bool known_header(std::string_view local) {
 lather::call_options call::options(lather::call_options base) {
   call_access::start(*this, {});
   base.read_header = call_reader{this};
+  base.on_accepted = [this] { call_access::accept(*this); };
   return base;
 }
 

@@ -49,6 +49,18 @@ const endpoint_reference* third_party(const std::optional<endpoint_reference>& e
   return &*epr;
 }
 
+/// The none address: a reply (or fault) for it is not sent at all (WS-Addressing 1.0 Core
+/// 2.1, SOAP Binding 5.1.2: the HTTP request is answered 202 with no body).
+bool to_none(const std::optional<endpoint_reference>& epr) {
+  return epr && epr->address == none_address;
+}
+
+/// Where the reply (fault = false) or fault goes: FaultTo for a fault when there is one, else
+/// ReplyTo (WS-Addressing 1.0 Core 3.4).
+const std::optional<endpoint_reference>& reply_target(const headers& h, bool fault) {
+  return fault && h.fault_to ? h.fault_to : h.reply_to;
+}
+
 struct operation_info {
   std::string name;
   operation_actions actions;
@@ -160,21 +172,27 @@ struct server_addressing::impl {
     if (op && op->one_way) return;
     ctx.add_response_header(
         [this, &s](xml::writer& w) { write_reply(w, s, s.reply_action, false); });
-    if (!elsewhere) return;
+    const bool nowhere = to_none(reply_target(h, false)) || to_none(reply_target(h, true));
+    if (!elsewhere && !nowhere) return;
     ctx.divert_response(
         [this, &s](bool fault, std::string_view content_type, std::string& envelope) {
           return send_elsewhere(s, fault, content_type, envelope);
         });
-    s.diverted = true;
+    s.diverted = elsewhere;
   }
 
-  /// A response (or fault) for a non-anonymous address, queued for delivery there; false when
-  /// it belongs on the HTTP response after all (a fault where FaultTo is anonymous).
+  /// A response (or fault) for a non-anonymous address, queued for delivery there, or for the
+  /// none address, dropped (true: the HTTP request is answered 202); false when it belongs on
+  /// the HTTP response after all (a fault where FaultTo is anonymous).
   bool send_elsewhere(addressing_state& s, bool fault, std::string_view content_type,
                       std::string& envelope) const {
     const headers& h = s.request;
     const version v = h.ver.value_or(version::v1_0);
-    const endpoint_reference* to = third_party(fault && h.fault_to ? h.fault_to : h.reply_to, v);
+    if (to_none(reply_target(h, fault))) {
+      envelope.clear();
+      return true;
+    }
+    const endpoint_reference* to = third_party(reply_target(h, fault), v);
     if (!to) return false;
     const std::string_view action = fault ? s.fault_action : std::string_view(s.reply_action);
     detail::reply_sender::message m;
@@ -200,7 +218,7 @@ struct server_addressing::impl {
                    bool fault) const {
     const headers& h = s.request;
     const version v = h.ver.value_or(version::v1_0);
-    const std::optional<endpoint_reference>& target = fault && h.fault_to ? h.fault_to : h.reply_to;
+    const std::optional<endpoint_reference>& target = reply_target(h, fault);
     // A reply for a third address that goes back on the HTTP response after all (a fault
     // raised before it could be diverted) is addressed as an anonymous one.
     const std::optional<endpoint_reference> none;

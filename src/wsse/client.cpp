@@ -62,7 +62,9 @@ void client_security::install(lather::client& c) const {
          .after = {},
          .whole_request = [self = *this](std::string_view operation, std::string& envelope) {
            const client_policy& p = self.impl_->policy_for(operation);
-           if (p.sign) sign_envelope(envelope, p.sign->key, p.sign->options);
+           // An MTOM request (lather::mtom) is signed over its XOP infoset: the signature
+           // covers the attachments' bytes.
+           if (p.sign) sign_message(envelope, p.sign->key, p.sign->options);
          }});
   if (verifies)
     c.intercept(
@@ -77,15 +79,21 @@ void client_security::install(lather::client& c) const {
                                                 : soap::header_use::not_understood;
              },
          .whole_response =
-             [self = *this](std::string_view operation, std::string_view envelope) {
+             [self = *this](std::string_view operation, std::string_view envelope,
+                            const part_source& parts) {
                const client_policy& p = self.impl_->policy_for(operation);
-               if (p.verify_response) self.verify(*p.verify_response, envelope);
+               if (p.verify_response) self.verify(*p.verify_response, envelope, parts);
              }});
 }
 
 void client_security::verify(const response_verification& want, std::string_view envelope) const {
+  verify(want, envelope, {});
+}
+
+void client_security::verify(const response_verification& want, std::string_view envelope,
+                             const xop_parts& parts) const {
   thread_local verified_signature v;  // its strings' capacity kept between responses
-  verify_envelope(envelope, want.trusted, v);
+  verify_envelope(envelope, want.trusted, v, parts);
   if (!v.body || (want.timestamp && !v.timestamp)) throw_fault(fault_code::invalid_security);
   for (const soap::qname& h : want.signed_headers)
     if (std::find(v.headers.begin(), v.headers.end(), h) == v.headers.end())

@@ -188,7 +188,10 @@ struct server_security::impl {
   void verify_signature(call_context& ctx, std::string_view envelope) {
     security_state& s = ctx.state<security_state>(&state_key);
     try {
-      verify_envelope(envelope, trusted, s.verified);
+      // An MTOM request is verified over its XOP infoset: the parts its signed xop:Includes
+      // name are read here (kept for the handler, memory or temporary file), before dispatch.
+      const xop_parts parts = [&ctx](std::string_view id) { return ctx.request_part(id); };
+      verify_envelope(envelope, trusted, s.verified, parts);
       s.signature_verified = true;
     } catch (...) {
       s.signature_error = std::current_exception();

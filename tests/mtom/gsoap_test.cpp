@@ -41,15 +41,16 @@ TEST(mtom_gsoap, lather_client_to_gsoap_server) {
     client c{"http://127.0.0.1:" + std::to_string(port) + "/mtom", o};
     mtom::enable(c);
     std::string envelope_ns;  // of gSOAP's answer: the version it answered in
-    c.intercept({.write_headers = {},
-                 .after = {},
-                 .whole_request = {},
-                 .write_call_headers = {},
-                 .read_header = {},
-                 .whole_response = [&](std::string_view, std::string_view envelope) {
-                   const auto root = test::find_element(envelope, "/Envelope");
-                   envelope_ns = root ? root->ns : "";
-                 }});
+    c.intercept(
+        {.write_headers = {},
+         .after = {},
+         .whole_request = {},
+         .write_call_headers = {},
+         .read_header = {},
+         .whole_response = [&](std::string_view, std::string_view envelope, const part_source&) {
+           const auto root = test::find_element(envelope, "/Envelope");
+           envelope_ns = root ? root->ns : "";
+         }});
     const auto bytes = payload(300'000);
     auto r = c.call<mtom_echo::echoDataResponse>(
         "echoData", mtom_echo::echoData{"lather", mtom::attachment::from_bytes(bytes)});

@@ -12,6 +12,7 @@
 #include "../support/xml_query.hpp"
 #include "echo_types.hpp"
 #include "lather/http/server.hpp"
+#include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "lather/wsa.hpp"
 #include "raw_peer.hpp"
@@ -28,6 +29,12 @@ constexpr std::string_view echo_body =
     "<t:echo xmlns:t=\"urn:lather:wsa-test\"><t:text>hi</t:text></t:echo>";
 constexpr std::string_view failing_body =
     "<t:echo xmlns:t=\"urn:lather:wsa-test\"><t:text>fail</t:text></t:echo>";
+
+client_options client_options_for(soap::version v) {
+  client_options o;
+  o.version = v;
+  return o;
+}
 
 /// The messages POSTed to the listener, as received.
 struct received {
@@ -252,6 +259,114 @@ TEST_F(wsa_reply_to, QueueLimitAndTimeoutBoundTheDelivery) {
   EXPECT_TRUE(addressing_.drain_replies(std::chrono::seconds(10)));
   EXPECT_EQ(addressing_.replies().failed, 1u);
   EXPECT_EQ(addressing_.replies().delivered, 0u);
+}
+
+TEST_F(wsa_reply_to, LatherClientTakesThe202AndTheReplyReachesReplyTo) {
+  start();
+  for (auto v : {soap::version::soap11, soap::version::soap12}) {
+    const std::string path = v == soap::version::soap11 ? "/client/11" : "/client/12";
+    client c{url(), client_options_for(v)};
+    wsa::client_addressing addressing{{.reply_to = wsa::endpoint_reference{peer_.url(path), {}}}};
+    addressing.operation("echo", std::string(echo_action));
+    addressing.install(c);
+    wsa::call call;
+    const auto r = c.call<wsa_test::echoResponse>("echo", wsa_test::echo{"hi"}, call.options());
+    EXPECT_TRUE(call.accepted());
+    EXPECT_TRUE(r.text.empty());  // no response on this connection
+    EXPECT_FALSE(call.response().ver);
+    EXPECT_FALSE(call.correlated());
+    // Without a taker for it, a 202 is not a response the call can return.
+    try {
+      c.call<wsa_test::echoResponse>("echo", wsa_test::echo{"hi"});
+      ADD_FAILURE() << "a 202 without on_accepted returned";
+    } catch (const client_error& e) {
+      EXPECT_NE(std::string(e.what()).find("HTTP 202"), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(addressing_.drain_replies(std::chrono::seconds(10)));
+    const auto got = peer_.wait_for(v == soap::version::soap11 ? 2 : 4);
+    ASSERT_EQ(got.size(), v == soap::version::soap11 ? 2u : 4u);
+    const received& reply = got[got.size() - 2];  // the first call's
+    EXPECT_EQ(reply.path, path);
+    EXPECT_EQ(find_text(reply.body, "/Envelope/Body/echoResponse/text"), "hi") << reply.body;
+    EXPECT_EQ(find_text(reply.body, "/Envelope/Header/RelatesTo"), call.sent_message_id());
+    // The call object is reusable: a call answered on the connection is not "accepted".
+    client plain{url(), client_options_for(v)};
+    wsa::client_addressing anonymous;
+    anonymous.operation("echo", std::string(echo_action));
+    anonymous.install(plain);
+    EXPECT_EQ(
+        plain.call<wsa_test::echoResponse>("echo", wsa_test::echo{"back"}, call.options()).text,
+        "back");
+    EXPECT_FALSE(call.accepted());
+    EXPECT_TRUE(call.correlated());
+  }
+}
+
+TEST_F(wsa_reply_to, ReplyToNoneIsNotAnsweredAtAll) {
+  start();
+  // Raw: 202 with an empty body, for a response and for a fault (no FaultTo: ReplyTo's none).
+  for (auto body : {echo_body, failing_body}) {
+    for (auto v : {soap::version::soap11, soap::version::soap12}) {
+      const auto r = wsa_test::raw_post(url(), v, headers("urn:uuid:n", wsa::none_address), body,
+                                        v == soap::version::soap11 ? echo_action : "");
+      EXPECT_EQ(r.status, 202u) << r.body;
+      EXPECT_TRUE(r.body.empty()) << r.body;
+    }
+  }
+  // FaultTo none with an anonymous ReplyTo: the response comes back, a fault does not.
+  const std::string anonymous_reply = "<a:Action>" + std::string(echo_action) +
+                                      "</a:Action><a:MessageID>urn:uuid:n2</a:MessageID>"
+                                      "<a:FaultTo><a:Address>" +
+                                      std::string(wsa::none_address) + "</a:Address></a:FaultTo>";
+  auto r = wsa_test::raw_post(url(), soap::version::soap12, anonymous_reply, echo_body);
+  EXPECT_EQ(r.status, 200u);
+  EXPECT_EQ(find_text(r.body, "/Envelope/Body/echoResponse/text"), "hi") << r.body;
+  r = wsa_test::raw_post(url(), soap::version::soap12, anonymous_reply, failing_body);
+  EXPECT_EQ(r.status, 202u);
+  EXPECT_TRUE(r.body.empty()) << r.body;
+  // A lather client sending ReplyTo none gets the call back as accepted.
+  client c{url(), client_options_for(soap::version::soap12)};
+  wsa::client_addressing addressing{
+      {.reply_to = wsa::endpoint_reference{std::string(wsa::none_address), {}}}};
+  addressing.operation("echo", std::string(echo_action));
+  addressing.install(c);
+  wsa::call call;
+  c.call<wsa_test::echoResponse>("echo", wsa_test::echo{"hi"}, call.options());
+  EXPECT_TRUE(call.accepted());
+  // Nothing was sent anywhere: the next delivered reply is the first the listener sees.
+  r = wsa_test::raw_post(url(), soap::version::soap12, headers("urn:uuid:n3", peer_.url("/after")),
+                         echo_body);
+  EXPECT_EQ(r.status, 202u);
+  EXPECT_TRUE(addressing_.drain_replies(std::chrono::seconds(10)));
+  const auto got = peer_.wait_for(1);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].path, "/after");
+  EXPECT_EQ(addressing_.replies().delivered, 1u);
+  EXPECT_EQ(addressing_.replies().failed, 0u);
+}
+
+TEST(wsa_reply_to_none, AcceptedWhereOnlyAnonymousRepliesAre) {
+  // WS-Addressing Metadata 3.1.2: an endpoint that requires anonymous responses also takes
+  // the none address.
+  service svc{"Echo", std::string(wsa_test::ns)};
+  svc.operation("echo", [](const wsa_test::echo& in) {
+    return wsa_test::echoResponse{in.text, {}, {}, {}, {}};
+  });
+  wsa::server_addressing addressing;  // anonymous_only
+  addressing.actions("echo", {std::string(echo_action), std::string(echo_reply)});
+  addressing.install(svc);
+  server srv{{.address = "127.0.0.1", .port = 0, .threads = 1}};
+  srv.mount("/echo", svc);
+  srv.start();
+  const std::string url = "http://127.0.0.1:" + std::to_string(srv.port()) + "/echo";
+  const auto r = wsa_test::raw_post(url, soap::version::soap12,
+                                    "<a:Action>" + std::string(echo_action) +
+                                        "</a:Action><a:ReplyTo><a:Address>" +
+                                        std::string(wsa::none_address) + "</a:Address></a:ReplyTo>",
+                                    echo_body);
+  EXPECT_EQ(r.status, 202u) << r.body;
+  EXPECT_TRUE(r.body.empty()) << r.body;
+  srv.stop();
 }
 
 }  // namespace

@@ -16,12 +16,25 @@
 #include "../support/process.hpp"
 #include "calc_types.hpp"
 #include "lather/http/server.hpp"
+#include "lather/mtom.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/wsse.hpp"
 #include "lather/xml/writer.hpp"
 #include "test_certs.hpp"
+
+namespace wsse_test {
+struct blob {  // request and response of "blob", which echoes it
+  lather::mtom::attachment data;
+};
+}  // namespace wsse_test
+
+template <>
+struct lather::meta<wsse_test::blob> {
+  static constexpr std::string_view name = "blob", ns = wsse_test::ns;
+  static constexpr auto fields = std::tuple{element("data", &wsse_test::blob::data)};
+};
 
 namespace {
 
@@ -109,6 +122,49 @@ TEST_F(wsse_response_interop, ZeepVerifiesLathersSignedResponses) {
   }
 }
 
+// zeep sends its request inline (it sends no MTOM); the server answers in MTOM and signs the
+// response over the XOP infoset; zeep replaces the xop:Include with the part's base64 before it
+// verifies, so its check covers the attachment's bytes.
+TEST_F(wsse_response_interop, ZeepVerifiesLathersSignedMtomResponse) {
+  if (!have_zeep_xmlsec()) GTEST_SKIP() << "python3-zeep or python3-xmlsec missing";
+  service files{"Calc", std::string(wsse_test::ns)};
+  files.operation("blob", [](const wsse_test::blob& in) {
+    wsse_test::blob out = in;
+    out.data.set_mode(mtom::send_as::part);
+    return out;
+  });
+  mtom::options mo;
+  mo.respond_in_kind = false;
+  mtom::enable(files, mo);
+  wsse::server_security sec{[](std::string_view) { return std::optional<std::string>(); },
+                            policy()};
+  sec.set_trust_store(trusted());
+  sec.install(files);
+  bool multipart = false;
+  files.intercept(
+      {.before = {},
+       .after = {},
+       .whole_request = {},
+       .fault_headers = {},
+       .whole_response = [&](call_context&, std::string& e) { multipart = e.starts_with("--"); }});
+  server srv{{.address = "127.0.0.1", .port = 0, .threads = 1}};
+  srv.mount("/files", files);
+  srv.start();
+  const std::string key = (certs_ / "signer.key").string(), cert = (certs_ / "signer.pem").string();
+  const std::string wsdl = "http://127.0.0.1:" + std::to_string(srv.port()) + "/files?wsdl";
+  for (const char* version : {"", "--soap12"}) {
+    std::vector<std::string> args = {"--wsdl", wsdl,     "--sign", key, cert, "--verify-response",
+                                     cert,     "--blob", "300000"};
+    if (*version) args.push_back(version);
+    const auto ok = zeep(args);
+    EXPECT_EQ(ok.out, "ok-blob 300000 True\n") << version;
+    EXPECT_TRUE(multipart) << version;  // the response went as MTOM
+    args[6] = (certs_ / "rogue.pem").string();
+    EXPECT_EQ(zeep(args).out, "unverified\n") << version;
+  }
+  srv.stop();
+}
+
 TEST_F(wsse_response_interop, LatherVerifiesAResponseSignedByZeep) {
   if (!have_zeep_xmlsec()) GTEST_SKIP() << "python3-zeep or python3-xmlsec missing";
   // The response as an endpoint would send it before signing: a Security header with a
@@ -189,7 +245,9 @@ TEST_F(wsse_response_interop, Xmlsec1VerifiesARecordedSignedResponse) {
                .whole_request = {},
                .write_call_headers = {},
                .read_header = {},
-               .whole_response = [&](std::string_view, std::string_view e) { recorded = e; }});
+               .whole_response = [&](std::string_view, std::string_view e, const part_source&) {
+                 recorded = e;
+               }});
   EXPECT_EQ(c.call<wsse_test::addResponse>("add", wsse_test::add{2, 3}).result, 5);
   std::ofstream(work_ / "response.xml", std::ios::binary) << recorded;
   std::string tampered = recorded;

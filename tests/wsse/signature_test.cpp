@@ -11,10 +11,26 @@
 
 #include "../support/process.hpp"
 #include "lather/bind/xsd.hpp"
+#include "lather/http/client.hpp"
+#include "lather/mtom.hpp"
+#include "lather/service/server.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/wsse.hpp"
 #include "lather/xml/writer.hpp"
 #include "test_certs.hpp"
+
+namespace xop_test {
+constexpr std::string_view ns = "urn:lather:xop-test";
+struct blob {
+  lather::mtom::attachment data;
+};
+}  // namespace xop_test
+
+template <>
+struct lather::meta<xop_test::blob> {
+  static constexpr std::string_view name = "blob", ns = xop_test::ns;
+  static constexpr auto fields = std::tuple{element("data", &xop_test::blob::data)};
+};
 
 namespace {
 
@@ -228,9 +244,10 @@ TEST_F(wsse_signature, Xmlsec1VerifiesLathersSignature) {
   }
 }
 
-TEST_F(wsse_signature, LatherVerifiesXmlsec1sSignature) {
-  if (!have_xmlsec1()) GTEST_SKIP() << "xmlsec1 missing (Debian package xmlsec1)";
-  std::string cert_pem = slurp(dir_ / "signer.pem");
+// An envelope for `xmlsec1 --sign` to fill: a BinarySecurityToken with the signer's certificate,
+// a Signature template over the Body (exc-c14n with a PrefixList, RSA-SHA256), and `body`.
+std::string xmlsec1_template(const fs::path& dir, std::string_view body) {
+  std::string cert_pem = slurp(dir / "signer.pem");
   std::string cert_b64;
   for (std::string_view line : {std::string_view(cert_pem)}) {
     std::istringstream in{std::string(line)};
@@ -241,47 +258,60 @@ TEST_F(wsse_signature, LatherVerifiesXmlsec1sSignature) {
   const std::string exc = "http://www.w3.org/2001/10/xml-exc-c14n#";
   const std::string x509v3 =
       "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-x509-token-profile-1.0#X509v3";
-  const std::string templ =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<soap:Envelope xmlns:soap=\"" +
-      soap11 + "\" xmlns:wsse=\"" + std::string(wsse::wsse_ns) + "\" xmlns:wsu=\"" +
-      std::string(wsse::wsu_ns) +
-      "\">\n"
-      "  <soap:Header>\n    <wsse:Security soap:mustUnderstand=\"1\">\n"
-      "      <wsse:BinarySecurityToken EncodingType=\"" +
-      std::string(wsse::base64_encoding_uri) + "\" ValueType=\"" + x509v3 +
-      "\" wsu:Id=\"X509-T\">" + cert_b64 +
-      "</wsse:BinarySecurityToken>\n"
-      "      <ds:Signature xmlns:ds=\"" +
-      ds +
-      "\">\n        <ds:SignedInfo>\n"
-      "          <ds:CanonicalizationMethod Algorithm=\"" +
-      exc +
-      "\"/>\n"
-      "          <ds:SignatureMethod "
-      "Algorithm=\"http://www.w3.org/2001/04/xmldsig-more#rsa-sha256\"/>\n"
-      "          <ds:Reference URI=\"#body-1\"><ds:Transforms><ds:Transform Algorithm=\"" +
-      exc + "\"><ec:InclusiveNamespaces xmlns:ec=\"" + exc +
-      "\" PrefixList=\"wsse\"/></ds:Transform>"
-      "</ds:Transforms><ds:DigestMethod Algorithm=\"http://www.w3.org/2001/04/xmlenc#sha256\"/>"
-      "<ds:DigestValue/></ds:Reference>\n"
-      "        </ds:SignedInfo>\n        <ds:SignatureValue/>\n"
-      "        <ds:KeyInfo><wsse:SecurityTokenReference><wsse:Reference URI=\"#X509-T\" "
-      "ValueType=\"" +
-      x509v3 +
-      "\"/></wsse:SecurityTokenReference></ds:KeyInfo>\n"
-      "      </ds:Signature>\n    </wsse:Security>\n  </soap:Header>\n"
-      "  <soap:Body wsu:Id=\"body-1\">\n    <m:transfer xmlns:m=\"urn:m\"><m:amount>100"
-      "</m:amount><m:note>a &amp; b</m:note></m:transfer>\n  </soap:Body>\n</soap:Envelope>\n";
-  spit(work_ / "template.xml", templ);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+         "<soap:Envelope xmlns:soap=\"" +
+         soap11 + "\" xmlns:wsse=\"" + std::string(wsse::wsse_ns) + "\" xmlns:wsu=\"" +
+         std::string(wsse::wsu_ns) +
+         "\">\n"
+         "  <soap:Header>\n    <wsse:Security soap:mustUnderstand=\"1\">\n"
+         "      <wsse:BinarySecurityToken EncodingType=\"" +
+         std::string(wsse::base64_encoding_uri) + "\" ValueType=\"" + x509v3 +
+         "\" wsu:Id=\"X509-T\">" + cert_b64 +
+         "</wsse:BinarySecurityToken>\n"
+         "      <ds:Signature xmlns:ds=\"" +
+         ds +
+         "\">\n        <ds:SignedInfo>\n"
+         "          <ds:CanonicalizationMethod Algorithm=\"" +
+         exc +
+         "\"/>\n"
+         "          <ds:SignatureMethod "
+         "Algorithm=\"http://www.w3.org/2001/04/xmldsig-more#rsa-sha256\"/>\n"
+         "          <ds:Reference URI=\"#body-1\"><ds:Transforms><ds:Transform Algorithm=\"" +
+         exc + "\"><ec:InclusiveNamespaces xmlns:ec=\"" + exc +
+         "\" PrefixList=\"wsse\"/></ds:Transform>"
+         "</ds:Transforms><ds:DigestMethod Algorithm=\"http://www.w3.org/2001/04/xmlenc#sha256\"/>"
+         "<ds:DigestValue/></ds:Reference>\n"
+         "        </ds:SignedInfo>\n        <ds:SignatureValue/>\n"
+         "        <ds:KeyInfo><wsse:SecurityTokenReference><wsse:Reference URI=\"#X509-T\" "
+         "ValueType=\"" +
+         x509v3 +
+         "\"/></wsse:SecurityTokenReference></ds:KeyInfo>\n"
+         "      </ds:Signature>\n    </wsse:Security>\n  </soap:Header>\n"
+         "  <soap:Body wsu:Id=\"body-1\">\n    " +
+         std::string(body) + "\n  </soap:Body>\n</soap:Envelope>\n";
+}
+
+// Signs `templ` with xmlsec1 as the test's signer; the signed message, or "" (logged).
+std::string xmlsec1_sign(const fs::path& dir, const fs::path& work, const std::string& templ) {
+  spit(work / "template.xml", templ);
   const auto r =
       test::run({"/usr/bin/xmlsec1", "--sign", "--privkey-pem",
-                 (dir_ / "signer.key").string() + "," + (dir_ / "signer.pem").string(),
+                 (dir / "signer.key").string() + "," + (dir / "signer.pem").string(),
                  "--id-attr:Id", soap11 + ":Body", "--output",
-                 (work_ / "xmlsec-signed.xml").string(), (work_ / "template.xml").string()},
+                 (work / "xmlsec-signed.xml").string(), (work / "template.xml").string()},
                 test::clock::now() + std::chrono::seconds(30));
-  ASSERT_EQ(r.exit, 0) << r.out;
-  const std::string m = slurp(work_ / "xmlsec-signed.xml");
+  EXPECT_EQ(r.exit, 0) << r.out;
+  return r.exit == 0 ? slurp(work / "xmlsec-signed.xml") : std::string();
+}
+
+TEST_F(wsse_signature, LatherVerifiesXmlsec1sSignature) {
+  if (!have_xmlsec1()) GTEST_SKIP() << "xmlsec1 missing (Debian package xmlsec1)";
+  const std::string m = xmlsec1_sign(
+      dir_, work_,
+      xmlsec1_template(dir_,
+                       "<m:transfer xmlns:m=\"urn:m\"><m:amount>100</m:amount><m:note>a &amp; "
+                       "b</m:note></m:transfer>"));
+  ASSERT_FALSE(m.empty());
   const auto v = wsse::verify_envelope(m, trusted());
   EXPECT_TRUE(v.body);
   std::string tampered = m;
@@ -367,6 +397,88 @@ TEST_F(wsse_signature, SignatureOverXopCoversTheAttachmentBytes) {
        (work_ / "lather-xop-inlined.xml").string()},
       test::clock::now() + std::chrono::seconds(30));
   EXPECT_EQ(r.exit, 0) << r.out;
+}
+
+// No third party at hand signs MTOM over XOP (xmlsec1 has no XOP, zeep sends no MTOM, gSOAP's
+// wsse plugin digests the XML as serialized), but XOP keeps the infoset: a message signed by
+// `xmlsec1 --sign` with the attachment inline as base64, then optimized into MTOM (the base64
+// replaced by an xop:Include of a part holding its bytes), carries a valid signature. A lather
+// server with lather::mtom verifies it over the part before the handler runs, and refuses it
+// with one byte of the part changed.
+TEST_F(wsse_signature, LatherServerVerifiesXmlsec1sSignatureOptimizedIntoMtom) {
+  if (!have_xmlsec1()) GTEST_SKIP() << "xmlsec1 missing (Debian package xmlsec1)";
+  std::string part(200'000, '\0');
+  std::uint32_t x = 99;
+  for (char& c : part) c = static_cast<char>((x = x * 1103515245 + 12345) >> 24);
+  std::string encoded;
+  xsd::base64_encode({reinterpret_cast<const std::uint8_t*>(part.data()), part.size()}, encoded);
+  const std::string signed_inline =
+      xmlsec1_sign(dir_, work_,
+                   xmlsec1_template(dir_, "<t:blob xmlns:t=\"" + std::string(xop_test::ns) +
+                                              "\"><t:data>" + encoded + "</t:data></t:blob>"));
+  ASSERT_FALSE(signed_inline.empty());
+  std::string root = signed_inline;
+  const std::size_t at = root.find(encoded);
+  ASSERT_NE(at, std::string::npos);
+  root.replace(at, encoded.size(),
+               "<xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" "
+               "href=\"cid:part1%40xmlsec\"/>");
+
+  std::size_t received = 0;
+  bool intact = false;
+  service svc{"Files", std::string(xop_test::ns)};
+  svc.operation("blob", [&](const xop_test::blob& in) {
+    const std::vector<std::uint8_t> got = in.data.bytes();
+    received = got.size();
+    intact = std::string(got.begin(), got.end()) == part;
+    return xop_test::blob{mtom::attachment::from_bytes(std::string_view("ok"))};
+  });
+  mtom::enable(svc);
+  wsse::server_security sec{[](std::string_view) { return std::optional<std::string>(); },
+                            {.signature = true}};
+  sec.set_trust_store(trusted());
+  sec.install(svc);
+  server srv{{.address = "127.0.0.1", .port = 0, .threads = 1}};
+  srv.mount("/files", svc);
+  srv.start();
+
+  const auto post = [&](std::string_view attachment) {
+    const std::string body =
+        "--B\r\nContent-Type: application/xop+xml; charset=UTF-8; type=\"text/xml\"\r\n"
+        "Content-Transfer-Encoding: binary\r\nContent-ID: <root@xmlsec>\r\n\r\n" +
+        root +
+        "\r\n--B\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: "
+        "binary\r\nContent-ID: <part1@xmlsec>\r\n\r\n" +
+        std::string(attachment) + "\r\n--B--\r\n";
+    const std::pair<std::string_view, std::string_view> headers[] = {
+        {"Content-Type",
+         "multipart/related; boundary=\"B\"; type=\"application/xop+xml\"; "
+         "start=\"<root@xmlsec>\"; start-info=\"text/xml\""},
+        {"SOAPAction", "\"\""}};
+    std::pair<unsigned, std::string> answer;
+    http::client c{"http://127.0.0.1:" + std::to_string(srv.port()) + "/files"};
+    c.post(
+        "", headers, [&](byte_buffer& out) { out.append(body); },
+        [&](const http::response_head& head, const byte_source& in) {
+          answer.first = head.status;
+          char buf[4096];
+          while (std::size_t n = in(buf, sizeof buf)) answer.second.append(buf, n);
+        });
+    return answer;
+  };
+  const auto ok = post(part);
+  EXPECT_EQ(ok.first, 200u) << ok.second.substr(0, 600);
+  EXPECT_EQ(received, part.size());
+  EXPECT_TRUE(intact);
+  received = 0;
+  std::string tampered = part;
+  tampered[part.size() / 2] ^= 1;
+  const auto refused = post(tampered);
+  EXPECT_EQ(refused.first, 500u);
+  EXPECT_NE(refused.second.find(":FailedCheck</faultcode>"), std::string::npos)
+      << refused.second.substr(0, 600);
+  EXPECT_EQ(received, 0u);  // the handler never ran
+  srv.stop();
 }
 
 }  // namespace

@@ -1,10 +1,15 @@
-// A signed MTOM response: a lather server with lather::mtom echoes a 1 MB attachment as a part
-// and signs its response over the XOP infoset, so the signature covers the part's bytes:
-// verify_message accepts the multipart body as sent, refuses it with one byte of the part
-// changed (FailedCheck), and the envelope alone, without the part its xop:Include stands for.
+// Signed MTOM messages, lather to lather: a server with lather::mtom echoes a 1 MB attachment
+// as a part and signs its response over the XOP infoset, so the signature covers the part's
+// bytes: verify_message accepts the multipart body as sent, refuses it with one byte of the
+// part changed (FailedCheck), and the envelope alone, without the part its xop:Include stands
+// for. A signing client sends MTOM signed the same way and the server verifies it before the
+// handler runs (also when parts are read as they arrive); a client verifies a signed MTOM
+// response (also when it takes parts as they arrive); a part changed in transit either way is
+// FailedCheck.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "calc_fixture.hpp"
 #include "lather/mtom.hpp"
@@ -27,7 +32,31 @@ namespace {
 
 using namespace lather;
 
-class wsse_signed_mtom : public wsse_test::calc_fixture {};
+class wsse_signed_mtom : public wsse_test::calc_fixture {
+ protected:
+  static std::string random_bytes(std::size_t n) {
+    std::string bytes(n, '\0');
+    std::uint32_t x = 7;
+    for (char& c : bytes) c = static_cast<char>((x = x * 1103515245 + 12345) >> 24);
+    return bytes;
+  }
+  static wsse::credentials signer() {
+    return wsse::credentials::from_files(dir_ / "signer.key", dir_ / "signer.pem");
+  }
+  static wsse::trust_store trusted() {
+    wsse::trust_store t;
+    t.add_file(dir_ / "ca.pem");
+    return t;
+  }
+  /// Flips one byte in the middle of the last MIME part of a multipart body.
+  static void tamper_last_part(std::string& body) {
+    const std::size_t part = body.rfind("\r\n\r\n") + 4;
+    const std::size_t end = body.find("\r\n--", part);
+    ASSERT_NE(end, std::string::npos);
+    body[part + (end - part) / 2] ^= 1;
+  }
+  static std::string code_of(const soap::fault_error& e) { return e.get().received_code.local; }
+};
 
 std::string fault_of(std::string_view message, const wsse::trust_store& trusted) {
   try {
@@ -56,9 +85,7 @@ TEST_F(wsse_signed_mtom, ResponseSignedOverTheAttachmentBytes) {
   srv_.mount("/calc", svc_);
   srv_.start();
 
-  std::string bytes(1'000'000, '\0');
-  std::uint32_t x = 7;
-  for (char& c : bytes) c = static_cast<char>((x = x * 1103515245 + 12345) >> 24);
+  const std::string bytes = random_bytes(1'000'000);
   client c{url()};
   mtom::enable(c);
   const auto r = c.call<wsse_test::blob>(
@@ -80,6 +107,146 @@ TEST_F(wsse_signed_mtom, ResponseSignedOverTheAttachmentBytes) {
   const std::size_t root_end = sent.find("\r\n--", root);
   EXPECT_EQ(fault_of(std::string_view(sent).substr(root, root_end - root), trusted),
             "InvalidSecurity");
+}
+
+TEST_F(wsse_signed_mtom, ServerVerifiesARequestSignedOverItsAttachment) {
+  std::vector<std::string> content_types, signers;
+  svc_.operation("blob", [&](call_context& ctx, const wsse_test::blob& in) {
+    content_types.emplace_back(ctx.http_header("Content-Type"));
+    signers.emplace_back(wsse::server_security::signer(ctx));
+    return in;
+  });
+  mtom::enable(svc_);
+  wsse::server_security sec{no_passwords, {.timestamp = true, .signature = true}};
+  sec.set_trust_store(trusted());
+  sec.install(svc_);
+  srv_.mount("/calc", svc_);
+  srv_.start();
+
+  const std::string bytes = random_bytes(1'000'000);
+  for (auto v : {soap::version::soap11, soap::version::soap12}) {
+    client_options o;
+    o.version = v;
+    client c{url(), o};
+    mtom::enable(c);
+    wsse::client_security csec{{.timestamp = true, .sign = wsse::signing{signer()}}};
+    csec.install(c);
+    const auto r = c.call<wsse_test::blob>(
+        "blob", wsse_test::blob{mtom::attachment::from_bytes(std::string_view(bytes))});
+    const std::vector<std::uint8_t> got = r.data.bytes();
+    EXPECT_EQ(std::string(got.begin(), got.end()), bytes);
+  }
+  ASSERT_EQ(content_types.size(), 2u);
+  for (const std::string& t : content_types)
+    EXPECT_TRUE(t.starts_with("multipart/related")) << t;  // sent as MTOM, signed
+  EXPECT_NE(signers[0].find("signer"), std::string::npos) << signers[0];
+
+  // One byte of the attachment changed on the way: FailedCheck, the handler never runs.
+  client c{url()};
+  mtom::enable(c);
+  wsse::client_security csec{{.timestamp = true, .sign = wsse::signing{signer()}}};
+  csec.install(c);
+  c.intercept(
+      {.write_headers = {}, .after = {}, .whole_request = [](std::string_view, std::string& body) {
+         tamper_last_part(body);
+       }});
+  try {
+    c.call<wsse_test::blob>("blob",
+                            wsse_test::blob{mtom::attachment::from_bytes(std::string_view(bytes))});
+    ADD_FAILURE() << "a tampered attachment was accepted";
+  } catch (const soap::fault_error& e) {
+    EXPECT_EQ(code_of(e), "FailedCheck");
+  }
+  EXPECT_EQ(content_types.size(), 2u);
+}
+
+TEST_F(wsse_signed_mtom, ServerReadingPartsAsTheyArriveVerifiesFirst) {
+  // stream_parts: the parts the signature covers are read and kept for verification, then the
+  // handler reads them from where they were kept (a temporary file past 1 MiB).
+  std::size_t seen = 0;
+  svc_.operation("blob", [&](const wsse_test::blob& in) {
+    byte_source part = in.data.open();
+    char buf[65536];
+    while (std::size_t n = part(buf, sizeof buf)) seen += n;
+    return wsse_test::blob{mtom::attachment::from_bytes(std::string_view("ok"))};
+  });
+  mtom::options so;
+  so.stream_parts = true;
+  mtom::enable(svc_, so);
+  wsse::server_security sec{no_passwords, {.signature = true}};
+  sec.set_trust_store(trusted());
+  sec.install(svc_);
+  srv_.mount("/calc", svc_);
+  srv_.start();
+
+  const std::string bytes = random_bytes(3'000'000);
+  client c{url()};
+  mtom::enable(c);
+  wsse::client_security csec{{.sign = wsse::signing{signer()}}};
+  csec.install(c);
+  c.call<wsse_test::blob>("blob",
+                          wsse_test::blob{mtom::attachment::from_bytes(std::string_view(bytes))});
+  EXPECT_EQ(seen, bytes.size());
+}
+
+TEST_F(wsse_signed_mtom, ClientVerifiesAResponseSignedOverItsAttachment) {
+  svc_.operation("blob", [](const wsse_test::blob& in) { return in; });
+  mtom::enable(svc_);
+  wsse::server_policy p;
+  p.sign_response = wsse::signing{signer()};
+  wsse::server_security sec{no_passwords, p};
+  sec.install(svc_);
+  bool tamper = false;
+  svc_.intercept({.before = {},
+                  .after = {},
+                  .whole_request = {},
+                  .fault_headers = {},
+                  .whole_response = [&](call_context&, std::string& e) {
+                    if (tamper) tamper_last_part(e);
+                  }});
+  srv_.mount("/calc", svc_);
+  srv_.start();
+
+  const std::string bytes = random_bytes(1'000'000);
+  const wsse::client_policy verify{.verify_response = wsse::response_verification{trusted()}};
+  for (auto v : {soap::version::soap11, soap::version::soap12}) {
+    client_options o;
+    o.version = v;
+    client c{url(), o};
+    mtom::enable(c);
+    wsse::client_security{verify}.install(c);
+    const auto r = c.call<wsse_test::blob>(
+        "blob", wsse_test::blob{mtom::attachment::from_bytes(std::string_view(bytes))});
+    const std::vector<std::uint8_t> got = r.data.bytes();
+    EXPECT_EQ(std::string(got.begin(), got.end()), bytes);
+  }
+  // Taking the response's parts as they arrive: the part verification kept is handed over.
+  {
+    std::string taken;
+    mtom::options co;
+    co.on_response_part = [&](std::string_view, std::string_view, const byte_source& in) {
+      char buf[65536];
+      while (std::size_t n = in(buf, sizeof buf)) taken.append(buf, n);
+    };
+    client c{url()};
+    mtom::enable(c, co);
+    wsse::client_security{verify}.install(c);
+    c.call<wsse_test::blob>("blob",
+                            wsse_test::blob{mtom::attachment::from_bytes(std::string_view(bytes))});
+    EXPECT_EQ(taken, bytes);
+  }
+  // One byte of the response's attachment changed after signing: FailedCheck.
+  tamper = true;
+  client c{url()};
+  mtom::enable(c);
+  wsse::client_security{verify}.install(c);
+  try {
+    c.call<wsse_test::blob>("blob",
+                            wsse_test::blob{mtom::attachment::from_bytes(std::string_view(bytes))});
+    ADD_FAILURE() << "a tampered response attachment was accepted";
+  } catch (const soap::fault_error& e) {
+    EXPECT_EQ(code_of(e), "FailedCheck");
+  }
 }
 
 }  // namespace

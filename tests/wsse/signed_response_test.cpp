@@ -71,7 +71,9 @@ TEST_F(wsse_signed_response, ResponsesAreSignedAndVerifiedInSoap11And12) {
                  .whole_request = {},
                  .write_call_headers = {},
                  .read_header = {},
-                 .whole_response = [&](std::string_view, std::string_view e) { seen = e; }});
+                 .whole_response = [&](std::string_view, std::string_view e, const part_source&) {
+                   seen = e;
+                 }});
     const auto r = c.call<wsse_test::addResponse>("add", wsse_test::add{2, 3});
     EXPECT_EQ(r.result, 5);
     EXPECT_EQ(r.user, "xxx");

@@ -3,7 +3,7 @@
 
 usage: zeep_wsse.py --wsdl URL [--user U --password P [--digest]] [--soap12]
                     [--created ISO --nonce TEXT] [--calls N] [--sign KEY CERT [--binary]]
-                    [--verify-response CERT]
+                    [--verify-response CERT] [--blob N]
        zeep_wsse.py --sign-envelope KEY CERT IN OUT [--binary]
 Calls add(a=2, b=3) N times (default 1) with the same token settings and prints one line per
 call: "ok <result> <user>" or "fault <code>" where <code> is the WS-Security code (SOAP 1.1
@@ -12,7 +12,10 @@ same token every time: a replay). --sign signs each request with zeep.wsse.signa
 (python3-xmlsec): the Body, with the certificate in X509Data, or with --binary in a
 BinarySecurityToken; responses are not checked unless --verify-response names the certificate
 whose key must have signed them (zeep.wsse.signature.verify_envelope; a response that does not
-verify prints "unverified"). --sign-envelope signs the envelope in file IN with zeep's signing
+verify prints "unverified"). --blob N calls blob(data=N pseudo-random bytes) instead and
+prints "ok-blob <length> <same>" (same: the bytes came back unchanged); zeep decodes an MTOM
+response's xop:Includes before it verifies the signature, so the signature is checked over the
+XOP infoset. --sign-envelope signs the envelope in file IN with zeep's signing
 code (the Body, and the Timestamp of its Security header if it has one) into OUT.
 """
 import argparse
@@ -45,6 +48,7 @@ def main():
     p.add_argument("--sign", nargs=2, metavar=("KEY", "CERT"))
     p.add_argument("--binary", action="store_true")
     p.add_argument("--verify-response", metavar="CERT")
+    p.add_argument("--blob", type=int)
     p.add_argument("--sign-envelope", nargs=4, metavar=("KEY", "CERT", "IN", "OUT"))
     a = p.parse_args()
     if a.sign_envelope:
@@ -68,8 +72,16 @@ def main():
         parts.append(RequestSignature(a.sign[0], a.sign[1]))
     client = zeep.Client(a.wsdl, wsse=parts[0] if len(parts) == 1 else Compose(parts))
     service = client.bind("Calc", "CalcSoap12Port") if a.soap12 else client.service
+    # Neither starting nor ending with CR or LF: zeep's Attachment.content strips them from
+    # both ends of a binary part.
+    data = bytes((i * 7919 + 65) % 256 for i in range(a.blob or 0))
     for _ in range(a.calls):
         try:
+            if a.blob is not None:
+                r = service.blob(data=data)
+                got = getattr(r, "data", r)
+                print("ok-blob", len(got), got == data, flush=True)
+                continue
             r = service.add(a=2, b=3)
             print("ok", r.result, r.user, flush=True)
         except zeep.exceptions.SignatureVerificationFailed:

@@ -69,10 +69,20 @@ struct call_options {
   /// to the interceptors (a mustUnderstand entry nobody understands is a MustUnderstand
   /// fault).
   std::function<soap::header_use(const soap::header_info&, xml::reader&)> read_header;
+  /// Takes an HTTP 202 Accepted answer: the peer accepted the request and sends no response
+  /// on this connection (WS-Addressing: the reply goes to a non-anonymous ReplyTo, or nowhere
+  /// for ReplyTo none). The call then calls it and returns, the response left as it was; a
+  /// body the 202 carries is not read. Unset: a 202 fails the call with client_error.
+  /// (lather::wsa::call::options sets it: wsa::call::accepted.)
+  std::function<void()> on_accepted;
   /// Deadline for this call (pool wait, connect, write, response); 0 = the client's
   /// call_timeout. Expiry throws http::error (errc::call_timeout).
   std::chrono::milliseconds timeout{0};
 };
+
+/// The MIME parts of a message by Content-ID: a source of the part's bytes from its first
+/// byte (each call a new one), or an empty one when there is no such part.
+using part_source = std::function<byte_source(std::string_view content_id)>;
 
 /// Client-side interceptor (logging, auth, metrics around every call of a client).
 struct client_interceptor {
@@ -81,7 +91,9 @@ struct client_interceptor {
   /// After the call, whatever its outcome (fault = a SOAP fault or any other failure).
   std::function<void(const call_info& info)> after;
   /// Rewrites the whole serialized request envelope before it is sent (e.g. signs it). A
-  /// client with such an interceptor buffers each request whole instead of streaming it.
+  /// client with such an interceptor buffers each request whole instead of streaming it; with
+  /// a codec's message (lather::mtom) it gets the whole body as written (a MIME multipart
+  /// body: the envelope's part and the attachments).
   std::function<void(std::string_view operation, std::string& envelope)> whole_request{};
   /// As write_headers, seeing the call's options (its SOAPAction, contract Action, per-call
   /// header reader); called after write_headers.
@@ -94,8 +106,12 @@ struct client_interceptor {
       read_header{};
   /// Sees the whole response envelope of an HTTP 200 answer before any of it is read (e.g. to
   /// verify its signature); may throw to reject it. A client with such an interceptor reads
-  /// each such response whole (up to client_options::xml_limits.max_total_bytes).
-  std::function<void(std::string_view operation, std::string_view envelope)> whole_response{};
+  /// each such response whole (up to client_options::xml_limits.max_total_bytes). `parts`
+  /// gives the MIME parts of a response that came through the codec (lather::mtom; as
+  /// client_message::response_part), and is empty for a plain one.
+  std::function<void(std::string_view operation, std::string_view envelope,
+                     const part_source& parts)>
+      whole_response{};
 };
 
 /// One call's message format when the envelope travels inside something else (lather/mtom:
@@ -119,6 +135,11 @@ class client_message {
   virtual std::size_t read_envelope(char* dest, std::size_t capacity) = 0;
   /// The response envelope was read through its end, before the call returns.
   virtual void response_read() = 0;
+  /// The bytes of the response's MIME part `content_id` (not percent-encoded) from its first
+  /// byte, once the envelope has been read whole (client_interceptor::whole_response): the
+  /// parts up to it are read and kept for the response's attachments; empty when there is no
+  /// such part. Default: none.
+  virtual byte_source response_part(std::string_view content_id);
 };
 /// Makes one call's client_message: (operation, SOAP version, action).
 using client_codec = std::function<std::unique_ptr<client_message>(

@@ -156,6 +156,13 @@ class call_context {
   /// request is answered 202 Accepted with no body. Call it before the response starts (from
   /// an interceptor's `before`); faults raised earlier go back on the HTTP response.
   virtual void divert_response(response_taker take) = 0;
+  /// The bytes of the request's MIME part whose Content-ID is `content_id` (not percent-encoded)
+  /// from its first byte, for a request that came through a codec (lather::mtom); each call a
+  /// new source; empty when there is no such part (or no codec). For an interceptor that needs
+  /// the attachments before the handler runs (a signature over them, from whole_request): the
+  /// codec reads and keeps the parts up to that one (as it keeps parts for the handler), and
+  /// the handler's attachments come from what it kept.
+  virtual byte_source request_part(std::string_view content_id);
   /// This call's state object for `key` (the address of something its user owns, so users do
   /// not collide): made by `make` the first time the call's pooled slot needs one, cleared
   /// (call_state::clear) the first time each call asks for it.
@@ -232,6 +239,9 @@ class message_codec {
   virtual void end_response(call_context& ctx, byte_buffer& out) = 0;
   /// The call is over, however it ended (also when no other step was taken).
   virtual void end_call(call_context& ctx) noexcept = 0;
+  /// call_context::request_part: the part `content_id` of the request, kept for the handler
+  /// too; empty when there is none. Default: none.
+  virtual byte_source request_part(call_context& ctx, std::string_view content_id);
 };
 
 namespace detail {

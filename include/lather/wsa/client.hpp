@@ -71,8 +71,13 @@ class call {
   std::string message_id;  ///< the MessageID to send; "" = a fresh one
   /// The Action the response must have (wins over operation() and the contract); "" = theirs.
   std::string response_action;
-  /// `base` made to use this object: the response's header entries are read into it.
+  /// `base` made to use this object: the response's header entries are read into it, and an
+  /// HTTP 202 Accepted answer (the reply goes to a non-anonymous ReplyTo, or nowhere for
+  /// ReplyTo none) ends the call cleanly, with accepted() true and the response untouched.
   lather::call_options options(lather::call_options base = {});
+  /// The peer answered 202 Accepted: the request was taken and its reply, if any, is sent
+  /// to the ReplyTo address, not on this connection (response() is then empty).
+  bool accepted() const noexcept { return accepted_; }
   /// The MessageID sent.
   const std::string& sent_message_id() const noexcept { return sent_; }
   /// The WS-Addressing headers of the response (or fault), and the reference parameters it
@@ -87,6 +92,7 @@ class call {
   friend struct call_access;
   std::string sent_;
   headers response_;
+  bool accepted_ = false;
 };
 
 /// WS-Addressing for one peer (one lather::client). Copies share their state.

@@ -84,6 +84,9 @@ class client_security {
   /// Check a response envelope as install()'s interceptor does for `verify_response`: throws
   /// soap::fault_error with a WS-Security code if it does not verify or is not current.
   void verify(const response_verification& want, std::string_view envelope) const;
+  /// The same for an MTOM response whose parts `parts` gives (over its XOP infoset).
+  void verify(const response_verification& want, std::string_view envelope,
+              const xop_parts& parts) const;
 
  private:
   struct impl;
