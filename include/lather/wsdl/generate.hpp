@@ -33,7 +33,7 @@ struct generate_options {
   /// Translation units of the generated library: bind_1.cpp ... bind_<n>.cpp (the structs'
   /// binding) and operations_1.cpp ... operations_<n>.cpp (client methods, service
   /// registration); with --mock also mock_1.cpp ... mock_<n>.cpp (samples). 0: by size
-  /// (about 120 structs, 24 operations, 400 samples per file). A fixed count gives file names
+  /// (about 120 structs, 200 operations, 400 samples per file). A fixed count gives file names
   /// a build can list before generating.
   std::size_t sources = 0;
 };
