@@ -484,8 +484,10 @@ void generator::plan_type(struct_plan& s) {
     plan_struct(structs_[struct_index_.at(s.base)]);  // its member names first
     s.deps.push_back(s.base);
     s.value_deps.push_back(s.base);
-    // Members of the base stay visible: keep their names out of this struct's.
-    for (const field_plan& f : structs_[struct_index_.at(s.base)].fields) used.insert(f.member);
+    // Members of the bases stay visible (and bind tables find them by name, offsetof): keep
+    // their names out of this struct's.
+    for (const complex_type* b = s.base; b; b = structs_[struct_index_.at(b)].base)
+      for (const field_plan& f : structs_[struct_index_.at(b)].fields) used.insert(f.member);
   }
   if (t.content_kind == complex_type::content::simple && !extends) {
     field_plan f;

@@ -252,6 +252,7 @@ class generator {
   /// structs in dependency order, split evenly. With --mock, mock_<k>.cpp: the sample() of the
   /// same structs.
   void emit_bind_sources(const std::set<std::string>& type_headers);
+  std::string bind_table(const struct_plan& s, std::size_t k) const;
 
   /// The body: parts= when given, else every part not bound to a header. Headers are not in
   /// the typed API yet (call_options::headers sends them).
