@@ -407,13 +407,9 @@ void client::async_post(std::string target,
                         std::vector<std::pair<std::string, std::string>> headers,
                         body_writer write_body, body_reader read_body,
                         std::function<void(std::exception_ptr)> done) {
-  std::call_once(impl_->async_once, [this] {
-    impl_->async_pool =
-        std::make_unique<asio::thread_pool>(std::max(1u, impl_->opts.async_threads));
-  });
-  asio::post(*impl_->async_pool, [this, target = std::move(target), headers = std::move(headers),
-                                  write_body = std::move(write_body),
-                                  read_body = std::move(read_body), done = std::move(done)] {
+  async_run([this, target = std::move(target), headers = std::move(headers),
+             write_body = std::move(write_body), read_body = std::move(read_body),
+             done = std::move(done)] {
     std::vector<std::pair<std::string_view, std::string_view>> views;
     views.reserve(headers.size());
     for (const auto& [n, v] : headers) views.emplace_back(n, v);
@@ -425,6 +421,14 @@ void client::async_post(std::string target,
     }
     if (done) done(failure);
   });
+}
+
+void client::async_run(std::function<void()> task) {
+  std::call_once(impl_->async_once, [this] {
+    impl_->async_pool =
+        std::make_unique<asio::thread_pool>(std::max(1u, impl_->opts.async_threads));
+  });
+  asio::post(*impl_->async_pool, std::move(task));
 }
 
 client::get_result client::get(std::string_view target) {

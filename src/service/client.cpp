@@ -99,9 +99,9 @@ client::client(std::string url, client_options opts)
     : url_(url),
       opts_(std::move(opts)),
       envelope_starts_(shared_envelope_starts(opts_.envelope_namespaces, opts_.xml_declaration)),
+      pool_(std::make_unique<detail::object_pool<state>>()),
       http_(std::make_unique<http::client>(std::move(url),
-                                           static_cast<const http::client_options&>(opts_))),
-      pool_(std::make_unique<detail::object_pool<state>>()) {}
+                                           static_cast<const http::client_options&>(opts_))) {}
 
 client::~client() = default;
 
@@ -209,6 +209,21 @@ void client::call(std::string_view operation, const message_type& request_type, 
         return bare ? response_type.read(r, response, opts_.read)
                     : response_type.read_content(r, response, opts_.read);
       });
+}
+
+void client::async_call(std::string_view operation, const message_type& request_type,
+                        const void* request, const message_type& response_type, void* response,
+                        const call_options& o, std::function<void(std::exception_ptr)> done) {
+  http_->async_run([this, operation, &request_type, request, &response_type, response, &o,
+                    done = std::move(done)] {
+    std::exception_ptr failure;
+    try {
+      call(operation, request_type, request, response_type, response, o);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    if (done) done(failure);
+  });
 }
 
 void client::invoke(std::string_view operation, const call_options& o, bool encoded,

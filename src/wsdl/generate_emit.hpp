@@ -18,8 +18,16 @@ struct mock_struct {
   std::string statements;
 };
 
+/// A typed fault: the exception class generated for a fault detail element (faults.hpp).
+struct fault_plan {
+  std::string cls;          ///< the exception class (in the generated namespace)
+  std::string detail_type;  ///< qualified C++ type of the detail element
+  std::string ns, element;  ///< the detail element
+};
+
 struct operation_plan {
   std::string name, method;  ///< WSDL operation, proxy/service method
+  std::string async_method;  ///< the proxy's asynchronous method
   std::string soap_action;
   std::string request_type, response_type;  ///< qualified C++ types
   std::string element_ns, request_element, response_element;
@@ -28,6 +36,9 @@ struct operation_plan {
   std::string action, response_action;  ///< WS-Addressing Actions in force ("" = none)
   /// Faults with an Action in force: detail element namespace, local name, Action.
   std::vector<std::array<std::string, 3>> fault_actions;
+  /// The wsdl:faults with a typed detail (a literal element part of a generated struct type):
+  /// the proxy throws their classes, the service implementation may.
+  std::vector<fault_plan> faults;
 };
 
 struct port_type_plan {
@@ -65,8 +76,13 @@ struct mock_input {
 };
 
 /// The header of one port type: its client proxy and abstract service class, declared (their
-/// methods are in operations_<k>.cpp).
-std::string port_type_header(const std::string& cpp_namespace, const port_type_plan& pt);
+/// methods are in operations_<k>.cpp). `faults_header`: the header of the fault classes.
+std::string port_type_header(const std::string& cpp_namespace, const port_type_plan& pt,
+                             const std::string& faults_header);
+
+/// The fault classes of every typed fault of `port_types` (a header), "" when there is none.
+std::string faults_header(const std::string& cpp_namespace,
+                          const std::vector<port_type_plan>& port_types);
 
 /// operations_<k>.cpp: the client methods and service registrations of `ops`.
 std::string operations_source(const std::string& cpp_namespace, const std::string& describe_header,

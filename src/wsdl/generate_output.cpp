@@ -365,6 +365,33 @@ const element_decl* generator::body_element(const message* msg, const binding_me
   return e;
 }
 
+std::vector<detail::fault_plan> generator::typed_faults(const binding_operation& bo,
+                                                        std::set<std::string>& includes) {
+  std::vector<detail::fault_plan> out;
+  for (const fault& f : bo.op->faults) {
+    auto bf = std::find_if(bo.faults.begin(), bo.faults.end(),
+                           [&](const binding_fault& b) { return b.name == f.name; });
+    if ((bf != bo.faults.end() && bf->use == body_use::encoded) || !f.msg ||
+        f.msg->parts.size() != 1 || !f.msg->parts[0].element)
+      continue;
+    const element_decl* e = f.msg->parts[0].element;
+    if (e->type->kind != type_kind::complex) continue;
+    auto si = struct_index_.find(static_cast<const complex_type*>(e->type));
+    if (si == struct_index_.end()) continue;
+    const struct_plan& s = structs_[si->second];
+    if (!s.refused.empty() || !literal(s)) continue;
+    auto [cls, added] = fault_classes_.try_emplace(e->name.str());
+    if (added) {
+      cls->second = unique_name(identifier(e->name.local) + "_fault", type_names_);
+      names_.push_back("fault " + e->name.str() + " -> " + o_.cpp_namespace + "::" + cls->second);
+    }
+    message_structs_.insert(si->second);
+    includes.insert(s.file);
+    out.push_back({cls->second, qualified(s.name), e->name.ns, e->name.local});
+  }
+  return out;
+}
+
 /// Per portType: a client proxy (one typed method per operation) and an abstract service
 /// class whose mount_on() registers every operation on a lather::service.
 void generator::emit_port_types() {
@@ -418,10 +445,11 @@ void generator::emit_port_types() {
       message_structs_.insert(static_cast<std::size_t>(req - structs_.data()));
       message_structs_.insert(static_cast<std::size_t>(res - structs_.data()));
       std::string method = unique_name(identifier(bo->name), methods);
-      operations.push_back({bo->name, method, bo->soap_action, qualified(req->name),
+      std::string async = unique_name(method + "_async", methods);
+      operations.push_back({bo->name, method, async, bo->soap_action, qualified(req->name),
                             qualified(res->name), element_ns, request_element, response_element,
                             response_ns, style, bo->input_action, bo->output_action,
-                            fault_actions_of(*bo)});
+                            fault_actions_of(*bo), typed_faults(*bo, includes)});
     }
     if (operations.empty()) continue;
     names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +
@@ -448,8 +476,15 @@ void generator::emit_port_types() {
     for (const detail::operation_ref& r : parts[k])
       if (used.insert(r.port_type).second) mock_.port_types[r.port_type].sources.push_back(k);
   }
+  std::string faults = detail::faults_header(o_.cpp_namespace, mock_.port_types);
+  std::string faults_file;
+  if (!faults.empty()) {
+    faults_file = unique_name("faults", file_stems_) + ".hpp";
+    result_.files.push_back({faults_file, std::move(faults)});
+  }
   for (const detail::port_type_plan& pt : mock_.port_types)
-    result_.files.push_back({pt.header, detail::port_type_header(o_.cpp_namespace, pt)});
+    result_.files.push_back(
+        {pt.header, detail::port_type_header(o_.cpp_namespace, pt, faults_file)});
   for (std::size_t k = 0; k < n; ++k) {
     std::string file = "operations_" + std::to_string(k + 1) + ".cpp";
     result_.files.push_back({file, detail::operations_source(o_.cpp_namespace, describe_header_,

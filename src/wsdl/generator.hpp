@@ -263,6 +263,12 @@ class generator {
   const element_decl* body_element(const message* msg, const binding_message& bm,
                                    std::string& why) const;
 
+  /// The typed faults of an operation: each wsdl:fault whose message is one literal element
+  /// part of a generated struct type (its class named once per element); their types'
+  /// headers go to `includes`. Other faults stay lather::soap::fault_error.
+  std::vector<detail::fault_plan> typed_faults(const binding_operation& bo,
+                                               std::set<std::string>& includes);
+
   /// Per portType: a client proxy (one typed method per operation) and an abstract service
   /// class whose mount_on() registers every operation on a lather::service.
   void emit_port_types();
@@ -311,6 +317,7 @@ class generator {
   std::vector<std::string> library_sources_, mock_sources_;
   std::string describe_header_;
   std::set<std::string> type_names_, file_stems_;
+  std::map<std::string, std::string> fault_classes_;  ///< {ns}element of a fault -> its class
   std::map<std::string, std::string> files_;  ///< XSD namespace -> header
   std::vector<std::string> names_;
 };

@@ -180,6 +180,10 @@ class client {
   void async_post(std::string target, std::vector<std::pair<std::string, std::string>> headers,
                   body_writer write_body, body_reader read_body,
                   std::function<void(std::exception_ptr)> done);
+  /// Runs `task` on the same thread pool, after the tasks before it have started (a layer above
+  /// makes its own calls asynchronous this way: lather::client::async_call). The destructor
+  /// waits for it.
+  void async_run(std::function<void()> task);
 
   struct get_result {
     unsigned status = 0;

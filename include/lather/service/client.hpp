@@ -13,6 +13,7 @@
 #pragma once
 
 #include <chrono>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -180,6 +181,15 @@ class client {
   /// encoding::soap makes the call RPC/encoded (xsi:typed parts, SOAP-ENC arrays, multi-refs).
   void call(std::string_view operation, const message_type& request_type, const void* request,
             const message_type& response_type, void* response, const call_options& o = {});
+  /// The same, asynchronously: returns at once; the call runs on a thread of the client's async
+  /// pool (http::client_options::async_threads) and `done` is called there with nullptr or the
+  /// call's exception (soap::fault_error, http::error, client_error, ...). `operation`,
+  /// `request`, `response` and `o` must stay valid until `done` has run (lather-wsdl2cpp's
+  /// proxies' `*_async` methods keep them with the call). The client's destructor waits for
+  /// the calls in flight.
+  void async_call(std::string_view operation, const message_type& request_type, const void* request,
+                  const message_type& response_type, void* response, const call_options& o,
+                  std::function<void(std::exception_ptr)> done);
 
   /// Streaming request (lather/service/sequence.hpp): `head`'s fields, then the items
   /// `produce(sequence_writer<Req>& out)` pushes, each serialized straight into the (chunked)
@@ -290,9 +300,11 @@ class client {
   std::shared_ptr<const soap::envelope_starts> envelope_starts_;
   std::vector<client_interceptor> interceptors_;
   client_codec codec_;
-  std::unique_ptr<http::client> http_;
   struct state;
   std::unique_ptr<detail::object_pool<state>> pool_;
+  // Declared last, so destroyed first: its destructor waits for the async calls, which use
+  // the members above.
+  std::unique_ptr<http::client> http_;
 };
 
 }  // namespace lather

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "lather/bind/bind.hpp"
@@ -23,15 +24,27 @@ template <class Detail>
 class fault_of : public fault_error {
  public:
   fault_of(std::string reason, Detail detail, fault_code code = fault_code::sender)
-      : fault_error(make(std::move(reason), detail, code)), detail_(std::move(detail)) {}
+      : fault_of(std::move(reason), std::move(detail), meta<Detail>::ns, meta<Detail>::name, code) {
+  }
+  /// The detail entry written as element {ns}element: a contract's fault element whose type
+  /// has another name (lather-wsdl2cpp's fault classes).
+  fault_of(std::string reason, Detail detail, std::string_view ns, std::string_view element,
+           fault_code code = fault_code::sender)
+      : fault_error(make(std::move(reason), detail, ns, element, code)),
+        detail_(std::move(detail)) {}
+  /// A fault as received, with its detail entry already read into `detail` (lather-wsdl2cpp's
+  /// client proxies): code, reason and detail_xml stay as the peer sent them.
+  fault_of(fault received, Detail detail)
+      : fault_error(std::move(received)), detail_(std::move(detail)) {}
   const Detail& detail() const noexcept { return detail_; }
 
  private:
-  static fault make(std::string reason, const Detail& d, fault_code code) {
+  static fault make(std::string reason, const Detail& d, std::string_view ns,
+                    std::string_view element, fault_code code) {
     fault f;
     f.code = code;
     f.reason = std::move(reason);
-    f.set_detail([&d](xml::writer& w) { bind::write(w, meta<Detail>::ns, meta<Detail>::name, d); });
+    f.set_detail([&](xml::writer& w) { bind::write(w, ns, element, d); });
     return f;
   }
   Detail detail_;
