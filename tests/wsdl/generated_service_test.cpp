@@ -171,7 +171,8 @@ TEST(WsdlGeneratedService, ResponseElementInAnotherNamespaceThanTheRequest) {
   lather::client c{server.url("/ping")};
   std::string seen;
   lather::client_interceptor keep;
-  keep.whole_response = [&](std::string_view, std::string_view envelope) { seen = envelope; };
+  keep.whole_response = [&](std::string_view, std::string_view envelope,
+                            const lather::part_source&) { seen = envelope; };
   c.intercept(std::move(keep));
   bodiesgen::PingPortTypeClient ping{c};
   bodiesgen::ping in;
@@ -197,7 +198,8 @@ TEST(WsdlGeneratedService, SimpleTypeBodyElementsAreMessages) {
   lather::client c{server.url("/ping")};
   std::string seen;
   lather::client_interceptor keep;
-  keep.whole_response = [&](std::string_view, std::string_view envelope) { seen = envelope; };
+  keep.whole_response = [&](std::string_view, std::string_view envelope,
+                            const lather::part_source&) { seen = envelope; };
   c.intercept(std::move(keep));
   bodiesgen::PingPortTypeClient ping{c};
   bodiesgen::count n;
