@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test suite, as CI (`.ci/run`) runs it: three stages in this order, each printing its wall
-# time; the first failure stops the run.
+# The test suite. With no argument, the release stage below, which CI (`.ci/run`) runs;
+# `scripts/test.sh all` runs the three stages in this order, each printing its wall time; the
+# first failure stops the run.
 #   1. release: g++ Release build of everything with -Werror, then every test through CTest
 #      (unit, hostile-input, interop with real third-party stacks, peer benchmarks' smoke
 #      tests); clang++ build of the libraries and tools with -Werror (both compilers must stay
@@ -33,7 +34,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-stage=${1:-all}
+stage=${1:-release}
 
 # LeakSanitizer is on; stack-use-after-return is off: its fake frames do not follow the
 # server's stackful coroutines (Boost.Context switches stacks without telling ASan).
