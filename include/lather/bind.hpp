@@ -7,4 +7,5 @@
 #include "lather/bind/error.hpp"
 #include "lather/bind/extern.hpp"
 #include "lather/bind/meta.hpp"
+#include "lather/bind/table.hpp"
 #include "lather/bind/xsd.hpp"

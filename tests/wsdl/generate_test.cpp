@@ -3,6 +3,7 @@
 // compiled and round-tripped by generated_test.cpp.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 
 #include "lather/wsdl/generate.hpp"
@@ -434,16 +435,22 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
   generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .mock = true, .sources = 2});
   EXPECT_EQ(r.files.size(), generate_cpp(*m, {.cpp_namespace = "g", .mock = true}).files.size() + 3)
       << "bind_2.cpp, operations_2.cpp and mock_2.cpp";
-  // Each struct's binding is declared extern beside its meta<T> and instantiated in exactly
-  // one bind_<k>.cpp, in dependency order (B before A, whose vector names it).
+  // Each struct's table binding is declared beside its meta<T> and defined in exactly one
+  // bind_<k>.cpp (LATHER_BIND_TABLE_DEFINE(fields_<n>, T)), in dependency order (B before A,
+  // whose vector names it).
   const std::string& types = file(r, "t.hpp");
   const std::string all = file(r, "bind_1.cpp") + file(r, "bind_2.cpp");
+  const auto definitions = [&](const std::string& name) {
+    int n = 0;
+    std::istringstream lines(all);
+    for (std::string line; std::getline(lines, line);)
+      n += line.starts_with("LATHER_BIND_TABLE_DEFINE(") && line.ends_with(", " + name + ")");
+    return n;
+  };
   for (const char* type : {"::g::A", "::g::B", "::g::in", "::g::out", "::g::rpcOp"}) {
     const std::string name(type);
-    EXPECT_NE(types.find("LATHER_BIND_EXTERN(" + name + ");"), std::string::npos) << name;
-    const std::size_t at = all.find("LATHER_BIND_INSTANTIATE(" + name + ");");
-    EXPECT_NE(at, std::string::npos) << name << "\n" << all;
-    EXPECT_EQ(all.find("LATHER_BIND_INSTANTIATE(" + name + ");", at + 1), std::string::npos);
+    EXPECT_NE(types.find("LATHER_BIND_TABLE(" + name + ");"), std::string::npos) << name;
+    EXPECT_EQ(definitions(name), 1) << name << "\n" << all;
   }
   EXPECT_LT(types.find("struct B {"), types.find("struct A {"));
   EXPECT_NE(types.find("std::vector<::g::B> b{};"), std::string::npos) << types;
