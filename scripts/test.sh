@@ -7,9 +7,11 @@
 #      tests); clang++ build of the libraries and tools with -Werror (both compilers must stay
 #      clean); the libFuzzer targets built with clang (ASan+UBSan) and run briefly
 #      (scripts/fuzz.sh short);
-#   2. asan: the whole suite again under ASan+UBSan (preset asan, build-asan/);
-#   3. tsan: the server/client tests (http, service, deploy, interop, wsse, dynamic) under TSan
-#      (preset tsan, build-tsan/).
+#   2. asan: every library's tests again under ASan+UBSan (preset asan, build-asan/): all
+#      areas of tests/ but package (header compile checks) and tools (the benchmark harness
+#      and the tools' command lines), which only repeat what the release stage checks;
+#   3. tsan: the tests of the multi-threaded code (http, service, deploy, mtom, wsse, wsa)
+#      under TSan (preset tsan, build-tsan/).
 # `scripts/test.sh release|asan|tsan` runs one stage alone; docs/testing.md has the stages'
 # timings against CI's budget (45 minutes on 2 cores from a clean clone).
 #
@@ -23,8 +25,6 @@
 #   nosanitize  the WSDL corpus projects (tests/wsdl/corpus) are generated and compiled the
 #               same way, against the installed libraries;
 #   long        as in the release stage (corpus contracts over 50 kB, the 1 GiB MTOM run).
-# The TSan run leaves out lather-call's corpus runs (dynamic_corpus_*): one thread each, they
-# have nothing for TSan to check and run in the ASan stage.
 # Left out of the ASan run by name: alloc_fault.Every* and two socket_fault cases throw on the
 # server's connection coroutines, whose stack switches (inside Boost.Asio's spawn) ASan is not
 # told about; the frames such a throw unwinds stay poisoned and a later frame there reports a
