@@ -178,9 +178,21 @@ soap::header_use client::read_response_header(std::string_view operation, const 
 
 void client::call(std::string_view operation, const message_type& request_type, const void* request,
                   const message_type& response_type, void* response, const call_options& o) {
+  call_tables(operation, request_type, request, &response_type, response, o);
+}
+
+void client::call_one_way(std::string_view operation, const message_type& request_type,
+                          const void* request, const call_options& o) {
+  call_tables(operation, request_type, request, nullptr, nullptr, o);
+}
+
+void client::call_tables(std::string_view operation, const message_type& request_type,
+                         const void* request, const message_type* response_type, void* response,
+                         const call_options& o) {
+  const bool one_way = !response_type;
   if (request_type.encoded) {
     // RPC/encoded (meta<Req>::encoding): xsi:typed parts, SOAP-ENC arrays, multi-refs.
-    if (!response_type.encoded)
+    if (response_type && !response_type->encoded)
       throw std::invalid_argument("an RPC/encoded call needs encoding::soap in meta<Resp> as well");
     std::string_view ns = !o.element_ns.empty() ? std::string_view(o.element_ns) : request_type.ns;
     std::string_view element =
@@ -189,12 +201,17 @@ void client::call(std::string_view operation, const message_type& request_type, 
         operation, o, true,
         [&](xml::writer& w) { request_type.write_encoded(w, opts_.version, ns, element, request); },
         [&](xml::reader& r, soap::envelope_reader& env) {
-          response_type.read_encoded(r, env, response);
+          if (one_way) {  // a non-fault answer to a one-way call: not read
+            r.skip_element();
+            return bind::error_info{};
+          }
+          response_type->read_encoded(r, env, response);
           return bind::error_info{};
-        });
+        },
+        one_way);
     return;
   }
-  if (o.style == soap::style::rpc_encoded || response_type.encoded)
+  if (o.style == soap::style::rpc_encoded || (response_type && response_type->encoded))
     throw std::invalid_argument(
         "rpc/encoded calls need request and response types whose meta<> says encoding::soap");
   const bool bare = o.style == soap::style::document_bare;
@@ -206,9 +223,14 @@ void client::call(std::string_view operation, const message_type& request_type, 
         w.end_element();
       },
       [&](xml::reader& r, soap::envelope_reader&) {
-        return bare ? response_type.read(r, response, opts_.read)
-                    : response_type.read_content(r, response, opts_.read);
-      });
+        if (one_way) {  // a non-fault answer to a one-way call: not read
+          r.skip_element();
+          return bind::error_info{};
+        }
+        return bare ? response_type->read(r, response, opts_.read)
+                    : response_type->read_content(r, response, opts_.read);
+      },
+      one_way);
 }
 
 void client::async_call(std::string_view operation, const message_type& request_type,
@@ -226,15 +248,31 @@ void client::async_call(std::string_view operation, const message_type& request_
   });
 }
 
+void client::async_call_one_way(std::string_view operation, const message_type& request_type,
+                                const void* request, const call_options& o,
+                                std::function<void(std::exception_ptr)> done) {
+  http_->async_run([this, operation, &request_type, request, &o, done = std::move(done)] {
+    std::exception_ptr failure;
+    try {
+      call_one_way(operation, request_type, request, o);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    if (done) done(failure);
+  });
+}
+
 void client::invoke(std::string_view operation, const call_options& o, bool encoded,
-                    detail::function_ref<void(xml::writer&)> write_body, body_reader read_body) {
-  if (interceptors_.empty()) return invoke_plain(operation, o, encoded, write_body, read_body);
+                    detail::function_ref<void(xml::writer&)> write_body, body_reader read_body,
+                    bool one_way) {
+  if (interceptors_.empty())
+    return invoke_plain(operation, o, encoded, write_body, read_body, one_way);
   const auto started = std::chrono::steady_clock::now();
   call_info info;
   info.operation = operation;
   info.version = opts_.version;
   try {
-    invoke_plain(operation, o, encoded, write_body, read_body);
+    invoke_plain(operation, o, encoded, write_body, read_body, one_way);
   } catch (...) {
     info.fault = true;
     info.http_status = 500;
@@ -254,7 +292,7 @@ void client::invoke(std::string_view operation, const call_options& o, bool enco
 
 void client::invoke_plain(std::string_view operation, const call_options& o, bool encoded,
                           detail::function_ref<void(xml::writer&)> write_body,
-                          body_reader read_body) {
+                          body_reader read_body, bool one_way) {
   // The header values: constants unless there is a SOAP action to send, else built into a set
   // pooled per client (they live for the whole call: a retry sends them again).
   const soap::version v = opts_.version;
@@ -299,9 +337,10 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
     bool rewrites;
     client_message* message;
     bool mime_request;
+    bool one_way;
     request_lender writing;
-  } frame{o,       write_body, read_body,     operation,    v,
-          encoded, rewrites,   message.get(), mime_request, {}};
+  } frame{o,        write_body,    read_body,    operation, v, encoded,
+          rewrites, message.get(), mime_request, one_way,   {}};
 
   http_->post(
       "", std::span(headers, header_count), frame.writing,
@@ -350,8 +389,18 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         const bool xml_type = soap::parse_content_type(head.content_type).has_value() ||
                               head.content_type.starts_with("application/xml");
         if (head.status == 202 && frame.o.on_accepted) return frame.o.on_accepted();
+        if (frame.one_way && (head.status == 202 || (head.status == 200 && head.content_length() &&
+                                                     *head.content_length() == 0)))
+          return;
         codec_lease<response_codec> lease;
         response_codec* s = lease.get();
+        if (frame.one_way && head.status == 200 && !xml_type && !frame.message) {
+          // A one-way acceptance without a SOAP Content-Type: its body must be blank.
+          read_whole(body, opts_.xml_limits.max_total_bytes, s->whole);
+          if (s->whole.find_first_not_of(" \t\r\n") == std::string::npos) return;
+          throw client_error("HTTP 200 (" + std::string(head.content_type) +
+                             ") answering a one-way call: " + s->whole.substr(0, 200));
+        }
         std::string envelope_type;
         const bool decoded =
             !xml_type && frame.message &&
@@ -371,8 +420,13 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
           source = [&body](char* d, std::size_t n) { return body(d, n); };
         bool whole = false;
         for (const auto& i : interceptors_) whole |= static_cast<bool>(i.whole_response);
-        if (whole && head.status == 200) {
+        if ((whole || frame.one_way) && head.status == 200) {
           read_whole(source, opts_.xml_limits.max_total_bytes, s->whole);
+          // A one-way acceptance: a blank body.
+          if (frame.one_way && s->whole.find_first_not_of(" \t\r\n") == std::string::npos) {
+            if (decoded) frame.message->response_read();
+            return;
+          }
           part_source parts;
           if (decoded)
             parts = [m = frame.message](std::string_view id) { return m->response_part(id); };
@@ -391,6 +445,11 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
           };
         env.set_options(std::move(read_options));
         env.begin();
+        if (frame.one_way && !env.at_body_element()) {  // accepted: an empty Body
+          env.finish();
+          if (decoded) frame.message->response_read();
+          return;
+        }
         if (!env.at_body_element())
           throw client_error("HTTP " + std::to_string(head.status) + ": empty SOAP Body");
         if (env.at_fault())

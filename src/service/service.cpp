@@ -96,14 +96,14 @@ class raw_operation_entry final : public operation_entry {
   service::raw_handler handler_;
 };
 
-/// An operation over message_type tables: the typed operation's out_param form, without
-/// templates.
+/// An operation over message_type tables: the typed operation's out_param form (or its
+/// one-way form, without a response table), without templates.
 class erased_operation final : public operation_entry {
  public:
-  erased_operation(std::string name, const message_type& request, const message_type& response,
+  erased_operation(std::string name, const message_type& request, const message_type* response,
                    message_handler handler, operation_options opts, std::string_view tns)
       : request_(request), response_(response), handler_(handler) {
-    if (request.encoded != response.encoded)
+    if (response && request.encoded != response->encoded)
       throw std::invalid_argument("operation " + name +
                                   ": the request and response types must both be rpc/encoded "
                                   "(meta<>::encoding) or both literal");
@@ -116,9 +116,10 @@ class erased_operation final : public operation_entry {
     if (opts.timeout.count() > 0)
       throw std::invalid_argument("operation " + name +
                                   ": operation_options::timeout needs a typed handler");
-    if (!handler.fn) throw std::invalid_argument("operation " + name + ": no handler");
-    set_names(std::move(name), std::move(opts), tns, request.name, request.ns, response.name,
-              false);
+    if (!handler.fn && !handler.with_context)
+      throw std::invalid_argument("operation " + name + ": no handler");
+    set_names(std::move(name), std::move(opts), tns, request.name, request.ns,
+              response ? response->name : std::string_view{}, !response);
   }
 
   void invoke(detail::exchange& x) override {
@@ -126,24 +127,34 @@ class erased_operation final : public operation_entry {
     detail::trim_after_large_message trim{x, s};
     detail::read_request(x, *this, request_, s->request.get());
     x.finish_request(options_.style == soap::style::rpc_encoded);
-    handler_.fn(handler_.target, s->request.get(), s->response.get());
-    detail::write_response(x, *this, response_, s->response.get());
+    if (handler_.with_context)
+      handler_.with_context(handler_.target, x, s->request.get(), s->response.get());
+    else
+      handler_.fn(handler_.target, s->request.get(), s->response.get());
+    if (response_)
+      detail::write_response(x, *this, *response_, s->response.get());
+    else
+      x.accept_one_way();
   }
 
   void describe(wsdl_builder& b) const override {
-    detail::describe_operation(b, *this, true, request_.schema, response_.schema);
+    static constexpr message_schema none{true, nullptr, nullptr};
+    detail::describe_operation(b, *this, response_ != nullptr, request_.schema,
+                               response_ ? response_->schema : none);
   }
 
  private:
   using object = std::unique_ptr<void, void (*)(void*) noexcept>;
+  static void destroy_none(void*) noexcept {}
   struct slot {
-    slot(const message_type& req, const message_type& resp)
-        : request(req.create(), req.destroy), response(resp.create(), resp.destroy) {}
+    slot(const message_type& req, const message_type* resp)
+        : request(req.create(), req.destroy),
+          response(resp ? resp->create() : nullptr, resp ? resp->destroy : &destroy_none) {}
     object request, response;
   };
 
   const message_type& request_;
-  const message_type& response_;
+  const message_type* response_;
   message_handler handler_;
   detail::object_pool<slot> pool_;
 };
@@ -191,7 +202,14 @@ void detail::write_response(exchange& x, const operation_entry& op, const messag
 service& service::operation(std::string name, const message_type& request,
                             const message_type& response, message_handler handler,
                             operation_options opts) {
-  add(std::make_unique<erased_operation>(std::move(name), request, response, handler,
+  add(std::make_unique<erased_operation>(std::move(name), request, &response, handler,
+                                         std::move(opts), tns_));
+  return *this;
+}
+
+service& service::operation(std::string name, const message_type& request, message_handler handler,
+                            operation_options opts) {
+  add(std::make_unique<erased_operation>(std::move(name), request, nullptr, handler,
                                          std::move(opts), tns_));
   return *this;
 }

@@ -39,6 +39,8 @@ struct operation_plan {
   /// The wsdl:faults with a typed detail (a literal element part of a generated struct type):
   /// the proxy throws their classes, the service implementation may.
   std::vector<fault_plan> faults;
+  /// A one-way operation (input, no output): response_type and response_element are "".
+  bool one_way = false;
 };
 
 struct port_type_plan {

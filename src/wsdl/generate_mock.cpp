@@ -118,9 +118,12 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
     const port_type_plan& pt = in.port_types[i];
     t += "struct mock" + std::to_string(i) + " final : ::" + ns + "::" + pt.cls + "Service {\n";
     for (const operation_plan& op : pt.operations)
-      t += "  void " + op.method + "(const " + op.request_type + "&, " + op.response_type +
-           "& response) override {\n    lather::message_type_of<" + op.response_type +
-           ">().reset(&response);\n    " + ns + "::mock::sample(response, 0);\n  }\n";
+      if (op.one_way)
+        t += "  void " + op.method + "(const " + op.request_type + "&) override {}\n";
+      else
+        t += "  void " + op.method + "(const " + op.request_type + "&, " + op.response_type +
+             "& response) override {\n    lather::message_type_of<" + op.response_type +
+             ">().reset(&response);\n    " + ns + "::mock::sample(response, 0);\n  }\n";
     t += "};\n\n";
   }
   t += "int usage() {\n"
@@ -144,7 +147,7 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
       std::string file = pt.name + "." + op.name;
       std::string style =
           "lather::soap::style::" + (op.style.empty() ? std::string("document_wrapped") : op.style);
-      for (int res = 0; res < 2; ++res) {
+      for (int res = 0; res < (op.one_way ? 1 : 2); ++res) {  // one-way: no .res.xml
         const std::string& type = res ? op.response_type : op.request_type;
         t += "    write_envelope(dir / " + quote(file + (res ? ".res.xml" : ".req.xml")) + ", " +
              v + ", " + style + ", " +

@@ -342,7 +342,7 @@ bool generator::in_body(const part& p, const binding_message& bm) {
 const element_decl* generator::body_element(const message* msg, const binding_message& bm,
                                             std::string& why) const {
   if (!msg) {
-    why = "one-way or notification operations";
+    why = "notification operations";
     return nullptr;
   }
   std::vector<const part*> body;
@@ -407,49 +407,57 @@ void generator::emit_port_types() {
       const struct_plan* req = nullptr;
       const struct_plan* res = nullptr;
       std::string element_ns, request_element, response_element, response_ns, style;
+      // One-way: an input and no output (a notification, output only, is not generated).
+      const bool one_way = bo->op->input && !bo->op->output;
       if (auto rp = rpc_plans_.find(bo); rp != rpc_plans_.end()) {
-        if (!bo->op->output) {
-          why = "one-way or notification operations";
+        if (!bo->op->input) {
+          why = "notification operations";
         } else {
           req = &structs_[rp->second.first];
-          res = &structs_[rp->second.second];
+          if (!one_way) res = &structs_[rp->second.second];
           element_ns = req->ns;
           request_element = req->xml_name;
-          response_element = res->xml_name;
+          if (res) response_element = res->xml_name;
           style = req->encoded ? "rpc_encoded" : "rpc_literal";
         }
       } else {
         const element_decl* in = body_element(bo->op->input, bo->input, why);
-        const element_decl* out = in ? body_element(bo->op->output, bo->output, why) : nullptr;
-        if (in && out) {
+        const element_decl* out =
+            in && !one_way ? body_element(bo->op->output, bo->output, why) : nullptr;
+        if (in) {
           req = &structs_[struct_index_.at(body_type(*in))];
-          res = &structs_[struct_index_.at(body_type(*out))];
           element_ns = in->name.ns;
           request_element = in->name.local;
+        }
+        if (out) {
+          res = &structs_[struct_index_.at(body_type(*out))];
           response_element = out->name.local;
           if (out->name.ns != in->name.ns) response_ns = out->name.ns;
         }
       }
-      if (req && res && (!req->refused.empty() || !res->refused.empty())) {
+      if (req && (res || one_way) && (!req->refused.empty() || (res && !res->refused.empty()))) {
         why = !req->refused.empty() ? req->refused : res->refused;
         req = res = nullptr;
-      } else if (!req || !res) {
+      } else if (!req || (!res && !one_way)) {
         why += " not supported yet";
       }
-      if (!req || !res) {
+      if (!req || (!res && !one_way)) {
         result_.skipped.push_back(pt->name.local + "." + bo->name + ": " + why);
         continue;
       }
       includes.insert(req->file);
-      includes.insert(res->file);
       message_structs_.insert(static_cast<std::size_t>(req - structs_.data()));
-      message_structs_.insert(static_cast<std::size_t>(res - structs_.data()));
+      if (res) {
+        includes.insert(res->file);
+        message_structs_.insert(static_cast<std::size_t>(res - structs_.data()));
+      }
       std::string method = unique_name(identifier(bo->name), methods);
       std::string async = unique_name(method + "_async", methods);
       operations.push_back({bo->name, method, async, bo->soap_action, qualified(req->name),
-                            qualified(res->name), element_ns, request_element, response_element,
-                            response_ns, style, bo->input_action, bo->output_action,
-                            fault_actions_of(*bo), typed_faults(*bo, includes)});
+                            res ? qualified(res->name) : "", element_ns, request_element,
+                            response_element, response_ns, style, bo->input_action,
+                            bo->output_action, fault_actions_of(*bo), typed_faults(*bo, includes),
+                            one_way});
     }
     if (operations.empty()) continue;
     names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +

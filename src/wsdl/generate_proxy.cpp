@@ -95,6 +95,28 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
   bool faults = false;
   for (const operation_plan& op : pt.operations) {
     const std::string &Req = op.request_type, &Res = op.response_type, &method = op.method;
+    if (op.one_way) {
+      client += "  /// " + op.name + ": {" + op.element_ns + "}" + op.request_element +
+                ", one-way" + (op.style.empty() ? "" : " (" + op.style + ")") +
+                ": returns once the service accepted the request\n  /// (HTTP 202, or 200 with "
+                "an empty body); a fault throws lather::soap::fault_error.\n";
+      client += "  void " + method + "(const " + Req + "& request);\n";
+      client += "  void " + method + "(const " + Req + "& request, lather::call_options o);\n";
+      client +=
+          "  /// Asynchronous: returns at once; `done` runs on a thread of the client's async "
+          "pool,\n  /// with the call's exception in `error` when it failed.\n";
+      const std::string done = "std::function<void(std::exception_ptr error)>";
+      client += "  void " + op.async_method + "(" + Req + " request, " + done + " done);\n";
+      client += "  void " + op.async_method + "(" + Req + " request, " + done +
+                " done, lather::call_options o);\n";
+      client += "  std::future<void> " + op.async_method + "(" + Req + " request);\n";
+      client += "  std::future<void> " + op.async_method + "(" + Req +
+                " request, lather::call_options o);\n";
+      server +=
+          "  /// One-way: the client gets HTTP 202 once this returns (a fault if it throws).\n";
+      server += "  virtual void " + method + "(const " + Req + "& request) = 0;\n";
+      continue;
+    }
     client += "  /// " + op.name + ": {" + op.element_ns + "}" + op.request_element + " -> " +
               op.response_element + (op.style.empty() ? "" : " (" + op.style + ")") + "\n";
     if (!op.faults.empty()) {
@@ -170,6 +192,49 @@ constexpr std::string_view read_detail_function =
     "  });\n"
     "  return bound;\n"
     "}\n";
+
+/// The client methods of one-way `op` (class `cls` + "Client").
+std::string one_way_methods(const std::string& cls, const operation_plan& op) {
+  const std::string &Req = op.request_type, &method = op.method, &async = op.async_method;
+  const std::string client = cls + "Client::";
+  const std::string settings = "options_" + cls + "_" + method;
+  std::string text = "\nnamespace {\nlather::call_options " + settings +
+                     "(lather::call_options o) {\n" + settings_of(op, "  ") +
+                     "  return o;\n}\n}  // namespace\n";
+  const std::string call =
+      "client_->call_one_way(" + quote(op.name) + ", " + message_type(Req) + ", &request, ";
+  text += "void " + client + method + "(const " + Req +
+          "& request) {\n  static const lather::call_options o = " + settings + "({});\n  " + call +
+          "o);\n}\n";
+  text += "void " + client + method + "(const " + Req + "& request, lather::call_options o) {\n  " +
+          call + settings + "(std::move(o)));\n}\n";
+  const std::string done = "std::function<void(std::exception_ptr)>";
+  text += "void " + client + async + "(" + Req + " request, " + done + " done) {\n  " + async +
+          "(std::move(request), std::move(done), lather::call_options{});\n}\n";
+  text += "void " + client + async + "(" + Req + " request, " + done +
+          " done, lather::call_options o) {\n  struct call {\n    " + Req +
+          " request;\n    lather::call_options o;\n    " + done +
+          " done;\n  };\n"
+          "  auto c = std::make_shared<call>();\n  c->request = std::move(request);\n  c->o = " +
+          settings +
+          "(std::move(o));\n  c->done = std::move(done);\n"
+          "  client_->async_call_one_way(" +
+          quote(op.name) + ", " + message_type(Req) +
+          ", &c->request, c->o, [c](std::exception_ptr error) {\n"
+          "    if (c->done) c->done(error);\n  });\n}\n";
+  text += "std::future<void> " + client + async + "(" + Req + " request) {\n  return " + async +
+          "(std::move(request), lather::call_options{});\n}\n";
+  text += "std::future<void> " + client + async + "(" + Req +
+          " request, lather::call_options o) {\n"
+          "  auto done = std::make_shared<std::promise<void>>();\n"
+          "  std::future<void> result = done->get_future();\n  " +
+          async +
+          "(\n      std::move(request),\n      [done](std::exception_ptr error) {\n"
+          "        if (error)\n          done->set_exception(error);\n"
+          "        else\n          done->set_value();\n"
+          "      },\n      std::move(o));\n  return result;\n}\n";
+  return text;
+}
 
 /// The client methods of `op` (class `cls` + "Client"); `thrower`: the function that throws
 /// its typed faults ("" when it has none).
@@ -259,6 +324,13 @@ std::string registration(const std::string& service, const operation_plan& op) {
   for (const auto& [ns, element, action] : op.fault_actions)
     text += "    o.fault_actions.push_back({" + quote(ns) + ", " + quote(element) + ", " +
             quote(action) + "});\n";
+  if (op.one_way)
+    return text + "    s.operation(" + quote(op.name) + ", " + message_type(Req) +
+           ",\n                {[](void* self, const void* request, void*) {\n"
+           "                   static_cast<" +
+           service + "*>(self)->" + op.method + "(*static_cast<const " + Req +
+           "*>(request));\n                 },\n                 this},\n"
+           "                std::move(o));\n  }\n";
   return text + "    s.operation(" + quote(op.name) + ", " + message_type(Req) +
          ",\n                " + message_type(Res) +
          ",\n                {[](void* self, const void* request, void* response) {\n"
@@ -293,11 +365,11 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
       if (r.port_type != p) continue;
       const operation_plan& op = pt.operations[r.operation];
       std::string thrower;
-      if (!op.faults.empty()) {
+      if (!op.faults.empty() && !op.one_way) {
         thrower = "throw_" + std::to_string(k + 1) + "_" + std::to_string(++thrown);
         throwers += fault_thrower(thrower, op);
       }
-      methods += client_methods(pt.cls, op, thrower);
+      methods += op.one_way ? one_way_methods(pt.cls, op) : client_methods(pt.cls, op, thrower);
       mount += registration(pt.cls + "Service", op);
     }
     methods += "\nvoid " + pt.cls + "Service::" + mount_name(k) + "(lather::service& s) {\n" +

@@ -191,6 +191,22 @@ class client {
                   const message_type& response_type, void* response, const call_options& o,
                   std::function<void(std::exception_ptr)> done);
 
+  /// One-way (a WSDL operation with an input and no output): send `request` and return once
+  /// the peer has accepted it: HTTP 202 (call_options::on_accepted, when set, is called), or
+  /// HTTP 200 with an empty body or an envelope with an empty Body. A fault answer throws
+  /// soap::fault_error, as from call().
+  template <class Req>
+  void call_one_way(std::string_view operation, const Req& request, const call_options& o = {}) {
+    call_one_way(operation, detail::message_type_part<Req, detail::writes>(), &request, o);
+  }
+  /// The same over a message_type table (lather-wsdl2cpp's proxies call this way).
+  void call_one_way(std::string_view operation, const message_type& request_type,
+                    const void* request, const call_options& o = {});
+  /// The same, asynchronously (as async_call: `done` runs on a thread of the async pool).
+  void async_call_one_way(std::string_view operation, const message_type& request_type,
+                          const void* request, const call_options& o,
+                          std::function<void(std::exception_ptr)> done);
+
   /// Streaming request (lather/service/sequence.hpp): `head`'s fields, then the items
   /// `produce(sequence_writer<Req>& out)` pushes, each serialized straight into the (chunked)
   /// request body. Req's last field is the sequence (its value in `head` is ignored).
@@ -284,10 +300,17 @@ class client {
   // `encoded`: the envelope declares SOAP-ENC, and read_body reads the rest of the Body too
   // (the multi-refs after the wrapper).
   using body_reader = detail::function_ref<bind::error_info(xml::reader&, soap::envelope_reader&)>;
+  // `one_way`: the answer is an acceptance (202, or 200 with nothing in the Body), or a fault.
   void invoke(std::string_view operation, const call_options& o, bool encoded,
-              detail::function_ref<void(xml::writer&)> write_body, body_reader read_body);
+              detail::function_ref<void(xml::writer&)> write_body, body_reader read_body,
+              bool one_way = false);
   void invoke_plain(std::string_view operation, const call_options& o, bool encoded,
-                    detail::function_ref<void(xml::writer&)> write_body, body_reader read_body);
+                    detail::function_ref<void(xml::writer&)> write_body, body_reader read_body,
+                    bool one_way);
+  // call() and call_one_way() (response_type nullptr) over message_type tables.
+  void call_tables(std::string_view operation, const message_type& request_type,
+                   const void* request, const message_type* response_type, void* response,
+                   const call_options& o);
 
   soap::header_use read_response_header(std::string_view operation, const call_options& o,
                                         const soap::header_info& h, xml::reader& r) const;

@@ -343,10 +343,15 @@ class operation_entry {
 };
 
 /// The handler of a type-erased operation (service::operation with message types): `fn` gets
-/// `target`, the request and the response (pointers to the message types' objects).
+/// `target`, the request and the response (pointers to the message types' objects; the
+/// response is nullptr for a one-way operation).
 struct message_handler {
   void (*fn)(void* target, const void* request, void* response) = nullptr;
   void* target = nullptr;
+  /// Instead of `fn`, when set: the same with the call's context (its SOAP headers:
+  /// request_header(), call_context::add_response_header).
+  void (*with_context)(void* target, call_context& ctx, const void* request,
+                       void* response) = nullptr;
 };
 
 struct service_options {
@@ -401,6 +406,10 @@ class service {
   /// as with the typed forms. operation_options::timeout is not supported here.
   service& operation(std::string name, const message_type& request, const message_type& response,
                      message_handler handler, operation_options opts = {});
+  /// The same for a one-way operation (no response: HTTP 202, no envelope); the handler's
+  /// response pointer is nullptr.
+  service& operation(std::string name, const message_type& request, message_handler handler,
+                     operation_options opts = {});
 
   /// Message-level operation taking body element {ns}local: `handler` gets the reader on
   /// that element's start tag (it must read through the end tag) and the writer positioned in
