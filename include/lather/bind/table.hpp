@@ -299,6 +299,9 @@ struct field {
   form element_form = form::unset;
   bool has_ns = false;
   detail::read_leaf_fn leaf = nullptr;  ///< codec<M>::read_leaf where M may be read whole
+  /// Whether `leaf` is set: under -fsanitize=undefined (-fno-delete-null-pointer-checks), g++
+  /// does not take a function's address compared with nullptr as a constant expression.
+  bool has_leaf = false;
 
   consteval field min(std::uint32_t n) const {
     field f = *this;
@@ -385,7 +388,10 @@ consteval field make(std::string_view owner_ns, std::string_view name, field_kin
     if (kind != field_kind::text) f.m.finalize = &bind::detail::codec<M>::finalize;
   }
   if constexpr (bind::detail::leaf_member<M>)
-    if (kind == field_kind::element) f.leaf = &bind::detail::codec<M>::read_leaf;
+    if (kind == field_kind::element) {
+      f.leaf = &bind::detail::codec<M>::read_leaf;
+      f.has_leaf = true;
+    }
   return f;
 }
 // (Plain constexpr, and the consteval calls above in return statements: clang 14 rejects a
@@ -455,7 +461,7 @@ consteval std::array<bind::detail::field_match, sizeof...(F)> fields(std::string
       m.ns = fm == form::qualified ? x.owner_ns : std::string_view{};
     }
     m.in_type_ns = m.ns == type_ns;
-    if (x.leaf != nullptr && m.alternative_count == 0 && m.write_name.checked() &&
+    if (x.has_leaf && m.alternative_count == 0 && m.write_name.checked() &&
         (m.in_type_ns || m.ns.empty())) {
       m.read_leaf = x.leaf;
       m.leaf_in_type_ns = m.in_type_ns;
@@ -514,42 +520,42 @@ consteval bind::detail::complex_vt complex(const std::array<bind::detail::field_
   X(std::vector<T>)                           \
   X(::lather::nillable<T>)                    \
   X(std::optional<::lather::nillable<T>>) X(std::vector<::lather::nillable<T>>)
-#define LATHER_BIND_LIBRARY_CODECS(X)                                                 \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::string)                                     \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, bool)                                            \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int8_t)                                     \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int16_t)                                    \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int32_t)                                    \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int64_t)                                    \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint8_t)                                    \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint16_t)                                   \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint32_t)                                   \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint64_t)                                   \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, float)                                           \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, double)                                          \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::normalized_string)                \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::token)                            \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::any_uri)                          \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::integer)                          \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::non_negative_integer)             \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::positive_integer)                 \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::non_positive_integer)             \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::negative_integer)                 \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::decimal)                          \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::date_time)                        \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::date)                             \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::time)                             \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::duration)                         \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::hex_binary)                       \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::base64_binary)                    \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::qname)                            \
-  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::list<std::string>)                \
-  X(::lather::bind::any_element)                                                      \
-  X(std::optional<::lather::bind::any_element>)                                       \
-  X(std::vector<::lather::bind::any_element>)                                         \
-  X(::lather::bind::any_type)                                                         \
-  X(std::optional<::lather::bind::any_type>) X(std::vector<::lather::bind::any_type>) \
-      X(::lather::nillable<::lather::bind::any_type>)
+#define LATHER_BIND_LIBRARY_CODECS(X)                                     \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::string)                         \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, bool)                                \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int8_t)                         \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int16_t)                        \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int32_t)                        \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::int64_t)                        \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint8_t)                        \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint16_t)                       \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint32_t)                       \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, std::uint64_t)                       \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, float)                               \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, double)                              \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::normalized_string)    \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::token)                \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::any_uri)              \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::integer)              \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::non_negative_integer) \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::positive_integer)     \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::non_positive_integer) \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::negative_integer)     \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::decimal)              \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::date_time)            \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::date)                 \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::time)                 \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::duration)             \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::hex_binary)           \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::base64_binary)        \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::qname)                \
+  LATHER_BIND_SIMPLE_CODEC_SHAPES(X, ::lather::xsd::list<std::string>)    \
+  X(::lather::bind::any_element)                                          \
+  X(std::optional<::lather::bind::any_element>)                           \
+  X(std::vector<::lather::bind::any_element>)                             \
+  X(::lather::bind::any_type)                                             \
+  X(std::optional<::lather::bind::any_type>)                              \
+  X(std::vector<::lather::bind::any_type>) X(::lather::nillable<::lather::bind::any_type>)
 
 #define LATHER_BIND_EXTERN_CODEC(...) \
   extern template struct lather::bind::detail::codec<__VA_ARGS__>;
