@@ -197,7 +197,7 @@ void generator::emit() {
   describe_header_ = unique_name("describe", file_stems_) + ".hpp";
   emit_port_types();
   emit_bind_sources(all_files);
-  if (std::string security = detail::security_header(o_.cpp_namespace, m_); !security.empty())
+  if (std::string security = detail::security_header(o_, m_); !security.empty())
     result_.files.push_back({unique_name("security", file_stems_) + ".hpp", std::move(security)});
   if (o_.mock) emit_mock(all_files);
   std::string names = "# XSD name -> C++ name, written by lather-wsdl2cpp\n";

@@ -155,6 +155,8 @@ class loader {
   /// The wsp:Policy a wsp:PolicyReference URI names: "#id" in the referring document, else in
   /// any document of the contract; "file#id" in that file (read if need be). nullptr if none.
   const node* referenced_policy(const node& ref, std::string_view uri);
+  /// A warning per unsupported WS-SecurityPolicy assertion of `p` (once per assertion).
+  void warn_unsupported(const binding& b, const security_policy& p);
   const service* build_service(const node& n, const detail::wsdl_context& ctx);
   void read_binding_message(const node& n, const detail::wsdl_context& ctx, const message* msg,
                             binding_message& out);
@@ -189,6 +191,7 @@ class loader {
   std::unordered_map<const node*, const message*> built_messages_;
   std::unordered_map<const node*, const port_type*> built_port_types_;
   std::unordered_map<const node*, const binding*> built_bindings_;
+  std::unordered_set<std::string> warned_assertions_;  ///< where.str() of each one warned of
   /// message, portType, binding declarations by QName
   std::unordered_map<qname, detail::wsdl_declaration, qname_hash> wsdl_index_[3];
   std::vector<detail::wsdl_declaration> wsdl_nodes_;  ///< every message/portType/binding/service

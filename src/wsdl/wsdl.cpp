@@ -104,31 +104,104 @@ bool is_sp(const detail::node& n, std::string_view local) {
   return n.local == local && (n.ns == sp12_ns || n.ns == sp_draft_ns);
 }
 
-/// Every WS-SecurityPolicy assertion under `n` (alternatives and nested policies included).
-void add_security_assertions(const detail::node& n, security_policy& p) {
-  for (const detail::node& c : n.children()) {
-    if (is_sp(c, "UsernameToken")) p.username_token = true;
-    if (is_sp(c, "HashPassword")) p.hash_password = true;
-    if (is_sp(c, "AsymmetricBinding")) p.x509_signature = true;
-    if (is_sp(c, "TransportBinding")) p.transport = true;
-    if (is_sp(c, "IncludeTimestamp")) p.include_timestamp = true;
-    if (is_sp(c, "EncryptedParts") || is_sp(c, "EncryptedElements") || is_sp(c, "EncryptSignature"))
-      p.encryption = true;
-    if (is_sp(c, "SignedParts")) {
-      for (const detail::node& part : c.children()) {
-        if (is_sp(part, "Body")) p.sign_body = true;
-        if (is_sp(part, "Header"))
-          if (auto name = part.attr("Name")) {
-            qname h{std::string(part.attr("Namespace").value_or("")), std::string(*name)};
-            if (std::find(p.signed_headers.begin(), p.signed_headers.end(), h) ==
-                p.signed_headers.end())
-              p.signed_headers.push_back(std::move(h));
-          }
-      }
-      continue;
-    }
-    add_security_assertions(c, p);
+/// sp: assertions lather::wsse satisfies or that leave it nothing to do: the bindings, tokens
+/// and options it implements (asymmetric X.509 signature, UsernameToken, timestamp, signed
+/// parts), token reference kinds it reads and writes, algorithm suites (the signing options
+/// choose the algorithm), layouts, and the transport binding (HTTPS: the transport's
+/// business). Every other sp: assertion is unsupported: SymmetricBinding, encryption,
+/// SignedElements, endorsing and signed supporting tokens, issued, SAML, Kerberos and
+/// secure-conversation tokens, derived keys, thumbprint references, signature confirmation,
+/// WS-Trust.
+bool supported_sp(std::string_view local) {
+  static constexpr std::string_view known =
+      " AsymmetricBinding InitiatorToken RecipientToken InitiatorSignatureToken"
+      " RecipientSignatureToken X509Token WssX509V3Token10 WssX509V3Token11 WssX509V1Token10"
+      " WssX509V1Token11 RequireIssuerSerialReference RequireKeyIdentifierReference"
+      " SupportingTokens UsernameToken HashPassword WssUsernameToken10 WssUsernameToken11"
+      " IncludeTimestamp OnlySignEntireHeadersAndBody Wss10 Wss11 MustSupportRefKeyIdentifier"
+      " MustSupportRefIssuerSerial AlgorithmSuite Basic256 Basic192 Basic128 TripleDes"
+      " Basic256Rsa15 Basic192Rsa15 Basic128Rsa15 TripleDesRsa15 Basic256Sha256 Basic192Sha256"
+      " Basic128Sha256 TripleDesSha256 Basic256Sha256Rsa15 Basic192Sha256Rsa15"
+      " Basic128Sha256Rsa15 TripleDesSha256Rsa15 Layout Strict Lax LaxTsFirst LaxTsLast"
+      " TransportBinding TransportToken HttpsToken RequireClientCertificate SignedParts ";
+  for (std::size_t at = known.find(local); !local.empty() && at != std::string_view::npos;
+       at = known.find(local, at + 1))
+    if (known[at - 1] == ' ' && known[at + local.size()] == ' ') return true;
+  return false;
+}
+
+bool optional_assertion(const detail::node& n) {
+  return is_true(n.attr(wsp15_ns, "Optional")) || is_true(n.attr(wsp12_ns, "Optional"));
+}
+
+void add_unsupported(const detail::node& n, std::vector<policy_assertion>* out) {
+  if (!out || optional_assertion(n)) return;
+  policy_assertion a{{std::string(n.ns), std::string(n.local)}, n.where()};
+  if (std::find(out->begin(), out->end(), a) == out->end()) out->push_back(std::move(a));
+}
+
+void add_security_assertions(const detail::node& n, security_policy& p,
+                             std::vector<policy_assertion>* unsupported);
+
+/// One node of a policy: an sp: assertion, or a wsp: operator (All, ExactlyOne, Policy) whose
+/// assertions are read. `unsupported` gets the unsupported assertions (nullptr inside one: only
+/// the outermost is named).
+void add_security_assertion(const detail::node& c, security_policy& p,
+                            std::vector<policy_assertion>* unsupported) {
+  const bool sp = c.ns == sp12_ns || c.ns == sp_draft_ns;
+  if (sp && !supported_sp(c.local)) {
+    add_unsupported(c, unsupported);
+    unsupported = nullptr;
   }
+  if (is_sp(c, "UsernameToken")) p.username_token = true;
+  if (is_sp(c, "HashPassword")) p.hash_password = true;
+  if (is_sp(c, "AsymmetricBinding")) p.x509_signature = true;
+  if (is_sp(c, "TransportBinding")) p.transport = true;
+  if (is_sp(c, "IncludeTimestamp")) p.include_timestamp = true;
+  if (is_sp(c, "EncryptedParts") || is_sp(c, "EncryptedElements") || is_sp(c, "EncryptSignature"))
+    p.encryption = true;
+  if (is_sp(c, "SignedParts")) {
+    for (const detail::node& part : c.children()) {
+      if (is_sp(part, "Body")) {
+        p.sign_body = true;
+      } else if (is_sp(part, "Header")) {
+        if (auto name = part.attr("Name")) {
+          qname h{std::string(part.attr("Namespace").value_or("")), std::string(*name)};
+          if (std::find(p.signed_headers.begin(), p.signed_headers.end(), h) ==
+              p.signed_headers.end())
+            p.signed_headers.push_back(std::move(h));
+        } else {
+          add_unsupported(part, unsupported);  // every header of a namespace
+        }
+      } else {
+        add_unsupported(part, unsupported);  // sp:Attachments
+      }
+    }
+    return;
+  }
+  if (is_policy(c, "ExactlyOne") && unsupported) {
+    // Satisfiable when one alternative is: its unsupported assertions count only if all have some.
+    std::vector<policy_assertion> all;
+    bool clean = false;
+    for (const detail::node& alternative : c.children()) {
+      std::vector<policy_assertion> mine;
+      add_security_assertion(alternative, p, &mine);
+      clean |= mine.empty();
+      all.insert(all.end(), mine.begin(), mine.end());
+    }
+    if (!clean)
+      for (const policy_assertion& a : all)
+        if (std::find(unsupported->begin(), unsupported->end(), a) == unsupported->end())
+          unsupported->push_back(a);
+    return;
+  }
+  add_security_assertions(c, p, unsupported);
+}
+
+/// Every WS-SecurityPolicy assertion under `n` (alternatives and nested policies included).
+void add_security_assertions(const detail::node& n, security_policy& p,
+                             std::vector<policy_assertion>* unsupported) {
+  for (const detail::node& c : n.children()) add_security_assertion(c, p, unsupported);
 }
 
 /// The WS-SecurityPolicy attached to a binding, operation or message element: its wsp:Policy
@@ -137,10 +210,11 @@ template <class Referenced>
 void read_security_policy(const detail::node& n, security_policy& p, Referenced&& referenced) {
   for (const detail::node& c : n.children()) {
     if (is_policy(c, "Policy"))
-      add_security_assertions(c, p);
+      add_security_assertions(c, p, &p.unsupported);
     else if (is_policy(c, "PolicyReference"))
       if (auto uri = c.attr("URI"))
-        if (const detail::node* policy = referenced(c, *uri)) add_security_assertions(*policy, p);
+        if (const detail::node* policy = referenced(c, *uri))
+          add_security_assertions(*policy, p, &p.unsupported);
   }
 }
 
@@ -395,6 +469,14 @@ const detail::node* loader::referenced_policy(const detail::node& ref, std::stri
   return find_policy(read_document(*loc, ref.where())->root(), id);
 }
 
+void loader::warn_unsupported(const binding& b, const security_policy& p) {
+  for (const policy_assertion& a : p.unsupported)
+    if (warned_assertions_.insert(a.where.str()).second)
+      store_.warnings.push_back(a.where.str() + ": WS-SecurityPolicy assertion sp:" + a.name.local +
+                                " (policy of binding " + b.name.local +
+                                ") is not implemented by lather::wsse, which refuses the policy");
+}
+
 const binding* loader::build_binding(const node& n, const detail::wsdl_context& ctx) {
   if (auto it = built_bindings_.find(&n); it != built_bindings_.end()) return it->second;
   binding& b = store_.bindings.emplace_back();
@@ -414,6 +496,7 @@ const binding* loader::build_binding(const node& n, const detail::wsdl_context& 
     return referenced_policy(ref, uri);
   };
   read_security_policy(n, b.security, policy);
+  warn_unsupported(b, b.security);
   for (const node& o : n.children()) {
     if (!o.is(wsdl_ns, "operation")) continue;
     binding_operation& bo = b.operations.emplace_back();
@@ -446,6 +529,7 @@ const binding* loader::build_binding(const node& n, const detail::wsdl_context& 
     bo.security = b.security;
     read_security_policy(o, bo.security, policy);
     if (in) read_security_policy(*in, bo.security, policy);
+    warn_unsupported(b, bo.security);
     for (const node& c : o.children()) {
       if (is_soap(c.ns) && c.local == "operation") {
         bo.soap_action = c.attr("soapAction").value_or("");

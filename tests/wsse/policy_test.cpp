@@ -10,9 +10,11 @@
 #include <string>
 
 #include "../support/paths.hpp"
+#include "../support/process.hpp"
 #include "calc_fixture.hpp"
 #include "call_faults.hpp"
 #include "lather/service/client.hpp"
+#include "lather/wsdl/generate.hpp"
 #include "lather/wsdl/load.hpp"
 #include "lather/wsse.hpp"
 #include "security.hpp"  // generated from data/calc_policy.wsdl
@@ -85,7 +87,10 @@ class wsse_policy : public wsse_test::calc_fixture {
             wsse::signing{wsse::credentials::from_files(dir_ / "signer.key", dir_ / "signer.pem")}};
   }
 
-  void talk(const wsdl::binding& contract);
+  using server_maker = std::function<std::unique_ptr<wsse::server_security>(wsse::password_lookup)>;
+  using client_maker = std::function<wsse::client_security(const wsse::policy_credentials&)>;
+  void talk(const wsdl::binding& contract, const server_maker& make_server,
+            const client_maker& make_client);
 
   std::unique_ptr<const wsdl::model> model_;
   const wsdl::binding* binding_ = nullptr;
@@ -120,31 +125,30 @@ TEST_F(wsse_policy, MappedToServerAndClientPolicies) {
 }
 
 // A server and a client configured from `contract`'s policies (the binding Calc of the
-// contract above, read by the loader or generated) talk; a client sending less is refused.
-void wsse_policy::talk(const wsdl::binding& contract) {
+// contract above, read by the loader or generated) by `make_server` and `make_client` talk; a
+// client sending less is refused.
+void wsse_policy::talk(const wsdl::binding& contract, const server_maker& make_server,
+                       const client_maker& make_client) {
   svc_.operation("add", [](call_context& ctx, const wsse_test::add& in) {
     return wsse_test::addResponse{in.a + in.b, std::string(wsse::server_security::user(ctx))};
   });
   svc_.operation("now", [](call_context& ctx, const wsse_test::now&) {
     return wsse_test::nowResponse{std::string(wsse::server_security::signer(ctx))};
   });
-  wsse::server_security sec{[](std::string_view user) -> std::optional<std::string> {
-                              if (user == "alice") return "wonderland";
-                              return std::nullopt;
-                            },
-                            wsse::server_policy_from(contract.security)};
-  wsse::configure(sec, contract);
+  const std::unique_ptr<wsse::server_security> sec =
+      make_server([](std::string_view user) -> std::optional<std::string> {
+        if (user == "alice") return "wonderland";
+        return std::nullopt;
+      });
   wsse::trust_store trusted;
   trusted.add_file(dir_ / "ca.pem");
-  sec.set_trust_store(trusted);
-  sec.install(svc_);
+  sec->set_trust_store(trusted);
+  sec->install(svc_);
   srv_.mount("/calc", svc_);
   srv_.start();
 
   client c{url()};
-  wsse::client_security csec{wsse::client_policy_from(contract.security, mine())};
-  wsse::configure(csec, contract, mine());
-  csec.install(c);
+  make_client(mine()).install(c);
   EXPECT_EQ(c.call<wsse_test::addResponse>("add", wsse_test::add{2, 3}).user, "alice");
   call_options routed;
   routed.headers.push_back([](xml::writer& w) {
@@ -169,7 +173,19 @@ void wsse_policy::talk(const wsdl::binding& contract) {
 }
 
 TEST_F(wsse_policy, ServerAndClientConfiguredFromTheContractTalk) {
-  talk(*binding_);
+  talk(
+      *binding_,
+      [&](wsse::password_lookup lookup) {
+        auto sec = std::make_unique<wsse::server_security>(
+            std::move(lookup), wsse::server_policy_from(binding_->security));
+        wsse::configure(*sec, *binding_);
+        return sec;
+      },
+      [&](const wsse::policy_credentials& mine) {
+        wsse::client_security csec{wsse::client_policy_from(binding_->security, mine)};
+        wsse::configure(csec, *binding_, mine);
+        return csec;
+      });
 }
 
 // calc_policy.wsdl references a policy of the document it imports (#UT, #Parts) and one of
@@ -200,7 +216,131 @@ TEST_F(wsse_policy, ReferencesIntoOtherDocumentsAreFollowedAndGenerated) {
                 read.sign_body == made.sign_body && read.signed_headers == made.signed_headers)
         << b->operations[i].name;
   }
-  talk(generated);
+  // The generated security.hpp applies the mapping itself.
+  talk(generated, wssegen::Calc_server_security, wssegen::Calc_client_security);
+}
+
+// sp:SymmetricBinding and encryption (tests/wsse/data/calc_symmetric.wsdl, as in CXF's
+// perf_policy.wsdl) are recorded with their positions, warned of, and refused by the mapping,
+// as CXF refuses a policy it cannot satisfy; an alternative lather can satisfy and an optional
+// assertion are not.
+class wsse_unsupported_policy : public ::testing::Test {
+ protected:
+  const std::string path_ =
+      std::string(lather::test::source_dir) + "/tests/wsse/data/calc_symmetric.wsdl";
+  std::unique_ptr<const wsdl::model> model_ = wsdl::load({path_});
+  const wsdl::binding& binding(std::string_view local) const {
+    const wsdl::binding* b = model_->find_binding({"urn:lather:wsse-sym", std::string(local)});
+    if (!b) throw std::runtime_error("no binding " + std::string(local));
+    return *b;
+  }
+};
+
+TEST_F(wsse_unsupported_policy, AssertionsAreRecordedWithTheirPositions) {
+  const wsdl::security_policy& sym = binding("Sym").security;
+  ASSERT_EQ(sym.unsupported.size(), 2u);
+  EXPECT_EQ(sym.unsupported[0].name.local, "SymmetricBinding");
+  EXPECT_EQ(sym.unsupported[0].name.ns,
+            "http://docs.oasis-open.org/ws-sx/ws-securitypolicy/200702");
+  EXPECT_EQ(sym.unsupported[0].where.str(), path_ + ":13:5");
+  EXPECT_EQ(sym.unsupported[1].name.local, "EncryptedParts");
+  EXPECT_EQ(sym.unsupported[1].where.str(), path_ + ":18:5");
+  EXPECT_TRUE(sym.encryption && sym.sign_body);
+  EXPECT_EQ(binding("Sym").operations.at(0).security.unsupported, sym.unsupported);
+  // Either: one alternative is a UsernameToken; the operation's EncryptedParts is optional.
+  EXPECT_TRUE(binding("Either").security.unsupported.empty());
+  EXPECT_TRUE(binding("Either").operations.at(0).security.unsupported.empty());
+  EXPECT_TRUE(binding("Either").security.username_token);
+
+  const auto warnings = model_->warnings();
+  ASSERT_EQ(warnings.size(), 2u);  // once each, not once per binding operation
+  EXPECT_EQ(warnings[0].rfind(path_ + ":13:5: WS-SecurityPolicy assertion sp:SymmetricBinding", 0),
+            0u)
+      << warnings[0];
+  EXPECT_NE(warnings[1].find(":18:5: WS-SecurityPolicy assertion sp:EncryptedParts"),
+            std::string::npos)
+      << warnings[1];
+}
+
+TEST_F(wsse_unsupported_policy, TheMappingRefusesThePolicy) {
+  const wsdl::binding& sym = binding("Sym");
+  const wsse::policy_credentials mine{wsse::username_token{"alice", "pw"}, {}};
+  for (auto refuse : std::initializer_list<std::function<void()>>{
+           [&] { wsse::server_policy_from(sym.security); },
+           [&] { wsse::client_policy_from(sym.security, mine); },
+           [&] { wsse::server_security_for(sym, [](std::string_view) { return std::nullopt; }); },
+           [&] { wsse::client_security_for(sym, mine); }}) {
+    try {
+      refuse();
+      ADD_FAILURE() << "an unsupported policy was mapped";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("sp:SymmetricBinding (" + path_ + ":13:5)"),
+                std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find("sp:EncryptedParts"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(wsse::client_security_for(binding("Either"), mine));
+}
+
+// CXF's perf contract: its secured binding references SymD_policy (an sp:SymmetricBinding) of
+// the perf_policy.wsdl it imports; it used to map silently to no requirement.
+TEST(wsse_cxf_policy, PerfSecBindingIsUnsupported) {
+  const std::string perf = std::string(lather::test::shared_dir) + "/bench/cxf-perf/perf.wsdl";
+  if (!std::filesystem::exists(perf)) GTEST_SKIP() << perf << " is not there";
+  const auto m = wsdl::load({perf});
+  const wsdl::binding* b =
+      m->find_binding({"http://cxf.apache.org/cxf/performance", "SoapBindingDocLitSec"});
+  ASSERT_NE(b, nullptr);
+  ASSERT_FALSE(b->security.unsupported.empty());
+  EXPECT_EQ(b->security.unsupported[0].name.local, "SymmetricBinding");
+  EXPECT_NE(std::string(b->security.unsupported[0].where.file).find("perf_policy.wsdl"),
+            std::string::npos);
+  EXPECT_THROW(wsse::server_policy_from(b->security), std::invalid_argument);
+}
+
+// lather-wsdl2cpp: the generated security.hpp carries the unsupported assertions (so the
+// generated <Binding>_server_security() refuses too); --strict-policy makes them an error at
+// their position; the tool warns with file:line:column by default.
+TEST_F(wsse_unsupported_policy, GeneratorWarnsOrFailsUnderStrict) {
+  wsdl::generate_options o;
+  o.cpp_namespace = "symgen";
+  const wsdl::generate_result r = wsdl::generate_cpp(*model_, o);
+  const auto security = std::find_if(r.files.begin(), r.files.end(),
+                                     [](const auto& f) { return f.name == "security.hpp"; });
+  ASSERT_NE(security, r.files.end());
+  EXPECT_NE(security->text.find("\"SymmetricBinding\"}, {\"" + path_ + "\", 13, 5}}"),
+            std::string::npos);
+  o.strict_policy = true;
+  try {
+    wsdl::generate_cpp(*model_, o);
+    ADD_FAILURE() << "--strict-policy generated a contract with sp:SymmetricBinding";
+  } catch (const wsdl::error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  path_ + ":13:5: WS-SecurityPolicy assertion sp:SymmetricBinding", 0),
+              0u)
+        << e.what();
+  }
+
+  using namespace lather::test;
+  const std::string tool = std::string(bin_dir) + "/lather-wsdl2cpp";
+  const auto out =
+      std::filesystem::temp_directory_path() / ("lather-wsse-sym-" + std::to_string(::getpid()));
+  const run_result warned = run({tool, path_, "-o", out.string(), "-q"}, clock::now() + 60s);
+  EXPECT_EQ(warned.exit, 0) << warned.out;
+  EXPECT_NE(warned.out.find("warning: " + path_ +
+                            ":13:5: WS-SecurityPolicy assertion sp:SymmetricBinding"),
+            std::string::npos)
+      << warned.out;
+  const run_result strict =
+      run({tool, path_, "-o", out.string(), "-q", "--strict-policy"}, clock::now() + 60s);
+  EXPECT_EQ(strict.exit, 1) << strict.out;
+  EXPECT_NE(strict.out.find(path_ +
+                            ":13:5: WS-SecurityPolicy assertion sp:SymmetricBinding (policy "
+                            "of binding Sym) is not implemented by lather::wsse (--strict-policy"),
+            std::string::npos)
+      << strict.out;
+  std::filesystem::remove_all(out);
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 // lather-wsdl2cpp WSDL... -o DIR [--namespace NS] [--catalog FILE]... [--operations LIST]
-//                 [--sources N] [--mock] [--depfile FILE]
+//                 [--sources N] [--mock] [--depfile FILE] [--strict-policy]
 //
 // Reads the contract offline (lather::wsdl::load) and writes the generated C++ into DIR
 // (lather::wsdl::generate_cpp): one header per schema namespace, names.txt, CMakeLists.txt.
 // --depfile writes a Makefile-style dependency file naming every document read, for a build
 // system that reruns the generator when an import changes (lather_generate() in CMake).
+// A WS-SecurityPolicy assertion lather::wsse does not implement is a warning with its
+// file:line:column, an error with --strict-policy.
 // Exit codes: 0 written, 1 the contract cannot be loaded or generated, 2 usage (--help).
 #include <cerrno>
 #include <chrono>
@@ -99,12 +101,17 @@ int main(int argc, char** argv) {
                  "also write FILE: `DIR/names.txt: ` and every WSDL, schema and catalog file "
                  "read (Makefile syntax); names.txt is then rewritten on every run")
       ->type_name("FILE");
+  cli.add_flag(
+      "--strict-policy", go.strict_policy,
+      "a WS-SecurityPolicy assertion lather::wsse does not implement (sp:SymmetricBinding, "
+      "encryption, ...) is an error, not a warning");
   cli.add_flag("-q,--quiet", quiet, "no summary on stderr");
   cli.parse_or_exit(argc, argv);
   try {
     auto start = std::chrono::steady_clock::now();
     auto model = lather::wsdl::load(inputs, lo);
     auto loaded = std::chrono::steady_clock::now();
+    for (const std::string& w : model->warnings()) std::cerr << "warning: " << w << "\n";
     lather::wsdl::generate_result r = lather::wsdl::generate_cpp(*model, go);
     std::filesystem::create_directories(out_dir);
     std::size_t bytes = 0;
@@ -117,7 +124,6 @@ int main(int argc, char** argv) {
       bytes += f.text.size();
     }
     if (!depfile.empty()) write_depfile(depfile, out_dir, *model, lo.catalogs);
-    for (const std::string& w : model->warnings()) std::cerr << "warning: " << w << "\n";
     for (const std::string& s : r.skipped) std::cerr << "skipped: " << s << "\n";
     if (!quiet) {
       auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };

@@ -36,6 +36,9 @@ struct generate_options {
   /// (about 120 structs, 200 operations, 400 samples per file). A fixed count gives file names
   /// a build can list before generating.
   std::size_t sources = 0;
+  /// A WS-SecurityPolicy assertion lather::wsse does not implement (security_policy::
+  /// unsupported) is an error (wsdl::error at its position) instead of a load warning.
+  bool strict_policy = false;
 };
 
 struct generated_file {

@@ -232,10 +232,22 @@ enum class soap_version : std::uint8_t { none, soap11, soap12 };
 enum class addressing_use : std::uint8_t { none, optional, required };
 enum class binding_style : std::uint8_t { document, rpc };
 
+/// A WS-SecurityPolicy assertion that lather::wsse does not implement (sp:SymmetricBinding,
+/// encryption, issued or Kerberos tokens, signature confirmation, ...): its name (namespace
+/// and local name, e.g. "SymmetricBinding") and where it is written.
+struct policy_assertion {
+  qname name;
+  source_location where;
+  friend bool operator==(const policy_assertion& a, const policy_assertion& b) {
+    return a.name == b.name && a.where.file == b.where.file && a.where.line == b.where.line &&
+           a.where.column == b.where.column;
+  }
+};
+
 /// The WS-SecurityPolicy assertions (1.2/1.3 and the 2005/07 draft) attached to a binding or an
 /// operation: in a wsp:Policy inside it, its input, or one a wsp:PolicyReference URI="#id"
 /// names. The union over a policy's alternatives. lather::wsse maps it to its policies
-/// (lather/wsse/policy.hpp).
+/// (lather/wsse/policy.hpp) and refuses one with `unsupported` assertions.
 struct security_policy {
   bool username_token = false;        ///< sp:UsernameToken (in any supporting tokens)
   bool hash_password = false;         ///< its sp:HashPassword: a PasswordDigest
@@ -245,9 +257,12 @@ struct security_policy {
   bool sign_body = false;             ///< sp:SignedParts/sp:Body
   std::vector<qname> signed_headers;  ///< sp:SignedParts/sp:Header Namespace, Name
   bool encryption = false;            ///< sp:EncryptedParts/EncryptedElements/EncryptSignature
+  /// The outermost assertions lather::wsse cannot satisfy (not wsp:Optional; within
+  /// wsp:ExactlyOne only when no alternative is free of them), in document order.
+  std::vector<policy_assertion> unsupported;
   bool any() const noexcept {
     return username_token || x509_signature || transport || include_timestamp || sign_body ||
-           !signed_headers.empty() || encryption;
+           !signed_headers.empty() || encryption || !unsupported.empty();
   }
 };
 enum class body_use : std::uint8_t { literal, encoded };
