@@ -1,12 +1,15 @@
 // lather-bench-wss — calls per second of lather's client and server in one process over one
 // loopback keep-alive connection, calling add(2, 3) for --seconds, with or without WS-Security:
 //
-//   lather-bench-wss --mode plain|digest|sign [--seconds S] [--certs DIR]
+//   lather-bench-wss --mode plain|digest|sign [--seconds S] [--certs DIR] [--openssl-cache on|off]
 //
 // digest: a UsernameToken with PasswordDigest, Nonce and Created on each request, checked by
 // the server (replay cache included). sign: a Timestamp, and Body and Timestamp signed with
 // RSA-SHA256 over exc-c14n with a BinarySecurityToken; the server verifies against DIR/ca.pem.
 // DIR holds signer.key, signer.pem and ca.pem. The same calls as bench/gsoap's gsoap-wss-bench.
+// --openssl-cache (default on): lather::wsse's OpenSSL cache (lather/wsse/openssl_cache.hpp),
+// so that OpenSSL's ~30 allocations per RSA operation do not reach malloc; off: plain malloc,
+// engine "lather-malloc".
 // Output: "RESULT engine=lather mode=M calls_per_s=N failures=F".
 #include <chrono>
 #include <cstdio>
@@ -43,7 +46,7 @@ struct lather::meta<bench::addResponse> {
 
 int main(int argc, char** argv) {
   using namespace lather;
-  std::string mode = "plain", certs = ".";
+  std::string mode = "plain", certs = ".", openssl_cache = "on";
   double seconds = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i], value = argv[i + 1];
@@ -53,12 +56,20 @@ int main(int argc, char** argv) {
       seconds = std::stod(value);
     else if (flag == "--certs")
       certs = value;
+    else if (flag == "--openssl-cache")
+      openssl_cache = value;
   }
-  if (mode != "plain" && mode != "digest" && mode != "sign") {
+  if ((mode != "plain" && mode != "digest" && mode != "sign") ||
+      (openssl_cache != "on" && openssl_cache != "off")) {
     std::fprintf(stderr,
                  "usage: lather-bench-wss --mode plain|digest|sign [--seconds S] "
-                 "[--certs DIR]\n");
+                 "[--certs DIR] [--openssl-cache on|off]\n");
     return 2;
+  }
+  // Before anything makes OpenSSL allocate.
+  if (openssl_cache == "on" && !wsse::install_openssl_cache()) {
+    std::fprintf(stderr, "lather-bench-wss: OpenSSL allocated before main: no cache\n");
+    return 1;
   }
 
   service calc{"calc", std::string(bench::ns)};
@@ -107,7 +118,8 @@ int main(int argc, char** argv) {
   } while (now < until);
   srv.stop();
   const double elapsed = std::chrono::duration<double>(now - start).count();
-  std::printf("RESULT engine=lather mode=%s calls_per_s=%.0f failures=%ld\n", mode.c_str(),
-              calls / elapsed, failures);
+  std::printf("RESULT engine=%s mode=%s calls_per_s=%.0f failures=%ld\n",
+              openssl_cache == "on" ? "lather" : "lather-malloc", mode.c_str(), calls / elapsed,
+              failures);
   return failures == 0 ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include "lather/wsse/c14n.hpp"
 #include "lather/wsse/client.hpp"
 #include "lather/wsse/fault.hpp"
+#include "lather/wsse/openssl_cache.hpp"
 #include "lather/wsse/policy.hpp"
 #include "lather/wsse/server.hpp"
 #include "lather/wsse/signature.hpp"

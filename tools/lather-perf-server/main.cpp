@@ -13,6 +13,7 @@
 #include "lather/perf/echo_service.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
+#include "lather/wsse/openssl_cache.hpp"
 
 namespace {
 
@@ -80,9 +81,16 @@ int main(int argc, char** argv) {
                  "largest request body; beyond it 413 (default " + std::to_string(opts.body_limit) +
                      ", for the size sweep)")
       ->type_name("BYTES");
+  bool openssl_cache = false;
+  cli.add_flag("--openssl-cache", openssl_cache,
+               "serve OpenSSL's allocations (TLS) from per-thread lists (lather/wsse/"
+               "openssl_cache.hpp)");
   cli.add_flag("--access-log", access_log, "one line per SOAP call on stderr");
   cli.add_flag("--quiet", quiet, "print only the listening line");
   cli.parse_or_exit(argc, argv);
+  // Before anything makes OpenSSL allocate (the TLS context below).
+  if (openssl_cache && !wsse::install_openssl_cache())
+    cli.fail("--openssl-cache: OpenSSL has allocated already");
   opts.response_chunking.never =
       cli.bytes_or_never("--chunking-threshold", chunking, opts.response_chunking.threshold);
   opts.spin_budget = std::chrono::microseconds(spin_us);
