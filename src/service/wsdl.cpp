@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "lather/bind/describe.hpp"
 #include "lather/service/service.hpp"
 #include "lather/xml/writer.hpp"
 
@@ -18,7 +19,9 @@ constexpr std::string_view soap12_binding_ns = "http://schemas.xmlsoap.org/wsdl/
 constexpr std::string_view http_transport = "http://schemas.xmlsoap.org/soap/http";
 constexpr std::string_view xs = "http://www.w3.org/2001/XMLSchema";
 
-std::string occurs(std::uint32_t n) { return n == bind::unbounded ? "unbounded" : std::to_string(n); }
+std::string occurs(std::uint32_t n) {
+  return n == bind::unbounded ? "unbounded" : std::to_string(n);
+}
 
 class wsdl_writer {
  public:
@@ -100,12 +103,15 @@ class wsdl_writer {
   void write_particles(const std::string& schema_ns, const std::vector<xsd_field>& fields) {
     bool has_children = false;
     for (const auto& f : fields)
-      if (f.what != xsd_field::kind::attribute && f.what != xsd_field::kind::text) has_children = true;
+      if (f.what != xsd_field::kind::attribute && f.what != xsd_field::kind::text)
+        has_children = true;
     if (has_children) {
       w_.start_element(xs, "sequence");
       for (const auto& f : fields) {
         switch (f.what) {
-          case xsd_field::kind::element: write_element_particle(schema_ns, f.name, f.ns, f.type, f); break;
+          case xsd_field::kind::element:
+            write_element_particle(schema_ns, f.name, f.ns, f.type, f);
+            break;
           case xsd_field::kind::any:
             w_.start_element(xs, "any");
             w_.attribute("", "namespace", "##other");
@@ -125,7 +131,8 @@ class wsdl_writer {
             }
             w_.end_element();
             break;
-          default: break;
+          default:
+            break;
         }
       }
       w_.end_element();
@@ -205,7 +212,8 @@ class wsdl_writer {
       w_.declare_namespace("xsd", xs);
       if (!ns.empty() && ns != s_.target_namespace()) w_.declare_namespace(prefix_of(ns), ns);
       for (const auto& i : imports)
-        if (!i.empty() && i != xs && i != s_.target_namespace()) w_.declare_namespace(prefix_of(i), i);
+        if (!i.empty() && i != xs && i != s_.target_namespace())
+          w_.declare_namespace(prefix_of(i), i);
       w_.start_element(xs, "schema");
       if (!ns.empty()) w_.attribute("", "targetNamespace", ns);
       w_.attribute("", "elementFormDefault", "qualified");
@@ -267,10 +275,11 @@ class wsdl_writer {
       }
     } else {
       w_.start_element(wsdl_ns, "part");
-      w_.attribute("", "name", op.style == soap::style::document_wrapped ? "parameters"
-                               : request ? op.request_element : op.response_element);
-      const std::string& ns =
-          request || op.response_ns.empty() ? op.element_ns : op.response_ns;
+      w_.attribute("", "name",
+                   op.style == soap::style::document_wrapped ? "parameters"
+                   : request                                 ? op.request_element
+                                                             : op.response_element);
+      const std::string& ns = request || op.response_ns.empty() ? op.element_ns : op.response_ns;
       w_.attribute("", "element",
                    prefix_of(ns) + ":" + (request ? op.request_element : op.response_element));
       w_.end_element();
@@ -420,6 +429,70 @@ class wsdl_writer {
 };
 
 }  // namespace
+
+xsd_ref wsdl_builder::type_of(const bind::type_description& d) {
+  xsd_ref id{std::string(d.ns), std::string(d.name)};
+  if (d.kind == bind::type_kind::builtin || d.kind == bind::type_kind::any_type) return id;
+  auto key = std::pair{id.ns, id.name};
+  if (types_.count(key)) return id;
+  xsd_type_def& t = types_[key];  // registered first: recursive types terminate
+  t.id = id;
+  if (d.kind == bind::type_kind::enumeration) {
+    t.enumeration = true;
+    for (std::string_view v : d.enum_values) t.values.emplace_back(v);
+    return id;
+  }
+  t.abstract = d.abstract;
+  std::optional<xsd_ref> base;
+  if (d.base) base = type_of(d.base());
+  std::vector<xsd_field> fields;
+  for (const bind::field_description& f : d.fields) fields.push_back(field_of(f));
+  xsd_type_def& def = types_[key];  // (the calls above may have moved it)
+  def.base = std::move(base);
+  def.fields = std::move(fields);
+  for (bind::describe_fn derived : d.derived) type_of(derived());
+  return id;
+}
+
+std::vector<xsd_field> wsdl_builder::fields_of(const bind::type_description& d) {
+  std::vector<xsd_field> out = d.base ? fields_of(d.base()) : std::vector<xsd_field>{};
+  for (const bind::field_description& f : d.fields) out.push_back(field_of(f));
+  return out;
+}
+
+xsd_field wsdl_builder::field_of(const bind::field_description& f) {
+  xsd_field x;
+  x.name = std::string(f.name);
+  x.ns = std::string(f.ns);
+  x.min = f.min_occurs;
+  x.max = f.max_occurs;
+  x.nillable = f.nillable;
+  x.required = f.required;
+  if (f.has_default) x.default_text = std::string(f.default_value);
+  switch (f.kind) {
+    case bind::field_kind::attribute:
+      x.what = xsd_field::kind::attribute;
+      break;
+    case bind::field_kind::text:
+      x.what = xsd_field::kind::text;
+      break;
+    case bind::field_kind::any:
+      x.what = xsd_field::kind::any;
+      break;
+    case bind::field_kind::element:
+      x.what = xsd_field::kind::element;
+      break;
+  }
+  const bind::type_description& v = f.type();
+  if (v.kind == bind::type_kind::choice) {
+    x.what = xsd_field::kind::choice;
+    for (const bind::choice_alternative& a : f.alternatives)
+      x.alternatives.emplace_back(std::string(a.name), type_of(a.type()));
+  } else if (v.kind != bind::type_kind::any_element) {
+    x.type = type_of(v);
+  }
+  return x;
+}
 
 void wsdl_builder::add_element(std::string ns, std::string name, std::vector<xsd_field> anonymous) {
   for (const auto& e : elements_)

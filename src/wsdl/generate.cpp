@@ -222,6 +222,10 @@ bool generator::literal(const struct_plan& s) const {
   return !encoded_seen_.count(s.t) || literal_seen_.count(s.t);
 }
 
+bool generator::table_only(const struct_plan& s) const {
+  return s.msg ? !s.encoded : !encoded_seen_.count(s.t);
+}
+
 /// A struct that uses a refused one (as a member, base or item type) is refused too.
 void generator::spread_refusals() {
   for (bool changed = true; changed;) {

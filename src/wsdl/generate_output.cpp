@@ -141,6 +141,10 @@ void generator::emit() {
         mt += (k ? ", " : "") + qualified(structs_[struct_index_.at(s.derived[k])].name);
       mt += ">;\n";
     }
+    if (table_only(s)) {  // its fields are in its table, in a bind_<k>.cpp
+      mt += "};\nLATHER_BIND_TABLE(" + qualified(s.name) + ");\n\n";
+      continue;
+    }
     // lather::fields: a plain aggregate, far cheaper to compile than a std::tuple of them.
     mt += "  static constexpr auto fields = lather::fields(";
     bool first = true;
@@ -215,12 +219,12 @@ std::size_t generator::source_count(std::size_t items, std::size_t per_source) c
   return std::max<std::size_t>(1, (items + per_source - 1) / per_source);
 }
 
-/// bind_<k>.cpp: the binding of each generated struct (LATHER_BIND_INSTANTIATE), its
-/// description for a service's WSDL (wsdl_builder::type_of) and, for a message of an
-/// operation, its table for the proxies and services (LATHER_MESSAGE_TYPE_INSTANTIATE), all
-/// declared extern in the describe header and compiled once for the whole program; the
-/// structs in dependency order, split evenly. With --mock, mock_<k>.cpp: the sample() of the
-/// same structs.
+/// bind_<k>.cpp: the table of each literal struct (its binding and its description for a
+/// service's WSDL: LATHER_BIND_TABLE_DEFINE), the WSDL description of the enumerations
+/// (wsdl_builder::type_of) and, for a message of an operation, its table for the proxies and
+/// services (LATHER_MESSAGE_TYPE_INSTANTIATE), all declared in the headers and compiled once
+/// for the whole program; the structs in dependency order, split evenly. With --mock, mock_<k>.cpp:
+/// the sample() of the same structs.
 void generator::emit_bind_sources(const std::set<std::string>& type_headers) {
   auto type_of = [&](const std::string& name) {
     return "template lather::xsd_ref lather::wsdl_builder::type_of<" + qualified(name) + ">();\n";
@@ -240,8 +244,6 @@ void generator::emit_bind_sources(const std::set<std::string>& type_headers) {
   for (std::size_t i : order_)
     if (structs_[i].refused.empty()) {
       emitted_.push_back(i);
-      if (!structs_[i].msg && literal(structs_[i]))
-        describe += "extern " + type_of(structs_[i].name);
       if (message_structs_.count(i))
         describe += "LATHER_MESSAGE_TYPE_EXTERN(" + qualified(structs_[i].name) + ");\n";
     }
@@ -260,7 +262,6 @@ void generator::emit_bind_sources(const std::set<std::string>& type_headers) {
         tables += bind_table(s, ++table);
         body += "LATHER_BIND_TABLE_DEFINE(fields_" + std::to_string(table) + ", " +
                 qualified(s.name) + ")\n";
-        if (!s.msg) body += type_of(s.name);
       }
       if (message_structs_.count(emitted_[i]))
         body += "LATHER_MESSAGE_TYPE_INSTANTIATE(" + qualified(s.name) + ");\n";
@@ -294,6 +295,7 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k) const {
   std::size_t choices = 0;
   for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
     const std::string ns = quote((*level)->ns);
+    const char* inherited = *level == &s ? "" : ".inherited()";
     for (const field_plan& f : (*level)->fields) {
       const std::string at = "offsetof(" + t + ", " + f.member + ")";
       list += ",\n    ";
@@ -313,7 +315,7 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k) const {
           break;
         case field_plan::kind::choice: {
           const std::string alts = "names_" + id + "_" + std::to_string(++choices);
-          names += "constexpr auto " + alts + " = alternatives({";
+          names += "constexpr auto " + alts + " = alternatives<" + f.cpp_type + ">({";
           for (std::size_t a = 0; a < f.alternatives.size(); ++a)
             names += (a ? ", " : "") + quote(f.alternatives[a]);
           names += "});\n";
@@ -321,7 +323,7 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k) const {
           break;
         }
       }
-      list += f.modifiers;
+      list += f.modifiers + inherited;
     }
   }
   return names + "constexpr auto fields_" + id + " = fields(" + quote(s.ns) + list + ");\n";

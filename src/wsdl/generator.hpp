@@ -108,6 +108,9 @@ class generator {
   /// Whether a struct is read and written as literal XML (a document or rpc/literal message
   /// reaches it): only those get the literal binding and a schema description.
   bool literal(const struct_plan& s) const;
+  /// A literal struct that no encoded one uses: its meta<T> only names it, its table binds
+  /// and describes it (every translation unit reads the header; one reads the table).
+  bool table_only(const struct_plan& s) const;
 
   /// A struct that uses a refused one (as a member, base or item type) is refused too.
   void spread_refusals();
@@ -318,7 +321,7 @@ class generator {
   std::string describe_header_;
   std::set<std::string> type_names_, file_stems_;
   std::map<std::string, std::string> fault_classes_;  ///< {ns}element of a fault -> its class
-  std::map<std::string, std::string> files_;  ///< XSD namespace -> header
+  std::map<std::string, std::string> files_;          ///< XSD namespace -> header
   std::vector<std::string> names_;
 };
 

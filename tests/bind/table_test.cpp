@@ -156,10 +156,11 @@ constexpr auto price_fields =
 constexpr auto shape_fields =
     fields(tt::ns, element<std::string>(tt::ns, "label", offsetof(S, label)));
 constexpr auto circle_fields =
-    fields(tt::other, element<std::string>(tt::ns, "label", offsetof(C, label)),
+    fields(tt::other, element<std::string>(tt::ns, "label", offsetof(C, label)).inherited(),
            element<double>(tt::other, "radius", offsetof(C, radius)));
-constexpr auto pick_names = alternatives({"text", "number"});
-constexpr auto mix_names = alternatives({"pt", "word"});
+constexpr auto pick_names =
+    alternatives<std::variant<std::string, std::int32_t>>({"text", "number"});
+constexpr auto mix_names = alternatives<std::vector<std::variant<P, std::string>>>({"pt", "word"});
 constexpr auto order_fields =
     fields(tt::ns, attribute<std::string>(tt::ns, "id", offsetof(O, id)).required(),
            attribute<std::optional<std::int32_t>>(tt::ns, "priority", offsetof(O, priority)),
@@ -331,3 +332,61 @@ TEST(bind_table, write_errors_name_the_field) {
 }
 
 }  // namespace
+
+// describe<T>() from a table is the description meta<T> gives: the same own fields, with the
+// same names, namespaces, occurrences and types; the base and the derived types named alike.
+namespace {
+void expect_same_description(const lather::bind::type_description& a,
+                             const lather::bind::type_description& b) {
+  SCOPED_TRACE(std::string(a.name));
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.ns, b.ns);
+  EXPECT_EQ(a.kind, b.kind);
+  EXPECT_EQ(a.anonymous, b.anonymous);
+  EXPECT_EQ(a.abstract, b.abstract);
+  EXPECT_EQ(a.base == nullptr, b.base == nullptr);
+  if (a.base && b.base) {
+    EXPECT_EQ(a.base().name, b.base().name);
+  }
+  ASSERT_EQ(a.derived.size(), b.derived.size());
+  for (std::size_t i = 0; i < a.derived.size(); ++i)
+    EXPECT_EQ(a.derived[i]().name, b.derived[i]().name);
+  ASSERT_EQ(a.fields.size(), b.fields.size());
+  for (std::size_t i = 0; i < a.fields.size(); ++i) {
+    const lather::bind::field_description &x = a.fields[i], &y = b.fields[i];
+    SCOPED_TRACE(i);
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.ns, y.ns);
+    EXPECT_EQ(x.kind, y.kind);
+    EXPECT_EQ(x.min_occurs, y.min_occurs);
+    EXPECT_EQ(x.max_occurs, y.max_occurs);
+    EXPECT_EQ(x.nillable, y.nillable);
+    EXPECT_EQ(x.required, y.required);
+    EXPECT_EQ(x.has_default, y.has_default);
+    EXPECT_EQ(x.default_value, y.default_value);
+    EXPECT_EQ(x.polymorphic, y.polymorphic);
+    EXPECT_EQ(x.type().kind, y.type().kind);
+    EXPECT_EQ(x.type().name, y.type().name);
+    EXPECT_EQ(x.type().ns, y.type().ns);
+    ASSERT_EQ(x.alternatives.size(), y.alternatives.size());
+    for (std::size_t k = 0; k < x.alternatives.size(); ++k) {
+      EXPECT_EQ(x.alternatives[k].name, y.alternatives[k].name);
+      EXPECT_EQ(x.alternatives[k].type().name, y.alternatives[k].type().name);
+      EXPECT_EQ(x.alternatives[k].type().kind, y.alternatives[k].type().kind);
+    }
+  }
+}
+}  // namespace
+
+TEST(bind_table, describes_the_type_as_the_template_binding) {
+  using lather::bind::describe;
+  expect_same_description(describe<tt::order<0>>(), describe<tt::order<1>>());
+  expect_same_description(describe<tt::point<0>>(), describe<tt::point<1>>());
+  expect_same_description(describe<tt::price<0>>(), describe<tt::price<1>>());
+  expect_same_description(describe<tt::shape<0>>(), describe<tt::shape<1>>());
+  expect_same_description(describe<tt::circle<0>>(), describe<tt::circle<1>>());
+  // The table's own fields: the base's come from describe<shape>().
+  EXPECT_EQ(describe<tt::circle<1>>().fields.size(), 1u);
+  EXPECT_EQ(describe<tt::circle<1>>().base, &describe<tt::shape<1>>);
+  EXPECT_EQ(describe<tt::order<1>>().fields[14].alternatives[0].type().name, "string");
+}

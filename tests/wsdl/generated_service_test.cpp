@@ -187,6 +187,10 @@ TEST(WsdlGeneratedService, ResponseElementInAnotherNamespaceThanTheRequest) {
   EXPECT_NE(wsdl.find(R"(<wsdl:part name="parameters" element="tns:pingResponse"/>)"),
             std::string::npos)
       << wsdl;
+  // The wrapper's fields come from its table (bind::describe), as a meta<T> would give them.
+  const std::size_t echo = wsdl.find(R"(name="echo")");
+  ASSERT_NE(echo, std::string::npos) << wsdl;
+  EXPECT_NE(wsdl.substr(echo, 80).find(R"(type="xsd:string")"), std::string::npos) << wsdl;
 }
 
 TEST(WsdlGeneratedService, SimpleTypeBodyElementsAreMessages) {

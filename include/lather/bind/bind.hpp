@@ -131,13 +131,18 @@ bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
   }
 }
 
+/// The attributes and children of `x` (its xsi:type already checked).
+template <class X>
+bool read_body(read_ctx& c, X& x) {
+  std::array<std::uint32_t, field_count<X>> counts;
+  return read_complex_body(c, vt_of<X>(), &x, counts.data());
+}
+
 template <class X>
 bool read_complex(read_ctx& c, X& x) {
-  const complex_vt& vt = vt_of<X>();
   if (const xml::attribute* t = scan_xsi(c.r).type)
-    if (check_xsi_complex(c, *t, vt, false) == -2) return false;
-  std::array<std::uint32_t, field_count<X>> counts;
-  return read_complex_body(c, vt, &x, counts.data());
+    if (check_xsi_complex(c, *t, vt_of<X>(), false) == -2) return false;
+  return read_body(c, x);
 }
 
 template <class B, class P, class D>
@@ -159,8 +164,7 @@ bool read_derived(read_ctx& c, P& p) {
         p = std::move(d);
       }
     }
-    std::array<std::uint32_t, field_count<D>> counts;
-    return read_complex_body(c, vt_of<D>(), obj, counts.data());
+    return read_body(c, *obj);
   }
 }
 
@@ -778,10 +782,7 @@ error_info read(xml::reader& r, T& value, const read_options& opts = {}) {
 template <complex_type T>
 error_info read_content(xml::reader& r, T& value, const read_options& opts = {}) {
   detail::read_ctx c{r, opts};
-  std::array<std::uint32_t, field_count<T>> counts;
-  if (!detail::begin_read(c) ||
-      !detail::read_complex_body(c, detail::vt_of<T>(), &value, counts.data()))
-    return detail::finish_read(c);
+  if (!detail::begin_read(c) || !detail::read_body(c, value)) return detail::finish_read(c);
   return {};
 }
 

@@ -5,8 +5,8 @@
 //   for (const auto& f : d.fields)          // own fields (extension: see d.base)
 //     emit(f.name, f.type().name, f.type().ns, f.min_occurs, f.max_occurs);
 //
-// Everything is constant-initialised from the compile-time metadata (lather::meta<T>); for the
-// compile-time fields themselves (member pointers included) use visit_fields<T>() / fields_of<T>.
+// Everything is constant-initialised from lather::meta<T> or a table (lather/bind/table.hpp); for
+// meta<T>'s compile-time fields (member pointers included) use visit_fields<T>() / fields_of<T>.
 #pragma once
 
 #include <array>
@@ -64,6 +64,7 @@ struct type_description {
   describe_fn base;                           ///< xsd:extension base, or nullptr
   std::span<const describe_fn> derived;       ///< meta<T>::derived (direct and indirect)
   std::span<const std::string_view> enum_values;
+  bool abstract;  ///< an abstract C++ class (no element of the type itself)
 };
 
 template <class T>
@@ -138,14 +139,22 @@ constexpr field_description describe_field() {
 
 template <class T>
 struct description_of {
-  static constexpr type_description value = {
-      type_name_of<T>(), type_ns_of<T>(), kind_of<T>(), false, form::unset, {}, nullptr, {}, {}};
+  static constexpr type_description value = {type_name_of<T>(),
+                                             type_ns_of<T>(),
+                                             kind_of<T>(),
+                                             false,
+                                             form::unset,
+                                             {},
+                                             nullptr,
+                                             {},
+                                             {},
+                                             false};
 };
 
 template <class T>
 requires(is_variant<T>::value || std::is_same_v<T, any_element>) struct description_of<T> {
   static constexpr type_description value = {{}, {},      kind_of<T>(), false, form::unset,
-                                             {}, nullptr, {},           {}};
+                                             {}, nullptr, {},           {},    false};
 };
 
 template <enum_type T>
@@ -155,10 +164,33 @@ struct description_of<T> {
     for (std::size_t i = 0; i < n.size(); ++i) n[i] = meta<T>::values[i].name;
     return n;
   }();
-  static constexpr type_description value = {meta<T>::name, meta<T>::ns, type_kind::enumeration,
-                                             false,         form::unset, {},
-                                             nullptr,       {},          names};
+  static constexpr type_description value = {
+      meta<T>::name, meta<T>::ns, type_kind::enumeration, false, form::unset, {}, nullptr, {},
+      names,         false};
 };
+
+/// describe<D> for every type derived from T (meta<T>::derived, flattened).
+template <class T>
+inline constexpr auto derived_describers = []<class... Ds>(types<Ds...>) {
+  return std::array<describe_fn, sizeof...(Ds)>{&describe<Ds>...};
+}(derived_types_of<T>{});
+
+/// describe<meta<T>::base>, or nullptr.
+template <class T>
+constexpr describe_fn base_describer() {
+  if constexpr (derived_type<T>)
+    return &describe<typename meta<T>::base>;
+  else
+    return nullptr;
+}
+
+template <class T>
+constexpr bool anonymous_type() {
+  if constexpr (requires { meta<T>::anonymous; })
+    return meta<T>::anonymous;
+  else
+    return false;
+}
 
 template <complex_type T>
 struct description_of<T> {
@@ -166,24 +198,11 @@ struct description_of<T> {
     return std::array<field_description, sizeof...(I)>{describe_field<T, I>()...};
   }
   (std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(own_fields_of<T>)>>>{});
-  static constexpr auto derived = []<class... Ds>(types<Ds...>) {
-    return std::array<describe_fn, sizeof...(Ds)>{&describe<Ds>...};
-  }(derived_types_of<T>{});
-  static constexpr describe_fn base() {
-    if constexpr (derived_type<T>)
-      return &describe<typename meta<T>::base>;
-    else
-      return nullptr;
-  }
-  static constexpr bool anonymous() {
-    if constexpr (requires { meta<T>::anonymous; })
-      return meta<T>::anonymous;
-    else
-      return false;
-  }
-  static constexpr type_description value = {meta<T>::name, meta<T>::ns,    kind_of<T>(),
-                                             anonymous(),   type_form<T>(), fields,
-                                             base(),        derived,        {}};
+  static constexpr type_description value = {
+      meta<T>::name,        meta<T>::ns,           kind_of<T>(),
+      anonymous_type<T>(),  type_form<T>(),        fields,
+      base_describer<T>(),  derived_describers<T>, {},
+      std::is_abstract_v<T>};
 };
 
 }  // namespace detail

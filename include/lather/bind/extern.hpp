@@ -14,9 +14,17 @@
 // types (meta<T>::fields); lather-wsdl2cpp declares it for every struct it generates.
 #pragma once
 
+#include "lather/bind/meta.hpp"
+
 namespace lather::xml {
 class writer;
 }  // namespace lather::xml
+
+namespace lather::bind {
+struct type_description;
+template <class T>
+const type_description& describe();
+}  // namespace lather::bind
 
 namespace lather::bind::detail {
 struct complex_vt;
@@ -25,6 +33,8 @@ template <class T>
 const complex_vt& vt_of() noexcept;
 template <class X>
 bool read_complex(read_ctx& c, X& x);
+template <class X>
+bool read_body(read_ctx& c, X& x);
 template <class T>
 void write_complex_content(xml::writer& w, const T& x);
 }  // namespace lather::bind::detail
@@ -48,14 +58,21 @@ void write_complex_content(xml::writer& w, const T& x);
   template void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer&,   \
                                                                          const __VA_ARGS__&)
 
-/// T's reading and writing come from a table (lather/bind/table.hpp) defined in another
-/// translation unit with LATHER_BIND_TABLE_DEFINE; meta<T> still describes T.
+/// T's reading, writing and description (describe<T>) come from a table
+/// (lather/bind/table.hpp) defined in another translation unit with LATHER_BIND_TABLE_DEFINE.
 #define LATHER_BIND_TABLE(...)                                                                   \
+  template <>                                                                                    \
+  inline constexpr bool lather::bind::table_bound<__VA_ARGS__> = true;                           \
+  template <>                                                                                    \
+  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>();                 \
   template <>                                                                                    \
   const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept; \
   template <>                                                                                    \
   bool lather::bind::detail::read_complex<__VA_ARGS__>(::lather::bind::detail::read_ctx&,        \
                                                        __VA_ARGS__&);                            \
+  template <>                                                                                    \
+  bool lather::bind::detail::read_body<__VA_ARGS__>(::lather::bind::detail::read_ctx&,           \
+                                                    __VA_ARGS__&);                               \
   template <>                                                                                    \
   void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer&,          \
                                                                 const __VA_ARGS__&)

@@ -187,9 +187,14 @@ using value_type_of = typename detail::unwrap_nillable<slot_type<Member>>::type;
 
 // ---- type categories ----
 
-/// A complex type: meta<T> lists fields.
+/// Whether T is bound through a table (LATHER_BIND_TABLE(T), lather/bind/table.hpp): its
+/// meta<T> names the type and its hierarchy, its table (and describe<T>()) holds the fields.
 template <class T>
-concept complex_type = requires {
+inline constexpr bool table_bound = false;
+
+/// A complex type: meta<T> lists fields, or a table does.
+template <class T>
+concept complex_type = table_bound<T> || requires {
   meta<T>::fields;
 };
 /// An enumeration bound through meta<T>::values.

@@ -8,7 +8,7 @@
 // the same rules and the same bytes as the template binding. lather-wsdl2cpp writes tables
 // for the structs it generates, where compile time is what counts:
 //
-//   // in the header, after meta<acme::Order> (which still describes it, e.g. for WSDL):
+//   // in the header, after meta<acme::Order> (its name and namespace):
 //   LATHER_BIND_TABLE(acme::Order);
 //   // in one .cpp file:
 //   #include "lather/bind/table.hpp"
@@ -23,8 +23,10 @@
 //   LATHER_BIND_TABLE_DEFINE(order_fields, acme::Order);
 //
 // Each field names the namespace of the type that declares it (a base type's fields come
-// first, with the base's namespace), then takes the modifiers of lather::field. The codecs of
-// the simple types (xsd_traits) in the usual shapes are compiled in the lather library.
+// first, with the base's namespace and .inherited()), then takes the modifiers of
+// lather::field. A choice names its alternatives with alternatives<M>({"a", "b"}). The same
+// table describes the type for schema generators (describe<acme::Order>(), describe.hpp). The
+// codecs of the simple types (xsd_traits) in the usual shapes are compiled in the lather library.
 #pragma once
 
 #include <array>
@@ -36,6 +38,7 @@
 #include <vector>
 
 #include "lather/bind/bind.hpp"
+#include "lather/bind/describe.hpp"
 
 namespace lather::bind::detail {
 
@@ -298,10 +301,14 @@ struct field {
   std::string_view owner_ns;  ///< the namespace of the type that declares the field
   form element_form = form::unset;
   bool has_ns = false;
+  bool is_inherited = false;
   detail::read_leaf_fn leaf = nullptr;  ///< codec<M>::read_leaf where M may be read whole
   /// Whether `leaf` is set: under -fsanitize=undefined (-fno-delete-null-pointer-checks), g++
   /// does not take a function's address compared with nullptr as a constant expression.
   bool has_leaf = false;
+  bool polymorphic = false;    ///< a pointer: xsi:type may name a derived type
+  describe_fn type = nullptr;  ///< describe<the value type>
+  std::span<const choice_alternative> alternatives;  ///< choice: name and type per alternative
 
   consteval field min(std::uint32_t n) const {
     field f = *this;
@@ -345,25 +352,47 @@ struct field {
     f.m.default_text = text;
     return f;
   }
+  /// A field of a base type (they come first): not described as the type's own.
+  consteval field inherited() const {
+    field f = *this;
+    f.is_inherited = true;
+    return f;
+  }
 };
 
-/// The element names of a choice, in the variant's order (static storage for a table).
+/// The element names of a choice, in the variant's order, and their types (static storage for
+/// a table).
 template <std::size_t N>
 struct choice_names {
   std::array<std::string_view, N> names;
   std::array<xml::ncname, N> checked;
+  std::array<choice_alternative, N> described;
 };
 namespace detail {
-template <std::size_t N, std::size_t... I>
+template <class... As, std::size_t N, std::size_t... I>
 consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
-                                            std::index_sequence<I...>) {
-  return {{names[I]...}, {xml::ncname(names[I])...}};
+                                            std::index_sequence<I...>, std::variant<As...>*) {
+  return {
+      {names[I]...}, {xml::ncname(names[I])...}, {choice_alternative{names[I], &describe<As>}...}};
 }
 }  // namespace detail
-template <std::size_t N>
+/// The element names of the alternatives of choice member type M (a std::variant, or an
+/// optional or vector of one), in the variant's order.
+template <class M, std::size_t N>
 consteval choice_names<N> alternatives(const std::string_view (&names)[N]) {
-  return detail::make_alternatives(names, std::make_index_sequence<N>{});
+  using V = value_type_of<M>;
+  static_assert(std::variant_size_v<V> == N, "one element name per alternative");
+  return detail::make_alternatives(names, std::make_index_sequence<N>{}, static_cast<V*>(nullptr));
 }
+
+/// The fields of a table (fields() makes it): how the binding reads and writes them, and how
+/// describe<T>() describes them (the base types' `inherited` fields first).
+template <std::size_t N>
+struct field_table {
+  std::array<bind::detail::field_match, N> match;
+  std::array<field_description, N> described;
+  std::size_t inherited = 0;
+};
 
 namespace detail {
 template <class M>
@@ -379,6 +408,8 @@ consteval field make(std::string_view owner_ns, std::string_view name, field_kin
   f.m.max_occurs = S::max;
   f.m.offset = offset;
   f.m.nillable = is_nillable<slot_type<M>>::value;
+  f.polymorphic = S::is_pointer || shape<slot_type<M>>::is_pointer;
+  f.type = &describe<typename shape<value_type_of<M>>::value_type>;
   if (kind == field_kind::attribute) {
     f.m.read_attr = &bind::detail::codec<M>::read_attr;
     f.m.write = &bind::detail::codec<M>::write_attr;
@@ -394,6 +425,9 @@ consteval field make(std::string_view owner_ns, std::string_view name, field_kin
     }
   return f;
 }
+// Not constexpr on purpose: reached only while a table is evaluated, where calling it is an
+// error whose message names it.
+inline void inherited_fields_come_first() {}
 // (Plain constexpr, and the consteval calls above in return statements: clang 14 rejects a
 // consteval call that initializes a variable inside a consteval function template.)
 constexpr field with_occurs(field f, std::uint32_t min, std::uint32_t max) {
@@ -401,11 +435,12 @@ constexpr field with_occurs(field f, std::uint32_t min, std::uint32_t max) {
   f.m.max_occurs = max;
   return f;
 }
-constexpr field with_alternatives(field f, const std::string_view* names, std::uint32_t n,
-                                  const xml::ncname* checked) {
-  f.m.alternatives = names;
-  f.m.alternative_count = n;
-  f.m.write_alternatives = checked;
+template <std::size_t N>
+constexpr field with_alternatives(field f, const choice_names<N>& names) {
+  f.m.alternatives = names.names.data();
+  f.m.alternative_count = static_cast<std::uint32_t>(N);
+  f.m.write_alternatives = names.checked.data();
+  f.alternatives = names.described;
   return f;
 }
 }  // namespace detail
@@ -440,17 +475,15 @@ consteval field choice(std::string_view owner_ns, std::size_t offset,
                        const choice_names<N>& names) {
   static_assert(std::variant_size_v<slot_type<M>> == N, "one element name per alternative");
   return detail::with_alternatives(detail::make<M>(owner_ns, {}, field_kind::element, offset),
-                                   names.names.data(), static_cast<std::uint32_t>(N),
-                                   names.checked.data());
+                                   names);
 }
 
 /// The fields of a struct whose namespace is `type_ns`, in schema order (its base's first):
 /// namespaces resolved as meta<T>'s are, and what the reader needs precomputed.
 template <class... F>
-consteval std::array<bind::detail::field_match, sizeof...(F)> fields(std::string_view type_ns,
-                                                                     F... f) {
+consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
   std::array<field, sizeof...(F)> in{f...};
-  std::array<bind::detail::field_match, sizeof...(F)> out{};
+  field_table<sizeof...(F)> out{};
   for (std::size_t i = 0; i < in.size(); ++i) {
     field& x = in[i];
     bind::detail::field_match& m = x.m;
@@ -469,25 +502,53 @@ consteval std::array<bind::detail::field_match, sizeof...(F)> fields(std::string
     std::size_t j = i + 1;
     while (j < in.size() && in[j].m.kind == field_kind::attribute) ++j;
     m.next_element = static_cast<std::uint32_t>(j);
-    out[i] = m;
+    out.match[i] = m;
+    out.described[i] = {m.name,         m.ns,          m.kind,     m.min_occurs,
+                        m.max_occurs,   m.nillable,    m.required, m.has_default,
+                        m.default_text, x.polymorphic, x.type,     x.alternatives};
+    if (x.is_inherited) {
+      if (out.inherited != i) detail::inherited_fields_come_first();
+      out.inherited = i + 1;
+    }
   }
   return out;
 }
 
-/// The table of T (meta<T> names it and its hierarchy) over `fields`.
-template <class T, std::size_t N>
-consteval bind::detail::complex_vt complex(const std::array<bind::detail::field_match, N>& f) {
-  int text = -1;
+namespace detail {
+template <std::size_t N>
+constexpr int text_field(const field_table<N>& f) {
   for (std::size_t i = 0; i < N; ++i)
-    if (f[i].kind == field_kind::text) text = static_cast<int>(i);
+    if (f.match[i].kind == field_kind::text) return static_cast<int>(i);
+  return -1;
+}
+}  // namespace detail
+
+/// The run-time view of T (meta<T> names it and its hierarchy) over `fields`.
+template <class T, std::size_t N>
+consteval bind::detail::complex_vt complex(const field_table<N>& f) {
   return {meta<T>::name,
           meta<T>::ns,
-          f.data(),
+          f.match.data(),
           static_cast<std::uint32_t>(N),
-          text,
+          detail::text_field(f),
           &bind::detail::finalize_table,
           &bind::detail::base_vt<T>,
           &bind::detail::derived_vts<T>};
+}
+
+/// describe<T>() over `fields`: T's own fields, those of its base in describe<base>().
+template <class T, std::size_t N>
+consteval type_description description(const field_table<N>& f) {
+  return {meta<T>::name,
+          meta<T>::ns,
+          detail::text_field(f) < 0 ? type_kind::complex : type_kind::simple_content,
+          bind::detail::anonymous_type<T>(),
+          bind::detail::type_form<T>(),
+          std::span<const field_description>(f.described.data() + f.inherited, N - f.inherited),
+          bind::detail::base_describer<T>(),
+          bind::detail::derived_describers<T>,
+          {},
+          std::is_abstract_v<T>};
 }
 
 }  // namespace lather::bind::table
@@ -495,6 +556,12 @@ consteval bind::detail::complex_vt complex(const std::array<bind::detail::field_
 /// T (declared LATHER_BIND_TABLE(T)) is read and written from the table `FIELDS` (a constant
 /// made by lather::bind::table::fields): defines T's binding here.
 #define LATHER_BIND_TABLE_DEFINE(FIELDS, ...)                                                     \
+  template <>                                                                                     \
+  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {                 \
+    static constexpr ::lather::bind::type_description d =                                         \
+        ::lather::bind::table::description<__VA_ARGS__>(FIELDS);                                  \
+    return d;                                                                                     \
+  }                                                                                               \
   template <>                                                                                     \
   const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept { \
     static constexpr ::lather::bind::detail::complex_vt vt =                                      \
@@ -504,8 +571,14 @@ consteval bind::detail::complex_vt complex(const std::array<bind::detail::field_
   template <>                                                                                     \
   bool lather::bind::detail::read_complex<__VA_ARGS__>(::lather::bind::detail::read_ctx & c,      \
                                                        __VA_ARGS__ & x) {                         \
-    std::array<std::uint32_t, std::tuple_size_v<decltype(FIELDS)>> counts;                        \
+    std::array<std::uint32_t, std::tuple_size_v<decltype(FIELDS.match)>> counts;                  \
     return ::lather::bind::detail::read_table(c, vt_of<__VA_ARGS__>(), &x, counts.data());        \
+  }                                                                                               \
+  template <>                                                                                     \
+  bool lather::bind::detail::read_body<__VA_ARGS__>(::lather::bind::detail::read_ctx & c,         \
+                                                    __VA_ARGS__ & x) {                            \
+    std::array<std::uint32_t, std::tuple_size_v<decltype(FIELDS.match)>> counts;                  \
+    return ::lather::bind::detail::read_complex_body(c, vt_of<__VA_ARGS__>(), &x, counts.data()); \
   }                                                                                               \
   template <>                                                                                     \
   void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer & w,        \

@@ -13,10 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "lather/bind/extern.hpp"
 #include "lather/bind/meta.hpp"
 #include "lather/soap/style.hpp"
 
 namespace lather {
+namespace bind {
+struct field_description;
+}  // namespace bind
 
 class service;
 struct operation_options;
@@ -58,7 +62,7 @@ struct wsdl_operation_def {
   bool one_way = false;
   std::string element_ns, request_element, response_element;  ///< document styles
   std::string response_ns;  ///< the response element's namespace ("" = element_ns)
-  std::vector<xsd_field> request_parts, response_parts;       ///< RPC styles
+  std::vector<xsd_field> request_parts, response_parts;  ///< RPC styles
   std::vector<wsdl_fault_def> faults;
 };
 
@@ -71,6 +75,10 @@ class wsdl_builder {
   /// T's fields as XSD particles (for anonymous wrapper types and RPC parts).
   template <class T>
   std::vector<xsd_field> fields_of();
+  /// type_of and fields_of for a type described at run time (bind::describe<T>(): how the
+  /// types bound through tables, lather/bind/table.hpp, are described).
+  xsd_ref type_of(const bind::type_description& d);
+  std::vector<xsd_field> fields_of(const bind::type_description& d);
 
   void add_element(std::string ns, std::string name, std::vector<xsd_field> anonymous_type);
   void add_element(std::string ns, std::string name, xsd_ref type);
@@ -91,6 +99,7 @@ class wsdl_builder {
  private:
   template <class F>
   xsd_field field_of(const F& f);
+  xsd_field field_of(const bind::field_description& f);
   template <class V>
   xsd_ref value_type_ref();
 
@@ -158,37 +167,45 @@ xsd_field wsdl_builder::field_of(const F& f) {
 
 template <class T>
 std::vector<xsd_field> wsdl_builder::fields_of() {
-  std::vector<xsd_field> out;
-  bind::visit_fields<T>([&](const auto& f) { out.push_back(field_of(f)); });
-  return out;
+  if constexpr (bind::table_bound<T>) {
+    return fields_of(bind::describe<T>());
+  } else {
+    std::vector<xsd_field> out;
+    bind::visit_fields<T>([&](const auto& f) { out.push_back(field_of(f)); });
+    return out;
+  }
 }
 
 template <class T>
 xsd_ref wsdl_builder::type_of() {
-  xsd_ref id{std::string(meta<T>::ns), std::string(meta<T>::name)};
-  auto key = std::pair{id.ns, id.name};
-  if (types_.count(key)) return id;
-  xsd_type_def& d = types_[key];  // registered first: recursive types terminate
-  d.id = id;
-  if constexpr (bind::enum_type<T>) {
-    d.enumeration = true;
-    for (const auto& e : meta<T>::values) d.values.emplace_back(e.name);
+  if constexpr (bind::table_bound<T>) {
+    return type_of(bind::describe<T>());
   } else {
-    d.abstract = std::is_abstract_v<T>;
-    std::vector<xsd_field> fields;
-    if constexpr (bind::derived_type<T>) {
-      using B = typename meta<T>::base;
-      xsd_ref base = type_of<B>();
-      std::apply([&](const auto&... f) { (fields.push_back(field_of(f)), ...); },
-                 bind::own_fields_of<T>);
-      types_[key].base = base;
+    xsd_ref id{std::string(meta<T>::ns), std::string(meta<T>::name)};
+    auto key = std::pair{id.ns, id.name};
+    if (types_.count(key)) return id;
+    xsd_type_def& d = types_[key];  // registered first: recursive types terminate
+    d.id = id;
+    if constexpr (bind::enum_type<T>) {
+      d.enumeration = true;
+      for (const auto& e : meta<T>::values) d.values.emplace_back(e.name);
     } else {
-      fields = fields_of<T>();
+      d.abstract = std::is_abstract_v<T>;
+      std::vector<xsd_field> fields;
+      if constexpr (bind::derived_type<T>) {
+        using B = typename meta<T>::base;
+        xsd_ref base = type_of<B>();
+        std::apply([&](const auto&... f) { (fields.push_back(field_of(f)), ...); },
+                   bind::own_fields_of<T>);
+        types_[key].base = base;
+      } else {
+        fields = fields_of<T>();
+      }
+      types_[key].fields = std::move(fields);
+      [&]<class... Ds>(lather::types<Ds...>) { (type_of<Ds>(), ...); }(bind::derived_types_of<T>{});
     }
-    types_[key].fields = std::move(fields);
-    [&]<class... Ds>(lather::types<Ds...>) { (type_of<Ds>(), ...); }(bind::derived_types_of<T>{});
+    return id;
   }
-  return id;
 }
 
 }  // namespace lather
