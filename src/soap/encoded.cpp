@@ -535,6 +535,15 @@ void decoder::read_base64_string(std::string_view text, std::string& out) const 
     fail_value(ec, text, "base64Binary");
   }
   out.assign(bytes.bytes.begin(), bytes.bytes.end());
+  // A string holds text: bytes that are not (a character XML cannot carry, broken UTF-8) would
+  // be refused only when the value is written again, far from the request that sent them.
+  if (!xml::is_text(out)) {
+    const std::error_code ec = bind::make_error_code(bind::errc::invalid_lexical);
+    throw fault_error{make_fault(ec,
+                                 "xsd:base64Binary for a string decodes to bytes that are "
+                                 "not UTF-8 XML text"),
+                      ec};
+  }
 }
 
 }  // namespace lather::soap

@@ -543,6 +543,23 @@ std::optional<std::string_view> writer::prefix_in_scope(std::string_view ns) con
   return st.bindings[b].prefix;
 }
 
+bool is_text(std::string_view s) noexcept {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x80) {
+      const std::size_t n = utf8_char_length(p, end);
+      if (n == 0) return false;
+      p += n;
+      continue;
+    }
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
+    ++p;
+  }
+  return true;
+}
+
 namespace {
 // Escaped character data; long texts go out in slices so a streaming output can hand them on
 // as they are written.

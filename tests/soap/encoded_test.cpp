@@ -388,6 +388,22 @@ TEST(SoapEncodedHostile, DanglingHref) {
   EXPECT_NE(e.get().reason.find("nowhere"), std::string::npos);
 }
 
+TEST(SoapEncodedHostile, Base64StringThatIsNotTextIsASenderFault) {
+  // SOAP::Lite sends a non-ASCII string as xsd:base64Binary ("aMOpbGxv" is "h\u00e9llo"); bytes
+  // that are no UTF-8 text (a broken sequence, a C0 control) are refused when read, not when
+  // the string is written again (found by fuzz_soap_envelope: regress_base64_string_not_text).
+  const std::string_view sent = "aMOpbGxv";
+  ASSERT_NE(soaplite_fetch.find(sent), std::string::npos);
+  for (const std::string_view bad : {"aMOpbGzv" /* ends in 0xEF */, "AQ==" /* U+0001 */}) {
+    std::string doc{soaplite_fetch};
+    doc.replace(doc.find(sent), sent.size(), bad);
+    const auto e = decode_fault<setting_ptr>(doc);
+    EXPECT_EQ(e.get().code, soap::fault_code::sender) << bad;
+    EXPECT_EQ(e.get().reason,
+              "xsd:base64Binary for a string decodes to bytes that are not UTF-8 XML text");
+  }
+}
+
 TEST(SoapEncodedHostile, HrefToNonIdAndNonLocal) {
   // An element exists but carries no id.
   EXPECT_EQ(

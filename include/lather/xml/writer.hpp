@@ -111,6 +111,10 @@ class document_start {
   std::unique_ptr<writer> recorder_;  // holds the recorded frames, bindings and their strings
 };
 
+/// True when `s` is UTF-8 made of XML characters only, i.e. what writer::text() and attribute
+/// values accept (for checking text that did not come from the reader, such as decoded bytes).
+bool is_text(std::string_view s) noexcept;
+
 /// Writes well-formed XML into an output. Errors (bad state, characters XML cannot carry,
 /// invalid UTF-8) throw lather::xml::error: errc::writer_bad_state for misuse,
 /// errc::writer_invalid_char for text, attribute values, CDATA or URIs that XML cannot carry.
