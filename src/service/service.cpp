@@ -226,6 +226,61 @@ service& service::header(std::string ns, std::string local, header_reader read) 
   return *this;
 }
 
+namespace {
+
+/// The typed header entries of one call (service::header with a message type).
+class typed_headers final : public call_state {
+ public:
+  struct entry {
+    std::string_view ns, local;  // the registration's, which outlives the call
+    const message_type* type;
+    std::unique_ptr<void, void (*)(void*) noexcept> value;
+    bool present = false;
+  };
+  void clear() override {
+    for (entry& e : entries) e.present = false;
+  }
+  entry& find(std::string_view ns, std::string_view local, const message_type& t) {
+    for (entry& e : entries)
+      if (e.type == &t && e.ns == ns && e.local == local) return e;
+    entries.push_back({ns, local, &t, {t.create(), t.destroy}});
+    return entries.back();
+  }
+  std::vector<entry> entries;
+};
+
+constexpr char typed_headers_key = 0;
+
+}  // namespace
+
+service& service::header(std::string ns, std::string local, const message_type& t) {
+  for (const header_binding& h : headers_)
+    if (h.ns == ns && h.local == local) return *this;
+  // headers_ does not change once calls run, so the call reads its strings in place.
+  const std::size_t i = headers_.size();
+  headers_.push_back(
+      {std::move(ns), std::move(local), [this, i, &t](call_context& ctx, xml::reader& r) {
+         const header_binding& b = headers_[i];
+         typed_headers::entry& e =
+             ctx.state<typed_headers>(&typed_headers_key).find(b.ns, b.local, t);
+         t.reset(e.value.get());
+         if (bind::error_info err = t.read_content(r, e.value.get(), opts_.read)) {
+           soap::fault f;
+           f.code = soap::fault_code::sender;
+           f.reason = "SOAP header {" + b.ns + "}" + b.local + ": " + err.message;
+           throw soap::fault_error(std::move(f));
+         }
+         e.present = true;
+       }});
+  return *this;
+}
+
+void* request_header(call_context& ctx, std::string_view ns, std::string_view local) {
+  for (typed_headers::entry& e : ctx.state<typed_headers>(&typed_headers_key).entries)
+    if (e.present && e.ns == ns && e.local == local) return e.value.get();
+  return nullptr;
+}
+
 service& service::intercept(interceptor i) {
   interceptors_.push_back(std::move(i));
   return *this;

@@ -97,6 +97,12 @@ void generator::collect_roots() {
           if (in_body(p, out ? bo.output : bo.input) && p.element->type->kind == type_kind::simple)
             reach(simple_body(*p.element));
       }
+      // A literal header element of a simple type: a struct of one member, as a body's.
+      for (const binding_message* bm : {&bo.input, &bo.output})
+        for (const soap_header& h : bm->headers)
+          if (h.part && h.part->element && h.use == body_use::literal &&
+              h.part->element->type->kind == type_kind::simple)
+            reach(simple_body(*h.part->element));
       // Which types the messages of each use reach: a type only encoded messages reach gets
       // no literal binding (its SOAP-ENC arrays may be nillable, which literal XML cannot say).
       for (const message* msg : msgs) {

@@ -25,6 +25,14 @@ struct fault_plan {
   std::string ns, element;  ///< the detail element
 };
 
+/// A soap:header part of an operation's request or response, as a member of its headers struct.
+struct header_plan {
+  std::string member;       ///< the member (the part's name)
+  std::string type;         ///< qualified C++ type of the header element
+  std::string ns, element;  ///< the header element
+  bool required = false;    ///< wsdl:required="true": a plain member, else std::optional
+};
+
 struct operation_plan {
   std::string name, method;  ///< WSDL operation, proxy/service method
   std::string async_method;  ///< the proxy's asynchronous method
@@ -41,6 +49,10 @@ struct operation_plan {
   std::vector<fault_plan> faults;
   /// A one-way operation (input, no output): response_type and response_element are "".
   bool one_way = false;
+  /// The typed soap:header parts of the request and of the response, and the structs that
+  /// hold them (qualified C++ names; "" when there is none).
+  std::vector<header_plan> request_headers, response_headers;
+  std::string request_headers_type, response_headers_type;
 };
 
 struct port_type_plan {
@@ -76,6 +88,10 @@ struct mock_input {
   std::vector<port_type_plan> port_types;
   std::vector<mock_path> paths;
 };
+
+/// The parameters of an operation's service method (and of the client's methods with SOAP
+/// headers): the request, its headers, the response and its headers (those it has).
+std::string header_params(const operation_plan& op);
 
 /// The header of one port type: its client proxy and abstract service class, declared (their
 /// methods are in operations_<k>.cpp). `faults_header`: the header of the fault classes.

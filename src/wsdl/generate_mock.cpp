@@ -118,9 +118,21 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
     const port_type_plan& pt = in.port_types[i];
     t += "struct mock" + std::to_string(i) + " final : ::" + ns + "::" + pt.cls + "Service {\n";
     for (const operation_plan& op : pt.operations)
-      if (op.one_way)
+      if (!op.request_headers.empty() || !op.response_headers.empty()) {
+        // With SOAP headers: the sample response and its required headers.
+        t += "  void " + op.method + "(" + header_params(op) + ") override {\n    (void)request;\n";
+        if (!op.request_headers.empty()) t += "    (void)request_headers;\n";
+        if (!op.response_headers.empty()) t += "    (void)response_headers;\n";
+        if (!op.one_way)
+          t += "    lather::message_type_of<" + op.response_type + ">().reset(&response);\n    " +
+               ns + "::mock::sample(response, 0);\n";
+        for (const header_plan& h : op.response_headers)
+          if (h.required)
+            t += "    " + ns + "::mock::sample(response_headers." + h.member + ", 0);\n";
+        t += "  }\n";
+      } else if (op.one_way) {
         t += "  void " + op.method + "(const " + op.request_type + "&) override {}\n";
-      else
+      } else
         t += "  void " + op.method + "(const " + op.request_type + "&, " + op.response_type +
              "& response) override {\n    lather::message_type_of<" + op.response_type +
              ">().reset(&response);\n    " + ns + "::mock::sample(response, 0);\n  }\n";

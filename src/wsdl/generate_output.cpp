@@ -329,8 +329,7 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k) const {
   return names + "constexpr auto fields_" + id + " = fields(" + quote(s.ns) + list + ");\n";
 }
 
-/// The body: parts= when given, else every part not bound to a header. Headers are not in
-/// the typed API yet (call_options::headers sends them).
+/// The body: parts= when given, else every part not bound to a header (header_plans()).
 bool generator::in_body(const part& p, const binding_message& bm) {
   if (bm.body && bm.body->parts)
     return std::find(bm.body->parts->begin(), bm.body->parts->end(), p.name) !=
@@ -365,6 +364,33 @@ const element_decl* generator::body_element(const message* msg, const binding_me
     return nullptr;
   }
   return e;
+}
+
+std::vector<detail::header_plan> generator::header_plans(const std::string& key,
+                                                         const binding_message& bm, bool response,
+                                                         std::set<std::string>& includes) {
+  std::vector<detail::header_plan> out;
+  std::set<std::string> members;
+  for (const soap_header& h : bm.headers) {
+    const std::string which = response ? "response" : "request";
+    if (!h.part) continue;
+    const element_decl* e = h.part->element;
+    const complex_type* t = e && h.use == body_use::literal ? body_type(*e) : nullptr;
+    auto si = t ? struct_index_.find(t) : struct_index_.end();
+    if (si == struct_index_.end() || !structs_[si->second].refused.empty() ||
+        !literal(structs_[si->second])) {
+      names_.push_back("  note: " + key + ": " + which + " header part " + h.part->name +
+                       " is not typed (encoded, type= or not generated): call_options::headers "
+                       "sends it");
+      continue;
+    }
+    const struct_plan& s = structs_[si->second];
+    message_structs_.insert(si->second);
+    includes.insert(s.file);
+    out.push_back({unique_name(identifier(h.part->name), members), qualified(s.name), e->name.ns,
+                   e->name.local, h.required});
+  }
+  return out;
 }
 
 std::vector<detail::fault_plan> generator::typed_faults(const binding_operation& bo,
@@ -455,11 +481,39 @@ void generator::emit_port_types() {
       }
       std::string method = unique_name(identifier(bo->name), methods);
       std::string async = unique_name(method + "_async", methods);
-      operations.push_back({bo->name, method, async, bo->soap_action, qualified(req->name),
-                            res ? qualified(res->name) : "", element_ns, request_element,
-                            response_element, response_ns, style, bo->input_action,
-                            bo->output_action, fault_actions_of(*bo), typed_faults(*bo, includes),
-                            one_way});
+      operations.push_back({bo->name,
+                            method,
+                            async,
+                            bo->soap_action,
+                            qualified(req->name),
+                            res ? qualified(res->name) : "",
+                            element_ns,
+                            request_element,
+                            response_element,
+                            response_ns,
+                            style,
+                            bo->input_action,
+                            bo->output_action,
+                            fault_actions_of(*bo),
+                            typed_faults(*bo, includes),
+                            one_way,
+                            {},
+                            {},
+                            "",
+                            ""});
+      detail::operation_plan& op = operations.back();
+      const std::string key = pt->name.local + "." + bo->name;
+      op.request_headers = header_plans(key, bo->input, false, includes);
+      if (!one_way) op.response_headers = header_plans(key, bo->output, true, includes);
+      for (int res = 0; res < 2; ++res) {
+        if ((res ? op.response_headers : op.request_headers).empty()) continue;
+        std::string& type = res ? op.response_headers_type : op.request_headers_type;
+        const std::string name =
+            unique_name(method + (res ? "_response_headers" : "_request_headers"), type_names_);
+        names_.push_back(key + " " + (res ? "response" : "request") + " headers -> " +
+                         o_.cpp_namespace + "::" + name);
+        type = qualified(name);
+      }
     }
     if (operations.empty()) continue;
     names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +

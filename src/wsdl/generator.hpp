@@ -257,9 +257,12 @@ class generator {
   void emit_bind_sources(const std::set<std::string>& type_headers);
   std::string bind_table(const struct_plan& s, std::size_t k) const;
 
-  /// The body: parts= when given, else every part not bound to a header. Headers are not in
-  /// the typed API yet (call_options::headers sends them).
+  /// The body: parts= when given, else every part not bound to a header (header_plans()).
   static bool in_body(const part& p, const binding_message& bm);
+  /// The typed soap:header parts of `bm` (literal element parts of a generated struct type);
+  /// the others are noted in names.txt (call_options::headers still sends them).
+  std::vector<detail::header_plan> header_plans(const std::string& key, const binding_message& bm,
+                                                bool response, std::set<std::string>& includes);
 
   /// The one body part of a binding message, when the proxies can carry it: a single element
   /// part of a generated struct type, no SOAP headers. Else "" and `why`.

@@ -306,6 +306,10 @@ struct drop_context<std::tuple<call_context&, A...>> {
 
 }  // namespace detail
 
+/// The request's SOAP header entry {ns}local as read by service::header(ns, local, t): a
+/// pointer to the `t` (the caller may move from it), nullptr when the request has none.
+void* request_header(call_context& ctx, std::string_view ns, std::string_view local);
+
 /// A registered operation (type-erased); the server dispatches to it, the WSDL generator
 /// describes it.
 class operation_entry {
@@ -423,6 +427,12 @@ class service {
   /// Understand the SOAP header {ns}local: `read` gets the reader on its start tag and must
   /// read it through its end tag (e.g. lather::bind::read into a header struct).
   service& header(std::string ns, std::string local, header_reader read);
+  /// Understand the SOAP header {ns}local and read it into an object of message type `t`
+  /// (lather/service/message_type.hpp), kept in the call's state: a handler with the call's
+  /// context gets it with request_header() (lather-wsdl2cpp's services read their soap:header
+  /// parts this way). A header that does not bind is a Sender fault. Registering an element
+  /// that is registered already (by an operation of another port type) adds nothing.
+  service& header(std::string ns, std::string local, const message_type& t);
   service& intercept(interceptor i);
   /// Decode requests and encode responses with `c` (one per service; before the server
   /// starts). lather::mtom installs itself this way (lather/mtom/mtom.hpp).
