@@ -466,8 +466,6 @@ void server::mount(std::string path, service& s) {
   auto mp = std::make_unique<mount_point>();
   mp->path = path;
   mp->svc = &s;
-  for (std::size_t i = 0; i <= s.operations().size(); ++i)
-    mp->metrics.push_back(std::make_unique<operation_metrics>());
   mount_point* raw = mp.get();
   impl_->mounts.push_back(std::move(mp));
   impl_->http.route(std::move(path), [this, raw](http::request& req, http::response& res) {
@@ -475,10 +473,22 @@ void server::mount(std::string path, service& s) {
   });
 }
 
+// The mounted services are complete once the server starts: their per-operation metrics are
+// sized now, and later registrations throw (worker threads read them without a lock).
+void server::seal_services() {
+  for (auto& mp : impl_->mounts) {
+    mp->svc->started_ = true;
+    while (mp->metrics.size() <= mp->svc->operations().size())
+      mp->metrics.push_back(std::make_unique<operation_metrics>());
+  }
+}
+
 void server::start() {
+  seal_services();
   impl_->http.start();
 }
 void server::run() {
+  seal_services();
   impl_->http.run();
 }
 void server::stop() {

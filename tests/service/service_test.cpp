@@ -25,6 +25,7 @@
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "lather/service/service.hpp"
+#include "local_server.hpp"
 
 namespace {
 
@@ -700,6 +701,30 @@ TEST_F(service_fixture, GetWithoutWsdlQueryIs405AndUnknownPathIs404) {
   http::client h{base_};
   EXPECT_EQ(h.get("/test").status, 405u);
   EXPECT_EQ(h.get("/test/nothing").status, 404u);
+}
+
+// A served service is complete: registering on it once its server started is refused (it used to
+// grow the operation table past the metrics the server had sized and crash the next call), and
+// the service goes on answering what it had.
+TEST(ServiceMount, RegisteringAfterTheServerStartedThrowsAndTheServiceStillAnswers) {
+  lather::service svc{"late", std::string(lather_test::test_ns)};
+  svc.operation("add", [](const add_request& in) { return add_response{in.a + in.b}; });
+  lather_test::local_server srv{"/late", svc};
+  try {
+    svc.operation("sub", [](const add_request& in) { return add_response{in.a - in.b}; });
+    FAIL() << "an operation registered after mount was accepted";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string_view(e.what()).find("operation sub registered after its server started"),
+              std::string_view::npos)
+        << e.what();
+  }
+  EXPECT_THROW(svc.header("urn:h", "h", [](lather::call_context&, lather::xml::reader&) {}),
+               std::logic_error);
+  EXPECT_THROW(svc.intercept({}), std::logic_error);
+  EXPECT_THROW(svc.codec(nullptr), std::logic_error);
+  EXPECT_EQ(svc.operations().size(), 1u);
+  lather::client c{srv.url("/late")};
+  EXPECT_EQ(c.call<add_response>("add", add_request{2, 3}).result, 5);
 }
 
 }  // namespace

@@ -108,22 +108,34 @@ TEST_F(wsse_signed_response, LargeResponseIsSignedWhole) {
 }
 
 TEST_F(wsse_signed_response, TamperedResponseIsRefused) {
-  // Changed on the way, after the server signed it.
-  svc_.intercept({.before = {},
-                  .after = {},
-                  .whole_request = {},
-                  .fault_headers = {},
-                  .whole_response = [](call_context&, std::string& envelope) {
-                    const auto at = envelope.find(">5<");
-                    if (at != std::string::npos) envelope[at + 1] = '6';
-                  }});
-  client c{url()};
+  // Changed on the way, after the server signed it: an interceptor added after the signing
+  // one, on a service of its own (a started server's services take no more interceptors).
+  service tampered_svc{"Calc", std::string(wsse_test::ns)};
+  tampered_svc.operation("add", [](const wsse_test::add& in) {
+    return wsse_test::addResponse{in.a + in.b, ""};
+  });
+  wsse::server_security tampered_sec{no_passwords, signs_responses()};
+  tampered_sec.install(tampered_svc);
+  tampered_svc.intercept({.before = {},
+                          .after = {},
+                          .whole_request = {},
+                          .fault_headers = {},
+                          .whole_response = [](call_context&, std::string& envelope) {
+                            const auto at = envelope.find(">5<");
+                            if (at != std::string::npos) envelope[at + 1] = '6';
+                          }});
+  server tampering{{.address = "127.0.0.1", .port = 0, .threads = 1}};
+  tampering.mount("/calc", tampered_svc);
+  tampering.start();
+  const std::string at = "http://127.0.0.1:" + std::to_string(tampering.port()) + "/calc";
+  client c{at};
   wsse::client_security{verifies()}.install(c);
   EXPECT_EQ((wsse_test::fault_of<wsse_test::addResponse>(c, "add", wsse_test::add{2, 3})),
             "FailedCheck");
   // Without verification the client would have believed it.
-  client trusting{url()};
+  client trusting{at};
   EXPECT_EQ(trusting.call<wsse_test::addResponse>("add", wsse_test::add{2, 3}).result, 6);
+  tampering.stop();
 }
 
 TEST_F(wsse_signed_response, UnsignedUntrustedAndStaleResponsesAreRefused) {

@@ -66,7 +66,8 @@ class server {
   server& operator=(const server&) = delete;
 
   /// Serve `s` at `path` (exact path; query "?wsdl" gives its WSDL). The service must outlive
-  /// the server. Call before start().
+  /// the server. Call before start(). Once the server has started, registering an operation,
+  /// header, interceptor or codec on `s` throws std::logic_error.
   void mount(std::string path, service& s);
   void start();
   /// start() and block until stop(); SIGTERM/SIGINT drain (see http::server::run and
@@ -81,6 +82,7 @@ class server {
   std::string metrics_text() const;
 
  private:
+  void seal_services();
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -459,9 +459,14 @@ class service {
   const soap::envelope_starts& envelope_starts() const noexcept { return envelope_starts_; }
 
  private:
+  friend class server;
   void add(std::unique_ptr<operation_entry> op);
+  /// Throws std::logic_error once a server serving this service has started: it sized its
+  /// per-operation metrics then, and its worker threads read the registrations unlocked.
+  void check_open(std::string_view what) const;
 
   std::string name_, tns_;
+  bool started_ = false;  // set by server::start/run
   service_options opts_;
   std::vector<std::unique_ptr<operation_entry>> ops_;
   std::vector<header_binding> headers_;
