@@ -67,7 +67,7 @@ class wsdl_writer {
     for (const auto& f : fields) {
       note_ns(f.ns);
       note_ns(f.type.ns);
-      for (const auto& a : f.alternatives) note_ns(a.second.ns);
+      for (const auto& a : f.alternatives) note_ns(a.type.ns);
     }
   }
   void collect_namespaces() {
@@ -96,7 +96,7 @@ class wsdl_writer {
     for (const auto& f : fields) {
       if (!f.type.ns.empty() && f.type.ns != xs) out.insert(f.type.ns);
       for (const auto& a : f.alternatives)
-        if (a.second.ns != xs) out.insert(a.second.ns);
+        if (a.type.ns != xs) out.insert(a.type.ns);
     }
   }
 
@@ -124,10 +124,11 @@ class wsdl_writer {
             w_.start_element(xs, "choice");
             w_.attribute("", "minOccurs", occurs(f.min));
             w_.attribute("", "maxOccurs", occurs(f.max));
-            for (const auto& [name, type] : f.alternatives) {
+            for (const auto& a : f.alternatives) {
               xsd_field one = f;
               one.min = one.max = 1;
-              write_element_particle(schema_ns, name, f.ns, type, one);
+              one.nillable = a.nillable;
+              write_element_particle(schema_ns, a.name, f.ns, a.type, one);
             }
             w_.end_element();
             break;
@@ -487,7 +488,7 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
   if (v.kind == bind::type_kind::choice) {
     x.what = xsd_field::kind::choice;
     for (const bind::choice_alternative& a : f.alternatives)
-      x.alternatives.emplace_back(std::string(a.name), type_of(a.type()));
+      x.alternatives.push_back({std::string(a.name), type_of(a.type()), a.nillable});
   } else if (v.kind != bind::type_kind::any_element) {
     x.type = type_of(v);
   }

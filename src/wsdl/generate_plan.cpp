@@ -125,6 +125,11 @@ std::string generator::sample_of(const type* t, const std::string& expr, const s
   return "text(" + expr + ", " + quote(fixed.empty() ? sample_value(*st) : fixed) + "); ";
 }
 
+std::string generator::sample_first(const element_decl& e, const std::string& variant) {
+  const std::string alt = "std::get<0>(" + variant + ")";
+  return e.nillable ? alt + ".emplace(); " + sample_of(e.type, "*" + alt) : sample_of(e.type, alt);
+}
+
 /// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
 /// wildcard a declared element, else (or when none fits) one in a namespace it allows.
 std::string generator::sample_any(const wildcard& w, const std::string& tns) const {
@@ -317,8 +322,8 @@ void generator::plan_alternatives(const particle& p,
   for (const particle* a : alternatives) {
     if (a->what != particle::kind::element)
       throw error(a->where,
-                  "xs:choice alternative other than a non-nillable element (a sequence, "
-                  "choice or wildcard) is not generated yet");
+                  "xs:choice alternative other than an element (a sequence, choice or "
+                  "wildcard) is not generated yet");
     if (a->min == 0) min = 0;
     if (a->max > 1 && max != unbounded) {
       max = unbounded;
@@ -328,10 +333,6 @@ void generator::plan_alternatives(const particle& p,
     std::size_t from = alts.size();
     substitutable(*a->element, alts);
     for (std::size_t i = from; i < alts.size(); ++i) {
-      if (alts[i]->nillable)
-        throw error(a->where,
-                    "xs:choice alternative other than a non-nillable element (a sequence, "
-                    "choice or wildcard) is not generated yet");
       if (alts[i]->name.ns != s.ns)
         throw error(a->where, "xs:choice alternative " + alts[i]->name.str() +
                                   " outside the type's namespace is not generated yet");
@@ -344,9 +345,10 @@ void generator::plan_alternatives(const particle& p,
   std::string member;
   std::vector<std::string> types;
   // Alternatives are told apart by position (the binding's choice() is index based), so two
-  // of the same C++ type stay distinct.
+  // of the same C++ type stay distinct. A nillable alternative reads and writes xsi:nil.
   for (const element_decl* e : alts) {
-    types.push_back(value_type(e->type, s, max <= 1, e->where));
+    std::string v = value_type(e->type, s, max <= 1, e->where);
+    types.push_back(e->nillable ? "lather::nillable<" + v + ">" : v);
     f.alternatives.push_back(e->name.local);
     member += (member.empty() ? "" : "Or") + e->name.local;
   }
@@ -362,11 +364,10 @@ void generator::plan_alternatives(const particle& p,
     if (min > 1 && !optional_ctx) f.modifiers += ".min(" + std::to_string(min) + ")";
     if (max != unbounded) f.modifiers += ".max(" + std::to_string(max) + ")";
     // The first alternative: a default-constructed variant holds it.
-    f.sample =
-        sample_items(f.member, optional ? 0 : min, sample_of(alts[0]->type, "std::get<0>(x)"));
+    f.sample = sample_items(f.member, optional ? 0 : min, sample_first(*alts[0], "x"));
   } else {
     f.cpp_type = optional ? "std::optional<" + variant + ">" : variant;
-    if (!optional) f.sample = sample_of(alts[0]->type, "std::get<0>(v." + f.member + ")");
+    if (!optional) f.sample = sample_first(*alts[0], "v." + f.member);
   }
   s.fields.push_back(std::move(f));
 }

@@ -146,6 +146,9 @@ class generator {
   /// A statement giving `expr` (a value of XSD type `t`) its sample value, "" when its
   /// default-constructed value is one (anyType, a generated enum: its first enumerator).
   std::string sample_of(const type* t, const std::string& expr, const std::string& fixed = {});
+  /// A statement giving choice `variant` (holding its first alternative, element `e`) a sample
+  /// value; a nillable alternative is given a value, not nil.
+  std::string sample_first(const element_decl& e, const std::string& variant);
 
   /// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
   /// wildcard a declared element, else (or when none fits) one in a namespace it allows.

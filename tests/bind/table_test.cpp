@@ -68,7 +68,7 @@ struct order {
   std::optional<point<K>> corner;
   std::vector<point<K>> path;
   std::variant<std::string, std::int32_t> pick;
-  std::vector<std::variant<point<K>, std::string>> mix;
+  std::vector<std::variant<point<K>, lather::nillable<std::string>>> mix;  // a nillable branch
   std::optional<price<K>> cost;
   std::vector<bool> flags;
   std::unique_ptr<shape<K>> figure;
@@ -178,7 +178,8 @@ constexpr auto order_fields =
            element<std::optional<P>>(tt::ns, "corner", offsetof(O, corner)),
            element<std::vector<P>>(tt::ns, "path", offsetof(O, path)),
            choice<std::variant<std::string, std::int32_t>>(tt::ns, offsetof(O, pick), pick_names),
-           choice<std::vector<std::variant<P, std::string>>>(tt::ns, offsetof(O, mix), mix_names),
+           choice<std::vector<std::variant<P, lather::nillable<std::string>>>>(
+               tt::ns, offsetof(O, mix), mix_names),
            element<std::optional<R>>(tt::ns, "cost", offsetof(O, cost)),
            element<std::vector<bool>>(tt::ns, "flags", offsetof(O, flags)),
            element<std::unique_ptr<S>>(tt::ns, "figure", offsetof(O, figure)),
@@ -225,7 +226,7 @@ constexpr std::string_view full =
     R"(<o:comment xsi:nil="true"/><local>l</local><x:foreign>f</x:foreign><o:shade>GREEN</o:shade>)"
     R"(<o:origin><o:x>1</o:x></o:origin><o:corner><o:x>2</o:x><o:y>3</o:y></o:corner>)"
     R"(<o:path><o:x>4</o:x></o:path><o:path><o:x>5</o:x></o:path><o:number>9</o:number>)"
-    R"(<o:word>w</o:word><o:pt><o:x>6</o:x></o:pt><o:cost currency="EUR">1.5</o:cost>)"
+    R"(<o:word>w</o:word><o:pt><o:x>6</o:x></o:pt><o:word xsi:nil="true"/><o:cost currency="EUR">1.5</o:cost>)"
     R"(<o:flags>true</o:flags><o:flags>0</o:flags>)"
     R"(<o:figure xsi:type="x:circle"><o:label>c</o:label><x:radius>2</x:radius></o:figure>)"
     R"(<z:any xmlns:z="urn:z" a="1"><z:b/></z:any></o:order>)";
@@ -237,6 +238,8 @@ TEST(bind_table, same_values_and_bytes_as_the_template_binding) {
   EXPECT_NE(b.xml.find(":level>7</"), std::string::npos) << b.xml;
   EXPECT_NE(b.xml.find(R"(:type="ns3:circle")"), std::string::npos) << b.xml;
   EXPECT_NE(b.xml.find("<z:b/>"), std::string::npos) << b.xml;
+  EXPECT_NE(b.xml.find(R"(XMLSchema-instance" ns2:nil="true"/><ns1:cost)"), std::string::npos)
+      << b.xml;
   expect_same(full);
   // Minimal: defaults, absent optionals, a choice's other branch.
   expect_same(R"(<order xmlns="urn:t" id="B"><name/><comment>c</comment><local xmlns="">l</local>)"
@@ -272,6 +275,10 @@ TEST(bind_table, same_errors_as_the_template_binding) {
       R"(<figure xsi:type="nope"><label/></figure></order>)",
       R"(<order xmlns="urn:t" id="a"><name/><comment/><local xmlns="">l</local><shade>RED</shade>)"
       R"(<origin><x>1</x></origin><text/><cost currency="E">x</cost></order>)",
+      // nil on a choice's alternative that is not nillable
+      R"(<order xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="a"><name/>)"
+      R"(<comment/><local xmlns="">l</local><shade>RED</shade><origin><x>1</x></origin><text/>)"
+      R"(<pt xsi:nil="true"/></order>)",
       // a missing choice
       R"(<order xmlns="urn:t" id="a"><name/><comment/><local xmlns="">l</local><shade>RED</shade>)"
       R"(<origin><x>1</x></origin></order>)",

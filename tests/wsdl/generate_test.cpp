@@ -241,7 +241,7 @@ TEST(WsdlGenerate, UnsupportedConstructsAreRefusedWithTheirPosition) {
        "g.wsdl:6:3: type R contains itself through required elements"},
       {R"(<xs:element name="in"><xs:complexType><xs:choice><xs:sequence><xs:element name="a" type="xs:int"/></xs:sequence><xs:element name="b" type="xs:int"/></xs:choice></xs:complexType></xs:element>
   <xs:element name="out"><xs:complexType/></xs:element>)",
-       "g.wsdl:5:50: xs:choice alternative other than a non-nillable element"},
+       "g.wsdl:5:50: xs:choice alternative other than an element (a sequence"},
   };
   // A construct in a type: the operations that reach it are skipped, saying why; a type
   // that contains itself by value is an error.

@@ -8,6 +8,7 @@
 #include "features/features.hpp"
 #include "interop/interop.hpp"
 #include "lather/bind/bind.hpp"
+#include "lather/bind/describe.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
@@ -131,7 +132,9 @@ TEST(WsdlGenerated, EveryGeneratedConstructRoundTrips) {
   d.year = 2020;
   d.month = 1;
   d.day = 31;
-  req.pOrd = {price, d, price};  // document order of a repeated choice
+  // Document order of a repeated choice; its nillable alternative holds a value or nil.
+  req.pOrd = {price, lather::nillable<lather::xsd::date>{d}, price,
+              lather::nillable<lather::xsd::date>{}};
   req.tree.label = "root";
   req.tree.child.resize(2);
   req.tree.child[1].label = "leaf";
@@ -145,12 +148,22 @@ TEST(WsdlGenerated, EveryGeneratedConstructRoundTrips) {
   std::string xml = to_xml("urn:features", "request", req);
   for (const char* want :
        {"<ns1:class>-L1</ns1:class>", "<plain>p</plain>", "<ns1:ints>1 2 3</ns1:ints>",
-        "<ns1:word>w</ns1:word>", "currency=\"EUR\">12.5</ns1:p>", "lang=\"de\""})
+        "<ns1:word>w</ns1:word>", "currency=\"EUR\">12.5</ns1:p>", "lang=\"de\"",
+        "<ns1:d>2020-01-31</ns1:d>", "nil=\"true\"/><ns1:tree>"})
     EXPECT_NE(xml.find(want), std::string::npos) << want << "\n" << xml;
   featuresgen::request back;
   lather::bind::error_info e = from_xml(xml, back);
   ASSERT_FALSE(e) << e.message << "\n" << xml;
   EXPECT_EQ(back, req) << xml;
+
+  // The table describes the nillable alternative (a service's ?wsdl says nillable="true").
+  const lather::bind::field_description* choice = nullptr;
+  for (const auto& f : lather::bind::describe<featuresgen::request>().fields)
+    if (f.alternatives.size() == 2 && f.alternatives[1].name == "d") choice = &f;
+  ASSERT_NE(choice, nullptr);
+  EXPECT_FALSE(choice->alternatives[0].nillable);
+  EXPECT_TRUE(choice->alternatives[1].nillable);
+  EXPECT_EQ(choice->alternatives[1].type().name, "date");
 }
 
 TEST(WsdlGenerated, RecursionThroughAnOptionalMemberIsBoxed) {

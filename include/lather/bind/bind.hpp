@@ -94,7 +94,11 @@ bool read_complex(read_ctx& c, X& x);
 template <class P>
 bool read_pointer(read_ctx& c, P& p);
 
-/// Read one value of type X on its start tag (xsi:nil already handled).
+template <class Slot>
+bool read_item_at(read_ctx& c, Slot& s, std::uint32_t alt, const field_match* fm);
+
+/// Read one value of type X on its start tag (xsi:nil already handled, except for a choice:
+/// its alternative `alt` decides whether xsi:nil is allowed).
 template <class X>
 bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
   if constexpr (element_reading_type<X>) {
@@ -118,7 +122,7 @@ bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
       using fn = bool (*)(read_ctx&, X&, const field_match*);
       static constexpr fn table[] = {+[](read_ctx& cc, X& v, const field_match* f) {
         if (v.index() != I) v.template emplace<I>();
-        return read_value(cc, std::get<I>(v), 0, f);
+        return read_item_at(cc, std::get<I>(v), 0, f);  // a nillable alternative takes nil
       }...};
       return table[alt](c, x, fm);
     }
@@ -245,7 +249,7 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt, con
     else
       return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, fm);
   } else if constexpr (S::is_optional || S::is_pointer) {
-    if (const int nil = nil_state(c)) {
+    if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
       if (nil < 0) return false;
       if constexpr (is_nillable<Slot>::value) {
         slot_of(m, occ).reset();
@@ -271,18 +275,22 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt, con
 }
 
 /// One occurrence of an element field (`fm`) into its slot `s` (a plain member, or an item of
-/// a sequence), on its start tag.
+/// a sequence), on its start tag. A choice leaves xsi:nil to its alternative `alt`.
 template <class Slot>
 bool read_item_at(read_ctx& c, Slot& s, std::uint32_t alt, const field_match* fm) {
-  if (const int nil = nil_state(c)) {
-    if (nil < 0) return false;
-    if constexpr (is_nillable<Slot>::value) {
-      s.reset();
-      return skip_nil_content(c);
+  if constexpr (is_variant<Slot>::value) {
+    return read_value(c, s, alt, fm);
+  } else {
+    if (const int nil = nil_state(c)) {
+      if (nil < 0) return false;
+      if constexpr (is_nillable<Slot>::value) {
+        s.reset();
+        return skip_nil_content(c);
+      }
+      return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
     }
-    return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+    return read_slot_value(c, s, alt, fm);
   }
-  return read_slot_value(c, s, alt, fm);
 }
 
 /// One occurrence of element field I of T into its slot `s`.

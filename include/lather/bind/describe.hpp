@@ -37,6 +37,7 @@ using describe_fn = const type_description& (*)();
 struct choice_alternative {
   std::string_view name;  ///< element name
   describe_fn type;
+  bool nillable = false;  ///< a nillable element (a lather::nillable<T> alternative)
 };
 
 struct field_description {
@@ -99,9 +100,10 @@ struct alternatives_of<std::variant<As...>> {
   template <std::size_t N>
   static constexpr std::array<choice_alternative, N> make(
       const std::array<std::string_view, N>& names) {
-    std::array<describe_fn, N> types{&describe<As>...};
+    std::array<describe_fn, N> types{&describe<typename unwrap_nillable<As>::type>...};
+    std::array<bool, N> nillable{is_nillable<As>::value...};
     std::array<choice_alternative, N> out{};
-    for (std::size_t i = 0; i < N; ++i) out[i] = {names[i], types[i]};
+    for (std::size_t i = 0; i < N; ++i) out[i] = {names[i], types[i], nillable[i]};
     return out;
   }
 };

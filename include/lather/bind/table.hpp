@@ -105,7 +105,8 @@ bool codec<M>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt
       return fail(c, errc::xml_error, "a text field of a complex type");
   }
   if constexpr (S::is_optional || S::is_pointer) {
-    if (const int nil = nil_state(c)) {
+    // A choice leaves xsi:nil to its alternative.
+    if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
       if (nil < 0) return false;
       if constexpr (is_nillable<Slot>::value) {
         slot_of(m, occ).reset();
@@ -372,8 +373,11 @@ namespace detail {
 template <class... As, std::size_t N, std::size_t... I>
 consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
                                             std::index_sequence<I...>, std::variant<As...>*) {
-  return {
-      {names[I]...}, {xml::ncname(names[I])...}, {choice_alternative{names[I], &describe<As>}...}};
+  return {{names[I]...},
+          {xml::ncname(names[I])...},
+          {choice_alternative{names[I],
+                              &describe<typename bind::detail::unwrap_nillable<As>::type>,
+                              is_nillable<As>::value}...}};
 }
 }  // namespace detail
 /// The element names of the alternatives of choice member type M (a std::variant, or an

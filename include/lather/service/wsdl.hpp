@@ -30,6 +30,13 @@ struct xsd_ref {
   std::string ns, name;
 };
 
+/// One alternative of an xs:choice: its element name and type.
+struct xsd_alternative {
+  std::string name;
+  xsd_ref type;
+  bool nillable = false;
+};
+
 /// One particle or attribute of a complex type (or one part of an RPC message).
 struct xsd_field {
   enum class kind : std::uint8_t { element, attribute, text, any, choice } what = kind::element;
@@ -38,7 +45,7 @@ struct xsd_field {
   std::uint32_t min = 1, max = 1;
   bool nillable = false, required = false;
   std::string default_text;
-  std::vector<std::pair<std::string, xsd_ref>> alternatives;  ///< choice
+  std::vector<xsd_alternative> alternatives;  ///< choice
 };
 
 struct xsd_type_def {
@@ -154,8 +161,10 @@ xsd_field wsdl_builder::field_of(const F& f) {
   if constexpr (bind::is_variant<V>::value) {
     x.what = xsd_field::kind::choice;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (x.alternatives.emplace_back(std::string(f.alternatives[I]),
-                                   value_type_ref<std::variant_alternative_t<I, V>>()),
+      (x.alternatives.push_back(
+           {std::string(f.alternatives[I]),
+            value_type_ref<bind::value_type_of<std::variant_alternative_t<I, V>>>(),
+            bind::is_nillable<std::variant_alternative_t<I, V>>::value}),
        ...);
     }
     (std::make_index_sequence<std::variant_size_v<V>>{});
