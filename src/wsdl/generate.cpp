@@ -309,6 +309,33 @@ std::string generator::file_for(const std::string& ns) {
   return file;
 }
 
+namespace {
+
+void particle_names(const particle& p, std::set<std::string>& out) {
+  if (p.what == particle::kind::element) out.insert(identifier(p.element->name.local));
+  if (p.what == particle::kind::any) out.insert("any");
+  if (p.what == particle::kind::group)
+    for (const particle& q : p.group->particles) particle_names(q, out);
+}
+
+/// The names the members `t` inherits from its C++ bases are made from (element and attribute
+/// names; a member may carry a suffix, so this is a superset of what clashes). `t`'s struct
+/// must not take one: in its scope the struct's own name hides the inherited member
+/// (`offsetof(Topic, Topic)` names the constructor).
+std::set<std::string> inherited_names(const complex_type& t) {
+  std::set<std::string> out;
+  for (const complex_type* d = &t; d->derived == complex_type::derivation::extension &&
+                                   d->base->kind == type_kind::complex && !d->base->builtin;) {
+    d = static_cast<const complex_type*>(d->base);
+    if (d->content_model) particle_names(*d->content_model, out);
+    if (d->content_kind == complex_type::content::simple) out.insert("value");
+    for (const attribute_use& a : d->attributes) out.insert(identifier(a.decl->name.local));
+  }
+  return out;
+}
+
+}  // namespace
+
 void generator::assign_names() {
   // Named types claim their names first, in model order; anonymous types (named after their
   // element) come after, so a named type never gets a suffix because of an element.
@@ -334,7 +361,7 @@ void generator::assign_names() {
       s.anonymous = s.t->anonymous();
       s.xml_name = s.anonymous ? s.t->context.local : s.t->name.local;
       s.ns = s.t->name.ns;
-      s.name = unique_name(identifier(s.xml_name), type_names_);
+      s.name = unique_name(identifier(s.xml_name), type_names_, inherited_names(*s.t));
       s.file = file_for(s.ns);
       names_.push_back((s.anonymous ? "anonymous complexType of " + s.t->context.str()
                                     : "complexType " + s.t->name.str()) +

@@ -48,11 +48,12 @@ std::string identifier(std::string_view raw) {
   return out;
 }
 
-std::string unique_name(std::string base, std::set<std::string>& used) {
-  if (used.insert(base).second) return base;
+std::string unique_name(std::string base, std::set<std::string>& used,
+                        const std::set<std::string>& avoid) {
+  if (!avoid.count(base) && used.insert(base).second) return base;
   for (int i = 2;; ++i) {
     std::string n = base + "_" + std::to_string(i);
-    if (used.insert(n).second) return n;
+    if (!avoid.count(n) && used.insert(n).second) return n;
   }
 }
 

@@ -11,8 +11,9 @@ namespace lather::wsdl::detail {
 /// runs of '_' collapse (no reserved "__"), keywords and macros get a trailing '_'.
 std::string identifier(std::string_view raw);
 
-/// `base`, or base_2, base_3, ... : the first not in `used`, which it joins.
-std::string unique_name(std::string base, std::set<std::string>& used);
+/// `base`, or base_2, base_3, ... : the first in neither `used` (which it joins) nor `avoid`.
+std::string unique_name(std::string base, std::set<std::string>& used,
+                        const std::set<std::string>& avoid = {});
 
 /// A C++ string literal of `s`.
 std::string quote(std::string_view s);

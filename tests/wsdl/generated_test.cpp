@@ -166,6 +166,22 @@ TEST(WsdlGenerated, EveryGeneratedConstructRoundTrips) {
   EXPECT_EQ(choice->alternatives[1].type().name, "date");
 }
 
+TEST(WsdlGenerated, AStructNamedLikeAnInheritedMemberTakesAnotherName) {
+  // Element Part extends Section, whose members are Part elements: the struct is Part_2.
+  featuresgen::Part_2 p;
+  p.parent = "top";
+  p.Part.resize(1);
+  p.Part[0].Part.resize(1);
+  std::string xml = to_xml("urn:features", "Part", p);
+  EXPECT_NE(xml.find("parent=\"top\"><ns1:Part><ns1:Part/></ns1:Part></ns1:Part>"),
+            std::string::npos)
+      << xml;
+  featuresgen::Part_2 back;
+  lather::bind::error_info e = from_xml(xml, back);
+  ASSERT_FALSE(e) << e.message << "\n" << xml;
+  EXPECT_EQ(back, p);
+}
+
 TEST(WsdlGenerated, RecursionThroughAnOptionalMemberIsBoxed) {
   // Fault -> cause (optional Cause) -> fault (Fault): the optional member is a shared_ptr.
   featuresgen::Fault f;
