@@ -7,6 +7,7 @@
 // are chosen by the request line, so the seeds (whole requests) steer the fuzzer there.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -64,12 +65,18 @@ struct in_process_server {
   std::abort();
 }
 
+// The harness itself could not run the input (not a finding in the server): say why.
+[[noreturn]] void harness_error(const char* call) {
+  std::perror(call);
+  std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static in_process_server server;  // never destroyed: its threads serve until exit
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) std::abort();
+  if (fd < 0) harness_error("socket");
   timeval tv{10, 0};
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
@@ -77,11 +84,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   a.sin_family = AF_INET;
   a.sin_port = htons(server.srv->port());
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) std::abort();
+  // libFuzzer's timer signal (SIGALRM, for -timeout) interrupts these calls: with a socket
+  // timeout set, the kernel never restarts them (signal(7)), so each one retries on EINTR. An
+  // interrupted connect goes on in the background; its outcome is read once it is writable.
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    if (errno != EINTR) harness_error("connect");
+    pollfd p{fd, POLLOUT, 0};
+    int ready;
+    while ((ready = ::poll(&p, 1, 10'000)) < 0 && errno == EINTR) {
+    }
+    int error = 0;
+    socklen_t length = sizeof error;
+    ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length);
+    if (ready != 1 || error != 0) {
+      errno = ready == 1 ? error : ETIMEDOUT;
+      harness_error("connect");
+    }
+  }
   // The server may answer and close before it has read everything (an error early in the
   // request): a failed send is not a finding, the response is.
   for (std::size_t sent = 0; sent < size;) {
     const ssize_t n = ::send(fd, data + sent, size - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     sent += static_cast<std::size_t>(n);
   }
@@ -94,6 +118,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       response.append(buf, static_cast<std::size_t>(n));
       continue;
     }
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) fail("no close within 10 s", response);
     break;  // closed (or reset: the server gave up on a request it refused)
   }
