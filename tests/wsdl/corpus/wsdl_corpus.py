@@ -248,6 +248,26 @@ def serve_and_check(corpus, svc, server, samples, serving):
     return {}
 
 
+def build(work, name, jobs):
+    """Builds NAME's mock server: (exit status, output, {build_seconds (wall), build_cpu_seconds
+    (user + system of every compile and link; a ccache hit costs almost none),
+    build_peak_mb (the largest process, a compile of the generated code)})."""
+    with open(os.path.join(work, "build", name + ".build.log"), "w+") as out:
+        t0 = time.monotonic()
+        p = subprocess.Popen(["cmake", "--build", os.path.join(work, "build"), "-j", str(jobs),
+                              "--target", ident(name) + "_mock_server"], stdout=out,
+                             stderr=subprocess.STDOUT)
+        # wait4: the usage of this child and every descendant it waited for, ru_maxrss the
+        # largest of them (Linux).
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        cost = {"build_seconds": round(time.monotonic() - t0, 1),
+                "build_cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+                "build_peak_mb": round(usage.ru_maxrss / 1024)}
+        out.seek(0)
+        return p.returncode, out.read(), cost
+
+
 def run(a):
     work, corpus = os.path.abspath(a.work), os.path.abspath(a.corpus)
     svc = next(s for s in manifest(corpus) if s["name"] == a.service)
@@ -280,15 +300,12 @@ def run(a):
         result["ops"] = {k: {"samples": "not generated", "served": "not generated"} for k in keys}
     else:
         result["stage"] = "build"
-        t0 = time.monotonic()
-        b = subprocess.run(["cmake", "--build", os.path.join(work, "build"), "-j", str(jobs(a)),
-                            "--target", ident(name) + "_mock_server"], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
-        result["build_seconds"] = round(time.monotonic() - t0, 1)
-        if b.returncode != 0:
-            errors = [l for l in b.stdout.splitlines() if "error:" in l]
+        status, output, cost = build(work, name, jobs(a))
+        result.update(cost)
+        if status != 0:
+            errors = [l for l in output.splitlines() if "error:" in l]
             result["detail"] = (errors or ["build failed"])[0][-300:]
-            sys.stdout.write(b.stdout[-4000:])
+            sys.stdout.write(output[-4000:])
             result["ops"] = {k: {"samples": "build failed", "served": "build failed"}
                              for k in keys}
         elif checker_error:
@@ -367,7 +384,8 @@ def report(a):
             with open(path) as f:
                 r = json.load(f)
             summary = {k: r.get(k, "") for k in ("name", "passed", "operations", "date", "stage",
-                                                 "build_seconds")}
+                                                 "build_seconds", "build_cpu_seconds",
+                                                 "build_peak_mb")}
             lines = ["### %s\n\n" % name]
             if r["detail"]:
                 lines.append("%s: %s\n\n" % (r["stage"], r["detail"].replace("|", "\\|")))
@@ -389,9 +407,10 @@ def report(a):
         total_ops += summary["operations"]
         full += summary["passed"] == summary["operations"]
         label = " (`long`)" if svc["bytes"] > LONG_BYTES else ""
-        rows.append("| [%s](#%s)%s | %d | %d | %s | %s | %s |\n" % (
+        rows.append("| [%s](#%s)%s | %d | %d | %s | %s | %s | %s | %s |\n" % (
             name, name, label, summary["passed"], summary["operations"], summary["stage"],
-            summary.get("build_seconds", ""), summary["date"]))
+            summary.get("build_seconds", ""), summary.get("build_cpu_seconds", ""),
+            summary.get("build_peak_mb", ""), summary["date"]))
         sections.append(section)
     with open(a.doc, "w") as f:
         f.write("# The WSDL corpus through lather-wsdl2cpp --mock\n\n"
@@ -404,14 +423,17 @@ def report(a):
                 "answered (`--url`). An operation passes when both pass.\n\n"
                 "Command: `%s`. Contracts over 50 kB carry the CTest label `long` and run only "
                 "with -DLATHER_LONG_TESTS=ON: their generated code takes minutes to compile at -O0 "
-                "(build seconds per service below); a row keeps the date it last ran.\n\n"
+                "(below: the build's wall seconds, which depend on the machine's load, its CPU "
+                "seconds, all compiles and links, where ccache hits count almost nothing, and the "
+                "peak memory of its largest process, one compile of the generated code); a row "
+                "keeps the date it last ran.\n\n"
                 % a.command)
         f.write("**%d of %d operations pass; %d of %d services completely** "
                 "(gSOAP's own sample messages: %d of %d operations, %d services).\n\n" % (
                     total_pass, total_ops, full, len(rows), GSOAP["passed"],
                     GSOAP["operations"], GSOAP["services"]))
-        f.write("| service | pass | operations | stage reached | build s | run |\n"
-                "|---|---|---|---|---|---|\n")
+        f.write("| service | pass | operations | stage reached | build s | build CPU s | "
+                "peak MB | run |\n|---|---|---|---|---|---|---|---|\n")
         f.writelines(rows)
         f.write("\nStage: `generate` = lather-wsdl2cpp refused the contract, `build` = the "
                 "generated project did not compile, `check` = generated and built, then "
