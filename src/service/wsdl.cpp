@@ -29,6 +29,7 @@ class wsdl_writer {
 
   std::string write(std::string_view address) {
     collect_namespaces();
+    name_fault_messages();
     w_.xml_declaration();
     w_.declare_namespace("wsdl", wsdl_ns);
     w_.declare_namespace("soap", soap11_binding_ns);
@@ -288,26 +289,45 @@ class wsdl_writer {
     w_.end_element();
   }
 
+  // One message per detail element, shared by the operations that declare a fault with it
+  // (two operations' faults of one name may carry different elements): <name>Fault after the
+  // first fault that declares it, made unique among the messages.
+  void name_fault_messages() {
+    std::set<std::string> names;
+    for (const auto& op : b_.operations()) {
+      names.insert(op.name + "Request");
+      names.insert(op.name + "Response");
+    }
+    for (const auto& op : b_.operations())
+      for (const auto& f : op.faults) {
+        auto [it, added] = fault_messages_.try_emplace(std::pair{f.element.ns, f.element.name});
+        if (!added) continue;
+        std::string name = f.name + "Fault";
+        for (int n = 2; !names.insert(name).second; ++n)
+          name = f.name + "Fault" + std::to_string(n);
+        it->second = std::move(name);
+      }
+  }
+
   void write_messages() {
-    std::set<std::string> fault_messages;
     for (const auto& op : b_.operations()) {
       write_message(op.name + "Request", op, true);
       if (!op.one_way) write_message(op.name + "Response", op, false);
-      // One message per fault name, shared by the operations that declare it.
-      for (const auto& f : op.faults) {
-        if (!fault_messages.insert(f.name).second) continue;
-        w_.start_element(wsdl_ns, "message");
-        w_.attribute("", "name", fault_message_name(f));
-        w_.start_element(wsdl_ns, "part");
-        w_.attribute("", "name", "fault");
-        w_.attribute("", "element", qname(f.element));
-        w_.end_element();
-        w_.end_element();
-      }
+    }
+    for (const auto& [element, name] : fault_messages_) {
+      w_.start_element(wsdl_ns, "message");
+      w_.attribute("", "name", name);
+      w_.start_element(wsdl_ns, "part");
+      w_.attribute("", "name", "fault");
+      w_.attribute("", "element", qname({element.first, element.second}));
+      w_.end_element();
+      w_.end_element();
     }
   }
 
-  static std::string fault_message_name(const wsdl_fault_def& f) { return f.name + "Fault"; }
+  const std::string& fault_message_name(const wsdl_fault_def& f) const {
+    return fault_messages_.at(std::pair{f.element.ns, f.element.name});
+  }
 
   std::string port_type_name() const {
     const std::string& name = s_.options().wsdl_names.port_type;
@@ -427,6 +447,7 @@ class wsdl_writer {
   xml::writer w_;
   std::map<std::string, std::string> prefixes_;
   std::set<std::string> schema_namespaces_;
+  std::map<std::pair<std::string, std::string>, std::string> fault_messages_;  // element -> name
 };
 
 }  // namespace
@@ -511,7 +532,8 @@ void wsdl_builder::add_operation(wsdl_operation_def op, const operation_options&
   // WSDL 1.1 one-way operations have no faults.
   if (!op.one_way)
     for (const fault_declaration& f : o.faults) {
-      f.describe(*this, f);
+      if (!f.detail || !f.detail->schema.type) continue;
+      add_element(f.ns, f.element, f.detail->schema.type(*this));
       op.faults.push_back({f.name, {f.ns, f.element}});
     }
   operations_.push_back(std::move(op));

@@ -20,6 +20,7 @@ struct mock_struct {
 
 /// A typed fault: the exception class generated for a fault detail element (faults.hpp).
 struct fault_plan {
+  std::string name;         ///< the wsdl:fault name (the operation's)
   std::string cls;          ///< the exception class (in the generated namespace)
   std::string detail_type;  ///< qualified C++ type of the detail element
   std::string ns, element;  ///< the detail element

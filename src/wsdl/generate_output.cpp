@@ -415,7 +415,7 @@ std::vector<detail::fault_plan> generator::typed_faults(const binding_operation&
     }
     message_structs_.insert(si->second);
     includes.insert(s.file);
-    out.push_back({cls->second, qualified(s.name), e->name.ns, e->name.local});
+    out.push_back({f.name, cls->second, qualified(s.name), e->name.ns, e->name.local});
   }
   return out;
 }

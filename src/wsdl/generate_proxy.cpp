@@ -510,6 +510,11 @@ std::string registration(const std::string& service, const operation_plan& op) {
   for (const auto& [ns, element, action] : op.fault_actions)
     text += "    o.fault_actions.push_back({" + quote(ns) + ", " + quote(element) + ", " +
             quote(action) + "});\n";
+  // The typed faults, for the service's ?wsdl.
+  if (!op.one_way)
+    for (const fault_plan& f : op.faults)
+      text += "    o.faults.push_back({" + quote(f.name) + ", " + quote(f.ns) + ", " +
+              quote(f.element) + ", &" + message_type(f.detail_type) + "});\n";
   if (has_headers(op)) return header_registration(service, op, std::move(text));
   if (op.one_way)
     return text + "    s.operation(" + quote(op.name) + ", " + message_type(Req) +

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -410,6 +411,35 @@ TEST_F(service_fixture, DeclaredFaultsAreDescribedInTheWsdl) {
   EXPECT_EQ(binding_faults, (std::vector<std::string>{"http://schemas.xmlsoap.org/wsdl/soap/",
                                                       "http://schemas.xmlsoap.org/wsdl/soap12/"}))
       << wsdl;
+}
+
+// Two operations' faults of one name with different detail elements: a message each, so each
+// operation's wsdl:fault names the message of its own element.
+TEST(ServiceWsdl, FaultsOfOneNameWithDifferentElementsGetAMessageEach) {
+  service svc{"Faults", std::string(test_ns)};
+  auto handler = [](const lookup_request& in) { return add_response{in.id}; };
+  operation_options a, b;
+  a.faults = {fault_type<invalid_id>("Failed")};
+  b.faults = {fault_type<error_detail>("Failed")};
+  a.request_element = "a";
+  b.request_element = "b";
+  svc.operation("a", handler, a);
+  svc.operation("b", handler, b);
+  const std::string wsdl = generate_wsdl(svc, "http://127.0.0.1:1/");
+  // Every message has one part here: message i's part is part i.
+  const auto messages = test::find_elements(wsdl, "/definitions/message");
+  const auto parts = test::find_elements(wsdl, "/definitions/message/part");
+  ASSERT_EQ(messages.size(), parts.size());
+  std::map<std::string, std::string> element_of;  // message -> its part's element
+  for (std::size_t i = 0; i < messages.size(); ++i)
+    element_of["tns:" + messages[i].attribute("name").value_or("")] =
+        parts[i].attribute("element").value_or("");
+  std::vector<std::string> fault_elements;  // per operation (a, b), its fault's element
+  for (const auto& f : test::find_elements(wsdl, "/definitions/portType/operation/fault")) {
+    EXPECT_EQ(f.attribute("name"), "Failed");
+    fault_elements.push_back(element_of[f.attribute("message").value_or("")]);
+  }
+  EXPECT_EQ(fault_elements, (std::vector<std::string>{"tns:InvalidId", "tns:errorDetail"})) << wsdl;
 }
 
 TEST_F(service_fixture, HandlerExceptionsBecomeServerFaultsWithoutInternals) {

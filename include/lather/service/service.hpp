@@ -61,13 +61,15 @@ class wsdl_builder;
 
 /// A fault an operation declares (operation_options::faults): the generated WSDL gets a
 /// wsdl:message whose part is the detail element, a wsdl:fault in the portType operation and a
-/// soap:fault in each binding. Make one with lather::fault_type<Detail>() and throw
-/// soap::fault_of<Detail> from the handler.
+/// soap:fault in each binding, and the schema declares the detail element with its type. Make
+/// one with lather::fault_type<Detail>() and throw soap::fault_of<Detail> from the handler
+/// (lather-wsdl2cpp's services fill it from the contract's wsdl:fault).
 struct fault_declaration {
   std::string name;         ///< wsdl:fault name (default: the detail type's name)
   std::string ns, element;  ///< the detail element {ns}element
-  /// Registers the detail element and its type with the WSDL being generated.
-  void (*describe)(wsdl_builder&, const fault_declaration&) = nullptr;
+  /// The detail element's type (its `schema` describes it); the WSDL leaves out a fault whose
+  /// type it cannot describe.
+  const message_type* detail = nullptr;
 };
 
 /// Per-operation settings.
@@ -105,11 +107,6 @@ struct operation_options {
 
 using soap::fault_of;
 
-namespace detail {
-template <class Detail>
-void describe_fault(wsdl_builder& b, const fault_declaration& f);  // detail/describe.hpp
-}  // namespace detail
-
 /// Declare that an operation throws soap::fault_of<Detail>:
 ///   opts.faults = {lather::fault_type<InvalidId>()};
 template <class Detail>
@@ -117,7 +114,7 @@ fault_declaration fault_type(std::string name = {}) {
   static_assert(bind::complex_type<Detail>, "a fault detail type needs lather::meta<Detail>");
   return {name.empty() ? std::string(meta<Detail>::name) : std::move(name),
           std::string(meta<Detail>::ns), std::string(meta<Detail>::name),
-          &detail::describe_fault<Detail>};
+          &detail::message_type_part<Detail, detail::described>()};
 }
 
 /// State of one call that a service's header readers and interceptors share: a header read

@@ -82,11 +82,6 @@ void describe_operation(wsdl_builder& b, const operation_entry& op, bool has_res
   describe_operation(b, op, has_response, message_schema_v<Req>, message_schema_v<Resp>);
 }
 
-template <class Detail>
-void describe_fault(wsdl_builder& b, const fault_declaration& f) {
-  b.add_element(f.ns, f.element, b.type_of<Detail>());
-}
-
 }  // namespace lather::detail
 
 template <class Req, class Resp, class F, bool Ctx, lather::detail::handler_form Form>
