@@ -394,19 +394,15 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
           return;
         codec_lease<response_codec> lease;
         response_codec* s = lease.get();
-        if (frame.one_way && head.status == 200 && !xml_type && !frame.message) {
-          // A one-way acceptance without a SOAP Content-Type: its body must be blank.
-          read_whole(body, opts_.xml_limits.max_total_bytes, s->whole);
-          if (s->whole.find_first_not_of(" \t\r\n") == std::string::npos) return;
-          throw client_error("HTTP 200 (" + std::string(head.content_type) +
-                             ") answering a one-way call: " + s->whole.substr(0, 200));
-        }
+        // A one-way acceptance without a SOAP Content-Type: its body must be blank.
+        const bool plain_one_way =
+            frame.one_way && head.status == 200 && !xml_type && !frame.message;
         std::string envelope_type;
         const bool decoded =
             !xml_type && frame.message &&
             (head.status == 200 || head.status == 500 || head.status == 400) &&
             frame.message->open_response(head.content_type, body, s->reader, envelope_type);
-        if ((!xml_type && !decoded) ||
+        if ((!xml_type && !decoded && !plain_one_way) ||
             (head.status != 200 && head.status != 500 && head.status != 400)) {
           throw client_error("HTTP " + std::to_string(head.status) + " (" +
                              std::string(head.content_type) + "): " + excerpt(body));
@@ -427,6 +423,9 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
             if (decoded) frame.message->response_read();
             return;
           }
+          if (plain_one_way)
+            throw client_error("HTTP 200 (" + std::string(head.content_type) +
+                               ") answering a one-way call: " + s->whole.substr(0, 200));
           part_source parts;
           if (decoded)
             parts = [m = frame.message](std::string_view id) { return m->response_part(id); };

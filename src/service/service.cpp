@@ -30,14 +30,13 @@ service::service(std::string name, std::string target_namespace, service_options
 
 service::~service() = default;
 
-void service::check_open(std::string_view what) const {
-  if (started_)
-    throw std::logic_error("service " + name_ + ": " + std::string(what) +
-                           " after its server started");
+void service::refuse_registration(std::string_view what) const {
+  throw std::logic_error("service " + name_ + ": " + std::string(what) +
+                         " after its server started");
 }
 
 void service::add(std::unique_ptr<operation_entry> op) {
-  check_open("operation " + op->name() + " registered");
+  if (started_) refuse_registration("operation " + op->name() + " registered");
   op->index_ = ops_.size();
   index_->by_local[std::string(op->request_element())].push_back(op.get());
   if (!op->options().soap_action.empty())
@@ -229,7 +228,7 @@ service& service::raw_operation(std::string name, std::string ns, std::string lo
 }
 
 service& service::header(std::string ns, std::string local, header_reader read) {
-  check_open("header {" + ns + "}" + local + " registered");
+  if (started_) refuse_registration("header {" + ns + "}" + local + " registered");
   headers_.push_back({std::move(ns), std::move(local), std::move(read)});
   return *this;
 }
@@ -290,7 +289,7 @@ void* request_header(call_context& ctx, std::string_view ns, std::string_view lo
 }
 
 service& service::intercept(interceptor i) {
-  check_open("interceptor added");
+  if (started_) refuse_registration("interceptor added");
   interceptors_.push_back(std::move(i));
   return *this;
 }
@@ -304,7 +303,7 @@ byte_source message_codec::request_part(call_context&, std::string_view) {
 }
 
 service& service::codec(std::shared_ptr<message_codec> c) {
-  check_open("codec set");
+  if (started_) refuse_registration("codec set");
   codec_ = std::move(c);
   return *this;
 }

@@ -458,9 +458,11 @@ class service {
  private:
   friend class server;
   void add(std::unique_ptr<operation_entry> op);
-  /// Throws std::logic_error once a server serving this service has started: it sized its
-  /// per-operation metrics then, and its worker threads read the registrations unlocked.
-  void check_open(std::string_view what) const;
+  /// Throws std::logic_error (saying "<what> after its server started") when a server serving
+  /// this service has started: it sized its per-operation metrics then, and its worker threads
+  /// read the registrations unlocked. Call it only when started_ is set, so a registration
+  /// builds no message.
+  [[noreturn]] void refuse_registration(std::string_view what) const;
 
   std::string name_, tns_;
   bool started_ = false;  // set by server::start/run
