@@ -42,7 +42,8 @@ std::string fault_list(const operation_plan& op) {
 }
 
 /// The function that throws a fault an operation with typed faults received: as the class of
-/// its typed fault when its detail entry is one of them, else as it is (called in its handler).
+/// its typed fault when its detail entry is one of them, as soap::fault_detail_error when such
+/// an entry does not bind, else as it is (called in its handler).
 std::string fault_thrower(const std::string& name, const operation_plan& op) {
   std::string text = "\n[[noreturn]] void " + name +
                      "(lather::soap::fault_error& e) {\n"
@@ -231,20 +232,24 @@ namespace {
 /// Reads a fault's detail entry into a typed fault's detail (operations_<k>.cpp, once).
 constexpr std::string_view read_detail_function =
     "\n/// Reads the fault's first detail entry {ns}element into `out` (a `t`); false when\n"
-    "/// there is none or it does not bind.\n"
-    "bool read_detail(const lather::soap::fault& f, std::string_view ns, std::string_view "
-    "element,\n"
+    "/// there is none. One that does not bind throws lather::soap::fault_detail_error.\n"
+    "bool read_detail(lather::soap::fault& f, std::string_view ns, std::string_view element,\n"
     "                 const lather::message_type& t, void* out) {\n"
-    "  bool found = false, bound = false;\n"
-    "  f.read_detail([&](lather::xml::reader& r) {\n"
-    "    if (found || !r.is(ns, element)) {\n"
-    "      r.skip_element();\n"
-    "    } else {\n"
-    "      found = true;\n"
-    "      bound = !t.read(r, out, lather::bind::read_options{});\n"
-    "    }\n"
-    "  });\n"
-    "  return bound;\n"
+    "  bool found = false;\n"
+    "  try {\n"
+    "    f.read_detail([&](lather::xml::reader& r) {\n"
+    "      if (found || !r.is(ns, element)) {\n"
+    "        r.skip_element();\n"
+    "      } else {\n"
+    "        found = true;\n"
+    "        if (lather::bind::error_info e = t.read(r, out, lather::bind::read_options{}))\n"
+    "          throw lather::bind::error(std::move(e));\n"
+    "      }\n"
+    "    });\n"
+    "  } catch (lather::bind::error& e) {\n"
+    "    throw lather::soap::fault_detail_error(std::move(f), ns, element, e.info());\n"
+    "  }\n"
+    "  return found;\n"
     "}\n";
 
 /// The client methods of one-way `op` (class `cls` + "Client").

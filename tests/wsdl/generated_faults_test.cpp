@@ -46,6 +46,19 @@ class bank_impl : public faultsgen::BankService {
       });
       throw lather::soap::fault_error(std::move(f));
     }
+    if (in.account == "garbled") {
+      // The contract's InsufficientFunds element, but not of its type.
+      lather::soap::fault f;
+      f.reason = "garbled";
+      f.set_detail([](lather::xml::writer& w) {
+        w.start_element("urn:lather:bank", "InsufficientFunds");
+        w.start_element("urn:lather:bank", "balance");
+        w.text("lots");
+        w.end_element();
+        w.end_element();
+      });
+      throw lather::soap::fault_error(std::move(f));
+    }
     if (in.amount > 100)
       throw faultsgen::InsufficientFunds_fault("insufficient funds", {100, in.amount},
                                                lather::soap::fault_code::receiver);
@@ -158,6 +171,38 @@ TEST(GeneratedFaultsWsdl, ServiceDescribesItsTypedFaults) {
   for (const lather::wsdl::binding* b : m->bindings())
     for (const lather::wsdl::binding_operation& op : b->operations) soap_faults += op.faults.size();
   EXPECT_EQ(soap_faults, 2u * 3u);  // SOAP 1.1 and 1.2 bindings: 2 + 1 faults each
+}
+
+// A detail entry that is a typed fault's element but does not bind to its type is neither
+// that fault's class nor a plain fault_error: a fault_detail_error saying which element and
+// why, with the fault as received.
+TEST_F(GeneratedFaults, DetailThatDoesNotBindSaysWhy) {
+  auto check = [](const lather::soap::fault_detail_error& e) {
+    EXPECT_EQ(e.detail_ns(), "urn:lather:bank");
+    EXPECT_EQ(e.detail_element(), "InsufficientFunds");
+    EXPECT_TRUE(e.why()) << e.what();
+    EXPECT_NE(e.why().path.find("balance"), std::string::npos) << e.why().path;
+    EXPECT_NE(std::string(e.what()).find("InsufficientFunds"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(e.why().message), std::string::npos) << e.what();
+    EXPECT_EQ(e.get().reason, "garbled");
+    EXPECT_NE(e.get().detail_xml.find("lots"), std::string::npos);
+  };
+  try {
+    bank_.withdraw({"garbled", 1});
+    FAIL() << "no fault";
+  } catch (const faultsgen::InsufficientFunds_fault&) {
+    FAIL() << "typed, though its detail did not bind";
+  } catch (const lather::soap::fault_detail_error& e) {
+    check(e);
+  }
+  try {
+    bank_.withdraw_async({"garbled", 1}).get();
+    FAIL() << "no fault";
+  } catch (const lather::soap::fault_detail_error& e) {
+    check(e);
+  }
+  // Code that catches fault_error still catches it.
+  EXPECT_THROW(bank_.withdraw({"garbled", 1}), lather::soap::fault_error);
 }
 
 TEST_F(GeneratedFaults, AsyncFuture) {

@@ -50,6 +50,31 @@ class fault_of : public fault_error {
   Detail detail_;
 };
 
+/// A fault whose detail entry is the element of a typed fault the contract declares, but does
+/// not bind to that fault's detail type (a peer that sends another shape than the contract
+/// says): lather-wsdl2cpp's client proxies throw it instead of that fault's class. As CXF
+/// falls back to a plain SOAPFaultException, it is a fault_error (code, reason and detail_xml
+/// as received), and it says which element did not bind and why (what() says both too).
+class fault_detail_error : public fault_error {
+ public:
+  fault_detail_error(fault received, std::string_view ns, std::string_view element,
+                     bind::error_info why)
+      : fault_error(std::move(received)), ns_(ns), element_(element), why_(std::move(why)) {
+    what_ = std::string(fault_error::what()) + " (its detail {" + ns_ + "}" + element_ +
+            " does not bind: " + why_.message + ")";
+  }
+  /// The detail element {detail_ns()}detail_element() that did not bind.
+  const std::string& detail_ns() const noexcept { return ns_; }
+  const std::string& detail_element() const noexcept { return element_; }
+  /// Why: the binding's error (code, path in the element, message).
+  const bind::error_info& why() const noexcept { return why_; }
+  const char* what() const noexcept override { return what_.c_str(); }
+
+ private:
+  std::string ns_, element_, what_;
+  bind::error_info why_;
+};
+
 /// The first detail entry named {meta<Detail>::ns}meta<Detail>::name, bound; nullopt when the
 /// fault has no such entry. A malformed entry throws bind::error.
 template <class Detail>
