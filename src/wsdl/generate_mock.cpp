@@ -73,7 +73,8 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
       "// mock-server --samples D  writes D/<PortType>.<Operation>.req.xml and .res.xml: each\n"
       "//                          operation's sample request and response envelopes, then exits\n"
       "#include <cstdio>\n#include <cstdlib>\n#include <filesystem>\n#include <fstream>\n"
-      "#include <memory>\n#include <string>\n#include <string_view>\n#include <tuple>\n"
+      "#include <initializer_list>\n#include <memory>\n#include <string>\n#include "
+      "<string_view>\n#include <tuple>\n"
       "#include <vector>\n\n"
       "#include \"lather/service/server.hpp\"\n#include \"lather/service/service.hpp\"\n"
       "#include \"lather/soap/envelope.hpp\"\n#include \"lather/soap/style.hpp\"\n"
@@ -89,20 +90,35 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
   t += "/// `T`'s sample() over its message_type table (no binding template instantiated here).\n"
        "template <class T>\nvoid sample_into(void* v) {\n  " +
        ns + "::mock::sample(*static_cast<T*>(v), 0);\n}\n\n";
-  t += "/// A message as the client and the service write it: Envelope, Body, the element\n"
-       "/// (document), the RPC wrapper with the parts (rpc/literal), or the RPC wrapper with\n"
-       "/// encoded parts and multi-refs after it (rpc/encoded).\n"
+  t += "/// A typed SOAP header entry of a sample message: its element and its sample.\n"
+       "struct header_sample {\n  std::string_view ns, element;\n"
+       "  const lather::message_type& type;\n  void (*sample)(void*);\n};\n\n";
+  t += "/// A message as the client and the service write it: Envelope, the header entries the\n"
+       "/// contract requires (wsdl:required), Body, the element (document), the RPC wrapper with\n"
+       "/// the parts (rpc/literal), or the RPC wrapper with encoded parts and multi-refs after\n"
+       "/// it (rpc/encoded).\n"
        "void write_envelope(const std::filesystem::path& file, lather::soap::version version,\n"
        "                    lather::soap::style style, std::string_view ns, std::string_view "
        "element,\n"
-       "                    const lather::message_type& type, void (*sample)(void*)) {\n"
+       "                    const lather::message_type& type, void (*sample)(void*),\n"
+       "                    std::initializer_list<header_sample> headers = {}) {\n"
        "  std::unique_ptr<void, void (*)(void*) noexcept> value{type.create(), type.destroy};\n"
        "  sample(value.get());\n"
        "  lather::xml::output out;\n  lather::xml::writer w{out};\n"
        "  lather::soap::envelope_writer env{w, version};\n"
        "  lather::soap::envelope_write_options o;\n"
        "  o.encoded = type.encoded;\n"
-       "  env.begin(o);\n  env.begin_body();\n"
+       "  env.begin(o);\n"
+       "  if (headers.size() != 0) env.begin_header();\n"
+       "  for (const header_sample& h : headers) {\n"
+       "    std::unique_ptr<void, void (*)(void*) noexcept> entry{h.type.create(), "
+       "h.type.destroy};\n"
+       "    h.sample(entry.get());\n"
+       "    w.start_element(h.ns, h.element);\n"
+       "    h.type.write_content(w, entry.get());\n"
+       "    w.end_element();\n"
+       "  }\n"
+       "  env.begin_body();\n"
        "  if (type.encoded) {\n"
        "    type.write_encoded(w, version, ns, element, value.get());\n"
        "  } else {\n"
@@ -161,12 +177,18 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
           "lather::soap::style::" + (op.style.empty() ? std::string("document_wrapped") : op.style);
       for (int res = 0; res < (op.one_way ? 1 : 2); ++res) {  // one-way: no .res.xml
         const std::string& type = res ? op.response_type : op.request_type;
+        std::string headers;
+        for (const header_plan& h : res ? op.response_headers : op.request_headers)
+          if (h.required)
+            headers += std::string(headers.empty() ? "" : ",\n                    ") + "{" +
+                       quote(h.ns) + ", " + quote(h.element) + ", lather::message_type_of<" +
+                       h.type + ">(), &sample_into<" + h.type + ">}";
         t += "    write_envelope(dir / " + quote(file + (res ? ".res.xml" : ".req.xml")) + ", " +
              v + ", " + style + ", " +
              quote(res && !op.response_ns.empty() ? op.response_ns : op.element_ns) + ", " +
              quote(res ? op.response_element : op.request_element) +
              ",\n                   lather::message_type_of<" + type + ">(), &sample_into<" + type +
-             ">);\n";
+             ">" + (headers.empty() ? "" : ",\n                   {" + headers + "}") + ");\n";
       }
     }
   }
