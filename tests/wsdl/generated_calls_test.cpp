@@ -5,6 +5,7 @@
 // response's, typed; the service gets the request's and sets the response's.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <exception>
 #include <future>
 #include <optional>
@@ -40,8 +41,12 @@ class calls_impl : public callsgen::CallsService {
 
 class pings_impl : public callsgen::PingsService {
  public:
-  void ping(const callsgen::ping& in) override { count += in.count; }
+  void ping(const callsgen::ping& in, const callsgen::ping_request_headers& headers) override {
+    count += in.count;
+    if (headers.session) sessions.push_back(headers.session->id);
+  }
   int count = 0;
+  std::vector<std::string> sessions;
 };
 
 struct calls_service {
@@ -73,6 +78,35 @@ TEST_F(GeneratedOneWay, ReturnsOnceAccepted) {
   EXPECT_EQ(service_.pings.count, 12);
   // the connection serves the next call
   EXPECT_EQ(calls_.echo({"still"}, callsgen::echo_request_headers{{"s"}, {}}).text, "still");
+}
+
+// A braced list as the second argument is call_options, as for an operation without headers
+// (the headers go by name): echo(request, {}) sends no header, so the required Session is
+// missing; a one-way operation's headers the same.
+TEST_F(GeneratedOneWay, BracedSecondArgumentIsCallOptions) {
+  lather::call_options options;
+  options.timeout = std::chrono::seconds(30);
+  for (int form = 0; form < 2; ++form) {
+    try {
+      if (form == 0)
+        calls_.echo({"x"}, {});
+      else
+        calls_.echo({"x"}, options);
+      FAIL() << "no fault";
+    } catch (const lather::soap::fault_error& e) {
+      EXPECT_NE(e.get().reason.find("Session"), std::string::npos) << e.get().reason;
+    }
+  }
+  callsgen::echo_request_headers headers;
+  headers.session.id = "s1";
+  EXPECT_EQ(calls_.echo({"named"}, headers).text, "named");
+  pings_.ping({1}, {});
+  pings_.ping({2}, options);
+  callsgen::ping_request_headers ping_headers;
+  ping_headers.session = callsgen::Session{"s2"};
+  pings_.ping({3}, ping_headers);
+  EXPECT_EQ(service_.pings.count, 6);
+  EXPECT_EQ(service_.pings.sessions, (std::vector<std::string>{"s2"}));
 }
 
 TEST_F(GeneratedOneWay, OnAcceptedSeesThe202) {
