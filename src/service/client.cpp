@@ -233,35 +233,6 @@ void client::call_tables(std::string_view operation, const message_type& request
       one_way);
 }
 
-void client::async_call(std::string_view operation, const message_type& request_type,
-                        const void* request, const message_type& response_type, void* response,
-                        const call_options& o, std::function<void(std::exception_ptr)> done) {
-  http_->async_run([this, operation, &request_type, request, &response_type, response, &o,
-                    done = std::move(done)] {
-    std::exception_ptr failure;
-    try {
-      call(operation, request_type, request, response_type, response, o);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    if (done) done(failure);
-  });
-}
-
-void client::async_call_one_way(std::string_view operation, const message_type& request_type,
-                                const void* request, const call_options& o,
-                                std::function<void(std::exception_ptr)> done) {
-  http_->async_run([this, operation, &request_type, request, &o, done = std::move(done)] {
-    std::exception_ptr failure;
-    try {
-      call_one_way(operation, request_type, request, o);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-    if (done) done(failure);
-  });
-}
-
 void client::invoke(std::string_view operation, const call_options& o, bool encoded,
                     detail::function_ref<void(xml::writer&)> write_body, body_reader read_body,
                     bool one_way) {

@@ -128,7 +128,7 @@ TEST_F(GeneratedOneWay, FaultThrows) {
 }
 
 TEST_F(GeneratedOneWay, Async) {
-  std::future<void> f = calls_.notify_async({"a", 1});
+  lather::future<void> f = calls_.notify_async({"a", 1});
   f.get();
   EXPECT_THROW(calls_.notify_async({"b", -1}).get(), lather::soap::fault_error);
   std::promise<std::exception_ptr> done;

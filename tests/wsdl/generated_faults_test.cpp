@@ -5,6 +5,7 @@
 // generated service's ?wsdl describes the typed faults again.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <exception>
 #include <fstream>
 #include <future>
@@ -206,10 +207,12 @@ TEST_F(GeneratedFaults, DetailThatDoesNotBindSaysWhy) {
 }
 
 TEST_F(GeneratedFaults, AsyncFuture) {
-  std::vector<std::future<faultsgen::withdrawResponse>> calls;
+  std::vector<lather::future<faultsgen::withdrawResponse>> calls;
   for (int i = 0; i < 8; ++i) calls.push_back(bank_.withdraw_async({"a", i}));
+  ASSERT_TRUE(calls.back().wait_for(std::chrono::seconds(30)));
   for (int i = 0; i < 8; ++i) EXPECT_EQ(calls[static_cast<std::size_t>(i)].get().balance, 100 - i);
-  std::future<faultsgen::withdrawResponse> refused = bank_.withdraw_async({"a", 101});
+  EXPECT_FALSE(calls.front().valid());
+  lather::future<faultsgen::withdrawResponse> refused = bank_.withdraw_async({"a", 101});
   try {
     refused.get();
     FAIL() << "no fault";

@@ -24,6 +24,7 @@
 #include "lather/bind/bind.hpp"
 #include "lather/http/client.hpp"
 #include "lather/service/detail/function_ref.hpp"
+#include "lather/service/future.hpp"
 #include "lather/service/message_type.hpp"
 #include "lather/service/service.hpp"
 #include "lather/soap/envelope.hpp"
@@ -181,15 +182,17 @@ class client {
   /// encoding::soap makes the call RPC/encoded (xsi:typed parts, SOAP-ENC arrays, multi-refs).
   void call(std::string_view operation, const message_type& request_type, const void* request,
             const message_type& response_type, void* response, const call_options& o = {});
-  /// The same, asynchronously: returns at once; the call runs on a thread of the client's async
-  /// pool (http::client_options::async_threads) and `done` is called there with nullptr or the
-  /// call's exception (soap::fault_error, http::error, client_error, ...). `operation`,
-  /// `request`, `response` and `o` must stay valid until `done` has run (lather-wsdl2cpp's
-  /// proxies' `*_async` methods keep them with the call). The client's destructor waits for
-  /// the calls in flight.
-  void async_call(std::string_view operation, const message_type& request_type, const void* request,
-                  const message_type& response_type, void* response, const call_options& o,
-                  std::function<void(std::exception_ptr)> done);
+  /// The same, asynchronously, owning its messages: returns at once, with `*request` (a
+  /// `request_type`) moved into the call and a response (a `*response_type`; nullptr: a one-way
+  /// call, as call_one_way) made for it. The call runs with `o` on a thread of the client's async
+  /// pool (http::client_options::async_threads), then `c.done` runs there; the state returned
+  /// gives a lather::future<Resp> the response or the call's exception. Nothing is instantiated
+  /// per type where it is called (lather-wsdl2cpp's `_async` methods are this and a cast).
+  /// `operation` is copied. The client's destructor waits for the calls in flight.
+  std::shared_ptr<detail::async_state> async_call(std::string_view operation,
+                                                  const message_type& request_type, void* request,
+                                                  const message_type* response_type, call_options o,
+                                                  async_completion c = {});
 
   /// One-way (a WSDL operation with an input and no output): send `request` and return once
   /// the peer has accepted it: HTTP 202 (call_options::on_accepted, when set, is called), or
@@ -202,10 +205,6 @@ class client {
   /// The same over a message_type table (lather-wsdl2cpp's proxies call this way).
   void call_one_way(std::string_view operation, const message_type& request_type,
                     const void* request, const call_options& o = {});
-  /// The same, asynchronously (as async_call: `done` runs on a thread of the async pool).
-  void async_call_one_way(std::string_view operation, const message_type& request_type,
-                          const void* request, const call_options& o,
-                          std::function<void(std::exception_ptr)> done);
 
   /// Streaming request (lather/service/sequence.hpp): `head`'s fields, then the items
   /// `produce(sequence_writer<Req>& out)` pushes, each serialized straight into the (chunked)

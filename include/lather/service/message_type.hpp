@@ -55,6 +55,7 @@ struct message_type {
   void* (*create)() = nullptr;                ///< new T{}
   void (*destroy)(void*) noexcept = nullptr;  ///< delete
   void (*reset)(void*) = nullptr;             ///< = T{}
+  void* (*create_moved)(void*) = nullptr;     ///< new T(std::move(*p))
 
   // literal
   /// T's attributes and children into an open element (bind::write_content).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include "lather/bind/bind.hpp"
 #include "lather/service/detail/describe.hpp"
@@ -23,6 +24,7 @@ constexpr message_type make_message_type() {
     m.create = []() -> void* { return new T{}; };
     m.destroy = [](void* p) noexcept { delete static_cast<T*>(p); };
     m.reset = [](void* p) { *static_cast<T*>(p) = T{}; };
+    m.create_moved = [](void* p) -> void* { return new T(std::move(*static_cast<T*>(p))); };
   }
   if constexpr ((Parts & writes) != 0) {
     if constexpr (soap::encoded_message<T>) {

@@ -1,0 +1,94 @@
+// lather/service/future.hpp — the result of an asynchronous call over message_type tables
+// (lather::client::async_call; lather-wsdl2cpp's `_async` proxy methods return one).
+//
+//   lather::future<acme::GetOrderResponse> f = proxy.GetOrder_async(request);
+//   acme::GetOrderResponse r = f.get();  // waits; rethrows the call's exception
+//
+// Unlike std::future<T>, nothing is instantiated per T where the call is made: the call's state
+// is one non-template class (src/service/async.cpp) that owns the request and the response
+// through their tables, and only get() (in the caller's file) knows T.
+#pragma once
+
+#include <chrono>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+namespace lather {
+
+namespace soap {
+class fault_error;
+}  // namespace soap
+
+namespace detail {
+/// The shared state of one asynchronous call (defined in src/service/async.cpp).
+class async_state;
+/// Waits until the call has completed.
+void async_wait(const async_state& s);
+/// Waits until the call has completed or `deadline` has passed: true if it has completed.
+bool async_wait_until(const async_state& s, std::chrono::steady_clock::time_point deadline);
+/// Waits; rethrows the call's exception, else returns its response (nullptr for one-way).
+void* async_get(async_state& s);
+}  // namespace detail
+
+/// What client::async_call does when the call has completed.
+struct async_completion {
+  /// Called on the async pool's thread with nullptr or the call's exception, and the response
+  /// (nullptr for a one-way call); may be empty.
+  std::function<void(std::exception_ptr error, void* response)> done;
+  /// Throws the typed fault class of a soap::fault_error the call received (it is called in
+  /// that exception's handler and rethrows it when the fault is none of its types); may be
+  /// null. lather-wsdl2cpp's operations with typed faults pass theirs.
+  void (*typed_fault)(soap::fault_error&) = nullptr;
+};
+
+/// `done` as async_completion::done, for a call whose response is a T.
+template <class T>
+std::function<void(std::exception_ptr, void*)> typed_done(
+    std::function<void(std::exception_ptr error, T& response)> done) {
+  if (!done) return nullptr;
+  return [done = std::move(done)](std::exception_ptr error, void* response) {
+    done(std::move(error), *static_cast<T*>(response));
+  };
+}
+/// `done` as async_completion::done, for a one-way call.
+std::function<void(std::exception_ptr, void*)> typed_done(
+    std::function<void(std::exception_ptr error)> done);
+
+/// The result of an asynchronous call whose response is a T (void: one-way), as std::future:
+/// get() waits and returns the response or rethrows the call's exception, once.
+template <class T>
+class future {
+ public:
+  future() noexcept = default;
+  explicit future(std::shared_ptr<detail::async_state> state) noexcept : state_(std::move(state)) {}
+
+  /// Whether it refers to a call (false once get() has run).
+  bool valid() const noexcept { return state_ != nullptr; }
+  /// Waits until the call has completed.
+  void wait() const { detail::async_wait(*state_); }
+  /// Waits at most `timeout`: true if the call has completed.
+  template <class Rep, class Period>
+  bool wait_for(const std::chrono::duration<Rep, Period>& timeout) const {
+    return detail::async_wait_until(
+        *state_, std::chrono::steady_clock::now() +
+                     std::chrono::ceil<std::chrono::steady_clock::duration>(timeout));
+  }
+  /// Waits, then returns the response or rethrows the call's exception.
+  T get() {
+    std::shared_ptr<detail::async_state> s = std::move(state_);
+    if constexpr (std::is_void_v<T>) {
+      detail::async_get(*s);
+    } else {
+      T response = std::move(*static_cast<T*>(detail::async_get(*s)));
+      return response;
+    }
+  }
+
+ private:
+  std::shared_ptr<detail::async_state> state_;
+};
+
+}  // namespace lather
