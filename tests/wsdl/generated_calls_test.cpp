@@ -138,6 +138,19 @@ TEST_F(GeneratedOneWay, Async) {
   EXPECT_EQ(service_.calls.got, (std::vector<std::string>{"a/1"}));
 }
 
+TEST_F(GeneratedOneWay, AsyncWithHeaders) {
+  callsgen::ping_request_headers headers;
+  headers.session = callsgen::Session{"a1"};
+  pings_.ping_async({2}, headers).get();
+  headers.session->id = "a2";
+  std::promise<std::exception_ptr> done;
+  pings_.ping_async({3}, headers, [&](std::exception_ptr e) { done.set_value(e); });
+  EXPECT_EQ(done.get_future().get(), nullptr);
+  pings_.ping_async({4}, headers, lather::call_options{}).get();
+  EXPECT_EQ(service_.pings.count, 9);
+  EXPECT_EQ(service_.pings.sessions, (std::vector<std::string>{"a1", "a2", "a2"}));
+}
+
 // Peers that accept a one-way request with HTTP 200: an empty body, a blank one, an envelope
 // with an empty Body; anything else in a 200 is an error.
 class OneWayPeer : public ::testing::Test {
@@ -251,6 +264,31 @@ TEST_F(GeneratedHeaders, InAndOut) {
   calls_.echo({"quiet"}, in, out, response_headers);
   EXPECT_FALSE(response_headers.usage);
   EXPECT_EQ(calls_.echo({"short"}, in).text, "short @s1 #42");
+}
+
+TEST_F(GeneratedHeaders, Async) {
+  callsgen::echo_request_headers in;
+  in.session.id = "s1";
+  in.trace = callsgen::Trace{7};
+  std::promise<std::string> got;
+  calls_.echo_async(
+      {"hi"}, in,
+      [&](std::exception_ptr error, callsgen::echoResponse& out,
+          callsgen::echo_response_headers& response_headers) {
+        got.set_value(error ? "error"
+                      : !response_headers.usage
+                          ? "no usage"
+                          : out.text + " usage " + std::to_string(response_headers.usage->calls));
+      });
+  EXPECT_EQ(got.get_future().get(), "hi @s1 #7 usage 1");
+
+  // The form without headers sends none: the required one is missing.
+  std::promise<std::exception_ptr> failed;
+  calls_.echo_async(
+      {"hi"}, [&](std::exception_ptr error, callsgen::echoResponse&) { failed.set_value(error); });
+  std::exception_ptr error = failed.get_future().get();
+  ASSERT_TRUE(error);
+  EXPECT_THROW(std::rethrow_exception(error), lather::soap::fault_error);
 }
 
 TEST_F(GeneratedHeaders, RequiredHeaderMissingIsASenderFault) {
