@@ -315,11 +315,12 @@ class generator {
   /// The struct types of simple-type body elements (simple_body()).
   std::map<const element_decl*, std::unique_ptr<complex_type>> simple_bodies_;
   /// Structs, operations and sample() functions per translation unit when --sources does not
-  /// say: each file parses the lather and type headers first (about 3 s at -O0 for ONVIF), so
-  /// files are a few times that and under 1 GB at -O0. An operations file is little more than
-  /// those headers (Bing Ads at -O0: 22 s and 0.78 GB for the headers, then 0.08 s and 1.3 MB
-  /// per operation), so it takes up to 200 operations.
-  static constexpr std::size_t types_per_source = 120, operations_per_source = 200,
+  /// say: each file parses the lather and type headers first, so files are many times that.
+  /// Halving the number of ONVIF's bind files cut their -O2 CPU time by a sixth, for 1.3x the
+  /// peak memory of one (bench/RESULTS.md). An operations file is little more than those
+  /// headers (Bing Ads at -O0: 22 s and 0.78 GB for the headers, then 0.08 s and 1.3 MB per
+  /// operation), so it takes up to 200 operations.
+  static constexpr std::size_t types_per_source = 240, operations_per_source = 200,
                                samples_per_source = 400;
   std::vector<std::size_t> emitted_;       ///< generated structs (indexes), in dependency order
   std::set<std::size_t> message_structs_;  ///< the request and response structs of operations
