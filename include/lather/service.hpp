@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lather/service/client.hpp"
+#include "lather/service/future.hpp"
 #include "lather/service/message_type.hpp"
 #include "lather/service/reply.hpp"
 #include "lather/service/sequence.hpp"
