@@ -528,11 +528,17 @@ void generator::emit_port_types() {
                                 std::move(includes),
                                 {}});
   }
-  // operations_<k>.cpp: the operations of every port type in WSDL order, split evenly.
+  // operations_<k>.cpp: the operations of every port type in WSDL order, split evenly. An
+  // operation with SOAP headers counts twice: its header forms cost about as much again.
   std::vector<detail::operation_ref> all;
+  std::size_t weight = 0;
   for (std::size_t p = 0; p < mock_.port_types.size(); ++p)
-    for (std::size_t i = 0; i < mock_.port_types[p].operations.size(); ++i) all.push_back({p, i});
-  const std::size_t n = source_count(all.size(), operations_per_source);
+    for (std::size_t i = 0; i < mock_.port_types[p].operations.size(); ++i) {
+      all.push_back({p, i});
+      const detail::operation_plan& op = mock_.port_types[p].operations[i];
+      weight += op.request_headers.empty() && op.response_headers.empty() ? 1 : 2;
+    }
+  const std::size_t n = source_count(weight, operations_per_source);
   std::vector<std::vector<detail::operation_ref>> parts(n);
   for (std::size_t k = 0; k < n; ++k) {
     parts[k].assign(all.begin() + k * all.size() / n, all.begin() + (k + 1) * all.size() / n);
