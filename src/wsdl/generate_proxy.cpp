@@ -148,6 +148,22 @@ std::string header_async_done(const operation_plan& op) {
          ")>";
 }
 
+/// The callback `_async` form of `op` without options, `params` then `done`, a callable taking
+/// the exception and `op`'s results (`with_headers`: the response's headers too): a template
+/// over the callable, so that a braced list is never `done` and `op_async(request, {})` is the
+/// future form with default options, as `op(request, {})` is the call with them. It calls the
+/// form taking options (`args`: what it passes before `done`).
+std::string async_callback_template(const operation_plan& op, bool with_headers,
+                                    const std::string& params, const std::string& args) {
+  const std::string types =
+      "std::exception_ptr" + (op.one_way ? std::string() : ", " + op.response_type + "&") +
+      (with_headers && !op.response_headers.empty() ? ", " + op.response_headers_type + "&" : "");
+  return "  template <std::invocable<" + types +
+         "> Done, class Options = lather::call_options>\n  void " + op.async_method + "(" + params +
+         ", Done done) {\n    " + op.async_method + "(" + args + ", std::function<void(" + types +
+         ")>(std::move(done)), Options{});\n  }\n";
+}
+
 /// The `_async` forms of `op` with its SOAP headers (in the client class): a callback form,
 /// and a future form when the response has no headers to give.
 std::string header_async_declarations(const operation_plan& op) {
@@ -158,7 +174,10 @@ std::string header_async_declarations(const operation_plan& op) {
       std::string(op.response_headers.empty() ? ""
                                               : " (`done` gets the response's; no future form)") +
       ".\n";
-  text += "  void " + async + "(" + params + ", " + done + " done);\n";
+  text += async_callback_template(
+      op, true, params,
+      std::string("std::move(request)") +
+          (op.request_headers.empty() ? "" : ", std::move(request_headers)"));
   text += "  void " + async + "(" + params + ", " + done + " done, lather::call_options o);\n";
   if (!op.response_headers.empty()) return text;
   const std::string future =
@@ -226,7 +245,7 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
           "  /// Asynchronous: returns at once; `done` runs on a thread of the client's async "
           "pool,\n  /// with the call's exception in `error` when it failed.\n";
       const std::string done = "std::function<void(std::exception_ptr error)>";
-      client += "  void " + op.async_method + "(" + Req + " request, " + done + " done);\n";
+      client += async_callback_template(op, false, Req + " request", "std::move(request)");
       client += "  void " + op.async_method + "(" + Req + " request, " + done +
                 " done, lather::call_options o);\n";
       client += "  lather::future<void> " + op.async_method + "(" + Req + " request);\n";
@@ -254,7 +273,7 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
     client +=
         "  /// Asynchronous: returns at once; `done` runs on a thread of the client's async "
         "pool with\n  /// the response, or with the call's exception in `error`.\n";
-    client += "  void " + op.async_method + "(" + Req + " request, " + done + " done);\n";
+    client += async_callback_template(op, false, Req + " request", "std::move(request)");
     client += "  void " + op.async_method + "(" + Req + " request, " + done +
               " done, lather::call_options o);\n";
     client += "  lather::future<" + Res + "> " + op.async_method + "(" + Req + " request);\n";
@@ -324,7 +343,8 @@ constexpr std::string_view read_detail_function =
 /// The `_async` methods of `op` (class `cls` + "Client"; `thrower` as client_methods'): one
 /// call of client::async_call per operation, which owns the request and the response through
 /// their tables, so nothing is instantiated per operation here (lather/service/future.hpp);
-/// the four methods pass the options by pointer, so none builds or destroys any.
+/// the three methods pass the options by pointer, so none builds or destroys any (the
+/// callback form without options is a template in the header).
 std::string async_methods(const std::string& cls, const operation_plan& op,
                           const std::string& thrower) {
   const std::string &Req = op.request_type, &async = op.async_method;
@@ -344,8 +364,6 @@ std::string async_methods(const std::string& cls, const operation_plan& op,
       "(o ? std::move(*o) : lather::call_options{}),\n                      {std::move(done), " +
       (thrower.empty() ? "nullptr" : thrower) + "});\n}\n}  // namespace\n";
   const std::string typed_done = "lather::typed_done(std::move(done))";
-  text += "void " + client + async + "(" + Req + " request, " + done + " done) {\n  " + helper +
-          "(*client_, &request, nullptr, " + typed_done + ");\n}\n";
   text += "void " + client + async + "(" + Req + " request, " + done +
           " done, lather::call_options o) {\n  " + helper + "(*client_, &request, &o, " +
           typed_done + ");\n}\n";
@@ -508,9 +526,6 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
   // Asynchronous: the headers live in a `held`, which the completion keeps.
   const std::string params = header_async_params(op), done = header_async_done(op);
   const std::string& async = op.async_method;
-  text += "void " + client + async + "(" + params + ", " + done + " done) {\n  " + async +
-          "(std::move(request), " + (in ? "std::move(request_headers), " : "") +
-          "std::move(done), lather::call_options{});\n}\n";
   auto call = [&](const std::string& completion, const std::string& result) {
     return "  auto h = std::make_shared<" + held + ">();\n" +
            (in ? "  h->request_headers = std::move(request_headers);\n" : "") + "  o = " + headers +

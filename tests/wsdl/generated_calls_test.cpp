@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <future>
 #include <optional>
 #include <string>
@@ -149,6 +150,35 @@ TEST_F(GeneratedOneWay, AsyncWithHeaders) {
   pings_.ping_async({4}, headers, lather::call_options{}).get();
   EXPECT_EQ(service_.pings.count, 9);
   EXPECT_EQ(service_.pings.sessions, (std::vector<std::string>{"a1", "a2", "a2"}));
+}
+
+// As for the synchronous forms, a braced list after the request (or after the headers) is
+// call_options: op_async(request, {}) is the future form with default options, never the
+// callback form with an empty `done` (the callback forms are templates over the callable).
+// It compiles for every shape: one-way, with and without request headers, with response
+// headers; the calls show which form ran.
+TEST_F(GeneratedOneWay, AsyncBracedArgumentIsCallOptions) {
+  lather::future<void> notified = calls_.notify_async({"braced", 1}, {});
+  notified.get();
+  EXPECT_EQ(service_.calls.got, (std::vector<std::string>{"braced/1"}));
+  // echo has a required request header and response headers: {} sends none of them.
+  lather::future<callsgen::echoResponse> echoed = calls_.echo_async({"x"}, {});
+  try {
+    echoed.get();
+    FAIL() << "no fault";
+  } catch (const lather::soap::fault_error& e) {
+    EXPECT_NE(e.get().reason.find("Session"), std::string::npos) << e.get().reason;
+  }
+  pings_.ping_async({1}, {}).get();
+  callsgen::ping_request_headers headers;
+  headers.session = callsgen::Session{"b1"};
+  pings_.ping_async({2}, headers, {}).get();
+  std::promise<std::exception_ptr> done;
+  pings_.ping_async({4}, std::function<void(std::exception_ptr)>(
+                             [&](std::exception_ptr e) { done.set_value(e); }));
+  EXPECT_EQ(done.get_future().get(), nullptr);
+  EXPECT_EQ(service_.pings.count, 7);
+  EXPECT_EQ(service_.pings.sessions, (std::vector<std::string>{"b1"}));
 }
 
 // Peers that accept a one-way request with HTTP 200: an empty body, a blank one, an envelope
