@@ -50,18 +50,14 @@ std::shared_ptr<Setting> decode(std::string_view doc, bool understand_headers) {
   } else if (env.at_body_element()) {
     soap::decoder dec{r, env.body_namespaces()};
     soap::rpc_reader parts{r};
-    try {
-      while (parts.next()) {
-        if (parts.name() == "return" && !out)
-          dec.read(out);
-        else
-          r.skip_element();
-      }
-      dec.read_trailing(env);
-    } catch (...) {
-      perf::release_graph(out);
-      throw;
+    // A failed decode breaks its own cycles (soap::decoder); a finished one is ours to free.
+    while (parts.next()) {
+      if (parts.name() == "return" && !out)
+        dec.read(out);
+      else
+        r.skip_element();
     }
+    dec.read_trailing(env);
   }
   try {
     env.finish();

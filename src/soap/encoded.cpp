@@ -121,7 +121,21 @@ void encoder::write_independents() {
 
 decoder::decoder(xml::reader& r, std::span<const namespace_binding> outer, decode_options options)
     : r_(&r), outer_(outer), options_(options) {}
-decoder::~decoder() = default;
+
+decoder::~decoder() {
+  if (finished_) return;
+  // A failed decode: a cycle among the targets (a child's parent link) would keep them all
+  // alive once entries_ lets go. Every cycle runs through a target (only an href shares an
+  // object), so a default value in each breaks them all.
+  for (entry& en : entries_) {
+    if (!en.object) continue;
+    try {
+      en.ops->clear(en.object.get());
+    } catch (...) {
+      // A type whose default value allocates, and memory ran out: that target alone may leak.
+    }
+  }
+}
 
 void decoder::fail(errc code, std::string reason) const {
   detail::fail(code, std::move(reason));
@@ -253,7 +267,7 @@ void decoder::fill(std::uint32_t e) {
   entries_[e].st = state::filling;
   const std::uint32_t saved = owner_;
   owner_ = e;
-  entries_[e].decode(*this, entries_[e].object.get());
+  entries_[e].ops->decode(*this, entries_[e].object.get());
   owner_ = saved;
   entries_[e].st = state::filled;
 }
@@ -335,6 +349,7 @@ void decoder::finish() {
          "reference cycle through by-value accessors (hold cyclic data in std::shared_ptr)");
   }
   fixups_.clear();
+  finished_ = true;
 }
 
 void decoder::read_trailing(envelope_reader& env) {

@@ -404,6 +404,68 @@ TEST(SoapEncodedHostile, Base64StringThatIsNotTextIsASenderFault) {
   }
 }
 
+namespace {
+/// Reads `doc`'s "return" part and its multi-refs, which must fail; true when nothing of what
+/// was read outlives the decoder and the value it was read into.
+bool failed_decode_frees_graph(const std::string& doc) {
+  std::weak_ptr<Setting> seen;
+  {
+    xml::reader r;
+    r.reset(doc);
+    soap::envelope_reader env{r};
+    env.begin();
+    soap::decoder dec{r, env.body_namespaces()};
+    soap::rpc_reader parts{r};
+    setting_ptr out;
+    EXPECT_THROW(
+        {
+          while (parts.next()) {
+            if (parts.name() == "return") {
+              dec.read(out);
+            } else {
+              r.skip_element();
+            }
+          }
+          dec.read_trailing(env);
+        },
+        soap::fault_error)
+        << doc;
+    EXPECT_TRUE(out) << doc;
+    seen = out;
+  }
+  return seen.expired();
+}
+}  // namespace
+
+TEST(SoapEncodedHostile, FailedDecodeOfACyclicGraphLeaksNothing) {
+  // Each message builds a cycle (the root in its own children, a child's parent link), then
+  // fails: the decoder sets what it made back to defaults, so a server leaks nothing per
+  // hostile request. The same graph decoded whole is the caller's, cycle and all.
+  const std::string cyclic =
+      R"(<m id="a"><status>x</status><children enc:arrayType="t:Setting[1]"><item href="#a"/></children></m>)";
+  {
+    setting_ptr root = decode_part<setting_ptr>(body(R"(<t:r><return href="#a"/></t:r>)" + cyclic));
+    const std::weak_ptr<Setting> whole = root;
+    root.reset();
+    EXPECT_FALSE(whole.expired());  // the cycle keeps it: the caller's to break
+    perf::release_graph(whole.lock());
+    EXPECT_TRUE(whole.expired());
+  }
+  // Fails in finish(): the root in its own children, and a parent that no element defines.
+  EXPECT_TRUE(failed_decode_frees_graph(body(
+      R"(<t:r><return href="#a"/></t:r><m id="a"><parent href="#nowhere"/><children enc:arrayType="t:Setting[1]"><item href="#a"/></children></m>)")));
+  // A child's parent link to the root, and a dangling reference inside the child.
+  EXPECT_TRUE(failed_decode_frees_graph(body(
+      R"(<t:r><return href="#a"/></t:r><m id="a"><children enc:arrayType="t:Setting[1]"><item href="#b"/></children></m>)"
+      R"(<m id="b"><parent href="#a"/><params><item><key>k</key><value href="#gone"/></item></params></m>)")));
+  // Fails while reading: SOAP::Lite's graph (parent links) with a string that is not text.
+  std::string lite{soaplite_fetch};
+  const std::string_view sent = "aMOpbGxv";
+  ASSERT_NE(lite.find(sent), std::string::npos);
+  lite.replace(lite.find(sent), sent.size(), "AQ==");
+  EXPECT_TRUE(failed_decode_frees_graph(lite));
+}
+
 TEST(SoapEncodedHostile, HrefToNonIdAndNonLocal) {
   // An element exists but carries no id.
   EXPECT_EQ(

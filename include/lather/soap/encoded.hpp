@@ -118,12 +118,6 @@ struct is_multi_array : std::false_type {};
 template <class T>
 struct is_multi_array<multi_array<T>> : std::true_type {};
 
-/// One address per type: identifies the C++ type behind a multi-ref target.
-template <class T>
-struct type_tag {
-  static constexpr char id = 0;
-};
-
 /// The accessor names of T's fields, in order.
 template <class T>
 inline constexpr auto field_names = std::apply(
@@ -337,6 +331,15 @@ struct decode_options {
 };
 
 /// Reads encoded values from a message whose Body is being read. One decoder per message.
+///
+/// Ownership: the objects behind shared_ptrs, and every multi-ref target, are made by the
+/// decoder as it reads. When finish() (or read_trailing()) returns, the values read are
+/// complete and the caller owns them; a cyclic graph (a child's parent link) is then the
+/// caller's to break, as its type's destructor or perf::release_graph does. When the decode
+/// fails (or the decoder is destroyed before finish() returned), the decoder's destructor sets
+/// every multi-ref target it made back to a default value: every cycle runs through such a
+/// target, so a hostile message that builds a cycle and then fails leaks nothing, and the
+/// values read so far are left partial (defaults where a target was).
 class decoder {
  public:
   /// `outer`: namespace bindings in scope at the Body (envelope_reader::body_namespaces()),
@@ -375,14 +378,18 @@ class decoder {
   std::uint64_t hash_operations() const noexcept { return hash_ops_; }
 
  private:
-  using decode_fn = void (*)(decoder&, void*);
   using copy_fn = void (*)(void*, const void*);
+  /// What the decoder does with a multi-ref target, by its type; the address of a type's ops
+  /// identifies the type.
+  struct target_ops {
+    void (*decode)(decoder&, void*);
+    void (*clear)(void*);  ///< back to a default value (a failed decode; see the class comment)
+  };
   static constexpr std::uint32_t no_entry = 0xffffffffu;
   enum class state : std::uint8_t { unseen, deferred, filling, filled };
   struct entry {
     std::shared_ptr<void> object;  // the target, created by the first href or the definition
-    const void* type = nullptr;    // type_tag of *object
-    decode_fn decode = nullptr;
+    const target_ops* ops = nullptr;
     std::uint32_t kept = 0;  // state deferred: index into kept_ (the element as XML text)
     state st = state::unseen;
     bool queued = false;
@@ -452,14 +459,21 @@ class decoder {
   void read_any(bind::any_type& out);
 
   template <class U>
+  static const target_ops& ops_of() {
+    static constexpr target_ops ops{
+        [](decoder& d, void* p) { d.read_content(*static_cast<U*>(p)); },
+        [](void* p) { *static_cast<U*>(p) = U{}; }};
+    return ops;
+  }
+
+  template <class U>
   const std::shared_ptr<void>& placeholder(std::uint32_t e) {
     entry& en = entries_[e];
     if (!en.object) {
       en.object = std::make_shared<U>();
-      en.type = &detail::type_tag<U>::id;
-      en.decode = [](decoder& d, void* p) { d.read_content(*static_cast<U*>(p)); };
+      en.ops = &ops_of<U>();
       on_placeholder(e);
-    } else if (en.type != &detail::type_tag<U>::id) {
+    } else if (en.ops != &ops_of<U>()) {
       fail_type_mismatch(e);
     }
     return en.object;
@@ -663,6 +677,7 @@ class decoder {
   std::uint32_t depth_ = 0;
   std::uint64_t hash_ops_ = 0;
   std::string text_;
+  bool finished_ = false;  // finish() returned: the caller owns what was read
 };
 
 // ---- whole messages: the parts of an RPC/encoded request or response are T's fields (meta<T>
