@@ -19,11 +19,11 @@ namespace lather {
 
 /// A call that failed inside the service: what soap_server_options::error_log hears.
 struct call_error {
-  std::string_view path;       ///< the service's mount path
-  std::string_view operation;  ///< "" when the call failed before dispatch
+  std::string_view path{};       ///< the service's mount path
+  std::string_view operation{};  ///< "" when the call failed before dispatch
   /// What went wrong: the handler's exception's what() (also when the client was answered
   /// "Internal server error"), or why the response could not be written.
-  std::string_view message;
+  std::string_view message{};
 };
 
 /// The default error log: one line on stderr,

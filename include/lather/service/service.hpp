@@ -65,35 +65,35 @@ class wsdl_builder;
 /// one with lather::fault_type<Detail>() and throw soap::fault_of<Detail> from the handler
 /// (lather-wsdl2cpp's services fill it from the contract's wsdl:fault).
 struct fault_declaration {
-  std::string name;         ///< wsdl:fault name (default: the detail type's name)
-  std::string ns, element;  ///< the detail element {ns}element
+  std::string name{};           ///< wsdl:fault name (default: the detail type's name)
+  std::string ns{}, element{};  ///< the detail element {ns}element
   /// The detail element's type (its `schema` describes it); the WSDL leaves out a fault whose
   /// type it cannot describe.
   const message_type* detail = nullptr;
 };
 
-/// Per-operation settings.
+/// Per-operation settings (every member has a default, as call_options').
 struct operation_options {
   soap::style style = soap::style::document_wrapped;
-  std::string soap_action;  ///< advertised in the WSDL; dispatch fallback
+  std::string soap_action{};  ///< advertised in the WSDL; dispatch fallback
   /// The WS-Addressing Actions of the request and the response in the contract (wsam:Action,
   /// or the default action pattern); "" = none. Read by lather::wsa only.
-  std::string action, response_action;
+  std::string action{}, response_action{};
   /// The WS-Addressing Action of a fault the contract gives one (wsam:Action on wsdl:fault, or
   /// the default pattern): the fault whose detail is element {ns}element. Read by lather::wsa.
   struct fault_action {
-    std::string ns, element, action;
+    std::string ns{}, element{}, action{};
   };
-  std::vector<fault_action> fault_actions;
-  std::string request_element;   ///< default: the operation name
-  std::string response_element;  ///< default: operation name + "Response"
+  std::vector<fault_action> fault_actions{};
+  std::string request_element{};   ///< default: the operation name
+  std::string response_element{};  ///< default: operation name + "Response"
   /// Namespace of the wrapper elements. Default: the request type's namespace
   /// (document styles) or the service's target namespace (RPC styles).
-  std::string element_ns;
+  std::string element_ns{};
   /// Namespace of the response element when the contract puts it in another one than the
   /// request's (document styles); "" = as the request's.
-  std::string response_ns;
-  std::string documentation;  ///< wsdl:documentation
+  std::string response_ns{};
+  std::string documentation{};  ///< wsdl:documentation
   /// Deadline of the handler. A synchronous handler with a timeout runs on a thread of its own
   /// while the server thread serves other calls (C++ cannot pre-empt a blocked function): at
   /// the deadline the client gets the Server fault "the operation timed out" and the late
@@ -102,7 +102,7 @@ struct operation_options {
   /// service_options::handler_timeout. A handler with a timeout cannot take call_context&.
   std::chrono::milliseconds timeout{0};
   /// Typed faults the handler may throw (soap::fault_of<Detail>), for the WSDL.
-  std::vector<fault_declaration> faults;
+  std::vector<fault_declaration> faults{};
 };
 
 using soap::fault_of;
@@ -182,7 +182,7 @@ using header_reader = std::function<void(call_context&, xml::reader&)>;
 /// Interceptors: called around every call of the service (logging, auth, metrics). `before`
 /// may throw soap::fault_error to reject the call; `after` sees the outcome (fault or not).
 struct call_info {
-  std::string_view operation;  ///< "" when dispatch failed
+  std::string_view operation{};  ///< "" when dispatch failed
   soap::version version = soap::version::soap11;
   bool fault = false;
   unsigned http_status = 200;
@@ -190,8 +190,8 @@ struct call_info {
   std::uint64_t micros = 0;
 };
 struct interceptor {
-  std::function<void(call_context&)> before;
-  std::function<void(call_context&, const call_info&)> after;
+  std::function<void(call_context&)> before{};
+  std::function<void(call_context&, const call_info&)> after{};
   /// Sees the whole request envelope before any of it is read (e.g. to verify a signature
   /// over parts that come after the header saying so); may throw soap::fault_error. A service
   /// with such an interceptor reads each request whole (up to server_options::body_limit)
@@ -367,23 +367,23 @@ struct service_options {
   /// "the operation timed out" (synchronous handlers: operation_options::timeout).
   std::chrono::milliseconds handler_timeout{60'000};
   /// Default for operation_options::element_ns when the request type has no namespace.
-  std::string element_ns;
+  std::string element_ns{};
   /// Names in the generated WSDL for a service that implements an existing contract: a client
   /// generated from that contract looks its port up by name in ?wsdl (JAX-WS:
   /// Service.create(url, {tns}service).getPort({tns}port, SEI)). Empty: <name>PortType,
   /// <name>SoapBinding, <name>SoapPort; the SOAP 1.2 binding and port are named like the
   /// SOAP 1.1 ones with "Soap12" appended (default <name>Soap12Binding, <name>Soap12Port).
   struct contract_names {
-    std::string port_type, binding, port;
+    std::string port_type{}, binding{}, port{};
   } wsdl_names{};
   /// Serve this WSDL at ?wsdl instead of generating one ("{{address}}" is replaced by the
   /// endpoint address) — for contract-first services and styles the generator does not
   /// describe (RPC/encoded).
-  std::string static_wsdl;
+  std::string static_wsdl{};
   /// Namespaces declared once on the Envelope of every response (CXF's soap.env.ns.map). A
   /// namespace the response's QName values (or elements) use is then in scope everywhere, so
   /// the writer does not declare it again on each element that needs it.
-  std::vector<soap::namespace_binding> envelope_namespaces;
+  std::vector<soap::namespace_binding> envelope_namespaces{};
   /// Start every response (faults too) with <?xml version="1.0" encoding="UTF-8"?>; false
   /// saves its 38 bytes where every client is known to do without (soap4r cannot).
   bool xml_declaration = true;

@@ -69,16 +69,16 @@ using header_handler = std::function<header_use(const header_info&, xml::reader&
 struct envelope_options {
   /// Offered every header entry targeted at this node (see roles below). Empty = none
   /// understood (so any targeted mustUnderstand header faults).
-  header_handler on_header;
+  header_handler on_header{};
   /// Roles/actors this node plays besides "next" (and ultimate receiver, below).
-  std::vector<std::string> roles;
+  std::vector<std::string> roles{};
   bool ultimate_receiver = true;
   /// Keep, as XML text, the header entries an intermediary must forward: those not targeted
   /// at this node, and (1.2) targeted ones with relay="true" that were not understood.
   bool collect_relayable = false;
   /// Only this version is acceptable (a request whose Content-Type named a version);
   /// the other one gives VersionMismatch. Empty = either.
-  std::optional<version> expect;
+  std::optional<version> expect{};
 };
 
 /// Reads an envelope from an xml::reader at document start. Every failure throws fault_error
@@ -148,7 +148,7 @@ struct envelope_write_options {
   bool encoded = false;
   /// Extra namespaces declared once on Envelope (e.g. the service and type namespaces, so
   /// independent multi-ref elements do not re-declare them; see docs/soap.md).
-  std::vector<namespace_binding> namespaces;
+  std::vector<namespace_binding> namespaces{};
   /// Start with <?xml version="1.0" encoding="UTF-8"?>. Optional in XML, but some peers
   /// (soap4r with REXML) cannot read a message without one when the Content-Type carries a
   /// charset; gSOAP, Axis, spyne and node-soap all send it.

@@ -27,7 +27,7 @@
 namespace lather::wsdl {
 
 struct load_options {
-  std::vector<std::string> catalogs;  ///< OASIS XML catalog files, searched in order
+  std::vector<std::string> catalogs{};  ///< OASIS XML catalog files, searched in order
 };
 
 /// A document that cannot be read or resolved, malformed XML, or an invalid or unresolved

@@ -71,7 +71,7 @@ struct signature_options {
   bool body = true;       ///< sign the Body
   bool timestamp = true;  ///< sign the Security header's Timestamp (if it has one)
   /// Header entries to sign, {namespace, local name} (each occurrence).
-  std::vector<soap::qname> headers;
+  std::vector<soap::qname> headers{};
 };
 
 /// The MTOM parts a message's xop:Include elements refer to, for signing and verifying over
