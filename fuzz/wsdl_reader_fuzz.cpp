@@ -1,8 +1,9 @@
 // libFuzzer target fuzz_wsdl_reader: the WSDL/XSD reader (lather::wsdl::load) on one document.
 // load() reads files, so each input is written to a file of its own private directory:
 // relative imports and includes find nothing there (or the input itself), the standard
-// schemas come from the library, and nothing is fetched from the network. Refusals must be
-// wsdl::error; anything else escaping, a crash, a hang or a sanitizer report is a finding.
+// schemas come from the library, and nothing is fetched from the network. The directory goes
+// when the process ends. Refusals must be wsdl::error; anything else escaping, a crash, a hang
+// or a sanitizer report is a finding.
 // A model that loads has its components listed (services, port types, messages, bindings,
 // schemas).
 #include <unistd.h>
@@ -19,16 +20,27 @@
 
 namespace {
 
-std::string input_path() {
-  std::string dir = (std::filesystem::temp_directory_path() / "lather-wsdl-fuzz-XXXXXX").string();
-  if (!::mkdtemp(dir.data())) std::abort();
-  return dir + "/input.wsdl";
-}
+// This process's directory, removed with its input when the process exits (libFuzzer's runs
+// end in exit(), the replay's by returning from main; a crash or a timeout leaves it).
+struct scratch_dir {
+  std::string dir;
+  scratch_dir()
+      : dir((std::filesystem::temp_directory_path() / "lather-wsdl-fuzz-XXXXXX").string()) {
+    if (!::mkdtemp(dir.data())) std::abort();
+  }
+  ~scratch_dir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+  scratch_dir(const scratch_dir&) = delete;
+  scratch_dir& operator=(const scratch_dir&) = delete;
+};
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::string path = input_path();
+  static const scratch_dir scratch;
+  static const std::string path = scratch.dir + "/input.wsdl";
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
