@@ -21,9 +21,12 @@
       than FILE expects for NAME (the floor that keeps a regression from passing unseen).
   -j N: parallel compile jobs of each build (default: CMAKE_BUILD_PARALLEL_LEVEL, else 2; one
       -O0 compile of generated code takes up to about 1 GB).
-  wsdl_corpus.py report --work W --corpus C --doc docs/wsdl-corpus.md [--command TEXT]
-      Writes the table per service and per operation from W/results; a service without a
-      result in W (a `long` test not run) keeps its section of the existing document.
+  wsdl_corpus.py report --work W --corpus C --doc OUT [--from DOC] [--command TEXT]
+      Writes OUT, the table per service and per operation from W/results; a service without a
+      result in W (a `long` test not run) keeps its section of DOC (default: OUT as it was).
+      The CTest wsdl_corpus_report writes W/wsdl-corpus.md from docs/wsdl-corpus.md (a test
+      never writes into the checkout); the build target wsdl_corpus_doc writes
+      docs/wsdl-corpus.md itself from the last run's results.
 """
 import argparse
 import datetime
@@ -369,8 +372,9 @@ LONG_BYTES = 50000  # as tests/wsdl/CMakeLists.txt labels them
 def report(a):
     work, corpus = os.path.abspath(a.work), os.path.abspath(a.corpus)
     old = {}
-    if os.path.exists(a.doc):
-        with open(a.doc) as f:
+    previous = a.from_doc or a.doc
+    if os.path.exists(previous):
+        with open(previous) as f:
             text = f.read()
         for m in re.finditer(r"<!-- result (\{.*?\}) -->\n(.*?)<!-- end -->\n", text, re.S):
             r = json.loads(m.group(1))
@@ -412,9 +416,11 @@ def report(a):
             summary.get("build_seconds", ""), summary.get("build_cpu_seconds", ""),
             summary.get("build_peak_mb", ""), summary["date"]))
         sections.append(section)
+    os.makedirs(os.path.dirname(os.path.abspath(a.doc)), exist_ok=True)
     with open(a.doc, "w") as f:
         f.write("# The WSDL corpus through lather-wsdl2cpp --mock\n\n"
-                "Written by the test run (`tests/wsdl/corpus/wsdl_corpus.py report`): for each "
+                "Written from the last test run's results by `cmake --build build --target "
+                "wsdl_corpus_doc` (`tests/wsdl/corpus/wsdl_corpus.py report`): for each "
                 "service of `../shared/wsdl-corpus`, lather-wsdl2cpp generates the contract with "
                 "`--mock`, the generated project is built at -O0 against the installed lather, "
                 "`mock-server --samples` writes each operation's request and response, and "
@@ -477,6 +483,8 @@ def main():
     p.add_argument("--work", required=True)
     p.add_argument("--corpus", required=True)
     p.add_argument("--doc", required=True)
+    p.add_argument("--from", dest="from_doc",
+                   help="the document whose sections services without a result keep")
     p.add_argument("--command", default="ctest --test-dir build -L wsdl_corpus")
     a = ap.parse_args()
     if a.cmd == "setup":
