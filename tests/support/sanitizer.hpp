@@ -4,7 +4,8 @@
 // under ASan and TSan: freed blocks wait in ASan's quarantine, TSan's allocator keeps its own
 // caches, and both map shadow memory for every touched byte, so the figures are the
 // sanitizer's, not lather's. A test whose claim is a timing in microseconds skips that claim
-// under TSan, which runs the code 5-15x slower. The release run keeps every such check.
+// under TSan, which runs the code 5-15x slower; one that bounds a whole operation's time scales
+// the bound (slowdown). The release run keeps every such check.
 #pragma once
 
 namespace lather::test {
@@ -27,6 +28,11 @@ inline constexpr bool tsan = true;
 #else
 inline constexpr bool tsan = false;
 #endif
+
+/// How much slower the instrumented code runs, at most: a test that bounds a whole operation's
+/// time (linear, not quadratic) multiplies its bound by this, so the bound still tells the
+/// two apart without measuring the sanitizer.
+inline constexpr int slowdown = tsan ? 10 : asan ? 3 : 1;
 
 /// The process's memory is the sanitizer's too: RSS bounds do not hold.
 inline constexpr bool sanitized_memory = asan || tsan;

@@ -3,6 +3,7 @@
 // service that requires WS-Addressing; the response's RelatesTo and Action checked.
 #include <gtest/gtest.h>
 
+#include <mutex>
 #include <string>
 
 #include "../support/paths.hpp"
@@ -31,6 +32,7 @@ class wsa_dynamic : public ::testing::Test {
         "echo",
         [this](call_context& ctx, const wsa_interop::echo& in) {
           const wsa::headers& h = wsa::server_addressing::request(ctx);
+          const std::lock_guard lock{seen_mutex_};
           seen_action_ = h.action;
           seen_to_ = h.to;
           return wsa_interop::echoResponse{in.text};
@@ -46,6 +48,15 @@ class wsa_dynamic : public ::testing::Test {
     srv_.start();
   }
   void TearDown() override { srv_.stop(); }
+  // What the handler saw, written on the server's thread: read once the call has returned.
+  std::string seen_action() {
+    const std::lock_guard lock{seen_mutex_};
+    return seen_action_;
+  }
+  std::string seen_to() {
+    const std::lock_guard lock{seen_mutex_};
+    return seen_to_;
+  }
   std::string url(std::string_view path = "/wsa") const {
     return "http://127.0.0.1:" + std::to_string(srv_.port()) + std::string(path);
   }
@@ -55,6 +66,7 @@ class wsa_dynamic : public ::testing::Test {
   service wrong_svc_{"WsaEcho", std::string(wsa_interop::ns)};
   wsa::server_addressing wrong_;
   server srv_{{.address = "127.0.0.1", .port = 0, .threads = 1}};
+  std::mutex seen_mutex_;
   std::string seen_action_, seen_to_;
 };
 
@@ -66,8 +78,8 @@ TEST_F(wsa_dynamic, DynamicClientSendsTheContractsActionAndChecksTheAnswer) {
     const auto r = c.call("echo", dynamic::value::from_json(R"({"text": "hi"})"), o);
     EXPECT_EQ(r.body.find("text")->as_string(), "hi");
     EXPECT_TRUE(r.problems.empty()) << r.problems.front();
-    EXPECT_EQ(seen_action_, echo_action);
-    EXPECT_EQ(seen_to_, url());
+    EXPECT_EQ(seen_action(), echo_action);
+    EXPECT_EQ(seen_to(), url());
     EXPECT_TRUE(r.message_id.starts_with("urn:uuid:")) << r.message_id;
     EXPECT_EQ(r.addressing.ver, v);
     EXPECT_EQ(r.addressing.reply_to_message(), r.message_id);
@@ -98,12 +110,12 @@ TEST_F(wsa_dynamic, LatherCallWsa) {
                      test::clock::now() + 30s);
   EXPECT_EQ(r.exit, 0) << r.out;
   EXPECT_EQ(dynamic::value::from_json(r.out).find("text")->as_string(), "hi") << r.out;
-  EXPECT_EQ(seen_action_, echo_action);
+  EXPECT_EQ(seen_action(), echo_action);
   // --wsa-action replaces the contract's (this service then refuses it); no --wsa: refused.
   r = test::run({call, contract, "echo", "text=hi", "--address", url(), "--wsa-action", "urn:x"},
                 test::clock::now() + 30s);
   EXPECT_EQ(r.exit, 1);
-  EXPECT_EQ(seen_action_, echo_action);
+  EXPECT_EQ(seen_action(), echo_action);
   r = test::run({call, contract, "echo", "text=hi", "--address", url()}, test::clock::now() + 30s);
   EXPECT_EQ(r.exit, 1);
 }

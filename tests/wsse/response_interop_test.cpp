@@ -5,6 +5,7 @@
 // (and refuses tampered). `xmlsec1 --verify` accepts a response recorded from lather's server.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -140,7 +141,7 @@ TEST_F(wsse_response_interop, ZeepVerifiesLathersSignedMtomResponse) {
                             policy()};
   sec.set_trust_store(trusted());
   sec.install(files);
-  bool multipart = false;
+  std::atomic<bool> multipart = false;  // set on the server's thread
   files.intercept(
       {.before = {},
        .after = {},
@@ -158,7 +159,7 @@ TEST_F(wsse_response_interop, ZeepVerifiesLathersSignedMtomResponse) {
     if (*version) args.push_back(version);
     const auto ok = zeep(args);
     EXPECT_EQ(ok.out, "ok-blob 300000 True\n") << version;
-    EXPECT_TRUE(multipart) << version;  // the response went as MTOM
+    EXPECT_TRUE(multipart.load()) << version;  // the response went as MTOM
     args[6] = (certs_ / "rogue.pem").string();
     EXPECT_EQ(zeep(args).out, "unverified\n") << version;
   }
