@@ -42,16 +42,25 @@ asan_options=detect_leaks=1:halt_on_error=1:abort_on_error=1:detect_stack_use_af
 ubsan_options=print_stacktrace=1:halt_on_error=1
 tsan_options=halt_on_error=1:second_deadlock_stack=1
 
+# Runs "${@:2}" and prints its wall and CPU time as "== $1: ...", so that each build and test
+# run of a stage can be costed on its own.
+phase() {
+  # A subshell, so that a failure leaves the stage's own time format for the stage's report.
+  (
+    TIMEFORMAT="== $1: %0R s (CPU: %0U s user, %0S s system)"
+    shift
+    time "$@"
+  )
+}
+
 # A sanitizer stage: configure and build its preset, then its tests with the runtime's options
 # (children the tests start, such as lather-perf-server, inherit them).
 sanitizer_stage() {
   local preset=$1
   shift
-  local started=$SECONDS
   cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" -j"$jobs"
-  echo "== $preset build: $((SECONDS - started)) s"
-  env "$@" ctest --preset "$preset" -j"$jobs"
+  phase "$preset build" cmake --build --preset "$preset" -j"$jobs"
+  phase "$preset tests" env "$@" ctest --preset "$preset" -j"$jobs"
 }
 
 # The release build, its tests, the clang build and the short fuzzing run.
@@ -60,12 +69,12 @@ release_stage() {
   # README's first command (scripts/demo.sh) configures the same build directory without
   # tests, and a cached OFF would otherwise leave CTest nothing to run.
   cmake --preset release
-  cmake --build --preset release -j"$jobs"
-  ctest --preset release -j"$jobs"
+  phase "release build" cmake --build --preset release -j"$jobs"
+  phase "release tests" ctest --preset release -j"$jobs"
   cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DLATHER_WERROR=ON \
     -DCMAKE_CXX_COMPILER=clang++ -DLATHER_TESTS=OFF -DLATHER_BENCH=OFF >/dev/null
-  cmake --build build-clang -j"$jobs"
-  bash scripts/fuzz.sh short
+  phase "clang build" cmake --build build-clang -j"$jobs"
+  phase "fuzz" bash scripts/fuzz.sh short
 }
 
 # Runs stage $1 and prints its wall time, and the CPU time it took (compilers and tests
