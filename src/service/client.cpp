@@ -409,6 +409,7 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         soap::envelope_reader& env = s->envelope;
         // The codec is shared by every client: each call sets its own header readers (or none).
         soap::envelope_options read_options;
+        read_options.keep_unread = true;  // a fault's header entries: fault::header_xml
         if (frame.o.read_header || reads_headers_)
           read_options.on_header = [this, &frame](const soap::header_info& h, xml::reader& r) {
             return read_response_header(frame.operation, frame.o, h, r);
@@ -422,8 +423,11 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         }
         if (!env.at_body_element())
           throw client_error("HTTP " + std::to_string(head.status) + ": empty SOAP Body");
-        if (env.at_fault())
-          throw soap::fault_error(soap::read_fault(s->reader, env.ver(), env.body_namespaces()));
+        if (env.at_fault()) {
+          soap::fault f = soap::read_fault(s->reader, env.ver(), env.body_namespaces());
+          f.header_xml = env.unread_headers();
+          throw soap::fault_error(std::move(f));
+        }
         if (head.status != 200)
           throw client_error("HTTP " + std::to_string(head.status) +
                              " with a non-fault body element {" + std::string(s->reader.ns()) +

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "lather/bind/describe.hpp"
 #include "lather/service/service.hpp"
@@ -29,7 +30,7 @@ class wsdl_writer {
 
   std::string write(std::string_view address) {
     collect_namespaces();
-    name_fault_messages();
+    name_messages();
     w_.xml_declaration();
     w_.declare_namespace("wsdl", wsdl_ns);
     w_.declare_namespace("soap", soap11_binding_ns);
@@ -292,20 +293,32 @@ class wsdl_writer {
   // One message per detail element, shared by the operations that declare a fault with it
   // (two operations' faults of one name may carry different elements): <name>Fault after the
   // first fault that declares it, made unique among the messages.
-  void name_fault_messages() {
+  // The same for headers and header faults: one message per element and part,
+  // <element>Header, whose one part is named `part` ("fault" for a header fault).
+  void name_messages() {
     std::set<std::string> names;
     for (const auto& op : b_.operations()) {
       names.insert(op.name + "Request");
       names.insert(op.name + "Response");
     }
+    auto unique = [&](const std::string& stem) {
+      std::string name = stem;
+      for (int n = 2; !names.insert(name).second; ++n) name = stem + std::to_string(n);
+      return name;
+    };
     for (const auto& op : b_.operations())
       for (const auto& f : op.faults) {
         auto [it, added] = fault_messages_.try_emplace(std::pair{f.element.ns, f.element.name});
-        if (!added) continue;
-        std::string name = f.name + "Fault";
-        for (int n = 2; !names.insert(name).second; ++n)
-          name = f.name + "Fault" + std::to_string(n);
-        it->second = std::move(name);
+        if (added) it->second = unique(f.name + "Fault");
+      }
+    auto header_message = [&](const xsd_ref& e, const std::string& part) {
+      auto [it, added] = header_messages_.try_emplace(std::tuple{e.ns, e.name, part});
+      if (added) it->second = unique(e.name + "Header");
+    };
+    for (const auto& op : b_.operations())
+      for (const auto& h : op.headers) {
+        header_message(h.element, h.part);
+        for (const xsd_ref& f : h.faults) header_message(f, "fault");
       }
   }
 
@@ -314,15 +327,19 @@ class wsdl_writer {
       write_message(op.name + "Request", op, true);
       if (!op.one_way) write_message(op.name + "Response", op, false);
     }
-    for (const auto& [element, name] : fault_messages_) {
+    auto one_part = [&](const std::string& name, const std::string& part, const xsd_ref& e) {
       w_.start_element(wsdl_ns, "message");
       w_.attribute("", "name", name);
       w_.start_element(wsdl_ns, "part");
-      w_.attribute("", "name", "fault");
-      w_.attribute("", "element", qname({element.first, element.second}));
+      w_.attribute("", "name", part);
+      w_.attribute("", "element", qname(e));
       w_.end_element();
       w_.end_element();
-    }
+    };
+    for (const auto& [element, name] : fault_messages_)
+      one_part(name, "fault", {element.first, element.second});
+    for (const auto& [key, name] : header_messages_)
+      one_part(name, std::get<2>(key), {std::get<0>(key), std::get<1>(key)});
   }
 
   const std::string& fault_message_name(const wsdl_fault_def& f) const {
@@ -350,9 +367,17 @@ class wsdl_writer {
     for (const auto& op : b_.operations()) {
       w_.start_element(wsdl_ns, "operation");
       w_.attribute("", "name", op.name);
-      if (!op.documentation.empty()) {
+      if (!op.documentation.empty() || !op.undescribed.empty()) {
+        std::string text = op.documentation;
+        if (!op.undescribed.empty()) {
+          text += text.empty() ? "" : "\n";
+          text += "Not described in this WSDL, as XML Schema cannot express its type: ";
+          for (std::size_t i = 0; i < op.undescribed.size(); ++i)
+            text += (i ? ", " : "") + op.undescribed[i];
+          text += ".";
+        }
         w_.start_element(wsdl_ns, "documentation");
-        w_.text(op.documentation);
+        w_.text(text);
         w_.end_element();
       }
       w_.start_element(wsdl_ns, "input");
@@ -386,6 +411,28 @@ class wsdl_writer {
     w_.end_element();
   }
 
+  void write_header_bindings(std::string_view bns, const wsdl_operation_def& op, bool response) {
+    auto message = [&](const xsd_ref& e, const std::string& part) {
+      return "tns:" + header_messages_.at(std::tuple{e.ns, e.name, part});
+    };
+    for (const auto& h : op.headers) {
+      if (h.response != response) continue;
+      w_.start_element(bns, "header");
+      w_.attribute("", "message", message(h.element, h.part));
+      w_.attribute("", "part", h.part);
+      w_.attribute("", "use", "literal");
+      if (h.required) w_.attribute(wsdl_ns, "required", "true");
+      for (const xsd_ref& f : h.faults) {
+        w_.start_element(bns, "headerfault");
+        w_.attribute("", "message", message(f, "fault"));
+        w_.attribute("", "part", "fault");
+        w_.attribute("", "use", "literal");
+        w_.end_element();
+      }
+      w_.end_element();
+    }
+  }
+
   void write_binding(bool soap12) {
     const std::string_view bns = soap12 ? soap12_binding_ns : soap11_binding_ns;
     w_.start_element(wsdl_ns, "binding");
@@ -405,10 +452,12 @@ class wsdl_writer {
       w_.end_element();
       w_.start_element(wsdl_ns, "input");
       write_body_binding(bns, op);
+      write_header_bindings(bns, op, false);
       w_.end_element();
       if (!op.one_way) {
         w_.start_element(wsdl_ns, "output");
         write_body_binding(bns, op);
+        write_header_bindings(bns, op, true);
         w_.end_element();
       }
       for (const auto& f : op.faults) {
@@ -448,6 +497,8 @@ class wsdl_writer {
   std::map<std::string, std::string> prefixes_;
   std::set<std::string> schema_namespaces_;
   std::map<std::pair<std::string, std::string>, std::string> fault_messages_;  // element -> name
+  // (element ns, element, part) -> name
+  std::map<std::tuple<std::string, std::string, std::string>, std::string> header_messages_;
 };
 
 }  // namespace
@@ -529,13 +580,34 @@ void wsdl_builder::add_element(std::string ns, std::string name, xsd_ref type) {
 }
 
 void wsdl_builder::add_operation(wsdl_operation_def op, const operation_options& o) {
+  // Registers {ns}element of type `t`; false (and named in op.undescribed) when the schema
+  // cannot express `t`.
+  auto describe = [&](const std::string& what, const std::string& ns, const std::string& element,
+                      const message_type* t) {
+    if (t && t->schema.type) {
+      add_element(ns, element, t->schema.type(*this));
+      return true;
+    }
+    op.undescribed.push_back(what + " {" + ns + "}" + element);
+    return false;
+  };
   // WSDL 1.1 one-way operations have no faults.
   if (!op.one_way)
-    for (const fault_declaration& f : o.faults) {
-      if (!f.detail || !f.detail->schema.type) continue;
-      add_element(f.ns, f.element, f.detail->schema.type(*this));
-      op.faults.push_back({f.name, {f.ns, f.element}});
-    }
+    for (const fault_declaration& f : o.faults)
+      if (describe("fault " + f.name, f.ns, f.element, f.detail))
+        op.faults.push_back({f.name, {f.ns, f.element}});
+  for (const header_declaration& h : o.headers) {
+    if (!describe(h.response ? "response header" : "request header", h.ns, h.element, h.type))
+      continue;
+    wsdl_header_def& d = op.headers.emplace_back();
+    d.element = {h.ns, h.element};
+    d.part = h.part.empty() ? h.element : h.part;
+    d.response = h.response;
+    d.required = h.required;
+    for (const fault_declaration& f : h.faults)
+      if (describe("header fault", f.ns, f.element, f.detail))
+        d.faults.push_back({f.ns, f.element});
+  }
   operations_.push_back(std::move(op));
 }
 

@@ -40,6 +40,7 @@ void envelope_reader::begin() {
     encoding_style_.assign(es->value);
   }
   relayable_.clear();
+  unread_.clear();
   at_body_element_ = false;
   body_closed_ = false;
   bool seen_header = false;
@@ -140,6 +141,8 @@ void envelope_reader::read_headers() {
       detail::skip(r_);
     } else if (info.relay && options_.collect_relayable) {
       relayable_.push_back(capture_element(r_, scope_.bindings()));
+    } else if (options_.keep_unread) {
+      unread_ += capture_element(r_, scope_.bindings());
     } else {
       detail::skip(r_);
     }

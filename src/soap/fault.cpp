@@ -249,7 +249,10 @@ std::string_view fault_code_name(fault_code c, version v) noexcept {
   return v11 ? "Server" : "Receiver";
 }
 
-void fault::set_detail(const std::function<void(xml::writer&)>& write_children) {
+namespace {
+
+/// The elements `write_children` writes, as XML text, into `text`.
+void render_children(const std::function<void(xml::writer&)>& write_children, std::string& text) {
   // A wrapper element lets the callback write several children (a writer wants one root).
   xml::output out;
   xml::writer w{out};
@@ -260,17 +263,16 @@ void fault::set_detail(const std::function<void(xml::writer&)>& write_children) 
   const std::size_t open = all.find('>');
   const std::size_t close = all.rfind("</");
   if (open != std::string_view::npos && close != std::string_view::npos && close > open) {
-    detail_xml.assign(all.substr(open + 1, close - open - 1));
+    text.assign(all.substr(open + 1, close - open - 1));
   } else {
-    detail_xml.clear();  // <d/>: the callback wrote nothing
+    text.clear();  // <d/>: the callback wrote nothing
   }
-  has_detail = true;
 }
 
-bool fault::read_detail(const std::function<void(xml::reader&)>& read_child) const {
-  if (!has_detail) return false;
+/// Calls `read_child` with a reader on the start tag of each element of `text`.
+void read_children(std::string_view text, const std::function<void(xml::reader&)>& read_child) {
   std::string doc = "<d>";
-  doc += detail_xml;
+  doc += text;
   doc += "</d>";
   xml::reader r;
   r.reset(doc);
@@ -280,6 +282,28 @@ bool fault::read_detail(const std::function<void(xml::reader&)>& read_child) con
   for (xml::token t = detail::next(r); t != xml::token::end_element; t = detail::next(r)) {
     if (t == xml::token::start_element) read_child(r);
   }
+}
+
+}  // namespace
+
+void fault::set_detail(const std::function<void(xml::writer&)>& write_children) {
+  render_children(write_children, detail_xml);
+  has_detail = true;
+}
+
+bool fault::read_detail(const std::function<void(xml::reader&)>& read_child) const {
+  if (!has_detail) return false;
+  read_children(detail_xml, read_child);
+  return true;
+}
+
+void fault::set_header(const std::function<void(xml::writer&)>& write_entries) {
+  render_children(write_entries, header_xml);
+}
+
+bool fault::read_header(const std::function<void(xml::reader&)>& read_entry) const {
+  if (header_xml.empty()) return false;
+  read_children(header_xml, read_entry);
   return true;
 }
 
@@ -427,15 +451,20 @@ void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_de
     scratch += local;
     w.attribute({}, "qname", scratch);
   };
+  bool header = false;
+  auto begin_header = [&] {
+    if (!header) out.begin_header();
+    header = true;
+  };
   if (v == version::soap12 && f.code == fault_code::must_understand && !f.not_understood.empty()) {
-    out.begin_header();
+    begin_header();
     for (const qname& q : f.not_understood) {
       w.start_element(env, "NotUnderstood");
       qname_attribute(q.ns, q.local);
       w.end_element();
     }
   } else if (v == version::soap12 && f.code == fault_code::version_mismatch) {
-    out.begin_header();
+    begin_header();
     w.start_element(env, "Upgrade");
     for (std::string_view ns : {soap12_envelope_ns, soap11_envelope_ns}) {
       w.start_element(env, "SupportedEnvelope");
@@ -443,10 +472,15 @@ void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_de
       w.end_element();
     }
     w.end_element();
-  } else if (write_headers) {
-    out.begin_header();
   }
-  if (write_headers) write_headers(w);
+  if (write_headers) {
+    begin_header();
+    write_headers(w);
+  }
+  if (!f.header_xml.empty()) {
+    begin_header();
+    w.raw(f.header_xml);
+  }
   out.begin_body();
   write_fault(w, v, f);
   out.end();

@@ -83,7 +83,10 @@ void generator::collect_roots() {
       std::vector<const message*> msgs{bo.op->input, bo.op->output};
       for (const fault& f : bo.op->faults) msgs.push_back(f.msg);
       for (const binding_message* bm : {&bo.input, &bo.output})
-        for (const soap_header& h : bm->headers) msgs.push_back(h.msg);
+        for (const soap_header& h : bm->headers) {
+          msgs.push_back(h.msg);
+          for (const soap_header_fault& hf : h.faults) msgs.push_back(hf.msg);
+        }
       for (const message* msg : msgs)
         if (msg)
           for (const part& p : msg->parts) {

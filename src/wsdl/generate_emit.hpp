@@ -32,6 +32,10 @@ struct header_plan {
   std::string type;         ///< qualified C++ type of the header element
   std::string ns, element;  ///< the header element
   bool required = false;    ///< wsdl:required="true": a plain member, else std::optional
+  std::string part;         ///< the part's name
+  /// Its soap:headerfaults with a typed entry (a literal element part of a generated struct
+  /// type; `name` unused): the proxy throws their classes, the service implementation may.
+  std::vector<fault_plan> faults;
 };
 
 struct operation_plan {

@@ -387,8 +387,38 @@ std::vector<detail::header_plan> generator::header_plans(const std::string& key,
     const struct_plan& s = structs_[si->second];
     message_structs_.insert(si->second);
     includes.insert(s.file);
-    out.push_back({unique_name(identifier(h.part->name), members), qualified(s.name), e->name.ns,
-                   e->name.local, h.required});
+    out.push_back({unique_name(identifier(h.part->name), members),
+                   qualified(s.name),
+                   e->name.ns,
+                   e->name.local,
+                   h.required,
+                   h.part->name,
+                   {}});
+    for (const soap_header_fault& hf : h.faults) {
+      const element_decl* fe = hf.part && hf.use == body_use::literal ? hf.part->element : nullptr;
+      const complex_type* ft = fe ? body_type(*fe) : nullptr;
+      auto fi = ft ? struct_index_.find(ft) : struct_index_.end();
+      if (fi == struct_index_.end() || !structs_[fi->second].refused.empty() ||
+          !literal(structs_[fi->second])) {
+        names_.push_back("  note: " + key + ": the headerfault part " +
+                         (hf.part ? hf.part->name : std::string()) + " of " + which +
+                         " header part " + h.part->name +
+                         " is not typed (encoded, type= or not generated): it stays a "
+                         "soap::fault_error, its entry in fault::header_xml");
+        continue;
+      }
+      auto [cls, added] = header_fault_classes_.try_emplace(fe->name.str());
+      if (added) {
+        cls->second = unique_name(identifier(fe->name.local) + "_header_fault", type_names_);
+        names_.push_back("header fault " + fe->name.str() + " -> " + o_.cpp_namespace +
+                         "::" + cls->second);
+      }
+      const struct_plan& fs = structs_[fi->second];
+      message_structs_.insert(fi->second);
+      includes.insert(fs.file);
+      out.back().faults.push_back(
+          {"", cls->second, qualified(fs.name), fe->name.ns, fe->name.local});
+    }
   }
   return out;
 }

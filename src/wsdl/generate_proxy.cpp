@@ -1,6 +1,7 @@
 // lather-wsdl2cpp: per portType a client proxy and an abstract service class, declared in the
 // port type's header and defined in operations_<k>.cpp over the messages' message_type tables
 // (no binding template is instantiated there); the output's CMakeLists.txt.
+#include <algorithm>
 #include <string_view>
 
 #include "generate_emit.hpp"
@@ -34,24 +35,49 @@ std::string message_type(const std::string& type) {
   return "lather::message_type_of<" + type + ">()";
 }
 
-/// "X_fault, Y_fault": the classes of an operation's typed faults.
+/// The typed soap:headerfaults of `op`'s request and response headers, each class once.
+std::vector<const fault_plan*> header_faults(const operation_plan& op) {
+  std::vector<const fault_plan*> out;
+  for (const auto* headers : {&op.request_headers, &op.response_headers})
+    for (const header_plan& h : *headers)
+      for (const fault_plan& f : h.faults)
+        if (std::none_of(out.begin(), out.end(),
+                         [&](const fault_plan* o) { return o->cls == f.cls; }))
+          out.push_back(&f);
+  return out;
+}
+
+/// Whether `op`'s client methods throw typed faults (one-way operations: header faults only).
+bool throws_typed(const operation_plan& op) {
+  return (!op.faults.empty() && !op.one_way) || !header_faults(op).empty();
+}
+
+/// "X_fault, Y_header_fault": the classes of an operation's typed faults.
 std::string fault_list(const operation_plan& op) {
   std::string list;
-  for (const fault_plan& f : op.faults) list += (list.empty() ? "" : ", ") + f.cls;
+  for (const fault_plan* f : header_faults(op)) list += (list.empty() ? "" : ", ") + f->cls;
+  if (!op.one_way)
+    for (const fault_plan& f : op.faults) list += (list.empty() ? "" : ", ") + f.cls;
   return list;
 }
 
 /// The function that throws a fault an operation with typed faults received: as the class of
-/// its typed fault when its detail entry is one of them, as soap::fault_detail_error when such
-/// an entry does not bind, else as it is (called in its handler).
+/// its typed header fault when a header entry of the fault is one of them (checked first: the
+/// fault is about a header), else of its typed fault when its detail entry is one, as
+/// soap::fault_detail_error when such an entry does not bind, else as it is (called in its
+/// handler).
 std::string fault_thrower(const std::string& name, const operation_plan& op) {
   std::string text = "\n[[noreturn]] void " + name +
                      "(lather::soap::fault_error& e) {\n"
                      "  lather::soap::fault& f = e.get();\n";
-  for (const fault_plan& f : op.faults)
-    text += "  if (" + f.detail_type + " d; read_detail(f, " + quote(f.ns) + ", " +
-            quote(f.element) + ", lather::message_type_of<" + f.detail_type +
+  auto check = [&](const fault_plan& f, bool header) {
+    text += "  if (" + f.detail_type + " d; read_entry(f, " + (header ? "true" : "false") + ", " +
+            quote(f.ns) + ", " + quote(f.element) + ", lather::message_type_of<" + f.detail_type +
             ">(), &d))\n    throw " + f.cls + "(std::move(f), std::move(d));\n";
+  };
+  for (const fault_plan* f : header_faults(op)) check(*f, true);
+  if (!op.one_way)
+    for (const fault_plan& f : op.faults) check(f, false);
   return text + "  throw;\n}\n";
 }
 
@@ -101,26 +127,33 @@ std::string faults_header(const std::string& cpp_namespace,
                           const std::vector<port_type_plan>& port_types) {
   std::set<std::string> includes, done;
   std::string classes;
+  auto add = [&](const fault_plan& f, bool header) {
+    if (!done.insert(f.cls).second) return;
+    const std::string base = header ? "header_fault_of" : "fault_of";
+    classes += "\n/// The fault whose " +
+               std::string(header ? "header entry (soap:headerfault)" : "detail") + " is {" + f.ns +
+               "}" + f.element +
+               ": thrown by the client proxies when it\n/// arrives, and by a service "
+               "implementation to send it.\nclass " +
+               f.cls + " : public lather::soap::" + base + "<" + f.detail_type +
+               "> {\n public:\n  " + f.cls + "(std::string reason, " + f.detail_type +
+               " detail,\n    lather::soap::fault_code code = "
+               "lather::soap::fault_code::sender)\n      : " +
+               base + "(std::move(reason), std::move(detail), " + quote(f.ns) + ", " +
+               quote(f.element) + ", code) {}\n  /// As received.\n  " + f.cls +
+               "(lather::soap::fault received, " + f.detail_type + " detail)\n      : " + base +
+               "(std::move(received), std::move(detail)) {}\n};\n";
+  };
   for (const port_type_plan& pt : port_types)
-    for (const operation_plan& op : pt.operations)
-      for (const fault_plan& f : op.faults) {
-        if (!done.insert(f.cls).second) continue;
-        classes += "\n/// The fault whose detail is {" + f.ns + "}" + f.element +
-                   ": thrown by the client proxies when it\n/// arrives, and by a service "
-                   "implementation to send it.\nclass " +
-                   f.cls + " : public lather::soap::fault_of<" + f.detail_type +
-                   "> {\n public:\n  " + f.cls + "(std::string reason, " + f.detail_type +
-                   " detail,\n    lather::soap::fault_code code = "
-                   "lather::soap::fault_code::sender)\n      : fault_of(std::move(reason), "
-                   "std::move(detail), " +
-                   quote(f.ns) + ", " + quote(f.element) + ", code) {}\n  /// As received.\n  " +
-                   f.cls + "(lather::soap::fault received, " + f.detail_type +
-                   " detail)\n      : fault_of(std::move(received), std::move(detail)) {}\n};\n";
-      }
+    for (const operation_plan& op : pt.operations) {
+      for (const fault_plan& f : op.faults) add(f, false);
+      for (const fault_plan* f : header_faults(op)) add(*f, true);
+    }
   if (classes.empty()) return {};
   for (const port_type_plan& pt : port_types)
     for (const operation_plan& op : pt.operations)
-      if (!op.faults.empty()) includes.insert(pt.includes.begin(), pt.includes.end());
+      if (!op.faults.empty() || !header_faults(op).empty())
+        includes.insert(pt.includes.begin(), pt.includes.end());
   std::string text =
       "// Generated by lather-wsdl2cpp: do not edit.\n// The typed faults of the operations "
       "(wsdl:fault with a detail element).\n#pragma once\n\n#include <string>\n#include "
@@ -200,6 +233,7 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
   bool faults = false;
   for (const operation_plan& op : pt.operations) {
     const std::string &Req = op.request_type, &Res = op.response_type, &method = op.method;
+    faults |= throws_typed(op);
     if (has_headers(op)) {
       structs += header_structs(op);
       client +=
@@ -238,7 +272,9 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
       client += "  /// " + op.name + ": {" + op.element_ns + "}" + op.request_element +
                 ", one-way" + (op.style.empty() ? "" : " (" + op.style + ")") +
                 ": returns once the service accepted the request\n  /// (HTTP 202, or 200 with "
-                "an empty body); a fault throws lather::soap::fault_error.\n";
+                "an empty body); a fault throws " +
+                (throws_typed(op) ? fault_list(op) + " for its header faults, else " : "") +
+                "lather::soap::fault_error.\n";
       client += "  void " + method + "(const " + Req + "& request);\n";
       client += "  void " + method + "(const " + Req + "& request, lather::call_options o);\n";
       client +=
@@ -258,8 +294,7 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
     }
     client += "  /// " + op.name + ": {" + op.element_ns + "}" + op.request_element + " -> " +
               op.response_element + (op.style.empty() ? "" : " (" + op.style + ")") + "\n";
-    if (!op.faults.empty()) {
-      faults = true;
+    if (throws_typed(op)) {
       client +=
           "  /// Throws " + fault_list(op) + " for its faults, else lather::soap::fault_error.\n";
       server += "  /// May throw " + fault_list(op) + ".\n";
@@ -317,25 +352,28 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
 
 namespace {
 
-/// Reads a fault's detail entry into a typed fault's detail (operations_<k>.cpp, once).
-constexpr std::string_view read_detail_function =
-    "\n/// Reads the fault's first detail entry {ns}element into `out` (a `t`); false when\n"
-    "/// there is none. One that does not bind throws lather::soap::fault_detail_error.\n"
-    "bool read_detail(lather::soap::fault& f, std::string_view ns, std::string_view element,\n"
-    "                 const lather::message_type& t, void* out) {\n"
+/// Reads a fault's detail or header entry into a typed fault's detail (operations_<k>.cpp,
+/// once).
+constexpr std::string_view read_entry_function =
+    "\n/// Reads the fault's first detail entry (`header`: header entry) {ns}element into `out`\n"
+    "/// (a `t`); false when there is none. One that does not bind throws\n"
+    "/// lather::soap::fault_detail_error.\n"
+    "bool read_entry(lather::soap::fault& f, bool header, std::string_view ns,\n"
+    "                std::string_view element, const lather::message_type& t, void* out) {\n"
     "  bool found = false;\n"
+    "  auto read = [&](lather::xml::reader& r) {\n"
+    "    if (found || !r.is(ns, element)) {\n"
+    "      r.skip_element();\n"
+    "    } else {\n"
+    "      found = true;\n"
+    "      if (lather::bind::error_info e = t.read(r, out, lather::bind::read_options{}))\n"
+    "        throw lather::bind::error(std::move(e));\n"
+    "    }\n"
+    "  };\n"
     "  try {\n"
-    "    f.read_detail([&](lather::xml::reader& r) {\n"
-    "      if (found || !r.is(ns, element)) {\n"
-    "        r.skip_element();\n"
-    "      } else {\n"
-    "        found = true;\n"
-    "        if (lather::bind::error_info e = t.read(r, out, lather::bind::read_options{}))\n"
-    "          throw lather::bind::error(std::move(e));\n"
-    "      }\n"
-    "    });\n"
+    "    header ? f.read_header(read) : f.read_detail(read);\n"
     "  } catch (lather::bind::error& e) {\n"
-    "    throw lather::soap::fault_detail_error(std::move(f), ns, element, e.info());\n"
+    "    throw lather::soap::fault_detail_error(std::move(f), ns, element, e.info(), header);\n"
     "  }\n"
     "  return found;\n"
     "}\n";
@@ -375,22 +413,34 @@ std::string async_methods(const std::string& cls, const operation_plan& op,
   return text;
 }
 
-/// The client methods of one-way `op` (class `cls` + "Client").
-std::string one_way_methods(const std::string& cls, const operation_plan& op) {
+/// The statement `call` (a line), inside a handler that passes a fault to `thrower` when there
+/// is one.
+std::string caught(const std::string& call, const std::string& thrower) {
+  if (thrower.empty()) return "  " + call;
+  return "  try {\n    " + call + "  } catch (lather::soap::fault_error& e) {\n    " + thrower +
+         "(e);\n  }\n";
+}
+
+/// The client methods of one-way `op` (class `cls` + "Client"; `thrower` as client_methods').
+std::string one_way_methods(const std::string& cls, const operation_plan& op,
+                            const std::string& thrower) {
   const std::string &Req = op.request_type, &method = op.method;
   const std::string client = cls + "Client::";
   const std::string settings = "options_" + cls + "_" + method;
   std::string text = "\nnamespace {\nlather::call_options " + settings +
                      "(lather::call_options o) {\n" + settings_of(op, "  ") +
                      "  return o;\n}\n}  // namespace\n";
-  const std::string call =
-      "client_->call_one_way(" + quote(op.name) + ", " + message_type(Req) + ", &request, ";
+  auto call = [&](const std::string& options) {
+    return caught("client_->call_one_way(" + quote(op.name) + ", " + message_type(Req) +
+                      ", &request, " + options + ");\n",
+                  thrower);
+  };
   text += "void " + client + method + "(const " + Req +
-          "& request) {\n  static const lather::call_options o = " + settings + "({});\n  " + call +
-          "o);\n}\n";
-  text += "void " + client + method + "(const " + Req + "& request, lather::call_options o) {\n  " +
-          call + settings + "(std::move(o)));\n}\n";
-  return text + async_methods(cls, op, "");
+          "& request) {\n  static const lather::call_options o = " + settings + "({});\n" +
+          call("o") + "}\n";
+  text += "void " + client + method + "(const " + Req + "& request, lather::call_options o) {\n" +
+          call(settings + "(std::move(o))") + "}\n";
+  return text + async_methods(cls, op, thrower);
 }
 
 /// The client methods of `op` (class `cls` + "Client"); `thrower`: the function that throws
@@ -411,11 +461,9 @@ std::string client_methods(const std::string& cls, const operation_plan& op,
           "& request, lather::call_options o) {\n  " + Res + " response;\n  " + method +
           "(request, response, std::move(o));\n  return response;\n}\n";
   auto call = [&](const std::string& options) {
-    const std::string c = "client_->call(" + quote(op.name) + ", " + message_type(Req) +
-                          ", &request, " + message_type(Res) + ", &response, " + options + ");\n";
-    if (thrower.empty()) return "  " + c;
-    return "  try {\n    " + c + "  } catch (lather::soap::fault_error& e) {\n    " + thrower +
-           "(e);\n  }\n";
+    return caught("client_->call(" + quote(op.name) + ", " + message_type(Req) + ", &request, " +
+                      message_type(Res) + ", &response, " + options + ");\n",
+                  thrower);
   };
   text += "void " + client + method + "(const " + Req + "& request, " + Res +
           "& response) {\n  static const lather::call_options o = " + settings + "({});\n" +
@@ -511,17 +559,12 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
   text += "void " + client + method + "(" + header_params(op) +
           ", lather::call_options o) {\n  o = " + headers + "(std::move(o)" +
           (in ? ", request_headers" : "") + (out ? ", response_headers" : "") + ");\n";
-  if (op.one_way) {
-    text += "  client_->call_one_way(" + quote(op.name) + ", " + message_type(Req) +
-            ", &request, o);\n}\n";
-  } else {
-    const std::string c = "client_->call(" + quote(op.name) + ", " + message_type(Req) +
-                          ", &request, " + message_type(Res) + ", &response, o);\n";
-    text += thrower.empty()
-                ? "  " + c + "}\n"
-                : "  try {\n    " + c + "  } catch (lather::soap::fault_error& e) {\n    " +
-                      thrower + "(e);\n  }\n}\n";
-  }
+  text += caught(op.one_way ? "client_->call_one_way(" + quote(op.name) + ", " + message_type(Req) +
+                                  ", &request, o);\n"
+                            : "client_->call(" + quote(op.name) + ", " + message_type(Req) +
+                                  ", &request, " + message_type(Res) + ", &response, o);\n",
+                 thrower) +
+          "}\n";
 
   // Asynchronous: the headers live in a `held`, which the completion keeps.
   const std::string params = header_async_params(op), done = header_async_done(op);
@@ -614,6 +657,18 @@ std::string registration(const std::string& service, const operation_plan& op) {
     for (const fault_plan& f : op.faults)
       text += "    o.faults.push_back({" + quote(f.name) + ", " + quote(f.ns) + ", " +
               quote(f.element) + ", &" + message_type(f.detail_type) + "});\n";
+  // The typed headers with their header faults, for the service's ?wsdl.
+  for (const auto* headers : {&op.request_headers, &op.response_headers})
+    for (const header_plan& h : *headers) {
+      text += "    o.headers.push_back({" + quote(h.ns) + ", " + quote(h.element) + ", &" +
+              message_type(h.type) + ", " + quote(h.part) + ", " +
+              (headers == &op.response_headers ? "true" : "false") + ", " +
+              (h.required ? "true" : "false") + ", {";
+      for (std::size_t i = 0; i < h.faults.size(); ++i)
+        text += std::string(i ? ", " : "") + "{\"\", " + quote(h.faults[i].ns) + ", " +
+                quote(h.faults[i].element) + ", &" + message_type(h.faults[i].detail_type) + "}";
+      text += "}});\n";
+    }
   if (has_headers(op)) return header_registration(service, op, std::move(text));
   if (op.one_way)
     return text + "    s.operation(" + quote(op.name) + ", " + message_type(Req) +
@@ -657,11 +712,12 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
       if (r.port_type != p) continue;
       const operation_plan& op = pt.operations[r.operation];
       std::string thrower;
-      if (!op.faults.empty() && !op.one_way) {
+      if (throws_typed(op)) {
         thrower = "throw_" + std::to_string(k + 1) + "_" + std::to_string(++thrown);
         throwers += fault_thrower(thrower, op);
       }
-      methods += op.one_way ? one_way_methods(pt.cls, op) : client_methods(pt.cls, op, thrower);
+      methods +=
+          op.one_way ? one_way_methods(pt.cls, op, thrower) : client_methods(pt.cls, op, thrower);
       if (has_headers(op)) {
         headers = true;
         methods += header_methods(pt.cls, op, thrower);
@@ -678,7 +734,7 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
         "\"lather/xml/writer.hpp\"\n";
   text += "\nnamespace " + cpp_namespace + " {\n";
   if (!throwers.empty() || headers)
-    text += "\nnamespace {\n" + (throwers.empty() ? "" : std::string(read_detail_function)) +
+    text += "\nnamespace {\n" + (throwers.empty() ? "" : std::string(read_entry_function)) +
             throwers + (headers ? std::string(header_functions) : "") + "\n}  // namespace\n";
   return text + methods + "\n}  // namespace " + cpp_namespace + "\n";
 }

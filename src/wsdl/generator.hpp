@@ -328,7 +328,9 @@ class generator {
   std::string describe_header_;
   std::set<std::string> type_names_, file_stems_;
   std::map<std::string, std::string> fault_classes_;  ///< {ns}element of a fault -> its class
-  std::map<std::string, std::string> files_;          ///< XSD namespace -> header
+  /// {ns}element of a soap:headerfault -> its class
+  std::map<std::string, std::string> header_fault_classes_;
+  std::map<std::string, std::string> files_;  ///< XSD namespace -> header
   std::vector<std::string> names_;
 };
 

@@ -442,6 +442,28 @@ TEST(ServiceWsdl, FaultsOfOneNameWithDifferentElementsGetAMessageEach) {
   EXPECT_EQ(fault_elements, (std::vector<std::string>{"tns:InvalidId", "tns:errorDetail"})) << wsdl;
 }
 
+// A declared fault, header or header fault whose type XML Schema cannot express (here: no
+// type given) is left out of the WSDL, and the operation's wsdl:documentation says so.
+TEST(ServiceWsdl, WhatTheSchemaCannotExpressIsNamedNotDropped) {
+  service svc{"Faults", std::string(test_ns)};
+  operation_options o;
+  o.documentation = "Adds.";
+  o.faults = {fault_type<invalid_id>(), {"Opaque", "urn:x", "OpaqueDetail", nullptr}};
+  o.headers = {{"urn:x", "Ticket", nullptr, "ticket", false, true, {}}};
+  svc.operation("a", [](const lookup_request& in) { return add_response{in.id}; }, o);
+  const std::string wsdl = generate_wsdl(svc, "http://127.0.0.1:1/");
+  EXPECT_TRUE(test::has_element(wsdl, "/definitions/portType/operation/fault",
+                                {{"name", "InvalidId"}}));
+  EXPECT_FALSE(test::has_element(wsdl, "/definitions/portType/operation/fault",
+                                 {{"name", "Opaque"}}));
+  EXPECT_TRUE(test::find_elements(wsdl, "/definitions/binding/operation/input/header").empty());
+  const auto doc = test::find_elements(wsdl, "/definitions/portType/operation/documentation");
+  ASSERT_EQ(doc.size(), 1u) << wsdl;
+  EXPECT_EQ(doc[0].text,
+            "Adds.\nNot described in this WSDL, as XML Schema cannot express its type: fault "
+            "Opaque {urn:x}OpaqueDetail, request header {urn:x}Ticket.");
+}
+
 TEST_F(service_fixture, HandlerExceptionsBecomeServerFaultsWithoutInternals) {
   auto r = post_raw("/test", "text/xml; charset=utf-8",
                     "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "../support/xml_query.hpp"
 #include "lather/bind/error.hpp"
@@ -172,6 +173,72 @@ TEST(SoapFault, MustUnderstand12CarriesNotUnderstoodHeaders) {
   env.begin();
   EXPECT_EQ(qname_ns, "urn:tx");
   EXPECT_TRUE(env.at_fault());
+}
+
+// A fault's header entries (header_xml, where a soap:headerfault's entry travels) are written
+// into the fault envelope's Header in both versions, after the entries the caller writes, and
+// the Fault keeps no detail; a reader keeping unread entries (keep_unread, as the client does)
+// gets them back as XML text, the others offered to on_header first, a mustUnderstand one not
+// kept.
+TEST(SoapFault, HeaderEntriesTravelInTheHeader) {
+  soap::fault f;
+  f.code = soap::fault_code::sender;
+  f.reason = "bad ticket";
+  f.set_header([](xml::writer& w) {
+    w.start_element("urn:app", "TicketFault");
+    w.start_element("urn:app", "why");
+    w.text("expired");
+    w.end_element();
+    w.end_element();
+  });
+  EXPECT_FALSE(f.has_detail);
+  for (soap::version v : {soap::version::soap11, soap::version::soap12}) {
+    xml::output out;
+    xml::writer w{out};
+    soap::write_fault_envelope(w, v, f, true, [](xml::writer& hw) {
+      hw.start_element("urn:wsa", "Action");
+      hw.text("urn:fault");
+      hw.end_element();
+    });
+    const std::string doc{out.view()};
+    const auto entry = test::find_element(doc, "/Envelope/Header/TicketFault/why");
+    ASSERT_TRUE(entry) << doc;
+    EXPECT_EQ(entry->text, "expired");
+    EXPECT_LT(doc.find("Action"), doc.find("TicketFault")) << doc;
+    EXPECT_FALSE(test::find_element(doc, "/Envelope/Body/Fault/detail")) << doc;
+    EXPECT_FALSE(test::find_element(doc, "/Envelope/Body/Fault/Detail")) << doc;
+
+    xml::reader r;
+    r.reset(doc);
+    soap::envelope_options opts;
+    opts.keep_unread = true;
+    std::vector<std::string> offered;
+    opts.on_header = [&](const soap::header_info& h, xml::reader&) {
+      offered.emplace_back(h.local);
+      return soap::header_use::not_understood;
+    };
+    soap::envelope_reader env{r, std::move(opts)};
+    env.begin();
+    EXPECT_EQ(offered, (std::vector<std::string>{"Action", "TicketFault"}));
+    soap::fault back;
+    back.header_xml = env.unread_headers();
+    std::vector<std::string> entries;
+    EXPECT_TRUE(back.read_header([&](xml::reader& e) {
+      entries.emplace_back(e.local_name());
+      e.skip_element();
+    }));
+    EXPECT_EQ(entries, (std::vector<std::string>{"Action", "TicketFault"}));
+  }
+  // mustUnderstand entries nobody understood are not kept: they fault.
+  xml::reader r;
+  r.reset(
+      "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Header>"
+      "<a:X xmlns:a='urn:a' s:mustUnderstand='1'/></s:Header><s:Body/></s:Envelope>");
+  soap::envelope_options opts;
+  opts.keep_unread = true;
+  soap::envelope_reader env{r, std::move(opts)};
+  EXPECT_THROW(env.begin(), soap::fault_error);
+  EXPECT_FALSE(soap::fault{}.read_header([](xml::reader&) {}));
 }
 
 TEST(SoapFault, VersionMismatch12CarriesUpgrade) {

@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <exception>
+#include <fstream>
 #include <functional>
 #include <future>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +21,9 @@
 #include "lather/http/client.hpp"
 #include "lather/http/server.hpp"
 #include "lather/service/client.hpp"
+#include "lather/service/wsdl.hpp"
+#include "lather/wsdl/load.hpp"
+#include "lather/xml/writer.hpp"
 #include "local_server.hpp"
 
 namespace {
@@ -43,6 +49,8 @@ class calls_impl : public callsgen::CallsService {
 class pings_impl : public callsgen::PingsService {
  public:
   void ping(const callsgen::ping& in, const callsgen::ping_request_headers& headers) override {
+    if (headers.session && headers.session->id == "expired")
+      throw callsgen::SessionFault_header_fault("session expired", {"expired", "one-way"});
     count += in.count;
     if (headers.session) sessions.push_back(headers.session->id);
   }
@@ -181,6 +189,25 @@ TEST_F(GeneratedOneWay, AsyncBracedArgumentIsCallOptions) {
   EXPECT_EQ(service_.pings.sessions, (std::vector<std::string>{"b1"}));
 }
 
+// A one-way operation's header fault (soap:headerfault on ping's Session header) is typed
+// too, from the synchronous and the asynchronous forms.
+TEST_F(GeneratedOneWay, HeaderFaultIsTyped) {
+  callsgen::ping_request_headers headers;
+  headers.session = callsgen::Session{"expired"};
+  try {
+    pings_.ping({1}, headers);
+    FAIL() << "no fault";
+  } catch (const callsgen::SessionFault_header_fault& e) {
+    EXPECT_EQ(e.detail().reason, "one-way");
+  }
+  std::promise<std::exception_ptr> done;
+  pings_.ping_async({1}, headers, [&](std::exception_ptr e) { done.set_value(e); });
+  std::exception_ptr error = done.get_future().get();
+  ASSERT_TRUE(error);
+  EXPECT_THROW(std::rethrow_exception(error), callsgen::SessionFault_header_fault);
+  EXPECT_EQ(service_.pings.count, 0);
+}
+
 // Peers that accept a one-way request with HTTP 200: an empty body, a blank one, an envelope
 // with an empty Body; anything else in a 200 is an error.
 class OneWayPeer : public ::testing::Test {
@@ -254,6 +281,22 @@ class headers_impl : public callsgen::CallsService {
   void echo(const callsgen::echo& in, const callsgen::echo_request_headers& headers,
             callsgen::echoResponse& out,
             callsgen::echo_response_headers& response_headers) override {
+    // The header check: Session's soap:headerfault goes back in the fault's Header.
+    if (headers.session.id == "expired")
+      throw callsgen::SessionFault_header_fault("session expired", {"expired", "timed out"});
+    if (headers.session.id == "garbled") {  // a SessionFault entry without its required id
+      lather::soap::fault f;
+      f.code = lather::soap::fault_code::sender;
+      f.reason = "garbled";
+      f.set_header([](lather::xml::writer& w) {
+        w.start_element("urn:lather:calls", "SessionFault");
+        w.start_element("urn:lather:calls", "reason");
+        w.text("no id");
+        w.end_element();
+        w.end_element();
+      });
+      throw lather::soap::fault_error(std::move(f));
+    }
     out.text = in.text + " @" + headers.session.id;
     if (headers.trace) out.text += " #" + std::to_string(headers.trace->span);
     if (in.text != "quiet") response_headers.usage = callsgen::Usage{++calls};
@@ -319,6 +362,130 @@ TEST_F(GeneratedHeaders, Async) {
   std::exception_ptr error = failed.get_future().get();
   ASSERT_TRUE(error);
   EXPECT_THROW(std::rethrow_exception(error), lather::soap::fault_error);
+}
+
+// soap:headerfault: the service's header check throws the generated class, the fault goes out
+// with its entry in the Header and no detail (SOAP 1.1 section 4.4), and the proxy throws the
+// same class with the entry read back, after offering the entry to call_options::read_header.
+TEST_F(GeneratedHeaders, HeaderFaultIsTyped) {
+  callsgen::echo_request_headers in;
+  in.session.id = "expired";
+  callsgen::echoResponse out;
+  callsgen::echo_response_headers response_headers;
+  std::vector<std::string> offered;
+  lather::call_options o;
+  o.read_header = [&](const lather::soap::header_info& h, lather::xml::reader&) {
+    offered.emplace_back(h.local);
+    return lather::soap::header_use::not_understood;
+  };
+  try {
+    calls_.echo({"hi"}, in, out, response_headers, o);
+    FAIL() << "no fault";
+  } catch (const callsgen::SessionFault_header_fault& e) {
+    EXPECT_EQ(e.detail().id, "expired");
+    EXPECT_EQ(e.detail().reason, "timed out");
+    EXPECT_EQ(e.get().code, lather::soap::fault_code::sender);
+    EXPECT_EQ(e.get().reason, "session expired");
+    EXPECT_FALSE(e.get().has_detail);
+    // As a hand-written client reads it.
+    std::optional<callsgen::SessionFault> entry =
+        lather::soap::header_as<callsgen::SessionFault>(e);
+    ASSERT_TRUE(entry);
+    EXPECT_EQ(entry->reason, "timed out");
+    EXPECT_FALSE(lather::soap::detail_as<callsgen::SessionFault>(e));
+  }
+  EXPECT_EQ(offered, (std::vector<std::string>{"SessionFault"}));
+  EXPECT_EQ(service_.impl.calls, 0);
+
+  // The same from the form returning the response, and from the asynchronous form.
+  EXPECT_THROW(calls_.echo({"hi"}, in), callsgen::SessionFault_header_fault);
+  std::promise<std::exception_ptr> failed;
+  calls_.echo_async({"hi"}, in,
+                    [&](std::exception_ptr error, callsgen::echoResponse&,
+                        callsgen::echo_response_headers&) { failed.set_value(error); });
+  std::exception_ptr error = failed.get_future().get();
+  ASSERT_TRUE(error);
+  EXPECT_THROW(std::rethrow_exception(error), callsgen::SessionFault_header_fault);
+}
+
+// On the wire: the entry is a child of the fault envelope's Header, and the Fault has no
+// detail element.
+TEST_F(GeneratedHeaders, HeaderFaultTravelsInTheHeader) {
+  lather::http::client c{server_.url("/calls")};
+  const std::pair<std::string_view, std::string_view> headers[] = {
+      {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"urn:lather:calls#echo\""}};
+  unsigned status = 0;
+  std::string body;
+  c.post(
+      "", headers,
+      [](lather::xml::output& out) {
+        out.append(
+            "<s:Envelope xmlns:s=\"http://schemas.xmlsoap.org/soap/envelope/\" "
+            "xmlns:c=\"urn:lather:calls\"><s:Header><c:Session><c:id>expired</c:id></c:Session>"
+            "</s:Header><s:Body><c:echo><c:text>hi</c:text></c:echo></s:Body></s:Envelope>");
+      },
+      [&](const lather::http::response_head& head, const lather::xml::source_fn& in) {
+        status = head.status;
+        char chunk[4096];
+        while (std::size_t n = in(chunk, sizeof chunk)) body.append(chunk, n);
+      });
+  EXPECT_EQ(status, 500u);
+  const std::size_t header = body.find("Header>"), entry = body.find("SessionFault"),
+                    fault = body.find("Fault>");
+  ASSERT_NE(header, std::string::npos) << body;
+  EXPECT_LT(header, entry) << body;
+  EXPECT_LT(entry, body.find("Body>")) << body;
+  EXPECT_NE(fault, std::string::npos) << body;
+  EXPECT_EQ(body.find("detail"), std::string::npos) << body;
+}
+
+// A SessionFault entry that does not bind (its required id is missing) is a
+// soap::fault_detail_error naming the header entry, as for a detail entry.
+TEST_F(GeneratedHeaders, HeaderFaultThatDoesNotBindSaysWhy) {
+  callsgen::echo_request_headers in;
+  in.session.id = "garbled";
+  try {
+    calls_.echo({"hi"}, in);
+    FAIL() << "no fault";
+  } catch (const lather::soap::fault_detail_error& e) {
+    EXPECT_TRUE(e.in_header());
+    EXPECT_EQ(e.detail_element(), "SessionFault");
+    EXPECT_EQ(e.get().reason, "garbled");
+    EXPECT_NE(std::string(e.what()).find("header entry"), std::string::npos) << e.what();
+  }
+}
+
+// The generated service's WSDL declares its headers and their header faults: read back with
+// lather's reader, echo's input binds the required Session header with SessionFault as its
+// soap:headerfault, and its output the Usage header.
+TEST_F(GeneratedHeaders, WsdlDeclaresHeadersAndHeaderFaults) {
+  const std::string path = ::testing::TempDir() + "generated_calls_headers.wsdl";
+  std::ofstream(path) << lather::generate_wsdl(service_.svc, "http://127.0.0.1:1/calls");
+  std::unique_ptr<const lather::wsdl::model> m = lather::wsdl::load({path});
+  int bindings = 0;
+  for (const lather::wsdl::binding* b : m->bindings())
+    for (const lather::wsdl::binding_operation& op : b->operations) {
+      if (op.name != "echo") continue;
+      ++bindings;
+      ASSERT_EQ(op.input.headers.size(), 2u);
+      const lather::wsdl::soap_header* session = nullptr;
+      for (const lather::wsdl::soap_header& h : op.input.headers)
+        if (h.part->element && h.part->element->name.local == "Session") session = &h;
+      ASSERT_NE(session, nullptr);
+      EXPECT_TRUE(session->required);
+      EXPECT_EQ(session->part->name, "session");
+      ASSERT_EQ(session->faults.size(), 1u);
+      const lather::wsdl::element_decl* fault = session->faults[0].part->element;
+      ASSERT_NE(fault, nullptr);
+      EXPECT_EQ(fault->name.ns, "urn:lather:calls");
+      EXPECT_EQ(fault->name.local, "SessionFault");
+      EXPECT_EQ(fault->type->kind, lather::wsdl::type_kind::complex);
+      ASSERT_EQ(op.output.headers.size(), 1u);
+      EXPECT_EQ(op.output.headers[0].part->element->name.local, "Usage");
+      EXPECT_FALSE(op.output.headers[0].required);
+    }
+  EXPECT_EQ(bindings, 2);  // SOAP 1.1 and 1.2
+  std::remove(path.c_str());
 }
 
 TEST_F(GeneratedHeaders, RequiredHeaderMissingIsASenderFault) {

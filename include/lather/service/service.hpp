@@ -72,6 +72,21 @@ struct fault_declaration {
   const message_type* detail = nullptr;
 };
 
+/// A SOAP header of an operation (soap:header), for the generated WSDL: the global element
+/// {ns}element, the part that carries it, and the header faults (soap:headerfault) the
+/// operation may answer when processing that header fails: each a fault_declaration (`name`
+/// unused) whose element travels as a header entry of the fault (soap::header_fault_of).
+/// The service reads request headers through service::header; lather-wsdl2cpp's services
+/// declare their contract's headers so.
+struct header_declaration {
+  std::string ns{}, element{};
+  const message_type* type = nullptr;  ///< the element's type (its `schema` describes it)
+  std::string part{};                  ///< the message part's name ("": the element's)
+  bool response = false;               ///< a header of the response (else of the request)
+  bool required = false;               ///< wsdl:required="true"
+  std::vector<fault_declaration> faults{};
+};
+
 /// Per-operation settings (every member has a default, as call_options').
 struct operation_options {
   soap::style style = soap::style::document_wrapped;
@@ -103,6 +118,8 @@ struct operation_options {
   std::chrono::milliseconds timeout{0};
   /// Typed faults the handler may throw (soap::fault_of<Detail>), for the WSDL.
   std::vector<fault_declaration> faults{};
+  /// SOAP headers of the request and the response, with their header faults, for the WSDL.
+  std::vector<header_declaration> headers{};
 };
 
 using soap::fault_of;

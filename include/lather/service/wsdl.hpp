@@ -60,6 +60,15 @@ struct wsdl_fault_def {
   xsd_ref element;
 };
 
+/// A soap:header of an operation: its global element, the part of its message, and the
+/// elements of its soap:headerfaults.
+struct wsdl_header_def {
+  xsd_ref element;
+  std::string part;
+  bool response = false, required = false;
+  std::vector<xsd_ref> faults;
+};
+
 struct wsdl_operation_def {
   std::string name, action, documentation;
   soap::style style = soap::style::document_wrapped;
@@ -68,6 +77,11 @@ struct wsdl_operation_def {
   std::string response_ns;  ///< the response element's namespace ("" = element_ns)
   std::vector<xsd_field> request_parts, response_parts;  ///< RPC styles
   std::vector<wsdl_fault_def> faults;
+  std::vector<wsdl_header_def> headers;
+  /// Faults, headers and header faults the operation declares whose type XML Schema cannot
+  /// express (it reaches values only SOAP encoding writes): not in the WSDL, and named in the
+  /// operation's wsdl:documentation instead, so that leaving them out is never silent.
+  std::vector<std::string> undescribed;
 };
 
 /// Collects types, global elements and operations while operations describe themselves.
@@ -85,7 +99,7 @@ class wsdl_builder {
 
   void add_element(std::string ns, std::string name, std::vector<xsd_field> anonymous_type);
   void add_element(std::string ns, std::string name, xsd_ref type);
-  /// Add `op`, with the faults `o` declares (their detail elements are registered too).
+  /// Add `op`, with the faults and headers `o` declares (their elements are registered too).
   void add_operation(wsdl_operation_def op, const operation_options& o);
 
   struct element_def {

@@ -76,6 +76,10 @@ struct envelope_options {
   /// Keep, as XML text, the header entries an intermediary must forward: those not targeted
   /// at this node, and (1.2) targeted ones with relay="true" that were not understood.
   bool collect_relayable = false;
+  /// Keep, as XML text, the targeted header entries nobody understood that are not
+  /// mustUnderstand (unread_headers()): a client gives them to the fault it receives
+  /// (fault::header_xml), where a soap:headerfault's entry travels.
+  bool keep_unread = false;
   /// Only this version is acceptable (a request whose Content-Type named a version);
   /// the other one gives VersionMismatch. Empty = either.
   std::optional<version> expect{};
@@ -119,6 +123,8 @@ class envelope_reader {
   std::span<const namespace_binding> body_namespaces() const noexcept { return scope_.bindings(); }
   /// Relayable header entries (when collect_relayable), as XML text.
   const std::vector<std::string>& relayable_headers() const noexcept { return relayable_; }
+  /// The header entries kept by keep_unread, as XML text, each self-contained.
+  const std::string& unread_headers() const noexcept { return unread_; }
   xml::reader& reader() noexcept { return r_; }
 
  private:
@@ -135,6 +141,7 @@ class envelope_reader {
   std::string encoding_style_;
   namespace_scope scope_;
   std::vector<std::string> relayable_;
+  std::string unread_;
 };
 
 /// Header entry attributes in the right form for the version: mustUnderstand "1" (1.1) or

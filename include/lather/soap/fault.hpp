@@ -75,6 +75,13 @@ struct fault {
   std::vector<qname> not_understood{};
   /// VersionMismatch: the envelope namespace received (for the 1.2 Upgrade header).
   std::string received_envelope_ns{};
+  /// SOAP header entries that travel with the fault, as XML text, each self-contained (as
+  /// detail_xml). A fault caused by a header of the request carries its information there, not
+  /// in detail (SOAP 1.1 section 4.4; a WSDL soap:headerfault declares such an entry):
+  /// soap::header_fault_of. Written into the fault envelope's Header; a client fills it with
+  /// the fault response's header entries that no call_options::read_header or interceptor
+  /// took.
+  std::string header_xml{};
 
   /// Render detail content with a writer (e.g. a bind write of a typed fault detail).
   void set_detail(const std::function<void(xml::writer&)>& write_children);
@@ -82,6 +89,9 @@ struct fault {
   /// its start tag; the callback reads it through its end tag (e.g. a bind read, or
   /// reader.skip_element()). Returns false if there is no detail.
   bool read_detail(const std::function<void(xml::reader&)>& read_child) const;
+  /// set_detail and read_detail for header_xml (read_header: false when it is empty).
+  void set_header(const std::function<void(xml::writer&)>& write_entries);
+  bool read_header(const std::function<void(xml::reader&)>& read_entry) const;
 };
 
 /// An exception carrying a fault end to end (thrown by handlers, the envelope reader, the
@@ -118,7 +128,8 @@ void write_fault(xml::writer& w, version v, const fault& f);
 /// Write a complete fault envelope: Envelope, for 1.2 a Header with NotUnderstood (for
 /// MustUnderstand) or Upgrade (for VersionMismatch) blocks, Body, Fault; then end_document.
 /// Starts with the XML declaration unless `xml_declaration` is false. `write_headers`, when
-/// given, writes further header entries (e.g. WS-Addressing's) after those.
+/// given, writes further header entries (e.g. WS-Addressing's) after those; the fault's
+/// header_xml follows.
 void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_declaration = true,
                           const std::function<void(xml::writer&)>& write_headers = {});
 
