@@ -374,7 +374,8 @@ const complex_type* loader::build_complex_type(const node& n, const schema_conte
   bool derivation = d && (d->local == "extension" || d->local == "restriction");
   if (body && body->local == "complexContent" && !derivation) {
     // Invalid but published (the W3C SOAP 1.2 test WSDL): a particle straight inside
-    // complexContent. Read as the content of a type derived from nothing, as zeep does.
+    // complexContent. Read as the content of a type derived from anyType, as its author meant
+    // (zeep raises on it, gSOAP drops the particle: docs/wsdl-corpus.md).
     content_parent = body;
   } else if (body && (body->local == "simpleContent" || body->local == "complexContent")) {
     if (!derivation)
