@@ -66,6 +66,23 @@ void* async_get(async_state& s) {
   return s.response;
 }
 
+namespace {
+// erased_done's callable: copies share the caller's callback.
+struct erased_callback {
+  std::shared_ptr<void> done;
+  void (*call)(void*, std::exception_ptr, void*);
+  void operator()(std::exception_ptr error, void* response) const {
+    call(done.get(), std::move(error), response);
+  }
+};
+}  // namespace
+
+std::function<void(std::exception_ptr, void*)> erased_done(
+    void* done, void (*destroy)(void*) noexcept,
+    void (*call)(void* done, std::exception_ptr error, void* response)) {
+  return erased_callback{std::shared_ptr<void>(done, destroy), call};
+}
+
 }  // namespace detail
 
 std::function<void(std::exception_ptr, void*)> typed_done(

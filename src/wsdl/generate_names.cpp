@@ -26,7 +26,7 @@ bool is_keyword(std::string_view s) {
       "NULL", "EOF", "errno", "assert", "stdin", "stdout", "stderr", "unix", "linux", "DOMAIN",
       "TRUE", "FALSE", "min", "max",
       // names the generated code itself uses in a struct's scope
-      "lather", "std", "meta", "base"};
+      "lather", "lather_gen", "std", "meta", "base"};
   return words.count(s) != 0;
 }
 

@@ -14,20 +14,21 @@ std::string mount_name(std::size_t k) {
   return "mount_" + std::to_string(k + 1);
 }
 
-/// The settings of operation_options and call_options from the WSDL, a statement a line.
-std::string settings_of(const operation_plan& op, const std::string& indent) {
-  std::string settings = indent + "o.soap_action = " + quote(op.soap_action) + ";\n" + indent +
-                         "o.request_element = " + quote(op.request_element) + ";\n" + indent +
-                         "o.response_element = " + quote(op.response_element) + ";\n" + indent +
-                         "o.element_ns = " + quote(op.element_ns) + ";\n";
-  if (!op.response_ns.empty())
-    settings += indent + "o.response_ns = " + quote(op.response_ns) + ";\n";
-  if (!op.style.empty()) settings += indent + "o.style = lather::soap::style::" + op.style + ";\n";
-  // The contract's WS-Addressing Actions, for lather::wsa (docs/wsa.md).
-  if (!op.action.empty()) settings += indent + "o.action = " + quote(op.action) + ";\n";
-  if (!op.response_action.empty())
-    settings += indent + "o.response_action = " + quote(op.response_action) + ";\n";
-  return settings;
+/// The name of `op`'s settings (a lather_gen::op_info) in operations_<k>.cpp.
+std::string info_name(const std::string& cls, const operation_plan& op) {
+  return "lather_gen::" + cls + "_" + op.method;
+}
+
+/// `op`'s settings from the WSDL, the constant its client methods and its registration share.
+std::string info_of(const std::string& cls, const operation_plan& op) {
+  return "\nnamespace {\nnamespace lather_gen {\nconstexpr op_info " + cls + "_" + op.method +
+         "{\n    " + quote(op.name) + ", " + quote(op.soap_action) + ",\n    " +
+         quote(op.request_element) + ", " + quote(op.response_element) + ",\n    " +
+         quote(op.element_ns) + ", " + quote(op.response_ns) + ", " + quote(op.action) + ", " +
+         quote(op.response_action) + ",\n    " +
+         (op.style.empty() ? std::string("false, lather::soap::style::document_wrapped")
+                           : "true, lather::soap::style::" + op.style) +
+         "};\n}  // namespace lather_gen\n}  // namespace\n";
 }
 
 /// The message_type table of a generated message struct (instantiated in bind_<k>.cpp).
@@ -378,11 +379,11 @@ constexpr std::string_view read_entry_function =
     "  return found;\n"
     "}\n";
 
-/// The `_async` methods of `op` (class `cls` + "Client"; `thrower` as client_methods'): one
-/// call of client::async_call per operation, which owns the request and the response through
-/// their tables, so nothing is instantiated per operation here (lather/service/future.hpp);
-/// the three methods pass the options by pointer, so none builds or destroys any (the
-/// callback form without options is a template in the header).
+/// The `_async` methods of `op` (class `cls` + "Client"; `thrower` as client_methods'): each one
+/// call of lather_gen::start (client::async_call), which owns the request and the response
+/// through their tables, so nothing is instantiated per operation here
+/// (lather/service/future.hpp) but the response type's callback (the callback form without
+/// options is a template in the header).
 std::string async_methods(const std::string& cls, const operation_plan& op,
                           const std::string& thrower) {
   const std::string &Req = op.request_type, &async = op.async_method;
@@ -390,26 +391,19 @@ std::string async_methods(const std::string& cls, const operation_plan& op,
   const std::string result = op.one_way ? "void" : op.response_type;
   const std::string done = "std::function<void(std::exception_ptr" +
                            (op.one_way ? std::string() : ", " + result + "&") + ")>";
-  const std::string helper = "async_" + cls + "_" + op.method;
-  std::string text =
-      "\nnamespace {\nstd::shared_ptr<lather::detail::async_state> " + helper +
-      "(lather::client& c, void* request, lather::call_options* o,\n"
-      "    std::function<void(std::exception_ptr, void*)> done) {\n"
-      "  return c.async_call(" +
-      quote(op.name) + ", " + message_type(Req) + ", request,\n                      " +
-      (op.one_way ? std::string("nullptr") : "&" + message_type(op.response_type)) +
-      ",\n                      options_" + cls + "_" + op.method +
-      "(o ? std::move(*o) : lather::call_options{}),\n                      {std::move(done), " +
-      (thrower.empty() ? "nullptr" : thrower) + "});\n}\n}  // namespace\n";
+  const std::string start =
+      "lather_gen::start(*client_, " + info_name(cls, op) + ", " + message_type(Req) +
+      ", &request, " + (op.one_way ? std::string("nullptr") : "&" + message_type(result)) + ", ";
+  const std::string fault = ", " + (thrower.empty() ? std::string("nullptr") : thrower) + ")";
   const std::string typed_done = "lather::typed_done(std::move(done))";
-  text += "void " + client + async + "(" + Req + " request, " + done +
-          " done, lather::call_options o) {\n  " + helper + "(*client_, &request, &o, " +
-          typed_done + ");\n}\n";
+  std::string text = "void " + client + async + "(" + Req + " request, " + done +
+                     " done, lather::call_options o) {\n  " + start + "&o, " + typed_done + fault +
+                     ";\n}\n";
   const std::string future = "lather::future<" + result + ">";
   text += future + " " + client + async + "(" + Req + " request) {\n  return " + future + "(" +
-          helper + "(*client_, &request, nullptr, nullptr));\n}\n";
+          start + "nullptr, nullptr" + fault + ");\n}\n";
   text += future + " " + client + async + "(" + Req + " request, lather::call_options o) {\n  " +
-          "return " + future + "(" + helper + "(*client_, &request, &o, nullptr));\n}\n";
+          "return " + future + "(" + start + "&o, nullptr" + fault + ");\n}\n";
   return text;
 }
 
@@ -424,22 +418,18 @@ std::string caught(const std::string& call, const std::string& thrower) {
 /// The client methods of one-way `op` (class `cls` + "Client"; `thrower` as client_methods').
 std::string one_way_methods(const std::string& cls, const operation_plan& op,
                             const std::string& thrower) {
-  const std::string &Req = op.request_type, &method = op.method;
+  const std::string &Req = op.request_type, &method = op.method, info = info_name(cls, op);
   const std::string client = cls + "Client::";
-  const std::string settings = "options_" + cls + "_" + method;
-  std::string text = "\nnamespace {\nlather::call_options " + settings +
-                     "(lather::call_options o) {\n" + settings_of(op, "  ") +
-                     "  return o;\n}\n}  // namespace\n";
-  auto call = [&](const std::string& options) {
-    return caught("client_->call_one_way(" + quote(op.name) + ", " + message_type(Req) +
-                      ", &request, " + options + ");\n",
-                  thrower);
-  };
+  const std::string call =
+      caught("client_->call_one_way(" + info + ".name, " + message_type(Req) + ", &request, o);\n",
+             thrower) +
+      "}\n";
+  std::string text = "void " + client + method + "(const " + Req +
+                     "& request) {\n  static const lather::call_options o = "
+                     "lather_gen::options(" +
+                     info + ");\n" + call;
   text += "void " + client + method + "(const " + Req +
-          "& request) {\n  static const lather::call_options o = " + settings + "({});\n" +
-          call("o") + "}\n";
-  text += "void " + client + method + "(const " + Req + "& request, lather::call_options o) {\n" +
-          call(settings + "(std::move(o))") + "}\n";
+          "& request, lather::call_options o) {\n  lather_gen::apply(" + info + ", o);\n" + call;
   return text + async_methods(cls, op, thrower);
 }
 
@@ -448,29 +438,23 @@ std::string one_way_methods(const std::string& cls, const operation_plan& op,
 std::string client_methods(const std::string& cls, const operation_plan& op,
                            const std::string& thrower) {
   const std::string &Req = op.request_type, &Res = op.response_type, &method = op.method;
-  const std::string client = cls + "Client::";
-  // The contract's settings over the caller's options; without options, made once, so a call
-  // copies no strings (0 allocations per call once warm).
-  const std::string settings = "options_" + cls + "_" + method;
-  std::string text = "\nnamespace {\nlather::call_options " + settings +
-                     "(lather::call_options o) {\n" + settings_of(op, "  ") +
-                     "  return o;\n}\n}  // namespace\n";
-  text += Res + " " + client + method + "(const " + Req + "& request) {\n  " + Res +
-          " response;\n  " + method + "(request, response);\n  return response;\n}\n";
+  const std::string client = cls + "Client::", info = info_name(cls, op);
+  std::string text = Res + " " + client + method + "(const " + Req + "& request) {\n  " + Res +
+                     " response;\n  " + method + "(request, response);\n  return response;\n}\n";
   text += Res + " " + client + method + "(const " + Req +
           "& request, lather::call_options o) {\n  " + Res + " response;\n  " + method +
           "(request, response, std::move(o));\n  return response;\n}\n";
-  auto call = [&](const std::string& options) {
-    return caught("client_->call(" + quote(op.name) + ", " + message_type(Req) + ", &request, " +
-                      message_type(Res) + ", &response, " + options + ");\n",
-                  thrower);
-  };
+  const std::string call = caught("client_->call(" + info + ".name, " + message_type(Req) +
+                                      ", &request, " + message_type(Res) + ", &response, o);\n",
+                                  thrower);
+  // Without options: the contract's settings made once, so a call copies no strings (0
+  // allocations per call once warm).
   text += "void " + client + method + "(const " + Req + "& request, " + Res +
-          "& response) {\n  static const lather::call_options o = " + settings + "({});\n" +
-          call("o") + "}\n";
+          "& response) {\n  static const lather::call_options o = lather_gen::options(" + info +
+          ");\n" + call + "}\n";
   text += "void " + client + method + "(const " + Req + "& request, " + Res +
-          "& response, lather::call_options o) {\n" + call(settings + "(std::move(o))") + "}\n";
-
+          "& response, lather::call_options o) {\n  lather_gen::apply(" + info + ", o);\n" + call +
+          "}\n";
   return text + async_methods(cls, op, thrower);
 }
 
@@ -522,7 +506,7 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
   std::string text = "\nnamespace {\nlather::call_options " + headers + "(lather::call_options o" +
                      (in ? ", const " + op.request_headers_type + "& request_headers" : "") +
                      (out ? ", " + op.response_headers_type + "& response_headers" : "") +
-                     ") {\n  o = options_" + cls + "_" + method + "(std::move(o));\n";
+                     ") {\n  lather_gen::apply(" + info_name(cls, op) + ", o);\n";
   for (const header_plan& h : op.request_headers) {
     const std::string send = "send_header(o, " + quote(h.ns) + ", " + quote(h.element) +
                              ", lather::message_type_of<" + h.type + ">(), ";
@@ -598,94 +582,205 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
   return text;
 }
 
-/// The registration of `op`, which has SOAP headers, after `start` (its options): its request
-/// headers understood by `s`, its handler called with the call's context.
-std::string header_registration(const std::string& service, const operation_plan& op,
-                                std::string start) {
-  std::string text = std::move(start);
-  for (const header_plan& h : op.request_headers)
-    text += "    s.header(" + quote(h.ns) + ", " + quote(h.element) + ", lather::message_type_of<" +
-            h.type + ">());\n";
-  text +=
-      "    s.operation(\n        " + quote(op.name) + ", " + message_type(op.request_type) + ",\n";
-  if (!op.one_way) text += "        " + message_type(op.response_type) + ",\n";
-  text +=
-      "        {nullptr, this,\n"
-      "         [](void* self, lather::call_context& ctx, const void* request, void* " +
-      std::string(op.one_way ? "" : "response") + ") {\n";
+/// The handler of `op`, which has SOAP headers, for a lather::message_handler's with_context:
+/// its request headers from the call's context, the response's added to it.
+std::string header_handler(const std::string& service, const operation_plan& op) {
+  std::string text = "[](void* self, lather::call_context& ctx, const void* request, void* " +
+                     std::string(op.one_way ? "" : "response") + ") {\n";
   std::string args = "*static_cast<const " + op.request_type + "*>(request)";
   if (!op.request_headers.empty()) {
-    text += "           " + op.request_headers_type + " request_headers;\n";
+    text += "       " + op.request_headers_type + " request_headers;\n";
     for (const header_plan& h : op.request_headers) {
-      text += "           if (void* h = lather::request_header(ctx, " + quote(h.ns) + ", " +
-              quote(h.element) + "))\n             request_headers." + h.member +
+      text += "       if (void* h = lather::request_header(ctx, " + quote(h.ns) + ", " +
+              quote(h.element) + "))\n         request_headers." + h.member +
               " = std::move(*static_cast<" + h.type + "*>(h));\n";
       if (h.required)
-        text += "           else\n             missing_header(" + quote(h.ns) + ", " +
-                quote(h.element) + ");\n";
+        text += "       else\n         missing_header(" + quote(h.ns) + ", " + quote(h.element) +
+                ");\n";
     }
     args += ", request_headers";
   }
   if (!op.one_way) args += ", *static_cast<" + op.response_type + "*>(response)";
   if (!op.response_headers.empty()) {
-    text += "           " + op.response_headers_type + " response_headers;\n";
+    text += "       " + op.response_headers_type + " response_headers;\n";
     args += ", response_headers";
   }
-  text += "           static_cast<" + service + "*>(self)->" + op.method + "(" + args + ");\n";
+  text += "       static_cast<" + service + "*>(self)->" + op.method + "(" + args + ");\n";
   for (const header_plan& h : op.response_headers) {
-    const std::string add = "ctx.add_response_header(\n                 [v = std::move(" +
+    const std::string add = "ctx.add_response_header(\n             [v = std::move(" +
                             std::string(h.required ? "" : "*") + "response_headers." + h.member +
-                            ")](lather::xml::writer& w) {\n                   write_header(w, " +
+                            ")](lather::xml::writer& w) {\n               write_header(w, " +
                             quote(h.ns) + ", " + quote(h.element) + ", lather::message_type_of<" +
-                            h.type + ">(), &v);\n                 });\n";
-    text += h.required ? "           " + add
-                       : "           if (response_headers." + h.member + ")\n             " + add;
+                            h.type + ">(), &v);\n             });\n";
+    text += h.required ? "       " + add
+                       : "       if (response_headers." + h.member + ")\n         " + add;
   }
-  if (op.response_headers.empty() && op.request_headers.empty()) text += "           (void)ctx;\n";
-  return text + "         }},\n        std::move(o));\n  }\n";
+  if (op.response_headers.empty() && op.request_headers.empty()) text += "       (void)ctx;\n";
+  return text + "     }";
 }
 
-/// The registration of `op` on a lather::service `s` by mount_<k>() of class `service`.
-std::string registration(const std::string& service, const operation_plan& op) {
-  const std::string &Req = op.request_type, &Res = op.response_type;
-  std::string text = "  {\n    lather::operation_options o;\n" + settings_of(op, "    ");
-  for (const auto& [ns, element, action] : op.fault_actions)
-    text += "    o.fault_actions.push_back({" + quote(ns) + ", " + quote(element) + ", " +
-            quote(action) + "});\n";
+/// The registration of `op` by mount_<k>() of class `service` (`cls` + "Service"): its entry
+/// in the table that lather_gen::mount registers, and the constants it refers to
+/// (`statics`, named after `n`, the entry's index).
+std::string registration(const std::string& cls, const operation_plan& op, std::size_t n,
+                         std::string& statics) {
+  const std::string service = cls + "Service", id = std::to_string(n);
+  auto table = [&](const std::string& type, const std::string& name, const std::string& rows) {
+    if (rows.empty()) return std::string("{}");
+    statics += "  static constexpr lather_gen::" + type + " " + name + "[] = {" + rows + "};\n";
+    return std::string(name);
+  };
   // The typed faults, for the service's ?wsdl.
+  std::string faults, actions, headers;
   if (!op.one_way)
     for (const fault_plan& f : op.faults)
-      text += "    o.faults.push_back({" + quote(f.name) + ", " + quote(f.ns) + ", " +
-              quote(f.element) + ", &" + message_type(f.detail_type) + "});\n";
-  // The typed headers with their header faults, for the service's ?wsdl.
-  for (const auto* headers : {&op.request_headers, &op.response_headers})
-    for (const header_plan& h : *headers) {
-      text += "    o.headers.push_back({" + quote(h.ns) + ", " + quote(h.element) + ", &" +
-              message_type(h.type) + ", " + quote(h.part) + ", " +
-              (headers == &op.response_headers ? "true" : "false") + ", " +
-              (h.required ? "true" : "false") + ", {";
-      for (std::size_t i = 0; i < h.faults.size(); ++i)
-        text += std::string(i ? ", " : "") + "{\"\", " + quote(h.faults[i].ns) + ", " +
-                quote(h.faults[i].element) + ", &" + message_type(h.faults[i].detail_type) + "}";
-      text += "}});\n";
+      faults += "\n      {" + quote(f.name) + ", " + quote(f.ns) + ", " + quote(f.element) +
+                ", &lather::message_type_of<" + f.detail_type + ">},";
+  for (const auto& [ns, element, action] : op.fault_actions)
+    actions += "\n      {" + quote(ns) + ", " + quote(element) + ", " + quote(action) + "},";
+  // The typed headers with their header faults: for the service's ?wsdl, and the request's
+  // understood by the service.
+  std::size_t header_index = 0;
+  for (const auto* list : {&op.request_headers, &op.response_headers})
+    for (const header_plan& h : *list) {
+      std::string header_faults;
+      for (const fault_plan& f : h.faults)
+        header_faults += "\n      {\"\", " + quote(f.ns) + ", " + quote(f.element) +
+                         ", &lather::message_type_of<" + f.detail_type + ">},";
+      headers += "\n      {" + quote(h.ns) + ", " + quote(h.element) +
+                 ", &lather::message_type_of<" + h.type + ">, " + quote(h.part) + ", " +
+                 (list == &op.response_headers ? "true" : "false") + ", " +
+                 (h.required ? "true" : "false") + ", " +
+                 table("fault_entry", "header_faults_" + id + "_" + std::to_string(++header_index),
+                       header_faults) +
+                 "},";
     }
-  if (has_headers(op)) return header_registration(service, op, std::move(text));
-  if (op.one_way)
-    return text + "    s.operation(" + quote(op.name) + ", " + message_type(Req) +
-           ",\n                {[](void* self, const void* request, void*) {\n"
-           "                   static_cast<" +
-           service + "*>(self)->" + op.method + "(*static_cast<const " + Req +
-           "*>(request));\n                 },\n                 this},\n"
-           "                std::move(o));\n  }\n";
-  return text + "    s.operation(" + quote(op.name) + ", " + message_type(Req) +
-         ",\n                " + message_type(Res) +
-         ",\n                {[](void* self, const void* request, void* response) {\n"
-         "                   static_cast<" +
-         service + "*>(self)->" + op.method + "(*static_cast<const " + Req +
-         "*>(request),\n                       *static_cast<" + Res +
-         "*>(response));\n                 },\n                 this},\n"
-         "                std::move(o));\n  }\n";
+  std::string text =
+      "    {&" + info_name(cls, op) + ", &lather::message_type_of<" + op.request_type + ">, " +
+      (op.one_way ? std::string("nullptr") : "&lather::message_type_of<" + op.response_type + ">") +
+      ",\n     ";
+  if (has_headers(op)) {
+    text += "{nullptr, nullptr,\n     " + header_handler(service, op) + "}";
+  } else {
+    text += "{[](void* self, const void* request, void*" +
+            std::string(op.one_way ? "" : " response") + ") {\n       static_cast<" + service +
+            "*>(self)->" + op.method + "(*static_cast<const " + op.request_type + "*>(request)" +
+            (op.one_way ? "" : ",\n           *static_cast<" + op.response_type + "*>(response)") +
+            ");\n     }}";
+  }
+  return text + ",\n     " + table("fault_entry", "faults_" + id, faults) + ", " +
+         table("fault_action_entry", "fault_actions_" + id, actions) + ", " +
+         table("header_entry", "headers_" + id, headers) + "},\n";
 }
+
+/// What every operations_<k>.cpp shares: the operations' settings, the asynchronous call and
+/// the registration of a service's operations, as functions over constants (lather_gen::op_info,
+/// lather_gen::op_entry) instead of code per operation.
+constexpr std::string_view common_functions = R"(
+namespace {
+namespace lather_gen {
+
+/// An operation's settings from the contract (of lather::call_options and
+/// lather::operation_options).
+struct op_info {
+  std::string_view name, soap_action, request_element, response_element, element_ns, response_ns,
+      action, response_action;
+  bool styled;
+  lather::soap::style style;
+};
+
+/// `i`'s settings over `o` (a lather::call_options or a lather::operation_options).
+template <class Options>
+void apply(const op_info& i, Options& o) {
+  o.soap_action = i.soap_action;
+  o.request_element = i.request_element;
+  o.response_element = i.response_element;
+  o.element_ns = i.element_ns;
+  if (!i.response_ns.empty()) o.response_ns = i.response_ns;
+  if (i.styled) o.style = i.style;
+  if (!i.action.empty()) o.action = i.action;
+  if (!i.response_action.empty()) o.response_action = i.response_action;
+}
+
+/// `i`'s settings alone.
+[[maybe_unused]] lather::call_options options(const op_info& i) {
+  lather::call_options o;
+  apply(i, o);
+  return o;
+}
+
+/// Starts an asynchronous call of `i` with `*o` (nullptr: no options) and i's settings.
+[[maybe_unused]] std::shared_ptr<lather::detail::async_state> start(
+    lather::client& c, const op_info& i, const lather::message_type& request_type, void* request,
+    const lather::message_type* response_type, lather::call_options* o,
+    std::function<void(std::exception_ptr, void*)> done,
+    void (*typed_fault)(lather::soap::fault_error&)) {
+  lather::call_options options = o ? std::move(*o) : lather::call_options{};
+  apply(i, options);
+  return c.async_call(i.name, request_type, request, response_type, std::move(options),
+                      {std::move(done), typed_fault});
+}
+
+using type_fn = const lather::message_type& (*)() noexcept;
+/// A typed fault of an operation, for the service's ?wsdl.
+struct fault_entry {
+  std::string_view name, ns, element;
+  type_fn detail;
+};
+/// The WS-Addressing Action of a fault.
+struct fault_action_entry {
+  std::string_view ns, element, action;
+};
+/// A SOAP header of a request or a response (lather::header_declaration).
+struct header_entry {
+  std::string_view ns, element;
+  type_fn type;
+  std::string_view part;
+  bool response, required;
+  std::span<const fault_entry> faults;
+};
+/// An operation of a service class: its messages (response nullptr: one-way) and its handler.
+struct op_entry {
+  const op_info* info;
+  type_fn request, response;
+  lather::message_handler handler;
+  std::span<const fault_entry> faults;
+  std::span<const fault_action_entry> fault_actions;
+  std::span<const header_entry> headers;
+};
+
+/// Registers `ops` on `s`, their handlers called with `self`.
+[[maybe_unused]] void mount(lather::service& s, void* self, std::span<const op_entry> ops) {
+  for (const op_entry& e : ops) {
+    lather::operation_options o;
+    apply(*e.info, o);
+    for (const fault_action_entry& a : e.fault_actions)
+      o.fault_actions.push_back({std::string(a.ns), std::string(a.element), std::string(a.action)});
+    for (const fault_entry& f : e.faults)
+      o.faults.push_back(
+          {std::string(f.name), std::string(f.ns), std::string(f.element), &f.detail()});
+    for (const header_entry& h : e.headers) {
+      lather::header_declaration d{std::string(h.ns), std::string(h.element), &h.type(),
+                                   std::string(h.part), h.response, h.required, {}};
+      for (const fault_entry& f : h.faults)
+        d.faults.push_back(
+            {std::string(f.name), std::string(f.ns), std::string(f.element), &f.detail()});
+      o.headers.push_back(std::move(d));
+      // The request's headers are understood by the service.
+      if (!h.response) s.header(std::string(h.ns), std::string(h.element), h.type());
+    }
+    lather::message_handler handler = e.handler;
+    handler.target = self;
+    if (e.response)
+      s.operation(std::string(e.info->name), e.request(), e.response(), handler, std::move(o));
+    else
+      s.operation(std::string(e.info->name), e.request(), handler, std::move(o));
+  }
+}
+
+}  // namespace lather_gen
+}  // namespace
+)";
 
 }  // namespace
 
@@ -694,7 +789,8 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
                               const std::vector<operation_ref>& ops) {
   std::string text =
       "// Generated by lather-wsdl2cpp: do not edit.\n#include <exception>\n#include "
-      "<functional>\n#include <memory>\n#include <string_view>\n#include <utility>\n\n#include "
+      "<functional>\n#include <memory>\n#include <span>\n#include <string>\n#include "
+      "<string_view>\n#include <utility>\n\n#include "
       "\"lather/service/client.hpp\"\n#include "
       "\"lather/service/service.hpp\"\n#include \"" +
       describe_header + "\"\n";
@@ -707,7 +803,8 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
   bool headers = false;
   for (std::size_t p : used) {
     const port_type_plan& pt = port_types[p];
-    std::string mount;
+    std::string statics, entries;
+    std::size_t n = 0;
     for (const operation_ref& r : ops) {
       if (r.port_type != p) continue;
       const operation_plan& op = pt.operations[r.operation];
@@ -716,23 +813,25 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
         thrower = "throw_" + std::to_string(k + 1) + "_" + std::to_string(++thrown);
         throwers += fault_thrower(thrower, op);
       }
+      methods += info_of(pt.cls, op);
       methods +=
           op.one_way ? one_way_methods(pt.cls, op, thrower) : client_methods(pt.cls, op, thrower);
       if (has_headers(op)) {
         headers = true;
         methods += header_methods(pt.cls, op, thrower);
       }
-      mount += registration(pt.cls + "Service", op);
+      entries += registration(pt.cls, op, ++n, statics);
     }
     methods += "\nvoid " + pt.cls + "Service::" + mount_name(k) + "(lather::service& s) {\n" +
-               mount + "}\n";
+               statics + "  static constexpr lather_gen::op_entry ops[] = {\n" + entries +
+               "  };\n  lather_gen::mount(s, this, ops);\n}\n";
   }
   if (headers)
     text +=
         "#include \"lather/bind/error.hpp\"\n#include \"lather/soap/envelope.hpp\"\n#include "
         "\"lather/soap/fault.hpp\"\n#include \"lather/xml/reader.hpp\"\n#include "
         "\"lather/xml/writer.hpp\"\n";
-  text += "\nnamespace " + cpp_namespace + " {\n";
+  text += "\nnamespace " + cpp_namespace + " {\n" + std::string(common_functions);
   if (!throwers.empty() || headers)
     text += "\nnamespace {\n" + (throwers.empty() ? "" : std::string(read_entry_function)) +
             throwers + (headers ? std::string(header_functions) : "") + "\n}  // namespace\n";

@@ -44,14 +44,26 @@ struct async_completion {
   void (*typed_fault)(soap::fault_error&) = nullptr;
 };
 
+namespace detail {
+/// async_completion::done over `done`, which it owns (`destroy` deletes it): calls
+/// `call(done, error, response)`. One callable type for every response type, so typed_done<T>
+/// adds two small functions per T, not a std::function target type.
+std::function<void(std::exception_ptr, void*)> erased_done(
+    void* done, void (*destroy)(void* done) noexcept,
+    void (*call)(void* done, std::exception_ptr error, void* response));
+}  // namespace detail
+
 /// `done` as async_completion::done, for a call whose response is a T.
 template <class T>
 std::function<void(std::exception_ptr, void*)> typed_done(
     std::function<void(std::exception_ptr error, T& response)> done) {
+  using F = std::function<void(std::exception_ptr, T&)>;
   if (!done) return nullptr;
-  return [done = std::move(done)](std::exception_ptr error, void* response) {
-    done(std::move(error), *static_cast<T*>(response));
-  };
+  return detail::erased_done(
+      new F(std::move(done)), [](void* f) noexcept { delete static_cast<F*>(f); },
+      [](void* f, std::exception_ptr error, void* response) {
+        (*static_cast<F*>(f))(std::move(error), *static_cast<T*>(response));
+      });
 }
 /// `done` as async_completion::done, for a one-way call.
 std::function<void(std::exception_ptr, void*)> typed_done(
