@@ -493,20 +493,67 @@ constexpr std::string_view header_functions =
     "  throw lather::soap::fault_error(std::move(f));\n"
     "}\n";
 
+/// The helpers of operations with SOAP headers that are templates per header type (after
+/// header_functions, in lather_gen): code per header type, not per operation.
+constexpr std::string_view header_templates = R"(
+namespace lather_gen {
+
+/// A response header a call reads: {ns}element into `value`, a `type`, or into the
+/// std::optional of one through `emplace`.
+struct header_slot {
+  std::string_view ns, element;
+  const lather::message_type* type;
+  void* value;
+  void* (*emplace)(void* optional);
+};
+/// Makes `o` read `slots`' headers, and offer the others to the reader it had.
+[[maybe_unused]] void read_headers(lather::call_options& o, std::vector<header_slot> slots) {
+  o.read_header = [slots = std::move(slots), next = std::move(o.read_header)](
+                      const lather::soap::header_info& h, lather::xml::reader& r) {
+    for (const header_slot& s : slots)
+      if (h.is(s.ns, s.element)) {
+        read_header(r, *s.type, s.emplace ? s.emplace(s.value) : s.value);
+        return lather::soap::header_use::consumed;
+      }
+    return next ? next(h, r) : lather::soap::header_use::not_understood;
+  };
+}
+/// std::optional<H>::emplace() for a header_slot.
+template <class H>
+void* emplace(void* optional) {
+  return &static_cast<std::optional<H>*>(optional)->emplace();
+}
+/// Adds the header entry {ns}element, `value`, to the response `ctx` answers.
+template <class H>
+void add_header(lather::call_context& ctx, std::string_view ns, std::string_view element,
+                H value) {
+  ctx.add_response_header([ns, element, v = std::move(value)](lather::xml::writer& w) {
+    write_header(w, ns, element, lather::message_type_of<H>(), &v);
+  });
+}
+/// Deletes a T (lather::detail::erased_done's `destroy`).
+template <class T>
+void destroy(void* p) noexcept {
+  delete static_cast<T*>(p);
+}
+
+}  // namespace lather_gen
+)";
+
 /// The client methods of `op` that take and give its SOAP headers (after client_methods() or
-/// one_way_methods(), whose options function they use); `thrower` as client_methods'.
+/// one_way_methods(), whose settings they use); `thrower` as client_methods'.
 std::string header_methods(const std::string& cls, const operation_plan& op,
                            const std::string& thrower) {
   const std::string &Req = op.request_type, &Res = op.response_type, &method = op.method;
-  const std::string client = cls + "Client::";
+  const std::string client = cls + "Client::", info = info_name(cls, op);
   const bool in = !op.request_headers.empty(), out = !op.response_headers.empty();
-  // headers_<cls>_<method>(o[, request_headers][, response_headers]): the contract's options
-  // with the request's headers (which outlive the call) and a reader of the response's.
+  // headers_<cls>_<method>(o[, request_headers][, response_headers]): the contract's settings
+  // and the request's headers (which outlive the call) into `o`, and a reader of the response's.
   const std::string headers = "headers_" + cls + "_" + method;
-  std::string text = "\nnamespace {\nlather::call_options " + headers + "(lather::call_options o" +
+  std::string text = "\nnamespace {\nvoid " + headers + "(lather::call_options& o" +
                      (in ? ", const " + op.request_headers_type + "& request_headers" : "") +
                      (out ? ", " + op.response_headers_type + "& response_headers" : "") +
-                     ") {\n  lather_gen::apply(" + info_name(cls, op) + ", o);\n";
+                     ") {\n  lather_gen::apply(" + info + ", o);\n";
   for (const header_plan& h : op.request_headers) {
     const std::string send = "send_header(o, " + quote(h.ns) + ", " + quote(h.element) +
                              ", lather::message_type_of<" + h.type + ">(), ";
@@ -515,24 +562,21 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
                              "&*request_headers." + h.member + ");\n";
   }
   if (out) {
-    text +=
-        "  response_headers = {};\n"
-        "  o.read_header = [&response_headers, next = std::move(o.read_header)](\n"
-        "                      const lather::soap::header_info& h, lather::xml::reader& r) {\n";
+    text += "  response_headers = {};\n  lather_gen::read_headers(o, {";
     for (const header_plan& h : op.response_headers)
-      text += "    if (h.is(" + quote(h.ns) + ", " + quote(h.element) +
-              ")) {\n      read_header(r, lather::message_type_of<" + h.type +
-              ">(), &response_headers." + h.member + (h.required ? "" : ".emplace()") +
-              ");\n      return lather::soap::header_use::consumed;\n    }\n";
-    text += "    return next ? next(h, r) : lather::soap::header_use::not_understood;\n  };\n";
+      text += "\n      {" + quote(h.ns) + ", " + quote(h.element) + ", &lather::message_type_of<" +
+              h.type + ">(), &response_headers." + h.member + ", " +
+              (h.required ? std::string("nullptr") : "&lather_gen::emplace<" + h.type + ">") + "},";
+    text += "\n  });\n";
   }
-  text += "  return o;\n}\n";
-  // The headers of an asynchronous call, kept with it.
+  text += "}\n";
+  // What an asynchronous call keeps: the headers and the callback.
   const std::string held = "async_headers_" + cls + "_" + method;
+  const std::string params = header_async_params(op), done = header_async_done(op);
   text += "struct " + held + " {\n" +
           (in ? "  " + op.request_headers_type + " request_headers;\n" : "") +
-          (out ? "  " + op.response_headers_type + " response_headers;\n" : "") +
-          "};\n}  // namespace\n";
+          (out ? "  " + op.response_headers_type + " response_headers;\n" : "") + "  " + done +
+          " done;\n};\n}  // namespace\n";
 
   const std::string args = std::string("request") + (in ? ", request_headers" : "") +
                            (op.one_way ? "" : ", response") + (out ? ", response_headers" : "");
@@ -540,43 +584,44 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
   if (!op.one_way || !in)
     text += "void " + client + method + "(" + header_params(op) + ") {\n  " + method + "(" + args +
             ", lather::call_options{});\n}\n";
-  text += "void " + client + method + "(" + header_params(op) +
-          ", lather::call_options o) {\n  o = " + headers + "(std::move(o)" +
-          (in ? ", request_headers" : "") + (out ? ", response_headers" : "") + ");\n";
-  text += caught(op.one_way ? "client_->call_one_way(" + quote(op.name) + ", " + message_type(Req) +
+  text += "void " + client + method + "(" + header_params(op) + ", lather::call_options o) {\n  " +
+          headers + "(o" + (in ? ", request_headers" : "") + (out ? ", response_headers" : "") +
+          ");\n";
+  text += caught(op.one_way ? "client_->call_one_way(" + info + ".name, " + message_type(Req) +
                                   ", &request, o);\n"
-                            : "client_->call(" + quote(op.name) + ", " + message_type(Req) +
+                            : "client_->call(" + info + ".name, " + message_type(Req) +
                                   ", &request, " + message_type(Res) + ", &response, o);\n",
                  thrower) +
           "}\n";
 
-  // Asynchronous: the headers live in a `held`, which the completion keeps.
-  const std::string params = header_async_params(op), done = header_async_done(op);
+  // Asynchronous: the headers and the callback live in a `held`, which the completion owns
+  // (lather::detail::erased_done: no std::function target type per operation).
   const std::string& async = op.async_method;
   auto call = [&](const std::string& completion, const std::string& result) {
-    return "  auto h = std::make_shared<" + held + ">();\n" +
-           (in ? "  h->request_headers = std::move(request_headers);\n" : "") + "  o = " + headers +
-           "(std::move(o)" + (in ? ", h->request_headers" : "") +
-           (out ? ", h->response_headers" : "") + ");\n  " + result + "client_->async_call(" +
-           quote(op.name) + ", " + message_type(Req) + ", &request, " +
-           (op.one_way ? std::string("nullptr") : "&" + message_type(Res)) +
-           ", std::move(o),\n                      {" + completion + ", " +
+    return "  auto* h = new " + held + ";\n  std::function<void(std::exception_ptr, void*)> c =\n" +
+           "      lather::detail::erased_done(h, &lather_gen::destroy<" + held + ">, " +
+           completion + ");\n" +
+           (in ? "  h->request_headers = std::move(request_headers);\n" : "") + "  " + headers +
+           "(o" + (in ? ", h->request_headers" : "") + (out ? ", h->response_headers" : "") +
+           ");\n  " + result + "client_->async_call(" + info + ".name, " + message_type(Req) +
+           ", &request, " + (op.one_way ? std::string("nullptr") : "&" + message_type(Res)) +
+           ", std::move(o),\n                      {std::move(c), " +
            (thrower.empty() ? "nullptr" : thrower) + "})";
   };
   text += "void " + client + async + "(" + params + ", " + done +
           " done, lather::call_options o) {\n" +
-          call("[h, done = std::move(done)](std::exception_ptr error, void* " +
-                   std::string(op.one_way ? "" : "response") +
-                   ") {\n                        if (done)\n                          "
-                   "done(std::move(error)" +
+          call("\n      [](void* p, std::exception_ptr error, void* " +
+                   std::string(op.one_way ? "" : "response") + ") {\n        " + held +
+                   "& x = *static_cast<" + held +
+                   "*>(p);\n        if (x.done)\n          x.done(std::move(error)" +
                    (op.one_way ? "" : ", *static_cast<" + Res + "*>(response)") +
-                   (out ? ", h->response_headers" : "") + ");\n                      }",
-               "") +
+                   (out ? ", x.response_headers" : "") + ");\n      }",
+               "h->done = std::move(done);\n  ") +
           ";\n}\n";
   if (!out) {
     const std::string future = "lather::future<" + (op.one_way ? std::string("void") : Res) + ">";
     text += future + " " + client + async + "(" + params + ", lather::call_options o) {\n" +
-            call("[h](std::exception_ptr, void*) {}", "auto s = ") + ";\n  return " + future +
+            call("[](void*, std::exception_ptr, void*) {}", "auto s = ") + ";\n  return " + future +
             "(std::move(s));\n}\n";
   }
   return text;
@@ -607,11 +652,9 @@ std::string header_handler(const std::string& service, const operation_plan& op)
   }
   text += "       static_cast<" + service + "*>(self)->" + op.method + "(" + args + ");\n";
   for (const header_plan& h : op.response_headers) {
-    const std::string add = "ctx.add_response_header(\n             [v = std::move(" +
-                            std::string(h.required ? "" : "*") + "response_headers." + h.member +
-                            ")](lather::xml::writer& w) {\n               write_header(w, " +
-                            quote(h.ns) + ", " + quote(h.element) + ", lather::message_type_of<" +
-                            h.type + ">(), &v);\n             });\n";
+    const std::string add = "lather_gen::add_header(ctx, " + quote(h.ns) + ", " + quote(h.element) +
+                            ", std::move(" + std::string(h.required ? "" : "*") +
+                            "response_headers." + h.member + "));\n";
     text += h.required ? "       " + add
                        : "       if (response_headers." + h.member + ")\n         " + add;
   }
@@ -789,8 +832,8 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
                               const std::vector<operation_ref>& ops) {
   std::string text =
       "// Generated by lather-wsdl2cpp: do not edit.\n#include <exception>\n#include "
-      "<functional>\n#include <memory>\n#include <span>\n#include <string>\n#include "
-      "<string_view>\n#include <utility>\n\n#include "
+      "<functional>\n#include <memory>\n#include <optional>\n#include <span>\n#include "
+      "<string>\n#include <string_view>\n#include <utility>\n#include <vector>\n\n#include "
       "\"lather/service/client.hpp\"\n#include "
       "\"lather/service/service.hpp\"\n#include \"" +
       describe_header + "\"\n";
@@ -834,7 +877,9 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
   text += "\nnamespace " + cpp_namespace + " {\n" + std::string(common_functions);
   if (!throwers.empty() || headers)
     text += "\nnamespace {\n" + (throwers.empty() ? "" : std::string(read_entry_function)) +
-            throwers + (headers ? std::string(header_functions) : "") + "\n}  // namespace\n";
+            throwers +
+            (headers ? std::string(header_functions) + std::string(header_templates) : "") +
+            "\n}  // namespace\n";
   return text + methods + "\n}  // namespace " + cpp_namespace + "\n";
 }
 
