@@ -54,16 +54,26 @@ std::string bin(const char* name) {
 
 const fs::path cxf_wsdl = fs::path(lather::test::shared_dir) / "bench/cxf-perf/perf.wsdl";
 
+// In the build tree, not /tmp, which other checkouts' test runs share. A test's own directory,
+// or outside a test (a suite's set-up) one of this process for the suite: CTest runs each test
+// in a process of its own, at once with others, and each sets its suite up again (two
+// processes writing one suite's certificates made one's server and client disagree).
 fs::path scratch_dir() {
-  // Outside a test (a suite's set-up) the suite's own directory.
   const auto* test = testing::UnitTest::GetInstance()->current_test_info();
   const auto* suite = testing::UnitTest::GetInstance()->current_test_suite();
-  fs::path dir = fs::path(testing::TempDir()) / "bench_harness" /
+  fs::path dir = fs::path(lather::test::bin_dir).parent_path() / "test-scratch" / "bench_harness" /
                  (test    ? test->name()
-                  : suite ? suite->name()
-                          : "global");
+                  : suite ? std::string(suite->name()) + "." + std::to_string(::getpid())
+                          : "global." + std::to_string(::getpid()));
   fs::create_directories(dir);
   return dir;
+}
+
+// A suite's directory of this process goes when the suite ends, unless a test failed.
+void remove_suite_dir(const fs::path& dir) {
+  if (!testing::UnitTest::GetInstance()->Passed()) return;
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
 }
 
 // Runs a command to completion (bounded by `limit`), stdout captured, stderr to a log that is
@@ -141,14 +151,19 @@ std::vector<std::string> bench_args(const std::string& url, std::vector<std::str
 class perf_server_test : public testing::Test {
  protected:
   static void SetUpTestSuite() {
+    dir_ = new fs::path(scratch_dir());
     server_ = new server_process({bin("lather-perf-server"), "--port", "0", "--threads", "2"});
   }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
+    remove_suite_dir(*dir_);
+    delete dir_;
+    dir_ = nullptr;
   }
   void SetUp() override { ASSERT_NE(server_->port, 0) << "lather-perf-server did not start"; }
   static server_process* server_;
+  static inline fs::path* dir_ = nullptr;  // the suite's, with the server's log
 };
 server_process* perf_server_test::server_ = nullptr;
 
@@ -530,6 +545,7 @@ class tls_bench_test : public testing::Test {
     ok_ = std::system(script.c_str()) == 0;
   }
   static void TearDownTestSuite() {
+    remove_suite_dir(*dir_);
     delete dir_;
     dir_ = nullptr;
   }
