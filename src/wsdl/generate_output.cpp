@@ -109,6 +109,23 @@ void generator::emit() {
     for (const complex_type* d : s.refused.empty() ? s.derived : decltype(s.derived){})
       if (const struct_plan& dp = structs_[struct_index_.at(d)]; dp.file != s.file)
         forwards[s.file] += "struct " + dp.name + ";\n";
+  // Which structs get a defaulted operator==: none with a box (it would compare the boxes'
+  // addresses), nor one whose base or members name a struct without one (its default would
+  // be deleted, which clang warns about).
+  std::vector<bool> comparable(structs_.size());
+  for (std::size_t i = 0; i < structs_.size(); ++i) comparable[i] = !structs_[i].boxed;
+  auto lacks = [&](const type* d) {
+    if (!d || d->kind != type_kind::complex) return false;
+    const auto it = struct_index_.find(static_cast<const complex_type*>(d));
+    return it != struct_index_.end() && !comparable[it->second];
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < structs_.size(); ++i)
+      if (comparable[i] && (lacks(structs_[i].base) ||
+                            std::any_of(structs_[i].deps.begin(), structs_[i].deps.end(), lacks)))
+        comparable[i] = false, changed = true;
+  }
   std::set<const complex_type*> defined;
   for (std::size_t i : order_) {
     const struct_plan& s = structs_[i];
@@ -126,7 +143,7 @@ void generator::emit() {
     for (const field_plan& f : s.fields)
       b += "  " + f.cpp_type + " " + f.member + (later_in_file(s, f, defined) ? ";\n" : "{};\n");
     defined.insert(s.t);
-    if (!s.boxed)  // a defaulted == would compare the boxes' addresses
+    if (comparable[i])
       b += "  friend bool operator==(const " + s.name + "&, const " + s.name + "&) = default;\n";
     b += "};\n\n";
     std::string& mt = metas[s.file];

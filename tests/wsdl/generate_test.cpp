@@ -390,6 +390,25 @@ TEST(WsdlGenerate, MockSamplesAndServer) {
   EXPECT_NE(file(r, "CMakeLists.txt").find("OUTPUT_NAME mock-server"), std::string::npos);
 }
 
+TEST(WsdlGenerate, NoDefaultedEqualityOverAStructWithoutOne) {
+  files f;
+  auto m = load({f.add("g.wsdl", doc_wsdl(R"(
+  <xs:complexType name="Fault"><xs:sequence><xs:element name="cause" type="t:Cause" minOccurs="0"/></xs:sequence></xs:complexType>
+  <xs:complexType name="Cause"><xs:sequence><xs:element name="fault" type="t:Fault"/></xs:sequence></xs:complexType>
+  <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="c" type="t:Cause"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>)"))});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g"});
+  const std::string& h = file(r, "t.hpp");
+  // Fault boxes its Cause to break the recursion, so it has no operator==; the structs that
+  // hold a Fault by value would get a deleted one (clang warns), so they have none either.
+  EXPECT_NE(h.find("std::shared_ptr<::g::Cause> cause"), std::string::npos) << h;
+  for (const char* type : {"Fault", "Cause", "in"})
+    EXPECT_EQ(h.find(std::string("operator==(const ") + type + "&"), std::string::npos)
+        << type << "\n"
+        << h;
+  EXPECT_NE(h.find("operator==(const out&"), std::string::npos) << h;
+}
+
 TEST(WsdlGenerate, PolymorphismMixedContentAndWidenedChoices) {
   files f;
   auto m = load({f.add("g.wsdl", doc_wsdl(R"(
