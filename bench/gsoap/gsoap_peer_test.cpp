@@ -66,7 +66,8 @@ TEST(gsoap_peer_processes, ClientAndServerAgreeOnEveryOperation) {
 }
 
 TEST(gsoap_peer_processes, SavedRequestIsWhatTheCodecWrites) {
-  const std::string path = testing::TempDir() + "gsoap-request-p3.xml";
+  // In the build tree: other checkouts' test runs share the temporary directory.
+  const std::string path = std::string(lather::test::bin_dir) + "/../gsoap-request-p3.xml";
   const auto [result, status] =
       lather::test::run_to_result({bin("gsoap-perf-client"), "--save-request", path,
                                    "--packet-size", "3", "--qname-prefix", "fixed"},

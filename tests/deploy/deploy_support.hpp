@@ -40,8 +40,9 @@ std::string cat(const Parts&... parts) {
 
 inline std::filesystem::path scratch_dir() {
   const auto* test = testing::UnitTest::GetInstance()->current_test_info();
-  auto dir = std::filesystem::path(testing::TempDir()) / "lather_deploy" /
-             (test ? cat(test->test_suite_name(), ".", test->name()) : "global");
+  // In the build tree: other checkouts' test runs share the temporary directory.
+  auto dir = std::filesystem::path(lather::test::bin_dir).parent_path() / "test-scratch" /
+             "lather_deploy" / (test ? cat(test->test_suite_name(), ".", test->name()) : "global");
   std::filesystem::create_directories(dir);
   return dir;
 }

@@ -3,6 +3,8 @@
 // the request (HTTP 202, or 200 with an empty body), the generated service answers 202 with no
 // envelope, and a fault still arrives. Headers: the client sends the request's and reads the
 // response's, typed; the service gets the request's and sets the response's.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -459,9 +461,12 @@ TEST_F(GeneratedHeaders, HeaderFaultThatDoesNotBindSaysWhy) {
 // lather's reader, echo's input binds the required Session header with SessionFault as its
 // soap:headerfault, and its output the Usage header.
 TEST_F(GeneratedHeaders, WsdlDeclaresHeadersAndHeaderFaults) {
-  const std::string path = ::testing::TempDir() + "generated_calls_headers.wsdl";
+  // Per process: other checkouts' test runs share the temporary directory.
+  const std::string path =
+      ::testing::TempDir() + "generated_calls_headers." + std::to_string(::getpid()) + ".wsdl";
   std::ofstream(path) << lather::generate_wsdl(service_.svc, "http://127.0.0.1:1/calls");
   std::unique_ptr<const lather::wsdl::model> m = lather::wsdl::load({path});
+  std::remove(path.c_str());
   int bindings = 0;
   for (const lather::wsdl::binding* b : m->bindings())
     for (const lather::wsdl::binding_operation& op : b->operations) {

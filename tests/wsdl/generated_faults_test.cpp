@@ -3,9 +3,12 @@
 // throws it back with its detail decoded, over loopback HTTP, from its synchronous and its
 // asynchronous methods; faults the contract does not type stay soap::fault_error. The
 // generated service's ?wsdl describes the typed faults again.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <fstream>
 #include <future>
@@ -139,9 +142,12 @@ TEST_F(GeneratedFaults, UntypedFaultsStayFaultErrors) {
 // and soap:fault in the binding, read back with lather's WSDL reader.
 TEST(GeneratedFaultsWsdl, ServiceDescribesItsTypedFaults) {
   bank_service bank;
-  const std::string path = ::testing::TempDir() + "generated_faults_served.wsdl";
+  // Per process: other checkouts' test runs share the temporary directory.
+  const std::string path =
+      ::testing::TempDir() + "generated_faults_served." + std::to_string(::getpid()) + ".wsdl";
   std::ofstream(path) << lather::generate_wsdl(bank.svc, "http://127.0.0.1:1/bank");
   std::unique_ptr<const lather::wsdl::model> m = lather::wsdl::load({path});
+  std::remove(path.c_str());
   ASSERT_EQ(m->port_types().size(), 1u);
   const lather::wsdl::port_type& pt = *m->port_types()[0];
   const lather::wsdl::fault* locked[2] = {};
