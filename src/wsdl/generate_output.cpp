@@ -440,21 +440,40 @@ std::vector<detail::header_plan> generator::header_plans(const std::string& key,
   return out;
 }
 
-std::vector<detail::fault_plan> generator::typed_faults(const binding_operation& bo,
+std::vector<detail::fault_plan> generator::typed_faults(const std::string& key,
+                                                        const binding_operation& bo,
                                                         std::set<std::string>& includes) {
   std::vector<detail::fault_plan> out;
   for (const fault& f : bo.op->faults) {
+    // A fault that is not typed stays a soap::fault_error: names.txt says so and why.
+    auto untyped = [&](const std::string& why) {
+      names_.push_back("  note: " + key + ": fault " + f.name + " is not typed (" + why +
+                       "): it stays a soap::fault_error");
+    };
     auto bf = std::find_if(bo.faults.begin(), bo.faults.end(),
                            [&](const binding_fault& b) { return b.name == f.name; });
-    if ((bf != bo.faults.end() && bf->use == body_use::encoded) || !f.msg ||
-        f.msg->parts.size() != 1 || !f.msg->parts[0].element)
+    if (bf != bo.faults.end() && bf->use == body_use::encoded) {
+      untyped("encoded use");
       continue;
+    }
+    if (!f.msg || f.msg->parts.size() != 1 || !f.msg->parts[0].element) {
+      untyped("its message is not one element part");
+      continue;
+    }
     const element_decl* e = f.msg->parts[0].element;
-    if (e->type->kind != type_kind::complex) continue;
-    auto si = struct_index_.find(static_cast<const complex_type*>(e->type));
-    if (si == struct_index_.end()) continue;
+    auto si = e->type->kind == type_kind::complex
+                  ? struct_index_.find(static_cast<const complex_type*>(e->type))
+                  : struct_index_.end();
+    if (si == struct_index_.end()) {
+      untyped("the detail element " + e->name.str() + " is not of a generated struct type");
+      continue;
+    }
     const struct_plan& s = structs_[si->second];
-    if (!s.refused.empty() || !literal(s)) continue;
+    if (!s.refused.empty() || !literal(s)) {
+      untyped("its detail type " + s.name + " is " +
+              (s.refused.empty() ? "written SOAP-encoded only" : "not generated"));
+      continue;
+    }
     auto [cls, added] = fault_classes_.try_emplace(e->name.str());
     if (added) {
       cls->second = unique_name(identifier(e->name.local) + "_fault", type_names_);
@@ -542,7 +561,7 @@ void generator::emit_port_types() {
                             bo->input_action,
                             bo->output_action,
                             fault_actions_of(*bo),
-                            typed_faults(*bo, includes),
+                            typed_faults(pt->name.local + "." + bo->name, *bo, includes),
                             one_way,
                             {},
                             {},

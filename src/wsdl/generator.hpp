@@ -275,7 +275,7 @@ class generator {
   /// The typed faults of an operation: each wsdl:fault whose message is one literal element
   /// part of a generated struct type (its class named once per element); their types'
   /// headers go to `includes`. Other faults stay lather::soap::fault_error.
-  std::vector<detail::fault_plan> typed_faults(const binding_operation& bo,
+  std::vector<detail::fault_plan> typed_faults(const std::string& key, const binding_operation& bo,
                                                std::set<std::string>& includes);
 
   /// Per portType: a client proxy (one typed method per operation) and an abstract service

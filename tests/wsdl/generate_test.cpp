@@ -341,6 +341,56 @@ TEST(WsdlGenerate, MimeAttachmentPartsAreLeftToTheAttachments) {
       << file(r, "names.txt");
 }
 
+TEST(WsdlGenerate, FaultsThatAreNotTypedAreListed) {
+  // A headerfault of a generated struct type gets its class; one of encoded use and a
+  // wsdl:fault of a simple type stay soap::fault_error, and names.txt says why.
+  files f;
+  auto m = load({f.add("h.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:t="urn:t" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+  <xs:element name="in"><xs:complexType/></xs:element><xs:element name="out"><xs:complexType/></xs:element>
+  <xs:element name="Ticket"><xs:complexType><xs:sequence><xs:element name="id" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="TicketFault"><xs:complexType><xs:sequence><xs:element name="why" type="xs:string"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="Oops" type="xs:string"/></xs:schema></types>
+ <message name="In"><part name="p" element="t:in"/></message>
+ <message name="Out"><part name="p" element="t:out"/></message>
+ <message name="H"><part name="ticket" element="t:Ticket"/></message>
+ <message name="HF"><part name="f" element="t:TicketFault"/></message>
+ <message name="Oops"><part name="f" element="t:Oops"/></message>
+ <portType name="P"><operation name="op"><input message="t:In"/><output message="t:Out"/>
+  <fault name="Oops" message="t:Oops"/></operation></portType>
+ <binding name="B" type="t:P"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="op"><input><soap:body use="literal"/>
+   <soap:header message="t:H" part="ticket" use="literal">
+    <soap:headerfault message="t:HF" part="f" use="literal"/>
+    <soap:headerfault message="t:HF" part="f" use="encoded"/>
+   </soap:header></input>
+   <output><soap:body use="literal"/></output>
+   <fault name="Oops"><soap:fault name="Oops" use="literal"/></fault></operation>
+ </binding>
+</definitions>)")});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g"});
+  const std::string& names = file(r, "names.txt");
+  EXPECT_NE(names.find("header fault {urn:t}TicketFault -> g::TicketFault_header_fault"),
+            std::string::npos)
+      << names;
+  EXPECT_NE(names.find("note: P.op: the headerfault part f of request header part ticket is not "
+                       "typed"),
+            std::string::npos)
+      << names;
+  EXPECT_NE(names.find("note: P.op: fault Oops is not typed (the detail element {urn:t}Oops is "
+                       "not of a generated struct type): it stays a soap::fault_error"),
+            std::string::npos)
+      << names;
+  const std::string& faults = file(r, "faults.hpp");
+  EXPECT_NE(faults.find("class TicketFault_header_fault : public "
+                        "lather::soap::header_fault_of<::g::TicketFault>"),
+            std::string::npos)
+      << faults;
+  EXPECT_EQ(faults.find("Oops"), std::string::npos) << faults;
+}
+
 TEST(WsdlGenerate, MockSamplesAndServer) {
   files f;
   auto m = load({f.add("g.wsdl", doc_wsdl(R"(
