@@ -433,11 +433,12 @@ TEST_F(GeneratedHeaders, HeaderFaultTravelsInTheHeader) {
       });
   EXPECT_EQ(status, 500u);
   const std::size_t header = body.find("Header>"), entry = body.find("SessionFault"),
-                    fault = body.find("Fault>");
+                    body_start = body.find("Body>");
   ASSERT_NE(header, std::string::npos) << body;
   EXPECT_LT(header, entry) << body;
-  EXPECT_LT(entry, body.find("Body>")) << body;
-  EXPECT_NE(fault, std::string::npos) << body;
+  EXPECT_LT(entry, body_start) << body;
+  EXPECT_NE(body.find(":Fault>", body_start), std::string::npos) << body;
+  EXPECT_NE(body.find("session expired", body_start), std::string::npos) << body;
   EXPECT_EQ(body.find("detail"), std::string::npos) << body;
 }
 
