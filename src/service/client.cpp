@@ -409,7 +409,10 @@ void client::invoke_plain(std::string_view operation, const call_options& o, boo
         soap::envelope_reader& env = s->envelope;
         // The codec is shared by every client: each call sets its own header readers (or none).
         soap::envelope_options read_options;
-        read_options.keep_unread = true;  // a fault's header entries: fault::header_xml
+        // A fault's header entries (fault::header_xml) are kept only where a fault can come:
+        // a Fault answers with a status other than 200 (WS-I BP R1126), so a 200 response's
+        // unknown header entries are skipped, not copied.
+        read_options.keep_unread = head.status != 200;
         if (frame.o.read_header || reads_headers_)
           read_options.on_header = [this, &frame](const soap::header_info& h, xml::reader& r) {
             return read_response_header(frame.operation, frame.o, h, r);
