@@ -1,6 +1,7 @@
 // The routines that read and write a struct from its table (lather/bind/table.hpp), and the
 // codecs of the simple types, compiled once for every program.
 #include "lather/bind/table.hpp"
+#include "lather/bind/table_ref.hpp"
 
 namespace lather::bind::detail {
 
@@ -24,7 +25,60 @@ void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts
     if (const field_match& f = vt.fields[i]; f.finalize != nullptr) f.finalize(obj, counts[i], f);
 }
 
+namespace {
+
+/// The occurrence counts of one value's fields: on the stack but for very wide types.
+class field_counts {
+ public:
+  explicit field_counts(std::uint32_t n) {
+    if (n > small_.size()) big_.resize(n);
+  }
+  std::uint32_t* data() noexcept { return big_.empty() ? small_.data() : big_.data(); }
+
+ private:
+  std::array<std::uint32_t, 256> small_;
+  std::vector<std::uint32_t> big_;
+};
+
+}  // namespace
+
 }  // namespace lather::bind::detail
+
+namespace lather::bind {
+
+error_info read_content(xml::reader& r, table_ref t, void* value, const read_options& opts) {
+  detail::read_ctx c{r, opts};
+  detail::field_counts counts(t.vt().field_count);
+  if (!detail::begin_read(c) || !detail::read_complex_body(c, t.vt(), value, counts.data()))
+    return detail::finish_read(c);
+  return {};
+}
+
+error_info read(xml::reader& r, table_ref t, void* value, const read_options& opts) {
+  detail::read_ctx c{r, opts};
+  if (!detail::begin_read(c)) return detail::finish_read(c);
+  if (const xml::attribute* nil = detail::scan_xsi(c.r).nil) {
+    const int v = detail::nil_value(c, *nil);
+    if (v < 0) return detail::finish_read(c);
+    if (v == 1) {
+      detail::fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+      return detail::finish_read(c);
+    }
+  }
+  detail::field_counts counts(t.vt().field_count);
+  if (!detail::read_table(c, t.vt(), value, counts.data())) return detail::finish_read(c);
+  return {};
+}
+
+void write_content(xml::writer& w, table_ref t, const void* value) {
+  try {
+    detail::write_table(w, t.vt(), value);
+  } catch (const xml::error&) {
+    detail::rethrow_as_write_error();
+  }
+}
+
+}  // namespace lather::bind
 
 #define LATHER_BIND_INSTANTIATE_CODEC(...) template struct lather::bind::detail::codec<__VA_ARGS__>;
 LATHER_BIND_LIBRARY_CODECS(LATHER_BIND_INSTANTIATE_CODEC)

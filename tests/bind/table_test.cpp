@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lather/bind/table.hpp"
+#include "lather/bind/table_ref.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 
@@ -291,6 +292,62 @@ TEST(bind_table, same_errors_as_the_template_binding) {
   expect_same(R"(<order xmlns="urn:t" id="a"><name/><bogus/><comment/><local xmlns="">l</local>)"
               R"(<shade>RED</shade><origin><x>1</x></origin><text/></order>)",
               true);
+}
+
+// Reading (read or read_content) and write_content through the type-erased table_ref, or
+// through the typed API.
+outcome erased_round_trip(std::string_view doc, bool erased, bool content) {
+  using O = tt::order<1>;
+  lather::xml::reader r;
+  r.reset(doc);
+  EXPECT_EQ(r.next(), lather::xml::token::start_element);
+  O v;
+  const lather::bind::table_ref t = lather::bind::table_ref::of<O>();
+  const lather::bind::read_options o;
+  const lather::bind::error_info e =
+      erased ? (content ? lather::bind::read_content(r, t, &v, o) : lather::bind::read(r, t, &v, o))
+             : (content ? lather::bind::read_content(r, v, o) : lather::bind::read(r, v, o));
+  if (e) return {e.message, {}};
+  lather::xml::output out;
+  lather::xml::writer w{out};
+  w.start_element(tt::ns, "order");
+  if (erased)
+    lather::bind::write_content(w, t, &v);
+  else
+    lather::bind::write_content(w, v);
+  w.end_element();
+  w.end_document();
+  return {{}, std::string(out.view())};
+}
+
+TEST(bind_table, table_ref_reads_and_writes_as_the_typed_api) {
+  const std::string_view docs[] = {
+      full,
+      R"(<order xmlns="urn:t" id="B"><name/><comment>c</comment><local xmlns="">l</local>)"
+      R"(<shade>RED</shade><level/><origin><x>0</x></origin><text>t</text></order>)",
+      R"(<order xmlns="urn:t" id="a"><name/><comment/></order>)",
+      R"(<order xmlns="urn:t" id="a"><name/><qty>1</qty><qty>1</qty><qty>1</qty><qty>1</qty></order>)",
+      // xsi:nil on the element itself: read() refuses it, read_content() ignores it
+      R"(<order xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="B")"
+      R"( xsi:nil="true"><name/><comment>c</comment><local xmlns="">l</local><shade>RED</shade>)"
+      R"(<origin><x>0</x></origin><text>t</text></order>)",
+      // an xsi:type read() checks and read_content() ignores
+      R"(<order xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="B")"
+      R"( xsi:type="nope"><name/><comment>c</comment><local xmlns="">l</local><shade>RED</shade>)"
+      R"(<origin><x>0</x></origin><text>t</text></order>)",
+  };
+  int failed = 0;
+  for (std::string_view doc : docs) {
+    for (const bool content : {false, true}) {
+      const outcome typed = erased_round_trip(doc, false, content);
+      const outcome erased = erased_round_trip(doc, true, content);
+      EXPECT_EQ(erased.error, typed.error) << doc;
+      EXPECT_EQ(erased.xml, typed.xml) << doc;
+      failed += !typed.error.empty();
+    }
+  }
+  EXPECT_GE(failed, 4);  // the error paths were taken
+  EXPECT_NE(erased_round_trip(full, true, false).xml.find(R"(tint="GREEN")"), std::string::npos);
 }
 
 TEST(bind_table, reused_destination_is_reset) {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "lather/bind/bind.hpp"
+#include "lather/bind/table_ref.hpp"
 #include "lather/service/detail/describe.hpp"
 #include "lather/service/message_type.hpp"
 #include "lather/soap/encoded.hpp"
@@ -32,6 +33,10 @@ constexpr message_type make_message_type() {
                            std::string_view element, const void* p) {
         soap::write_encoded_message(w, v, ns, element, *static_cast<const T*>(p));
       };
+    } else if constexpr (bind::table_bound<T>) {
+      m.write_content = [](xml::writer& w, const void* p) {
+        bind::write_content(w, bind::table_ref::of<T>(), p);
+      };
     } else {
       m.write_content = [](xml::writer& w, const void* p) {
         bind::write_content(w, *static_cast<const T*>(p));
@@ -42,6 +47,14 @@ constexpr message_type make_message_type() {
     if constexpr (soap::encoded_message<T>) {
       m.read_encoded = [](xml::reader& r, soap::envelope_reader& env, void* p) {
         soap::read_encoded_message(r, env, *static_cast<T*>(p));
+      };
+    } else if constexpr (bind::table_bound<T>) {
+      // Through T's table: one call into the library, no reading code per message type.
+      m.read_content = [](xml::reader& r, void* p, const bind::read_options& o) {
+        return bind::read_content(r, bind::table_ref::of<T>(), p, o);
+      };
+      m.read = [](xml::reader& r, void* p, const bind::read_options& o) {
+        return bind::read(r, bind::table_ref::of<T>(), p, o);
       };
     } else {
       m.read_content = [](xml::reader& r, void* p, const bind::read_options& o) {
