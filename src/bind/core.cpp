@@ -221,6 +221,18 @@ bool fail(read_ctx& c, errc code, std::string detail) {
   return false;
 }
 
+bool fail(read_ctx& c, errc code, const char* detail) {
+  c.code = code;
+  c.detail = detail;
+  return false;
+}
+
+bool fail_not_simple(read_ctx& c, const field_match& f, bool attribute) {
+  return fail(
+      c, errc::xml_error,
+      (attribute ? "not a simple attribute: " : "not a simple element: ") + std::string(f.name));
+}
+
 bool fail_value(read_ctx& c, errc code, std::string_view text, std::string_view type_name) {
   return fail(c, code, describe_value_error(code, text, type_name));
 }

@@ -160,7 +160,7 @@ bool codec<M>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_
     return true;
   } else {
     (void)obj, (void)occ;
-    return fail(c, errc::xml_error, "not a simple element: " + std::string(f.name));
+    return fail_not_simple(c, f, false);
   }
 }
 
@@ -188,7 +188,7 @@ bool codec<M>::read_attr(read_ctx& c, void* obj, const xml::attribute* a, const 
     return true;
   } else {
     (void)obj, (void)a;
-    return fail(c, errc::xml_error, "not a simple attribute: " + std::string(f.name));
+    return fail_not_simple(c, f, true);
   }
 }
 
@@ -375,8 +375,7 @@ consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
                                             std::index_sequence<I...>, std::variant<As...>*) {
   return {{names[I]...},
           {xml::ncname(names[I])...},
-          {choice_alternative{names[I],
-                              &describe<typename bind::detail::unwrap_nillable<As>::type>,
+          {choice_alternative{names[I], &describe<typename bind::detail::unwrap_nillable<As>::type>,
                               is_nillable<As>::value}...}};
 }
 }  // namespace detail

@@ -138,6 +138,10 @@ xsi_attrs find_xsi(std::span<const xml::attribute> attributes) noexcept;
 
 /// Record an error; always returns false so callers can `return fail(...)`.
 bool fail(read_ctx& c, errc code, std::string detail);
+/// The same with a constant message (no std::string built at the call).
+bool fail(read_ctx& c, errc code, const char* detail);
+/// A field bound to a value that cannot be read as a simple element (or an attribute).
+bool fail_not_simple(read_ctx& c, const field_match& f, bool attribute);
 /// Record a value error with describe_value_error's message.
 bool fail_value(read_ctx& c, errc code, std::string_view text, std::string_view type_name);
 /// Record the reader's error (token::error or token::need_more).
