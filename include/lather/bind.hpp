@@ -8,4 +8,5 @@
 #include "lather/bind/extern.hpp"
 #include "lather/bind/meta.hpp"
 #include "lather/bind/table.hpp"
+#include "lather/bind/table_ref.hpp"
 #include "lather/bind/xsd.hpp"
