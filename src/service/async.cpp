@@ -83,12 +83,17 @@ std::function<void(std::exception_ptr, void*)> erased_done(
   return erased_callback{std::shared_ptr<void>(done, destroy), call};
 }
 
+std::function<void(std::exception_ptr, void*)> take_callback(void* done, const callback_ops& ops) {
+  void* f = ops.take(done);
+  if (!f) return nullptr;
+  return erased_done(f, ops.destroy, ops.call);
+}
+
 }  // namespace detail
 
 std::function<void(std::exception_ptr, void*)> typed_done(
     std::function<void(std::exception_ptr error)> done) {
-  if (!done) return nullptr;
-  return [done = std::move(done)](std::exception_ptr error, void*) { done(std::move(error)); };
+  return detail::take_callback(&done, detail::callback_of<void>);
 }
 
 std::shared_ptr<detail::async_state> client::async_call(std::string_view operation,

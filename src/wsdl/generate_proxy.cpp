@@ -2,10 +2,12 @@
 // port type's header and defined in operations_<k>.cpp over the messages' message_type tables
 // (no binding template is instantiated there); the output's CMakeLists.txt.
 #include <algorithm>
+#include <map>
 #include <string_view>
 
 #include "generate_emit.hpp"
 #include "generate_names.hpp"
+#include "generate_proxy.hpp"
 
 namespace lather::wsdl::detail {
 namespace {
@@ -14,26 +16,19 @@ std::string mount_name(std::size_t k) {
   return "mount_" + std::to_string(k + 1);
 }
 
-/// The name of `op`'s settings (a lather_gen::op_info) in operations_<k>.cpp.
-std::string info_name(const std::string& cls, const operation_plan& op) {
-  return "lather_gen::" + cls + "_" + op.method;
-}
-
-/// `op`'s settings from the WSDL, the constant its client methods and its registration share.
-std::string info_of(const std::string& cls, const operation_plan& op) {
-  return "\nnamespace {\nnamespace lather_gen {\nconstexpr op_info " + cls + "_" + op.method +
-         "{\n    " + quote(op.name) + ", " + quote(op.soap_action) + ",\n    " +
-         quote(op.request_element) + ", " + quote(op.response_element) + ",\n    " +
+/// `op`'s row in lather_gen::infos: its settings from the WSDL, its messages and `thrower`,
+/// the constant its client methods and its registration share.
+std::string info_row(const operation_plan& op, const std::string& thrower) {
+  return "    {" + quote(op.name) + ", " + quote(op.soap_action) + ",\n     " +
+         quote(op.request_element) + ", " + quote(op.response_element) + ",\n     " +
          quote(op.element_ns) + ", " + quote(op.response_ns) + ", " + quote(op.action) + ", " +
-         quote(op.response_action) + ",\n    " +
+         quote(op.response_action) + ",\n     " +
          (op.style.empty() ? std::string("false, lather::soap::style::document_wrapped")
                            : "true, lather::soap::style::" + op.style) +
-         "};\n}  // namespace lather_gen\n}  // namespace\n";
-}
-
-/// The message_type table of a generated message struct (instantiated in bind_<k>.cpp).
-std::string message_type(const std::string& type) {
-  return "lather::message_type_of<" + type + ">()";
+         ",\n     &lather::message_type_of<" + op.request_type + ">, " +
+         (op.one_way ? std::string("nullptr")
+                     : "&lather::message_type_of<" + op.response_type + ">") +
+         ", " + thrower + "},\n";
 }
 
 /// The typed soap:headerfaults of `op`'s request and response headers, each class once.
@@ -87,6 +82,23 @@ bool has_headers(const operation_plan& op) {
 }
 
 }  // namespace
+
+std::string info_name(const std::string& cls, const operation_plan& op) {
+  return "lather_gen::" + cls + "_" + op.method;
+}
+
+std::string header_async_params(const operation_plan& op) {
+  return op.request_type + " request" +
+         (op.request_headers.empty() ? "" : ", " + op.request_headers_type + " request_headers");
+}
+
+std::string header_async_done(const operation_plan& op) {
+  return "std::function<void(std::exception_ptr error" +
+         (op.one_way ? std::string() : ", " + op.response_type + "& response") +
+         (op.response_headers.empty() ? ""
+                                      : ", " + op.response_headers_type + "& response_headers") +
+         ")>";
+}
 
 std::string header_params(const operation_plan& op) {
   std::string p = "const " + op.request_type + "& request";
@@ -165,22 +177,6 @@ std::string faults_header(const std::string& cpp_namespace,
 }
 
 namespace {
-
-/// "Req request, ReqHeaders request_headers": the parameters of `op`'s `_async` forms with
-/// SOAP headers before `done`.
-std::string header_async_params(const operation_plan& op) {
-  return op.request_type + " request" +
-         (op.request_headers.empty() ? "" : ", " + op.request_headers_type + " request_headers");
-}
-
-/// The `done` of `op`'s `_async` forms with SOAP headers: the response's headers after it.
-std::string header_async_done(const operation_plan& op) {
-  return "std::function<void(std::exception_ptr error" +
-         (op.one_way ? std::string() : ", " + op.response_type + "& response") +
-         (op.response_headers.empty() ? ""
-                                      : ", " + op.response_headers_type + "& response_headers") +
-         ")>";
-}
 
 /// The callback `_async` form of `op` without options, `params` then `done`, a callable taking
 /// the exception and `op`'s results (`with_headers`: the response's headers too): a template
@@ -264,8 +260,14 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
                     (out ? ", response_headers" : "") + ");\n    return response;\n  }\n";
         }
       }
-      if (!op.one_way || op.request_headers.empty())
-        client += "  void " + method + "(" + header_params(op) + ");\n";
+      if (!op.one_way || op.request_headers.empty()) {
+        const std::string args = std::string("request") +
+                                 (op.request_headers.empty() ? "" : ", request_headers") +
+                                 (op.one_way ? "" : ", response") +
+                                 (op.response_headers.empty() ? "" : ", response_headers");
+        client += "  void " + method + "(" + header_params(op) + ") {\n    " + method + "(" + args +
+                  ", lather::call_options{});\n  }\n";
+      }
       client += "  void " + method + "(" + header_params(op) + ", lather::call_options o);\n";
       client += header_async_declarations(op);
     }
@@ -300,8 +302,12 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
           "  /// Throws " + fault_list(op) + " for its faults, else lather::soap::fault_error.\n";
       server += "  /// May throw " + fault_list(op) + ".\n";
     }
-    client += "  " + Res + " " + method + "(const " + Req + "& request);\n";
-    client += "  " + Res + " " + method + "(const " + Req + "& request, lather::call_options o);\n";
+    // Inline: the library instantiates no response type's destructor for them.
+    client += "  " + Res + " " + method + "(const " + Req + "& request) {\n    " + Res +
+              " response;\n    " + method + "(request, response);\n    return response;\n  }\n";
+    client += "  " + Res + " " + method + "(const " + Req +
+              "& request, lather::call_options o) {\n    " + Res + " response;\n    " + method +
+              "(request, response, std::move(o));\n    return response;\n  }\n";
     client += "  void " + method + "(const " + Req + "& request, " + Res + "& response);\n";
     client += "  void " + method + "(const " + Req + "& request, " + Res +
               "& response, lather::call_options o);\n";
@@ -332,11 +338,11 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
       "#include <utility>\n" +
       std::string(structs.empty() ? "" : "#include <optional>\n") + "\n";
   for (const std::string& inc : pt.includes) text += "#include \"" + inc + "\"\n";
+  text += "#include \"lather/service/call_options.hpp\"\n";
   if (faults) text += "#include \"" + faults_file + "\"\n";
   text +=
-      "\nnamespace lather {\nclass client;\nclass service;\nstruct call_options;\ntemplate <class "
-      "T>\n"
-      "class future;\n}  // namespace lather\n";
+      "\nnamespace lather {\nclass client;\nclass service;\ntemplate <class T>\nclass future;\n}  "
+      "// namespace lather\n";
   text += "\nnamespace " + cpp_namespace + " {\n\n" + structs;
   text += "/// Client of portType " + pt.qname + ": one method per operation.\n";
   text += "class " + cls + "Client {\n public:\n  explicit " + cls +
@@ -379,299 +385,56 @@ constexpr std::string_view read_entry_function =
     "  return found;\n"
     "}\n";
 
-/// The `_async` methods of `op` (class `cls` + "Client"; `thrower` as client_methods'): each one
-/// call of lather_gen::start (client::async_call), which owns the request and the response
-/// through their tables, so nothing is instantiated per operation here
-/// (lather/service/future.hpp) but the response type's callback (the callback form without
-/// options is a template in the header).
-std::string async_methods(const std::string& cls, const operation_plan& op,
-                          const std::string& thrower) {
+/// The `_async` methods of `op` (class `cls` + "Client"): each one call of lather_gen::start
+/// (client::async_call), which owns the request and the response through their tables, so
+/// nothing is instantiated per operation here (lather/service/future.hpp) but the response
+/// type's callback (the callback form without options is a template in the header).
+std::string async_methods(const std::string& cls, const operation_plan& op) {
   const std::string &Req = op.request_type, &async = op.async_method;
-  const std::string client = cls + "Client::";
+  const std::string client = cls + "Client::", info = info_name(cls, op);
   const std::string result = op.one_way ? "void" : op.response_type;
   const std::string done = "std::function<void(std::exception_ptr" +
                            (op.one_way ? std::string() : ", " + result + "&") + ")>";
-  const std::string start =
-      "lather_gen::start(*client_, " + info_name(cls, op) + ", " + message_type(Req) +
-      ", &request, " + (op.one_way ? std::string("nullptr") : "&" + message_type(result)) + ", ";
-  const std::string fault = ", " + (thrower.empty() ? std::string("nullptr") : thrower) + ")";
-  const std::string typed_done = "lather::typed_done(std::move(done))";
+  const std::string start = "lather_gen::start(*client_, " + info + ", &request, ";
   std::string text = "void " + client + async + "(" + Req + " request, " + done +
-                     " done, lather::call_options o) {\n  " + start + "&o, " + typed_done + fault +
-                     ";\n}\n";
+                     " done, lather::call_options o) {\n  " + start +
+                     "&o, &done, &lather::detail::callback_of<" + result + ">);\n}\n";
   const std::string future = "lather::future<" + result + ">";
   text += future + " " + client + async + "(" + Req + " request) {\n  return " + future + "(" +
-          start + "nullptr, nullptr" + fault + ");\n}\n";
+          start + "nullptr, nullptr, nullptr));\n}\n";
   text += future + " " + client + async + "(" + Req + " request, lather::call_options o) {\n  " +
-          "return " + future + "(" + start + "&o, nullptr" + fault + ");\n}\n";
+          "return " + future + "(" + start + "&o, nullptr, nullptr));\n}\n";
   return text;
 }
 
-/// The statement `call` (a line), inside a handler that passes a fault to `thrower` when there
-/// is one.
-std::string caught(const std::string& call, const std::string& thrower) {
-  if (thrower.empty()) return "  " + call;
-  return "  try {\n    " + call + "  } catch (lather::soap::fault_error& e) {\n    " + thrower +
-         "(e);\n  }\n";
-}
-
-/// The client methods of one-way `op` (class `cls` + "Client"; `thrower` as client_methods').
-std::string one_way_methods(const std::string& cls, const operation_plan& op,
-                            const std::string& thrower) {
-  const std::string &Req = op.request_type, &method = op.method, info = info_name(cls, op);
-  const std::string client = cls + "Client::";
-  const std::string call =
-      caught("client_->call_one_way(" + info + ".name, " + message_type(Req) + ", &request, o);\n",
-             thrower) +
-      "}\n";
-  std::string text = "void " + client + method + "(const " + Req +
-                     "& request) {\n  static const lather::call_options o = "
-                     "lather_gen::options(" +
-                     info + ");\n" + call;
-  text += "void " + client + method + "(const " + Req +
-          "& request, lather::call_options o) {\n  lather_gen::apply(" + info + ", o);\n" + call;
-  return text + async_methods(cls, op, thrower);
-}
-
-/// The client methods of `op` (class `cls` + "Client"); `thrower`: the function that throws
-/// its typed faults ("" when it has none).
-std::string client_methods(const std::string& cls, const operation_plan& op,
-                           const std::string& thrower) {
+/// The client methods of `op` (class `cls` + "Client") without SOAP headers: each one call of
+/// lather_gen::call (the value-returning forms are inline in the header).
+std::string client_methods(const std::string& cls, const operation_plan& op) {
   const std::string &Req = op.request_type, &Res = op.response_type, &method = op.method;
   const std::string client = cls + "Client::", info = info_name(cls, op);
-  std::string text = Res + " " + client + method + "(const " + Req + "& request) {\n  " + Res +
-                     " response;\n  " + method + "(request, response);\n  return response;\n}\n";
-  text += Res + " " + client + method + "(const " + Req +
-          "& request, lather::call_options o) {\n  " + Res + " response;\n  " + method +
-          "(request, response, std::move(o));\n  return response;\n}\n";
-  const std::string call = caught("client_->call(" + info + ".name, " + message_type(Req) +
-                                      ", &request, " + message_type(Res) + ", &response, o);\n",
-                                  thrower);
-  // Without options: the contract's settings made once, so a call copies no strings (0
-  // allocations per call once warm).
-  text += "void " + client + method + "(const " + Req + "& request, " + Res +
-          "& response) {\n  static const lather::call_options o = lather_gen::options(" + info +
-          ");\n" + call + "}\n";
-  text += "void " + client + method + "(const " + Req + "& request, " + Res +
-          "& response, lather::call_options o) {\n  lather_gen::apply(" + info + ", o);\n" + call +
-          "}\n";
-  return text + async_methods(cls, op, thrower);
-}
-
-/// The helpers of operations with SOAP headers (operations_<k>.cpp, once).
-constexpr std::string_view header_functions =
-    "\n/// Writes the header entry {ns}element from `value`, a `t`.\n"
-    "[[maybe_unused]] void write_header(lather::xml::writer& w, std::string_view ns,\n"
-    "                                   std::string_view element, const lather::message_type& t,\n"
-    "                                   const void* value) {\n"
-    "  w.start_element(ns, element);\n"
-    "  t.write_content(w, value);\n"
-    "  w.end_element();\n"
-    "}\n"
-    "/// Adds the header entry {ns}element to the request `o` sends (`value`, a `t`, outlives "
-    "it).\n"
-    "[[maybe_unused]] void send_header(lather::call_options& o, std::string_view ns,\n"
-    "                                  std::string_view element, const lather::message_type& t,\n"
-    "                                  const void* value) {\n"
-    "  o.headers.push_back([ns, element, &t, value](lather::xml::writer& w) {\n"
-    "    write_header(w, ns, element, t, value);\n"
-    "  });\n"
-    "}\n"
-    "/// Reads the header entry the reader is on into `value`, a `t`.\n"
-    "[[maybe_unused]] void read_header(lather::xml::reader& r, const lather::message_type& t,\n"
-    "                                  void* value) {\n"
-    "  t.reset(value);\n"
-    "  if (lather::bind::error_info e = t.read_content(r, value, lather::bind::read_options{}))\n"
-    "    throw lather::bind::error(std::move(e));\n"
-    "}\n"
-    "/// A request without a header the contract requires (wsdl:required) is the sender's fault.\n"
-    "[[noreturn, maybe_unused]] void missing_header(std::string_view ns, std::string_view element) "
-    "{\n"
-    "  lather::soap::fault f;\n"
-    "  f.code = lather::soap::fault_code::sender;\n"
-    "  f.reason = \"missing SOAP header {\" + std::string(ns) + \"}\" + std::string(element);\n"
-    "  throw lather::soap::fault_error(std::move(f));\n"
-    "}\n";
-
-/// The helpers of operations with SOAP headers that are templates per header type (after
-/// header_functions, in lather_gen): code per header type, not per operation.
-constexpr std::string_view header_templates = R"(
-namespace lather_gen {
-
-/// A response header a call reads: {ns}element into `value`, a `type`, or into the
-/// std::optional of one through `emplace`.
-struct header_slot {
-  std::string_view ns, element;
-  const lather::message_type* type;
-  void* value;
-  void* (*emplace)(void* optional);
-};
-/// Makes `o` read `slots`' headers, and offer the others to the reader it had.
-[[maybe_unused]] void read_headers(lather::call_options& o, std::vector<header_slot> slots) {
-  o.read_header = [slots = std::move(slots), next = std::move(o.read_header)](
-                      const lather::soap::header_info& h, lather::xml::reader& r) {
-    for (const header_slot& s : slots)
-      if (h.is(s.ns, s.element)) {
-        read_header(r, *s.type, s.emplace ? s.emplace(s.value) : s.value);
-        return lather::soap::header_use::consumed;
-      }
-    return next ? next(h, r) : lather::soap::header_use::not_understood;
-  };
-}
-/// std::optional<H>::emplace() for a header_slot.
-template <class H>
-void* emplace(void* optional) {
-  return &static_cast<std::optional<H>*>(optional)->emplace();
-}
-/// Adds the header entry {ns}element, `value`, to the response `ctx` answers.
-template <class H>
-void add_header(lather::call_context& ctx, std::string_view ns, std::string_view element,
-                H value) {
-  ctx.add_response_header([ns, element, v = std::move(value)](lather::xml::writer& w) {
-    write_header(w, ns, element, lather::message_type_of<H>(), &v);
-  });
-}
-/// Deletes a T (lather::detail::erased_done's `destroy`).
-template <class T>
-void destroy(void* p) noexcept {
-  delete static_cast<T*>(p);
-}
-
-}  // namespace lather_gen
-)";
-
-/// The client methods of `op` that take and give its SOAP headers (after client_methods() or
-/// one_way_methods(), whose settings they use); `thrower` as client_methods'.
-std::string header_methods(const std::string& cls, const operation_plan& op,
-                           const std::string& thrower) {
-  const std::string &Req = op.request_type, &Res = op.response_type, &method = op.method;
-  const std::string client = cls + "Client::", info = info_name(cls, op);
-  const bool in = !op.request_headers.empty(), out = !op.response_headers.empty();
-  // headers_<cls>_<method>(o[, request_headers][, response_headers]): the contract's settings
-  // and the request's headers (which outlive the call) into `o`, and a reader of the response's.
-  const std::string headers = "headers_" + cls + "_" + method;
-  std::string text = "\nnamespace {\nvoid " + headers + "(lather::call_options& o" +
-                     (in ? ", const " + op.request_headers_type + "& request_headers" : "") +
-                     (out ? ", " + op.response_headers_type + "& response_headers" : "") +
-                     ") {\n  lather_gen::apply(" + info + ", o);\n";
-  for (const header_plan& h : op.request_headers) {
-    const std::string send = "send_header(o, " + quote(h.ns) + ", " + quote(h.element) +
-                             ", lather::message_type_of<" + h.type + ">(), ";
-    text += h.required ? "  " + send + "&request_headers." + h.member + ");\n"
-                       : "  if (request_headers." + h.member + ")\n    " + send +
-                             "&*request_headers." + h.member + ");\n";
-  }
-  if (out) {
-    text += "  response_headers = {};\n  lather_gen::read_headers(o, {";
-    for (const header_plan& h : op.response_headers)
-      text += "\n      {" + quote(h.ns) + ", " + quote(h.element) + ", &lather::message_type_of<" +
-              h.type + ">(), &response_headers." + h.member + ", " +
-              (h.required ? std::string("nullptr") : "&lather_gen::emplace<" + h.type + ">") + "},";
-    text += "\n  });\n";
-  }
-  text += "}\n";
-  // What an asynchronous call keeps: the headers and the callback.
-  const std::string held = "async_headers_" + cls + "_" + method;
-  const std::string params = header_async_params(op), done = header_async_done(op);
-  text += "struct " + held + " {\n" +
-          (in ? "  " + op.request_headers_type + " request_headers;\n" : "") +
-          (out ? "  " + op.response_headers_type + " response_headers;\n" : "") + "  " + done +
-          " done;\n};\n}  // namespace\n";
-
-  const std::string args = std::string("request") + (in ? ", request_headers" : "") +
-                           (op.one_way ? "" : ", response") + (out ? ", response_headers" : "");
-  // (A one-way operation's form without options is the template in the header.)
-  if (!op.one_way || !in)
-    text += "void " + client + method + "(" + header_params(op) + ") {\n  " + method + "(" + args +
-            ", lather::call_options{});\n}\n";
-  text += "void " + client + method + "(" + header_params(op) + ", lather::call_options o) {\n  " +
-          headers + "(o" + (in ? ", request_headers" : "") + (out ? ", response_headers" : "") +
-          ");\n";
-  text += caught(op.one_way ? "client_->call_one_way(" + info + ".name, " + message_type(Req) +
-                                  ", &request, o);\n"
-                            : "client_->call(" + info + ".name, " + message_type(Req) +
-                                  ", &request, " + message_type(Res) + ", &response, o);\n",
-                 thrower) +
-          "}\n";
-
-  // Asynchronous: the headers and the callback live in a `held`, which the completion owns
-  // (lather::detail::erased_done: no std::function target type per operation).
-  const std::string& async = op.async_method;
-  auto call = [&](const std::string& completion, const std::string& result) {
-    return "  auto* h = new " + held + ";\n  std::function<void(std::exception_ptr, void*)> c =\n" +
-           "      lather::detail::erased_done(h, &lather_gen::destroy<" + held + ">, " +
-           completion + ");\n" +
-           (in ? "  h->request_headers = std::move(request_headers);\n" : "") + "  " + headers +
-           "(o" + (in ? ", h->request_headers" : "") + (out ? ", h->response_headers" : "") +
-           ");\n  " + result + "client_->async_call(" + info + ".name, " + message_type(Req) +
-           ", &request, " + (op.one_way ? std::string("nullptr") : "&" + message_type(Res)) +
-           ", std::move(o),\n                      {std::move(c), " +
-           (thrower.empty() ? "nullptr" : thrower) + "})";
-  };
-  text += "void " + client + async + "(" + params + ", " + done +
-          " done, lather::call_options o) {\n" +
-          call("\n      [](void* p, std::exception_ptr error, void* " +
-                   std::string(op.one_way ? "" : "response") + ") {\n        " + held +
-                   "& x = *static_cast<" + held +
-                   "*>(p);\n        if (x.done)\n          x.done(std::move(error)" +
-                   (op.one_way ? "" : ", *static_cast<" + Res + "*>(response)") +
-                   (out ? ", x.response_headers" : "") + ");\n      }",
-               "h->done = std::move(done);\n  ") +
-          ";\n}\n";
-  if (!out) {
-    const std::string future = "lather::future<" + (op.one_way ? std::string("void") : Res) + ">";
-    text += future + " " + client + async + "(" + params + ", lather::call_options o) {\n" +
-            call("[](void*, std::exception_ptr, void*) {}", "auto s = ") + ";\n  return " + future +
-            "(std::move(s));\n}\n";
-  }
-  return text;
-}
-
-/// The handler of `op`, which has SOAP headers, for a lather::message_handler's with_context:
-/// its request headers from the call's context, the response's added to it.
-std::string header_handler(const std::string& service, const operation_plan& op) {
-  std::string text = "[](void* self, lather::call_context& ctx, const void* request, void* " +
-                     std::string(op.one_way ? "" : "response") + ") {\n";
-  std::string args = "*static_cast<const " + op.request_type + "*>(request)";
-  if (!op.request_headers.empty()) {
-    text += "       " + op.request_headers_type + " request_headers;\n";
-    for (const header_plan& h : op.request_headers) {
-      text += "       if (void* h = lather::request_header(ctx, " + quote(h.ns) + ", " +
-              quote(h.element) + "))\n         request_headers." + h.member +
-              " = std::move(*static_cast<" + h.type + "*>(h));\n";
-      if (h.required)
-        text += "       else\n         missing_header(" + quote(h.ns) + ", " + quote(h.element) +
-                ");\n";
-    }
-    args += ", request_headers";
-  }
-  if (!op.one_way) args += ", *static_cast<" + op.response_type + "*>(response)";
-  if (!op.response_headers.empty()) {
-    text += "       " + op.response_headers_type + " response_headers;\n";
-    args += ", response_headers";
-  }
-  text += "       static_cast<" + service + "*>(self)->" + op.method + "(" + args + ");\n";
-  for (const header_plan& h : op.response_headers) {
-    const std::string add = "lather_gen::add_header(ctx, " + quote(h.ns) + ", " + quote(h.element) +
-                            ", std::move(" + std::string(h.required ? "" : "*") +
-                            "response_headers." + h.member + "));\n";
-    text += h.required ? "       " + add
-                       : "       if (response_headers." + h.member + ")\n         " + add;
-  }
-  if (op.response_headers.empty() && op.request_headers.empty()) text += "       (void)ctx;\n";
-  return text + "     }";
+  const std::string params =
+      "(const " + Req + "& request" + (op.one_way ? std::string() : ", " + Res + "& response");
+  const std::string call = "  lather_gen::call(*client_, " + info + ", &request, " +
+                           (op.one_way ? "nullptr" : "&response") + ", ";
+  std::string text = "void " + client + method + params + ") {\n" + call + "nullptr);\n}\n";
+  text += "void " + client + method + params + ", lather::call_options o) {\n" + call + "&o);\n}\n";
+  return text + async_methods(cls, op);
 }
 
 /// The registration of `op` by mount_<k>() of class `service` (`cls` + "Service"): its entry
-/// in the table that lather_gen::mount registers, and the constants it refers to
-/// (`statics`, named after `n`, the entry's index).
-std::string registration(const std::string& cls, const operation_plan& op, std::size_t n,
-                         std::string& statics) {
-  const std::string service = cls + "Service", id = std::to_string(n);
-  auto table = [&](const std::string& type, const std::string& name, const std::string& rows) {
-    if (rows.empty()) return std::string("{}");
-    statics += "  static constexpr lather_gen::" + type + " " + name + "[] = {" + rows + "};\n";
-    return std::string(name);
+/// in the table that lather_gen::mount registers. The constant arrays it refers to go to
+/// `statics`, each distinct one once (`named` maps a type and rows to its name).
+std::string registration(const std::string& cls, const operation_plan& op,
+                         const std::array<std::string, 2>& rows,
+                         std::map<std::string, std::string>& named, std::string& statics) {
+  const std::string service = cls + "Service";
+  auto table = [&](const std::string& type, const std::string& name, const std::string& list) {
+    if (list.empty()) return std::string("{}");
+    auto [it, added] = named.emplace(type + list, name + "_" + std::to_string(named.size() + 1));
+    if (added)
+      statics +=
+          "  static constexpr lather_gen::" + type + " " + it->second + "[] = {" + list + "};\n";
+    return it->second;
   };
   // The typed faults, for the service's ?wsdl.
   std::string faults, actions, headers;
@@ -683,7 +446,6 @@ std::string registration(const std::string& cls, const operation_plan& op, std::
     actions += "\n      {" + quote(ns) + ", " + quote(element) + ", " + quote(action) + "},";
   // The typed headers with their header faults: for the service's ?wsdl, and the request's
   // understood by the service.
-  std::size_t header_index = 0;
   for (const auto* list : {&op.request_headers, &op.response_headers})
     for (const header_plan& h : *list) {
       std::string header_faults;
@@ -694,16 +456,11 @@ std::string registration(const std::string& cls, const operation_plan& op, std::
                  ", &lather::message_type_of<" + h.type + ">, " + quote(h.part) + ", " +
                  (list == &op.response_headers ? "true" : "false") + ", " +
                  (h.required ? "true" : "false") + ", " +
-                 table("fault_entry", "header_faults_" + id + "_" + std::to_string(++header_index),
-                       header_faults) +
-                 "},";
+                 table("fault_entry", "header_faults", header_faults) + "},";
     }
-  std::string text =
-      "    {&" + info_name(cls, op) + ", &lather::message_type_of<" + op.request_type + ">, " +
-      (op.one_way ? std::string("nullptr") : "&lather::message_type_of<" + op.response_type + ">") +
-      ",\n     ";
+  std::string text = "    {&" + info_name(cls, op) + ",\n     ";
   if (has_headers(op)) {
-    text += "{nullptr, nullptr,\n     " + header_handler(service, op) + "}";
+    text += "{nullptr, nullptr,\n     " + header_handler(service, op, rows) + "}";
   } else {
     text += "{[](void* self, const void* request, void*" +
             std::string(op.one_way ? "" : " response") + ") {\n       static_cast<" + service +
@@ -711,25 +468,27 @@ std::string registration(const std::string& cls, const operation_plan& op, std::
             (op.one_way ? "" : ",\n           *static_cast<" + op.response_type + "*>(response)") +
             ");\n     }}";
   }
-  return text + ",\n     " + table("fault_entry", "faults_" + id, faults) + ", " +
-         table("fault_action_entry", "fault_actions_" + id, actions) + ", " +
-         table("header_entry", "headers_" + id, headers) + "},\n";
+  return text + ",\n     " + table("fault_entry", "faults", faults) + ", " +
+         table("fault_action_entry", "fault_actions", actions) + ", " +
+         table("header_entry", "headers", headers) + "},\n";
 }
 
-/// What every operations_<k>.cpp shares: the operations' settings, the asynchronous call and
-/// the registration of a service's operations, as functions over constants (lather_gen::op_info,
-/// lather_gen::op_entry) instead of code per operation.
-constexpr std::string_view common_functions = R"(
+/// What every operations_<k>.cpp shares, first: an operation's settings and messages.
+constexpr std::string_view common_head = R"(
 namespace {
 namespace lather_gen {
 
-/// An operation's settings from the contract (of lather::call_options and
-/// lather::operation_options).
+using type_fn = const lather::message_type& (*)() noexcept;
+/// An operation: its settings from the contract (of lather::call_options and
+/// lather::operation_options), its messages (response nullptr: one-way) and the function that
+/// throws its typed faults (nullptr: none).
 struct op_info {
   std::string_view name, soap_action, request_element, response_element, element_ns, response_ns,
       action, response_action;
   bool styled;
   lather::soap::style style;
+  type_fn request, response;
+  void (*typed_fault)(lather::soap::fault_error&);
 };
 
 /// `i`'s settings over `o` (a lather::call_options or a lather::operation_options).
@@ -745,26 +504,60 @@ void apply(const op_info& i, Options& o) {
   if (!i.response_action.empty()) o.response_action = i.response_action;
 }
 
-/// `i`'s settings alone.
-[[maybe_unused]] lather::call_options options(const op_info& i) {
-  lather::call_options o;
-  apply(i, o);
-  return o;
+}  // namespace lather_gen
+}  // namespace
+)";
+
+/// What every operations_<k>.cpp shares, after the operations' constants (lather_gen::infos):
+/// the call, the asynchronous call and the registration of a service's operations, as
+/// functions over those constants instead of code per operation.
+constexpr std::string_view common_tail = R"(
+/// `i`'s settings alone, made once for every operation of the file (so a call copies no
+/// strings: 0 allocations per call once warm).
+[[maybe_unused]] const lather::call_options& options(const op_info& i) {
+  static const std::vector<lather::call_options> all = [] {
+    std::vector<lather::call_options> v(std::size(infos));
+    for (std::size_t k = 0; k < v.size(); ++k) apply(infos[k], v[k]);
+    return v;
+  }();
+  return all[static_cast<std::size_t>(&i - infos)];
 }
 
 /// Starts an asynchronous call of `i` with `*o` (nullptr: no options) and i's settings.
 [[maybe_unused]] std::shared_ptr<lather::detail::async_state> start(
-    lather::client& c, const op_info& i, const lather::message_type& request_type, void* request,
-    const lather::message_type* response_type, lather::call_options* o,
-    std::function<void(std::exception_ptr, void*)> done,
-    void (*typed_fault)(lather::soap::fault_error&)) {
+    lather::client& c, const op_info& i, void* request, lather::call_options* o,
+    std::function<void(std::exception_ptr, void*)> done) {
   lather::call_options options = o ? std::move(*o) : lather::call_options{};
   apply(i, options);
-  return c.async_call(i.name, request_type, request, response_type, std::move(options),
-                      {std::move(done), typed_fault});
+  return c.async_call(i.name, i.request(), request, i.response ? &i.response() : nullptr,
+                      std::move(options), {std::move(done), i.typed_fault});
 }
 
-using type_fn = const lather::message_type& (*)() noexcept;
+/// Calls `i` with `*o` and i's settings (nullptr: i's settings alone), its typed faults thrown
+/// as their classes.
+[[maybe_unused]] void call(lather::client& c, const op_info& i, const void* request,
+                           void* response, lather::call_options* o) {
+  if (o) apply(i, *o);
+  const lather::call_options& options = o ? *o : lather_gen::options(i);
+  try {
+    if (i.response)
+      c.call(i.name, i.request(), request, i.response(), response, options);
+    else
+      c.call_one_way(i.name, i.request(), request, options);
+  } catch (lather::soap::fault_error& e) {
+    if (!i.typed_fault) throw;
+    i.typed_fault(e);
+  }
+}
+
+/// Starts an asynchronous call of `i` with `*o` (nullptr: no options) and i's settings, which
+/// then calls `*done` (moved; nullptr: none), a callback `ops` describes.
+[[maybe_unused]] std::shared_ptr<lather::detail::async_state> start(
+    lather::client& c, const op_info& i, void* request, lather::call_options* o, void* done,
+    const lather::detail::callback_ops* ops) {
+  return start(c, i, request, o, ops ? lather::detail::take_callback(done, *ops) : nullptr);
+}
+
 /// A typed fault of an operation, for the service's ?wsdl.
 struct fault_entry {
   std::string_view name, ns, element;
@@ -782,10 +575,9 @@ struct header_entry {
   bool response, required;
   std::span<const fault_entry> faults;
 };
-/// An operation of a service class: its messages (response nullptr: one-way) and its handler.
+/// An operation of a service class and its handler.
 struct op_entry {
   const op_info* info;
-  type_fn request, response;
   lather::message_handler handler;
   std::span<const fault_entry> faults;
   std::span<const fault_action_entry> fault_actions;
@@ -814,15 +606,13 @@ struct op_entry {
     }
     lather::message_handler handler = e.handler;
     handler.target = self;
-    if (e.response)
-      s.operation(std::string(e.info->name), e.request(), e.response(), handler, std::move(o));
+    if (e.info->response)
+      s.operation(std::string(e.info->name), e.info->request(), e.info->response(), handler,
+                  std::move(o));
     else
-      s.operation(std::string(e.info->name), e.request(), handler, std::move(o));
+      s.operation(std::string(e.info->name), e.info->request(), handler, std::move(o));
   }
 }
-
-}  // namespace lather_gen
-}  // namespace
 )";
 
 }  // namespace
@@ -832,38 +622,48 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
                               const std::vector<operation_ref>& ops) {
   std::string text =
       "// Generated by lather-wsdl2cpp: do not edit.\n#include <exception>\n#include "
-      "<functional>\n#include <memory>\n#include <optional>\n#include <span>\n#include "
-      "<string>\n#include <string_view>\n#include <utility>\n#include <vector>\n\n#include "
-      "\"lather/service/client.hpp\"\n#include "
+      "<functional>\n#include <iterator>\n#include <memory>\n#include <optional>\n#include "
+      "<span>\n#include <string>\n#include <string_view>\n#include <type_traits>\n#include "
+      "<utility>\n#include <vector>\n\n#include \"lather/service/client.hpp\"\n#include "
       "\"lather/service/service.hpp\"\n#include \"" +
       describe_header + "\"\n";
   std::set<std::size_t> used;
   for (const operation_ref& r : ops) used.insert(r.port_type);
   for (std::size_t p : used) text += "#include \"" + port_types[p].header + "\"\n";
-  // Operations with typed faults: throw_<k>_<i>() throws what they receive as its class.
-  std::string throwers, methods;
-  std::size_t thrown = 0;
+  // Operations with typed faults: throw_<k>_<i>() throws what they receive as its class, one
+  // function per distinct list of typed faults.
+  std::map<std::string, std::string> throwers, rows_named;
+  std::string thrower_text, infos, refs, rows_text, methods;
   bool headers = false;
+  std::size_t index = 0;
   for (std::size_t p : used) {
     const port_type_plan& pt = port_types[p];
     std::string statics, entries;
-    std::size_t n = 0;
+    std::map<std::string, std::string> statics_named;
     for (const operation_ref& r : ops) {
       if (r.port_type != p) continue;
       const operation_plan& op = pt.operations[r.operation];
-      std::string thrower;
+      std::string thrower = "nullptr";
       if (throws_typed(op)) {
-        thrower = "throw_" + std::to_string(k + 1) + "_" + std::to_string(++thrown);
-        throwers += fault_thrower(thrower, op);
+        const std::string body = fault_thrower("", op);
+        auto [it, added] = throwers.emplace(
+            body, "throw_" + std::to_string(k + 1) + "_" + std::to_string(throwers.size() + 1));
+        if (added) thrower_text += fault_thrower(it->second, op);
+        thrower = it->second;
       }
-      methods += info_of(pt.cls, op);
-      methods +=
-          op.one_way ? one_way_methods(pt.cls, op, thrower) : client_methods(pt.cls, op, thrower);
+      infos += info_row(op, thrower);
+      refs += "constexpr const op_info& " + pt.cls + "_" + op.method + " = infos[" +
+              std::to_string(index++) + "];\n";
+      methods += '\n';
+      methods += client_methods(pt.cls, op);
+      std::array<std::string, 2> rows;
       if (has_headers(op)) {
         headers = true;
-        methods += header_methods(pt.cls, op, thrower);
+        rows = {header_rows(op, false, rows_named, rows_text),
+                header_rows(op, true, rows_named, rows_text)};
+        methods += header_methods(pt.cls, op, rows);
       }
-      entries += registration(pt.cls, op, ++n, statics);
+      entries += registration(pt.cls, op, rows, statics_named, statics);
     }
     methods += "\nvoid " + pt.cls + "Service::" + mount_name(k) + "(lather::service& s) {\n" +
                statics + "  static constexpr lather_gen::op_entry ops[] = {\n" + entries +
@@ -874,12 +674,16 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
         "#include \"lather/bind/error.hpp\"\n#include \"lather/soap/envelope.hpp\"\n#include "
         "\"lather/soap/fault.hpp\"\n#include \"lather/xml/reader.hpp\"\n#include "
         "\"lather/xml/writer.hpp\"\n";
-  text += "\nnamespace " + cpp_namespace + " {\n" + std::string(common_functions);
-  if (!throwers.empty() || headers)
-    text += "\nnamespace {\n" + (throwers.empty() ? "" : std::string(read_entry_function)) +
-            throwers +
-            (headers ? std::string(header_functions) + std::string(header_templates) : "") +
-            "\n}  // namespace\n";
+  text += "\nnamespace " + cpp_namespace + " {\n" + std::string(common_head);
+  if (!thrower_text.empty() || headers)
+    text += "\nnamespace {\n" + (thrower_text.empty() ? "" : std::string(read_entry_function)) +
+            thrower_text + (headers ? std::string(header_functions()) : "") + "}  // namespace\n";
+  text +=
+      "\nnamespace {\nnamespace lather_gen {\n\n/// The operations of this file.\nconstexpr "
+      "op_info infos[] = {\n" +
+      infos + "};\n" + refs + std::string(common_tail) +
+      (headers ? std::string(header_start()) + "\n" + rows_text : std::string()) +
+      "\n}  // namespace lather_gen\n}  // namespace\n";
   return text + methods + "\n}  // namespace " + cpp_namespace + "\n";
 }
 

@@ -101,7 +101,7 @@ TEST(WsdlGenerate, NamesAreKeywordSafeClashFreeAndListed) {
   EXPECT_NE(names.find("rpc output of rpcOp (message {urn:t}R) -> g::rpcOpResponse (t.hpp)"),
             std::string::npos)
       << names;
-  EXPECT_NE(file(r, "operations_1.cpp").find("true, lather::soap::style::rpc_literal};"),
+  EXPECT_NE(file(r, "operations_1.cpp").find("true, lather::soap::style::rpc_literal,\n"),
             std::string::npos);
   // Deterministic.
   generate_result again = generate(f, naming_schema);

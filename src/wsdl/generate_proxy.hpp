@@ -1,0 +1,47 @@
+// lather-wsdl2cpp: what the emitters of operations_<k>.cpp share (generate_proxy.cpp and, for
+// the operations' SOAP headers, generate_proxy_headers.cpp).
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "generate_emit.hpp"
+
+namespace lather::wsdl::detail {
+
+/// The name of `op`'s settings (a lather_gen::op_info) in operations_<k>.cpp.
+std::string info_name(const std::string& cls, const operation_plan& op);
+
+/// "Req request, ReqHeaders request_headers": the parameters of `op`'s `_async` forms with
+/// SOAP headers before `done`.
+std::string header_async_params(const operation_plan& op);
+
+/// The `done` of `op`'s `_async` forms with SOAP headers: the response's headers after it.
+std::string header_async_done(const operation_plan& op);
+
+/// The helpers of operations with SOAP headers (in lather_gen, once per operations_<k>.cpp,
+/// before the operations' constants).
+std::string_view header_functions();
+/// The asynchronous call of an operation with SOAP headers (in lather_gen, after the common
+/// functions).
+std::string_view header_start();
+
+/// `op`'s header rows: the name of the constant array (in `statics`, once per distinct list:
+/// `named` maps its rows to its name) describing its request's (`response`: response's)
+/// headers, "{}" when there are none.
+std::string header_rows(const operation_plan& op, bool response,
+                        std::map<std::string, std::string>& named, std::string& statics);
+
+/// The client methods of `op` (class `cls` + "Client") that take and give its SOAP headers;
+/// `rows`: its request's and response's header rows.
+std::string header_methods(const std::string& cls, const operation_plan& op,
+                           const std::array<std::string, 2>& rows);
+
+/// The handler of `op`, which has SOAP headers, for a lather::message_handler's with_context
+/// (class `service`).
+std::string header_handler(const std::string& service, const operation_plan& op,
+                           const std::array<std::string, 2>& rows);
+
+}  // namespace lather::wsdl::detail

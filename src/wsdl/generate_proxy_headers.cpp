@@ -1,0 +1,343 @@
+// lather-wsdl2cpp: the operations' SOAP headers in operations_<k>.cpp (generate_proxy.cpp
+// emits the rest): the helpers each such file gets once, the constant rows describing a header
+// list, the client methods taking and giving the headers, and the service's handler.
+#include <map>
+#include <string_view>
+
+#include "generate_names.hpp"
+#include "generate_proxy.hpp"
+
+namespace lather::wsdl::detail {
+namespace {
+
+/// `{&s.a, &s.b}`: the members of headers struct `s` that `headers` name, as `rows` index them.
+std::string members(const std::string& s, const std::vector<header_plan>& headers) {
+  std::string list;
+  for (const header_plan& h : headers)
+    list += (list.empty() ? "" : ", ") + std::string("&") + s + h.member;
+  return "{" + list + "}";
+}
+
+}  // namespace
+
+/// The helpers of operations with SOAP headers (operations_<k>.cpp, once, before the
+/// operations' constants): header entries written, read and checked through the headers
+/// structs' members, one lather_gen::header_ops per header type and kind.
+std::string_view header_functions() {
+  return R"(
+namespace lather_gen {
+
+/// Writes the header entry {ns}element from `value`, a `t`.
+[[maybe_unused]] void write_header(lather::xml::writer& w, std::string_view ns, std::string_view element,
+                  const lather::message_type& t, const void* value) {
+  w.start_element(ns, element);
+  t.write_content(w, value);
+  w.end_element();
+}
+/// Adds the header entry {ns}element, `value` (moved), to the response `ctx` answers.
+template <class H>
+void add_header(lather::call_context& ctx, std::string_view ns, std::string_view element,
+                void* value) {
+  ctx.add_response_header([ns, element, v = std::move(*static_cast<H*>(value))](
+                              lather::xml::writer& w) {
+    write_header(w, ns, element, lather::message_type_of<H>(), &v);
+  });
+}
+
+/// How a member of a headers struct holds its header, an H: as std::optional<H>, or as H
+/// (wsdl:required).
+struct header_ops {
+  bool required;
+  /// The member's value, nullptr when it has none.
+  const void* (*get)(const void* member);
+  /// Empties the member (H{} when required).
+  void (*reset)(void* member);
+  /// The value a header entry read goes to (emplaced when optional).
+  void* (*emplace)(void* member);
+  /// member = std::move(*value).
+  void (*assign)(void* member, void* value);
+  /// add_header<H>.
+  void (*add)(lather::call_context& ctx, std::string_view ns, std::string_view element,
+              void* value);
+};
+template <class H>
+[[maybe_unused]] constexpr header_ops optional_header{
+    false,
+    [](const void* m) -> const void* {
+      const auto& o = *static_cast<const std::optional<H>*>(m);
+      return o ? &*o : nullptr;
+    },
+    [](void* m) { static_cast<std::optional<H>*>(m)->reset(); },
+    [](void* m) -> void* { return &static_cast<std::optional<H>*>(m)->emplace(); },
+    [](void* m, void* v) { *static_cast<std::optional<H>*>(m) = std::move(*static_cast<H*>(v)); },
+    &add_header<H>};
+template <class H>
+[[maybe_unused]] constexpr header_ops required_header{
+    true,
+    [](const void* m) -> const void* { return m; },
+    [](void* m) { *static_cast<H*>(m) = H{}; },
+    [](void* m) -> void* { return m; },
+    [](void* m, void* v) { *static_cast<H*>(m) = std::move(*static_cast<H*>(v)); },
+    &add_header<H>};
+
+using type_fn = const lather::message_type& (*)() noexcept;
+/// A SOAP header of an operation's request or response: {ns}element, a `type`, in the member
+/// of its headers struct at the same index.
+struct header_row {
+  std::string_view ns, element;
+  type_fn type;
+  const header_ops* ops;
+};
+
+/// Adds the header entry {ns}element to the request `o` sends (`value`, a `t`, outlives it).
+[[maybe_unused]] void send_header(lather::call_options& o, std::string_view ns, std::string_view element,
+                 const lather::message_type& t, const void* value) {
+  o.headers.push_back([ns, element, &t, value](lather::xml::writer& w) {
+    write_header(w, ns, element, t, value);
+  });
+}
+/// Makes `o` send the request's headers `in` (members of its headers struct, as `rows` say;
+/// they outlive the call), and read the response's into `out` (as `response_rows`; reset
+/// first), offering the others to the reader it had.
+[[maybe_unused]] void use_headers(lather::call_options& o, std::span<const header_row> rows,
+                 std::span<const void* const> in, std::span<const header_row> response_rows,
+                 std::span<void* const> out) {
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (const void* v = rows[k].ops->get(in[k]))
+      send_header(o, rows[k].ns, rows[k].element, rows[k].type(), v);
+  if (response_rows.empty()) return;
+  for (std::size_t k = 0; k < out.size(); ++k) response_rows[k].ops->reset(out[k]);
+  o.read_header = [response_rows, out = std::vector<void*>(out.begin(), out.end()),
+                   next = std::move(o.read_header)](const lather::soap::header_info& h,
+                                                     lather::xml::reader& r) {
+    for (std::size_t k = 0; k < out.size(); ++k)
+      if (h.is(response_rows[k].ns, response_rows[k].element)) {
+        const lather::message_type& t = response_rows[k].type();
+        void* value = response_rows[k].ops->emplace(out[k]);
+        t.reset(value);
+        if (lather::bind::error_info e = t.read_content(r, value, lather::bind::read_options{}))
+          throw lather::bind::error(std::move(e));
+        return lather::soap::header_use::consumed;
+      }
+    return next ? next(h, r) : lather::soap::header_use::not_understood;
+  };
+}
+
+/// Moves the request's header entries from `ctx` into `in` (members of the request's headers
+/// struct, as `rows` say); a request without a header the contract requires (wsdl:required)
+/// is the sender's fault.
+[[maybe_unused]] void take_headers(lather::call_context& ctx, std::span<const header_row> rows,
+                  std::span<void* const> in) {
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (void* h = lather::request_header(ctx, rows[k].ns, rows[k].element)) {
+      rows[k].ops->assign(in[k], h);
+    } else if (rows[k].ops->required) {
+      lather::soap::fault f;
+      f.code = lather::soap::fault_code::sender;
+      f.reason = "missing SOAP header {" + std::string(rows[k].ns) + "}" +
+                 std::string(rows[k].element);
+      throw lather::soap::fault_error(std::move(f));
+    }
+  }
+}
+/// Adds the response's headers `out` (members of its headers struct, as `rows` say; moved) to
+/// the response `ctx` answers.
+[[maybe_unused]] void give_headers(lather::call_context& ctx, std::span<const header_row> rows,
+                  std::span<void* const> out) {
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (const void* v = rows[k].ops->get(out[k]))
+      rows[k].ops->add(ctx, rows[k].ns, rows[k].element, const_cast<void*>(v));
+}
+
+/// Deletes a T (lather::detail::erased_done's `destroy`).
+template <class T>
+void destroy(void* p) noexcept {
+  delete static_cast<T*>(p);
+}
+
+/// How an asynchronous call with SOAP headers keeps the caller's callback: a std::function
+/// taking the error, the response (a Res; none for one-way calls) and the response's headers
+/// struct (an RH; none when void), one constant per Res and RH (header_callback_of).
+struct header_callback_ops {
+  /// A new callback moved from `*done`, or nullptr when it is empty.
+  void* (*take)(void* done);
+  void (*destroy)(void* done) noexcept;
+  void (*call)(void* done, std::exception_ptr error, void* response, void* response_headers);
+  /// Deletes an RH.
+  void (*destroy_headers)(void* response_headers) noexcept;
+};
+template <class Res, class RH>
+struct header_callback {
+  using type = std::function<void(std::exception_ptr, Res&, RH&)>;
+};
+template <class Res>
+struct header_callback<Res, void> {
+  using type = lather::detail::callback<Res>;
+};
+template <class Res, class RH>
+[[maybe_unused]] constexpr header_callback_ops header_callback_of{
+    [](void* done) -> void* {
+      using F = typename header_callback<Res, RH>::type;
+      auto& f = *static_cast<F*>(done);
+      return f ? new F(std::move(f)) : nullptr;
+    },
+    [](void* done) noexcept { delete static_cast<typename header_callback<Res, RH>::type*>(done); },
+    [](void* done, std::exception_ptr error, [[maybe_unused]] void* response,
+       [[maybe_unused]] void* response_headers) {
+      auto& f = *static_cast<typename header_callback<Res, RH>::type*>(done);
+      if constexpr (std::is_void_v<Res>)
+        f(std::move(error));
+      else if constexpr (std::is_void_v<RH>)
+        f(std::move(error), *static_cast<Res*>(response));
+      else
+        f(std::move(error), *static_cast<Res*>(response), *static_cast<RH*>(response_headers));
+    },
+    [](void* response_headers) noexcept {
+      if constexpr (!std::is_void_v<RH>) delete static_cast<RH*>(response_headers);
+    }};
+/// What such a call keeps until it completes: the request's header values, moved out of the
+/// caller's struct, the callback and the response's headers struct it gets.
+struct held_headers {
+  held_headers() = default;
+  held_headers(const held_headers&) = delete;
+  held_headers& operator=(const held_headers&) = delete;
+  ~held_headers() {
+    for (auto& [t, v] : values) t->destroy(v);
+    if (done) ops->destroy(done);
+    if (response_headers) ops->destroy_headers(response_headers);
+  }
+  std::vector<std::pair<const lather::message_type*, void*>> values;
+  const header_callback_ops* ops = nullptr;
+  void* done = nullptr;
+  void* response_headers = nullptr;
+};
+
+}  // namespace lather_gen
+)";
+}
+
+/// `op`'s header rows: the constant array (in `statics`, once per distinct list: `named`
+/// maps its rows to its name) describing its request's (`response`: response's) headers.
+std::string header_rows(const operation_plan& op, bool response,
+                        std::map<std::string, std::string>& named, std::string& statics) {
+  const std::vector<header_plan>& headers = response ? op.response_headers : op.request_headers;
+  if (headers.empty()) return "{}";
+  std::string rows;
+  for (const header_plan& h : headers)
+    rows += "\n    {" + quote(h.ns) + ", " + quote(h.element) + ", &lather::message_type_of<" +
+            h.type + ">, &lather_gen::" + (h.required ? "required" : "optional") + "_header<" +
+            h.type + ">},";
+  auto [it, added] = named.emplace(rows, "header_rows_" + std::to_string(named.size() + 1));
+  if (added) statics += "constexpr lather_gen::header_row " + it->second + "[] = {" + rows + "};\n";
+  return "lather_gen::" + it->second;
+}
+
+/// The client methods of `op` that take and give its SOAP headers (after client_methods());
+/// `rows`: its request's and response's header rows (header_rows()).
+std::string header_methods(const std::string& cls, const operation_plan& op,
+                           const std::array<std::string, 2>& rows) {
+  const std::string &Res = op.response_type, &method = op.method;
+  const std::string client = cls + "Client::", info = info_name(cls, op);
+  const bool in = !op.request_headers.empty(), out = !op.response_headers.empty();
+  const std::string in_array =
+      in ? "  const void* const in[] = " + members("request_headers.", op.request_headers) + ";\n"
+         : "";
+  // (The form without options is inline in the header.)
+  std::string text = "void " + client + method + "(" + header_params(op) +
+                     ", lather::call_options o) {\n" + in_array;
+  if (out)
+    text += "  void* const out[] = " + members("response_headers.", op.response_headers) + ";\n";
+  text += "  lather_gen::use_headers(o, " + rows[0] + ", " + (in ? "in" : "{}") + ", " + rows[1] +
+          ", " + (out ? "out" : "{}") + ");\n  lather_gen::call(*client_, " + info +
+          ", &request, " + (op.one_way ? "nullptr" : "&response") + ", &o);\n}\n";
+
+  // Asynchronous: the request's header values move into the call (lather_gen::held_headers),
+  // which owns the response's headers struct and the callback.
+  const std::string& async = op.async_method;
+  const std::string F = header_async_done(op), RH = op.response_headers_type;
+  std::string setup =
+      in ? "  void* const in[] = " + members("request_headers.", op.request_headers) + ";\n"
+         : std::string();
+  if (out)
+    setup += "  auto* response_headers = new " + RH +
+             ";\n  void* const out[] = " + members("response_headers->", op.response_headers) +
+             ";\n";
+  auto start = [&](bool callback) {
+    return "lather_gen::start_with_headers(*client_, " + info + ", &request, std::move(o), " +
+           rows[0] + ", " + (in ? "in" : "{}") + ", " + rows[1] + ", " + (out ? "out" : "{}") +
+           (callback ? ", &done, " + std::string(out ? "response_headers" : "nullptr") +
+                           ",\n      &lather_gen::header_callback_of<" +
+                           (op.one_way ? "void" : Res) + ", " + (out ? RH : "void") + ">)"
+                     : std::string(", nullptr, nullptr, nullptr)"));
+  };
+  const std::string params = header_async_params(op);
+  text += "void " + client + async + "(" + params + ", " + F +
+          " done, lather::call_options o) {\n" + setup + "  " + start(true) + ";\n}\n";
+  if (!out) {
+    const std::string future = "lather::future<" + (op.one_way ? std::string("void") : Res) + ">";
+    text += future + " " + client + async + "(" + params + ", lather::call_options o) {\n" + setup +
+            "  return " + future + "(" + start(false) + ");\n}\n";
+  }
+  return text;
+}
+
+/// The handler of `op`, which has SOAP headers, for a lather::message_handler's with_context:
+/// its request headers from the call's context, the response's added to it.
+std::string header_handler(const std::string& service, const operation_plan& op,
+                           const std::array<std::string, 2>& rows) {
+  std::string text = "[](void* self, lather::call_context& ctx, const void* request, void* " +
+                     std::string(op.one_way ? "" : "response") + ") {\n";
+  std::string args = "*static_cast<const " + op.request_type + "*>(request)";
+  if (!op.request_headers.empty()) {
+    text += "       " + op.request_headers_type + " request_headers;\n       void* const in[] = " +
+            members("request_headers.", op.request_headers) +
+            ";\n       lather_gen::take_headers(ctx, " + rows[0] + ", in);\n";
+    args += ", request_headers";
+  }
+  if (!op.one_way) args += ", *static_cast<" + op.response_type + "*>(response)";
+  if (!op.response_headers.empty()) {
+    text += "       " + op.response_headers_type + " response_headers;\n";
+    args += ", response_headers";
+  }
+  text += "       static_cast<" + service + "*>(self)->" + op.method + "(" + args + ");\n";
+  if (!op.response_headers.empty())
+    text += "       void* const out[] = " + members("response_headers.", op.response_headers) +
+            ";\n       lather_gen::give_headers(ctx, " + rows[1] + ", out);\n";
+  if (op.response_headers.empty() && op.request_headers.empty()) text += "       (void)ctx;\n";
+  return text + "     }";
+}
+
+/// The asynchronous call of an operation with SOAP headers (after common_tail, in lather_gen).
+std::string_view header_start() {
+  return R"(
+/// Starts an asynchronous call of `i` with `o` and i's settings that sends the request's
+/// headers `in` (moved into the call) and reads the response's into `out` (members of
+/// `*response_headers`, an RH), then calls `*done` (moved; nullptr: none), both as `ops` says.
+[[maybe_unused]] std::shared_ptr<lather::detail::async_state> start_with_headers(
+    lather::client& cl, const op_info& i, void* request, lather::call_options o,
+    std::span<const header_row> rows, std::span<void* const> in,
+    std::span<const header_row> response_rows, std::span<void* const> out, void* done,
+    void* response_headers, const header_callback_ops* ops) {
+  auto* h = new held_headers;
+  h->ops = ops;
+  h->response_headers = response_headers;
+  std::function<void(std::exception_ptr, void*)> completion = lather::detail::erased_done(
+      h, &destroy<held_headers>, [](void* p, std::exception_ptr error, void* response) {
+        const held_headers& h = *static_cast<held_headers*>(p);
+        if (h.done) h.ops->call(h.done, std::move(error), response, h.response_headers);
+      });
+  if (done) h->done = ops->take(done);
+  // The moved values stand for the caller's members: each is sent as it is.
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (const void* v = rows[k].ops->get(in[k])) {
+      const lather::message_type& t = rows[k].type();
+      h->values.emplace_back(&t, t.create_moved(const_cast<void*>(v)));
+      send_header(o, rows[k].ns, rows[k].element, t, h->values.back().second);
+    }
+  use_headers(o, {}, {}, response_rows, out);
+  return start(cl, i, request, &o, std::move(completion));
+}
+)";
+}
+
+}  // namespace lather::wsdl::detail
