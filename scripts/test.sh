@@ -14,10 +14,10 @@
 #   3. tsan: the tests of the multi-threaded code (http, service, deploy, mtom, wsse, wsa)
 #      under TSan (preset tsan, build-tsan/).
 # `scripts/test.sh release|asan|tsan` runs one stage alone.
-# CI's budget is 45 minutes on 2 cores from a clean clone; its release stage took 341 s (warm
-# ccache). Measured: asan, a 1,900-2,400 CPU-s build cold and 316 s of tests at -j2; tsan, a
-# 575 CPU-s build cold and 153 s of tests: a cold `all` about 35-39 minutes on 2 quiet cores,
-# 17 warm. docs/testing.md has the figures, the cuts, and what `all` needs to become the default.
+# CI's budget is 45 minutes on 2 cores from a clean clone (90 at most); a cold `all` takes about
+# 35-39 of them on 2 quiet cores, about 15 with a warm ccache. docs/testing.md has the cost of
+# each part, the cuts to make should it grow and what `all` needs to become the default;
+# bench/RESULTS.md the measurements.
 #
 # The sanitizer builds (CMakePresets.json) are -O1 with line tables, without the benchmarks and
 # the gSOAP interop peers (third-party code, not ours to sanitize; the interop matrix runs
