@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 
+#include "lather/service/empty_body.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 
@@ -215,22 +216,27 @@ void client::call_tables(std::string_view operation, const message_type& request
     throw std::invalid_argument(
         "rpc/encoded calls need request and response types whose meta<> says encoding::soap");
   const bool bare = o.style == soap::style::document_bare;
+  // An empty Body (lather/service/empty_body.hpp): none is written; as a response, it is
+  // answered as a one-way call is, and a Body element it is given is not read.
+  const bool empty_request = &request_type == &empty_body();
+  const bool no_response = one_way || response_type == &empty_body();
   invoke(
       operation, o, false,
       [&](xml::writer& w) {
+        if (empty_request) return;
         request_type.write_content(
             start_literal(w, operation, request_type.ns, request_type.name, o), request);
         w.end_element();
       },
       [&](xml::reader& r, soap::envelope_reader&) {
-        if (one_way) {  // a non-fault answer to a one-way call: not read
+        if (no_response) {  // a non-fault answer to a one-way call: not read
           r.skip_element();
           return bind::error_info{};
         }
         return bare ? response_type->read(r, response, opts_.read)
                     : response_type->read_content(r, response, opts_.read);
       },
-      one_way);
+      no_response);
 }
 
 void client::invoke(std::string_view operation, const call_options& o, bool encoded,

@@ -110,6 +110,19 @@ class in_flight_call {
   std::atomic<std::int64_t>& count_;
 };
 
+/// Why no operation takes an empty Body with SOAPAction `action`: none takes one, or several
+/// do and `action` names none of them (lather/service/empty_body.hpp).
+std::string empty_body_reason(const service& svc, std::string_view action) {
+  std::string names;
+  for (const auto& op : svc.operations())
+    if (op->request_element().empty()) names += (names.empty() ? "" : ", ") + op->name();
+  if (names.empty()) return "the SOAP Body is empty";
+  return "the SOAP Body is empty and operations " + names + " take an empty Body: " +
+         (action.empty() ? std::string("no SOAPAction says which")
+                         : "SOAPAction \"" + std::string(action) + "\" names none of them") +
+         " (by its soapAction or WS-Addressing Action)";
+}
+
 /// Reads the envelope up to the first Body child and returns the operation that takes it.
 /// Throws a Sender fault (or the envelope reader's) when there is none.
 const operation_entry& dispatch(soap_exchange& x, service& svc, std::string_view action) {
@@ -131,7 +144,10 @@ const operation_entry& dispatch(soap_exchange& x, service& svc, std::string_view
     eo.expect = ver;
   x.env_.set_options(std::move(eo));
   x.env_.begin();
-  if (!x.env_.at_body_element()) throw sender_fault("the SOAP Body is empty");
+  if (!x.env_.at_body_element()) {
+    if (const operation_entry* op = svc.find({}, {}, action)) return *op;
+    throw sender_fault(empty_body_reason(svc, action));
+  }
   const xml::reader& r = x.reader_;
   const operation_entry* op = svc.find(r.ns(), r.local_name(), action);
   if (!op) {
@@ -140,6 +156,10 @@ const operation_entry& dispatch(soap_exchange& x, service& svc, std::string_view
     if (!action.empty()) reason += " (SOAPAction \"" + std::string(action) + "\")";
     throw sender_fault(std::move(reason));
   }
+  if (op->request_element().empty())
+    throw sender_fault("operation " + op->name() + " (SOAPAction \"" + std::string(action) +
+                       "\") takes an empty Body, not {" + std::string(r.ns()) + "}" +
+                       std::string(r.local_name()));
   if (op->request_element() != r.local_name() ||
       (op->request_ns() != r.ns() && !(r.ns().empty() && soap::is_rpc(op->options().style))))
     throw sender_fault("operation " + op->name() + " (SOAPAction \"" + std::string(action) +

@@ -5,9 +5,42 @@
 #include <string>
 #include <unordered_map>
 
+#include "lather/service/empty_body.hpp"
+
 namespace lather {
 
-// Dispatch index: body element local name -> operations (usually one). Heterogeneous lookup,
+namespace {
+// empty_body()'s value: nothing, one address for every message.
+char no_value;
+void* no_value_created() {
+  return &no_value;
+}
+void* no_value_moved(void*) {
+  return &no_value;
+}
+void no_value_destroyed(void*) noexcept {}
+void no_value_reset(void*) {}
+}  // namespace
+
+const message_type& empty_body() noexcept {
+  static const message_type t{{},
+                              {},
+                              false,
+                              &no_value_created,
+                              &no_value_destroyed,
+                              &no_value_reset,
+                              &no_value_moved,
+                              nullptr,
+                              nullptr,
+                              nullptr,
+                              nullptr,
+                              nullptr,
+                              {true, nullptr, nullptr}};
+  return t;
+}
+
+// Dispatch index: body element local name -> operations (usually one; "": those taking an
+// empty Body). Heterogeneous lookup,
 // so finding an operation from the reader's string_views allocates nothing.
 struct service::index {
   struct hash {
@@ -126,6 +159,9 @@ class erased_operation final : public operation_entry {
       throw std::invalid_argument("operation " + name + ": no handler");
     set_names(std::move(name), std::move(opts), tns, request.name, request.ns,
               response ? response->name : std::string_view{}, !response);
+    // An empty Body has no element (lather/service/empty_body.hpp).
+    if (&request == &empty_body()) request_element_.clear();
+    if (response == &empty_body()) response_element_.clear();
   }
 
   void invoke(detail::exchange& x) override {
@@ -169,6 +205,7 @@ class erased_operation final : public operation_entry {
 
 void detail::read_literal(exchange& x, const operation_entry& op, const message_type& t,
                           void* req) {
+  if (&t == &empty_body()) return;
   if (!t.read)
     throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Req>");
   const bind::error_info e = op.options().style == soap::style::document_bare
@@ -187,6 +224,11 @@ void detail::read_request(exchange& x, const operation_entry& op, const message_
 
 void detail::write_literal(exchange& x, const operation_entry& op, const message_type& t,
                            const void* resp) {
+  if (&t == &empty_body()) {
+    x.begin_response(false);
+    x.end_response();
+    return;
+  }
   if (!t.write_content)
     throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Resp>");
   xml::writer& w = start_literal(x, op);
@@ -311,6 +353,15 @@ service& service::codec(std::shared_ptr<message_codec> c) {
 const operation_entry* service::find(std::string_view ns, std::string_view local,
                                      std::string_view action) const noexcept {
   auto it = index_->by_local.find(local);
+  if (local.empty()) {
+    // An empty Body: the operation taking one that `action` names, by its soapAction or its
+    // WS-Addressing Action (as CXF matches SOAPAction), else the only one.
+    if (it == index_->by_local.end()) return nullptr;
+    if (!action.empty())
+      for (const operation_entry* op : it->second)
+        if (op->options().soap_action == action || op->options().action == action) return op;
+    return it->second.size() == 1 ? it->second.front() : nullptr;
+  }
   if (it != index_->by_local.end()) {
     const operation_entry* match = nullptr;
     int matches = 0;

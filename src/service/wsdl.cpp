@@ -276,7 +276,8 @@ class wsdl_writer {
         w_.attribute("", "type", qname(p.type));
         w_.end_element();
       }
-    } else {
+    } else if (!(request ? op.request_element : op.response_element).empty()) {
+      // (An empty Body, lather/service/empty_body.hpp, is a message without a part.)
       w_.start_element(wsdl_ns, "part");
       w_.attribute("", "name",
                    op.style == soap::style::document_wrapped ? "parameters"
@@ -626,15 +627,17 @@ void detail::describe_operation(wsdl_builder& b, const operation_entry& op, bool
   d.response_element = std::string(op.response_element());
   const std::string& ns = d.element_ns;
   const bool response = has_response && resp.fields;
+  // An empty Body (lather/service/empty_body.hpp) has no element to declare.
+  const bool request = !d.request_element.empty();
   // Messages the schema cannot express are described by service_options::static_wsdl.
-  if (req.expressible && resp.expressible && req.fields) {
+  if (req.expressible && resp.expressible && (req.fields || !request)) {
     switch (o.style) {
       case soap::style::document_wrapped:
-        b.add_element(ns, d.request_element, req.fields(b));
+        if (request) b.add_element(ns, d.request_element, req.fields(b));
         if (response) b.add_element(d.response_ns, d.response_element, resp.fields(b));
         break;
       case soap::style::document_bare:
-        b.add_element(ns, d.request_element, req.type(b));
+        if (request) b.add_element(ns, d.request_element, req.type(b));
         if (response) b.add_element(d.response_ns, d.response_element, resp.type(b));
         break;
       case soap::style::rpc_literal:

@@ -42,7 +42,9 @@ struct operation_plan {
   std::string name, method;  ///< WSDL operation, proxy/service method
   std::string async_method;  ///< the proxy's asynchronous method
   std::string soap_action;
-  std::string request_type, response_type;  ///< qualified C++ types
+  /// Qualified C++ types; "" for an empty Body (a message without a body part, sent and read
+  /// as lather::empty_body(): no request parameter, no response value).
+  std::string request_type, response_type;
   std::string element_ns, request_element, response_element;
   std::string response_ns;              ///< "" = element_ns (document: the output element's)
   std::string style;                    ///< "" (document), "rpc_literal" or "rpc_encoded"
@@ -54,6 +56,9 @@ struct operation_plan {
   std::vector<fault_plan> faults;
   /// A one-way operation (input, no output): response_type and response_element are "".
   bool one_way = false;
+  /// Whether a call takes a request value, gives a response value (empty Bodies do not).
+  bool takes_request() const { return !request_type.empty(); }
+  bool gives_response() const { return !one_way && !response_type.empty(); }
   /// The typed soap:header parts of the request and of the response, and the structs that
   /// hold them (qualified C++ names; "" when there is none).
   std::vector<header_plan> request_headers, response_headers;

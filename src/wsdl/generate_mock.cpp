@@ -76,6 +76,7 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
       "#include <initializer_list>\n#include <memory>\n#include <string>\n#include "
       "<string_view>\n#include <tuple>\n"
       "#include <vector>\n\n"
+      "#include \"lather/service/empty_body.hpp\"\n"
       "#include \"lather/service/server.hpp\"\n#include \"lather/service/service.hpp\"\n"
       "#include \"lather/soap/envelope.hpp\"\n#include \"lather/soap/style.hpp\"\n"
       "#include \"lather/xml/writer.hpp\"\n";
@@ -96,14 +97,14 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
   t += "/// A message as the client and the service write it: Envelope, the header entries the\n"
        "/// contract requires (wsdl:required), Body, the element (document), the RPC wrapper with\n"
        "/// the parts (rpc/literal), or the RPC wrapper with encoded parts and multi-refs after\n"
-       "/// it (rpc/encoded).\n"
+       "/// it (rpc/encoded); nothing in the Body for lather::empty_body() (`sample` nullptr).\n"
        "void write_envelope(const std::filesystem::path& file, lather::soap::version version,\n"
        "                    lather::soap::style style, std::string_view ns, std::string_view "
        "element,\n"
        "                    const lather::message_type& type, void (*sample)(void*),\n"
        "                    std::initializer_list<header_sample> headers = {}) {\n"
        "  std::unique_ptr<void, void (*)(void*) noexcept> value{type.create(), type.destroy};\n"
-       "  sample(value.get());\n"
+       "  if (sample) sample(value.get());\n"
        "  lather::xml::output out;\n  lather::xml::writer w{out};\n"
        "  lather::soap::envelope_writer env{w, version};\n"
        "  lather::soap::envelope_write_options o;\n"
@@ -119,7 +120,8 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
        "    w.end_element();\n"
        "  }\n"
        "  env.begin_body();\n"
-       "  if (type.encoded) {\n"
+       "  if (&type == &lather::empty_body()) {\n"
+       "  } else if (type.encoded) {\n"
        "    type.write_encoded(w, version, ns, element, value.get());\n"
        "  } else {\n"
        "    if (lather::soap::is_rpc(style))\n"
@@ -133,25 +135,20 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
   for (std::size_t i = 0; i < in.port_types.size(); ++i) {
     const port_type_plan& pt = in.port_types[i];
     t += "struct mock" + std::to_string(i) + " final : ::" + ns + "::" + pt.cls + "Service {\n";
-    for (const operation_plan& op : pt.operations)
-      if (!op.request_headers.empty() || !op.response_headers.empty()) {
-        // With SOAP headers: the sample response and its required headers.
-        t += "  void " + op.method + "(" + header_params(op) + ") override {\n    (void)request;\n";
-        if (!op.request_headers.empty()) t += "    (void)request_headers;\n";
-        if (!op.response_headers.empty()) t += "    (void)response_headers;\n";
-        if (!op.one_way)
-          t += "    lather::message_type_of<" + op.response_type + ">().reset(&response);\n    " +
-               ns + "::mock::sample(response, 0);\n";
-        for (const header_plan& h : op.response_headers)
-          if (h.required)
-            t += "    " + ns + "::mock::sample(response_headers." + h.member + ", 0);\n";
-        t += "  }\n";
-      } else if (op.one_way) {
-        t += "  void " + op.method + "(const " + op.request_type + "&) override {}\n";
-      } else
-        t += "  void " + op.method + "(const " + op.request_type + "&, " + op.response_type +
-             "& response) override {\n    lather::message_type_of<" + op.response_type +
-             ">().reset(&response);\n    " + ns + "::mock::sample(response, 0);\n  }\n";
+    for (const operation_plan& op : pt.operations) {
+      // The sample response and its required headers.
+      t += "  void " + op.method + "(" + header_params(op) + ") override {\n";
+      if (op.takes_request()) t += "    (void)request;\n";
+      if (!op.request_headers.empty()) t += "    (void)request_headers;\n";
+      if (!op.response_headers.empty()) t += "    (void)response_headers;\n";
+      if (op.gives_response())
+        t += "    lather::message_type_of<" + op.response_type + ">().reset(&response);\n    " +
+             ns + "::mock::sample(response, 0);\n";
+      for (const header_plan& h : op.response_headers)
+        if (h.required)
+          t += "    " + ns + "::mock::sample(response_headers." + h.member + ", 0);\n";
+      t += "  }\n";
+    }
     t += "};\n\n";
   }
   t += "int usage() {\n"
@@ -183,12 +180,15 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
             headers += std::string(headers.empty() ? "" : ",\n                    ") + "{" +
                        quote(h.ns) + ", " + quote(h.element) + ", lather::message_type_of<" +
                        h.type + ">(), &sample_into<" + h.type + ">}";
-        t += "    write_envelope(dir / " + quote(file + (res ? ".res.xml" : ".req.xml")) + ", " +
-             v + ", " + style + ", " +
-             quote(res && !op.response_ns.empty() ? op.response_ns : op.element_ns) + ", " +
-             quote(res ? op.response_element : op.request_element) +
-             ",\n                   lather::message_type_of<" + type + ">(), &sample_into<" + type +
-             ">" + (headers.empty() ? "" : ",\n                   {" + headers + "}") + ");\n";
+        // An empty Body: lather::empty_body() and no sample.
+        t +=
+            "    write_envelope(dir / " + quote(file + (res ? ".res.xml" : ".req.xml")) + ", " + v +
+            ", " + style + ", " +
+            quote(res && !op.response_ns.empty() ? op.response_ns : op.element_ns) + ", " +
+            quote(res ? op.response_element : op.request_element) + ",\n                   " +
+            (type.empty() ? std::string("lather::empty_body(), nullptr")
+                          : "lather::message_type_of<" + type + ">(), &sample_into<" + type + ">") +
+            (headers.empty() ? "" : ",\n                   {" + headers + "}") + ");\n";
       }
     }
   }

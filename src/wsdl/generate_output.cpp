@@ -355,6 +355,12 @@ bool generator::in_body(const part& p, const binding_message& bm) {
                       [&](const soap_header& h) { return h.part == &p; });
 }
 
+/// Whether no part of `msg` is in the body: an empty Body.
+bool generator::no_body(const message& msg, const binding_message& bm) {
+  return std::none_of(msg.parts.begin(), msg.parts.end(),
+                      [&](const part& p) { return in_body(p, bm); });
+}
+
 /// The one body part of a binding message, when the proxies can carry it: a single element
 /// part of a generated struct type, no SOAP headers. Else "" and `why`.
 const element_decl* generator::body_element(const message* msg, const binding_message& bm,
@@ -503,6 +509,7 @@ void generator::emit_port_types() {
       std::string element_ns, request_element, response_element, response_ns, style;
       // One-way: an input and no output (a notification, output only, is not generated).
       const bool one_way = bo->op->input && !bo->op->output;
+      bool empty_in = false, empty_out = false;
       if (auto rp = rpc_plans_.find(bo); rp != rpc_plans_.end()) {
         if (!bo->op->input) {
           why = "notification operations";
@@ -515,9 +522,13 @@ void generator::emit_port_types() {
           style = req->encoded ? "rpc_encoded" : "rpc_literal";
         }
       } else {
-        const element_decl* in = body_element(bo->op->input, bo->input, why);
-        const element_decl* out =
-            in && !one_way ? body_element(bo->op->output, bo->output, why) : nullptr;
+        // A message without a body part is an empty Body (lather/service/empty_body.hpp).
+        empty_in = bo->op->input && no_body(*bo->op->input, bo->input);
+        empty_out = !one_way && bo->op->output && no_body(*bo->op->output, bo->output);
+        const element_decl* in = empty_in ? nullptr : body_element(bo->op->input, bo->input, why);
+        const element_decl* out = (in || empty_in) && !one_way && !empty_out
+                                      ? body_element(bo->op->output, bo->output, why)
+                                      : nullptr;
         if (in) {
           req = &structs_[struct_index_.at(body_type(*in))];
           element_ns = in->name.ns;
@@ -526,21 +537,28 @@ void generator::emit_port_types() {
         if (out) {
           res = &structs_[struct_index_.at(body_type(*out))];
           response_element = out->name.local;
-          if (out->name.ns != in->name.ns) response_ns = out->name.ns;
+          if (!in)
+            element_ns = out->name.ns;
+          else if (out->name.ns != in->name.ns)
+            response_ns = out->name.ns;
         }
       }
-      if (req && (res || one_way) && (!req->refused.empty() || (res && !res->refused.empty()))) {
-        why = !req->refused.empty() ? req->refused : res->refused;
+      const bool has_req = req || empty_in, has_res = res || empty_out || one_way;
+      if (has_req && has_res &&
+          ((req && !req->refused.empty()) || (res && !res->refused.empty()))) {
+        why = req && !req->refused.empty() ? req->refused : res->refused;
         req = res = nullptr;
-      } else if (!req || (!res && !one_way)) {
+      } else if (!has_req || !has_res) {
         why += " not supported yet";
       }
-      if (!req || (!res && !one_way)) {
+      if (!(req || empty_in) || !(res || empty_out || one_way)) {
         result_.skipped.push_back(pt->name.local + "." + bo->name + ": " + why);
         continue;
       }
-      includes.insert(req->file);
-      message_structs_.insert(static_cast<std::size_t>(req - structs_.data()));
+      if (req) {
+        includes.insert(req->file);
+        message_structs_.insert(static_cast<std::size_t>(req - structs_.data()));
+      }
       if (res) {
         includes.insert(res->file);
         message_structs_.insert(static_cast<std::size_t>(res - structs_.data()));
@@ -551,7 +569,7 @@ void generator::emit_port_types() {
                             method,
                             async,
                             bo->soap_action,
-                            qualified(req->name),
+                            req ? qualified(req->name) : "",
                             res ? qualified(res->name) : "",
                             element_ns,
                             request_element,

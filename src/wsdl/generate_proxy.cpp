@@ -16,6 +16,13 @@ std::string mount_name(std::size_t k) {
   return "mount_" + std::to_string(k + 1);
 }
 
+/// The message_type table of a message of C++ type `type`: lather::empty_body for an empty
+/// Body ("").
+std::string message_table(const std::string& type) {
+  return type.empty() ? std::string("&lather::empty_body")
+                      : "&lather::message_type_of<" + type + ">";
+}
+
 /// `op`'s row in lather_gen::infos: its settings from the WSDL, its messages and `thrower`,
 /// the constant its client methods and its registration share.
 std::string info_row(const operation_plan& op, const std::string& thrower) {
@@ -25,10 +32,9 @@ std::string info_row(const operation_plan& op, const std::string& thrower) {
          quote(op.response_action) + ",\n     " +
          (op.style.empty() ? std::string("false, lather::soap::style::document_wrapped")
                            : "true, lather::soap::style::" + op.style) +
-         ",\n     &lather::message_type_of<" + op.request_type + ">, " +
-         (op.one_way ? std::string("nullptr")
-                     : "&lather::message_type_of<" + op.response_type + ">") +
-         ", " + thrower + "},\n";
+         ",\n     " + message_table(op.request_type) + ", " +
+         (op.one_way ? std::string("nullptr") : message_table(op.response_type)) + ", " + thrower +
+         "},\n";
 }
 
 /// The typed soap:headerfaults of `op`'s request and response headers, each class once.
@@ -87,25 +93,45 @@ std::string info_name(const std::string& cls, const operation_plan& op) {
   return "lather_gen::" + cls + "_" + op.method;
 }
 
+std::string join(std::initializer_list<std::string> items) {
+  std::string out;
+  for (const std::string& i : items)
+    if (!i.empty()) out += (out.empty() ? "" : ", ") + i;
+  return out;
+}
+
+std::string request_param(const operation_plan& op, bool by_value) {
+  if (!op.takes_request()) return {};
+  return by_value ? op.request_type + " request" : "const " + op.request_type + "& request";
+}
+
+std::string request_arg(const operation_plan& op, bool moved) {
+  return !op.takes_request() ? "" : moved ? "std::move(request)" : "request";
+}
+
+std::string request_pointer(const operation_plan& op) {
+  return op.takes_request() ? "&request" : "nullptr";
+}
+
 std::string header_async_params(const operation_plan& op) {
-  return op.request_type + " request" +
-         (op.request_headers.empty() ? "" : ", " + op.request_headers_type + " request_headers");
+  return join({request_param(op, true),
+               op.request_headers.empty() ? "" : op.request_headers_type + " request_headers"});
 }
 
 std::string header_async_done(const operation_plan& op) {
   return "std::function<void(std::exception_ptr error" +
-         (op.one_way ? std::string() : ", " + op.response_type + "& response") +
+         (op.gives_response() ? ", " + op.response_type + "& response" : std::string()) +
          (op.response_headers.empty() ? ""
                                       : ", " + op.response_headers_type + "& response_headers") +
          ")>";
 }
 
 std::string header_params(const operation_plan& op) {
-  std::string p = "const " + op.request_type + "& request";
-  if (!op.request_headers.empty()) p += ", const " + op.request_headers_type + "& request_headers";
-  if (!op.one_way) p += ", " + op.response_type + "& response";
-  if (!op.response_headers.empty()) p += ", " + op.response_headers_type + "& response_headers";
-  return p;
+  return join(
+      {request_param(op),
+       op.request_headers.empty() ? "" : "const " + op.request_headers_type + "& request_headers",
+       op.gives_response() ? op.response_type + "& response" : "",
+       op.response_headers.empty() ? "" : op.response_headers_type + "& response_headers"});
 }
 
 namespace {
@@ -186,12 +212,13 @@ namespace {
 std::string async_callback_template(const operation_plan& op, bool with_headers,
                                     const std::string& params, const std::string& args) {
   const std::string types =
-      "std::exception_ptr" + (op.one_way ? std::string() : ", " + op.response_type + "&") +
+      "std::exception_ptr" + (op.gives_response() ? ", " + op.response_type + "&" : std::string()) +
       (with_headers && !op.response_headers.empty() ? ", " + op.response_headers_type + "&" : "");
   return "  template <std::invocable<" + types +
-         "> Done, class Options = lather::call_options>\n  void " + op.async_method + "(" + params +
-         ", Done done) {\n    " + op.async_method + "(" + args + ", std::function<void(" + types +
-         ")>(std::move(done)), Options{});\n  }\n";
+         "> Done, class Options = lather::call_options>\n  void " + op.async_method + "(" +
+         join({params, "Done done"}) + ") {\n    " + op.async_method + "(" +
+         join({args, "std::function<void(" + types + ")>(std::move(done))", "Options{}"}) +
+         ");\n  }\n";
 }
 
 /// The `_async` forms of `op` with its SOAP headers (in the client class): a callback form,
@@ -206,19 +233,20 @@ std::string header_async_declarations(const operation_plan& op) {
       ".\n";
   text += async_callback_template(
       op, true, params,
-      std::string("std::move(request)") +
-          (op.request_headers.empty() ? "" : ", std::move(request_headers)"));
-  text += "  void " + async + "(" + params + ", " + done + " done, lather::call_options o);\n";
+      join(
+          {request_arg(op, true), op.request_headers.empty() ? "" : "std::move(request_headers)"}));
+  text +=
+      "  void " + async + "(" + join({params, done + " done", "lather::call_options o"}) + ");\n";
   if (!op.response_headers.empty()) return text;
   const std::string future =
-      "lather::future<" + (op.one_way ? std::string("void") : op.response_type) + ">";
+      "lather::future<" + (op.gives_response() ? op.response_type : std::string("void")) + ">";
   // As the synchronous form: the headers by name, a braced list is lather::call_options;
   // `auto`: the future's type is complete only where the call is made.
   text += "  template <std::same_as<" + op.request_headers_type +
           "> Headers, class Options = lather::call_options>\n  auto " + async + "(" +
-          op.request_type + " request, const Headers& request_headers) {\n    return " + async +
-          "(std::move(request), request_headers, Options{});\n  }\n";
-  text += "  " + future + " " + async + "(" + params + ", lather::call_options o);\n";
+          join({request_param(op, true), "const Headers& request_headers"}) + ") {\n    return " +
+          async + "(" + join({request_arg(op, true), "request_headers", "Options{}"}) + ");\n  }\n";
+  text += "  " + future + " " + async + "(" + join({params, "lather::call_options o"}) + ");\n";
   return text;
 }
 
@@ -229,98 +257,108 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
   std::string client, server, structs;
   bool faults = false;
   for (const operation_plan& op : pt.operations) {
-    const std::string &Req = op.request_type, &Res = op.response_type, &method = op.method;
+    const std::string &Res = op.response_type, &method = op.method;
+    const std::string req = request_param(op), req_value = request_param(op, true);
+    const bool gives = op.gives_response(), out = !op.response_headers.empty();
     faults |= throws_typed(op);
     if (has_headers(op)) {
       structs += header_structs(op);
-      client +=
-          "  /// " + op.name + " with its SOAP headers" +
-          (op.response_headers.empty() ? "" : " (the response's are read into response_headers)") +
-          ".\n";
+      client += "  /// " + op.name + " with its SOAP headers" +
+                (out ? " (the response's are read into response_headers)" : "") + ".\n";
       if (!op.request_headers.empty()) {
         // A template, so that a braced list as the second argument is never the headers:
         // op(request, {}) and op(request, {.timeout = ...}) are call_options, as for every
         // operation.
         const std::string& H = op.request_headers_type;
+        const std::string params = join({req, "const Headers& request_headers"});
         client +=
             "  /// (The headers by name: a braced list here is lather::call_options.)\n"
             "  template <std::same_as<" +
             H + "> Headers";
-        if (op.one_way) {
+        if (!gives && !out) {
           // call_options is complete where the call is made (lather/service/client.hpp).
-          client += ", class Options = lather::call_options>\n  void " + method + "(const " + Req +
-                    "& request, const Headers& request_headers) {\n    " + method +
-                    "(request, request_headers, Options{});\n  }\n";
+          client += ", class Options = lather::call_options>\n  void " + method + "(" + params +
+                    ") {\n    " + method + "(" +
+                    join({request_arg(op), "request_headers", "Options{}"}) + ");\n  }\n";
         } else {
-          const bool out = !op.response_headers.empty();
-          client += ">\n  " + Res + " " + method + "(const " + Req +
-                    "& request, const Headers& request_headers) {\n    " + Res + " response;\n" +
+          client += ">\n  " + (gives ? Res : std::string("void")) + " " + method + "(" + params +
+                    ") {\n" + (gives ? "    " + Res + " response;\n" : "") +
                     (out ? "    " + op.response_headers_type + " response_headers;\n" : "") +
-                    "    " + method + "(request, request_headers, response" +
-                    (out ? ", response_headers" : "") + ");\n    return response;\n  }\n";
+                    "    " + method + "(" +
+                    join({request_arg(op), "request_headers", gives ? "response" : "",
+                          out ? "response_headers" : ""}) +
+                    ");\n" + (gives ? "    return response;\n" : "") + "  }\n";
         }
       }
-      if (!op.one_way || op.request_headers.empty()) {
-        const std::string args = std::string("request") +
-                                 (op.request_headers.empty() ? "" : ", request_headers") +
-                                 (op.one_way ? "" : ", response") +
-                                 (op.response_headers.empty() ? "" : ", response_headers");
-        client += "  void " + method + "(" + header_params(op) + ") {\n    " + method + "(" + args +
-                  ", lather::call_options{});\n  }\n";
+      if (gives || out || op.request_headers.empty()) {
+        const std::string args =
+            join({request_arg(op), op.request_headers.empty() ? "" : "request_headers",
+                  gives ? "response" : "", out ? "response_headers" : ""});
+        client += "  void " + method + "(" + header_params(op) + ") {\n    " + method + "(" +
+                  join({args, "lather::call_options{}"}) + ");\n  }\n";
       }
-      client += "  void " + method + "(" + header_params(op) + ", lather::call_options o);\n";
+      client +=
+          "  void " + method + "(" + join({header_params(op), "lather::call_options o"}) + ");\n";
       client += header_async_declarations(op);
     }
+    const std::string in_body = op.takes_request() ? "{" + op.element_ns + "}" + op.request_element
+                                                   : std::string("an empty Body");
+    const std::string style = op.style.empty() ? "" : " (" + op.style + ")";
     if (op.one_way) {
-      client += "  /// " + op.name + ": {" + op.element_ns + "}" + op.request_element +
-                ", one-way" + (op.style.empty() ? "" : " (" + op.style + ")") +
+      client += "  /// " + op.name + ": " + in_body + ", one-way" + style +
                 ": returns once the service accepted the request\n  /// (HTTP 202, or 200 with "
                 "an empty body); a fault throws " +
                 (throws_typed(op) ? fault_list(op) + " for its header faults, else " : "") +
                 "lather::soap::fault_error.\n";
-      client += "  void " + method + "(const " + Req + "& request);\n";
-      client += "  void " + method + "(const " + Req + "& request, lather::call_options o);\n";
+    } else {
+      client += "  /// " + op.name + ": " + in_body + " -> " +
+                (gives ? op.response_element : std::string("an empty Body")) + style + "\n";
+      if (throws_typed(op)) {
+        client +=
+            "  /// Throws " + fault_list(op) + " for its faults, else lather::soap::fault_error.\n";
+        server += "  /// May throw " + fault_list(op) + ".\n";
+      }
+    }
+    if (!gives) {  // one-way, or an empty Body as the response: nothing to return
+      client += "  void " + method + "(" + req + ");\n";
+      client += "  void " + method + "(" + join({req, "lather::call_options o"}) + ");\n";
       client +=
           "  /// Asynchronous: returns at once; `done` runs on a thread of the client's async "
           "pool,\n  /// with the call's exception in `error` when it failed.\n";
       const std::string done = "std::function<void(std::exception_ptr error)>";
-      client += async_callback_template(op, false, Req + " request", "std::move(request)");
-      client += "  void " + op.async_method + "(" + Req + " request, " + done +
-                " done, lather::call_options o);\n";
-      client += "  lather::future<void> " + op.async_method + "(" + Req + " request);\n";
-      client += "  lather::future<void> " + op.async_method + "(" + Req +
-                " request, lather::call_options o);\n";
-      server +=
-          "  /// One-way: the client gets HTTP 202 once this returns (a fault if it throws).\n";
+      client += async_callback_template(op, false, req_value, request_arg(op, true));
+      client += "  void " + op.async_method + "(" +
+                join({req_value, done + " done", "lather::call_options o"}) + ");\n";
+      client += "  lather::future<void> " + op.async_method + "(" + req_value + ");\n";
+      client += "  lather::future<void> " + op.async_method + "(" +
+                join({req_value, "lather::call_options o"}) + ");\n";
+      if (op.one_way)
+        server +=
+            "  /// One-way: the client gets HTTP 202 once this returns (a fault if it throws).\n";
       server += "  virtual void " + method + "(" + header_params(op) + ") = 0;\n";
       continue;
     }
-    client += "  /// " + op.name + ": {" + op.element_ns + "}" + op.request_element + " -> " +
-              op.response_element + (op.style.empty() ? "" : " (" + op.style + ")") + "\n";
-    if (throws_typed(op)) {
-      client +=
-          "  /// Throws " + fault_list(op) + " for its faults, else lather::soap::fault_error.\n";
-      server += "  /// May throw " + fault_list(op) + ".\n";
-    }
     // Inline: the library instantiates no response type's destructor for them.
-    client += "  " + Res + " " + method + "(const " + Req + "& request) {\n    " + Res +
-              " response;\n    " + method + "(request, response);\n    return response;\n  }\n";
-    client += "  " + Res + " " + method + "(const " + Req +
-              "& request, lather::call_options o) {\n    " + Res + " response;\n    " + method +
-              "(request, response, std::move(o));\n    return response;\n  }\n";
-    client += "  void " + method + "(const " + Req + "& request, " + Res + "& response);\n";
-    client += "  void " + method + "(const " + Req + "& request, " + Res +
-              "& response, lather::call_options o);\n";
+    client += "  " + Res + " " + method + "(" + req + ") {\n    " + Res + " response;\n    " +
+              method + "(" + join({request_arg(op), "response"}) +
+              ");\n    return response;\n  }\n";
+    client += "  " + Res + " " + method + "(" + join({req, "lather::call_options o"}) +
+              ") {\n    " + Res + " response;\n    " + method + "(" +
+              join({request_arg(op), "response", "std::move(o)"}) +
+              ");\n    return response;\n  }\n";
+    client += "  void " + method + "(" + join({req, Res + "& response"}) + ");\n";
+    client += "  void " + method + "(" + join({req, Res + "& response", "lather::call_options o"}) +
+              ");\n";
     const std::string done = "std::function<void(std::exception_ptr error, " + Res + "& response)>";
     client +=
         "  /// Asynchronous: returns at once; `done` runs on a thread of the client's async "
         "pool with\n  /// the response, or with the call's exception in `error`.\n";
-    client += async_callback_template(op, false, Req + " request", "std::move(request)");
-    client += "  void " + op.async_method + "(" + Req + " request, " + done +
-              " done, lather::call_options o);\n";
-    client += "  lather::future<" + Res + "> " + op.async_method + "(" + Req + " request);\n";
-    client += "  lather::future<" + Res + "> " + op.async_method + "(" + Req +
-              " request, lather::call_options o);\n";
+    client += async_callback_template(op, false, req_value, request_arg(op, true));
+    client += "  void " + op.async_method + "(" +
+              join({req_value, done + " done", "lather::call_options o"}) + ");\n";
+    client += "  lather::future<" + Res + "> " + op.async_method + "(" + req_value + ");\n";
+    client += "  lather::future<" + Res + "> " + op.async_method + "(" +
+              join({req_value, "lather::call_options o"}) + ");\n";
     if (has_headers(op))
       server += "  /// With the request's SOAP headers; the response's are sent as set.\n";
     server += "  virtual void " + method + "(" + header_params(op) + ") = 0;\n";
@@ -390,19 +428,20 @@ constexpr std::string_view read_entry_function =
 /// nothing is instantiated per operation here (lather/service/future.hpp) but the response
 /// type's callback (the callback form without options is a template in the header).
 std::string async_methods(const std::string& cls, const operation_plan& op) {
-  const std::string &Req = op.request_type, &async = op.async_method;
+  const std::string &async = op.async_method, req = request_param(op, true);
   const std::string client = cls + "Client::", info = info_name(cls, op);
-  const std::string result = op.one_way ? "void" : op.response_type;
+  const std::string result = op.gives_response() ? op.response_type : "void";
   const std::string done = "std::function<void(std::exception_ptr" +
-                           (op.one_way ? std::string() : ", " + result + "&") + ")>";
-  const std::string start = "lather_gen::start(*client_, " + info + ", &request, ";
-  std::string text = "void " + client + async + "(" + Req + " request, " + done +
-                     " done, lather::call_options o) {\n  " + start +
+                           (op.gives_response() ? ", " + result + "&" : std::string()) + ")>";
+  const std::string start =
+      "lather_gen::start(*client_, " + info + ", " + request_pointer(op) + ", ";
+  std::string text = "void " + client + async + "(" +
+                     join({req, done + " done", "lather::call_options o"}) + ") {\n  " + start +
                      "&o, &done, &lather::detail::callback_of<" + result + ">);\n}\n";
   const std::string future = "lather::future<" + result + ">";
-  text += future + " " + client + async + "(" + Req + " request) {\n  return " + future + "(" +
-          start + "nullptr, nullptr, nullptr));\n}\n";
-  text += future + " " + client + async + "(" + Req + " request, lather::call_options o) {\n  " +
+  text += future + " " + client + async + "(" + req + ") {\n  return " + future + "(" + start +
+          "nullptr, nullptr, nullptr));\n}\n";
+  text += future + " " + client + async + "(" + join({req, "lather::call_options o"}) + ") {\n  " +
           "return " + future + "(" + start + "&o, nullptr, nullptr));\n}\n";
   return text;
 }
@@ -410,14 +449,15 @@ std::string async_methods(const std::string& cls, const operation_plan& op) {
 /// The client methods of `op` (class `cls` + "Client") without SOAP headers: each one call of
 /// lather_gen::call (the value-returning forms are inline in the header).
 std::string client_methods(const std::string& cls, const operation_plan& op) {
-  const std::string &Req = op.request_type, &Res = op.response_type, &method = op.method;
+  const std::string &Res = op.response_type, &method = op.method;
   const std::string client = cls + "Client::", info = info_name(cls, op);
   const std::string params =
-      "(const " + Req + "& request" + (op.one_way ? std::string() : ", " + Res + "& response");
-  const std::string call = "  lather_gen::call(*client_, " + info + ", &request, " +
-                           (op.one_way ? "nullptr" : "&response") + ", ";
-  std::string text = "void " + client + method + params + ") {\n" + call + "nullptr);\n}\n";
-  text += "void " + client + method + params + ", lather::call_options o) {\n" + call + "&o);\n}\n";
+      join({request_param(op), op.gives_response() ? Res + "& response" : ""});
+  const std::string call = "  lather_gen::call(*client_, " + info + ", " + request_pointer(op) +
+                           ", " + (op.gives_response() ? "&response" : "nullptr") + ", ";
+  std::string text = "void " + client + method + "(" + params + ") {\n" + call + "nullptr);\n}\n";
+  text += "void " + client + method + "(" + join({params, "lather::call_options o"}) + ") {\n" +
+          call + "&o);\n}\n";
   return text + async_methods(cls, op);
 }
 
@@ -462,10 +502,12 @@ std::string registration(const std::string& cls, const operation_plan& op,
   if (has_headers(op)) {
     text += "{nullptr, nullptr,\n     " + header_handler(service, op, rows) + "}";
   } else {
-    text += "{[](void* self, const void* request, void*" +
-            std::string(op.one_way ? "" : " response") + ") {\n       static_cast<" + service +
-            "*>(self)->" + op.method + "(*static_cast<const " + op.request_type + "*>(request)" +
-            (op.one_way ? "" : ",\n           *static_cast<" + op.response_type + "*>(response)") +
+    const bool req = op.takes_request(), res = op.gives_response();
+    text += "{[](void* self, const void*" + std::string(req ? " request" : "") + ", void*" +
+            (res ? " response" : "") + ") {\n       static_cast<" + service + "*>(self)->" +
+            op.method + "(" +
+            join({req ? "*static_cast<const " + op.request_type + "*>(request)" : "",
+                  res ? "*static_cast<" + op.response_type + "*>(response)" : ""}) +
             ");\n     }}";
   }
   return text + ",\n     " + table("fault_entry", "faults", faults) + ", " +
@@ -634,7 +676,7 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
   // function per distinct list of typed faults.
   std::map<std::string, std::string> throwers, rows_named;
   std::string thrower_text, infos, refs, rows_text, methods;
-  bool headers = false;
+  bool headers = false, empty = false;
   std::size_t index = 0;
   for (std::size_t p : used) {
     const port_type_plan& pt = port_types[p];
@@ -652,6 +694,7 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
         thrower = it->second;
       }
       infos += info_row(op, thrower);
+      empty |= !op.takes_request() || (!op.one_way && !op.gives_response());
       refs += "constexpr const op_info& " + pt.cls + "_" + op.method + " = infos[" +
               std::to_string(index++) + "];\n";
       methods += '\n';
@@ -669,6 +712,7 @@ std::string operations_source(const std::string& cpp_namespace, const std::strin
                statics + "  static constexpr lather_gen::op_entry ops[] = {\n" + entries +
                "  };\n  lather_gen::mount(s, this, ops);\n}\n";
   }
+  if (empty) text += "#include \"lather/service/empty_body.hpp\"\n";
   if (headers)
     text +=
         "#include \"lather/bind/error.hpp\"\n#include \"lather/soap/envelope.hpp\"\n#include "

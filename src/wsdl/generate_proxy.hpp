@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <string_view>
@@ -13,6 +14,19 @@ namespace lather::wsdl::detail {
 
 /// The name of `op`'s settings (a lather_gen::op_info) in operations_<k>.cpp.
 std::string info_name(const std::string& cls, const operation_plan& op);
+
+/// `items` joined by ", ", the empty ones left out: a parameter or argument list.
+std::string join(std::initializer_list<std::string> items);
+
+/// The request parameter of `op`'s client methods, "" for an empty Body (`by_value`: the
+/// asynchronous forms', which own it).
+std::string request_param(const operation_plan& op, bool by_value = false);
+
+/// "request" ("std::move(request)" when `moved`), "" for an empty Body.
+std::string request_arg(const operation_plan& op, bool moved = false);
+
+/// "&request", "nullptr" for an empty Body (lather::empty_body() takes no value).
+std::string request_pointer(const operation_plan& op);
 
 /// "Req request, ReqHeaders request_headers": the parameters of `op`'s `_async` forms with
 /// SOAP headers before `done`.

@@ -174,6 +174,15 @@ template <class Res>
 struct header_callback<Res, void> {
   using type = lather::detail::callback<Res>;
 };
+/// (An empty Body as the response: no response, its headers.)
+template <class RH>
+struct header_callback<void, RH> {
+  using type = std::function<void(std::exception_ptr, RH&)>;
+};
+template <>
+struct header_callback<void, void> {
+  using type = lather::detail::callback<void>;
+};
 template <class Res, class RH>
 [[maybe_unused]] constexpr header_callback_ops header_callback_of{
     [](void* done) -> void* {
@@ -185,8 +194,10 @@ template <class Res, class RH>
     [](void* done, std::exception_ptr error, [[maybe_unused]] void* response,
        [[maybe_unused]] void* response_headers) {
       auto& f = *static_cast<typename header_callback<Res, RH>::type*>(done);
-      if constexpr (std::is_void_v<Res>)
+      if constexpr (std::is_void_v<Res> && std::is_void_v<RH>)
         f(std::move(error));
+      else if constexpr (std::is_void_v<Res>)
+        f(std::move(error), *static_cast<RH*>(response_headers));
       else if constexpr (std::is_void_v<RH>)
         f(std::move(error), *static_cast<Res*>(response));
       else
@@ -243,13 +254,14 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
       in ? "  const void* const in[] = " + members("request_headers.", op.request_headers) + ";\n"
          : "";
   // (The form without options is inline in the header.)
-  std::string text = "void " + client + method + "(" + header_params(op) +
-                     ", lather::call_options o) {\n" + in_array;
+  std::string text = "void " + client + method + "(" +
+                     join({header_params(op), "lather::call_options o"}) + ") {\n" + in_array;
   if (out)
     text += "  void* const out[] = " + members("response_headers.", op.response_headers) + ";\n";
   text += "  lather_gen::use_headers(o, " + rows[0] + ", " + (in ? "in" : "{}") + ", " + rows[1] +
-          ", " + (out ? "out" : "{}") + ");\n  lather_gen::call(*client_, " + info +
-          ", &request, " + (op.one_way ? "nullptr" : "&response") + ", &o);\n}\n";
+          ", " + (out ? "out" : "{}") + ");\n  lather_gen::call(*client_, " + info + ", " +
+          request_pointer(op) + ", " + (op.gives_response() ? "&response" : "nullptr") +
+          ", &o);\n}\n";
 
   // Asynchronous: the request's header values move into the call (lather_gen::held_headers),
   // which owns the response's headers struct and the callback.
@@ -263,20 +275,23 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
              ";\n  void* const out[] = " + members("response_headers->", op.response_headers) +
              ";\n";
   auto start = [&](bool callback) {
-    return "lather_gen::start_with_headers(*client_, " + info + ", &request, std::move(o), " +
-           rows[0] + ", " + (in ? "in" : "{}") + ", " + rows[1] + ", " + (out ? "out" : "{}") +
+    return "lather_gen::start_with_headers(*client_, " + info + ", " + request_pointer(op) +
+           ", std::move(o), " + rows[0] + ", " + (in ? "in" : "{}") + ", " + rows[1] + ", " +
+           (out ? "out" : "{}") +
            (callback ? ", &done, " + std::string(out ? "response_headers" : "nullptr") +
                            ",\n      &lather_gen::header_callback_of<" +
-                           (op.one_way ? "void" : Res) + ", " + (out ? RH : "void") + ">)"
+                           (op.gives_response() ? Res : std::string("void")) + ", " +
+                           (out ? RH : "void") + ">)"
                      : std::string(", nullptr, nullptr, nullptr)"));
   };
   const std::string params = header_async_params(op);
-  text += "void " + client + async + "(" + params + ", " + F +
-          " done, lather::call_options o) {\n" + setup + "  " + start(true) + ";\n}\n";
+  text += "void " + client + async + "(" + join({params, F + " done", "lather::call_options o"}) +
+          ") {\n" + setup + "  " + start(true) + ";\n}\n";
   if (!out) {
-    const std::string future = "lather::future<" + (op.one_way ? std::string("void") : Res) + ">";
-    text += future + " " + client + async + "(" + params + ", lather::call_options o) {\n" + setup +
-            "  return " + future + "(" + start(false) + ");\n}\n";
+    const std::string future =
+        "lather::future<" + (op.gives_response() ? Res : std::string("void")) + ">";
+    text += future + " " + client + async + "(" + join({params, "lather::call_options o"}) +
+            ") {\n" + setup + "  return " + future + "(" + start(false) + ");\n}\n";
   }
   return text;
 }
@@ -285,19 +300,21 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
 /// its request headers from the call's context, the response's added to it.
 std::string header_handler(const std::string& service, const operation_plan& op,
                            const std::array<std::string, 2>& rows) {
-  std::string text = "[](void* self, lather::call_context& ctx, const void* request, void* " +
-                     std::string(op.one_way ? "" : "response") + ") {\n";
-  std::string args = "*static_cast<const " + op.request_type + "*>(request)";
+  std::string text = "[](void* self, lather::call_context& ctx, const void* " +
+                     std::string(op.takes_request() ? "request" : "") + ", void* " +
+                     std::string(op.gives_response() ? "response" : "") + ") {\n";
+  std::string args =
+      op.takes_request() ? "*static_cast<const " + op.request_type + "*>(request)" : "";
   if (!op.request_headers.empty()) {
     text += "       " + op.request_headers_type + " request_headers;\n       void* const in[] = " +
             members("request_headers.", op.request_headers) +
             ";\n       lather_gen::take_headers(ctx, " + rows[0] + ", in);\n";
-    args += ", request_headers";
+    args = join({args, "request_headers"});
   }
-  if (!op.one_way) args += ", *static_cast<" + op.response_type + "*>(response)";
+  if (op.gives_response()) args = join({args, "*static_cast<" + op.response_type + "*>(response)"});
   if (!op.response_headers.empty()) {
     text += "       " + op.response_headers_type + " response_headers;\n";
-    args += ", response_headers";
+    args = join({args, "response_headers"});
   }
   text += "       static_cast<" + service + "*>(self)->" + op.method + "(" + args + ");\n";
   if (!op.response_headers.empty())

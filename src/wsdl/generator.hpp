@@ -262,6 +262,8 @@ class generator {
 
   /// The body: parts= when given, else every part not bound to a header (header_plans()).
   static bool in_body(const part& p, const binding_message& bm);
+  /// Whether no part of `msg` is in the body: an empty Body (an operation_plan type "").
+  static bool no_body(const message& msg, const binding_message& bm);
   /// The typed soap:header parts of `bm` (literal element parts of a generated struct type);
   /// the others are noted in names.txt (call_options::headers still sends them).
   std::vector<detail::header_plan> header_plans(const std::string& key, const binding_message& bm,

@@ -463,10 +463,10 @@ def report(a):
                 "warning and reports a circular restriction/extension for the type, so its "
                 "echoResolvedRef_t is empty. lather-wsdl2cpp reads the particle as the content of a "
                 "type derived from anyType, which is what the author meant (docs/wsdl2cpp.md, "
-                "tolerated constructs), generates 18 of the 20 operations (emptyBody and echoOk "
-                "have an input without body parts, which it does not generate yet), and the mock "
-                "server builds and writes their 36 samples; the row stays at `checker` until the "
-                "corpus or its checker changes.\n\n## Per operation\n\n")
+                "tolerated constructs), generates all 20 operations (emptyBody and echoOk, whose "
+                "messages have no body part, with an empty Body: docs/wsdl2cpp.md, \"Empty "
+                "bodies\"), and the mock server builds and writes their 40 samples; the row stays "
+                "at `checker` until the corpus or its checker changes.\n\n## Per operation\n\n")
         f.writelines(sections)
     print("%s: %d of %d operations, %d services completely" % (a.doc, total_pass, total_ops,
                                                                 full))
