@@ -493,13 +493,20 @@ fault read_fault(xml::reader& r, version v, std::span<const namespace_binding> i
 std::optional<fault> read_fault_document(std::string_view document) {
   xml::reader r;
   r.reset(document);
-  // A client reading a fault does not refuse it over headers it does not know.
+  // A client reading a fault does not refuse it over headers it does not know. The entries
+  // that are not mustUnderstand become the fault's header_xml, as a client's call gives them
+  // (where a soap:headerfault's entry travels: SOAP 1.1 section 4.4, the fault's Header).
   envelope_options options;
-  options.on_header = [](const header_info&, xml::reader&) { return header_use::understood; };
+  options.on_header = [](const header_info& h, xml::reader&) {
+    return h.must_understand ? header_use::understood : header_use::not_understood;
+  };
+  options.keep_unread = true;
   envelope_reader env{r, std::move(options)};
   env.begin();
   if (!env.at_fault()) return std::nullopt;
-  return read_fault(r, env.ver(), env.body_namespaces());
+  fault f = read_fault(r, env.ver(), env.body_namespaces());
+  f.header_xml = env.unread_headers();
+  return f;
 }
 
 }  // namespace lather::soap

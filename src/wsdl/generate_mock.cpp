@@ -1,6 +1,8 @@
 // lather-wsdl2cpp --mock: a samples header (sample(T&) for every generated struct, defined in
 // mock_<k>.cpp) and mock_server.cpp, whose main serves every SOAP port with sample answers (--port)
 // or writes every operation's sample request and response envelopes (--samples).
+#include <set>
+
 #include "generate_emit.hpp"
 
 #include "generate_names.hpp"
@@ -71,14 +73,17 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
       "//                          soap:address path (one line `serving PATH` each), answering\n"
       "//                          every operation with its sample response\n"
       "// mock-server --samples D  writes D/<PortType>.<Operation>.req.xml and .res.xml: each\n"
-      "//                          operation's sample request and response envelopes, then exits\n"
+      "//                          operation's sample request and response envelopes, and\n"
+      "//                          <PortType>.<Operation>.headerfault.<element>.xml for each\n"
+      "//                          soap:headerfault (the fault envelope), then exits\n"
       "#include <cstdio>\n#include <cstdlib>\n#include <filesystem>\n#include <fstream>\n"
       "#include <initializer_list>\n#include <memory>\n#include <string>\n#include "
       "<string_view>\n#include <tuple>\n"
       "#include <vector>\n\n"
       "#include \"lather/service/empty_body.hpp\"\n"
       "#include \"lather/service/server.hpp\"\n#include \"lather/service/service.hpp\"\n"
-      "#include \"lather/soap/envelope.hpp\"\n#include \"lather/soap/style.hpp\"\n"
+      "#include \"lather/soap/envelope.hpp\"\n#include \"lather/soap/fault.hpp\"\n"
+      "#include \"lather/soap/style.hpp\"\n"
       "#include \"lather/xml/writer.hpp\"\n";
   for (const port_type_plan& pt : in.port_types) t += "#include \"" + pt.header + "\"\n";
   t += "#include \"" + in.describe_header + "\"\n#include \"" + samples_file +
@@ -94,6 +99,10 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
   t += "/// A typed SOAP header entry of a sample message: its element and its sample.\n"
        "struct header_sample {\n  std::string_view ns, element;\n"
        "  const lather::message_type& type;\n  void (*sample)(void*);\n};\n\n";
+  t += "void save(const std::filesystem::path& file, std::string_view text) {\n"
+       "  std::ofstream f(file, std::ios::binary);\n  f << text;\n"
+       "  if (!f) {\n    std::fprintf(stderr, \"mock-server: cannot write %s\\n\", "
+       "file.c_str());\n    std::exit(1);\n  }\n}\n\n";
   t += "/// A message as the client and the service write it: Envelope, the header entries the\n"
        "/// contract requires (wsdl:required), Body, the element (document), the RPC wrapper with\n"
        "/// the parts (rpc/literal), or the RPC wrapper with encoded parts and multi-refs after\n"
@@ -129,9 +138,26 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
        "    else\n      w.start_element(ns, element);\n"
        "    type.write_content(w, value.get());\n    w.end_element();\n  }\n"
        "  env.end();\n"
-       "  std::ofstream f(file, std::ios::binary);\n  f << out.view();\n"
-       "  if (!f) {\n    std::fprintf(stderr, \"mock-server: cannot write %s\\n\", "
-       "file.c_str());\n    std::exit(1);\n  }\n}\n\n";
+       "  save(file, out.view());\n}\n\n";
+  t += "/// A header fault (soap:headerfault) as the service answers it: a Sender fault whose\n"
+       "/// Header holds the entry {ns}element (SOAP 1.1 section 4.4: no detail for a header).\n"
+       "void write_header_fault(const std::filesystem::path& file, lather::soap::version "
+       "version,\n"
+       "                        std::string_view ns, std::string_view element,\n"
+       "                        const lather::message_type& type, void (*sample)(void*)) {\n"
+       "  std::unique_ptr<void, void (*)(void*) noexcept> value{type.create(), type.destroy};\n"
+       "  sample(value.get());\n"
+       "  lather::soap::fault f;\n"
+       "  f.code = lather::soap::fault_code::sender;\n"
+       "  f.reason = \"sample header fault\";\n"
+       "  f.set_header([&](lather::xml::writer& w) {\n"
+       "    w.start_element(ns, element);\n"
+       "    type.write_content(w, value.get());\n"
+       "    w.end_element();\n"
+       "  });\n"
+       "  lather::xml::output out;\n  lather::xml::writer w{out};\n"
+       "  lather::soap::write_fault_envelope(w, version, f);\n"
+       "  save(file, out.view());\n}\n\n";
   for (std::size_t i = 0; i < in.port_types.size(); ++i) {
     const port_type_plan& pt = in.port_types[i];
     t += "struct mock" + std::to_string(i) + " final : ::" + ns + "::" + pt.cls + "Service {\n";
@@ -190,6 +216,18 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
                           : "lather::message_type_of<" + type + ">(), &sample_into<" + type + ">") +
             (headers.empty() ? "" : ",\n                   {" + headers + "}") + ");\n";
       }
+      // Each typed soap:headerfault of its headers, once: <PortType>.<Operation>.headerfault.
+      // <element>.xml.
+      std::set<std::string> faults;
+      for (const auto* list : {&op.request_headers, &op.response_headers})
+        for (const header_plan& h : *list)
+          for (const fault_plan& f : h.faults)
+            if (faults.insert(f.element).second)
+              t += "    write_header_fault(dir / " +
+                   quote(file + ".headerfault." + f.element + ".xml") + ", " + v + ",\n" +
+                   "                       " + quote(f.ns) + ", " + quote(f.element) +
+                   ", lather::message_type_of<" + f.detail_type + ">(), &sample_into<" +
+                   f.detail_type + ">);\n";
     }
   }
   t += "    return 0;\n  }\n"

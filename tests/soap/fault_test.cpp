@@ -241,6 +241,44 @@ TEST(SoapFault, HeaderEntriesTravelInTheHeader) {
   EXPECT_FALSE(soap::fault{}.read_header([](xml::reader&) {}));
 }
 
+// read_fault_document gives a fault's header entries back as header_xml, as a client's call
+// does, in both versions; a mustUnderstand entry it does not know is skipped, not refused.
+TEST(SoapFault, ReadFaultDocumentKeepsTheHeaderEntries) {
+  soap::fault f;
+  f.code = soap::fault_code::sender;
+  f.reason = "bad ticket";
+  f.set_header([](xml::writer& w) {
+    w.start_element("urn:app", "TicketFault");
+    w.start_element("urn:app", "why");
+    w.text("expired");
+    w.end_element();
+    w.end_element();
+  });
+  for (soap::version v : {soap::version::soap11, soap::version::soap12}) {
+    xml::output out;
+    xml::writer w{out};
+    soap::write_fault_envelope(w, v, f, true, [v](xml::writer& hw) {
+      hw.start_element("urn:other", "Trace");
+      hw.attribute(v == soap::version::soap11 ? soap::soap11_envelope_ns : soap::soap12_envelope_ns,
+                   "mustUnderstand", v == soap::version::soap11 ? "1" : "true");
+      hw.end_element();
+    });
+    const std::string doc{out.view()};
+    const soap::fault back = read_back(doc);
+    EXPECT_EQ(back.reason, "bad ticket");
+    EXPECT_NE(back.header_xml.find("expired"), std::string::npos) << back.header_xml;
+    EXPECT_EQ(back.header_xml.find("Trace"), std::string::npos) << back.header_xml;
+    std::vector<std::string> entries;
+    EXPECT_TRUE(back.read_header([&](xml::reader& e) {
+      entries.emplace_back(e.local_name());
+      e.skip_element();
+    })) << doc;
+    EXPECT_EQ(entries, (std::vector<std::string>{"TicketFault"})) << back.header_xml;
+  }
+  // Without a Header: none.
+  EXPECT_TRUE(read_back(write_envelope(soap::version::soap11, sample_fault())).header_xml.empty());
+}
+
 TEST(SoapFault, VersionMismatch12CarriesUpgrade) {
   soap::fault f;
   f.code = soap::fault_code::version_mismatch;

@@ -141,7 +141,9 @@ void write_fault_envelope(xml::writer& w, version v, const fault& f, bool xml_de
 /// children captured as text keep their QName values resolvable.
 fault read_fault(xml::reader& r, version v, std::span<const namespace_binding> in_scope = {});
 
-/// Parse a whole response document; nullopt if its first Body child is not a Fault.
+/// Parse a whole response document; nullopt if its first Body child is not a Fault. The
+/// Header's entries that are not mustUnderstand go to header_xml (a soap:headerfault's entry,
+/// as a client's call reads it); mustUnderstand ones are skipped, never refused.
 /// Throws fault_error for a malformed envelope.
 std::optional<fault> read_fault_document(std::string_view document);
 
