@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The test suite. With no argument, the release stage below: what CI (`.ci/run`) runs, and all
-# it runs (the sanitizer stages are not in CI yet). `scripts/test.sh all` runs the three stages
-# in this order; each prints its wall and CPU time, and so does each build, test run, the clang
-# build and the fuzzing run inside it; the first failure stops the run.
+# The test suite. With no argument (or `all`), the three stages below in this order: what CI
+# (`.ci/run`) runs. Each prints its wall and CPU time, and so does each build, test run, the
+# clang build and the fuzzing run inside it; the first failure stops the run.
 #   1. release: g++ Release build of everything with -Werror, then every test through CTest
 #      (unit, hostile-input, interop with real third-party stacks, peer benchmarks' smoke
 #      tests); clang++ build of the libraries and tools with -Werror (both compilers must stay
@@ -16,8 +15,7 @@
 # `scripts/test.sh release|asan|tsan` runs one stage alone.
 # CI's budget is 45 minutes on 2 cores from a clean clone (90 at most); a cold `all` takes about
 # 35-39 of them on 2 quiet cores, about 15 with a warm ccache. docs/testing.md has the cost of
-# each part, the cuts to make should it grow and what `all` needs to become the default;
-# bench/RESULTS.md the measurements.
+# each part and the cuts to make should it grow; bench/RESULTS.md the measurements.
 #
 # The sanitizer builds (CMakePresets.json) are -O1 with line tables, without the benchmarks and
 # the gSOAP interop peers (third-party code, not ours to sanitize; the interop matrix runs
@@ -38,7 +36,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
-stage=${1:-release}
+stage=${1:-all}
 
 # LeakSanitizer is on; stack-use-after-return is off: its fake frames do not follow the
 # server's stackful coroutines (Boost.Context switches stacks without telling ASan).
