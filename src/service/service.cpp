@@ -40,8 +40,8 @@ const message_type& empty_body() noexcept {
 }
 
 // Dispatch index: body element local name -> operations (usually one; "": those taking an
-// empty Body). Heterogeneous lookup,
-// so finding an operation from the reader's string_views allocates nothing.
+// empty Body). Heterogeneous lookup, so finding an operation from the reader's string_views
+// allocates nothing.
 struct service::index {
   struct hash {
     using is_transparent = void;

@@ -68,6 +68,21 @@ soap::fault sample_fault() {
   return f;
 }
 
+/// A Sender fault whose one header entry (header_xml) is <app:TicketFault><app:why>expired.
+soap::fault ticket_fault() {
+  soap::fault f;
+  f.code = soap::fault_code::sender;
+  f.reason = "bad ticket";
+  f.set_header([](xml::writer& w) {
+    w.start_element("urn:app", "TicketFault");
+    w.start_element("urn:app", "why");
+    w.text("expired");
+    w.end_element();
+    w.end_element();
+  });
+  return f;
+}
+
 }  // namespace
 
 TEST(SoapFault, RoundTrip11WithDetail) {
@@ -181,16 +196,7 @@ TEST(SoapFault, MustUnderstand12CarriesNotUnderstoodHeaders) {
 // gets them back as XML text, the others offered to on_header first, a mustUnderstand one not
 // kept.
 TEST(SoapFault, HeaderEntriesTravelInTheHeader) {
-  soap::fault f;
-  f.code = soap::fault_code::sender;
-  f.reason = "bad ticket";
-  f.set_header([](xml::writer& w) {
-    w.start_element("urn:app", "TicketFault");
-    w.start_element("urn:app", "why");
-    w.text("expired");
-    w.end_element();
-    w.end_element();
-  });
+  const soap::fault f = ticket_fault();
   EXPECT_FALSE(f.has_detail);
   for (soap::version v : {soap::version::soap11, soap::version::soap12}) {
     xml::output out;
@@ -244,16 +250,7 @@ TEST(SoapFault, HeaderEntriesTravelInTheHeader) {
 // read_fault_document gives a fault's header entries back as header_xml, as a client's call
 // does, in both versions; a mustUnderstand entry it does not know is skipped, not refused.
 TEST(SoapFault, ReadFaultDocumentKeepsTheHeaderEntries) {
-  soap::fault f;
-  f.code = soap::fault_code::sender;
-  f.reason = "bad ticket";
-  f.set_header([](xml::writer& w) {
-    w.start_element("urn:app", "TicketFault");
-    w.start_element("urn:app", "why");
-    w.text("expired");
-    w.end_element();
-    w.end_element();
-  });
+  const soap::fault f = ticket_fault();
   for (soap::version v : {soap::version::soap11, soap::version::soap12}) {
     xml::output out;
     xml::writer w{out};
