@@ -312,6 +312,12 @@ bool skip_nil_content(read_ctx& c) {
   return true;
 }
 
+bool refuse_nil(read_ctx& c) {
+  const int nil = nil_state(c);
+  if (nil == 1) return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+  return nil == 0;
+}
+
 bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_name,
                  const field_match* fm) {
   // Usually one call: the text and the end tag together (text() is then the content). A text

@@ -56,15 +56,7 @@ error_info read_content(xml::reader& r, table_ref t, void* value, const read_opt
 
 error_info read(xml::reader& r, table_ref t, void* value, const read_options& opts) {
   detail::read_ctx c{r, opts};
-  if (!detail::begin_read(c)) return detail::finish_read(c);
-  if (const xml::attribute* nil = detail::scan_xsi(c.r).nil) {
-    const int v = detail::nil_value(c, *nil);
-    if (v < 0) return detail::finish_read(c);
-    if (v == 1) {
-      detail::fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
-      return detail::finish_read(c);
-    }
-  }
+  if (!detail::begin_read(c) || !detail::refuse_nil(c)) return detail::finish_read(c);
   detail::field_counts counts(t.vt().field_count);
   if (!detail::read_table(c, t.vt(), value, counts.data())) return detail::finish_read(c);
   return {};

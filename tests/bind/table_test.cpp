@@ -350,6 +350,28 @@ TEST(bind_table, table_ref_reads_and_writes_as_the_typed_api) {
   EXPECT_NE(erased_round_trip(full, true, false).xml.find(R"(tint="GREEN")"), std::string::npos);
 }
 
+// xsi:nil on the element read() starts on, which is not nillable: refused with the same answer
+// by the typed and the erased read(); a false xsi:nil reads; an invalid one is a lexical error.
+TEST(bind_table, read_refuses_nil_on_its_element) {
+  const auto doc = [](std::string_view nil) {
+    return R"(<order xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance")"
+           R"( id="B" xsi:nil=")" +
+           std::string(nil) +
+           R"("><name/><comment>c</comment><local xmlns="">l</local><shade>RED</shade>)"
+           R"(<origin><x>0</x></origin><text>t</text></order>)";
+  };
+  for (const bool erased : {false, true}) {
+    EXPECT_EQ(erased_round_trip(doc("true"), erased, false).error,
+              "/order: xsi:nil on an element that is not nillable");
+    EXPECT_EQ(erased_round_trip(doc(" 1 "), erased, false).error,
+              "/order: xsi:nil on an element that is not nillable");
+    EXPECT_EQ(erased_round_trip(doc("0"), erased, false).error, "");
+    const std::string bad = erased_round_trip(doc("maybe"), erased, false).error;
+    EXPECT_NE(bad.find("/order: xsi:nil "), std::string::npos) << bad;
+    EXPECT_EQ(bad.find("not nillable"), std::string::npos) << bad;
+  }
+}
+
 TEST(bind_table, reused_destination_is_reset) {
   lather::xml::reader r;
   tt::order<1> v;

@@ -763,13 +763,7 @@ bool read_top(read_ctx& c, T& value) {
   } else if constexpr (shape<T>::is_pointer) {
     return read_pointer(c, value);
   } else {
-    if (const xml::attribute* nil = scan_xsi(c.r).nil) {
-      int v = nil_value(c, *nil);
-      if (v < 0) return false;
-      if (v == 1)
-        return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
-    }
-    return read_value(c, value, 0, nullptr);
+    return refuse_nil(c) && read_value(c, value, 0, nullptr);
   }
 }
 

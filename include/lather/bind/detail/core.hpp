@@ -164,6 +164,9 @@ inline int nil_state(read_ctx& c) {
 }
 /// Consume the (empty) content of an element that carries xsi:nil="true".
 bool skip_nil_content(read_ctx& c);
+/// The start tag of an element that is not nillable: true without xsi:nil or with a false one;
+/// false after recording the error (nil_not_allowed, or xsi:nil's invalid lexical value).
+bool refuse_nil(read_ctx& c);
 
 /// Read a simple-content element on its start tag through its end tag: the text is parsed by
 /// `parse` into `out`. `fm` supplies the default for an empty element (may be null).
