@@ -533,16 +533,17 @@ struct op_info {
   void (*typed_fault)(lather::soap::fault_error&);
 };
 
-/// `i`'s settings over `o` (a lather::call_options or a lather::operation_options).
+/// `i`'s settings over `o` (a lather::call_options or a lather::operation_options); a
+/// SOAPAction or WS-Addressing Action the caller set wins over the contract's.
 template <class Options>
 void apply(const op_info& i, Options& o) {
-  o.soap_action = i.soap_action;
+  if (o.soap_action.empty()) o.soap_action = i.soap_action;
   o.request_element = i.request_element;
   o.response_element = i.response_element;
   o.element_ns = i.element_ns;
   if (!i.response_ns.empty()) o.response_ns = i.response_ns;
   if (i.styled) o.style = i.style;
-  if (!i.action.empty()) o.action = i.action;
+  if (o.action.empty()) o.action = i.action;
   if (!i.response_action.empty()) o.response_action = i.response_action;
 }
 

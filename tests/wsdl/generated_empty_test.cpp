@@ -77,20 +77,24 @@ bool body_is_empty(std::string_view envelope) {
 class GeneratedEmptyBody : public ::testing::Test {
  protected:
   GeneratedEmptyBody() {
-    http_.intercept({.write_headers = {},
-                     .after = {},
-                     .whole_request =
-                         [this](std::string_view, std::string& envelope) { sent_ = envelope; },
-                     .write_call_headers = {},
-                     .read_header = {},
-                     .whole_response = {}});
+    http_.intercept(
+        {.write_headers = {},
+         .after = {},
+         .whole_request = [this](std::string_view, std::string& envelope) { sent_ = envelope; },
+         .write_call_headers =
+             [this](std::string_view, const lather::call_options& o, auto&) {
+               soap_action_ = o.soap_action;
+               action_ = o.action;
+             },
+         .read_header = {},
+         .whole_response = {}});
   }
   empty_service service_;
   lather_test::local_server server_{"/empties", service_.svc};
   lather_test::local_server lone_server_{"/lone", service_.lone_svc};
   lather::client http_{server_.url("/empties")};
   emptygen::EmptiesClient empties_{http_};
-  std::string sent_;
+  std::string sent_, soap_action_, action_;  // of the last request
 };
 
 TEST_F(GeneratedEmptyBody, NothingEitherWay) {
@@ -120,9 +124,8 @@ TEST_F(GeneratedEmptyBody, Asynchronous) {
   EXPECT_EQ(empties_.Status_async().get().state, "up");
   empties_.Reset_async({"net"}).get();
   std::promise<std::string> state;
-  empties_.Status_async([&](std::exception_ptr e, emptygen::Status& s) {
-    state.set_value(e ? "error" : s.state);
-  });
+  empties_.Status_async(
+      [&](std::exception_ptr e, emptygen::Status& s) { state.set_value(e ? "error" : s.state); });
   EXPECT_EQ(state.get_future().get(), "up");
   EXPECT_EQ(service_.empties.pings, 1);
 }
@@ -175,6 +178,49 @@ TEST_F(GeneratedEmptyBody, TheWsAddressingActionAsSoapActionNamesTheOperation) {
   http_.call("EchoOk", lather::empty_body(), nullptr, lather::empty_body(), nullptr, o);
   EXPECT_EQ(answer.value, "raw!");
   EXPECT_TRUE(body_is_empty(sent_)) << sent_;
+}
+
+// The caller's SOAPAction wins over the contract's: here it names EchoOk among the operations
+// that take an empty Body, where the contract gives EchoOk none.
+TEST_F(GeneratedEmptyBody, TheCallersSoapActionPicksTheOperation) {
+  emptygen::EchoOk_request_headers in;
+  in.echoOk = emptygen::EchoOk{"hi"};
+  emptygen::EchoOk_response_headers out;
+  empties_.EchoOk(in, out, {.soap_action = "urn:lather:empty:EchoOk"});
+  ASSERT_TRUE(out.responseOk);
+  EXPECT_EQ(out.responseOk->value, "hi!");
+  EXPECT_EQ(soap_action_, "urn:lather:empty:EchoOk");
+  std::promise<std::string> answer;
+  empties_.EchoOk_async(in,
+                        [&](std::exception_ptr e, emptygen::EchoOk_response_headers& h) {
+                          answer.set_value(e ? "error" : h.responseOk ? h.responseOk->value : "-");
+                        },
+                        {.soap_action = "urn:lather:empty:EchoOk"});
+  EXPECT_EQ(answer.get_future().get(), "hi!");
+  // Ping's SOAPAction given to Touch's call sends an empty Body that the service takes as Ping.
+  empties_.Touch({.soap_action = "urn:lather:empty#ping"});
+  EXPECT_EQ(service_.empties.pings, 1);
+  EXPECT_TRUE(service_.empties.touched.empty());
+}
+
+// A server that expects another SOAPAction (or WS-Addressing Action) than the contract's gets
+// the caller's, synchronously and not; without one the contract's goes.
+TEST_F(GeneratedEmptyBody, TheCallersActionsWinOverTheContracts) {
+  empties_.Reset({"disk"});
+  EXPECT_EQ(soap_action_, "urn:lather:empty#reset");
+  EXPECT_EQ(action_, "");
+  empties_.Reset({"net"}, {.soap_action = "urn:legacy:Reset", .action = "urn:legacy:wsa:Reset"});
+  EXPECT_EQ(soap_action_, "urn:legacy:Reset");
+  EXPECT_EQ(action_, "urn:legacy:wsa:Reset");
+  empties_.Reset_async({"mem"}, {.soap_action = "urn:legacy:ResetAsync"}).get();
+  EXPECT_EQ(soap_action_, "urn:legacy:ResetAsync");
+  EXPECT_EQ(empties_.Status({.soap_action = "urn:lather:empty#status"}).state, "up");
+  EXPECT_EQ(soap_action_, "urn:lather:empty#status");
+  empties_.EchoOk({.soap_action = "urn:lather:empty:EchoOk"});
+  EXPECT_EQ(soap_action_, "urn:lather:empty:EchoOk");
+  EXPECT_EQ(action_, "urn:lather:empty:EchoOk");  // the contract's
+  ASSERT_EQ(service_.empties.resets.size(), 3u);
+  EXPECT_EQ(service_.empties.resets[2], "mem");
 }
 
 TEST_F(GeneratedEmptyBody, AnElementForAnOperationTakingAnEmptyBody) {
