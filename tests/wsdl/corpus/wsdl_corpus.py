@@ -369,6 +369,11 @@ GSOAP = {"services": 15, "passed": 1163, "operations": 1529}
 LONG_BYTES = 50000  # as tests/wsdl/CMakeLists.txt labels them
 
 
+def short(commit):
+    """A commit as the table shows it: 7 digits, `+` kept (changes not committed)."""
+    return commit[:7] + ("+" if commit.endswith("+") else "")
+
+
 def report(a):
     work, corpus = os.path.abspath(a.work), os.path.abspath(a.corpus)
     old = {}
@@ -387,8 +392,8 @@ def report(a):
         if os.path.exists(path):
             with open(path) as f:
                 r = json.load(f)
-            summary = {k: r.get(k, "") for k in ("name", "passed", "operations", "date", "stage",
-                                                 "build_seconds", "build_cpu_seconds",
+            summary = {k: r.get(k, "") for k in ("name", "passed", "operations", "date", "commit",
+                                                 "stage", "build_seconds", "build_cpu_seconds",
                                                  "build_peak_mb")}
             lines = ["### %s\n\n" % name]
             if r["detail"]:
@@ -414,7 +419,8 @@ def report(a):
         rows.append("| [%s](#%s)%s | %d | %d | %s | %s | %s | %s | %s |\n" % (
             name, name, label, summary["passed"], summary["operations"], summary["stage"],
             summary.get("build_seconds", ""), summary.get("build_cpu_seconds", ""),
-            summary.get("build_peak_mb", ""), summary["date"]))
+            summary.get("build_peak_mb", ""),
+            summary["date"] + (" at " + short(summary["commit"]) if summary.get("commit") else "")))
         sections.append(section)
     os.makedirs(os.path.dirname(os.path.abspath(a.doc)), exist_ok=True)
     with open(a.doc, "w") as f:
@@ -432,7 +438,7 @@ def report(a):
                 "(below: the build's wall seconds, which depend on the machine's load, its CPU "
                 "seconds, all compiles and links, where ccache hits count almost nothing, and the "
                 "peak memory of its largest process, one compile of the generated code); a row "
-                "keeps the date it last ran.\n\n"
+                "keeps the date it last ran and the commit of the lather it ran against.\n\n"
                 % a.command)
         f.write("**%d of %d operations pass; %d of %d services completely** "
                 "(gSOAP's own sample messages: %d of %d operations, %d services).\n\n" % (
