@@ -4,6 +4,7 @@
 
 #include "lather/service/call_options.hpp"
 #include "lather/service/client.hpp"
+#include "lather/service/current_call.hpp"
 #include "lather/service/empty_body.hpp"
 #include "lather/service/future.hpp"
 #include "lather/service/message_type.hpp"

@@ -5,11 +5,30 @@
 #include <string>
 #include <unordered_map>
 
+#include "lather/service/current_call.hpp"
 #include "lather/service/empty_body.hpp"
 
 namespace lather {
 
 namespace {
+// The call whose message_handler runs on this thread (current_call_context()).
+thread_local call_context* current_call = nullptr;
+
+/// Makes `ctx` the current call while a handler runs (restoring the previous one: a handler
+/// may serve a nested call on its own thread).
+class current_call_scope {
+ public:
+  explicit current_call_scope(call_context& ctx) noexcept : previous_(current_call) {
+    current_call = &ctx;
+  }
+  ~current_call_scope() { current_call = previous_; }
+  current_call_scope(const current_call_scope&) = delete;
+  current_call_scope& operator=(const current_call_scope&) = delete;
+
+ private:
+  call_context* previous_;
+};
+
 // empty_body()'s value: nothing, one address for every message.
 char no_value;
 void* no_value_created() {
@@ -21,6 +40,14 @@ void* no_value_moved(void*) {
 void no_value_destroyed(void*) noexcept {}
 void no_value_reset(void*) {}
 }  // namespace
+
+call_context& current_call_context() {
+  if (current_call == nullptr)
+    throw std::logic_error(
+        "current_call_context(): no call's handler (a generated service's method) is running on "
+        "this thread");
+  return *current_call;
+}
 
 const message_type& empty_body() noexcept {
   static const message_type t{{},
@@ -169,10 +196,13 @@ class erased_operation final : public operation_entry {
     detail::trim_after_large_message trim{x, s};
     detail::read_request(x, *this, request_, s->request.get());
     x.finish_request(options_.style == soap::style::rpc_encoded);
-    if (handler_.with_context)
-      handler_.with_context(handler_.target, x, s->request.get(), s->response.get());
-    else
-      handler_.fn(handler_.target, s->request.get(), s->response.get());
+    {
+      const current_call_scope current(x);
+      if (handler_.with_context)
+        handler_.with_context(handler_.target, x, s->request.get(), s->response.get());
+      else
+        handler_.fn(handler_.target, s->request.get(), s->response.get());
+    }
     if (response_)
       detail::write_response(x, *this, *response_, s->response.get());
     else

@@ -75,6 +75,9 @@ struct port_type_plan {
   std::set<std::string> includes;  ///< the type headers of its messages
   /// The operations_<k>.cpp (k) that define some of its operations (mount_<k>).
   std::vector<std::size_t> sources;
+  /// The service class's accessor of the call's lather::call_context ("context" unless an
+  /// operation's method has that name).
+  std::string context;
 };
 
 /// An operation of the output: port type and operation indexes.

@@ -602,6 +602,11 @@ void generator::emit_port_types() {
     if (operations.empty()) continue;
     names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +
                      "Client, " + cls + "Service (" + file + ")");
+    // After the methods: a contract's operation named "context" keeps its name.
+    std::string context = unique_name("context", methods);
+    if (context != "context")
+      names_.push_back("  note: " + cls + "Service::" + context +
+                       "() gives the call's context (an operation's method is context)");
     mock_index_.emplace(pt, mock_.port_types.size());
     mock_.port_types.push_back({pt->name.local,
                                 pt->name.str(),
@@ -610,7 +615,8 @@ void generator::emit_port_types() {
                                 port_version_.at(pt) == soap_version::soap12,
                                 std::move(operations),
                                 std::move(includes),
-                                {}});
+                                {},
+                                std::move(context)});
   }
   // operations_<k>.cpp: the operations of every port type in WSDL order, split evenly. An
   // operation with SOAP headers counts twice: its header forms cost about as much again.

@@ -376,7 +376,9 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
       "#include <utility>\n" +
       std::string(structs.empty() ? "" : "#include <optional>\n") + "\n";
   for (const std::string& inc : pt.includes) text += "#include \"" + inc + "\"\n";
-  text += "#include \"lather/service/call_options.hpp\"\n";
+  text +=
+      "#include \"lather/service/call_options.hpp\"\n#include "
+      "\"lather/service/current_call.hpp\"\n";
   if (faults) text += "#include \"" + faults_file + "\"\n";
   text +=
       "\nnamespace lather {\nclass client;\nclass service;\ntemplate <class T>\nclass future;\n}  "
@@ -390,7 +392,11 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
           ": implement the operations, then mount_on() a lather::service.\n";
   text += "class " + cls + "Service {\n public:\n  virtual ~" + cls + "Service() = default;\n" +
           server + "\n  /// Register every operation on `s`; this object must outlive it.\n" +
-          "  void mount_on(lather::service& s) {\n" + mount + "  }\n\n private:\n" + mounts +
+          "  void mount_on(lather::service& s) {\n" + mount + "  }\n\n protected:\n" +
+          "  /// Inside an operation's method: the call's context (its HTTP headers, SOAPAction,\n"
+          "  /// Basic-auth user, response SOAP headers; lather/service/service.hpp). Throws\n"
+          "  /// std::logic_error outside a call.\n  static lather::call_context& " +
+          pt.context + "() { return lather::current_call_context(); }\n\n private:\n" + mounts +
           "};\n\n";
   return text + "}  // namespace " + cpp_namespace + "\n";
 }

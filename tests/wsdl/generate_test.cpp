@@ -341,6 +341,33 @@ TEST(WsdlGenerate, MimeAttachmentPartsAreLeftToTheAttachments) {
       << file(r, "names.txt");
 }
 
+// A service class's context() gives the call's context; an operation named "context" keeps
+// its name and the accessor takes another, which names.txt gives.
+TEST(WsdlGenerate, ServiceContextAccessorGivesWayToAnOperation) {
+  files f;
+  const std::string schema = R"(<xs:element name="in"><xs:complexType/></xs:element>
+    <xs:element name="out"><xs:complexType/></xs:element>)";
+  auto m = load({f.add("c.wsdl", doc_wsdl(schema))});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g"});
+  EXPECT_NE(file(r, "P.hpp").find("static lather::call_context& context() {"), std::string::npos)
+      << file(r, "P.hpp");
+  std::string wsdl = doc_wsdl(schema);
+  for (std::size_t at; (at = wsdl.find("name=\"op\"")) != std::string::npos;)
+    wsdl.replace(at, 9, "name=\"context\"");
+  m = load({f.add("d.wsdl", wsdl)});
+  r = generate_cpp(*m, {.cpp_namespace = "g"});
+  const std::string& h = file(r, "P.hpp");
+  EXPECT_NE(h.find("virtual void context(const ::g::in& request, ::g::out& response) = 0;"),
+            std::string::npos)
+      << h;
+  EXPECT_NE(h.find("static lather::call_context& context_2() {"), std::string::npos) << h;
+  EXPECT_NE(file(r, "names.txt")
+                .find("note: PService::context_2() gives the call's context (an operation's "
+                      "method is context)"),
+            std::string::npos)
+      << file(r, "names.txt");
+}
+
 TEST(WsdlGenerate, FaultsThatAreNotTypedAreListed) {
   // A headerfault of a generated struct type gets its class; one of encoded use and a
   // wsdl:fault of a simple type stay soap::fault_error, and names.txt says why.

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <future>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,17 +34,42 @@ namespace {
 class empties_impl : public emptygen::EmptiesService {
  public:
   void Ping() override { ++pings; }
-  void Status(emptygen::Status& out) override { out.state = "up"; }
-  void Reset(const emptygen::Reset& in) override { resets.push_back(in.target); }
+  // Also what the call's context says (context(): its operation, SOAPAction, Basic-auth user,
+  // an HTTP header), and a response header written through it.
+  void Status(emptygen::Status& out) override {
+    out.state = "up";
+    lather::call_context& c = context();
+    seen.push_back(std::string(c.operation()) + "|" + std::string(c.soap_action()) + "|" +
+                   std::string(c.remote_user()) + "|" +
+                   std::string(c.http_header("authorization")));
+    c.add_response_header([](lather::xml::writer& w) {
+      w.start_element("urn:lather:empty", "ResponseOk");
+      w.text("from the context");
+      w.end_element();
+    });
+  }
+  void Reset(const emptygen::Reset& in) override {
+    resets.push_back(in.target);
+    seen.push_back("Reset|" + std::string(context().soap_action()));
+  }
   void Touch(const emptygen::Touch_request_headers& in) override {
     touched.push_back(in.session ? in.session->id : "-");
+    seen.push_back(std::string(context().operation()));  // a method with SOAP headers
+  }
+  static std::string context_outside_a_call() {
+    try {
+      context();
+      return "no exception";
+    } catch (const std::logic_error& e) {
+      return e.what();
+    }
   }
   void EchoOk(const emptygen::EchoOk_request_headers& in,
               emptygen::EchoOk_response_headers& out) override {
     if (in.echoOk) out.responseOk = emptygen::ResponseOk{in.echoOk->value + "!"};
   }
   std::atomic<int> pings{0};
-  std::vector<std::string> resets, touched;
+  std::vector<std::string> resets, touched, seen;
 };
 
 class lone_impl : public emptygen::LoneService {
@@ -244,6 +270,39 @@ TEST_F(GeneratedEmptyBody, TheOnlyOneNeedsNoSoapAction) {
   lone.Only();
   lone.Only_async().get();
   EXPECT_EQ(service_.lone.calls, 2);
+}
+
+// A generated service's methods reach the call's lather::call_context through context(), as
+// a hand-written handler through its call_context& parameter.
+TEST(GeneratedServiceContext, MethodsReachTheCallContext) {
+  empty_service service;
+  lather::server_options so;
+  so.auth = lather::http::basic_auth{"alice", "secret"};
+  lather_test::local_server server{"/empties", service.svc, so};
+  lather::client_options co;
+  co.auth = lather::http::basic_auth{"alice", "secret"};
+  lather::client http{server.url("/empties"), co};
+  emptygen::EmptiesClient empties{http};
+  std::string header;
+  const lather::call_options o{
+      .read_header = [&](const lather::soap::header_info& h, lather::xml::reader& r) {
+        if (!h.is("urn:lather:empty", "ResponseOk"))
+          return lather::soap::header_use::not_understood;
+        emptygen::ResponseOk v;
+        EXPECT_FALSE(lather::message_type_of<emptygen::ResponseOk>().read_content(r, &v, {}));
+        header = v.value;
+        return lather::soap::header_use::consumed;
+      }};
+  EXPECT_EQ(empties.Status(o).state, "up");
+  EXPECT_EQ(header, "from the context");
+  empties.Reset({"disk"}, {.soap_action = "urn:legacy:Reset"});
+  empties.Touch();
+  ASSERT_EQ(service.empties.seen.size(), 3u);
+  EXPECT_EQ(service.empties.seen[0], "Status|urn:lather:empty#status|alice|Basic YWxpY2U6c2VjcmV0");
+  EXPECT_EQ(service.empties.seen[1], "Reset|urn:legacy:Reset");
+  EXPECT_EQ(service.empties.seen[2], "Touch");
+  EXPECT_NE(empties_impl::context_outside_a_call().find("no call's handler"), std::string::npos)
+      << empties_impl::context_outside_a_call();
 }
 
 // The service's WSDL describes the empty bodies as messages without a part, and reads back.
