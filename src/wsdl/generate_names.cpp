@@ -1,6 +1,7 @@
 // Names and literals of the generated C++ (generate_names.hpp).
 #include "generate_names.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -48,13 +49,12 @@ std::string identifier(std::string_view raw) {
   return out;
 }
 
-std::string unique_name(std::string base, std::set<std::string>& used,
-                        const std::set<std::string>& avoid) {
-  if (!avoid.count(base) && used.insert(base).second) return base;
-  for (int i = 2;; ++i) {
-    std::string n = base + "_" + std::to_string(i);
-    if (!avoid.count(n) && used.insert(n).second) return n;
-  }
+bool case_insensitive_less::operator()(std::string_view a, std::string_view b) const noexcept {
+  const auto lower = [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(),
+                                      [&](char x, char y) { return lower(x) < lower(y); });
 }
 
 std::string quote(std::string_view s) {

@@ -11,9 +11,25 @@ namespace lather::wsdl::detail {
 /// runs of '_' collapse (no reserved "__"), keywords and macros get a trailing '_'.
 std::string identifier(std::string_view raw);
 
-/// `base`, or base_2, base_3, ... : the first in neither `used` (which it joins) nor `avoid`.
-std::string unique_name(std::string base, std::set<std::string>& used,
-                        const std::set<std::string>& avoid = {});
+/// Orders names ignoring ASCII case (generated names are ASCII): the order of file stems, since
+/// on macOS and Windows file systems T.hpp and t.hpp are one file.
+struct case_insensitive_less {
+  bool operator()(std::string_view a, std::string_view b) const noexcept;
+};
+/// The stems of the generated files (file.hpp), unique whatever the case.
+using file_stem_set = std::set<std::string, case_insensitive_less>;
+
+/// `base`, or base_2, base_3, ... : the first in neither `used` (which it joins, by its order)
+/// nor `avoid`.
+template <class Less>
+std::string unique_name(std::string base, std::set<std::string, Less>& used,
+                        const std::set<std::string>& avoid = {}) {
+  if (!avoid.count(base) && used.insert(base).second) return base;
+  for (int i = 2;; ++i) {
+    std::string n = base + "_" + std::to_string(i);
+    if (!avoid.count(n) && used.insert(n).second) return n;
+  }
+}
 
 /// A C++ string literal of `s`.
 std::string quote(std::string_view s);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "generate_emit.hpp"
+#include "generate_names.hpp"
 #include "lather/wsdl/generate.hpp"
 #include "lather/wsdl/load.hpp"
 #include "lather/wsdl/model.hpp"
@@ -328,7 +329,8 @@ class generator {
   std::set<std::size_t> message_structs_;  ///< the request and response structs of operations
   std::vector<std::string> library_sources_, mock_sources_;
   std::string describe_header_;
-  std::set<std::string> type_names_, file_stems_;
+  std::set<std::string> type_names_;
+  file_stem_set file_stems_;                          ///< unique whatever the case (macOS, Windows)
   std::map<std::string, std::string> fault_classes_;  ///< {ns}element of a fault -> its class
   /// {ns}element of a soap:headerfault -> its class
   std::map<std::string, std::string> header_fault_classes_;

@@ -3,8 +3,13 @@
 // compiled and round-tripped by generated_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <set>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "lather/wsdl/generate.hpp"
 #include "lather/wsdl/load.hpp"
@@ -366,6 +371,57 @@ TEST(WsdlGenerate, ServiceContextAccessorGivesWayToAnOperation) {
                       "method is context)"),
             std::string::npos)
       << file(r, "names.txt");
+}
+
+// Namespaces urn:t and urn:T and a portType T would be t.hpp, T.hpp and T.hpp: one file on
+// macOS and Windows. File names are unique whatever their case, the same from run to run.
+TEST(WsdlGenerate, FileNamesDifferWhateverTheirCase) {
+  files f;
+  const std::string path =
+      f.add("case.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:t="urn:t" xmlns:T="urn:T" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types>
+  <xs:schema targetNamespace="urn:T"><xs:complexType name="x"><xs:sequence>
+   <xs:element name="v" type="xs:int"/></xs:sequence></xs:complexType></xs:schema>
+  <xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+   <xs:import namespace="urn:T"/>
+   <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="x" type="T:x"/>
+   </xs:sequence></xs:complexType></xs:element>
+   <xs:element name="out"><xs:complexType/></xs:element></xs:schema>
+ </types>
+ <message name="In"><part name="p" element="t:in"/></message>
+ <message name="Out"><part name="p" element="t:out"/></message>
+ <portType name="T"><operation name="op"><input message="t:In"/><output message="t:Out"/></operation></portType>
+ <binding name="B" type="t:T"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="op"><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
+ </binding>
+</definitions>)");
+  const auto hpp_names = [&] {
+    generate_result r = generate_cpp(*load({path}), {.cpp_namespace = "g"});
+    std::vector<std::string> names;
+    for (const generated_file& g : r.files)
+      if (g.name.ends_with(".hpp")) names.push_back(g.name);
+    return std::pair(names, file(r, "names.txt"));
+  };
+  const auto [names, listed] = hpp_names();
+  std::set<std::string> folded;
+  for (std::string n : names) {
+    for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    EXPECT_TRUE(folded.insert(n).second) << "two files named " << n << " but for case";
+  }
+  EXPECT_GE(names.size(), 4u);  // the two namespaces, the portType, describe.hpp
+  int clashes = 0;
+  for (const std::string& n : names) clashes += n.find("_2.hpp") != std::string::npos;
+  EXPECT_EQ(clashes, 1) << listed;
+  EXPECT_EQ(
+      std::count_if(names.begin(), names.end(),
+                    [](const std::string& n) { return n.find("_3.hpp") != std::string::npos; }),
+      1)
+      << listed;
+  EXPECT_NE(listed.find("portType {urn:t}T -> g::TClient, TService (T"), std::string::npos)
+      << listed;
+  EXPECT_EQ(hpp_names(), std::pair(names, listed));  // deterministic
 }
 
 TEST(WsdlGenerate, FaultsThatAreNotTypedAreListed) {
