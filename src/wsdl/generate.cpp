@@ -98,14 +98,14 @@ void generator::collect_roots() {
         if (!msg) continue;
         for (const part& p : msg->parts)
           if (in_body(p, out ? bo.output : bo.input) && p.element->type->kind == type_kind::simple)
-            reach(simple_body(*p.element));
+            reach(simple_body(*p.element, false));
       }
       // A literal header element of a simple type: a struct of one member, as a body's.
       for (const binding_message* bm : {&bo.input, &bo.output})
         for (const soap_header& h : bm->headers)
           if (h.part && h.part->element && h.use == body_use::literal &&
               h.part->element->type->kind == type_kind::simple)
-            reach(simple_body(*h.part->element));
+            reach(simple_body(*h.part->element, true));
       // Which types the messages of each use reach: a type only encoded messages reach gets
       // no literal binding (its SOAP-ENC arrays may be nillable, which literal XML cannot say).
       for (const message* msg : msgs) {
@@ -145,8 +145,9 @@ void generator::collect_roots() {
 }
 
 /// The complex types of the model that extend `c` directly.
-const complex_type* generator::simple_body(const element_decl& e) {
-  std::unique_ptr<complex_type>& t = simple_bodies_[&e];
+const complex_type* generator::simple_body(const element_decl& e, bool header) {
+  simple_body_type& s = simple_bodies_[&e];
+  std::unique_ptr<complex_type>& t = s.type;
   if (!t) {
     t = std::make_unique<complex_type>();
     t->kind = type_kind::complex;
@@ -155,16 +156,18 @@ const complex_type* generator::simple_body(const element_decl& e) {
     t->where = e.where;
     t->content_kind = complex_type::content::simple;
     t->text_type = static_cast<const simple_type*>(e.type);
-    names_.push_back("  note: body element " + e.name.str() +
-                     " is of a simple type: its message struct holds the text in `value`");
   }
+  if (!std::exchange(s.noted[header], true))
+    names_.push_back("  note: " + std::string(header ? "header" : "body") + " element " +
+                     e.name.str() + " is of a simple type: its " + (header ? "header" : "message") +
+                     " struct holds the text in `value`");
   return t.get();
 }
 
 const complex_type* generator::body_type(const element_decl& e) const {
   if (e.type->kind == type_kind::complex) return static_cast<const complex_type*>(e.type);
   auto it = simple_bodies_.find(&e);
-  return it == simple_bodies_.end() ? nullptr : it->second.get();
+  return it == simple_bodies_.end() ? nullptr : it->second.type.get();
 }
 
 const std::vector<const complex_type*>& generator::derived_of(const complex_type* c) {

@@ -85,8 +85,9 @@ class generator {
 
   void reach_element(const element_decl& e) { reach(e.type); }
   /// A document-style body element of a simple type is a message like any other: a struct of
-  /// one member `value` for its text (as if the element's type had simple content).
-  const complex_type* simple_body(const element_decl& e);
+  /// one member `value` for its text (as if the element's type had simple content); so is a
+  /// literal header element (`header`), which names.txt then says it is.
+  const complex_type* simple_body(const element_decl& e, bool header);
   /// The struct type of a document-style body element: its complex type, or simple_body()'s.
   const complex_type* body_type(const element_decl& e) const;
 
@@ -315,8 +316,13 @@ class generator {
   /// rpc operations: their input and output message structs (indexes into structs_).
   std::map<const binding_operation*, std::pair<std::size_t, std::size_t>> rpc_plans_;
   std::map<const port_type*, std::size_t> mock_index_;  ///< into mock_.port_types
-  /// The struct types of simple-type body elements (simple_body()).
-  std::map<const element_decl*, std::unique_ptr<complex_type>> simple_bodies_;
+  /// The struct types of simple-type body and header elements (simple_body()), and whether
+  /// names.txt noted the element as a body and as a header element.
+  struct simple_body_type {
+    std::unique_ptr<complex_type> type;
+    std::array<bool, 2> noted{};  // [header]
+  };
+  std::map<const element_decl*, simple_body_type> simple_bodies_;
   /// Structs, operations and sample() functions per translation unit when --sources does not
   /// say: each file parses the lather and type headers first, so files are many times that.
   /// Halving the number of ONVIF's bind files cut their -O2 CPU time by a sixth, for 1.3x the

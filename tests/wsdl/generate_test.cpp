@@ -424,6 +424,44 @@ TEST(WsdlGenerate, FileNamesDifferWhateverTheirCase) {
   EXPECT_EQ(hpp_names(), std::pair(names, listed));  // deterministic
 }
 
+// names.txt says of a simple-type element made a struct whether it is a body or a header
+// element (once each where it is both).
+TEST(WsdlGenerate, SimpleTypeBodyAndHeaderElementsAreListedAsWhatTheyAre) {
+  files f;
+  auto m = load({f.add("s.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:t="urn:t" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+  <xs:element name="in" type="xs:string"/><xs:element name="out" type="xs:int"/>
+  <xs:element name="Ticket" type="xs:string"/></xs:schema></types>
+ <message name="In"><part name="p" element="t:in"/></message>
+ <message name="Out"><part name="p" element="t:out"/></message>
+ <message name="H"><part name="ticket" element="t:Ticket"/></message>
+ <message name="Both"><part name="in" element="t:in"/></message>
+ <portType name="P"><operation name="op"><input message="t:In"/><output message="t:Out"/>
+  </operation></portType>
+ <binding name="B" type="t:P"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="op"><input><soap:body use="literal"/>
+   <soap:header message="t:H" part="ticket" use="literal"/></input>
+   <output><soap:body use="literal"/><soap:header message="t:Both" part="in" use="literal"/></output>
+  </operation>
+ </binding>
+</definitions>)")});
+  const std::string names = file(generate_cpp(*m, {.cpp_namespace = "g"}), "names.txt");
+  for (const char* note :
+       {"note: body element {urn:t}in is of a simple type: its message struct holds the text in "
+        "`value`",
+        "note: body element {urn:t}out is of a simple type: its message struct",
+        "note: header element {urn:t}Ticket is of a simple type: its header struct holds the text "
+        "in `value`",
+        "note: header element {urn:t}in is of a simple type: its header struct"})
+    EXPECT_NE(names.find(note), std::string::npos) << note << "\n" << names;
+  EXPECT_EQ(names.find("body element {urn:t}Ticket"), std::string::npos) << names;
+  EXPECT_EQ(names.find("body element {urn:t}in", names.find("body element {urn:t}in") + 1),
+            std::string::npos)
+      << names;
+}
+
 TEST(WsdlGenerate, FaultsThatAreNotTypedAreListed) {
   // A headerfault of a generated struct type gets its class; one of encoded use and a
   // wsdl:fault of a simple type stay soap::fault_error, and names.txt says why.
