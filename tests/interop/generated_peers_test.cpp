@@ -2,7 +2,9 @@
 // (InteropPortTypeClient) calls lather-interop-server, spyne and gSOAP, and the generated
 // service class (InteropPortTypeService) answers zeep's and gSOAP's interop clients, which send
 // every call of ../shared/interop/VECTORS.md and check the answers. perf.wsdl: the generated
-// DocPortTypeClient calls lather-perf-server, and DocPortTypeService answers zeep.
+// DocPortTypeClient calls lather-perf-server, and DocPortTypeService answers zeep. empty.wsdl
+// (tests/wsdl/data): the generated EmptiesService answers zeep's calls of operations whose
+// request or response has an empty Body.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include "../support/perfgen_request.hpp"
 #include "../support/process.hpp"
 #include "InteropPortType.hpp"
+#include "empty/Empties.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
 #include "perf/DocPortType.hpp"
@@ -30,6 +33,7 @@ const fs::path kBinDir = lather::test::bin_dir;
 const fs::path kPeersDir = fs::path(lather::test::source_dir) / "tests/interop/peers";
 const fs::path kLogDir = kBinDir.parent_path() / "interop-results";
 const fs::path kPerfWsdl = fs::path(lather::test::shared_dir) / "bench/cxf-perf/perf.wsdl";
+const fs::path kEmptyWsdl = fs::path(lather::test::source_dir) / "tests/wsdl/data/empty.wsdl";
 constexpr const char* kPython = "/usr/bin/python3";  // Debian's, with python3-zeep and -spyne
 
 interopgen::Struct s1() {
@@ -239,6 +243,39 @@ TEST(GeneratedPerfService, AnswersZeep) {
                             {kPython, (kPeersDir / "zeep_perf_client.py").string(), "--wsdl",
                              kPerfWsdl.string()}),
             10);  // every check of zeep_perf_client.py
+}
+
+// empty.wsdl's operations, recording what zeep's calls brought.
+struct empties final : emptygen::EmptiesService {
+  void Ping() override { calls.push_back("Ping"); }
+  void Status(emptygen::Status& out) override {
+    calls.push_back("Status");
+    out.state = "up";
+  }
+  void Reset(const emptygen::Reset& in) override { calls.push_back("Reset " + in.target); }
+  void Touch(const emptygen::Touch_request_headers& in) override {
+    calls.push_back("Touch " + (in.session ? in.session->id : std::string("-")));
+  }
+  void EchoOk(const emptygen::EchoOk_request_headers& in,
+              emptygen::EchoOk_response_headers& out) override {
+    calls.push_back("EchoOk " + (in.echoOk ? in.echoOk->value : std::string("-")));
+    if (in.echoOk) out.responseOk = emptygen::ResponseOk{in.echoOk->value + "!"};
+  }
+  std::vector<std::string> calls;  // the server's one handler thread at a time: zeep waits
+};
+
+// zeep sends an empty Body for a message without a body part and takes an empty Body (or a
+// Body element) as the response; the generated service dispatches each by its SOAPAction.
+TEST(GeneratedEmptyService, AnswersZeep) {
+  empties impl;
+  lather::service svc{"EmptyService", "urn:lather:empty"};
+  impl.mount_on(svc);
+  EXPECT_EQ(run_peer_client("zeep-empty", svc,
+                            {kPython, (kPeersDir / "zeep_empty_client.py").string(), "--wsdl",
+                             kEmptyWsdl.string()}),
+            12);  // every check of zeep_empty_client.py
+  EXPECT_EQ(impl.calls,
+            (std::vector<std::string>{"Ping", "Status", "Reset disk", "Touch s1", "EchoOk hi"}));
 }
 
 }  // namespace
