@@ -77,12 +77,14 @@ def source_tree(build):
 
 
 def commit_of(tree):
-    """The commit of the source tree, `+` when it has changes not committed ('' without git)."""
+    """The commit of the source tree, `+` when what it installs and generates with (src,
+    include, tools, cmake) has changes not committed ('' without git)."""
     r = subprocess.run(["git", "-C", tree, "rev-parse", "--short=12", "HEAD"],
                        capture_output=True, text=True)
     if r.returncode != 0:
         return ""
-    dirty = subprocess.run(["git", "-C", tree, "status", "--porcelain", "--untracked-files=no"],
+    dirty = subprocess.run(["git", "-C", tree, "status", "--porcelain", "--untracked-files=no",
+                            "--", "src", "include", "tools", "cmake", "CMakeLists.txt"],
                            capture_output=True, text=True).stdout.strip()
     return r.stdout.strip() + ("+" if dirty else "")
 
