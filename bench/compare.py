@@ -51,7 +51,6 @@ import os
 import re
 import resource
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -1101,10 +1100,10 @@ class Processes:
         self.work = work
         self.started = []
 
-    def start(self, name, argv, port=None, timeout=10.0):
+    def start(self, name, argv, timeout=10.0):
         """Run a server, wait (timeout s at most) for its "listening on" line; return
-        (process, port) or (None, None): the port it prints, else the one given. Its output
-        goes to bench/work/NAME.log."""
+        (process, port) or (None, None): the port it prints. Its output goes to
+        bench/work/NAME.log."""
         log = open(os.path.join(self.work, name + ".log"), "w")
         try:
             proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -1128,8 +1127,8 @@ class Processes:
 
         proc.drain = threading.Thread(target=drain, daemon=True)
         proc.drain.start()
-        if ready.wait(timeout) and proc.poll() is None and (seen.get("port") or port):
-            return proc, seen.get("port") or port
+        if ready.wait(timeout) and proc.poll() is None and seen.get("port"):
+            return proc, seen["port"]
         print(f"{name}: did not start (log: {log.name})", file=sys.stderr)
         self.stop(proc)
         return None, None
@@ -1169,12 +1168,6 @@ def run_bounded(limit, argv, env=None, stdin=None):
         return 124, out
     except OSError as e:
         return 127, str(e)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def tail(text, n=2):
@@ -1254,8 +1247,8 @@ class Compare:
         return True
 
     def start_lather(self, name, binary, *args):
-        port = free_port()
-        return self.procs.start(name, [binary, "--port", str(port), "--quiet", *args], port)
+        # Port 0: the server binds a port of the kernel's and prints it.
+        return self.procs.start(name, [binary, "--port", "0", "--quiet", *args])
 
     def start_peer(self, name, *argv):
         return self.procs.start(name, list(argv))

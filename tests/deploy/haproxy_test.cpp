@@ -104,9 +104,11 @@ TEST(HAProxy, RestartAndKillBehindTheShippedConfigLoseOnlyTheKilledProcessInFlig
   if (!haproxy_installed()) GTEST_SKIP() << "haproxy is not installed (scripts/setup.sh)";
   const std::vector<std::string> backend_options{"--reuse-port", "--drain-delay", "1500",
                                                  "--drain-timeout", "3000"};
+  // Reserved test ports (tests/support/process.hpp), not the kernel's: lather1 restarts on
+  // its port after its process has exited, and nothing else may take the port meanwhile.
   std::vector<std::unique_ptr<perf_server>> backends;
   for (int i = 0; i < 3; ++i) {
-    backends.push_back(std::make_unique<perf_server>(0, backend_options,
+    backends.push_back(std::make_unique<perf_server>(lather::test::free_port(), backend_options,
                                                      cat("lather", std::to_string(i + 1), ".log")));
     ASSERT_GT(backends.back()->port(), 0);
   }

@@ -504,7 +504,7 @@ TEST_P(InteropMatrix, AllChecksPassOrAreKnownIssues) {
   const fs::path log = kResultsDir / (label + ".log");
   fs::remove(log);
 
-  // A free port can be taken between our probe and the server's bind: retry a few times.
+  // A program outside the test-port scheme may take the port first: retry a few times.
   std::optional<Process> server;
   int port = -1;
   for (int attempt = 0; attempt < 3 && !server; ++attempt) {

@@ -1,7 +1,8 @@
 // tests/support/process.hpp — the one way tests and the peer benchmarks' tests run programs:
 // a child started by us and stopped by us, by PID and process group, never by name; every wait
-// bounded by a deadline. Plus loopback port helpers and the parsing of the "listening on" and
-// "RESULT k=v ..." lines the servers and benchmark clients print.
+// bounded by a deadline. Plus test ports reserved across processes (free_port), a wait for a
+// child to listen on one, and the parsing of the "listening on" and "RESULT k=v ..." lines the
+// servers and benchmark clients print.
 //
 //   lather::test::listening_server server({bin + "/lather-perf-server", "--port", "0"});
 //   ASSERT_NE(server.port, 0);                             // it printed "listening on ...:P"
@@ -15,16 +16,23 @@
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -205,20 +213,84 @@ class process {
   int exit_code_ = -1;
 };
 
-/// A free loopback port (bound, read and closed: another program may take it first).
-inline int free_port() {
+// Test ports. A test often has to choose a port for a server that cannot report the one it
+// bound (PHP's built-in server, spyne, gSOAP peers, HAProxy): the port is chosen first, the
+// server binds it later. A port the kernel gave out and took back (bind to port 0, close) is
+// not safe in that gap: another test process may be given the same one, a server binding port 0
+// may get it, a client's connect() may take it as its local port, and another test probing its
+// own server may connect to ours. So a test port is:
+//  - outside the kernel's ephemeral range (/proc/sys/net/ipv4/ip_local_port_range), from
+//    10000 up: no bind(port 0) and no connect() is ever given it;
+//  - reserved across processes for the life of the test process: an abstract Unix socket
+//    named "lather-test-port-P" is bound (and never closed). Its scope is the network
+//    namespace, the same as the port's; the kernel drops it when the process ends, however it
+//    ends; no lock files, directories or TMPDIR to agree on. tests/wsdl/corpus/wsdl_corpus.py
+//    reserves ports the same way, so C++ and Python tests share the scheme;
+//  - bindable when reserved: nothing listens on it nor holds it in TIME_WAIT (bound on every
+//    address without SO_REUSEADDR, so even a server that does not set it can bind it).
+// A port is handed out once per process and stays reserved, so a test can restart a server
+// on its port.
+
+namespace detail {
+
+// The ports free_port() chooses from: 10000-65535 outside the ephemeral range (all of them if
+// the range covers everything, when only the reservations keep tests apart).
+inline const std::vector<int>& test_port_candidates() {
+  static const std::vector<int> ports = [] {
+    int low = 32768, high = 60999;  // Linux's default range
+    std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+    if (int l = 0, h = 0; range >> l >> h) low = l, high = h;
+    std::vector<int> out;
+    for (int p = 10000; p <= 65535; ++p)
+      if (p < low || p > high) out.push_back(p);
+    if (out.empty())
+      for (int p = 10000; p <= 65535; ++p) out.push_back(p);
+    return out;
+  }();
+  return ports;
+}
+
+// Whether a listening server can bind `port` now: nothing is bound to it on any address.
+inline bool port_bindable(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof addr;
-  int port = -1;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-    port = ntohs(addr.sin_port);
+  addr.sin_addr.s_addr = htonl(INADDR_ANY);
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
   ::close(fd);
-  return port;
+  return ok;
+}
+
+}  // namespace detail
+
+/// Reserves `port` for this process: true if no process had reserved it (this one included)
+/// and nothing is bound to it. The reservation lasts until the process exits.
+inline bool reserve_port(int port) {
+  const int lock = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (lock < 0) return false;
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  const std::string name = "lather-test-port-" + std::to_string(port);
+  name.copy(addr.sun_path + 1, name.size());  // sun_path[0] == 0: the abstract namespace
+  const auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  if (::bind(lock, reinterpret_cast<sockaddr*>(&addr), len) == 0 && detail::port_bindable(port))
+    return true;  // `lock` stays open: the reservation
+  ::close(lock);
+  return false;
+}
+
+/// A loopback port for a server this test starts, reserved for this process (above); -1 if
+/// none is left.
+inline int free_port() {
+  const std::vector<int>& ports = detail::test_port_candidates();
+  const std::size_t start = std::random_device{}() % ports.size();
+  for (std::size_t i = 0; i < ports.size(); ++i) {
+    const int port = ports[(start + i) % ports.size()];
+    if (reserve_port(port)) return port;
+  }
+  return -1;
 }
 
 inline bool port_accepts(int port) {
@@ -232,12 +304,76 @@ inline bool port_accepts(int port) {
   return ok;
 }
 
+/// Who listens on a loopback port, from /proc/net/tcp{,6} and the group's descriptors.
+enum class port_listener { group, other, none };
+
+/// Whether a process in process group `group` holds a socket listening on `port` (group),
+/// only other processes do (other), or none does (none). Without /proc/net: group.
+inline port_listener listener_of(int port, pid_t group) {
+  std::vector<std::string> sockets;  // "socket:[inode]" of the listeners
+  bool readable = false;
+  for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+    std::ifstream in(table);
+    if (!in) continue;
+    readable = true;
+    std::string line, slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
+    std::getline(in, line);  // the heading
+    while (std::getline(in, line)) {
+      std::istringstream fields(line);
+      if (!(fields >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >>
+            timeout >> inode))
+        continue;
+      const auto colon = local.rfind(':');
+      if (state == "0A" && colon != std::string::npos &&  // 0A: TCP_LISTEN
+          std::strtol(local.c_str() + colon + 1, nullptr, 16) == port)
+        sockets.push_back("socket:[" + inode + "]");
+    }
+  }
+  if (!readable) return port_listener::group;
+  if (sockets.empty()) return port_listener::none;
+  // Each directory read with error codes: a process may exit while it is looked at.
+  const auto each_entry = [](const std::filesystem::path& dir, const auto& visit) {
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (visit(it->path())) return true;
+    return false;
+  };
+  const bool found = each_entry("/proc", [&](const std::filesystem::path& proc) {
+    const std::string pid = proc.filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) return false;
+    std::ifstream stat(proc / "stat");
+    const std::string text((std::istreambuf_iterator<char>(stat)), {});
+    const auto paren = text.rfind(')');  // the command name may hold spaces and parentheses
+    if (paren == std::string::npos) return false;
+    std::istringstream after(text.substr(paren + 1));
+    std::string state;
+    pid_t parent = 0, process_group = 0;
+    if (!(after >> state >> parent >> process_group) || process_group != group) return false;
+    return each_entry(proc / "fd", [&](const std::filesystem::path& fd) {
+      std::error_code ec;
+      const std::string target = std::filesystem::read_symlink(fd, ec);
+      return !ec && std::find(sockets.begin(), sockets.end(), target) != sockets.end();
+    });
+  });
+  if (found) return port_listener::group;
+  return port_listener::other;
+}
+
 /// For servers that print no "listening on" line (PHP's built-in server, spyne): retries a
-/// connect until the server accepts; false if it died or the deadline passed.
+/// connect until `server` (or a process it started) listens on `port`; false if it exited,
+/// another process listens there (so `server` cannot bind it), or the deadline passed.
 inline bool wait_for_port(process& server, int port, clock::time_point deadline) {
   while (clock::now() < deadline) {
     if (!server.running()) return false;
-    if (port_accepts(port)) return true;
+    if (port_accepts(port)) {
+      const port_listener who = listener_of(port, server.pid());
+      if (who == port_listener::group) return true;
+      if (who == port_listener::other) {
+        std::fprintf(stderr, "port %d: another process listens there, not pid %d\n", port,
+                     static_cast<int>(server.pid()));
+        return false;
+      }
+    }
     std::this_thread::sleep_for(20ms);
   }
   return false;

@@ -1,10 +1,17 @@
 // The test helpers themselves: xml_query finds elements by path with lather's reader (and
-// finds nothing in a malformed document), process runs and stops children by PID.
+// finds nothing in a malformed document), process runs and stops children by PID, test ports
+// are reserved across processes (C++ and Python) and wait_for_port knows who listens.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "paths.hpp"
 #include "process.hpp"
 #include "xml_query.hpp"
 
@@ -115,6 +122,96 @@ TEST(Process, ResultLinesAndBanners) {
   EXPECT_EQ(test::result_field(result, "b"), "");
   EXPECT_EQ(test::banner_port("listening on druby://127.0.0.1:99"), 99);
   EXPECT_EQ(test::banner_port("listening on 127.0.0.1:0"), std::nullopt);
+}
+
+// A socket of this process listening on 127.0.0.1:port (0: a port of the kernel's).
+struct listener {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int port = 0;
+  explicit listener(int at) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<std::uint16_t>(at));
+    socklen_t len = sizeof addr;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && ::listen(fd, 8) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+      port = ntohs(addr.sin_port);
+  }
+  ~listener() { ::close(fd); }
+};
+
+// python3 running `code` after `import wsdl_corpus as w` (the corpus driver's port scheme),
+// held until stopped once it has printed.
+std::vector<std::string> corpus_python(const std::string& code) {
+  return {"/usr/bin/python3", "-c",
+          "import signal, sys; sys.path.insert(0, '" + std::string(test::source_dir) +
+              "/tests/wsdl/corpus'); import wsdl_corpus as w; " + code +
+              "; sys.stdout.flush(); signal.pause()"};
+}
+
+TEST(TestPorts, OutsideTheEphemeralRangeAndHandedOutOncePerProcess) {
+  int low = 0, high = 0;
+  std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> low >> high;
+  std::set<int> seen;
+  for (int i = 0; i < 50; ++i) {
+    const int port = test::free_port();
+    ASSERT_GE(port, 10000);
+    if (low > 10000 || high < 65535) {  // the range leaves test ports outside it
+      EXPECT_TRUE(port < low || port > high) << port;
+    }
+    EXPECT_TRUE(seen.insert(port).second) << port << " handed out twice";
+    EXPECT_FALSE(test::reserve_port(port)) << port;  // reserved: not again
+    listener server(port);                           // and free for a server
+    EXPECT_EQ(server.port, port);
+  }
+}
+
+TEST(TestPorts, APortSomethingIsBoundToIsNotReserved) {
+  listener bound(0);
+  ASSERT_NE(bound.port, 0);
+  EXPECT_FALSE(test::reserve_port(bound.port));
+}
+
+TEST(TestPorts, PythonAndCxxProcessesNeverShareAPort) {
+  if (access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  const int mine = test::free_port();
+  ASSERT_GT(mine, 0);
+  // Another process, through the corpus driver's functions: it cannot reserve this process's
+  // port, and the port it reserves is not free for this one while it lives.
+  test::process other(
+      corpus_python("print(w.free_port(), w.reserve_port(" + std::to_string(mine) + "))"));
+  std::string line;
+  ASSERT_TRUE(other.read_line(line, test::clock::now() + 30s)) << "python3 printed nothing";
+  const int theirs = std::atoi(line.c_str());
+  ASSERT_GT(theirs, 0) << line;
+  EXPECT_NE(theirs, mine);
+  EXPECT_EQ(line.substr(line.find(' ') + 1), "False") << line;
+  EXPECT_FALSE(test::reserve_port(theirs));
+  for (int i = 0; i < 50; ++i) EXPECT_NE(test::free_port(), theirs);
+  // Once that process has ended, the kernel has dropped its reservation.
+  other.stop();
+  EXPECT_TRUE(test::reserve_port(theirs));
+}
+
+TEST(TestPorts, WaitForPortKnowsWhoListens) {
+  // The child's group listens: ready.
+  const int port = test::free_port();
+  test::process server({"/usr/bin/python3", "-c",
+                        "import signal, socket; s = socket.socket(); s.bind(('127.0.0.1', " +
+                            std::to_string(port) + ")); s.listen(); signal.pause()"});
+  EXPECT_TRUE(test::wait_for_port(server, port, test::clock::now() + 30s));
+  // Another process listens on the port (this one): not the child's, so not ready, at once.
+  listener stranger(test::free_port());
+  ASSERT_NE(stranger.port, 0);
+  test::process idle({"/bin/sleep", "30"});
+  const auto start = test::clock::now();
+  EXPECT_FALSE(test::wait_for_port(idle, stranger.port, start + 30s));
+  EXPECT_LT(test::clock::now() - start, 10s);
+  // The child exited (as a server does when its bind fails): not ready, at once.
+  test::process gone({"/bin/true"});
+  EXPECT_FALSE(test::wait_for_port(gone, test::free_port(), test::clock::now() + 30s));
+  EXPECT_LT(test::clock::now() - start, 20s);
 }
 
 }  // namespace

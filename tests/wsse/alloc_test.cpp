@@ -108,10 +108,12 @@ per_call count_allocations(wsse::server_security& sec, const wsse::client_securi
     failures += out.result != i + 1;
   };
   for (int i = 0; i < warm; ++i) call(i);
-  // The server's count is every thread's but the client's, so a connection from elsewhere (a
-  // parallel test probing a port it was given and this server took since) would be counted as
-  // the server's allocations: a window in which the server accepted any connection is counted
-  // again (only the client's one keep-alive connection, opened in the warm-up, may be open).
+  // The server's count is every thread's but the client's, so a connection from elsewhere
+  // would be counted as the server's allocations: a window in which the server accepted any
+  // connection is counted again (only the client's one keep-alive connection, opened in the
+  // warm-up, may be open). lather's tests no longer probe ports of the kernel's range
+  // (tests/support/process.hpp), but this server's port is one, and programs outside that
+  // scheme (another checkout's tests on the same machine, any local client) may connect to it.
   std::uint64_t client = 0, ssl_client = 0, server = 0, ssl_server = 0;
   for (int window = 0; window < 3; ++window) {
     const std::uint64_t connections = connections_accepted(srv);

@@ -32,6 +32,7 @@ import argparse
 import datetime
 import json
 import os
+import random
 import re
 import select
 import shutil
@@ -167,12 +168,44 @@ def setup(a):
                                                    src))
 
 
+def test_port_candidates():
+    """10000-65535 outside the kernel's ephemeral range: tests/support/process.hpp's scheme."""
+    low, high = 32768, 60999
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low, high = (int(x) for x in f.read().split()[:2])
+    except (OSError, ValueError):
+        pass
+    return [p for p in range(10000, 65536) if p < low or p > high] or list(range(10000, 65536))
+
+
+RESERVED = []  # the reservations' sockets, open until the process exits
+
+
+def reserve_port(port):
+    """Reserves port for this process as tests/support/process.hpp's reserve_port does (an
+    abstract Unix socket "lather-test-port-P", held until exit), so C++ and Python tests never
+    share a port: True if no process had and nothing is bound to it."""
+    lock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        lock.bind("\0lather-test-port-%d" % port)
+        with socket.socket() as probe:  # every address, no SO_REUSEADDR: nothing bound to it
+            probe.bind(("", port))
+    except OSError:
+        lock.close()
+        return False
+    RESERVED.append(lock)
+    return True
+
+
 def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    """A loopback port reserved for this process (tests/support/process.hpp: free_port)."""
+    ports = test_port_candidates()
+    start = random.randrange(len(ports))
+    for port in ports[start:] + ports[:start]:
+        if reserve_port(port):
+            return port
+    raise RuntimeError("no test port left")
 
 
 def check(corpus, svc, samples, extra):
