@@ -49,7 +49,7 @@ for entry in $entries; do
   "$call" "$wsdl" "${catalog_args[@]}" --mock --port 0 > "$work/$name.serving" 2> "$work/$name.mock.err" &
   mock=$!
   port=
-  for _ in $(seq 1 200); do
+  for _ in $(seq 1 1200); do  # up to a minute: a large WSDL under ASan on a loaded machine
     port=$(sed -n 's/^listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/$name.serving")
     [[ -n $port ]] && break
     kill -0 $mock 2>/dev/null || break
