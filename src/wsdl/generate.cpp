@@ -144,7 +144,6 @@ void generator::collect_roots() {
                         " (give operation names or PortType.Operation)");
 }
 
-/// The complex types of the model that extend `c` directly.
 const complex_type* generator::simple_body(const element_decl& e, bool header) {
   simple_body_type& s = simple_bodies_[&e];
   std::unique_ptr<complex_type>& t = s.type;
