@@ -3,8 +3,8 @@
 // service class (InteropPortTypeService) answers zeep's and gSOAP's interop clients, which send
 // every call of ../shared/interop/VECTORS.md and check the answers. perf.wsdl: the generated
 // DocPortTypeClient calls lather-perf-server, and DocPortTypeService answers zeep. empty.wsdl
-// (tests/wsdl/data): the generated EmptiesService answers zeep's calls of operations whose
-// request or response has an empty Body.
+// (tests/wsdl/data): the generated EmptiesService answers zeep's and gSOAP's calls of
+// operations whose request or response has an empty Body.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -261,21 +261,34 @@ struct empties final : emptygen::EmptiesService {
     calls.push_back("EchoOk " + (in.echoOk ? in.echoOk->value : std::string("-")));
     if (in.echoOk) out.responseOk = emptygen::ResponseOk{in.echoOk->value + "!"};
   }
-  std::vector<std::string> calls;  // the server's one handler thread at a time: zeep waits
+  std::vector<std::string> calls;  // the peers call one operation at a time
 };
+
+// empty.wsdl's generated service, its calls checked by a peer client `argv`.
+std::vector<std::string> empty_body_calls_from(const char* name, std::vector<std::string> argv,
+                                               int checks) {
+  empties impl;
+  lather::service svc{"EmptyService", "urn:lather:empty"};
+  impl.mount_on(svc);
+  EXPECT_EQ(run_peer_client(name, svc, std::move(argv)), checks);
+  return impl.calls;
+}
 
 // zeep sends an empty Body for a message without a body part and takes an empty Body (or a
 // Body element) as the response; the generated service dispatches each by its SOAPAction.
 TEST(GeneratedEmptyService, AnswersZeep) {
-  empties impl;
-  lather::service svc{"EmptyService", "urn:lather:empty"};
-  impl.mount_on(svc);
-  EXPECT_EQ(run_peer_client("zeep-empty", svc,
-                            {kPython, (kPeersDir / "zeep_empty_client.py").string(), "--wsdl",
-                             kEmptyWsdl.string()}),
-            12);  // every check of zeep_empty_client.py
-  EXPECT_EQ(impl.calls,
+  EXPECT_EQ(empty_body_calls_from("zeep-empty",
+                                  {kPython, (kPeersDir / "zeep_empty_client.py").string(), "--wsdl",
+                                   kEmptyWsdl.string()},
+                                  12),  // every check of zeep_empty_client.py
             (std::vector<std::string>{"Ping", "Status", "Reset disk", "Touch s1", "EchoOk hi"}));
+}
+
+// gSOAP's client, as zeep's (without EchoOk: tests/interop/gsoap/empty_client.cpp says why).
+TEST(GeneratedEmptyService, AnswersGsoap) {
+  if (!fs::exists(kBinDir / "gsoap-empty-client")) GTEST_SKIP() << "gSOAP is not built";
+  EXPECT_EQ(empty_body_calls_from("gsoap-empty", {(kBinDir / "gsoap-empty-client").string()}, 4),
+            (std::vector<std::string>{"Ping", "Status", "Reset disk", "Touch s1"}));
 }
 
 }  // namespace
