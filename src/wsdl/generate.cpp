@@ -13,6 +13,9 @@ namespace lather::wsdl::detail {
 generate_result generator::run() {
   check_namespace();
   collect_roots();
+  for (const port_type* pt : m_.port_types())
+    if (ports_.count(pt))
+      port_files_.emplace(pt, unique_name(identifier(pt->name.local), file_stems_) + ".hpp");
   // The enumerations an encoded message reaches become std::string (SOAP encoding has none).
   for (const type* t : encoded_seen_)
     if (t->kind == type_kind::simple &&

@@ -499,7 +499,7 @@ void generator::emit_port_types() {
     auto it = ports_.find(pt);
     if (it == ports_.end()) continue;
     std::string cls = identifier(pt->name.local);
-    std::string file = unique_name(cls, file_stems_) + ".hpp";
+    const std::string& file = port_files_.at(pt);
     std::set<std::string> includes, methods;
     std::vector<detail::operation_plan> operations;
     for (const binding_operation* bo : it->second) {

@@ -306,7 +306,10 @@ class generator {
   /// The generated (document/literal) operations of each portType, first binding's.
   std::map<const port_type*, std::vector<const binding_operation*>> ports_;
   std::map<const port_type*, soap_version> port_version_;  ///< of the binding ports_ took
-  detail::mock_input mock_;                                ///< --mock
+  /// The header of each port type of ports_, named before any other file: the one users
+  /// include keeps the portType's name when a namespace's header would take it.
+  std::map<const port_type*, std::string> port_files_;
+  detail::mock_input mock_;      ///< --mock
   int sample_var_ = 0;           ///< names of the loop variables of sample statements
   bool sample_encoded_ = false;  ///< the struct being planned is SOAP-encoded (sample_of)
   std::unordered_set<const type*> encoded_seen_, literal_seen_;  ///< by the messages of each use

@@ -58,14 +58,17 @@ generated_greeter() {
     echo "lather_generate: a rebuild with nothing changed ran lather-wsdl2cpp again" >&2
     exit 1
   fi
-  if grep -q "salutation" "$out/greeter.hpp"; then
-    echo "lather_generate: greeter.hpp already has 'salutation'" >&2
+  # The header of namespace urn:greeter: greeter_2.hpp, since portType Greeter's Greeter.hpp
+  # is named first and file names differ whatever their case.
+  local types="$out/greeter_2.hpp"
+  if grep -q "salutation" "$types"; then
+    echo "lather_generate: greeter_2.hpp already has 'salutation'" >&2
     exit 1
   fi
   sed -i 's|<xs:element name="greeting" type="xs:string"/>|&<xs:element name="salutation" type="xs:string" minOccurs="0"/>|' \
     "$src/greeter.xsd"
   cmake --build "$bin" -j"$jobs"
-  if ! grep -q "salutation" "$out/greeter.hpp"; then
+  if ! grep -q "salutation" "$types"; then
     echo "lather_generate: a change in greeter.xsd (imported by greeter.wsdl) did not regenerate" >&2
     exit 1
   fi
