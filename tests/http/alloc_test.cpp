@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "../support/alloc_counter.hpp"
+#include "../support/process.hpp"
 #include "lather/http/server.hpp"
 
 namespace {
@@ -35,6 +36,9 @@ bool exchange(int fd, std::string_view request, char* buf, std::size_t cap, std:
 TEST(http_allocations, KeepAliveEchoMakesNoHeapAllocationOnceWarm) {
   http::server_options o;
   o.threads = 1;
+  // A reserved test port: every thread's allocations are counted, so no other process may
+  // connect to this server (tests/support/process.hpp).
+  o.port = static_cast<std::uint16_t>(test::free_port());
   http::server srv{o};
   srv.route("/echo", [](http::request& req, http::response& res) {
     char buf[4096];

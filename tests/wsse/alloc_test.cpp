@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "../support/alloc_counter.hpp"
+#include "../support/process.hpp"
 #include "calc_types.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/server.hpp"
@@ -75,14 +76,6 @@ struct per_call {
   double server, client, ssl_server, ssl_client;
 };
 
-// Connections the server has accepted so far (its metrics' counter).
-std::uint64_t connections_accepted(const server& srv) {
-  const std::string metrics = srv.metrics_text();
-  const std::string_view name = "\nlather_http_connections_total ";
-  const auto at = metrics.find(name);
-  return at == std::string::npos ? 0 : std::stoull(metrics.substr(at + name.size()));
-}
-
 // `sec` and `csec` installed on a Calc service and a client over one loopback keep-alive
 // connection (a server thread, the calling thread as client); `warm` calls, then `counted`
 // calls whose allocations are counted, the calling (client) thread's apart from the others'
@@ -94,7 +87,11 @@ per_call count_allocations(wsse::server_security& sec, const wsse::client_securi
     return wsse_test::addResponse{in.a + in.b, {}};
   });
   sec.install(calc);
-  server srv{{.address = "127.0.0.1", .port = 0, .threads = 1}};
+  // A reserved test port: the server's count is every thread's but the client's, so no other
+  // process may connect to it (tests/support/process.hpp).
+  server srv{{.address = "127.0.0.1",
+              .port = static_cast<std::uint16_t>(test::free_port()),
+              .threads = 1}};
   srv.mount("/calc", calc);
   srv.start();
   client_options co;
@@ -108,32 +105,17 @@ per_call count_allocations(wsse::server_security& sec, const wsse::client_securi
     failures += out.result != i + 1;
   };
   for (int i = 0; i < warm; ++i) call(i);
-  // The server's count is every thread's but the client's, so a connection from elsewhere
-  // would be counted as the server's allocations: a window in which the server accepted any
-  // connection is counted again (only the client's one keep-alive connection, opened in the
-  // warm-up, may be open). lather's tests no longer probe ports of the kernel's range
-  // (tests/support/process.hpp), but this server's port is one, and programs outside that
-  // scheme (another checkout's tests on the same machine, any local client) may connect to it.
-  std::uint64_t client = 0, ssl_client = 0, server = 0, ssl_server = 0;
-  for (int window = 0; window < 3; ++window) {
-    const std::uint64_t connections = connections_accepted(srv);
-    const std::uint64_t all = test::allocations(), mine = test::thread_allocations();
-    const std::uint64_t ssl_all = openssl_all(), ssl_mine = openssl_mine();
-    const std::uint64_t requests = wsse::openssl_cache_thread_requests();
-    for (int i = 0; i < counted; ++i) call(i);
-    client = test::thread_allocations() - mine;
-    ssl_client = openssl_mine() - ssl_mine;
-    server = test::allocations() - all - client;
-    ssl_server = openssl_all() - ssl_all - ssl_client;
-    if (wsse::openssl_cache_installed())
-      std::printf("OpenSSL requests served by the cache per call, client side: %.1f\n",
-                  double(wsse::openssl_cache_thread_requests() - requests) / counted);
-    if (connections_accepted(srv) == connections) break;
-    std::printf(
-        "another connection reached the server while counting (%llu allocations on "
-        "its side): counted again\n",
-        static_cast<unsigned long long>(server));
-  }
+  const std::uint64_t all = test::allocations(), mine = test::thread_allocations();
+  const std::uint64_t ssl_all = openssl_all(), ssl_mine = openssl_mine();
+  const std::uint64_t requests = wsse::openssl_cache_thread_requests();
+  for (int i = 0; i < counted; ++i) call(i);
+  const std::uint64_t client = test::thread_allocations() - mine;
+  const std::uint64_t ssl_client = openssl_mine() - ssl_mine;
+  const std::uint64_t server = test::allocations() - all - client;
+  const std::uint64_t ssl_server = openssl_all() - ssl_all - ssl_client;
+  if (wsse::openssl_cache_installed())
+    std::printf("OpenSSL requests served by the cache per call, client side: %.1f\n",
+                double(wsse::openssl_cache_thread_requests() - requests) / counted);
   srv.stop();
   EXPECT_EQ(failures, 0);
   const double n = counted;
