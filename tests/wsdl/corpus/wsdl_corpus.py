@@ -289,7 +289,8 @@ def serve_and_check(corpus, svc, server, samples, serving):
 def build(work, name, jobs):
     """Builds NAME's mock server: (exit status, output, {build_seconds (wall), build_cpu_seconds
     (user + system of every compile and link; a ccache hit costs almost none),
-    build_peak_mb (the largest process, a compile of the generated code)})."""
+    build_peak_mb (the largest process, a compile of the generated code)}, empty when ninja
+    had nothing to do)."""
     with open(os.path.join(work, "build", name + ".build.log"), "w+") as out:
         t0 = time.monotonic()
         p = subprocess.Popen(["cmake", "--build", os.path.join(work, "build"), "-j", str(jobs),
@@ -303,7 +304,9 @@ def build(work, name, jobs):
                 "build_cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
                 "build_peak_mb": round(usage.ru_maxrss / 1024)}
         out.seek(0)
-        return p.returncode, out.read(), cost
+        text = out.read()
+        # A rerun over a tree already built costs nothing: no figures rather than ~0.
+        return p.returncode, text, {} if "ninja: no work to do" in text else cost
 
 
 def run(a):
