@@ -7,8 +7,8 @@ one compile) and the size of the objects, for lather and for gSOAP on the same W
 same compiler and flags (g++ -std=c++20 -OPT -w, ccache off).
 
 lather: `lather-wsdl2cpp ENTRY... -o DIR --namespace NS [--catalog C] -q` (the library: types,
-the client proxies and the service classes; no --mock); its bind_<k>.cpp and operations_<k>.cpp
-are compiled as the generated CMakeLists.txt would.
+the client proxies and the service classes; no --mock); its code_<k>.cpp files are compiled as the
+generated CMakeLists.txt would.
 
 gSOAP (Debian's gsoap), doing the same work: `wsdl2h -O4 -P -L -t typemap.dat ENTRY...` (xs:any
 kept as lather keeps it: no -x) then `soapcpp2 -L -x -w -I/usr/share/gsoap/import` (client and

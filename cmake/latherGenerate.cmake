@@ -10,8 +10,8 @@
 #   CATALOG     OASIS XML catalogs for absolute schema URLs (--catalog)
 #   NAMESPACE   C++ namespace of the generated code (default: <target>, made an identifier)
 #   OPERATIONS  generate only these operations and what they reach (names or PortType.Op)
-#   SOURCES     translation units of each kind (bind_<k>.cpp, operations_<k>.cpp; default 1):
-#               more compile in parallel, for big contracts
+#   SOURCES     translation units of the library (code_<k>.cpp; default 1): more compile in
+#               parallel, for big contracts
 #
 # The generator reruns when a WSDL, a catalog or any document they import changes (its
 # --depfile lists every file it read), and a file whose content did not change keeps its time
@@ -82,7 +82,7 @@ function(lather_generate target)
   set(outputs ${out}/names.txt)
   set(library_sources "")
   foreach(k RANGE 1 ${sources})
-    list(APPEND library_sources ${out}/bind_${k}.cpp ${out}/operations_${k}.cpp)
+    list(APPEND library_sources ${out}/code_${k}.cpp)
   endforeach()
   add_custom_command(
     OUTPUT ${outputs} ${library_sources}

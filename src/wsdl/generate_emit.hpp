@@ -73,7 +73,7 @@ struct port_type_plan {
   bool soap12 = false;  ///< version of the samples (the first SOAP binding's)
   std::vector<operation_plan> operations;
   std::set<std::string> includes;  ///< the type headers of its messages
-  /// The operations_<k>.cpp (k) that define some of its operations (mount_<k>).
+  /// The code_<k>.cpp (k) that define some of its operations (mount_<k>).
   std::vector<std::size_t> sources;
   /// The service class's accessor of the call's lather::call_context ("context" unless an
   /// operation's method has that name).
@@ -96,7 +96,7 @@ struct mock_input {
   std::vector<std::string> type_headers;
   std::string describe_header;  ///< declares the messages' message_type tables extern
   std::vector<mock_struct> structs;
-  /// mock_<k>.cpp defines sample() for structs [first, second) (the bind_<k>.cpp split).
+  /// mock_<k>.cpp defines sample() for structs [first, second).
   std::vector<std::pair<std::size_t, std::size_t>> struct_sources;
   std::vector<port_type_plan> port_types;
   std::vector<mock_path> paths;
@@ -107,7 +107,7 @@ struct mock_input {
 std::string header_params(const operation_plan& op);
 
 /// The header of one port type: its client proxy and abstract service class, declared (their
-/// methods are in operations_<k>.cpp). `faults_header`: the header of the fault classes.
+/// methods are in code_<k>.cpp). `faults_header`: the header of the fault classes.
 std::string port_type_header(const std::string& cpp_namespace, const port_type_plan& pt,
                              const std::string& faults_header);
 
@@ -115,10 +115,21 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
 std::string faults_header(const std::string& cpp_namespace,
                           const std::vector<port_type_plan>& port_types);
 
-/// operations_<k>.cpp: the client methods and service registrations of `ops`.
-std::string operations_source(const std::string& cpp_namespace, const std::string& describe_header,
+/// A share of a generated translation unit (code_<k>.cpp): the #include lines it needs and
+/// its code.
+struct source_part {
+  std::vector<std::string> includes;
+  std::string body;
+};
+
+/// The operations' share of code_<k>.cpp: the client methods and service registrations of
+/// `ops`.
+source_part operations_source(const std::string& cpp_namespace, const std::string& describe_header,
                               const std::vector<port_type_plan>& port_types, std::size_t k,
                               const std::vector<operation_ref>& ops);
+
+/// code_<k>.cpp: its parts' #include lines (each once, the standard ones first) and their code.
+std::string translation_unit(const std::string& comment, const std::vector<source_part>& parts);
 
 /// The CMakeLists.txt of the output: a static library `target` of `sources` (and with mock
 /// sources, its mock server).

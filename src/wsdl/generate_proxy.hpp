@@ -1,4 +1,4 @@
-// lather-wsdl2cpp: what the emitters of operations_<k>.cpp share (generate_proxy.cpp and, for
+// lather-wsdl2cpp: what the emitters of code_<k>.cpp share (generate_proxy.cpp and, for
 // the operations' SOAP headers, generate_proxy_headers.cpp).
 #pragma once
 
@@ -12,7 +12,7 @@
 
 namespace lather::wsdl::detail {
 
-/// The name of `op`'s settings (a lather_gen::op_info) in operations_<k>.cpp.
+/// The name of `op`'s settings (a lather_gen::op_info) in code_<k>.cpp.
 std::string info_name(const std::string& cls, const operation_plan& op);
 
 /// `items` joined by ", ", the empty ones left out: a parameter or argument list.
@@ -35,7 +35,7 @@ std::string header_async_params(const operation_plan& op);
 /// The `done` of `op`'s `_async` forms with SOAP headers: the response's headers after it.
 std::string header_async_done(const operation_plan& op);
 
-/// The helpers of operations with SOAP headers (in lather_gen, once per operations_<k>.cpp,
+/// The helpers of operations with SOAP headers (in lather_gen, once per code_<k>.cpp,
 /// before the operations' constants).
 std::string_view header_functions();
 /// The asynchronous call of an operation with SOAP headers (in lather_gen, after the common

@@ -1,4 +1,4 @@
-// lather-wsdl2cpp: the operations' SOAP headers in operations_<k>.cpp (generate_proxy.cpp
+// lather-wsdl2cpp: the operations' SOAP headers in code_<k>.cpp (generate_proxy.cpp
 // emits the rest): the helpers each such file gets once, the constant rows describing a header
 // list, the client methods taking and giving the headers, and the service's handler.
 #include <map>
@@ -20,7 +20,7 @@ std::string members(const std::string& s, const std::vector<header_plan>& header
 
 }  // namespace
 
-/// The helpers of operations with SOAP headers (operations_<k>.cpp, once, before the
+/// The helpers of operations with SOAP headers (code_<k>.cpp, once, before the
 /// operations' constants): header entries written, read and checked through the headers
 /// structs' members, one lather_gen::header_ops per header type and kind.
 std::string_view header_functions() {

@@ -253,13 +253,13 @@ class generator {
   /// How many translation units share `items` (--sources, else one per `per_source`).
   std::size_t source_count(std::size_t items, std::size_t per_source) const;
 
-  /// bind_<k>.cpp: the binding of each generated struct (LATHER_BIND_INSTANTIATE), its
-  /// description for a service's WSDL (wsdl_builder::type_of) and, for a message of an
-  /// operation, its table for the proxies and services (LATHER_MESSAGE_TYPE_INSTANTIATE), all
-  /// declared extern in the describe header and compiled once for the whole program; the
-  /// structs in dependency order, split evenly. With --mock, mock_<k>.cpp: the sample() of the
-  /// same structs.
-  void emit_bind_sources(const std::set<std::string>& type_headers);
+  /// code_<k>.cpp: each a share of the operations (emit_port_types) and of the structs: their
+  /// binding (LATHER_BIND_TABLE_DEFINE), the enumerations' description for a service's WSDL
+  /// (wsdl_builder::type_of) and, for a message of an operation, its table for the proxies and
+  /// services (LATHER_MESSAGE_TYPE_INSTANTIATE), all declared in the headers and compiled once
+  /// for the whole program; the structs in dependency order, split evenly. With --mock,
+  /// mock_<k>.cpp: the sample() of the structs.
+  void emit_sources(const std::set<std::string>& type_headers);
   std::string bind_table(const struct_plan& s, std::size_t k) const;
 
   /// The body: parts= when given, else every part not bound to a header (header_plans()).
@@ -326,17 +326,19 @@ class generator {
     std::array<bool, 2> noted{};  // [header]
   };
   std::map<const element_decl*, simple_body_type> simple_bodies_;
-  /// Structs, operations and sample() functions per translation unit when --sources does not
-  /// say: each file parses the lather and type headers first, so files are many times that.
-  /// Halving the number of ONVIF's bind files cut their -O2 CPU time by a sixth, for 1.3x the
-  /// peak memory of one (bench/RESULTS.md). An operations file is little more than those
-  /// headers (Bing Ads at -O0: 22 s and 0.78 GB for the headers, then 0.08 s and 1.3 MB per
-  /// operation), so it takes up to 200 operations.
-  static constexpr std::size_t types_per_source = 240, operations_per_source = 200,
+  /// Structs and operations per translation unit (code_<k>.cpp) when --sources does not say,
+  /// and sample() functions per mock_<k>.cpp. Each unit parses the lather and type headers
+  /// first (Bing Ads: ~7 CPU s at -O2), and a struct's binding and an operation's methods use
+  /// the same instantiations, so the structs and the operations share the units: ONVIF
+  /// device+media's four files as two cut their CPU time by ~13 % for 1.5x the peak memory of
+  /// one (bench/RESULTS.md).
+  static constexpr std::size_t types_per_unit = 480, operations_per_unit = 400,
                                samples_per_source = 400;
   std::vector<std::size_t> emitted_;       ///< generated structs (indexes), in dependency order
   std::set<std::size_t> message_structs_;  ///< the request and response structs of operations
   std::vector<std::string> library_sources_, mock_sources_;
+  std::size_t units_ = 1;                             ///< code_<k>.cpp files
+  std::vector<detail::source_part> operation_parts_;  ///< the operations of each unit
   std::string describe_header_;
   std::set<std::string> type_names_;
   file_stem_set file_stems_;                          ///< unique whatever the case (macOS, Windows)

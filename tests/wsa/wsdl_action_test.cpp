@@ -189,7 +189,7 @@ TEST(wsdl_action_generate, ResponseAndFaultActionsReachTheGeneratedCode) {
   std::filesystem::remove_all(dir);
   std::string operations;
   for (const auto& f : wsdl::generate_cpp(*m).files)
-    if (f.name.starts_with("operations_")) operations += f.text;
+    if (f.name.starts_with("code_")) operations += f.text;
   // The operation's constant holds the response's Action once (lather_gen::apply sets it on
   // call_options and on operation_options); the client and the service both use it.
   std::size_t n = 0;

@@ -58,11 +58,11 @@ const std::string& file(const generate_result& r, std::string_view name) {
   return none;
 }
 
-/// Every bind_<k>.cpp: the structs' field tables.
+/// Every code_<k>.cpp: the structs' field tables (and the operations).
 std::string tables(const generate_result& r) {
   std::string all;
   for (const generated_file& f : r.files)
-    if (f.name.starts_with("bind_")) all += f.text;
+    if (f.name.starts_with("code_")) all += f.text;
   return all;
 }
 
@@ -106,7 +106,7 @@ TEST(WsdlGenerate, NamesAreKeywordSafeClashFreeAndListed) {
   EXPECT_NE(names.find("rpc output of rpcOp (message {urn:t}R) -> g::rpcOpResponse (t.hpp)"),
             std::string::npos)
       << names;
-  EXPECT_NE(file(r, "operations_1.cpp").find("true, lather::soap::style::rpc_literal,\n"),
+  EXPECT_NE(file(r, "code_1.cpp").find("true, lather::soap::style::rpc_literal,\n"),
             std::string::npos);
   // Deterministic.
   generate_result again = generate(f, naming_schema);
@@ -652,13 +652,13 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
   <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="a" type="t:A"/></xs:sequence></xs:complexType></xs:element>
   <xs:element name="out"><xs:complexType/></xs:element>)"))});
   generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .mock = true, .sources = 2});
-  EXPECT_EQ(r.files.size(), generate_cpp(*m, {.cpp_namespace = "g", .mock = true}).files.size() + 3)
-      << "bind_2.cpp, operations_2.cpp and mock_2.cpp";
+  EXPECT_EQ(r.files.size(), generate_cpp(*m, {.cpp_namespace = "g", .mock = true}).files.size() + 2)
+      << "code_2.cpp and mock_2.cpp";
   // Each struct's table binding is declared beside its meta<T> and defined in exactly one
-  // bind_<k>.cpp (LATHER_BIND_TABLE_DEFINE(fields_<n>, T)), in dependency order (B before A,
+  // code_<k>.cpp (LATHER_BIND_TABLE_DEFINE(fields_<n>, T)), in dependency order (B before A,
   // whose vector names it).
   const std::string& types = file(r, "t.hpp");
-  const std::string all = file(r, "bind_1.cpp") + file(r, "bind_2.cpp");
+  const std::string all = file(r, "code_1.cpp") + file(r, "code_2.cpp");
   const auto definitions = [&](const std::string& name) {
     int n = 0;
     std::istringstream lines(all);
@@ -680,16 +680,27 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
   const std::string& header = file(r, "P.hpp");
   EXPECT_EQ(header.find("client_->call"), std::string::npos) << header;
   EXPECT_NE(header.find("mount_1(s);\n    mount_2(s);"), std::string::npos) << header;
-  EXPECT_NE(file(r, "operations_1.cpp")
+  EXPECT_NE(file(r, "code_1.cpp")
                 .find("void PClient::op(const ::g::in& request, "
                       "::g::out& response, lather::call_options o) {"),
             std::string::npos);
-  EXPECT_NE(file(r, "operations_2.cpp").find("void PService::mount_2(lather::service& s) {"),
+  EXPECT_NE(file(r, "code_2.cpp").find("void PService::mount_2(lather::service& s) {"),
             std::string::npos);
   const std::string& cmake = file(r, "CMakeLists.txt");
-  for (const char* source : {"bind_1.cpp", "bind_2.cpp", "operations_1.cpp", "operations_2.cpp",
-                             "mock_1.cpp", "mock_2.cpp", "mock_server.cpp"})
+  for (const char* source :
+       {"code_1.cpp", "code_2.cpp", "mock_1.cpp", "mock_2.cpp", "mock_server.cpp"})
     EXPECT_NE(cmake.find(std::string("\n    ") + source), std::string::npos) << source;
+  // A unit parses the headers once for both shares: each #include once, and the operations
+  // before the tables, whose using-directive would reach the code after it.
+  for (const char* source : {"code_1.cpp", "code_2.cpp"}) {
+    const std::string& code = file(r, source);
+    const std::size_t describe = code.find("#include \"describe.hpp\"\n");
+    EXPECT_NE(describe, std::string::npos) << code;
+    EXPECT_EQ(code.find("#include \"describe.hpp\"\n", describe + 1), std::string::npos) << code;
+    const std::size_t tables = code.find("using namespace lather::bind::table;");
+    EXPECT_NE(tables, std::string::npos) << code;
+    EXPECT_LT(code.find("lather_gen::mount(s, this, ops);"), tables) << code;
+  }
 }
 
 }  // namespace

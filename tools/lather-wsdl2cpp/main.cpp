@@ -93,8 +93,7 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cli.add_option("--sources", go.sources,
-                 "translation units: bind_1..N.cpp, operations_1..N.cpp (and mock_1..N.cpp); "
-                 "default: by size")
+                 "translation units: code_1..N.cpp (and mock_1..N.cpp); default: by size")
       ->type_name("N");
   std::string depfile;
   cli.add_option("--depfile", depfile,

@@ -30,11 +30,11 @@ struct generate_options {
   /// answers and samples); each is an operation name or PortType.Operation. Empty: every
   /// operation. A name no SOAP binding has is an error.
   std::vector<std::string> operations{};
-  /// Translation units of the generated library: bind_1.cpp ... bind_<n>.cpp (the structs'
-  /// binding) and operations_1.cpp ... operations_<n>.cpp (client methods, service
-  /// registration); with --mock also mock_1.cpp ... mock_<n>.cpp (samples). 0: by size
-  /// (about 120 structs, 200 operations, 400 samples per file). A fixed count gives file names
-  /// a build can list before generating.
+  /// Translation units of the generated library: code_1.cpp ... code_<n>.cpp (each a share of
+  /// the structs' binding and of the operations' client methods and service registration);
+  /// with --mock also mock_1.cpp ... mock_<n>.cpp (samples). 0: by size (about 480 structs or
+  /// 400 operations per code file, 400 samples per mock file). A fixed count gives file names a
+  /// build can list before generating.
   std::size_t sources = 0;
   /// A WS-SecurityPolicy assertion lather::wsse does not implement (security_policy::
   /// unsupported) is an error (wsdl::error at its position) instead of a load warning.
