@@ -75,9 +75,11 @@ struct port_type_plan {
   std::set<std::string> includes;  ///< the type headers of its messages
   /// The code_<k>.cpp (k) that define some of its operations (mount_<k>).
   std::vector<std::size_t> sources;
-  /// The service class's accessor of the call's lather::call_context ("context" unless an
-  /// operation's method has that name).
-  std::string context;
+  /// The classes' own members, named so that no operation's method takes their name (an
+  /// operation keeps its name; names.txt gives the member's other one): the service class's
+  /// accessor of the call's lather::call_context ("context"), its mount_on() and the prefix of
+  /// its mount_<k>() ("mount_"), the client's pointer to its lather::client ("client_").
+  std::string context, mount_on, mount_prefix, client;
 };
 
 /// An operation of the output: port type and operation indexes.

@@ -240,7 +240,8 @@ std::string mock_main(const mock_input& in, const std::string& samples_file) {
     t += "  services.push_back(std::make_unique<lather::service>(" + quote(in.service_name) + ", " +
          quote(in.target_namespace) + "));\n";
     for (std::size_t i : p.port_types)
-      t += "  port_type" + std::to_string(i) + ".mount_on(*services.back());\n";
+      t += "  port_type" + std::to_string(i) + "." + in.port_types[i].mount_on +
+           "(*services.back());\n";
     t += "  srv.mount(" + quote(p.path) + ", *services.back());\n";
   }
   t += "  srv.start();\n";

@@ -609,11 +609,39 @@ void generator::emit_port_types() {
     if (operations.empty()) continue;
     names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +
                      "Client, " + cls + "Service (" + file + ")");
-    // After the methods: a contract's operation named "context" keeps its name.
-    std::string context = unique_name("context", methods);
-    if (context != "context")
-      names_.push_back("  note: " + cls + "Service::" + context +
-                       "() gives the call's context (an operation's method is context)");
+    // After the methods: a contract's operation named like a member of the classes keeps its
+    // name, the member takes another.
+    auto member = [&](const std::string& base, const std::string& cls_member,
+                      const std::string& what) {
+      std::string name = unique_name(base, methods);
+      if (name != base)
+        names_.push_back("  note: " + cls_member + name + what + " (an operation's method is " +
+                         base + ")");
+      return name;
+    };
+    std::string context = member("context", cls + "Service::", "() gives the call's context");
+    std::string mount_on = member("mount_on", cls + "Service::", "() mounts the operations");
+    // mount_<k>: the first prefix that no method name continues with digits only.
+    std::string mount_prefix = "mount_";
+    for (int i = 2; std::any_of(methods.begin(), methods.end(),
+                                [&](const std::string& m) {
+                                  return m.size() > mount_prefix.size() &&
+                                         m.starts_with(mount_prefix) &&
+                                         m.find_first_not_of("0123456789", mount_prefix.size()) ==
+                                             std::string::npos;
+                                });
+         ++i)
+      mount_prefix = "mount_" + std::to_string(i) + "_";
+    if (mount_prefix != "mount_")
+      names_.push_back("  note: " + cls + "Service::" + mount_prefix +
+                       "<k>() mount the operations of operations_<k>.cpp (an operation's method "
+                       "is mount_<k>)");
+    // client_: unique_name's client__2 would be a reserved identifier.
+    std::string client = "client_";
+    for (int i = 2; methods.count(client); ++i) client = "client_" + std::to_string(i) + "_";
+    if (client != "client_")
+      names_.push_back("  note: " + cls + "Client::" + client +
+                       " points to the lather::client (an operation's method is client_)");
     mock_index_.emplace(pt, mock_.port_types.size());
     mock_.port_types.push_back({pt->name.local,
                                 pt->name.str(),
@@ -623,7 +651,10 @@ void generator::emit_port_types() {
                                 std::move(operations),
                                 std::move(includes),
                                 {},
-                                std::move(context)});
+                                std::move(context),
+                                std::move(mount_on),
+                                std::move(mount_prefix),
+                                std::move(client)});
   }
   // code_<k>.cpp: the operations of every port type in WSDL order, split evenly over the
   // translation units, as the structs are (emit_sources). An operation with SOAP headers

@@ -12,8 +12,8 @@
 namespace lather::wsdl::detail {
 namespace {
 
-std::string mount_name(std::size_t k) {
-  return "mount_" + std::to_string(k + 1);
+std::string mount_name(const port_type_plan& pt, std::size_t k) {
+  return pt.mount_prefix + std::to_string(k + 1);
 }
 
 /// The message_type table of a message of C++ type `type`: lather::empty_body for an empty
@@ -365,8 +365,8 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
   }
   std::string mount, mounts;
   for (std::size_t k : pt.sources) {
-    mount += "    " + mount_name(k) + "(s);\n";
-    mounts += "  void " + mount_name(k) + "(lather::service& s);\n";
+    mount += "    " + mount_name(pt, k) + "(s);\n";
+    mounts += "  void " + mount_name(pt, k) + "(lather::service& s);\n";
   }
   const std::string& cls = pt.cls;
   std::string text =
@@ -386,13 +386,13 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
   text += "\nnamespace " + cpp_namespace + " {\n\n" + structs;
   text += "/// Client of portType " + pt.qname + ": one method per operation.\n";
   text += "class " + cls + "Client {\n public:\n  explicit " + cls +
-          "Client(lather::client& c) : client_(&c) {}\n\n" + client +
-          "\n private:\n  lather::client* client_;\n};\n\n";
-  text += "/// Server side of portType " + pt.qname +
-          ": implement the operations, then mount_on() a lather::service.\n";
+          "Client(lather::client& c) : " + pt.client + "(&c) {}\n\n" + client +
+          "\n private:\n  lather::client* " + pt.client + ";\n};\n\n";
+  text += "/// Server side of portType " + pt.qname + ": implement the operations, then " +
+          pt.mount_on + "() a lather::service.\n";
   text += "class " + cls + "Service {\n public:\n  virtual ~" + cls + "Service() = default;\n" +
           server + "\n  /// Register every operation on `s`; this object must outlive it.\n" +
-          "  void mount_on(lather::service& s) {\n" + mount + "  }\n\n protected:\n" +
+          "  void " + pt.mount_on + "(lather::service& s) {\n" + mount + "  }\n\n protected:\n" +
           "  /// Inside an operation's method: the call's context (its HTTP headers, SOAPAction,\n"
           "  /// Basic-auth user, response SOAP headers; lather/service/service.hpp). Throws\n"
           "  /// std::logic_error outside a call.\n  static lather::call_context& " +
@@ -433,14 +433,15 @@ constexpr std::string_view read_entry_function =
 /// (client::async_call), which owns the request and the response through their tables, so
 /// nothing is instantiated per operation here (lather/service/future.hpp) but the response
 /// type's callback (the callback form without options is a template in the header).
-std::string async_methods(const std::string& cls, const operation_plan& op) {
+std::string async_methods(const std::string& cls, const std::string& client_member,
+                          const operation_plan& op) {
   const std::string &async = op.async_method, req = request_param(op, true);
   const std::string client = cls + "Client::", info = info_name(cls, op);
   const std::string result = op.gives_response() ? op.response_type : "void";
   const std::string done = "std::function<void(std::exception_ptr" +
                            (op.gives_response() ? ", " + result + "&" : std::string()) + ")>";
   const std::string start =
-      "lather_gen::start(*client_, " + info + ", " + request_pointer(op) + ", ";
+      "lather_gen::start(*" + client_member + ", " + info + ", " + request_pointer(op) + ", ";
   std::string text = "void " + client + async + "(" +
                      join({req, done + " done", "lather::call_options o"}) + ") {\n  " + start +
                      "&o, &done, &lather::detail::callback_of<" + result + ">);\n}\n";
@@ -454,17 +455,19 @@ std::string async_methods(const std::string& cls, const operation_plan& op) {
 
 /// The client methods of `op` (class `cls` + "Client") without SOAP headers: each one call of
 /// lather_gen::call (the value-returning forms are inline in the header).
-std::string client_methods(const std::string& cls, const operation_plan& op) {
+std::string client_methods(const std::string& cls, const std::string& client_member,
+                           const operation_plan& op) {
   const std::string &Res = op.response_type, &method = op.method;
   const std::string client = cls + "Client::", info = info_name(cls, op);
   const std::string params =
       join({request_param(op), op.gives_response() ? Res + "& response" : ""});
-  const std::string call = "  lather_gen::call(*client_, " + info + ", " + request_pointer(op) +
-                           ", " + (op.gives_response() ? "&response" : "nullptr") + ", ";
+  const std::string call = "  lather_gen::call(*" + client_member + ", " + info + ", " +
+                           request_pointer(op) + ", " +
+                           (op.gives_response() ? "&response" : "nullptr") + ", ";
   std::string text = "void " + client + method + "(" + params + ") {\n" + call + "nullptr);\n}\n";
   text += "void " + client + method + "(" + join({params, "lather::call_options o"}) + ") {\n" +
           call + "&o);\n}\n";
-  return text + async_methods(cls, op);
+  return text + async_methods(cls, client_member, op);
 }
 
 /// The registration of `op` by mount_<k>() of class `service` (`cls` + "Service"): its entry
@@ -703,17 +706,17 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
       refs += "constexpr const op_info& " + pt.cls + "_" + op.method + " = infos[" +
               std::to_string(index++) + "];\n";
       methods += '\n';
-      methods += client_methods(pt.cls, op);
+      methods += client_methods(pt.cls, pt.client, op);
       std::array<std::string, 2> rows;
       if (has_headers(op)) {
         headers = true;
         rows = {header_rows(op, false, rows_named, rows_text),
                 header_rows(op, true, rows_named, rows_text)};
-        methods += header_methods(pt.cls, op, rows);
+        methods += header_methods(pt.cls, pt.client, op, rows);
       }
       entries += registration(pt.cls, op, rows, statics_named, statics);
     }
-    methods += "\nvoid " + pt.cls + "Service::" + mount_name(k) + "(lather::service& s) {\n" +
+    methods += "\nvoid " + pt.cls + "Service::" + mount_name(pt, k) + "(lather::service& s) {\n" +
                statics + "  static constexpr lather_gen::op_entry ops[] = {\n" + entries +
                "  };\n  lather_gen::mount(s, this, ops);\n}\n";
   }

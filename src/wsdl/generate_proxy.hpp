@@ -48,10 +48,10 @@ std::string_view header_start();
 std::string header_rows(const operation_plan& op, bool response,
                         std::map<std::string, std::string>& named, std::string& statics);
 
-/// The client methods of `op` (class `cls` + "Client") that take and give its SOAP headers;
-/// `rows`: its request's and response's header rows.
-std::string header_methods(const std::string& cls, const operation_plan& op,
-                           const std::array<std::string, 2>& rows);
+/// The client methods of `op` (class `cls` + "Client", its lather::client* `client_member`)
+/// that take and give its SOAP headers; `rows`: its request's and response's header rows.
+std::string header_methods(const std::string& cls, const std::string& client_member,
+                           const operation_plan& op, const std::array<std::string, 2>& rows);
 
 /// The handler of `op`, which has SOAP headers, for a lather::message_handler's with_context
 /// (class `service`).

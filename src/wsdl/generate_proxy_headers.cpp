@@ -245,8 +245,8 @@ std::string header_rows(const operation_plan& op, bool response,
 
 /// The client methods of `op` that take and give its SOAP headers (after client_methods());
 /// `rows`: its request's and response's header rows (header_rows()).
-std::string header_methods(const std::string& cls, const operation_plan& op,
-                           const std::array<std::string, 2>& rows) {
+std::string header_methods(const std::string& cls, const std::string& client_member,
+                           const operation_plan& op, const std::array<std::string, 2>& rows) {
   const std::string &Res = op.response_type, &method = op.method;
   const std::string client = cls + "Client::", info = info_name(cls, op);
   const bool in = !op.request_headers.empty(), out = !op.response_headers.empty();
@@ -259,8 +259,8 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
   if (out)
     text += "  void* const out[] = " + members("response_headers.", op.response_headers) + ";\n";
   text += "  lather_gen::use_headers(o, " + rows[0] + ", " + (in ? "in" : "{}") + ", " + rows[1] +
-          ", " + (out ? "out" : "{}") + ");\n  lather_gen::call(*client_, " + info + ", " +
-          request_pointer(op) + ", " + (op.gives_response() ? "&response" : "nullptr") +
+          ", " + (out ? "out" : "{}") + ");\n  lather_gen::call(*" + client_member + ", " + info +
+          ", " + request_pointer(op) + ", " + (op.gives_response() ? "&response" : "nullptr") +
           ", &o);\n}\n";
 
   // Asynchronous: the request's header values move into the call (lather_gen::held_headers),
@@ -275,9 +275,9 @@ std::string header_methods(const std::string& cls, const operation_plan& op,
              ";\n  void* const out[] = " + members("response_headers->", op.response_headers) +
              ";\n";
   auto start = [&](bool callback) {
-    return "lather_gen::start_with_headers(*client_, " + info + ", " + request_pointer(op) +
-           ", std::move(o), " + rows[0] + ", " + (in ? "in" : "{}") + ", " + rows[1] + ", " +
-           (out ? "out" : "{}") +
+    return "lather_gen::start_with_headers(*" + client_member + ", " + info + ", " +
+           request_pointer(op) + ", std::move(o), " + rows[0] + ", " + (in ? "in" : "{}") + ", " +
+           rows[1] + ", " + (out ? "out" : "{}") +
            (callback ? ", &done, " + std::string(out ? "response_headers" : "nullptr") +
                            ",\n      &lather_gen::header_callback_of<" +
                            (op.gives_response() ? Res : std::string("void")) + ", " +

@@ -464,6 +464,39 @@ TEST(WsdlGenerate, SimpleTypeBodyAndHeaderElementsAreListedAsWhatTheyAre) {
       << names;
 }
 
+// As context() does, the classes' other own members (mount_on(), mount_<k>(), the client's
+// pointer) give way to an operation of their name, which keeps it; names.txt gives theirs.
+TEST(WsdlGenerate, ClassMembersGiveWayToOperations) {
+  files f;
+  const std::string schema = R"(<xs:element name="in"><xs:complexType/></xs:element>
+    <xs:element name="out"><xs:complexType/></xs:element>)";
+  struct named {
+    std::string op, member, note;
+  };
+  for (const named& n :
+       {named{"mount_on", "void mount_on_2(lather::service& s) {\n    mount_1(s);",
+              "note: PService::mount_on_2() mounts the operations (an operation's method is "
+              "mount_on)"},
+        named{"mount_1", "void mount_on(lather::service& s) {\n    mount_2_1(s);",
+              "note: PService::mount_2_<k>() mount the operations of operations_<k>.cpp (an "
+              "operation's method is mount_<k>)"},
+        named{"client_", "lather::client* client_2_;",
+              "note: PClient::client_2_ points to the lather::client (an operation's method is "
+              "client_)"}}) {
+    std::string wsdl = doc_wsdl(schema);
+    for (std::size_t at; (at = wsdl.find("name=\"op\"")) != std::string::npos;)
+      wsdl.replace(at, 9, "name=\"" + n.op + "\"");
+    auto m = load({f.add(n.op + ".wsdl", wsdl)});
+    generate_result r = generate_cpp(*m, {.cpp_namespace = "g"});
+    const std::string& h = file(r, "P.hpp");
+    EXPECT_NE(h.find("virtual void " + n.op + "(const ::g::in& request, ::g::out& response) = 0;"),
+              std::string::npos)
+        << h;
+    EXPECT_NE(h.find(n.member), std::string::npos) << h;
+    EXPECT_NE(file(r, "names.txt").find(n.note), std::string::npos) << file(r, "names.txt");
+  }
+}
+
 TEST(WsdlGenerate, FaultsThatAreNotTypedAreListed) {
   // A headerfault of a generated struct type gets its class; one of encoded use and a
   // wsdl:fault of a simple type stay soap::fault_error, and names.txt says why.
