@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "features/features.hpp"
+#include "features/features_2.hpp"  // the namespace's header (Features.hpp: the port type)
 #include "interop/interop.hpp"
 #include "lather/bind/bind.hpp"
 #include "lather/bind/describe.hpp"
