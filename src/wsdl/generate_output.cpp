@@ -634,7 +634,7 @@ void generator::emit_port_types() {
       mount_prefix = "mount_" + std::to_string(i) + "_";
     if (mount_prefix != "mount_")
       names_.push_back("  note: " + cls + "Service::" + mount_prefix +
-                       "<k>() mount the operations of operations_<k>.cpp (an operation's method "
+                       "<k>() mount the operations of code_<k>.cpp (an operation's method "
                        "is mount_<k>)");
     // client_: unique_name's client__2 would be a reserved identifier.
     std::string client = "client_";

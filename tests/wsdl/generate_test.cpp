@@ -478,7 +478,7 @@ TEST(WsdlGenerate, ClassMembersGiveWayToOperations) {
               "note: PService::mount_on_2() mounts the operations (an operation's method is "
               "mount_on)"},
         named{"mount_1", "void mount_on(lather::service& s) {\n    mount_2_1(s);",
-              "note: PService::mount_2_<k>() mount the operations of operations_<k>.cpp (an "
+              "note: PService::mount_2_<k>() mount the operations of code_<k>.cpp (an "
               "operation's method is mount_<k>)"},
         named{"client_", "lather::client* client_2_;",
               "note: PClient::client_2_ points to the lather::client (an operation's method is "
