@@ -17,9 +17,15 @@ server side: no -C), and soapC.cpp + soapClient.cpp + soapServer.cpp compiled wi
 -I finds relative paths only), so for a contract with a catalog the driver copies the contract
 into the work directory with those URLs rewritten to the catalog's local files.
 
-Each compile runs under an address-space limit (--mem-limit, GiB): one that needs more fails
-with "out of memory" and is reported as such, not left to swap the shared box. A compile that
-fails leaves its contract's compile figures out (the failure is recorded instead).
+Each compile runs under an address-space limit (--mem-limit, GiB, default 4): one that needs
+more fails with "out of memory" and is reported as such, not left to swap the shared box. A
+compile that fails leaves its contract's compile figures out (the failure is recorded instead).
+
+Object size is given three ways: the bytes of the .o files; their text + data as size(1) counts
+it (the rest of a .o is symbol and string tables, relocations and one section per COMDAT group);
+and the objects linked into one program (`g++ -pie -Wl,--unresolved-symbols=ignore-all`: COMDAT
+duplicates across files merged, the tool's runtime library not linked for either tool), as its
+text + data and its bytes once stripped.
 
 Results: --json (default bench/results/codegen.json) keeps one entry per contract and tool,
 replaced by each run that measures it (with its date, commit, command and load average), so
@@ -169,6 +175,24 @@ def object_sizes(objects):
     return files, text_data
 
 
+def linked_sizes(objects, program):
+    """(text + data, stripped bytes) of the objects linked into one program.
+
+    What a program carries once the linker has merged the COMDAT groups (inline functions,
+    template instances) that several objects define. The objects are compiled as a static
+    library's are (PIE, Debian's default), which `g++ -shared` cannot link (it needs -fPIC), so
+    they are linked as a PIE executable; the tool's runtime (liblather, libgsoap++) is not linked
+    for either tool: its symbols are left undefined. No --gc-sections: the whole library."""
+    r = subprocess.run([CXX, "-pie", "-Wl,--unresolved-symbols=ignore-all", "-o", program,
+                        *objects], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"linking {program} failed:\n{r.stderr[-2000:]}")
+    _, text_data = object_sizes([program])
+    stripped = program + ".stripped"
+    subprocess.run(["strip", "-o", stripped, program], check=True)
+    return text_data, os.path.getsize(stripped)
+
+
 def compile_all(sources, includes, extra, opt, args, tag):
     """Compiles every source to SOURCE.o, args.jobs at a time; the figures as a dict."""
     jobs = []
@@ -200,8 +224,10 @@ def compile_all(sources, includes, extra, opt, args, tag):
         result["failed"] = failed
         log(f"  {tag}: FAILED " + "; ".join(failed))
     else:
-        result["objects_bytes"], result["text_data_bytes"] = object_sizes(
-            [s + ".o" for s in sources])
+        objects = [s + ".o" for s in sources]
+        result["objects_bytes"], result["text_data_bytes"] = object_sizes(objects)
+        result["linked_text_data_bytes"], result["linked_stripped_bytes"] = linked_sizes(
+            objects, os.path.join(os.path.dirname(sources[0]), "linked"))
     log(f"  {tag}: {result['wall_s']:.1f} s wall, {result['cpu_s']:.1f} s CPU, "
         f"max RSS {result['max_rss_mb']:.0f} MB")
     return result
@@ -330,11 +356,21 @@ def client_server(gsoap_entry):
     return gsoap_entry.get("sides") == "client+server"
 
 
+LINKED = ("linked_text_data_bytes", "linked_stripped_bytes")
+
+
+def cap(entry):
+    """The address-space cap of a run's compiles, when it was not the default."""
+    gib = entry.get("mem_limit_gib", 4.0)
+    return "" if gib == 4.0 else f", {gib:g} GiB address-space cap per compile"
+
+
 def render(results):
     """The markdown table of every contract in the JSON, in CONTRACTS order."""
     rows = ["| contract (operations) | generator | generate s | lines | MB of C++ | files | "
-            "compile wall s | compile CPU s | max RSS GB | objects MB | text+data MB |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            "compile wall s | compile CPU s | max RSS GB | objects MB | text+data MB | "
+            "linked text+data MB | linked stripped MB |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     notes = []
     for name, c in CONTRACTS.items():
         e = results.get(name)
@@ -349,13 +385,14 @@ def render(results):
                 label += " -C (client only)"
             k = t.get("compile", {})
             if "failed" in k:  # what it used until it failed
-                comp = ["-", f"> {fmt_s(k['cpu_s'])}", f"> {k['max_rss_mb'] / 1024:.2f}", "-", "-"]
+                comp = ["-", f"> {fmt_s(k['cpu_s'])}", f"> {k['max_rss_mb'] / 1024:.2f}"] + ["-"] * 4
                 notes.append(f"{c['title']}, {label}: " + "; ".join(k["failed"]))
             elif k:
                 comp = [fmt_s(k["wall_s"]), fmt_s(k["cpu_s"]), f"{k['max_rss_mb'] / 1024:.2f}",
-                        f"{k['objects_bytes'] / 1e6:.1f}", f"{k['text_data_bytes'] / 1e6:.1f}"]
+                        f"{k['objects_bytes'] / 1e6:.1f}", f"{k['text_data_bytes'] / 1e6:.1f}"] + [
+                            f"{k[f] / 1e6:.1f}" if f in k else "-" for f in LINKED]
             else:
-                comp = ["-"] * 5
+                comp = ["-"] * 7
             rows.append(f"| {first} | {label} | {t['generate']['wall_s']:.2f} | {t['lines']:,} | "
                         f"{t['bytes'] / 1e6:.1f} | {k.get('files', '-')} | " + " | ".join(comp)
                         + " |")
@@ -369,14 +406,17 @@ def render(results):
                         f"{lk['wall_s'] / gk['wall_s']:.2f} | {lk['cpu_s'] / gk['cpu_s']:.2f} | "
                         f"{lk['max_rss_mb'] / gk['max_rss_mb']:.2f} | "
                         f"{lk['objects_bytes'] / gk['objects_bytes']:.2f} | "
-                        f"{lk['text_data_bytes'] / gk['text_data_bytes']:.2f} |")
+                        f"{lk['text_data_bytes'] / gk['text_data_bytes']:.2f} | " + " | ".join(
+                            f"{lk[f] / gk[f]:.2f}" if f in lk and f in gk else "" for f in LINKED)
+                        + " |")
     runs = []
     for name, c in CONTRACTS.items():
         for tool, label in (("lather", "lather"), ("gsoap", "gSOAP")):
             t = results.get(name, {}).get(tool)
             if t:
                 runs.append(f"* {c['title']}, {label}: {t['date']}, commit {t['commit']}, "
-                            f"-{t['opt']}, {t['jobs']} jobs, load average {t['load'][0]:.1f} -> "
+                            f"-{t['opt']}, {t['jobs']} jobs{cap(t)}, load average "
+                            f"{t['load'][0]:.1f} -> "
                             f"{t['load'][1]:.1f}: `{t['command']}`")
     return "\n".join(rows + [""] + runs + ([""] + ["* " + n for n in notes] if notes else []))
 
@@ -443,7 +483,8 @@ def main():
                         "%Y-%m-%d %H:%M UTC")
                     entry[tool] = measure(name, c, args, work)
                     entry[tool].update({
-                        "opt": args.opt, "jobs": args.jobs, "date": date, "command": command,
+                        "opt": args.opt, "jobs": args.jobs, "mem_limit_gib": args.mem_limit,
+                        "date": date, "command": command,
                         "commit": git_commit(),
                         "load": [round(load0, 1), round(os.getloadavg()[0], 1)]})
                 os.makedirs(os.path.dirname(args.json), exist_ok=True)
