@@ -14,9 +14,10 @@
 #         lather beside gSOAP's wsse plugin in the same run, ~1 minute.
 #   codegen  lather-wsdl2cpp beside gSOAP's wsdl2h + soapcpp2 on vSphere, EWS, Bing Ads and ONVIF
 #         device+media: generation time, lines, compile time at -j2 (wall, CPU) and object size
-#         of the generated code (bench/codegen.py; its options follow, e.g. `--contracts onvif`
-#         alone: ~13 CPU minutes at -O2; `--tools lather`, `--opt O0`, `--results
-#         bench/RESULTS.md`; `--help`). All four: hours at -O2 on this box.
+#         of the generated code (objects, their text+data, and linked into one program)
+#         (bench/codegen.py; its options follow, e.g. `--contracts onvif` alone: ~13 CPU minutes
+#         at -O2; `--tools lather`, `--opt O0`, `--mem-limit GIB` (one compile's address space,
+#         default 4), `--results bench/RESULTS.md`; `--help`). All four: hours at -O2 on this box.
 #
 # Environment: BUILD_DIR (default <repo>/build; configured if needed, the mode's target is
 # brought up to date first), REPETITIONS (default 3), MIN_TIME (seconds per repetition, 0.3).
