@@ -13,9 +13,16 @@ namespace lather::wsdl::detail {
 generate_result generator::run() {
   check_namespace();
   collect_roots();
-  for (const port_type* pt : m_.port_types())
-    if (ports_.count(pt))
-      port_files_.emplace(pt, unique_name(identifier(pt->name.local), file_stems_) + ".hpp");
+  std::set<std::string> classes;
+  for (const port_type* pt : m_.port_types()) {
+    if (!ports_.count(pt)) continue;
+    port_files_.emplace(pt, unique_name(identifier(pt->name.local), file_stems_) + ".hpp");
+    // Port types of one local name in two namespaces: Name, Name_2, ...
+    std::string cls = unique_name(identifier(pt->name.local), classes);
+    type_names_.insert(cls + "Client");
+    type_names_.insert(cls + "Service");
+    port_classes_.emplace(pt, std::move(cls));
+  }
   // The enumerations an encoded message reaches become std::string (SOAP encoding has none).
   for (const type* t : encoded_seen_)
     if (t->kind == type_kind::simple &&

@@ -8,8 +8,13 @@
 namespace lather::wsdl::detail {
 
 /// A C++ identifier for an XML name: other characters become '_', a leading digit gets '_',
-/// runs of '_' collapse (no reserved "__"), keywords and macros get a trailing '_'.
+/// runs of '_' collapse (no reserved "__"), "_X" becomes "x_X", keywords and macros get a
+/// trailing '_'.
 std::string identifier(std::string_view raw);
+
+/// `name` and `suffix` (identifiers) joined by one '_': "ping" or "ping_" with "async" give
+/// "ping_async", never a reserved "__".
+std::string joined(std::string_view name, std::string_view suffix);
 
 /// Orders names ignoring ASCII case (generated names are ASCII): the order of file stems, since
 /// on macOS and Windows file systems T.hpp and t.hpp are one file.
@@ -19,14 +24,14 @@ struct case_insensitive_less {
 /// The stems of the generated files (file.hpp), unique whatever the case.
 using file_stem_set = std::set<std::string, case_insensitive_less>;
 
-/// `base`, or base_2, base_3, ... : the first in neither `used` (which it joins, by its order)
-/// nor `avoid`.
+/// `base`, or base_2, base_3, ... (base2, base3 when it ends with '_': never "__"): the first
+/// in neither `used` (which it joins, by its order) nor `avoid`.
 template <class Less>
 std::string unique_name(std::string base, std::set<std::string, Less>& used,
                         const std::set<std::string>& avoid = {}) {
   if (!avoid.count(base) && used.insert(base).second) return base;
   for (int i = 2;; ++i) {
-    std::string n = base + "_" + std::to_string(i);
+    std::string n = joined(base, std::to_string(i));
     if (!avoid.count(n) && used.insert(n).second) return n;
   }
 }

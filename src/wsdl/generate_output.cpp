@@ -439,7 +439,7 @@ std::vector<detail::header_plan> generator::header_plans(const std::string& key,
       }
       auto [cls, added] = header_fault_classes_.try_emplace(fe->name.str());
       if (added) {
-        cls->second = unique_name(identifier(fe->name.local) + "_header_fault", type_names_);
+        cls->second = unique_name(joined(identifier(fe->name.local), "header_fault"), type_names_);
         names_.push_back("header fault " + fe->name.str() + " -> " + o_.cpp_namespace +
                          "::" + cls->second);
       }
@@ -489,7 +489,7 @@ std::vector<detail::fault_plan> generator::typed_faults(const std::string& key,
     }
     auto [cls, added] = fault_classes_.try_emplace(e->name.str());
     if (added) {
-      cls->second = unique_name(identifier(e->name.local) + "_fault", type_names_);
+      cls->second = unique_name(joined(identifier(e->name.local), "fault"), type_names_);
       names_.push_back("fault " + e->name.str() + " -> " + o_.cpp_namespace + "::" + cls->second);
     }
     message_structs_.insert(si->second);
@@ -505,10 +505,11 @@ void generator::emit_port_types() {
   for (const port_type* pt : m_.port_types()) {
     auto it = ports_.find(pt);
     if (it == ports_.end()) continue;
-    std::string cls = identifier(pt->name.local);
+    const std::string& cls = port_classes_.at(pt);
     const std::string& file = port_files_.at(pt);
     std::set<std::string> includes, methods;
     std::vector<detail::operation_plan> operations;
+    std::vector<std::string> renamed;  // names.txt: methods not named as their operation
     for (const binding_operation* bo : it->second) {
       std::string why;
       const struct_plan* req = nullptr;
@@ -570,8 +571,13 @@ void generator::emit_port_types() {
         includes.insert(res->file);
         message_structs_.insert(static_cast<std::size_t>(res - structs_.data()));
       }
-      std::string method = unique_name(identifier(bo->name), methods);
-      std::string async = unique_name(method + "_async", methods);
+      // A method never takes its class's name (that is the constructor's).
+      std::string method =
+          unique_name(identifier(bo->name), methods, {cls + "Client", cls + "Service"});
+      std::string async = unique_name(joined(method, "async"), methods);
+      if (method != bo->name || async != bo->name + "_async")
+        renamed.push_back("  method " + cls + "Client::" + method + ", " + async +
+                          " <- operation " + bo->name);
       operations.push_back({bo->name,
                             method,
                             async,
@@ -600,7 +606,7 @@ void generator::emit_port_types() {
         if ((res ? op.response_headers : op.request_headers).empty()) continue;
         std::string& type = res ? op.response_headers_type : op.request_headers_type;
         const std::string name =
-            unique_name(method + (res ? "_response_headers" : "_request_headers"), type_names_);
+            unique_name(joined(method, res ? "response_headers" : "request_headers"), type_names_);
         names_.push_back(key + " " + (res ? "response" : "request") + " headers -> " +
                          o_.cpp_namespace + "::" + name);
         type = qualified(name);
@@ -609,6 +615,7 @@ void generator::emit_port_types() {
     if (operations.empty()) continue;
     names_.push_back("portType " + pt->name.str() + " -> " + o_.cpp_namespace + "::" + cls +
                      "Client, " + cls + "Service (" + file + ")");
+    names_.insert(names_.end(), renamed.begin(), renamed.end());
     // After the methods: a contract's operation named like a member of the classes keeps its
     // name, the member takes another.
     auto member = [&](const std::string& base, const std::string& cls_member,
@@ -636,12 +643,7 @@ void generator::emit_port_types() {
       names_.push_back("  note: " + cls + "Service::" + mount_prefix +
                        "<k>() mount the operations of code_<k>.cpp (an operation's method "
                        "is mount_<k>)");
-    // client_: unique_name's client__2 would be a reserved identifier.
-    std::string client = "client_";
-    for (int i = 2; methods.count(client); ++i) client = "client_" + std::to_string(i) + "_";
-    if (client != "client_")
-      names_.push_back("  note: " + cls + "Client::" + client +
-                       " points to the lather::client (an operation's method is client_)");
+    std::string client = member("client_", cls + "Client::", " points to the lather::client");
     mock_index_.emplace(pt, mock_.port_types.size());
     mock_.port_types.push_back({pt->name.local,
                                 pt->name.str(),

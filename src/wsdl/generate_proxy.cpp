@@ -3,6 +3,7 @@
 // (no binding template is instantiated there); the output's CMakeLists.txt.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string_view>
 
 #include "generate_emit.hpp"
@@ -90,7 +91,7 @@ bool has_headers(const operation_plan& op) {
 }  // namespace
 
 std::string info_name(const std::string& cls, const operation_plan& op) {
-  return "lather_gen::" + cls + "_" + op.method;
+  return "lather_gen::" + joined(cls, op.method);
 }
 
 std::string join(std::initializer_list<std::string> items) {
@@ -204,6 +205,14 @@ std::string faults_header(const std::string& cpp_namespace,
 
 namespace {
 
+/// How an inline method calls `method`, another form of itself: through `this` when a
+/// parameter or local of the forms has that name (an operation "response" or "o").
+std::string self_call(const std::string& method) {
+  static const std::set<std::string, std::less<>> shadowed = {
+      "request", "response", "o", "done", "request_headers", "response_headers"};
+  return shadowed.count(method) ? "this->" + method : method;
+}
+
 /// The callback `_async` form of `op` without options, `params` then `done`, a callable taking
 /// the exception and `op`'s results (`with_headers`: the response's headers too): a template
 /// over the callable, so that a braced list is never `done` and `op_async(request, {})` is the
@@ -216,7 +225,7 @@ std::string async_callback_template(const operation_plan& op, bool with_headers,
       (with_headers && !op.response_headers.empty() ? ", " + op.response_headers_type + "&" : "");
   return "  template <std::invocable<" + types +
          "> Done, class Options = lather::call_options>\n  void " + op.async_method + "(" +
-         join({params, "Done done"}) + ") {\n    " + op.async_method + "(" +
+         join({params, "Done done"}) + ") {\n    " + self_call(op.async_method) + "(" +
          join({args, "std::function<void(" + types + ")>(std::move(done))", "Options{}"}) +
          ");\n  }\n";
 }
@@ -245,7 +254,8 @@ std::string header_async_declarations(const operation_plan& op) {
   text += "  template <std::same_as<" + op.request_headers_type +
           "> Headers, class Options = lather::call_options>\n  auto " + async + "(" +
           join({request_param(op, true), "const Headers& request_headers"}) + ") {\n    return " +
-          async + "(" + join({request_arg(op, true), "request_headers", "Options{}"}) + ");\n  }\n";
+          self_call(async) + "(" + join({request_arg(op, true), "request_headers", "Options{}"}) +
+          ");\n  }\n";
   text += "  " + future + " " + async + "(" + join({params, "lather::call_options o"}) + ");\n";
   return text;
 }
@@ -278,13 +288,13 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
         if (!gives && !out) {
           // call_options is complete where the call is made (lather/service/client.hpp).
           client += ", class Options = lather::call_options>\n  void " + method + "(" + params +
-                    ") {\n    " + method + "(" +
+                    ") {\n    " + self_call(method) + "(" +
                     join({request_arg(op), "request_headers", "Options{}"}) + ");\n  }\n";
         } else {
           client += ">\n  " + (gives ? Res : std::string("void")) + " " + method + "(" + params +
                     ") {\n" + (gives ? "    " + Res + " response;\n" : "") +
                     (out ? "    " + op.response_headers_type + " response_headers;\n" : "") +
-                    "    " + method + "(" +
+                    "    " + self_call(method) + "(" +
                     join({request_arg(op), "request_headers", gives ? "response" : "",
                           out ? "response_headers" : ""}) +
                     ");\n" + (gives ? "    return response;\n" : "") + "  }\n";
@@ -294,8 +304,8 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
         const std::string args =
             join({request_arg(op), op.request_headers.empty() ? "" : "request_headers",
                   gives ? "response" : "", out ? "response_headers" : ""});
-        client += "  void " + method + "(" + header_params(op) + ") {\n    " + method + "(" +
-                  join({args, "lather::call_options{}"}) + ");\n  }\n";
+        client += "  void " + method + "(" + header_params(op) + ") {\n    " + self_call(method) +
+                  "(" + join({args, "lather::call_options{}"}) + ");\n  }\n";
       }
       client +=
           "  void " + method + "(" + join({header_params(op), "lather::call_options o"}) + ");\n";
@@ -340,10 +350,10 @@ std::string port_type_header(const std::string& cpp_namespace, const port_type_p
     }
     // Inline: the library instantiates no response type's destructor for them.
     client += "  " + Res + " " + method + "(" + req + ") {\n    " + Res + " response;\n    " +
-              method + "(" + join({request_arg(op), "response"}) +
+              self_call(method) + "(" + join({request_arg(op), "response"}) +
               ");\n    return response;\n  }\n";
     client += "  " + Res + " " + method + "(" + join({req, "lather::call_options o"}) +
-              ") {\n    " + Res + " response;\n    " + method + "(" +
+              ") {\n    " + Res + " response;\n    " + self_call(method) + "(" +
               join({request_arg(op), "response", "std::move(o)"}) +
               ");\n    return response;\n  }\n";
     client += "  void " + method + "(" + join({req, Res + "& response"}) + ");\n";
@@ -703,7 +713,7 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
       }
       infos += info_row(op, thrower);
       empty |= !op.takes_request() || (!op.one_way && !op.gives_response());
-      refs += "constexpr const op_info& " + pt.cls + "_" + op.method + " = infos[" +
+      refs += "constexpr const op_info& " + joined(pt.cls, op.method) + " = infos[" +
               std::to_string(index++) + "];\n";
       methods += '\n';
       methods += client_methods(pt.cls, pt.client, op);

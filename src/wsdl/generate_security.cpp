@@ -39,9 +39,9 @@ std::string policy_statements(const std::string& target, const security_policy& 
 /// A base name for binding `local` whose three functions are all unused.
 std::string function_base(const std::string& local, std::set<std::string>& used) {
   for (int i = 1;; ++i) {
-    const std::string base = i == 1 ? local : local + "_" + std::to_string(i);
-    const std::string names[] = {base + "_security", base + "_server_security",
-                                 base + "_client_security"};
+    const std::string base = i == 1 ? local : joined(local, std::to_string(i));
+    const std::string names[] = {joined(base, "security"), joined(base, "server_security"),
+                                 joined(base, "client_security")};
     if (std::none_of(std::begin(names), std::end(names),
                      [&](const std::string& n) { return used.count(n) != 0; })) {
       used.insert(std::begin(names), std::end(names));
@@ -73,7 +73,7 @@ std::string security_header(const generate_options& o, const model& m) {
       for (const binding_operation& op : b->operations) refuse_unsupported(*b, op.security);
     }
     const std::string base = function_base(identifier(b->name.local), names);
-    const std::string name = base + "_security";
+    const std::string name = joined(base, "security");
     const std::string endpoint = policy_statements("b.security", b->security);
     functions += "\n/// WS-SecurityPolicy of binding " + b->name.str() +
                  " and of its operations.\ninline lather::wsdl::binding " + name +
@@ -95,14 +95,15 @@ std::string security_header(const generate_options& o, const model& m) {
                  "'s policy requires of each request, to install() on the service\n"
                  "/// (std::invalid_argument for a policy lather::wsse cannot satisfy).\n"
                  "inline std::unique_ptr<lather::wsse::server_security> " +
-                 base + "_server_security(lather::wsse::password_lookup lookup) {\n" +
+                 joined(base, "server_security") + "(lather::wsse::password_lookup lookup) {\n" +
                  "  return lather::wsse::server_security_for(" + name +
                  "(), std::move(lookup));\n}\n" + "\n/// What binding " + b->name.local +
                  "'s policy has a client send, with `mine`, to install() on the client\n"
                  "/// (std::invalid_argument for a policy lather::wsse cannot satisfy or missing "
                  "credentials).\n"
                  "inline lather::wsse::client_security " +
-                 base + "_client_security(const lather::wsse::policy_credentials& mine) {\n" +
+                 joined(base, "client_security") +
+                 "(const lather::wsse::policy_credentials& mine) {\n" +
                  "  return lather::wsse::client_security_for(" + name + "(), mine);\n}\n";
   }
   if (functions.empty()) return {};

@@ -480,8 +480,8 @@ TEST(WsdlGenerate, ClassMembersGiveWayToOperations) {
         named{"mount_1", "void mount_on(lather::service& s) {\n    mount_2_1(s);",
               "note: PService::mount_2_<k>() mount the operations of code_<k>.cpp (an "
               "operation's method is mount_<k>)"},
-        named{"client_", "lather::client* client_2_;",
-              "note: PClient::client_2_ points to the lather::client (an operation's method is "
+        named{"client_", "lather::client* client_2;",
+              "note: PClient::client_2 points to the lather::client (an operation's method is "
               "client_)"}}) {
     std::string wsdl = doc_wsdl(schema);
     for (std::size_t at; (at = wsdl.find("name=\"op\"")) != std::string::npos;)
