@@ -29,16 +29,6 @@ class current_call_scope {
   call_context* previous_;
 };
 
-// empty_body()'s value: nothing, one address for every message.
-char no_value;
-void* no_value_created() {
-  return &no_value;
-}
-void* no_value_moved(void*) {
-  return &no_value;
-}
-void no_value_destroyed(void*) noexcept {}
-void no_value_reset(void*) {}
 }  // namespace
 
 call_context& current_call_context() {
@@ -50,19 +40,12 @@ call_context& current_call_context() {
 }
 
 const message_type& empty_body() noexcept {
-  static const message_type t{{},
-                              {},
-                              false,
-                              &no_value_created,
-                              &no_value_destroyed,
-                              &no_value_reset,
-                              &no_value_moved,
-                              nullptr,
-                              nullptr,
-                              nullptr,
-                              nullptr,
-                              nullptr,
-                              {true, nullptr, nullptr}};
+  // Size 0: no value (message_type::create() gives one address for every message).
+  static const message_type t = [] {
+    message_type m;
+    m.schema.expressible = true;
+    return m;
+  }();
   return t;
 }
 
@@ -216,13 +199,11 @@ class erased_operation final : public operation_entry {
   }
 
  private:
-  using object = std::unique_ptr<void, void (*)(void*) noexcept>;
-  static void destroy_none(void*) noexcept {}
   struct slot {
     slot(const message_type& req, const message_type* resp)
-        : request(req.create(), req.destroy),
-          response(resp ? resp->create() : nullptr, resp ? resp->destroy : &destroy_none) {}
-    object request, response;
+        : request(make_message_value(req)),
+          response(resp ? make_message_value(*resp) : message_value(nullptr, {resp})) {}
+    message_value request, response;
   };
 
   const message_type& request_;
@@ -313,7 +294,7 @@ class typed_headers final : public call_state {
   struct entry {
     std::string_view ns, local;  // the registration's, which outlives the call
     const message_type* type;
-    std::unique_ptr<void, void (*)(void*) noexcept> value;
+    message_value value;
     bool present = false;
   };
   void clear() override {
@@ -322,7 +303,7 @@ class typed_headers final : public call_state {
   entry& find(std::string_view ns, std::string_view local, const message_type& t) {
     for (entry& e : entries)
       if (e.type == &t && e.ns == ns && e.local == local) return e;
-    entries.push_back({ns, local, &t, {t.create(), t.destroy}});
+    entries.push_back({ns, local, &t, make_message_value(t)});
     return entries.back();
   }
   std::vector<entry> entries;

@@ -17,7 +17,9 @@
 // literal entries, an RPC/encoded one (meta<T>::encoding) the encoded ones; the others are null.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -50,12 +52,23 @@ struct message_schema {
 
 /// One message type T (a struct bound with lather::meta<T>), type-erased: `void*` points to a T.
 struct message_type {
-  std::string_view ns, name;                  ///< meta<T>::ns, meta<T>::name
-  bool encoded = false;                       ///< RPC/encoded (meta<T>::encoding is soap)
-  void* (*create)() = nullptr;                ///< new T{}
-  void (*destroy)(void*) noexcept = nullptr;  ///< delete
-  void (*reset)(void*) = nullptr;             ///< = T{}
-  void* (*create_moved)(void*) = nullptr;     ///< new T(std::move(*p))
+  std::string_view ns, name;  ///< meta<T>::ns, meta<T>::name
+  bool encoded = false;       ///< RPC/encoded (meta<T>::encoding is soap)
+
+  // lifetime: T's layout and three functions per T; create(), destroy(), reset() and
+  // create_moved() are built on them once, in the library. Size 0: no value (empty_body()):
+  // create() gives one address for every message and nothing is constructed.
+  std::size_t size = 0, align = 0;                         ///< sizeof(T), alignof(T)
+  void (*construct)(void* at) = nullptr;                   ///< new (at) T{}
+  void (*destruct)(void* p) noexcept = nullptr;            ///< p->~T()
+  void (*move_construct)(void* at, void* from) = nullptr;  ///< new (at) T(std::move(*from))
+  /// *p = T{} for a T whose T{} can throw (nullptr: destruct then construct).
+  void (*assign_default)(void* p) = nullptr;
+
+  void* create() const;                  ///< new T{}
+  void destroy(void* p) const noexcept;  ///< delete (of what create() or create_moved() gave)
+  void reset(void* p) const;             ///< *p = T{}
+  void* create_moved(void* p) const;     ///< new T(std::move(*p))
 
   // literal
   /// T's attributes and children into an open element (bind::write_content).
@@ -74,6 +87,18 @@ struct message_type {
 
   message_schema schema;
 };
+
+/// Destroys what a message_type created (message_type::destroy).
+struct message_deleter {
+  const message_type* type;
+  void operator()(void* p) const noexcept { type->destroy(p); }
+};
+/// A value a message_type created, owned.
+using message_value = std::unique_ptr<void, message_deleter>;
+/// A new T{} of `t`, owned.
+inline message_value make_message_value(const message_type& t) {
+  return message_value(t.create(), message_deleter{&t});
+}
 
 /// T's table (defined in lather/service/detail/message_type_of.hpp, which service.hpp includes).
 template <class T>

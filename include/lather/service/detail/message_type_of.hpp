@@ -2,6 +2,7 @@
 // lather/service/message_type.hpp, built from T's binding (needs service.hpp's includes).
 #pragma once
 
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -22,10 +23,16 @@ constexpr message_type make_message_type() {
   m.name = meta<T>::name;
   m.encoded = soap::encoded_message<T>;
   if constexpr ((Parts & lifetime) != 0) {
-    m.create = []() -> void* { return new T{}; };
-    m.destroy = [](void* p) noexcept { delete static_cast<T*>(p); };
-    m.reset = [](void* p) { *static_cast<T*>(p) = T{}; };
-    m.create_moved = [](void* p) -> void* { return new T(std::move(*static_cast<T*>(p))); };
+    // The least code per T: the library allocates, frees and resets over these.
+    m.size = sizeof(T);
+    m.align = alignof(T);
+    m.construct = [](void* at) { ::new (at) T{}; };
+    m.destruct = [](void* p) noexcept { static_cast<T*>(p)->~T(); };
+    m.move_construct = [](void* at, void* from) {
+      ::new (at) T(std::move(*static_cast<T*>(from)));
+    };
+    if constexpr (!std::is_nothrow_default_constructible_v<T>)
+      m.assign_default = [](void* p) { *static_cast<T*>(p) = T{}; };
   }
   if constexpr ((Parts & writes) != 0) {
     if constexpr (soap::encoded_message<T>) {

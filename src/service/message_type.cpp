@@ -1,0 +1,68 @@
+// message_type's lifetime over the three functions each message type has: allocation as
+// `new T` and `delete` do it (sized, over-aligned when T is), so either may free the other's.
+#include "lather/service/message_type.hpp"
+
+#include <new>
+
+namespace lather {
+namespace {
+
+// What a size-0 message_type (empty_body()) creates: nothing, one address for every message.
+char no_value;
+
+bool over_aligned(const message_type& t) noexcept {
+  return t.align > __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+}
+
+void* allocate(const message_type& t) {
+  return over_aligned(t) ? ::operator new(t.size, std::align_val_t(t.align))
+                         : ::operator new(t.size);
+}
+
+void deallocate(const message_type& t, void* p) noexcept {
+  if (over_aligned(t))
+    ::operator delete(p, t.size, std::align_val_t(t.align));
+  else
+    ::operator delete(p, t.size);
+}
+
+}  // namespace
+
+void* message_type::create() const {
+  if (size == 0) return &no_value;
+  void* p = allocate(*this);
+  try {
+    construct(p);
+  } catch (...) {
+    deallocate(*this, p);
+    throw;
+  }
+  return p;
+}
+
+void message_type::destroy(void* p) const noexcept {
+  if (size == 0 || p == nullptr) return;
+  destruct(p);
+  deallocate(*this, p);
+}
+
+void message_type::reset(void* p) const {
+  if (size == 0) return;
+  if (assign_default) return assign_default(p);
+  destruct(p);
+  construct(p);  // T{} does not throw (else assign_default is set)
+}
+
+void* message_type::create_moved(void* p) const {
+  if (size == 0) return &no_value;
+  void* q = allocate(*this);
+  try {
+    move_construct(q, p);
+  } catch (...) {
+    deallocate(*this, q);
+    throw;
+  }
+  return q;
+}
+
+}  // namespace lather
