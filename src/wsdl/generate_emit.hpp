@@ -63,6 +63,9 @@ struct operation_plan {
   /// hold them (qualified C++ names; "" when there is none).
   std::vector<header_plan> request_headers, response_headers;
   std::string request_headers_type, response_headers_type;
+  /// The structs those names are: the type itself, or (an alias) the first operation's of the
+  /// port type with the same headers, whose struct and code its operations share.
+  std::string request_headers_struct, response_headers_struct;
 };
 
 struct port_type_plan {

@@ -510,6 +510,8 @@ void generator::emit_port_types() {
     std::set<std::string> includes, methods;
     std::vector<detail::operation_plan> operations;
     std::vector<std::string> renamed;  // names.txt: methods not named as their operation
+    // A header list (its members, types and elements) -> the struct that holds it.
+    std::map<std::string, std::string> headers_structs;
     for (const binding_operation* bo : it->second) {
       std::string why;
       const struct_plan* req = nullptr;
@@ -597,6 +599,8 @@ void generator::emit_port_types() {
                             {},
                             {},
                             "",
+                            "",
+                            "",
                             ""});
       detail::operation_plan& op = operations.back();
       const std::string key = pt->name.local + "." + bo->name;
@@ -610,6 +614,12 @@ void generator::emit_port_types() {
         names_.push_back(key + " " + (res ? "response" : "request") + " headers -> " +
                          o_.cpp_namespace + "::" + name);
         type = qualified(name);
+        std::string list = res ? "response" : "request";
+        for (const detail::header_plan& h : res ? op.response_headers : op.request_headers)
+          list += "\n" + h.member + " " + h.type + " {" + h.ns + "}" + h.element +
+                  (h.required ? " required" : "");
+        (res ? op.response_headers_struct : op.request_headers_struct) =
+            headers_structs.emplace(list, type).first->second;
       }
     }
     if (operations.empty()) continue;

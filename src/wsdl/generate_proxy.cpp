@@ -148,6 +148,14 @@ std::string header_structs(const operation_plan& op) {
   for (int res = 0; res < 2; ++res) {
     const std::vector<header_plan>& headers = res ? op.response_headers : op.request_headers;
     if (headers.empty()) continue;
+    const std::string& type = res ? op.response_headers_type : op.request_headers_type;
+    const std::string& shared = res ? op.response_headers_struct : op.request_headers_struct;
+    if (type != shared) {  // the same headers as an earlier operation's: its struct
+      text += "/// The SOAP headers of " + op.name + "'s " + (res ? "response" : "request") +
+              ": those of " + unqualified(shared) + ".\nusing " + unqualified(type) + " = " +
+              unqualified(shared) + ";\n\n";
+      continue;
+    }
     text += "/// The SOAP headers (soap:header) of " + op.name + "'s " +
             (res ? "response: absent ones stay std::nullopt"
                  : "request: std::nullopt ones are not sent") +
@@ -483,8 +491,7 @@ std::string client_methods(const std::string& cls, const std::string& client_mem
 /// The registration of `op` by mount_<k>() of class `service` (`cls` + "Service"): its entry
 /// in the table that lather_gen::mount registers. The constant arrays it refers to go to
 /// `statics`, each distinct one once (`named` maps a type and rows to its name).
-std::string registration(const std::string& cls, const operation_plan& op,
-                         const std::array<std::string, 2>& rows,
+std::string registration(const std::string& cls, const operation_plan& op, const std::string& set,
                          std::map<std::string, std::string>& named, std::string& statics) {
   const std::string service = cls + "Service";
   auto table = [&](const std::string& type, const std::string& name, const std::string& list) {
@@ -519,7 +526,7 @@ std::string registration(const std::string& cls, const operation_plan& op,
     }
   std::string text = "    {&" + info_name(cls, op) + ",\n     ";
   if (has_headers(op)) {
-    text += "{nullptr, nullptr,\n     " + header_handler(service, op, rows) + "}";
+    text += "{nullptr, nullptr,\n     " + header_handler(service, op, set) + "}";
   } else {
     const bool req = op.takes_request(), res = op.gives_response();
     text += "{[](void* self, const void*" + std::string(req ? " request" : "") + ", void*" +
@@ -692,7 +699,7 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
   for (std::size_t p : used) out.includes.push_back("\"" + port_types[p].header + "\"");
   // Operations with typed faults: throw_<k>_<i>() throws what they receive as its class, one
   // function per distinct list of typed faults.
-  std::map<std::string, std::string> throwers, rows_named;
+  std::map<std::string, std::string> throwers, rows_named, sets_named;
   std::string thrower_text, infos, refs, rows_text, methods;
   bool headers = false, empty = false;
   std::size_t index = 0;
@@ -717,14 +724,16 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
               std::to_string(index++) + "];\n";
       methods += '\n';
       methods += client_methods(pt.cls, pt.client, op);
-      std::array<std::string, 2> rows;
+      std::string set;
       if (has_headers(op)) {
         headers = true;
-        rows = {header_rows(op, false, rows_named, rows_text),
-                header_rows(op, true, rows_named, rows_text)};
-        methods += header_methods(pt.cls, pt.client, op, rows);
+        set = header_set(op,
+                         {header_rows(op, false, rows_named, rows_text),
+                          header_rows(op, true, rows_named, rows_text)},
+                         sets_named, rows_text);
+        methods += header_methods(pt.cls, pt.client, op, set);
       }
-      entries += registration(pt.cls, op, rows, statics_named, statics);
+      entries += registration(pt.cls, op, set, statics_named, statics);
     }
     methods += "\nvoid " + pt.cls + "Service::" + mount_name(pt, k) + "(lather::service& s) {\n" +
                statics + "  static constexpr lather_gen::op_entry ops[] = {\n" + entries +

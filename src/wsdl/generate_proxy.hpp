@@ -48,14 +48,21 @@ std::string_view header_start();
 std::string header_rows(const operation_plan& op, bool response,
                         std::map<std::string, std::string>& named, std::string& statics);
 
+/// The functions that send, read, take and give the headers of `op` and of every operation
+/// with the same headers structs and rows (`rows`: header_rows()), in `statics` once per
+/// distinct set (`named` maps a set to its number): the number N of use_headers_N,
+/// start_headers_N and serve_headers_N.
+std::string header_set(const operation_plan& op, const std::array<std::string, 2>& rows,
+                       std::map<std::string, std::string>& named, std::string& statics);
+
 /// The client methods of `op` (class `cls` + "Client", its lather::client* `client_member`)
-/// that take and give its SOAP headers; `rows`: its request's and response's header rows.
+/// that take and give its SOAP headers; `set`: its header_set().
 std::string header_methods(const std::string& cls, const std::string& client_member,
-                           const operation_plan& op, const std::array<std::string, 2>& rows);
+                           const operation_plan& op, const std::string& set);
 
 /// The handler of `op`, which has SOAP headers, for a lather::message_handler's with_context
-/// (class `service`).
+/// (class `service`; `set`: its header_set()).
 std::string header_handler(const std::string& service, const operation_plan& op,
-                           const std::array<std::string, 2>& rows);
+                           const std::string& set);
 
 }  // namespace lather::wsdl::detail

@@ -163,8 +163,6 @@ struct header_callback_ops {
   void* (*take)(void* done);
   void (*destroy)(void* done) noexcept;
   void (*call)(void* done, std::exception_ptr error, void* response, void* response_headers);
-  /// Deletes an RH.
-  void (*destroy_headers)(void* response_headers) noexcept;
 };
 template <class Res, class RH>
 struct header_callback {
@@ -202,9 +200,6 @@ template <class Res, class RH>
         f(std::move(error), *static_cast<Res*>(response));
       else
         f(std::move(error), *static_cast<Res*>(response), *static_cast<RH*>(response_headers));
-    },
-    [](void* response_headers) noexcept {
-      if constexpr (!std::is_void_v<RH>) delete static_cast<RH*>(response_headers);
     }};
 /// What such a call keeps until it completes: the request's header values, moved out of the
 /// caller's struct, the callback and the response's headers struct it gets.
@@ -215,13 +210,19 @@ struct held_headers {
   ~held_headers() {
     for (auto& [t, v] : values) t->destroy(v);
     if (done) ops->destroy(done);
-    if (response_headers) ops->destroy_headers(response_headers);
+    if (response_headers) destroy_headers(response_headers);
   }
   std::vector<std::pair<const lather::message_type*, void*>> values;
   const header_callback_ops* ops = nullptr;
   void* done = nullptr;
   void* response_headers = nullptr;
+  void (*destroy_headers)(void*) noexcept = nullptr;
 };
+
+/// An operation's method of a service class called with its request's headers struct and its
+/// response's (serve_headers_<N>).
+using serve_fn = void (*)(void* self, const void* request, void* request_headers, void* response,
+                          void* response_headers);
 
 }  // namespace lather_gen
 )";
@@ -243,85 +244,130 @@ std::string header_rows(const operation_plan& op, bool response,
   return "lather_gen::" + it->second;
 }
 
-/// The client methods of `op` that take and give its SOAP headers (after client_methods());
-/// `rows`: its request's and response's header rows (header_rows()).
+namespace {
+
+/// "const X& request_headers, Y& response_headers" of `op`'s headers structs (`in_const`:
+/// the request's by const reference, else by reference), those it has.
+std::string set_params(const operation_plan& op, bool in_const, bool with_out = true) {
+  return join({op.request_headers.empty()
+                   ? ""
+                   : (in_const ? "const " : "") + op.request_headers_struct + "& request_headers",
+               op.response_headers.empty() || !with_out
+                   ? ""
+                   : op.response_headers_struct + "& response_headers"});
+}
+
+}  // namespace
+
+std::string header_set(const operation_plan& op, const std::array<std::string, 2>& rows,
+                       std::map<std::string, std::string>& named, std::string& statics) {
+  const bool in = !op.request_headers.empty(), out = !op.response_headers.empty();
+  const std::string key =
+      op.request_headers_struct + " " + op.response_headers_struct + " " + rows[0] + " " + rows[1];
+  auto [it, added] = named.emplace(key, std::to_string(named.size() + 1));
+  if (!added) return it->second;
+  const std::string& n = it->second;
+  const std::string in_array =
+      in ? "  void* const in[] = " + members("request_headers.", op.request_headers) + ";\n" : "";
+  const std::string in_arg = in ? "in" : "{}", out_arg = out ? "out" : "{}";
+  // The client's call: the request's headers sent, the response's read.
+  std::string text = "\n/// The headers of " + op.name +
+                     " and of the operations with the same ones: sent and read by a call,\n"
+                     "/// moved into an asynchronous call, taken and given by the service.\n";
+  text +=
+      "[[maybe_unused]] void use_headers_" + n + "(" +
+      join({"lather::call_options& o", set_params(op, true)}) + ") {\n" +
+      (in ? "  const void* const in[] = " + members("request_headers.", op.request_headers) + ";\n"
+          : "") +
+      (out ? "  void* const out[] = " + members("response_headers.", op.response_headers) + ";\n"
+           : "") +
+      "  use_headers(o, " + rows[0] + ", " + in_arg + ", " + rows[1] + ", " + out_arg + ");\n}\n";
+  text += "[[maybe_unused]] std::shared_ptr<lather::detail::async_state> start_headers_" + n +
+          "(\n    " +
+          join({"lather::client& c, const op_info& i, void* request, lather::call_options o",
+                set_params(op, false, false), "void* done, const header_callback_ops* ops"}) +
+          ") {\n" + in_array;
+  if (out)
+    text += "  auto* response_headers = new " + op.response_headers_struct +
+            ";\n  void* const out[] = " + members("response_headers->", op.response_headers) +
+            ";\n";
+  text += "  return start_with_headers(c, i, request, std::move(o), " + rows[0] + ", " + in_arg +
+          ", " + rows[1] + ", " + out_arg + ", done, " +
+          (out ? "response_headers, &destroy<" + op.response_headers_struct + ">"
+               : std::string("nullptr, nullptr")) +
+          ", ops);\n}\n";
+  // The service's handler: the request's headers from the call's context, the method called
+  // with both structs, the response's added to the context.
+  text += "[[maybe_unused]] void serve_headers_" + n +
+          "(void* self, lather::call_context& ctx, const void* request,\n"
+          "                                     void* response, serve_fn call) {\n";
+  if (in)
+    text += "  " + op.request_headers_struct + " request_headers;\n" + in_array +
+            "  take_headers(ctx, " + rows[0] + ", in);\n";
+  if (out) text += "  " + op.response_headers_struct + " response_headers;\n";
+  text += "  call(self, request, " + std::string(in ? "&request_headers" : "nullptr") +
+          ", response, " + (out ? "&response_headers" : "nullptr") + ");\n";
+  if (out)
+    text += "  void* const out[] = " + members("response_headers.", op.response_headers) +
+            ";\n  give_headers(ctx, " + rows[1] + ", out);\n";
+  if (!in && !out) text += "  (void)ctx;\n";
+  statics += text + "}\n";
+  return n;
+}
+
 std::string header_methods(const std::string& cls, const std::string& client_member,
-                           const operation_plan& op, const std::array<std::string, 2>& rows) {
+                           const operation_plan& op, const std::string& set) {
   const std::string &Res = op.response_type, &method = op.method;
   const std::string client = cls + "Client::", info = info_name(cls, op);
   const bool in = !op.request_headers.empty(), out = !op.response_headers.empty();
-  const std::string in_array =
-      in ? "  const void* const in[] = " + members("request_headers.", op.request_headers) + ";\n"
-         : "";
   // (The form without options is inline in the header.)
-  std::string text = "void " + client + method + "(" +
-                     join({header_params(op), "lather::call_options o"}) + ") {\n" + in_array;
-  if (out)
-    text += "  void* const out[] = " + members("response_headers.", op.response_headers) + ";\n";
-  text += "  lather_gen::use_headers(o, " + rows[0] + ", " + (in ? "in" : "{}") + ", " + rows[1] +
-          ", " + (out ? "out" : "{}") + ");\n  lather_gen::call(*" + client_member + ", " + info +
-          ", " + request_pointer(op) + ", " + (op.gives_response() ? "&response" : "nullptr") +
-          ", &o);\n}\n";
+  std::string text =
+      "void " + client + method + "(" + join({header_params(op), "lather::call_options o"}) +
+      ") {\n" + "  lather_gen::use_headers_" + set + "(" +
+      join({"o", in ? "request_headers" : "", out ? "response_headers" : ""}) +
+      ");\n  lather_gen::call(*" + client_member + ", " + info + ", " + request_pointer(op) + ", " +
+      (op.gives_response() ? "&response" : "nullptr") + ", &o);\n}\n";
 
   // Asynchronous: the request's header values move into the call (lather_gen::held_headers),
   // which owns the response's headers struct and the callback.
   const std::string& async = op.async_method;
-  const std::string F = header_async_done(op), RH = op.response_headers_type;
-  std::string setup =
-      in ? "  void* const in[] = " + members("request_headers.", op.request_headers) + ";\n"
-         : std::string();
-  if (out)
-    setup += "  auto* response_headers = new " + RH +
-             ";\n  void* const out[] = " + members("response_headers->", op.response_headers) +
-             ";\n";
+  const std::string F = header_async_done(op);
   auto start = [&](bool callback) {
-    return "lather_gen::start_with_headers(*" + client_member + ", " + info + ", " +
-           request_pointer(op) + ", std::move(o), " + rows[0] + ", " + (in ? "in" : "{}") + ", " +
-           rows[1] + ", " + (out ? "out" : "{}") +
-           (callback ? ", &done, " + std::string(out ? "response_headers" : "nullptr") +
-                           ",\n      &lather_gen::header_callback_of<" +
+    return "lather_gen::start_headers_" + set + "(" +
+           join({"*" + client_member, info, request_pointer(op), "std::move(o)",
+                 in ? "request_headers" : ""}) +
+           (callback ? ", &done,\n      &lather_gen::header_callback_of<" +
                            (op.gives_response() ? Res : std::string("void")) + ", " +
-                           (out ? RH : "void") + ">)"
-                     : std::string(", nullptr, nullptr, nullptr)"));
+                           (out ? op.response_headers_type : "void") + ">)"
+                     : std::string(", nullptr, nullptr)"));
   };
   const std::string params = header_async_params(op);
   text += "void " + client + async + "(" + join({params, F + " done", "lather::call_options o"}) +
-          ") {\n" + setup + "  " + start(true) + ";\n}\n";
+          ") {\n  " + start(true) + ";\n}\n";
   if (!out) {
     const std::string future =
         "lather::future<" + (op.gives_response() ? Res : std::string("void")) + ">";
     text += future + " " + client + async + "(" + join({params, "lather::call_options o"}) +
-            ") {\n" + setup + "  return " + future + "(" + start(false) + ");\n}\n";
+            ") {\n  return " + future + "(" + start(false) + ");\n}\n";
   }
   return text;
 }
 
-/// The handler of `op`, which has SOAP headers, for a lather::message_handler's with_context:
-/// its request headers from the call's context, the response's added to it.
 std::string header_handler(const std::string& service, const operation_plan& op,
-                           const std::array<std::string, 2>& rows) {
-  std::string text = "[](void* self, lather::call_context& ctx, const void* " +
-                     std::string(op.takes_request() ? "request" : "") + ", void* " +
-                     std::string(op.gives_response() ? "response" : "") + ") {\n";
+                           const std::string& set) {
+  const bool in = !op.request_headers.empty(), out = !op.response_headers.empty();
   std::string args =
       op.takes_request() ? "*static_cast<const " + op.request_type + "*>(request)" : "";
-  if (!op.request_headers.empty()) {
-    text += "       " + op.request_headers_type + " request_headers;\n       void* const in[] = " +
-            members("request_headers.", op.request_headers) +
-            ";\n       lather_gen::take_headers(ctx, " + rows[0] + ", in);\n";
-    args = join({args, "request_headers"});
-  }
+  if (in) args = join({args, "*static_cast<const " + op.request_headers_type + "*>(in)"});
   if (op.gives_response()) args = join({args, "*static_cast<" + op.response_type + "*>(response)"});
-  if (!op.response_headers.empty()) {
-    text += "       " + op.response_headers_type + " response_headers;\n";
-    args = join({args, "response_headers"});
-  }
-  text += "       static_cast<" + service + "*>(self)->" + op.method + "(" + args + ");\n";
-  if (!op.response_headers.empty())
-    text += "       void* const out[] = " + members("response_headers.", op.response_headers) +
-            ";\n       lather_gen::give_headers(ctx, " + rows[1] + ", out);\n";
-  if (op.response_headers.empty() && op.request_headers.empty()) text += "       (void)ctx;\n";
-  return text + "     }";
+  if (out) args = join({args, "*static_cast<" + op.response_headers_type + "*>(out)"});
+  return "[](void* self, lather::call_context& ctx, const void* request, void* response) {\n"
+         "       lather_gen::serve_headers_" +
+         set + "(self, ctx, request, response,\n         [](void* self, const void* " +
+         (op.takes_request() ? "request" : "") + ", void* " + (in ? "in" : "") + ", void* " +
+         (op.gives_response() ? "response" : "") + ", void* " + (out ? "out" : "") +
+         ") {\n           static_cast<" + service + "*>(self)->" + op.method + "(" + args +
+         ");\n         });\n     }";
 }
 
 /// The asynchronous call of an operation with SOAP headers (after common_tail, in lather_gen).
@@ -329,15 +375,18 @@ std::string_view header_start() {
   return R"(
 /// Starts an asynchronous call of `i` with `o` and i's settings that sends the request's
 /// headers `in` (moved into the call) and reads the response's into `out` (members of
-/// `*response_headers`, an RH), then calls `*done` (moved; nullptr: none), both as `ops` says.
+/// `*response_headers`, which `destroy_headers` deletes), then calls `*done` (moved; nullptr:
+/// none) as `ops` says.
 [[maybe_unused]] std::shared_ptr<lather::detail::async_state> start_with_headers(
     lather::client& cl, const op_info& i, void* request, lather::call_options o,
     std::span<const header_row> rows, std::span<void* const> in,
     std::span<const header_row> response_rows, std::span<void* const> out, void* done,
-    void* response_headers, const header_callback_ops* ops) {
+    void* response_headers, void (*destroy_headers)(void*) noexcept,
+    const header_callback_ops* ops) {
   auto* h = new held_headers;
   h->ops = ops;
   h->response_headers = response_headers;
+  h->destroy_headers = destroy_headers;
   std::function<void(std::exception_ptr, void*)> completion = lather::detail::erased_done(
       h, &destroy<held_headers>, [](void* p, std::exception_ptr error, void* response) {
         const held_headers& h = *static_cast<held_headers*>(p);

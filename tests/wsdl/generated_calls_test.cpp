@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Calls.hpp"
@@ -56,6 +57,10 @@ class pings_impl : public callsgen::PingsService {
     count += in.count;
     if (headers.session) sessions.push_back(headers.session->id);
   }
+  void pong(const callsgen::pong& in, const callsgen::pong_request_headers& headers) override {
+    count += in.count;
+    if (headers.session) sessions.push_back("pong " + headers.session->id);
+  }
   int count = 0;
   std::vector<std::string> sessions;
 };
@@ -89,6 +94,20 @@ TEST_F(GeneratedOneWay, ReturnsOnceAccepted) {
   EXPECT_EQ(service_.pings.count, 12);
   // the connection serves the next call
   EXPECT_EQ(calls_.echo({"still"}, callsgen::echo_request_headers{{"s"}, {}}).text, "still");
+}
+
+// Operations with the same SOAP headers share their headers struct (and its code): pong's
+// headers are ping's, each method still sends them and its service method gets them.
+TEST_F(GeneratedOneWay, SameHeadersShareTheirStruct) {
+  static_assert(std::is_same_v<callsgen::pong_request_headers, callsgen::ping_request_headers>);
+  callsgen::pong_request_headers headers;
+  headers.session = callsgen::Session{"p1"};
+  pings_.pong({2}, headers);
+  pings_.ping({3}, headers);
+  headers.session->id = "p2";
+  pings_.pong_async({4}, headers).get();
+  EXPECT_EQ(service_.pings.count, 9);
+  EXPECT_EQ(service_.pings.sessions, (std::vector<std::string>{"pong p1", "p1", "pong p2"}));
 }
 
 // A braced list as the second argument is call_options, as for an operation without headers
