@@ -203,6 +203,13 @@ found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
 
 }  // namespace
 
+const complex_vt* no_base_vt() noexcept {
+  return nullptr;
+}
+vt_list no_derived_vts() noexcept {
+  return {};
+}
+
 xsi_attrs find_xsi(std::span<const xml::attribute> attributes) noexcept {
   xsi_attrs x;
   for (const xml::attribute& a : attributes) {

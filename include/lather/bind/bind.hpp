@@ -448,10 +448,7 @@ constexpr field_match make_match() {
 
 template <class T>
 const complex_vt* base_vt() {
-  if constexpr (derived_type<T>)
-    return &vt_of<typename meta<T>::base>();
-  else
-    return nullptr;
+  return &vt_of<typename meta<T>::base>();
 }
 
 template <class T>
@@ -461,6 +458,22 @@ vt_list derived_vts() {
     static const std::array<const complex_vt*, sizeof...(Ds)> list = {&vt_of<Ds>()...};
     return list;
   }(derived_types_of<T>{});
+}
+
+/// complex_vt::base and complex_vt::derived of T: the shared ones when it has none.
+template <class T>
+constexpr auto base_vt_fn() {
+  if constexpr (derived_type<T>)
+    return &base_vt<T>;
+  else
+    return &no_base_vt;
+}
+template <class T>
+constexpr auto derived_vts_fn() {
+  if constexpr (std::is_same_v<derived_types_of<T>, types<>>)
+    return &no_derived_vts;
+  else
+    return &derived_vts<T>;
 }
 
 template <class T>
@@ -481,7 +494,7 @@ struct complex_vt_of {
   static constexpr complex_vt value = {meta<T>::name,   meta<T>::ns,
                                        matches.data(),  static_cast<std::uint32_t>(matches.size()),
                                        text_index_v<T>, &finalize_thunk<T>,
-                                       &base_vt<T>,     &derived_vts<T>};
+                                       base_vt_fn<T>(), derived_vts_fn<T>()};
 };
 
 // ---- writing ----

@@ -197,7 +197,8 @@ void codec<M>::finalize(void* obj, std::uint32_t count, const field_match& f) {
   M& m = member_at<M>(obj, f);
   using S = shape<M>;
   if constexpr (S::is_vector) {
-    if (m.size() > count) m.erase(m.begin() + count, m.end());
+    // Not erase(): that would instantiate the items' move assignment, never run at the end.
+    while (m.size() > count) m.pop_back();
   } else if constexpr (S::is_optional || S::is_pointer) {
     if (count == 0) m.reset();
   } else {
@@ -398,34 +399,34 @@ struct field_table {
 };
 
 namespace detail {
-template <class M>
-consteval field make(std::string_view owner_ns, std::string_view name, field_kind kind,
-                     std::size_t offset) {
+template <class M, field_kind Kind>
+consteval field make(std::string_view owner_ns, std::string_view name, std::size_t offset) {
   using S = shape<M>;
+  using codec = bind::detail::codec<M>;
   field f{};
   f.owner_ns = owner_ns;
   f.m.name = name;
   f.m.write_name = xml::ncname(name);
-  f.m.kind = kind;
+  f.m.kind = Kind;
   f.m.min_occurs = S::min;
   f.m.max_occurs = S::max;
   f.m.offset = offset;
   f.m.nillable = is_nillable<slot_type<M>>::value;
   f.polymorphic = S::is_pointer || shape<slot_type<M>>::is_pointer;
   f.type = &describe<typename shape<value_type_of<M>>::value_type>;
-  if (kind == field_kind::attribute) {
-    f.m.read_attr = &bind::detail::codec<M>::read_attr;
-    f.m.write = &bind::detail::codec<M>::write_attr;
+  // Only the codec's routines the field's kind uses are instantiated.
+  if constexpr (Kind == field_kind::attribute) {
+    f.m.read_attr = &codec::read_attr;
+    f.m.write = &codec::write_attr;
   } else {
-    f.m.read_elem = &bind::detail::codec<M>::read;
-    f.m.write = &bind::detail::codec<M>::write;
-    if (kind != field_kind::text) f.m.finalize = &bind::detail::codec<M>::finalize;
+    f.m.read_elem = &codec::read;
+    f.m.write = &codec::write;
+    if constexpr (Kind != field_kind::text) f.m.finalize = &codec::finalize;
   }
-  if constexpr (bind::detail::leaf_member<M>)
-    if (kind == field_kind::element) {
-      f.leaf = &bind::detail::codec<M>::read_leaf;
-      f.has_leaf = true;
-    }
+  if constexpr (Kind == field_kind::element && bind::detail::leaf_member<M>) {
+    f.leaf = &codec::read_leaf;
+    f.has_leaf = true;
+  }
   return f;
 }
 // Not constexpr on purpose: reached only while a table is evaluated, where calling it is an
@@ -452,32 +453,32 @@ constexpr field with_alternatives(field f, const choice_names<N>& names) {
 template <class M>
 consteval field element(std::string_view owner_ns, std::string_view name, std::size_t offset) {
   bind::detail::check_name(name);
-  return detail::make<M>(owner_ns, name, field_kind::element, offset);
+  return detail::make<M, field_kind::element>(owner_ns, name, offset);
 }
 /// An attribute (lather::attribute: optional unless .required(), unqualified unless
 /// .qualified()).
 template <class M>
 consteval field attribute(std::string_view owner_ns, std::string_view name, std::size_t offset) {
   bind::detail::check_name(name);
-  return detail::with_occurs(detail::make<M>(owner_ns, name, field_kind::attribute, offset), 0, 1);
+  return detail::with_occurs(detail::make<M, field_kind::attribute>(owner_ns, name, offset), 0, 1);
 }
 /// The text value of a simple-content type (lather::text).
 template <class M>
 consteval field text(std::string_view owner_ns, std::size_t offset) {
-  return detail::with_occurs(detail::make<M>(owner_ns, {}, field_kind::text, offset), 1, 1);
+  return detail::with_occurs(detail::make<M, field_kind::text>(owner_ns, {}, offset), 1, 1);
 }
 /// xsd:any over an any_element member, or an optional or vector of them (lather::any).
 template <class M>
 consteval field any(std::string_view owner_ns, std::size_t offset) {
   static_assert(std::is_same_v<slot_type<M>, any_element>, "any() needs any_element members");
-  return detail::make<M>(owner_ns, {}, field_kind::any, offset);
+  return detail::make<M, field_kind::any>(owner_ns, {}, offset);
 }
 /// xsd:choice over a std::variant member, or an optional or vector of one (lather::choice).
 template <class M, std::size_t N>
 consteval field choice(std::string_view owner_ns, std::size_t offset,
                        const choice_names<N>& names) {
   static_assert(std::variant_size_v<slot_type<M>> == N, "one element name per alternative");
-  return detail::with_alternatives(detail::make<M>(owner_ns, {}, field_kind::element, offset),
+  return detail::with_alternatives(detail::make<M, field_kind::element>(owner_ns, {}, offset),
                                    names);
 }
 
@@ -535,8 +536,8 @@ consteval bind::detail::complex_vt complex(const field_table<N>& f) {
           static_cast<std::uint32_t>(N),
           detail::text_field(f),
           &bind::detail::finalize_table,
-          &bind::detail::base_vt<T>,
-          &bind::detail::derived_vts<T>};
+          bind::detail::base_vt_fn<T>(),
+          bind::detail::derived_vts_fn<T>()};
 }
 
 /// describe<T>() over `fields`: T's own fields, those of its base in describe<base>().

@@ -105,6 +105,11 @@ struct complex_vt {
   vt_list (*derived)();         ///< meta<T>::derived, flattened
 };
 
+/// complex_vt::base of a type without an extension base, and complex_vt::derived of one
+/// without derived types: shared by all of them (src/bind/core.cpp), not one per type.
+const complex_vt* no_base_vt() noexcept;
+vt_list no_derived_vts() noexcept;
+
 /// Per-read state. Error details are only built on failure; the happy path touches none of
 /// the strings.
 struct read_ctx {
