@@ -1,5 +1,5 @@
 // message_type's lifetime over the three functions each message type has: allocation as
-// `new T` and `delete` do it (sized, over-aligned when T is), so either may free the other's.
+// `new T` and `delete` do it (over-aligned when T is), so either may free the other's.
 #include "lather/service/message_type.hpp"
 
 #include <new>
@@ -19,11 +19,12 @@ void* allocate(const message_type& t) {
                          : ::operator new(t.size);
 }
 
+// Unsized: clang declares the sized forms only with -fsized-deallocation (they call these).
 void deallocate(const message_type& t, void* p) noexcept {
   if (over_aligned(t))
-    ::operator delete(p, t.size, std::align_val_t(t.align));
+    ::operator delete(p, std::align_val_t(t.align));
   else
-    ::operator delete(p, t.size);
+    ::operator delete(p);
 }
 
 }  // namespace
