@@ -332,10 +332,11 @@ class generator {
   /// Structs and operations per translation unit (code_<k>.cpp) when --sources does not say,
   /// and sample() functions per mock_<k>.cpp. Each unit parses the lather and type headers
   /// first (Bing Ads: ~7 CPU s at -O2), and a struct's binding and an operation's methods use
-  /// the same instantiations, so the structs and the operations share the units: ONVIF
-  /// device+media's four files as two cut their CPU time by ~13 % for 1.5x the peak memory of
-  /// one (bench/RESULTS.md).
-  static constexpr std::size_t types_per_unit = 480, operations_per_unit = 400,
+  /// the same instantiations, so the structs and the operations share the units, and fewer,
+  /// larger units cost less CPU time for more memory per compile: ONVIF device+media's four
+  /// files as two cut their CPU time by ~13 % for 1.5x the peak memory of one, Bing Ads' three
+  /// as two by ~17 % for 1.2x (1.5 GB; bench/RESULTS.md).
+  static constexpr std::size_t types_per_unit = 720, operations_per_unit = 600,
                                samples_per_source = 400;
   std::vector<std::size_t> emitted_;       ///< generated structs (indexes), in dependency order
   std::set<std::size_t> message_structs_;  ///< the request and response structs of operations
