@@ -1,8 +1,12 @@
-// message_type's lifetime over the three functions each message type has: allocation as
-// `new T` and `delete` do it (over-aligned when T is), so either may free the other's.
+// message_type's lifetime over the three functions each message type has (allocation as
+// `new T` and `delete` do it, over-aligned when T is, so either may free the other's),
+// and its literal reading and writing over T's table or T's own functions.
 #include "lather/service/message_type.hpp"
 
 #include <new>
+
+#include "lather/bind/bind.hpp"
+#include "lather/bind/table_ref.hpp"
 
 namespace lather {
 namespace {
@@ -64,6 +68,21 @@ void* message_type::create_moved(void* p) const {
     throw;
   }
   return q;
+}
+
+void message_type::write_content(xml::writer& w, const void* value) const {
+  if (table) return bind::write_content(w, table(), value);
+  write_content_fn(w, value);
+}
+
+bind::error_info message_type::read_content(xml::reader& r, void* value,
+                                            const bind::read_options& o) const {
+  return table ? bind::read_content(r, table(), value, o) : read_content_fn(r, value, o);
+}
+
+bind::error_info message_type::read(xml::reader& r, void* value,
+                                    const bind::read_options& o) const {
+  return table ? bind::read(r, table(), value, o) : read_fn(r, value, o);
 }
 
 }  // namespace lather

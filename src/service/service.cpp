@@ -217,7 +217,7 @@ class erased_operation final : public operation_entry {
 void detail::read_literal(exchange& x, const operation_entry& op, const message_type& t,
                           void* req) {
   if (&t == &empty_body()) return;
-  if (!t.read)
+  if (!t.reads())
     throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Req>");
   const bind::error_info e = op.options().style == soap::style::document_bare
                                  ? t.read(x.reader(), req, x.read_options())
@@ -240,7 +240,7 @@ void detail::write_literal(exchange& x, const operation_entry& op, const message
     x.end_response();
     return;
   }
-  if (!t.write_content)
+  if (!t.writes())
     throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Resp>");
   xml::writer& w = start_literal(x, op);
   t.write_content(w, resp);

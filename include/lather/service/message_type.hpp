@@ -13,8 +13,9 @@
 //   c.call("getOrder", lather::message_type_of<acme::GetOrder>(), &request,
 //          lather::message_type_of<acme::GetOrderResponse>(), &response);
 //
-// The bytes on the wire are the same as with the typed API. A literal message type has the
-// literal entries, an RPC/encoded one (meta<T>::encoding) the encoded ones; the others are null.
+// The bytes on the wire are the same as with the typed API. A literal message type reads and
+// writes literal XML (reads(), writes()), an RPC/encoded one (meta<T>::encoding) has the
+// encoded entries; the others are null.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +33,7 @@ class writer;
 namespace bind {
 struct read_options;
 struct error_info;
+class table_ref;
 }  // namespace bind
 namespace soap {
 enum class version : std::uint8_t;
@@ -70,13 +72,22 @@ struct message_type {
   void reset(void* p) const;             ///< *p = T{}
   void* create_moved(void* p) const;     ///< new T(std::move(*p))
 
-  // literal
+  // literal: through T's table when it is table-bound (`table`, lather/bind/table_ref.hpp:
+  // plain calls into the library, no function per T), else through the *_fn entries.
+  bind::table_ref (*table)() noexcept = nullptr;  ///< bind::table_ref::of<T>
+  void (*write_content_fn)(xml::writer&, const void*) = nullptr;
+  bind::error_info (*read_content_fn)(xml::reader&, void*, const bind::read_options&) = nullptr;
+  bind::error_info (*read_fn)(xml::reader&, void*, const bind::read_options&) = nullptr;
+
+  /// Whether this table reads T as literal XML (read_content, read), writes it (write_content).
+  bool reads() const noexcept { return table != nullptr || read_fn != nullptr; }
+  bool writes() const noexcept { return table != nullptr || write_content_fn != nullptr; }
   /// T's attributes and children into an open element (bind::write_content).
-  void (*write_content)(xml::writer&, const void*) = nullptr;
+  void write_content(xml::writer& w, const void* value) const;
   /// Reader on the element's start tag: its attributes and children (bind::read_content).
-  bind::error_info (*read_content)(xml::reader&, void*, const bind::read_options&) = nullptr;
+  bind::error_info read_content(xml::reader& r, void* value, const bind::read_options& o) const;
   /// Reader on the element's start tag: the element as T's own (bind::read; document/bare).
-  bind::error_info (*read)(xml::reader&, void*, const bind::read_options&) = nullptr;
+  bind::error_info read(xml::reader& r, void* value, const bind::read_options& o) const;
 
   // RPC/encoded
   /// soap::write_encoded_message: the wrapper {ns}element, the parts, the multi-refs.

@@ -34,42 +34,35 @@ constexpr message_type make_message_type() {
     if constexpr (!std::is_nothrow_default_constructible_v<T>)
       m.assign_default = [](void* p) { *static_cast<T*>(p) = T{}; };
   }
-  if constexpr ((Parts & writes) != 0) {
-    if constexpr (soap::encoded_message<T>) {
-      m.write_encoded = [](xml::writer& w, soap::version v, std::string_view ns,
-                           std::string_view element, const void* p) {
-        soap::write_encoded_message(w, v, ns, element, *static_cast<const T*>(p));
-      };
-    } else if constexpr (bind::table_bound<T>) {
-      m.write_content = [](xml::writer& w, const void* p) {
-        bind::write_content(w, bind::table_ref::of<T>(), p);
-      };
-    } else {
-      m.write_content = [](xml::writer& w, const void* p) {
-        bind::write_content(w, *static_cast<const T*>(p));
-      };
+  if constexpr (bind::table_bound<T> && !soap::encoded_message<T>) {
+    // Through T's table: plain calls into the library, no reading or writing code per T.
+    if constexpr ((Parts & (reads | writes)) != 0) m.table = &bind::table_ref::of<T>;
+  } else {
+    if constexpr ((Parts & writes) != 0) {
+      if constexpr (soap::encoded_message<T>) {
+        m.write_encoded = [](xml::writer& w, soap::version v, std::string_view ns,
+                             std::string_view element, const void* p) {
+          soap::write_encoded_message(w, v, ns, element, *static_cast<const T*>(p));
+        };
+      } else {
+        m.write_content_fn = [](xml::writer& w, const void* p) {
+          bind::write_content(w, *static_cast<const T*>(p));
+        };
+      }
     }
-  }
-  if constexpr ((Parts & reads) != 0) {
-    if constexpr (soap::encoded_message<T>) {
-      m.read_encoded = [](xml::reader& r, soap::envelope_reader& env, void* p) {
-        soap::read_encoded_message(r, env, *static_cast<T*>(p));
-      };
-    } else if constexpr (bind::table_bound<T>) {
-      // Through T's table: one call into the library, no reading code per message type.
-      m.read_content = [](xml::reader& r, void* p, const bind::read_options& o) {
-        return bind::read_content(r, bind::table_ref::of<T>(), p, o);
-      };
-      m.read = [](xml::reader& r, void* p, const bind::read_options& o) {
-        return bind::read(r, bind::table_ref::of<T>(), p, o);
-      };
-    } else {
-      m.read_content = [](xml::reader& r, void* p, const bind::read_options& o) {
-        return bind::read_content(r, *static_cast<T*>(p), o);
-      };
-      m.read = [](xml::reader& r, void* p, const bind::read_options& o) {
-        return bind::read(r, *static_cast<T*>(p), o);
-      };
+    if constexpr ((Parts & reads) != 0) {
+      if constexpr (soap::encoded_message<T>) {
+        m.read_encoded = [](xml::reader& r, soap::envelope_reader& env, void* p) {
+          soap::read_encoded_message(r, env, *static_cast<T*>(p));
+        };
+      } else {
+        m.read_content_fn = [](xml::reader& r, void* p, const bind::read_options& o) {
+          return bind::read_content(r, *static_cast<T*>(p), o);
+        };
+        m.read_fn = [](xml::reader& r, void* p, const bind::read_options& o) {
+          return bind::read(r, *static_cast<T*>(p), o);
+        };
+      }
     }
   }
   if constexpr ((Parts & described) != 0) m.schema = message_schema_v<T>;
