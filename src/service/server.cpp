@@ -20,6 +20,7 @@
 
 #include "lather/bind/error.hpp"
 #include "lather/http/error.hpp"
+#include "lather/service/addressing_action.hpp"
 #include "lather/service/wsdl.hpp"
 #include "lather/soap/error.hpp"
 #include "lather/xml/error.hpp"
@@ -110,17 +111,70 @@ class in_flight_call {
   std::atomic<std::int64_t>& count_;
 };
 
-/// Why no operation takes an empty Body with SOAPAction `action`: none takes one, or several
-/// do and `action` names none of them (lather/service/empty_body.hpp).
-std::string empty_body_reason(const service& svc, std::string_view action) {
+/// Why no operation takes an empty Body with SOAPAction `action` and WS-Addressing Action
+/// `wsa_action`: none takes one, or several do and neither names one of them
+/// (lather/service/empty_body.hpp).
+std::string empty_body_reason(const service& svc, std::string_view action,
+                              std::string_view wsa_action) {
   std::string names;
   for (const auto& op : svc.operations())
     if (op->request_element().empty()) names += (names.empty() ? "" : ", ") + op->name();
   if (names.empty()) return "the SOAP Body is empty";
-  return "the SOAP Body is empty and operations " + names + " take an empty Body: " +
-         (action.empty() ? std::string("no SOAPAction says which")
-                         : "SOAPAction \"" + std::string(action) + "\" names none of them") +
+  std::string which = action.empty() && wsa_action.empty()
+                          ? "no SOAPAction or WS-Addressing Action says which"
+                          : "SOAPAction \"" + std::string(action) + "\"";
+  if (!wsa_action.empty())
+    which += " and WS-Addressing Action \"" + std::string(wsa_action) + "\" name none of them";
+  else if (!action.empty())
+    which += " names none of them";
+  return "the SOAP Body is empty and operations " + names + " take an empty Body: " + which +
          " (by its soapAction or WS-Addressing Action)";
+}
+
+/// A request's wsa:Action, kept for dispatch (addressing_action()).
+struct addressing_state final : call_state {
+  std::string action;
+  void clear() override { action.clear(); }
+};
+constexpr char addressing_key = 0;
+
+std::string& addressing_slot(call_context& ctx) {
+  return ctx.state<addressing_state>(&addressing_key).action;
+}
+
+bool is_addressing_action(const soap::header_info& h) {
+  return h.local == "Action" && (h.ns == "http://www.w3.org/2005/08/addressing" ||
+                                 h.ns == "http://schemas.xmlsoap.org/ws/2004/08/addressing");
+}
+
+/// Reads the wsa:Action entry `r` is on (its start tag) through its end tag into `out`, its
+/// text with the surrounding whitespace removed; "" when it holds markup or over 4 kB.
+void read_addressing_action(xml::reader& r, std::string& out) {
+  out.clear();
+  if (r.is_empty_element()) {
+    r.next();
+    return;
+  }
+  bool usable = true;
+  xml::token t = r.next_text_content();
+  if (t == xml::token::end_element) {
+    out = r.text();
+  } else {
+    for (; t != xml::token::end_element; t = r.next()) {
+      if (t == xml::token::start_element) {
+        usable = false;
+        if (r.skip_element() != xml::token::end_element) return;  // the envelope reports it
+      } else if (t == xml::token::text) {
+        usable = usable && out.size() + r.text().size() <= 4096;
+        if (usable) out += r.text();
+      } else {
+        return;  // an error: the envelope reader reports it
+      }
+    }
+  }
+  const std::size_t first = out.find_first_not_of(" \t\r\n");
+  if (!usable || out.size() > 4096 || first == std::string::npos) return out.clear();
+  out.erase(out.find_last_not_of(" \t\r\n") + 1).erase(0, first);
 }
 
 /// Reads the envelope up to the first Body child and returns the operation that takes it.
@@ -135,6 +189,12 @@ const operation_entry& dispatch(soap_exchange& x, service& svc, std::string_view
         hb.read(x, r);
         return soap::header_use::consumed;
       }
+    // wsa:Action without lather::wsa: read for dispatch (a mustUnderstand one is not
+    // understood, as every WS-Addressing header is then).
+    if (!h.must_understand && is_addressing_action(h)) {
+      read_addressing_action(r, addressing_slot(x));
+      return soap::header_use::consumed;
+    }
     return soap::header_use::not_understood;
   };
   // The endpoint's accepted version, for a precise VersionMismatch.
@@ -145,8 +205,14 @@ const operation_entry& dispatch(soap_exchange& x, service& svc, std::string_view
   x.env_.set_options(std::move(eo));
   x.env_.begin();
   if (!x.env_.at_body_element()) {
+    // SOAPAction first, then wsa:Action: WS-Addressing 1.0 SOAP Binding lets a client send
+    // SOAPAction "" (1.1) or no action parameter (1.2) with the Action in the header, and CXF
+    // dispatches by it.
     if (const operation_entry* op = svc.find({}, {}, action)) return *op;
-    throw sender_fault(empty_body_reason(svc, action));
+    const std::string_view wsa_action = addressing_action(x);
+    if (!wsa_action.empty())
+      if (const operation_entry* op = svc.find({}, {}, wsa_action)) return *op;
+    throw sender_fault(empty_body_reason(svc, action, wsa_action));
   }
   const xml::reader& r = x.reader_;
   const operation_entry* op = svc.find(r.ns(), r.local_name(), action);
@@ -522,6 +588,14 @@ std::uint16_t server::port() const {
 }
 std::string server::metrics_text() const {
   return impl_->metrics_text();
+}
+
+std::string_view addressing_action(call_context& ctx) {
+  return addressing_slot(ctx);
+}
+
+void set_addressing_action(call_context& ctx, std::string_view action) {
+  addressing_slot(ctx).assign(action);
 }
 
 }  // namespace lather

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "lather/service/addressing_action.hpp"
 #include "lather/soap/capture.hpp"
 #include "lather/xml/writer.hpp"
 #include "message_id_cache.hpp"
@@ -328,6 +329,8 @@ void server_addressing::install(service& svc) {
         info.ns = r.ns();
         info.local = r.local_name();
         detail::read_header(state_of(ctx).request, info, r);
+        // The service dispatches an empty Body by it.
+        if (info.local == "Action") set_addressing_action(ctx, state_of(ctx).request.action);
       });
   for (const auto& [ns, local] : impl_->parameters)
     svc.header(ns, local, [](call_context& ctx, xml::reader& r) {

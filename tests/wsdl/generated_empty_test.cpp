@@ -2,8 +2,9 @@
 // lather_generate()), over loopback HTTP: the proxy's methods take no request struct (or only
 // the headers) and return nothing for an empty response; an empty Body goes on the wire; the
 // service dispatches an empty Body by SOAPAction (the operation's soapAction or its
-// WS-Addressing Action), or to the only operation taking one, and answers a Sender fault
-// naming the candidates when several take one and nothing says which.
+// WS-Addressing Action), then by the wsa:Action header, or to the only operation taking one,
+// and answers a Sender fault naming the candidates when several take one and nothing says
+// which.
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -25,6 +26,7 @@
 #include "lather/service/client.hpp"
 #include "lather/service/empty_body.hpp"
 #include "lather/service/wsdl.hpp"
+#include "lather/wsa/server.hpp"
 #include "lather/wsdl/load.hpp"
 #include "lather/xml/writer.hpp"
 #include "local_server.hpp"
@@ -204,6 +206,87 @@ TEST_F(GeneratedEmptyBody, TheWsAddressingActionAsSoapActionNamesTheOperation) {
   http_.call("EchoOk", lather::empty_body(), nullptr, lather::empty_body(), nullptr, o);
   EXPECT_EQ(answer.value, "raw!");
   EXPECT_TRUE(body_is_empty(sent_)) << sent_;
+}
+
+// EchoOk over `c` as a WS-Addressing client sends it: SOAPAction "" (WS-Addressing 1.0 SOAP
+// Binding allows it) and the Action `action` in a wsa:Action header of namespace `wsa_ns`
+// (mustUnderstand="1" when `must_understand`); its echoOk header "raw", the answer's value.
+std::string echo_ok_by_addressing(lather::client& c, std::string_view wsa_ns, std::string action,
+                                  bool must_understand = false) {
+  lather::call_options o;
+  o.headers.push_back([&](lather::xml::writer& w) {
+    w.start_element(wsa_ns, "Action");
+    if (must_understand)
+      w.attribute("http://schemas.xmlsoap.org/soap/envelope/", "mustUnderstand", "1");
+    w.text(action);
+    w.end_element();
+  });
+  o.headers.push_back([](lather::xml::writer& w) {
+    w.start_element("urn:lather:empty", "EchoOk");
+    w.text("raw");
+    w.end_element();
+  });
+  emptygen::ResponseOk answer;
+  o.read_header = [&](const lather::soap::header_info& h, lather::xml::reader& r) {
+    if (!h.is("urn:lather:empty", "ResponseOk")) return lather::soap::header_use::not_understood;
+    EXPECT_FALSE(lather::message_type_of<emptygen::ResponseOk>().read_content(r, &answer, {}));
+    return lather::soap::header_use::consumed;
+  };
+  c.call("EchoOk", lather::empty_body(), nullptr, lather::empty_body(), nullptr, o);
+  return answer.value;
+}
+
+constexpr std::string_view wsa_1_0 = "http://www.w3.org/2005/08/addressing";
+
+// As CXF: with SOAPAction "", the wsa:Action header names the operation taking an empty Body,
+// without lather::wsa on the service (both WS-Addressing versions; whitespace around the IRI
+// is not part of it).
+TEST_F(GeneratedEmptyBody, TheWsAddressingActionHeaderNamesTheOperation) {
+  EXPECT_EQ(echo_ok_by_addressing(http_, wsa_1_0, "urn:lather:empty:EchoOk"), "raw!");
+  EXPECT_EQ(soap_action_, "");
+  EXPECT_TRUE(body_is_empty(sent_)) << sent_;
+  EXPECT_EQ(echo_ok_by_addressing(http_, "http://schemas.xmlsoap.org/ws/2004/08/addressing",
+                                  "\n  urn:lather:empty:EchoOk "),
+            "raw!");
+  // By an operation's soapAction too (lather::wsa's Action for an operation without one).
+  echo_ok_by_addressing(http_, wsa_1_0, "urn:lather:empty#ping");
+  EXPECT_EQ(service_.empties.pings, 1);
+  // An Action that names none of them: the fault says which it was.
+  try {
+    echo_ok_by_addressing(http_, wsa_1_0, "urn:other");
+    FAIL() << "no fault";
+  } catch (const lather::soap::fault_error& e) {
+    EXPECT_EQ(e.get().code, lather::soap::fault_code::sender);
+    EXPECT_NE(e.get().reason.find("SOAPAction \"\" and WS-Addressing Action \"urn:other\" name "
+                                  "none of them"),
+              std::string::npos)
+        << e.get().reason;
+  }
+  // mustUnderstand on a WS-Addressing header the service does not process: a MustUnderstand
+  // fault, not a dispatch.
+  try {
+    echo_ok_by_addressing(http_, wsa_1_0, "urn:lather:empty:EchoOk", true);
+    FAIL() << "no fault";
+  } catch (const lather::soap::fault_error& e) {
+    EXPECT_EQ(e.get().code, lather::soap::fault_code::must_understand) << e.get().reason;
+  }
+  // A later call without the header is not dispatched by the earlier call's Action.
+  emptygen::EchoOk_request_headers in;
+  in.echoOk = emptygen::EchoOk{"hi"};
+  emptygen::EchoOk_response_headers out;
+  EXPECT_THROW(empties_.EchoOk(in, out), lather::soap::fault_error);
+}
+
+// With lather::wsa on the service, which reads the wsa:Action header itself (and checks it
+// against the operation's), the empty Body is dispatched by it as well.
+TEST(GeneratedEmptyBodyAddressing, TheActionLatherWsaReadsNamesTheOperation) {
+  empty_service service;
+  lather::wsa::server_addressing wsa{{}};
+  wsa.install(service.svc);
+  lather_test::local_server server{"/empties", service.svc};
+  lather::client http{server.url("/empties")};
+  EXPECT_EQ(echo_ok_by_addressing(http, wsa_1_0, "urn:lather:empty:EchoOk"), "raw!");
+  EXPECT_EQ(echo_ok_by_addressing(http, wsa_1_0, "urn:lather:empty:EchoOk", true), "raw!");
 }
 
 // The caller's SOAPAction wins over the contract's: here it names EchoOk among the operations

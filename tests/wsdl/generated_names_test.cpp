@@ -188,6 +188,9 @@ TEST(GeneratedNames, EveryOperationAnswersUnderItsMethodsName) {
   e.item.code = namesgen::Code::x_2;
   e.other = namesgen::item{9};
   e.q = namesgen::Pair_2{10};
+  e.Item = namesgen::Item{};  // a member named like its type
+  e.Item->EOF_ = 11;
+  e.major_ = namesgen::major_{12};
   const namesgen::Echo back = client.echo(e);
   EXPECT_EQ(back.item.Item_, "type's name");
   EXPECT_EQ(back.item.value_2, "two");
@@ -196,6 +199,9 @@ TEST(GeneratedNames, EveryOperationAnswersUnderItsMethodsName) {
   ASSERT_TRUE(back.q);
   EXPECT_EQ(back.q->n, 10);
   EXPECT_FALSE(back.p);
+  ASSERT_TRUE(back.Item && back.major_);
+  EXPECT_EQ(back.Item->EOF_, 11);
+  EXPECT_EQ(back.major_->n, 12);
 }
 
 }  // namespace
