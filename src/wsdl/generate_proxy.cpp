@@ -91,7 +91,7 @@ bool has_headers(const operation_plan& op) {
 }  // namespace
 
 std::string info_name(const std::string& cls, const operation_plan& op) {
-  return "lather_gen::" + joined(cls, op.method);
+  return "lather_gen::" + cls + "Ops::" + op.method;
 }
 
 std::string join(std::initializer_list<std::string> items) {
@@ -707,6 +707,8 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
     const port_type_plan& pt = port_types[p];
     std::string statics, entries;
     std::map<std::string, std::string> statics_named;
+    // Each port type's operations by method name in a namespace of their own: <cls>Ops::<m>.
+    refs += "namespace " + pt.cls + "Ops {\n";
     for (const operation_ref& r : ops) {
       if (r.port_type != p) continue;
       const operation_plan& op = pt.operations[r.operation];
@@ -720,7 +722,7 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
       }
       infos += info_row(op, thrower);
       empty |= !op.takes_request() || (!op.one_way && !op.gives_response());
-      refs += "constexpr const op_info& " + joined(pt.cls, op.method) + " = infos[" +
+      refs += "constexpr const lather_gen::op_info& " + op.method + " = lather_gen::infos[" +
               std::to_string(index++) + "];\n";
       methods += '\n';
       methods += client_methods(pt.cls, pt.client, op);
@@ -735,6 +737,7 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
       }
       entries += registration(pt.cls, op, set, statics_named, statics);
     }
+    refs += "}  // namespace " + pt.cls + "Ops\n";
     methods += "\nvoid " + pt.cls + "Service::" + mount_name(pt, k) + "(lather::service& s) {\n" +
                statics + "  static constexpr lather_gen::op_entry ops[] = {\n" + entries +
                "  };\n  lather_gen::mount(s, this, ops);\n}\n";

@@ -200,9 +200,10 @@ TEST(wsdl_action_generate, ResponseAndFaultActionsReachTheGeneratedCode) {
   EXPECT_NE(operations.find("\"urn:gen\", \"\", \"urn:gen:get\", \"urn:gen:getResponse\","),
             std::string::npos)
       << operations;
-  EXPECT_NE(operations.find("lather_gen::call(*client_, lather_gen::Ops_get, "), std::string::npos)
+  EXPECT_NE(operations.find("lather_gen::call(*client_, lather_gen::OpsOps::get, "),
+            std::string::npos)
       << operations;
-  EXPECT_NE(operations.find("{&lather_gen::Ops_get,\n"), std::string::npos) << operations;
+  EXPECT_NE(operations.find("{&lather_gen::OpsOps::get,\n"), std::string::npos) << operations;
   EXPECT_NE(operations.find(R"({"urn:gen", "getFault", "urn:gen:getFault"},)"), std::string::npos)
       << operations;
 }

@@ -60,6 +60,7 @@ class names_impl : public namesgen::NamesService {
 class other_impl : public namesgen::Other_Service {
  public:
   void _x(const Text& in, Text& out) override { out.text = "_x " + in.text; }
+  void x(const Text& in, Text& out) override { out.text = "x " + in.text; }
 };
 
 /// `text` without its comments and its string and character literals.
@@ -171,6 +172,7 @@ TEST(GeneratedNames, EveryOperationAnswersUnderItsMethodsName) {
   EXPECT_EQ(client.assert_({"n"}).text, "assert n");
   namesgen::Other_Client other_client{http};
   EXPECT_EQ(other_client._x({"o"}).text, "_x o");
+  EXPECT_EQ(other_client.x({"p"}).text, "x p");
 
   namesgen::Echo e;
   e.item.Item_ = "type's name";
