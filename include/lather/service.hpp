@@ -2,6 +2,7 @@
 // lather::client, WSDL. One include for the whole layer; link lather::service.
 #pragma once
 
+#include "lather/service/addressing_action.hpp"
 #include "lather/service/call_options.hpp"
 #include "lather/service/client.hpp"
 #include "lather/service/current_call.hpp"
