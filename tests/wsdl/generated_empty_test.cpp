@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "Empties.hpp"
@@ -188,39 +189,9 @@ TEST_F(GeneratedEmptyBody, SeveralTakeAnEmptyBodyAndNothingSaysWhich) {
   }
 }
 
-// As CXF: a SOAPAction equal to an operation's WS-Addressing Action names it.
-TEST_F(GeneratedEmptyBody, TheWsAddressingActionAsSoapActionNamesTheOperation) {
-  lather::call_options o;
-  o.soap_action = "urn:lather:empty:EchoOk";
-  o.headers.push_back([](lather::xml::writer& w) {
-    w.start_element("urn:lather:empty", "EchoOk");
-    w.text("raw");
-    w.end_element();
-  });
-  emptygen::ResponseOk answer;
-  o.read_header = [&](const lather::soap::header_info& h, lather::xml::reader& r) {
-    if (!h.is("urn:lather:empty", "ResponseOk")) return lather::soap::header_use::not_understood;
-    EXPECT_FALSE(lather::message_type_of<emptygen::ResponseOk>().read_content(r, &answer, {}));
-    return lather::soap::header_use::consumed;
-  };
-  http_.call("EchoOk", lather::empty_body(), nullptr, lather::empty_body(), nullptr, o);
-  EXPECT_EQ(answer.value, "raw!");
-  EXPECT_TRUE(body_is_empty(sent_)) << sent_;
-}
-
-// EchoOk over `c` as a WS-Addressing client sends it: SOAPAction "" (WS-Addressing 1.0 SOAP
-// Binding allows it) and the Action `action` in a wsa:Action header of namespace `wsa_ns`
-// (mustUnderstand="1" when `must_understand`); its echoOk header "raw", the answer's value.
-std::string echo_ok_by_addressing(lather::client& c, std::string_view wsa_ns, std::string action,
-                                  bool must_understand = false) {
-  lather::call_options o;
-  o.headers.push_back([&](lather::xml::writer& w) {
-    w.start_element(wsa_ns, "Action");
-    if (must_understand)
-      w.attribute("http://schemas.xmlsoap.org/soap/envelope/", "mustUnderstand", "1");
-    w.text(action);
-    w.end_element();
-  });
+// EchoOk over `c` with the call options `o` (its SOAPAction, headers before its own): its
+// echoOk header "raw", the answer's value.
+std::string echo_ok(lather::client& c, lather::call_options o) {
   o.headers.push_back([](lather::xml::writer& w) {
     w.start_element("urn:lather:empty", "EchoOk");
     w.text("raw");
@@ -234,6 +205,28 @@ std::string echo_ok_by_addressing(lather::client& c, std::string_view wsa_ns, st
   };
   c.call("EchoOk", lather::empty_body(), nullptr, lather::empty_body(), nullptr, o);
   return answer.value;
+}
+
+// As CXF: a SOAPAction equal to an operation's WS-Addressing Action names it.
+TEST_F(GeneratedEmptyBody, TheWsAddressingActionAsSoapActionNamesTheOperation) {
+  EXPECT_EQ(echo_ok(http_, {.soap_action = "urn:lather:empty:EchoOk"}), "raw!");
+  EXPECT_TRUE(body_is_empty(sent_)) << sent_;
+}
+
+// EchoOk over `c` as a WS-Addressing client sends it: SOAPAction "" (WS-Addressing 1.0 SOAP
+// Binding allows it) and the Action `action` in a wsa:Action header of namespace `wsa_ns`
+// (mustUnderstand="1" when `must_understand`); the answer's value.
+std::string echo_ok_by_addressing(lather::client& c, std::string_view wsa_ns, std::string action,
+                                  bool must_understand = false) {
+  lather::call_options o;
+  o.headers.push_back([&](lather::xml::writer& w) {
+    w.start_element(wsa_ns, "Action");
+    if (must_understand)
+      w.attribute("http://schemas.xmlsoap.org/soap/envelope/", "mustUnderstand", "1");
+    w.text(action);
+    w.end_element();
+  });
+  return echo_ok(c, std::move(o));
 }
 
 constexpr std::string_view wsa_1_0 = "http://www.w3.org/2005/08/addressing";
