@@ -19,8 +19,7 @@ generate_result generator::run() {
     port_files_.emplace(pt, unique_name(identifier(pt->name.local), file_stems_) + ".hpp");
     // Port types of one local name in two namespaces: Name, Name_2, ...
     std::string cls = unique_name(identifier(pt->name.local), classes);
-    type_names_.insert(cls + "Client");
-    type_names_.insert(cls + "Service");
+    type_names_.merge(port_type_classes(cls));
     port_classes_.emplace(pt, std::move(cls));
   }
   // The enumerations an encoded message reaches become std::string (SOAP encoding has none).

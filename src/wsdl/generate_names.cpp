@@ -244,6 +244,10 @@ std::string joined(std::string_view name, std::string_view suffix) {
   return out.append(suffix);
 }
 
+std::set<std::string> port_type_classes(std::string_view cls) {
+  return {std::string(cls) + "Client", std::string(cls) + "Service"};
+}
+
 bool case_insensitive_less::operator()(std::string_view a, std::string_view b) const noexcept {
   const auto lower = [](char c) {
     return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;

@@ -16,6 +16,10 @@ std::string identifier(std::string_view raw);
 /// "ping_async", never a reserved "__".
 std::string joined(std::string_view name, std::string_view suffix);
 
+/// The classes generated for a port type named `cls`: its client proxy and its abstract
+/// service. Reserved before any type is named; never a method's name (the constructor's).
+std::set<std::string> port_type_classes(std::string_view cls);
+
 /// Orders names ignoring ASCII case (generated names are ASCII): the order of file stems, since
 /// on macOS and Windows file systems T.hpp and t.hpp are one file.
 struct case_insensitive_less {

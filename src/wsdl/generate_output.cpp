@@ -507,6 +507,7 @@ void generator::emit_port_types() {
     if (it == ports_.end()) continue;
     const std::string& cls = port_classes_.at(pt);
     const std::string& file = port_files_.at(pt);
+    const std::set<std::string> classes = port_type_classes(cls);
     std::set<std::string> includes, methods;
     std::vector<detail::operation_plan> operations;
     std::vector<std::string> renamed;  // names.txt: methods not named as their operation
@@ -573,9 +574,7 @@ void generator::emit_port_types() {
         includes.insert(res->file);
         message_structs_.insert(static_cast<std::size_t>(res - structs_.data()));
       }
-      // A method never takes its class's name (that is the constructor's).
-      std::string method =
-          unique_name(identifier(bo->name), methods, {cls + "Client", cls + "Service"});
+      std::string method = unique_name(identifier(bo->name), methods, classes);
       std::string async = unique_name(joined(method, "async"), methods);
       if (method != bo->name || async != bo->name + "_async")
         renamed.push_back("  method " + cls + "Client::" + method + ", " + async +

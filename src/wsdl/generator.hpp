@@ -309,7 +309,7 @@ class generator {
   /// The header of each port type of ports_, named before any other file: the one users
   /// include keeps the portType's name when a namespace's header would take it.
   std::map<const port_type*, std::string> port_files_;
-  /// The `cls` of each port type of ports_ (its classes cls + "Client" and cls + "Service"),
+  /// The `cls` of each port type of ports_ (its classes port_type_classes(cls)),
   /// named before the types, which then never take a class's name.
   std::map<const port_type*, std::string> port_classes_;
   detail::mock_input mock_;      ///< --mock
