@@ -433,7 +433,7 @@ namespace {
     if (!fields[vt.text_field].read_elem(c, obj, 0, 0, fields[vt.text_field]))
       return body_step::failed;
     counts[vt.text_field] = 1;
-    vt.finalize(vt, obj, counts);
+    if (vt.finalize) vt.finalize(vt, obj, counts);
     --c.depth;
     return body_step::done;
   }
@@ -545,7 +545,7 @@ namespace {
       return body_step::failed;
     }
   }
-  vt.finalize(vt, obj, counts);
+  if (vt.finalize) vt.finalize(vt, obj, counts);
   --c.depth;
   return body_step::done;
 }

@@ -13,8 +13,8 @@ bool read_table(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* cou
 
 void write_table(xml::writer& w, const complex_vt& vt, const void* obj) {
   xml::leaf_namespace leaves{vt.ns};  // the simple children in the type's own namespace
-  const field_match* end = vt.fields + vt.field_count;
-  for (const field_match* f = vt.fields; f != end; ++f)
+  const field_match* const end = vt.fields + vt.field_count;
+  for (const field_match* f = vt.fields; f != end && f->attribute_at_or_after; ++f)
     if (f->kind == field_kind::attribute) f->write(w, obj, *f, leaves);
   for (const field_match* f = vt.fields; f != end; ++f)
     if (f->kind != field_kind::attribute) f->write(w, obj, *f, leaves);

@@ -75,8 +75,18 @@ struct order {
   std::unique_ptr<shape<K>> figure;
   std::vector<lather::bind::any_element> extra;
 };
+struct rows {  // table only: a vector that must occur, then a required value
+  std::vector<std::int32_t> row;
+  std::int32_t total = 0;
+};
 
 }  // namespace tt
+
+template <>
+struct lather::meta<tt::rows> {
+  static constexpr std::string_view name = "rows";
+  static constexpr std::string_view ns = tt::ns;
+};
 
 template <>
 struct lather::meta<tt::colour> {
@@ -139,6 +149,7 @@ LATHER_BIND_TABLE(tt::price<1>);
 LATHER_BIND_TABLE(tt::shape<1>);
 LATHER_BIND_TABLE(tt::circle<1>);
 LATHER_BIND_TABLE(tt::order<1>);
+LATHER_BIND_TABLE(tt::rows);
 
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
 namespace {
@@ -185,12 +196,17 @@ constexpr auto order_fields =
            element<std::vector<bool>>(tt::ns, "flags", offsetof(O, flags)),
            element<std::unique_ptr<S>>(tt::ns, "figure", offsetof(O, figure)),
            any<std::vector<lather::bind::any_element>>(tt::ns, offsetof(O, extra)));
+constexpr auto rows_fields =
+    fields(tt::ns,
+           element<std::vector<std::int32_t>>(tt::ns, "row", offsetof(tt::rows, row)).min(2).max(2),
+           element<std::int32_t>(tt::ns, "total", offsetof(tt::rows, total)));
 }  // namespace
 LATHER_BIND_TABLE_DEFINE(point_fields, tt::point<1>)
 LATHER_BIND_TABLE_DEFINE(price_fields, tt::price<1>)
 LATHER_BIND_TABLE_DEFINE(shape_fields, tt::shape<1>)
 LATHER_BIND_TABLE_DEFINE(circle_fields, tt::circle<1>)
 LATHER_BIND_TABLE_DEFINE(order_fields, tt::order<1>)
+LATHER_BIND_TABLE_DEFINE(rows_fields, tt::rows)
 
 namespace {
 
@@ -393,6 +409,26 @@ TEST(bind_table, reused_destination_is_reset) {
   EXPECT_EQ(v.tint, tt::colour::green);
   EXPECT_FALSE(v.priority);
   EXPECT_EQ(std::get<std::string>(v.pick), "t");
+}
+
+// After a complete read only fields that may be absent, and vectors, have anything to reset: a
+// table of single required values has no finalize pass, a vector is trimmed however many of
+// its items must occur.
+TEST(bind_table, finalize_runs_only_where_a_read_may_leave_something) {
+  EXPECT_EQ(lather::bind::detail::vt_of<tt::shape<1>>().finalize, nullptr);
+  EXPECT_NE(lather::bind::detail::vt_of<tt::point<1>>().finalize, nullptr);
+  EXPECT_NE(lather::bind::detail::vt_of<tt::rows>().finalize, nullptr);
+  tt::rows v;
+  v.row = {9, 9, 9, 9};
+  lather::xml::reader r;
+  r.reset(R"(<rows xmlns="urn:t"><row>1</row><row>2</row><total>3</total></rows>)");
+  ASSERT_EQ(r.next(), lather::xml::token::start_element);
+  ASSERT_FALSE(lather::bind::read(r, v));
+  EXPECT_EQ(v.row, (std::vector<std::int32_t>{1, 2}));
+  EXPECT_EQ(v.total, 3);
+  r.reset(R"(<rows xmlns="urn:t"><row>1</row><total>3</total></rows>)");
+  ASSERT_EQ(r.next(), lather::xml::token::start_element);
+  EXPECT_TRUE(lather::bind::read(r, v));  // row must occur twice
 }
 
 TEST(bind_table, write_errors_name_the_field) {

@@ -889,7 +889,7 @@ class struct_reader {
     else
       settle(s);
     // The head is complete: reset the fields that did not occur (a reused value).
-    if (at_ == position::on_item) vt().finalize(vt(), &value_, counts_.data());
+    if (at_ == position::on_item && vt().finalize) vt().finalize(vt(), &value_, counts_.data());
   }
   void advance() {
     settle(detail::read_complex_children(c_, vt(), &value_, counts_.data(), cursor_, index));

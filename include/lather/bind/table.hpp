@@ -51,8 +51,14 @@ struct codec {
   static bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f);
   static bool read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_match& f);
   static void finalize(void* obj, std::uint32_t count, const field_match& f);
+  /// An element field (write_text and write_any: the other kinds, so that this one does not
+  /// test the kind for each field written).
   static void write(xml::writer& w, const void* obj, const field_match& f,
                     xml::leaf_namespace& leaves);
+  static void write_text(xml::writer& w, const void* obj, const field_match& f,
+                         xml::leaf_namespace& leaves);
+  static void write_any(xml::writer& w, const void* obj, const field_match& f,
+                        xml::leaf_namespace& leaves);
   static void write_attr(xml::writer& w, const void* obj, const field_match& f,
                          xml::leaf_namespace& leaves);
 };
@@ -236,19 +242,7 @@ void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
                      xml::leaf_namespace& leaves) {
   const M& m = member_at<M>(obj, f);
   using S = shape<M>;
-  if (f.kind == field_kind::text) {
-    if constexpr (simple_type<M> || enum_type<M>) write_simple_text(w, m);
-  } else if (f.kind == field_kind::any) {
-    if constexpr (std::is_same_v<slot_type<M>, any_element>) {
-      if constexpr (S::is_vector) {
-        for (const any_element& a : m) replay_element(w, a.xml, false, {}, {});
-      } else if constexpr (S::is_optional) {
-        if (m) replay_element(w, m->xml, false, {}, {});
-      } else {
-        replay_element(w, m.xml, false, {}, {});
-      }
-    }
-  } else if constexpr (S::is_vector) {
+  if constexpr (S::is_vector) {
     std::size_t index = 0;
     for (const slot_type<M>& s : m) {  // bool for a std::vector<bool>'s proxies
       ++index;
@@ -270,6 +264,29 @@ void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
       write_nil(w, f.ns, f.write_name);
   } else {
     write_table_slot(w, m, f, leaves);
+  }
+}
+
+template <class M>
+void codec<M>::write_text(xml::writer& w, const void* obj, const field_match& f,
+                          xml::leaf_namespace&) {
+  if constexpr (simple_type<M> || enum_type<M>) write_simple_text(w, member_at<M>(obj, f));
+}
+
+template <class M>
+void codec<M>::write_any(xml::writer& w, const void* obj, const field_match& f,
+                         xml::leaf_namespace&) {
+  if constexpr (std::is_same_v<slot_type<M>, any_element>) {
+    const M& m = member_at<M>(obj, f);
+    if constexpr (shape<M>::is_vector) {
+      for (const any_element& a : m) replay_element(w, a.xml, false, {}, {});
+    } else if constexpr (shape<M>::is_optional) {
+      if (m) replay_element(w, m->xml, false, {}, {});
+    } else {
+      replay_element(w, m.xml, false, {}, {});
+    }
+  } else {
+    (void)w, (void)obj, (void)f;
   }
 }
 
@@ -309,6 +326,7 @@ struct field {
   /// does not take a function's address compared with nullptr as a constant expression.
   bool has_leaf = false;
   bool polymorphic = false;    ///< a pointer: xsi:type may name a derived type
+  bool repeated = false;       ///< a vector: its tail beyond the items read is trimmed
   describe_fn type = nullptr;  ///< describe<the value type>
   std::span<const choice_alternative> alternatives;  ///< choice: name and type per alternative
 
@@ -413,6 +431,7 @@ consteval field make(std::string_view owner_ns, std::string_view name, std::size
   f.m.offset = offset;
   f.m.nillable = is_nillable<slot_type<M>>::value;
   f.polymorphic = S::is_pointer || shape<slot_type<M>>::is_pointer;
+  f.repeated = S::is_vector;
   f.type = &describe<typename shape<value_type_of<M>>::value_type>;
   // Only the codec's routines the field's kind uses are instantiated.
   if constexpr (Kind == field_kind::attribute) {
@@ -420,8 +439,15 @@ consteval field make(std::string_view owner_ns, std::string_view name, std::size
     f.m.write = &codec::write_attr;
   } else {
     f.m.read_elem = &codec::read;
-    f.m.write = &codec::write;
-    if constexpr (Kind != field_kind::text) f.m.finalize = &codec::finalize;
+    if constexpr (Kind == field_kind::text) {
+      f.m.write = &codec::write_text;
+    } else {
+      if constexpr (Kind == field_kind::any)
+        f.m.write = &codec::write_any;
+      else
+        f.m.write = &codec::write;
+      f.m.finalize = &codec::finalize;
+    }
   }
   if constexpr (Kind == field_kind::element && bind::detail::leaf_member<M>) {
     f.leaf = &codec::read_leaf;
@@ -506,6 +532,9 @@ consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
     std::size_t j = i + 1;
     while (j < in.size() && in[j].m.kind == field_kind::attribute) ++j;
     m.next_element = static_cast<std::uint32_t>(j);
+    // A complete read checks that each element occurred min_occurs times: a single value
+    // that must occur has nothing left to reset.
+    if (!x.repeated && m.min_occurs > 0) m.finalize = nullptr;
     out.match[i] = m;
     out.described[i] = {m.name,         m.ns,          m.kind,     m.min_occurs,
                         m.max_occurs,   m.nillable,    m.required, m.has_default,
@@ -514,6 +543,11 @@ consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
       if (out.inherited != i) detail::inherited_fields_come_first();
       out.inherited = i + 1;
     }
+  }
+  bool attribute = false;
+  for (std::size_t i = in.size(); i-- > 0;) {
+    attribute = attribute || out.match[i].kind == field_kind::attribute;
+    out.match[i].attribute_at_or_after = attribute;
   }
   return out;
 }
@@ -525,6 +559,14 @@ constexpr int text_field(const field_table<N>& f) {
     if (f.match[i].kind == field_kind::text) return static_cast<int>(i);
   return -1;
 }
+/// finalize_table, or nullptr when no field has anything to reset after a complete read.
+template <std::size_t N>
+constexpr auto finalizer(const field_table<N>& f) {
+  decltype(&bind::detail::finalize_table) out = nullptr;
+  for (std::size_t i = 0; i < N; ++i)
+    if (f.match[i].finalize != nullptr) out = &bind::detail::finalize_table;
+  return out;
+}
 }  // namespace detail
 
 /// The run-time view of T (meta<T> names it and its hierarchy) over `fields`.
@@ -535,7 +577,7 @@ consteval bind::detail::complex_vt complex(const field_table<N>& f) {
           f.match.data(),
           static_cast<std::uint32_t>(N),
           detail::text_field(f),
-          &bind::detail::finalize_table,
+          detail::finalizer(f),
           bind::detail::base_vt_fn<T>(),
           bind::detail::derived_vts_fn<T>()};
 }

@@ -49,7 +49,8 @@ using read_attr_fn = bool (*)(read_ctx&, void* obj, const xml::attribute* attr,
 /// into the field's slot for `occurrence`.
 using read_leaf_fn = bool (*)(read_ctx&, void* obj, std::uint32_t occurrence, const field_match& f);
 using parse_fn = errc (*)(std::string_view text, void* out, const xml::reader& r);
-/// Table fields: reset what did not occur (`count` occurrences were read).
+/// Table fields: reset what did not occur (`count` occurrences were read). nullptr for a single
+/// value with min_occurs > 0: a complete read has checked that it occurred.
 using finalize_fn = void (*)(void* obj, std::uint32_t count, const field_match& f);
 /// Table fields: write the attribute, or the element(s), of the struct at `obj`; `leaves`
 /// resolves the struct's own namespace for its simple children.
@@ -63,6 +64,8 @@ struct field_match {
   std::string_view name;
   std::string_view ns;
   field_kind kind;
+  /// Tables: this field or a later one is an attribute (where write_table's attributes end).
+  bool attribute_at_or_after = false;
   std::uint32_t min_occurs;
   std::uint32_t max_occurs;
   const std::string_view* alternatives;  ///< choice element names (alternative_count of them)
@@ -99,7 +102,8 @@ struct complex_vt {
   const field_match* fields;
   std::uint32_t field_count;
   int text_field;  ///< index of the simple-content text field, or -1
-  /// Reset fields that did not occur (optional, vector tail, defaults).
+  /// Reset fields that did not occur (optional, vector tail, defaults); nullptr: a table
+  /// whose fields have nothing to reset after a complete read.
   void (*finalize)(const complex_vt& vt, void* obj, const std::uint32_t* counts);
   const complex_vt* (*base)();  ///< extension base or nullptr
   vt_list (*derived)();         ///< meta<T>::derived, flattened
