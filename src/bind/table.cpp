@@ -14,6 +14,10 @@ bool read_table(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* cou
 void write_table(xml::writer& w, const complex_vt& vt, const void* obj) {
   xml::leaf_namespace leaves{vt.ns};  // the simple children in the type's own namespace
   const field_match* const end = vt.fields + vt.field_count;
+  if (vt.field_count == 0 || !vt.fields[0].attribute_at_or_after) {  // no attributes
+    for (const field_match* f = vt.fields; f != end; ++f) f->write(w, obj, *f, leaves);
+    return;
+  }
   for (const field_match* f = vt.fields; f != end && f->attribute_at_or_after; ++f)
     if (f->kind == field_kind::attribute) f->write(w, obj, *f, leaves);
   for (const field_match* f = vt.fields; f != end; ++f)

@@ -230,9 +230,12 @@ void write_table_slot(xml::writer& w, const Slot& s, const field_match& f,
   } else if constexpr (is_variant<Slot>::value) {
     std::visit([&](const auto& alt) { write_value(w, f.ns, f.write_alternatives[s.index()], alt); },
                s);
-  } else if (f.in_type_ns) {
-    write_value(w, f.ns, f.write_name, s, &leaves);
-  } else {
+  } else if constexpr (simple_type<Slot> || enum_type<Slot>) {
+    if (f.in_type_ns)
+      write_value(w, f.ns, f.write_name, s, &leaves);
+    else
+      write_value(w, f.ns, f.write_name, s);
+  } else {  // `leaves` is for simple values only: one call, not one per branch
     write_value(w, f.ns, f.write_name, s);
   }
 }
