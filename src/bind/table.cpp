@@ -1,13 +1,23 @@
 // The routines that read and write a struct from its table (lather/bind/table.hpp), and the
 // codecs of the simple types, compiled once for every program.
+#include <alloca.h>
+
 #include "lather/bind/table.hpp"
 #include "lather/bind/table_ref.hpp"
 
 namespace lather::bind::detail {
 
-bool read_table(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts) {
+// The occurrence counts of one value's fields live in the frame of the call that reads it
+// (a nested value's below): as many as the type has fields, known only at run time here.
+bool read_table_body(read_ctx& c, const complex_vt& vt, void* obj) {
+  auto* counts = static_cast<std::uint32_t*>(alloca(sizeof(std::uint32_t) * vt.field_count));
+  return read_complex_body(c, vt, obj, counts);
+}
+
+bool read_table_value(read_ctx& c, const complex_vt& vt, void* obj) {
   if (const xml::attribute* t = scan_xsi(c.r).type)
     if (check_xsi_complex(c, *t, vt, false) == -2) return false;
+  auto* counts = static_cast<std::uint32_t*>(alloca(sizeof(std::uint32_t) * vt.field_count));
   return read_complex_body(c, vt, obj, counts);
 }
 
@@ -29,40 +39,22 @@ void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts
     if (const field_match& f = vt.fields[i]; f.finalize != nullptr) f.finalize(obj, counts[i], f);
 }
 
-namespace {
-
-/// The occurrence counts of one value's fields: on the stack but for very wide types.
-class field_counts {
- public:
-  explicit field_counts(std::uint32_t n) {
-    if (n > small_.size()) big_.resize(n);
-  }
-  std::uint32_t* data() noexcept { return big_.empty() ? small_.data() : big_.data(); }
-
- private:
-  std::array<std::uint32_t, 256> small_;
-  std::vector<std::uint32_t> big_;
-};
-
-}  // namespace
-
 }  // namespace lather::bind::detail
 
 namespace lather::bind {
 
 error_info read_content(xml::reader& r, table_ref t, void* value, const read_options& opts) {
   detail::read_ctx c{r, opts};
-  detail::field_counts counts(t.vt().field_count);
-  if (!detail::begin_read(c) || !detail::read_complex_body(c, t.vt(), value, counts.data()))
+  if (!detail::begin_read(c) || !detail::read_table_body(c, t.vt(), value))
     return detail::finish_read(c);
   return {};
 }
 
 error_info read(xml::reader& r, table_ref t, void* value, const read_options& opts) {
   detail::read_ctx c{r, opts};
-  if (!detail::begin_read(c) || !detail::refuse_nil(c)) return detail::finish_read(c);
-  detail::field_counts counts(t.vt().field_count);
-  if (!detail::read_table(c, t.vt(), value, counts.data())) return detail::finish_read(c);
+  if (!detail::begin_read(c) || !detail::refuse_nil(c) ||
+      !detail::read_table_value(c, t.vt(), value))
+    return detail::finish_read(c);
   return {};
 }
 

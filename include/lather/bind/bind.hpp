@@ -138,15 +138,23 @@ bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
 /// The attributes and children of `x` (its xsi:type already checked).
 template <class X>
 bool read_body(read_ctx& c, X& x) {
-  std::array<std::uint32_t, field_count<X>> counts;
-  return read_complex_body(c, vt_of<X>(), &x, counts.data());
+  if constexpr (table_bound<X>) {
+    return read_table_body(c, vt_of<X>(), &x);
+  } else {
+    std::array<std::uint32_t, field_count<X>> counts;
+    return read_complex_body(c, vt_of<X>(), &x, counts.data());
+  }
 }
 
 template <class X>
 bool read_complex(read_ctx& c, X& x) {
-  if (const xml::attribute* t = scan_xsi(c.r).type)
-    if (check_xsi_complex(c, *t, vt_of<X>(), false) == -2) return false;
-  return read_body(c, x);
+  if constexpr (table_bound<X>) {
+    return read_table_value(c, vt_of<X>(), &x);
+  } else {
+    if (const xml::attribute* t = scan_xsi(c.r).type)
+      if (check_xsi_complex(c, *t, vt_of<X>(), false) == -2) return false;
+    return read_body(c, x);
+  }
 }
 
 template <class B, class P, class D>
@@ -737,7 +745,10 @@ template <class T, bool Attributes, std::size_t From, std::size_t To>
 
 template <class T>
 void write_complex_content(xml::writer& w, const T& x) {
-  write_fields<T, true, 0, field_count<T>>(w, x);
+  if constexpr (table_bound<T>)
+    write_table(w, vt_of<T>(), &x);
+  else
+    write_fields<T, true, 0, field_count<T>>(w, x);
 }
 
 /// The sequence field of T whose member is Sequence (struct_reader, struct_writer).

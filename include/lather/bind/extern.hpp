@@ -60,19 +60,12 @@ void write_complex_content(xml::writer& w, const T& x);
 
 /// T's reading, writing and description (describe<T>) come from a table
 /// (lather/bind/table.hpp) defined in another translation unit with LATHER_BIND_TABLE_DEFINE.
-#define LATHER_BIND_TABLE(...)                                                                   \
-  template <>                                                                                    \
-  inline constexpr bool lather::bind::table_bound<__VA_ARGS__> = true;                           \
-  template <>                                                                                    \
-  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>();                 \
-  template <>                                                                                    \
-  const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept; \
-  template <>                                                                                    \
-  bool lather::bind::detail::read_complex<__VA_ARGS__>(::lather::bind::detail::read_ctx&,        \
-                                                       __VA_ARGS__&);                            \
-  template <>                                                                                    \
-  bool lather::bind::detail::read_body<__VA_ARGS__>(::lather::bind::detail::read_ctx&,           \
-                                                    __VA_ARGS__&);                               \
-  template <>                                                                                    \
-  void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer&,          \
-                                                                const __VA_ARGS__&)
+/// They go through vt_of<T>() into the library's table routines: vt_of and describe are T's
+/// only functions.
+#define LATHER_BIND_TABLE(...)                                                   \
+  template <>                                                                    \
+  inline constexpr bool lather::bind::table_bound<__VA_ARGS__> = true;           \
+  template <>                                                                    \
+  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>(); \
+  template <>                                                                    \
+  const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept

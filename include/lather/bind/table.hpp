@@ -65,10 +65,6 @@ struct codec {
 
 // ---- the non-template routines (src/bind/table.cpp) ----
 
-/// read_complex for a table: xsi:type checked, then the body (counts: vt.field_count slots).
-bool read_table(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts);
-/// write_complex_content for a table: the attributes, then the children.
-void write_table(xml::writer& w, const complex_vt& vt, const void* obj);
 /// complex_vt::finalize for a table: each field's codec resets what did not occur.
 void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts);
 
@@ -616,23 +612,6 @@ consteval type_description description(const field_table<N>& f) {
     static constexpr ::lather::bind::detail::complex_vt vt =                                      \
         ::lather::bind::table::complex<__VA_ARGS__>(FIELDS);                                      \
     return vt;                                                                                    \
-  }                                                                                               \
-  template <>                                                                                     \
-  bool lather::bind::detail::read_complex<__VA_ARGS__>(::lather::bind::detail::read_ctx & c,      \
-                                                       __VA_ARGS__ & x) {                         \
-    std::array<std::uint32_t, std::tuple_size_v<decltype(FIELDS.match)>> counts;                  \
-    return ::lather::bind::detail::read_table(c, vt_of<__VA_ARGS__>(), &x, counts.data());        \
-  }                                                                                               \
-  template <>                                                                                     \
-  bool lather::bind::detail::read_body<__VA_ARGS__>(::lather::bind::detail::read_ctx & c,         \
-                                                    __VA_ARGS__ & x) {                            \
-    std::array<std::uint32_t, std::tuple_size_v<decltype(FIELDS.match)>> counts;                  \
-    return ::lather::bind::detail::read_complex_body(c, vt_of<__VA_ARGS__>(), &x, counts.data()); \
-  }                                                                                               \
-  template <>                                                                                     \
-  void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer & w,        \
-                                                                const __VA_ARGS__& x) {           \
-    ::lather::bind::detail::write_table(w, vt_of<__VA_ARGS__>(), &x);                             \
   }
 
 // The codecs of the simple types in the shapes generated code uses, compiled in the library.

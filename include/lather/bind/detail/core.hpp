@@ -200,6 +200,15 @@ int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt&
 /// `counts` has vt.field_count slots.
 bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts);
 
+// A table-bound type (lather/bind/table.hpp) is read and written through its complex_vt by
+// these library routines: no function of its own per type beyond vt_of and describe.
+/// read_complex for a table-bound type: xsi:type checked, then the body.
+bool read_table_value(read_ctx& c, const complex_vt& vt, void* obj);
+/// read_body for a table-bound type.
+bool read_table_body(read_ctx& c, const complex_vt& vt, void* obj);
+/// write_complex_content for a table-bound type: the attributes, then the children.
+void write_table(xml::writer& w, const complex_vt& vt, const void* obj);
+
 // A complex value read in parts (bind::struct_reader): read_complex_body's two halves.
 enum class body_step : std::uint8_t { done, stopped, failed };
 /// Where the children of a complex value are being read.
