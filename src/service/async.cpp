@@ -75,6 +75,14 @@ struct erased_callback {
     call(done.get(), std::move(error), response);
   }
 };
+// take_callback's callable: copies share the callback it took, which `run` calls and deletes.
+struct taken_callback {
+  std::shared_ptr<void> done;
+  callback_fn run;
+  void operator()(std::exception_ptr error, void* response) const {
+    run(callback_op::call, done.get(), &error, response);
+  }
+};
 }  // namespace
 
 std::function<void(std::exception_ptr, void*)> erased_done(
@@ -83,17 +91,18 @@ std::function<void(std::exception_ptr, void*)> erased_done(
   return erased_callback{std::shared_ptr<void>(done, destroy), call};
 }
 
-std::function<void(std::exception_ptr, void*)> take_callback(void* done, const callback_ops& ops) {
-  void* f = ops.take(done);
+std::function<void(std::exception_ptr, void*)> take_callback(void* done, callback_fn run) {
+  void* f = run(callback_op::take, done, nullptr, nullptr);
   if (!f) return nullptr;
-  return erased_done(f, ops.destroy, ops.call);
+  auto destroy = [run](void* p) noexcept { run(callback_op::destroy, p, nullptr, nullptr); };
+  return taken_callback{std::shared_ptr<void>(f, destroy), run};
 }
 
 }  // namespace detail
 
 std::function<void(std::exception_ptr, void*)> typed_done(
     std::function<void(std::exception_ptr error)> done) {
-  return detail::take_callback(&done, detail::callback_of<void>);
+  return detail::take_callback(&done, &detail::callback_of<void>);
 }
 
 std::shared_ptr<detail::async_state> client::async_call(std::string_view operation,

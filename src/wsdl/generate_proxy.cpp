@@ -620,11 +620,11 @@ constexpr std::string_view common_tail = R"(
 }
 
 /// Starts an asynchronous call of `i` with `*o` (nullptr: no options) and i's settings, which
-/// then calls `*done` (moved; nullptr: none), a callback `ops` describes.
+/// then calls `*done` (moved; nullptr: none), a callback `run` keeps (its callback_fn).
 [[maybe_unused]] std::shared_ptr<lather::detail::async_state> start(
     lather::client& c, const op_info& i, void* request, lather::call_options* o, void* done,
-    const lather::detail::callback_ops* ops) {
-  return start(c, i, request, o, ops ? lather::detail::take_callback(done, *ops) : nullptr);
+    lather::detail::callback_fn run) {
+  return start(c, i, request, o, run ? lather::detail::take_callback(done, run) : nullptr);
 }
 
 /// A typed fault of an operation, for the service's ?wsdl.

@@ -157,13 +157,11 @@ void destroy(void* p) noexcept {
 
 /// How an asynchronous call with SOAP headers keeps the caller's callback: a std::function
 /// taking the error, the response (a Res; none for one-way calls) and the response's headers
-/// struct (an RH; none when void), one constant per Res and RH (header_callback_of).
-struct header_callback_ops {
-  /// A new callback moved from `*done`, or nullptr when it is empty.
-  void* (*take)(void* done);
-  void (*destroy)(void* done) noexcept;
-  void (*call)(void* done, std::exception_ptr error, void* response, void* response_headers);
-};
+/// struct (an RH; none when void), one function per Res and RH (header_callback_of) that does
+/// what `op` says, as a lather::detail::callback_fn does.
+using header_callback_fn = void* (*)(lather::detail::callback_op op, void* done,
+                                     std::exception_ptr* error, void* response,
+                                     void* response_headers);
 template <class Res, class RH>
 struct header_callback {
   using type = std::function<void(std::exception_ptr, Res&, RH&)>;
@@ -182,25 +180,29 @@ struct header_callback<void, void> {
   using type = lather::detail::callback<void>;
 };
 template <class Res, class RH>
-[[maybe_unused]] constexpr header_callback_ops header_callback_of{
-    [](void* done) -> void* {
-      using F = typename header_callback<Res, RH>::type;
-      auto& f = *static_cast<F*>(done);
-      return f ? new F(std::move(f)) : nullptr;
-    },
-    [](void* done) noexcept { delete static_cast<typename header_callback<Res, RH>::type*>(done); },
-    [](void* done, std::exception_ptr error, [[maybe_unused]] void* response,
-       [[maybe_unused]] void* response_headers) {
-      auto& f = *static_cast<typename header_callback<Res, RH>::type*>(done);
+void* header_callback_of(lather::detail::callback_op op, void* done, std::exception_ptr* error,
+                         [[maybe_unused]] void* response, [[maybe_unused]] void* response_headers) {
+  using F = typename header_callback<Res, RH>::type;
+  auto* f = static_cast<F*>(done);
+  switch (op) {
+    case lather::detail::callback_op::take:
+      return *f ? new F(std::move(*f)) : nullptr;
+    case lather::detail::callback_op::call:
       if constexpr (std::is_void_v<Res> && std::is_void_v<RH>)
-        f(std::move(error));
+        (*f)(std::move(*error));
       else if constexpr (std::is_void_v<Res>)
-        f(std::move(error), *static_cast<RH*>(response_headers));
+        (*f)(std::move(*error), *static_cast<RH*>(response_headers));
       else if constexpr (std::is_void_v<RH>)
-        f(std::move(error), *static_cast<Res*>(response));
+        (*f)(std::move(*error), *static_cast<Res*>(response));
       else
-        f(std::move(error), *static_cast<Res*>(response), *static_cast<RH*>(response_headers));
-    }};
+        (*f)(std::move(*error), *static_cast<Res*>(response), *static_cast<RH*>(response_headers));
+      break;
+    case lather::detail::callback_op::destroy:
+      delete f;
+      break;
+  }
+  return nullptr;
+}
 /// What such a call keeps until it completes: the request's header values, moved out of the
 /// caller's struct, the callback and the response's headers struct it gets.
 struct held_headers {
@@ -209,11 +211,11 @@ struct held_headers {
   held_headers& operator=(const held_headers&) = delete;
   ~held_headers() {
     for (auto& [t, v] : values) t->destroy(v);
-    if (done) ops->destroy(done);
+    if (done) run(lather::detail::callback_op::destroy, done, nullptr, nullptr, nullptr);
     if (response_headers) destroy_headers(response_headers);
   }
   std::vector<std::pair<const lather::message_type*, void*>> values;
-  const header_callback_ops* ops = nullptr;
+  header_callback_fn run = nullptr;
   void* done = nullptr;
   void* response_headers = nullptr;
   void (*destroy_headers)(void*) noexcept = nullptr;
@@ -284,18 +286,18 @@ std::string header_set(const operation_plan& op, const std::array<std::string, 2
       "  use_headers(o, " + rows[0] + ", " + in_arg + ", " + rows[1] + ", " + out_arg + ");\n}\n";
   text += "[[maybe_unused]] std::shared_ptr<lather::detail::async_state> start_headers_" + n +
           "(\n    " +
-          join({"lather::client& c, const op_info& i, void* request, lather::call_options o",
-                set_params(op, false, false), "void* done, const header_callback_ops* ops"}) +
+          join({"lather::client& c, const op_info& i, void* request, lather::call_options& o",
+                set_params(op, false, false), "void* done, header_callback_fn run"}) +
           ") {\n" + in_array;
   if (out)
     text += "  auto* response_headers = new " + op.response_headers_struct +
             ";\n  void* const out[] = " + members("response_headers->", op.response_headers) +
             ";\n";
-  text += "  return start_with_headers(c, i, request, std::move(o), " + rows[0] + ", " + in_arg +
-          ", " + rows[1] + ", " + out_arg + ", done, " +
+  text += "  return start_with_headers(c, i, request, o, " + rows[0] + ", " + in_arg + ", " +
+          rows[1] + ", " + out_arg + ", done, " +
           (out ? "response_headers, &destroy<" + op.response_headers_struct + ">"
                : std::string("nullptr, nullptr")) +
-          ", ops);\n}\n";
+          ", run);\n}\n";
   // The service's handler: the request's headers from the call's context, the method called
   // with both structs, the response's added to the context.
   text += "[[maybe_unused]] void serve_headers_" + n +
@@ -334,8 +336,8 @@ std::string header_methods(const std::string& cls, const std::string& client_mem
   const std::string F = header_async_done(op);
   auto start = [&](bool callback) {
     return "lather_gen::start_headers_" + set + "(" +
-           join({"*" + client_member, info, request_pointer(op), "std::move(o)",
-                 in ? "request_headers" : ""}) +
+           join(
+               {"*" + client_member, info, request_pointer(op), "o", in ? "request_headers" : ""}) +
            (callback ? ", &done,\n      &lather_gen::header_callback_of<" +
                            (op.gives_response() ? Res : std::string("void")) + ", " +
                            (out ? op.response_headers_type : "void") + ">)"
@@ -376,23 +378,24 @@ std::string_view header_start() {
 /// Starts an asynchronous call of `i` with `o` and i's settings that sends the request's
 /// headers `in` (moved into the call) and reads the response's into `out` (members of
 /// `*response_headers`, which `destroy_headers` deletes), then calls `*done` (moved; nullptr:
-/// none) as `ops` says.
+/// none) as `run` says.
 [[maybe_unused]] std::shared_ptr<lather::detail::async_state> start_with_headers(
-    lather::client& cl, const op_info& i, void* request, lather::call_options o,
+    lather::client& cl, const op_info& i, void* request, lather::call_options& o,
     std::span<const header_row> rows, std::span<void* const> in,
     std::span<const header_row> response_rows, std::span<void* const> out, void* done,
     void* response_headers, void (*destroy_headers)(void*) noexcept,
-    const header_callback_ops* ops) {
+    header_callback_fn run) {
   auto* h = new held_headers;
-  h->ops = ops;
+  h->run = run;
   h->response_headers = response_headers;
   h->destroy_headers = destroy_headers;
   std::function<void(std::exception_ptr, void*)> completion = lather::detail::erased_done(
       h, &destroy<held_headers>, [](void* p, std::exception_ptr error, void* response) {
         const held_headers& h = *static_cast<held_headers*>(p);
-        if (h.done) h.ops->call(h.done, std::move(error), response, h.response_headers);
+        if (h.done)
+          h.run(lather::detail::callback_op::call, h.done, &error, response, h.response_headers);
       });
-  if (done) h->done = ops->take(done);
+  if (run) h->done = run(lather::detail::callback_op::take, done, nullptr, nullptr, nullptr);
   // The moved values stand for the caller's members: each is sent as it is.
   for (std::size_t k = 0; k < rows.size(); ++k)
     if (const void* v = rows[k].ops->get(in[k])) {

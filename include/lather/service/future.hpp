@@ -47,23 +47,24 @@ struct async_completion {
 namespace detail {
 /// async_completion::done over `done`, which it owns (`destroy` deletes it): calls
 /// `call(done, error, response)`. One callable type for every response type, so typed_done<T>
-/// adds three small functions per T (callback_of<T>), not a std::function target type.
+/// adds one small function per T (callback_of<T>), not a std::function target type.
 std::function<void(std::exception_ptr, void*)> erased_done(
     void* done, void (*destroy)(void* done) noexcept,
     void (*call)(void* done, std::exception_ptr error, void* response));
 }  // namespace detail
 
 namespace detail {
-/// How an asynchronous call keeps a caller's callback, an F (a std::function): one constant
-/// per F (callback_of), so that a caller passes its callback by address and nothing is
-/// instantiated per call site.
-struct callback_ops {
-  /// A new F moved from `*done` (an F), or nullptr when it is empty.
-  void* (*take)(void* done);
-  void (*destroy)(void* done) noexcept;
-  /// Calls the F with the error and the response (a T; unused for one-way calls).
-  void (*call)(void* done, std::exception_ptr error, void* response);
+/// What a callback_fn does with a caller's callback.
+enum class callback_op : unsigned char {
+  take,     ///< returns a new F moved from `*done` (an F), or nullptr when it is empty
+  call,     ///< calls `*done` with `*error` and the response (a T; unused for one-way calls)
+  destroy,  ///< deletes `done` (what take returned)
 };
+/// How an asynchronous call keeps a caller's callback, an F (a std::function): one function per
+/// F (callback_of), so that a caller passes its callback by address and nothing else is
+/// instantiated per call site. Returns what `take` gives, else nullptr.
+using callback_fn = void* (*)(callback_op op, void* done, std::exception_ptr* error,
+                              void* response);
 /// The callback of a call whose response is a T (void: one-way): a
 /// `std::function<void(std::exception_ptr, T&)>` (`std::function<void(std::exception_ptr)>`).
 template <class T>
@@ -76,29 +77,36 @@ struct callback_of_type<void> {
 };
 template <class T>
 using callback = typename callback_of_type<T>::type;
+/// The callback_fn of callback<T>.
 template <class T>
-inline constexpr callback_ops callback_of{
-    [](void* done) -> void* {
-      auto& f = *static_cast<callback<T>*>(done);
-      return f ? new callback<T>(std::move(f)) : nullptr;
-    },
-    [](void* done) noexcept { delete static_cast<callback<T>*>(done); },
-    [](void* done, std::exception_ptr error, [[maybe_unused]] void* response) {
+void* callback_of(callback_op op, void* done, std::exception_ptr* error,
+                  [[maybe_unused]] void* response) {
+  auto* f = static_cast<callback<T>*>(done);
+  switch (op) {
+    case callback_op::take:
+      return *f ? new callback<T>(std::move(*f)) : nullptr;
+    case callback_op::call:
       if constexpr (std::is_void_v<T>)
-        (*static_cast<callback<T>*>(done))(std::move(error));
+        (*f)(std::move(*error));
       else
-        (*static_cast<callback<T>*>(done))(std::move(error), *static_cast<T*>(response));
-    }};
-/// async_completion::done over the callback `*done`, moved (`ops`: its callback_of); empty when
+        (*f)(std::move(*error), *static_cast<T*>(response));
+      break;
+    case callback_op::destroy:
+      delete f;
+      break;
+  }
+  return nullptr;
+}
+/// async_completion::done over the callback `*done`, moved (`run`: its callback_of); empty when
 /// it is.
-std::function<void(std::exception_ptr, void*)> take_callback(void* done, const callback_ops& ops);
+std::function<void(std::exception_ptr, void*)> take_callback(void* done, callback_fn run);
 }  // namespace detail
 
 /// `done` as async_completion::done, for a call whose response is a T.
 template <class T>
 std::function<void(std::exception_ptr, void*)> typed_done(
     std::function<void(std::exception_ptr error, T& response)> done) {
-  return detail::take_callback(&done, detail::callback_of<T>);
+  return detail::take_callback(&done, &detail::callback_of<T>);
 }
 /// `done` as async_completion::done, for a one-way call.
 std::function<void(std::exception_ptr, void*)> typed_done(
