@@ -67,14 +67,6 @@ void* async_get(async_state& s) {
 }
 
 namespace {
-// erased_done's callable: copies share the caller's callback.
-struct erased_callback {
-  std::shared_ptr<void> done;
-  void (*call)(void*, std::exception_ptr, void*);
-  void operator()(std::exception_ptr error, void* response) const {
-    call(done.get(), std::move(error), response);
-  }
-};
 // take_callback's callable: copies share the callback it took, which `run` calls and deletes.
 struct taken_callback {
   std::shared_ptr<void> done;
@@ -84,12 +76,6 @@ struct taken_callback {
   }
 };
 }  // namespace
-
-std::function<void(std::exception_ptr, void*)> erased_done(
-    void* done, void (*destroy)(void*) noexcept,
-    void (*call)(void* done, std::exception_ptr error, void* response)) {
-  return erased_callback{std::shared_ptr<void>(done, destroy), call};
-}
 
 std::function<void(std::exception_ptr, void*)> take_callback(void* done, callback_fn run) {
   void* f = run(callback_op::take, done, nullptr, nullptr);

@@ -592,14 +592,18 @@ constexpr std::string_view common_tail = R"(
   return all[static_cast<std::size_t>(&i - infos)];
 }
 
-/// Starts an asynchronous call of `i` with `*o` (nullptr: no options) and i's settings.
+/// Starts an asynchronous call of `i` with `*o` (nullptr: no options) and i's settings, which
+/// then calls `*done` (nullptr: none), a callback `run` keeps (its callback_fn: taken first,
+/// so that the call owns it whatever happens). The one path of every `_async` method.
 [[maybe_unused]] std::shared_ptr<lather::detail::async_state> start(
-    lather::client& c, const op_info& i, void* request, lather::call_options* o,
-    std::function<void(std::exception_ptr, void*)> done) {
+    lather::client& c, const op_info& i, void* request, lather::call_options* o, void* done,
+    lather::detail::callback_fn run) {
+  std::function<void(std::exception_ptr, void*)> completion =
+      run ? lather::detail::take_callback(done, run) : nullptr;
   lather::call_options options = o ? std::move(*o) : lather::call_options{};
   apply(i, options);
   return c.async_call(i.name, i.request(), request, i.response ? &i.response() : nullptr,
-                      std::move(options), {std::move(done), i.typed_fault});
+                      std::move(options), {std::move(completion), i.typed_fault});
 }
 
 /// Calls `i` with `*o` and i's settings (nullptr: i's settings alone), its typed faults thrown
@@ -617,14 +621,6 @@ constexpr std::string_view common_tail = R"(
     if (!i.typed_fault) throw;
     i.typed_fault(e);
   }
-}
-
-/// Starts an asynchronous call of `i` with `*o` (nullptr: no options) and i's settings, which
-/// then calls `*done` (moved; nullptr: none), a callback `run` keeps (its callback_fn).
-[[maybe_unused]] std::shared_ptr<lather::detail::async_state> start(
-    lather::client& c, const op_info& i, void* request, lather::call_options* o, void* done,
-    lather::detail::callback_fn run) {
-  return start(c, i, request, o, run ? lather::detail::take_callback(done, run) : nullptr);
 }
 
 /// A typed fault of an operation, for the service's ?wsdl.

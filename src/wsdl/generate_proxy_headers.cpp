@@ -149,7 +149,7 @@ struct header_row {
       rows[k].ops->add(ctx, rows[k].ns, rows[k].element, const_cast<void*>(v));
 }
 
-/// Deletes a T (lather::detail::erased_done's `destroy`).
+/// Deletes a T (a response's headers struct, held_headers::destroy_headers).
 template <class T>
 void destroy(void* p) noexcept {
   delete static_cast<T*>(p);
@@ -375,6 +375,24 @@ std::string header_handler(const std::string& service, const operation_plan& op,
 /// The asynchronous call of an operation with SOAP headers (after common_tail, in lather_gen).
 std::string_view header_start() {
   return R"(
+/// The callback_fn of a held_headers, which the call owns once it took it.
+[[maybe_unused]] void* run_held(lather::detail::callback_op op, void* p,
+                                std::exception_ptr* error, void* response) {
+  auto* h = static_cast<held_headers*>(p);
+  switch (op) {
+    case lather::detail::callback_op::take:
+      return p;
+    case lather::detail::callback_op::call:
+      if (h->done)
+        h->run(lather::detail::callback_op::call, h->done, error, response, h->response_headers);
+      break;
+    case lather::detail::callback_op::destroy:
+      delete h;
+      break;
+  }
+  return nullptr;
+}
+
 /// Starts an asynchronous call of `i` with `o` and i's settings that sends the request's
 /// headers `in` (moved into the call) and reads the response's into `out` (members of
 /// `*response_headers`, which `destroy_headers` deletes), then calls `*done` (moved; nullptr:
@@ -385,16 +403,10 @@ std::string_view header_start() {
     std::span<const header_row> response_rows, std::span<void* const> out, void* done,
     void* response_headers, void (*destroy_headers)(void*) noexcept,
     header_callback_fn run) {
-  auto* h = new held_headers;
+  std::unique_ptr<held_headers> h(new held_headers);
   h->run = run;
   h->response_headers = response_headers;
   h->destroy_headers = destroy_headers;
-  std::function<void(std::exception_ptr, void*)> completion = lather::detail::erased_done(
-      h, &destroy<held_headers>, [](void* p, std::exception_ptr error, void* response) {
-        const held_headers& h = *static_cast<held_headers*>(p);
-        if (h.done)
-          h.run(lather::detail::callback_op::call, h.done, &error, response, h.response_headers);
-      });
   if (run) h->done = run(lather::detail::callback_op::take, done, nullptr, nullptr, nullptr);
   // The moved values stand for the caller's members: each is sent as it is.
   for (std::size_t k = 0; k < rows.size(); ++k)
@@ -404,7 +416,7 @@ std::string_view header_start() {
       send_header(o, rows[k].ns, rows[k].element, t, h->values.back().second);
     }
   use_headers(o, {}, {}, response_rows, out);
-  return start(cl, i, request, &o, std::move(completion));
+  return start(cl, i, request, &o, h.release(), &run_held);
 }
 )";
 }

@@ -45,15 +45,6 @@ struct async_completion {
 };
 
 namespace detail {
-/// async_completion::done over `done`, which it owns (`destroy` deletes it): calls
-/// `call(done, error, response)`. One callable type for every response type, so typed_done<T>
-/// adds one small function per T (callback_of<T>), not a std::function target type.
-std::function<void(std::exception_ptr, void*)> erased_done(
-    void* done, void (*destroy)(void* done) noexcept,
-    void (*call)(void* done, std::exception_ptr error, void* response));
-}  // namespace detail
-
-namespace detail {
 /// What a callback_fn does with a caller's callback.
 enum class callback_op : unsigned char {
   take,     ///< returns a new F moved from `*done` (an F), or nullptr when it is empty
@@ -98,7 +89,8 @@ void* callback_of(callback_op op, void* done, std::exception_ptr* error,
   return nullptr;
 }
 /// async_completion::done over the callback `*done`, moved (`run`: its callback_of); empty when
-/// it is.
+/// it is. One callable type for every callback, so typed_done<T> adds one small function per T
+/// (callback_of<T>), not a std::function target type.
 std::function<void(std::exception_ptr, void*)> take_callback(void* done, callback_fn run);
 }  // namespace detail
 
