@@ -413,6 +413,10 @@ struct field_table {
   std::array<bind::detail::field_match, N> match;
   std::array<field_description, N> described;
   std::size_t inherited = 0;
+  /// Some field has something to reset after a complete read (complex_vt::finalize). A flag,
+  /// not a test of the fields' finalize != nullptr: under -fsanitize=undefined g++ does not
+  /// take that comparison as a constant expression.
+  bool resets = false;
 };
 
 namespace detail {
@@ -532,8 +536,11 @@ consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
     while (j < in.size() && in[j].m.kind == field_kind::attribute) ++j;
     m.next_element = static_cast<std::uint32_t>(j);
     // A complete read checks that each element occurred min_occurs times: a single value
-    // that must occur has nothing left to reset.
-    if (!x.repeated && m.min_occurs > 0) m.finalize = nullptr;
+    // that must occur has nothing left to reset (attributes and text never have).
+    const bool resets = m.kind != field_kind::attribute && m.kind != field_kind::text &&
+                        (x.repeated || m.min_occurs == 0);
+    if (!resets) m.finalize = nullptr;
+    out.resets = out.resets || resets;
     out.match[i] = m;
     out.described[i] = {m.name,         m.ns,          m.kind,     m.min_occurs,
                         m.max_occurs,   m.nillable,    m.required, m.has_default,
@@ -558,14 +565,6 @@ constexpr int text_field(const field_table<N>& f) {
     if (f.match[i].kind == field_kind::text) return static_cast<int>(i);
   return -1;
 }
-/// finalize_table, or nullptr when no field has anything to reset after a complete read.
-template <std::size_t N>
-constexpr auto finalizer(const field_table<N>& f) {
-  decltype(&bind::detail::finalize_table) out = nullptr;
-  for (std::size_t i = 0; i < N; ++i)
-    if (f.match[i].finalize != nullptr) out = &bind::detail::finalize_table;
-  return out;
-}
 }  // namespace detail
 
 /// The run-time view of T (meta<T> names it and its hierarchy) over `fields`.
@@ -576,7 +575,7 @@ consteval bind::detail::complex_vt complex(const field_table<N>& f) {
           f.match.data(),
           static_cast<std::uint32_t>(N),
           detail::text_field(f),
-          detail::finalizer(f),
+          f.resets ? &bind::detail::finalize_table : nullptr,
           bind::detail::base_vt_fn<T>(),
           bind::detail::derived_vts_fn<T>()};
 }
