@@ -528,12 +528,12 @@ template <class T>
 void write_element(xml::writer& w, const xml::leaf_namespace& ns, xml::ncname local,
                    const T& value) {
   w.start_element(ns.ns(), local);
-  codec<T>::write(value, w);
+  simple_codec<T>::write(value, w);
   w.end_element();
 }
 
 template <>
-struct codec<xsd::base64_binary> {
+struct simple_codec<xsd::base64_binary> {
   static errc parse(std::string_view text, xsd::base64_binary& out) noexcept {
     return xsd::base64_decode(text, out.bytes);
   }
@@ -566,7 +566,7 @@ struct codec<xsd::base64_binary> {
 };
 
 template <>
-struct codec<xsd::hex_binary> {
+struct simple_codec<xsd::hex_binary> {
   static errc parse(std::string_view text, xsd::hex_binary& out) noexcept {
     return xsd::hex_decode(text, out.bytes);
   }

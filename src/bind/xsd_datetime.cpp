@@ -494,14 +494,14 @@ struct date_time_codec {
 };
 
 template <>
-struct codec<xsd::date_time> : date_time_codec<xsd::date_time, xsd::kind::date_time> {};
+struct simple_codec<xsd::date_time> : date_time_codec<xsd::date_time, xsd::kind::date_time> {};
 template <>
-struct codec<xsd::date> : date_time_codec<xsd::date, xsd::kind::date> {};
+struct simple_codec<xsd::date> : date_time_codec<xsd::date, xsd::kind::date> {};
 template <>
-struct codec<xsd::time> : date_time_codec<xsd::time, xsd::kind::time> {};
+struct simple_codec<xsd::time> : date_time_codec<xsd::time, xsd::kind::time> {};
 
 template <>
-struct codec<xsd::duration> {
+struct simple_codec<xsd::duration> {
   static errc parse(std::string_view text, xsd::duration& out) noexcept {
     return xsd::parse_duration(text, out);
   }

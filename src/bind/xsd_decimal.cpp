@@ -89,7 +89,7 @@ bool in_range(const number_parts& p) noexcept {
 }  // namespace
 
 template <xsd::integer_range Range>
-struct codec<xsd::basic_integer<Range>> {
+struct simple_codec<xsd::basic_integer<Range>> {
   using value_type = xsd::basic_integer<Range>;
   static errc parse(std::string_view text, value_type& out) noexcept {
     number_parts parts;
@@ -111,7 +111,7 @@ struct codec<xsd::basic_integer<Range>> {
 };
 
 template <>
-struct codec<xsd::decimal> {
+struct simple_codec<xsd::decimal> {
   static errc parse(std::string_view text, xsd::decimal& out) noexcept {
     number_parts parts;
     if (errc e = split_number(text, true, parts); e != errc::ok) return e;

@@ -1,5 +1,5 @@
 // Private to src/bind: the glue between xsd_traits' declarations and the per-type codecs.
-// Each xsd_*.cpp specialises codec<T> for its types and explicitly instantiates
+// Each xsd_*.cpp specialises simple_codec<T> for its types and explicitly instantiates
 // simple_traits_base<T>, so the public header stays declarations only.
 #pragma once
 
@@ -36,24 +36,24 @@ namespace lather::bind::detail {
 /// Specialised per type with static parse(text, out), format(value, out), write(value, w) and
 /// write_leaf(value, w, ns, local).
 template <class T>
-struct codec;
+struct simple_codec;
 
 template <class T>
 errc simple_traits_base<T>::parse(std::string_view text, T& out) noexcept {
-  return codec<T>::parse(text, out);
+  return simple_codec<T>::parse(text, out);
 }
 template <class T>
 void simple_traits_base<T>::format(const T& value, std::string& out) {
-  codec<T>::format(value, out);
+  simple_codec<T>::format(value, out);
 }
 template <class T>
 void simple_traits_base<T>::write(const T& value, xml::writer& w) {
-  codec<T>::write(value, w);
+  simple_codec<T>::write(value, w);
 }
 template <class T>
 void simple_traits_base<T>::write_leaf(const T& value, xml::writer& w, xml::leaf_namespace& ns,
                                        xml::ncname local) {
-  codec<T>::write_leaf(value, w, ns, local);
+  simple_codec<T>::write_leaf(value, w, ns, local);
 }
 
 /// The leaf {ns}local whose text `format(dst)` writes straight into the output: at most

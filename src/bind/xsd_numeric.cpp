@@ -276,7 +276,7 @@ std::size_t format_number(T value, char* buf, std::size_t size) noexcept {
 }  // namespace
 
 template <class T>
-requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) struct codec<T> {
+requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) struct simple_codec<T> {
   static errc parse(std::string_view text, T& out) noexcept {
     if constexpr (std::is_floating_point_v<T>) {
       return parse_floating(text, out);
@@ -300,7 +300,7 @@ requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) struct codec<T> {
 };
 
 template <>
-struct codec<bool> {
+struct simple_codec<bool> {
   static errc parse(std::string_view text, bool& out) noexcept {
     text = trim_xml_space(text);
     if (text == "true" || text == "1") {

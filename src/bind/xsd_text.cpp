@@ -139,7 +139,7 @@ void collapse_space(std::string_view text, std::string& out) {
 }  // namespace
 
 template <>
-struct codec<std::string> {
+struct simple_codec<std::string> {
   static errc parse(std::string_view text, std::string& out) noexcept {
     return guarded([&] {
       xsd::detail::assign_text(out, text);
@@ -172,12 +172,12 @@ struct string_wrapper_codec {
 };
 
 template <>
-struct codec<xsd::normalized_string> : string_wrapper_codec<xsd::normalized_string, replace_space> {
-};
+struct simple_codec<xsd::normalized_string>
+    : string_wrapper_codec<xsd::normalized_string, replace_space> {};
 template <>
-struct codec<xsd::token> : string_wrapper_codec<xsd::token, collapse_space> {};
+struct simple_codec<xsd::token> : string_wrapper_codec<xsd::token, collapse_space> {};
 template <>
-struct codec<xsd::any_uri> : string_wrapper_codec<xsd::any_uri, collapse_space> {};
+struct simple_codec<xsd::any_uri> : string_wrapper_codec<xsd::any_uri, collapse_space> {};
 
 template struct simple_traits_base<std::string>;
 template struct simple_traits_base<xsd::normalized_string>;
