@@ -7,7 +7,7 @@ one compile) and the size of the objects, for lather and for gSOAP on the same W
 same compiler and flags (g++ -std=c++20 -OPT -w, ccache off).
 
 lather: `lather-wsdl2cpp ENTRY... -o DIR --namespace NS [--catalog C] -q` (the library: types,
-the client proxies and the service classes; no --mock); its code_<k>.cpp files are compiled as the
+the client proxies and the service classes; no --mock); its .cpp files are compiled as the
 generated CMakeLists.txt would.
 
 gSOAP (Debian's gsoap), doing the same work: `wsdl2h -O4 -P -L -t typemap.dat ENTRY...` (xs:any
@@ -31,7 +31,11 @@ Results: --json (default bench/results/codegen.json) keeps one entry per contrac
 replaced by each run that measures it (with its date, commit, command and load average), so
 `--tools lather` reruns lather alone beside the gSOAP figures kept from an earlier run;
 --results FILE (bench/RESULTS.md) rewrites the table between the codegen markers from that
-JSON. The table is printed either way.
+JSON. The table is printed either way. Each entry records the commit it started from (both,
+if the worktree moved while it ran), its 1-minute load average at start and end and the range
+sampled while it ran, and the run (invocation) that measured it: the table names the runs A,
+B, ... and each lather / gSOAP ratio row says whether its two rows are one run's back-to-back
+pair, the only like-for-like load, or come from two runs.
 """
 
 import argparse
@@ -88,6 +92,26 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+class Load:
+    """The 1-minute load average: at a measurement's start and end, and its lowest and highest
+    value sampled while it ran (every poll of run_pool), so a row says what the box was doing."""
+
+    def __init__(self):
+        self.first = self.low = self.high = os.getloadavg()[0]
+
+    def sample(self):
+        v = os.getloadavg()[0]
+        self.low, self.high = min(self.low, v), max(self.high, v)
+
+    def figures(self):
+        self.sample()
+        return {"load": [round(self.first, 1), round(os.getloadavg()[0], 1)],
+                "load_range": [round(self.low, 1), round(self.high, 1)]}
+
+
+LOAD = None  # the Load of the measurement running, sampled by run_pool
+
+
 class Run:
     """One finished child: exit status, wall and CPU seconds, peak RSS, its stderr tail."""
 
@@ -133,6 +157,8 @@ def run_pool(jobs, parallel, mem_limit, timeout):
             running[proc.pid] = (key, time.monotonic(), proc, out)
         pid, status, ru = os.wait4(-1, os.WNOHANG)
         if pid == 0:
+            if LOAD:
+                LOAD.sample()
             now = time.monotonic()
             for p, (key, started, proc, out) in running.items():
                 if now - started > timeout:
@@ -365,8 +391,23 @@ def cap(entry):
     return "" if gib == 4.0 else f", {gib:g} GiB address-space cap per compile"
 
 
+def run_key(entry):
+    """Which invocation measured an entry (entries of older runs carry no id: their command
+    stands for it)."""
+    return entry.get("run") or entry["command"]
+
+
 def render(results):
-    """The markdown table of every contract in the JSON, in CONTRACTS order."""
+    """The markdown table of every contract in the JSON, in CONTRACTS order.
+
+    Runs are named A, B, ... in order of first appearance; a ratio row says whether its two rows
+    come from one run (measured back to back, like loads) or from two."""
+    names = {}
+    for name in CONTRACTS:
+        for tool in ("lather", "gsoap"):
+            t = results.get(name, {}).get(tool)
+            if t:
+                names.setdefault(run_key(t), (chr(ord("A") + len(names)), t["command"]))
     rows = ["| contract (operations) | generator | generate s | lines | MB of C++ | files | "
             "compile wall s | compile CPU s | max RSS GB | objects MB | text+data MB | "
             "linked text+data MB | linked stripped MB |",
@@ -401,7 +442,10 @@ def render(results):
         same_opt = e.get("lather", {}).get("opt") == e.get("gsoap", {}).get("opt")
         same_work = client_server(e.get("gsoap", {}))
         if "objects_bytes" in lk and "objects_bytes" in gk and same_opt and same_work:
-            rows.append(f"| | lather / gSOAP | | {e['lather']['lines'] / e['gsoap']['lines']:.2f} | "
+            lr, gr = names[run_key(e["lather"])][0], names[run_key(e["gsoap"])][0]
+            pair = f"one run ({lr})" if lr == gr else f"runs {lr} / {gr}, not paired"
+            rows.append(f"| | lather / gSOAP, {pair} | | "
+                        f"{e['lather']['lines'] / e['gsoap']['lines']:.2f} | "
                         f"{e['lather']['bytes'] / e['gsoap']['bytes']:.2f} | | "
                         f"{lk['wall_s'] / gk['wall_s']:.2f} | {lk['cpu_s'] / gk['cpu_s']:.2f} | "
                         f"{lk['max_rss_mb'] / gk['max_rss_mb']:.2f} | "
@@ -414,11 +458,14 @@ def render(results):
         for tool, label in (("lather", "lather"), ("gsoap", "gSOAP")):
             t = results.get(name, {}).get(tool)
             if t:
-                runs.append(f"* {c['title']}, {label}: {t['date']}, commit {t['commit']}, "
-                            f"-{t['opt']}, {t['jobs']} jobs{cap(t)}, load average "
-                            f"{t['load'][0]:.1f} -> "
-                            f"{t['load'][1]:.1f}: `{t['command']}`")
-    return "\n".join(rows + [""] + runs + ([""] + ["* " + n for n in notes] if notes else []))
+                during = (f" ({t['load_range'][0]:.1f}-{t['load_range'][1]:.1f} while it ran)"
+                          if "load_range" in t else "")
+                runs.append(f"* {c['title']}, {label}, run {names[run_key(t)][0]}: {t['date']}, "
+                            f"commit {t['commit']}, -{t['opt']}, {t['jobs']} jobs{cap(t)}, "
+                            f"load average {t['load'][0]:.1f} -> {t['load'][1]:.1f}{during}")
+    legend = [f"* run {letter}: `{command}`" for letter, command in names.values()]
+    return "\n".join(rows + [""] + legend + runs +
+                     ([""] + ["* " + n for n in notes] if notes else []))
 
 
 def update_results(path, table):
@@ -466,6 +513,10 @@ def main():
     if not args.render_only:
         work_root = args.work or tempfile.mkdtemp(prefix="lather-codegen-")
         command = "bench/run.sh codegen " + " ".join(sys.argv[1:])
+        # One id per invocation: rows with the same id ran back to back in this run, and only
+        # such a pair is a ratio of like loads (render says which rows are paired).
+        run_id = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        global LOAD
         try:
             for name in names:
                 c = CONTRACTS[name]
@@ -478,15 +529,18 @@ def main():
                 for tool, measure in (("lather", lather), ("gsoap", gsoap)):
                     if tool not in tools:
                         continue
-                    load0 = os.getloadavg()[0]
+                    LOAD = Load()
                     date = datetime.datetime.now(datetime.timezone.utc).strftime(
                         "%Y-%m-%d %H:%M UTC")
+                    commit = git_commit()  # what the generator and the compiles start from
                     entry[tool] = measure(name, c, args, work)
+                    end = git_commit()
                     entry[tool].update({
                         "opt": args.opt, "jobs": args.jobs, "mem_limit_gib": args.mem_limit,
-                        "date": date, "command": command,
-                        "commit": git_commit(),
-                        "load": [round(load0, 1), round(os.getloadavg()[0], 1)]})
+                        "date": date, "command": command, "run": run_id,
+                        "commit": commit if end == commit else f"{commit} -> {end}",
+                        **LOAD.figures()})
+                    LOAD = None
                 os.makedirs(os.path.dirname(args.json), exist_ok=True)
                 with open(args.json, "w") as f:
                     json.dump(results, f, indent=1, sort_keys=True)
