@@ -83,6 +83,11 @@ struct port_type_plan {
   /// accessor of the call's lather::call_context ("context"), its mount_on() and the prefix of
   /// its mount_<k>() ("mount_"), the client's pointer to its lather::client ("client_").
   std::string context, mount_on, mount_prefix, client;
+  /// When the type headers are in parts (several code_<k>.cpp): the header declaring its
+  /// classes over declarations of its messages, which code_<k>.cpp include instead of `header`,
+  /// and the parts it includes (the types of the SOAP headers); "" and none otherwise.
+  std::string decl_header;
+  std::vector<std::string> decl_includes;
 };
 
 /// An operation of the output: port type and operation indexes.
@@ -112,13 +117,21 @@ struct mock_input {
 std::string header_params(const operation_plan& op);
 
 /// The header of one port type: its client proxy and abstract service class, declared (their
-/// methods are in code_<k>.cpp). `faults_header`: the header of the fault classes.
-std::string port_type_header(const std::string& cpp_namespace, const port_type_plan& pt,
-                             const std::string& faults_header);
+/// methods are in code_<k>.cpp). `faults_header`: the header of the fault classes. With a
+/// `decl_header`, two: that one with the classes, and `header` including it, the type headers
+/// and the methods that are inline.
+std::vector<generated_file> port_type_header(const std::string& cpp_namespace,
+                                             const port_type_plan& pt,
+                                             const std::string& faults_header);
 
-/// The fault classes of every typed fault of `port_types` (a header), "" when there is none.
+/// The fault classes of every typed fault of `port_types` (a header including `includes`,
+/// the headers of their detail types), "" when there is none.
 std::string faults_header(const std::string& cpp_namespace,
-                          const std::vector<port_type_plan>& port_types);
+                          const std::vector<port_type_plan>& port_types,
+                          const std::set<std::string>& includes);
+
+/// Whether an operation's client methods throw typed faults (faults_header's classes).
+bool throws_typed(const operation_plan& op);
 
 /// A share of a generated translation unit (code_<k>.cpp): the #include lines it needs and
 /// its code.
@@ -130,6 +143,7 @@ struct source_part {
 /// The operations' share of code_<k>.cpp: the client methods and service registrations of
 /// `ops`.
 source_part operations_source(const std::string& cpp_namespace, const std::string& describe_header,
+                              const std::string& faults_header,
                               const std::vector<port_type_plan>& port_types, std::size_t k,
                               const std::vector<operation_ref>& ops);
 

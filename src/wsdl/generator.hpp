@@ -283,8 +283,24 @@ class generator {
                                                std::set<std::string>& includes);
 
   /// Per portType: a client proxy (one typed method per operation) and an abstract service
-  /// class whose mount_on() registers every operation on a lather::service.
+  /// class whose mount_on() registers every operation on a lather::service: their plans, the
+  /// number of units and each unit's operations.
   void emit_port_types();
+  /// The fault classes, the port type headers and each unit's operations (after
+  /// plan_parts()).
+  void emit_operations();
+
+  /// With several units: which types each code_<k>.cpp needs complete (its structs' and its
+  /// operations' types and what they name, transitively), and the parts of the type headers
+  /// that hold them, one per header and set of units needing its types, so that each unit
+  /// parses only those (unit_parts_, part_of_). Returns the parts: header, part name, and
+  /// the units needing it (a string of '0' and '1').
+  std::vector<std::array<std::string, 3>> plan_parts();
+  /// The index of the emitted struct named `qualified_name` (::ns::name).
+  std::size_t struct_of(const std::string& qualified_name);
+  std::map<std::string, std::size_t> struct_by_name_;  ///< struct_of()'s index
+  /// The part (plan_parts()) holding generated type `t`, "" when it is not one.
+  const std::string& part_of_type(const type* t) const;
 
   /// --mock: the samples header and mock_server.cpp (generate_mock.cpp), served at every
   /// SOAP port's path.
@@ -341,8 +357,13 @@ class generator {
   std::vector<std::size_t> emitted_;       ///< generated structs (indexes), in dependency order
   std::set<std::size_t> message_structs_;  ///< the request and response structs of operations
   std::vector<std::string> library_sources_, mock_sources_;
-  std::size_t units_ = 1;                             ///< code_<k>.cpp files
-  std::vector<detail::source_part> operation_parts_;  ///< the operations of each unit
+  std::size_t units_ = 1;                                     ///< code_<k>.cpp files
+  std::vector<detail::source_part> operation_parts_;          ///< the operations of each unit
+  std::vector<std::vector<detail::operation_ref>> unit_ops_;  ///< the operations of each unit
+  /// Several units: the type headers' parts each unit includes, and the part of each type.
+  std::vector<std::vector<std::string>> unit_parts_;
+  std::vector<std::string> part_of_;  ///< by struct index, then by enum index after them
+  std::string faults_file_;
   std::string describe_header_;
   std::set<std::string> type_names_;
   file_stem_set file_stems_;                          ///< unique whatever the case (macOS, Windows)

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -685,12 +686,33 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
   <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="a" type="t:A"/></xs:sequence></xs:complexType></xs:element>
   <xs:element name="out"><xs:complexType/></xs:element>)"))});
   generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .mock = true, .sources = 2});
-  EXPECT_EQ(r.files.size(), generate_cpp(*m, {.cpp_namespace = "g", .mock = true}).files.size() + 2)
-      << "code_2.cpp and mock_2.cpp";
+  EXPECT_EQ(r.files.size(), generate_cpp(*m, {.cpp_namespace = "g", .mock = true}).files.size() + 6)
+      << "code_2.cpp, mock_2.cpp, P.decl.hpp and t.hpp's three parts";
+  // t.hpp's types in parts by the files that need them: B, A and in (op's request) for
+  // code_1.cpp, which binds them and defines op; out (op's response, bound in code_2.cpp) for
+  // both; the rpc messages for code_2.cpp. t.hpp includes them all, a file only its own.
+  EXPECT_EQ(file(r, "t.hpp").find("struct"), std::string::npos);
+  std::string types;
+  for (const char* part : {"t.part1.hpp", "t.part2.hpp", "t.part3.hpp"}) {
+    EXPECT_NE(file(r, "t.hpp").find("#include \"" + std::string(part) + "\""), std::string::npos)
+        << part;
+    types += file(r, part);
+  }
+  EXPECT_NE(file(r, "t.part1.hpp").find("struct A {"), std::string::npos);
+  EXPECT_NE(file(r, "t.part2.hpp").find("struct out {"), std::string::npos);
+  EXPECT_NE(file(r, "t.part3.hpp").find("struct rpcOp {"), std::string::npos);
+  for (const auto& [source, own, other] :
+       {std::tuple("code_1.cpp", "t.part1.hpp", "t.part3.hpp"),
+        std::tuple("code_2.cpp", "t.part3.hpp", "t.part1.hpp")}) {
+    const std::string& code = file(r, source);
+    EXPECT_NE(code.find("#include \"" + std::string(own) + "\""), std::string::npos) << code;
+    EXPECT_NE(code.find("#include \"t.part2.hpp\""), std::string::npos) << code;
+    EXPECT_EQ(code.find("#include \"" + std::string(other) + "\""), std::string::npos) << code;
+    EXPECT_EQ(code.find("#include \"t.hpp\""), std::string::npos) << code;
+  }
   // Each struct's table binding is declared beside its meta<T> and defined in exactly one
   // code_<k>.cpp (LATHER_BIND_TABLE_DEFINE(fields_<n>, T)), in dependency order (B before A,
   // whose vector names it).
-  const std::string& types = file(r, "t.hpp");
   const std::string all = file(r, "code_1.cpp") + file(r, "code_2.cpp");
   const auto definitions = [&](const std::string& name) {
     int n = 0;
@@ -709,10 +731,20 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
   // The table describes the struct for a service's WSDL too: no template describes it.
   EXPECT_EQ(all.find("wsdl_builder::type_of<::g::A>"), std::string::npos) << all;
   EXPECT_EQ(file(r, "describe.hpp").find("wsdl_builder::type_of<::g::A>"), std::string::npos);
-  // The port type header only declares; its two operations are defined one per file.
-  const std::string& header = file(r, "P.hpp");
+  // The port type's classes only declare; its two operations are defined one per file. The
+  // files include the classes' header, which declares the messages, not the one a program
+  // includes, which defines the methods returning them.
+  const std::string& header = file(r, "P.decl.hpp");
   EXPECT_EQ(header.find("client_->call"), std::string::npos) << header;
   EXPECT_NE(header.find("mount_1(s);\n    mount_2(s);"), std::string::npos) << header;
+  EXPECT_EQ(header.find("#include \"t.hpp\""), std::string::npos) << header;
+  EXPECT_NE(header.find("  ::g::out op(const ::g::in& request);\n"), std::string::npos) << header;
+  const std::string& program = file(r, "P.hpp");
+  EXPECT_NE(program.find("#include \"P.decl.hpp\"\n#include \"t.hpp\"\n"), std::string::npos)
+      << program;
+  EXPECT_NE(program.find("inline ::g::out PClient::op(const ::g::in& request) {"),
+            std::string::npos)
+      << program;
   EXPECT_NE(file(r, "code_1.cpp")
                 .find("void PClient::op(const ::g::in& request, "
                       "::g::out& response, lather::call_options o) {"),
