@@ -205,9 +205,9 @@ void generator::emit() {
   emit_port_types();
   for (std::size_t i : order_)
     if (structs_[i].refused.empty()) emitted_.push_back(i);
-  // A header (or a part of one): `items` (struct indexes, then enum indexes after them) of
-  // `file`, including `incs`.
-  auto header = [&](const std::string& file, const std::string& comment,
+  // Header `name`, `file` or a part of it: `items` (struct indexes, then enum indexes after
+  // them) of `file`, with the declarations of all its structs, including `incs`.
+  auto header = [&](const std::string& name, const std::string& file, const std::string& comment,
                     const std::vector<std::size_t>& items, const std::set<std::string>& incs) {
     std::string body, meta;
     for (std::size_t id : items)
@@ -236,7 +236,7 @@ void generator::emit() {
     text += body + "}  // namespace " + o_.cpp_namespace + "\n\n" + meta;
     while (text.size() > 1 && text[text.size() - 1] == '\n' && text[text.size() - 2] == '\n')
       text.pop_back();
-    result_.files.push_back({file, std::move(text)});
+    result_.files.push_back({name, std::move(text)});
   };
   if (units_ == 1) {
     for (const std::string& file : all_files) {
@@ -245,7 +245,7 @@ void generator::emit() {
         if (enums_[e].file == file) items.push_back(structs_.size() + e);
       for (std::size_t i : emitted_)
         if (structs_[i].file == file) items.push_back(i);
-      header(file, "", items, includes[file]);
+      header(file, file, "", items, includes[file]);
     }
   } else {
     // Each part: its types, including the parts of the types they name; a header in parts
@@ -271,8 +271,8 @@ void generator::emit() {
         if (units[k] == '1')
           users +=
               (users.empty() ? "" : ", ") + std::string("code_") + std::to_string(k + 1) + ".cpp";
-      header(part, part == file ? "" : "// Part of " + file + ", for " + users + ".\n", items[part],
-             incs);
+      header(part, file, part == file ? "" : "// Part of " + file + ", for " + users + ".\n",
+             items[part], incs);
       if (part != file) parts_of[file].push_back(part);
     }
     for (const auto& [file, list] : parts_of) {

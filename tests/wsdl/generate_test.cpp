@@ -701,6 +701,11 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
   EXPECT_NE(file(r, "t.part1.hpp").find("struct A {"), std::string::npos);
   EXPECT_NE(file(r, "t.part2.hpp").find("struct out {"), std::string::npos);
   EXPECT_NE(file(r, "t.part3.hpp").find("struct rpcOp {"), std::string::npos);
+  // Each part declares every struct of t.hpp (a member may name one defined later).
+  for (const char* part : {"t.part1.hpp", "t.part2.hpp", "t.part3.hpp"})
+    EXPECT_NE(file(r, part).find("struct in;\nstruct A;\nstruct B;\nstruct out;\nstruct rpcOp;\n"),
+              std::string::npos)
+        << part;
   for (const auto& [source, own, other] :
        {std::tuple("code_1.cpp", "t.part1.hpp", "t.part3.hpp"),
         std::tuple("code_2.cpp", "t.part3.hpp", "t.part1.hpp")}) {
