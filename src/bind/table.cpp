@@ -34,6 +34,44 @@ void write_table(xml::writer& w, const complex_vt& vt, const void* obj) {
     if (f->kind != field_kind::attribute) f->write(w, obj, *f, leaves);
 }
 
+bool read_table_member(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
+                       slot_fn slot, const complex_vt& vt) {
+  if (const int nil = nil_state(c)) {
+    if (nil < 0) return false;
+    if (!f.nillable || slot(member, occ, slot_op::nil) == nullptr)
+      return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
+    return skip_nil_content(c);
+  }
+  return read_table_value(c, vt, slot(member, occ, slot_op::value));
+}
+
+namespace {
+void write_table_element(xml::writer& w, const field_match& f, const complex_vt& vt,
+                         const void* value) {
+  if (value == nullptr) {
+    if (f.nillable) write_nil(w, f.ns, f.write_name);
+    return;
+  }
+  try {
+    w.start_element(f.ns, f.write_name);
+    write_table(w, vt, value);
+    w.end_element();
+  } catch (...) {
+    rethrow_in_element(f.write_name.text());
+  }
+}
+}  // namespace
+
+void write_table_member(xml::writer& w, const field_match& f, const complex_vt& vt,
+                        const void* value, std::size_t index) {
+  if (index == 0) return write_table_element(w, f, vt, value);
+  try {
+    write_table_element(w, f, vt, value);
+  } catch (...) {
+    rethrow_in_item(index);
+  }
+}
+
 void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts) {
   for (std::uint32_t i = 0; i < vt.field_count; ++i)
     if (const field_match& f = vt.fields[i]; f.finalize != nullptr) f.finalize(obj, counts[i], f);

@@ -92,21 +92,83 @@ inline constexpr bool attribute_member = (simple_type<value_type_of<M>> ||
                                          && !shape<M>::is_pointer &&
                                          !is_nillable<slot_type<M>>::value;
 
+/// A simple-content type's text field into `m`.
+template <class M>
+bool read_text(read_ctx& c, M& m, const field_match& f) {
+  if constexpr (enum_type<M>)
+    return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, &f);
+  else if constexpr (simple_type<M>)
+    return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, &f);
+  else
+    return fail(c, errc::xml_error, "a text field of a complex type");
+}
+
+/// Whether M holds values of a table-bound type (plain, optional, vector or nillable; not a
+/// pointer). Its codec's read and write forward to the library (read_table_member,
+/// write_table_member), which create, empty and trim the occurrences through table_slot<M>:
+/// the value type's constructor and destructor are compiled into that one function of M, not
+/// into each of its codec's functions.
+template <class M>
+inline constexpr bool table_member = table_bound<value_type_of<M>> && !shape<M>::is_pointer;
+
+template <class M>
+[[gnu::noinline]] void* table_slot(void* member, std::uint32_t occ, slot_op op) {
+  M& m = *static_cast<M*>(member);
+  using S = shape<M>;
+  using Slot = slot_type<M>;
+  switch (op) {
+    case slot_op::value:
+      if constexpr (is_nillable<Slot>::value) {
+        auto& s = slot_of(m, occ);
+        if (!s) s.emplace();
+        return &*s;
+      } else {
+        return &slot_of(m, occ);
+      }
+    case slot_op::nil:
+      if constexpr (is_nillable<Slot>::value) {
+        slot_of(m, occ).reset();
+        return member;
+      } else if constexpr (S::is_optional) {
+        m.reset();
+        return member;
+      } else {
+        return nullptr;
+      }
+    case slot_op::trim:
+      if constexpr (S::is_vector) {
+        // Not erase(): that would instantiate the items' move assignment, never run at the end.
+        while (m.size() > occ) m.pop_back();
+      } else if constexpr (S::is_optional) {
+        if (occ == 0) m.reset();
+      } else {
+        if (occ == 0) m = M{};
+      }
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// The value of a table_member's occurrence `s`, nullptr where it is absent or nil.
+template <class Slot>
+const void* table_value_ptr(const Slot& s) {
+  if constexpr (is_nillable<Slot>::value || shape<Slot>::is_optional)
+    return s ? table_value_ptr(*s) : nullptr;
+  else
+    return &s;
+}
+
 template <class M>
 bool codec<M>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
                     const field_match& f) {
   M& m = member_at<M>(obj, f);
   using S = shape<M>;
   using Slot = slot_type<M>;
-  if (f.kind == field_kind::text) {
-    if constexpr (enum_type<M>)
-      return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, &f);
-    else if constexpr (simple_type<M>)
-      return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, &f);
-    else
-      return fail(c, errc::xml_error, "a text field of a complex type");
-  }
-  if constexpr (S::is_optional || S::is_pointer) {
+  if (f.kind == field_kind::text) return read_text(c, m, f);
+  if constexpr (table_member<M>) {
+    (void)alt;
+    return read_table_member(c, &m, occ, f, &table_slot<M>, vt_of<value_type_of<M>>());
+  } else if constexpr (S::is_optional || S::is_pointer) {
     // A choice leaves xsi:nil to its alternative.
     if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
       if (nil < 0) return false;
@@ -198,7 +260,9 @@ template <class M>
 void codec<M>::finalize(void* obj, std::uint32_t count, const field_match& f) {
   M& m = member_at<M>(obj, f);
   using S = shape<M>;
-  if constexpr (S::is_vector) {
+  if constexpr (table_member<M>) {
+    table_slot<M>(&m, count, slot_op::trim);
+  } else if constexpr (S::is_vector) {
     // Not erase(): that would instantiate the items' move assignment, never run at the end.
     while (m.size() > count) m.pop_back();
   } else if constexpr (S::is_optional || S::is_pointer) {
@@ -241,7 +305,15 @@ void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
                      xml::leaf_namespace& leaves) {
   const M& m = member_at<M>(obj, f);
   using S = shape<M>;
-  if constexpr (S::is_vector) {
+  if constexpr (table_member<M>) {
+    const complex_vt& vt = vt_of<value_type_of<M>>();
+    if constexpr (S::is_vector) {
+      std::size_t index = 0;
+      for (const slot_type<M>& s : m) write_table_member(w, f, vt, table_value_ptr(s), ++index);
+    } else {
+      write_table_member(w, f, vt, table_value_ptr(m), 0);
+    }
+  } else if constexpr (S::is_vector) {
     std::size_t index = 0;
     for (const slot_type<M>& s : m) {  // bool for a std::vector<bool>'s proxies
       ++index;

@@ -209,6 +209,24 @@ bool read_table_body(read_ctx& c, const complex_vt& vt, void* obj);
 /// write_complex_content for a table-bound type: the attributes, then the children.
 void write_table(xml::writer& w, const complex_vt& vt, const void* obj);
 
+/// What a table field's member of a table-bound value type (plain, optional, vector or
+/// nillable) is asked by the library's routines below: the one function per member type
+/// that creates, empties and trims its occurrences.
+enum class slot_op : std::uint8_t {
+  value,  ///< the value of occurrence `occ`, created (and engaged) if need be
+  nil,    ///< occurrence `occ` made nil or absent; nullptr if the shape has no nil
+  trim,   ///< finalize: `occ` occurrences were read
+};
+using slot_fn = void* (*)(void* member, std::uint32_t occ, slot_op op);
+/// A table field whose member (at `member`) holds values of a table-bound type (`vt`): one
+/// occurrence read on its start tag, xsi:nil included.
+bool read_table_member(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
+                       slot_fn slot, const complex_vt& vt);
+/// One occurrence of such a field: `value` nullptr for an absent or nil one (xsi:nil written
+/// if the field is nillable); `index` the 1-based item of a vector, 0 for a single value.
+void write_table_member(xml::writer& w, const field_match& f, const complex_vt& vt,
+                        const void* value, std::size_t index);
+
 // A complex value read in parts (bind::struct_reader): read_complex_body's two halves.
 enum class body_step : std::uint8_t { done, stopped, failed };
 /// Where the children of a complex value are being read.
