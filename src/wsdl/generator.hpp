@@ -346,9 +346,9 @@ class generator {
   };
   std::map<const element_decl*, simple_body_type> simple_bodies_;
   /// Structs and operations per translation unit (code_<k>.cpp) when --sources does not say,
-  /// and sample() functions per mock_<k>.cpp. Each unit parses the lather and type headers
-  /// first (Bing Ads: ~7 CPU s at -O2), and a struct's binding and an operation's methods use
-  /// the same instantiations, so the structs and the operations share the units, and fewer,
+  /// and sample() functions per mock_<k>.cpp. Each unit parses the lather headers and the
+  /// parts of the type headers it needs first, and a struct's binding and an operation's methods
+  /// use the same instantiations, so the structs and the operations share the units, and fewer,
   /// larger units cost less CPU time for more memory per compile: ONVIF device+media's four
   /// files as two cut their CPU time by ~13 % for 1.5x the peak memory of one, Bing Ads' three
   /// as two by ~17 % for 1.2x (1.5 GB; bench/RESULTS.md).
