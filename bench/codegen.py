@@ -35,7 +35,9 @@ JSON. The table is printed either way. Each entry records the commit it started 
 if the worktree moved while it ran), its 1-minute load average at start and end and the range
 sampled while it ran, and the run (invocation) that measured it: the table names the runs A,
 B, ... and each lather / gSOAP ratio row says whether its two rows are one run's back-to-back
-pair, the only like-for-like load, or come from two runs.
+pair, the only like-for-like load, or come from two runs (then only its bytes ratios compare
+like with like). A run of one tool alone that replaces one row of such a pair keeps the pair in
+the JSON ("pair"), and the table gives its ratio row too, with the commit it measured.
 """
 
 import argparse
@@ -397,6 +399,28 @@ def run_key(entry):
     return entry.get("run") or entry["command"]
 
 
+def ratio_row(lather, gsoap, names):
+    """The lather / gSOAP ratio row of two entries, saying whether they are one run's pair
+    (None when either has no compile figures or they are not alike)."""
+    lk, gk = lather.get("compile", {}), gsoap.get("compile", {})
+    if not ("objects_bytes" in lk and "objects_bytes" in gk and lather.get("opt") ==
+            gsoap.get("opt") and client_server(gsoap)):
+        return None
+    lr, gr = names[run_key(lather)][0], names[run_key(gsoap)][0]
+    pair = f"one run ({lr})" if lr == gr else f"runs {lr} / {gr}, not paired (bytes only)"
+    return (f"| | lather / gSOAP, {pair} | | {lather['lines'] / gsoap['lines']:.2f} | "
+            f"{lather['bytes'] / gsoap['bytes']:.2f} | | {lk['wall_s'] / gk['wall_s']:.2f} | "
+            f"{lk['cpu_s'] / gk['cpu_s']:.2f} | {lk['max_rss_mb'] / gk['max_rss_mb']:.2f} | "
+            f"{lk['objects_bytes'] / gk['objects_bytes']:.2f} | "
+            f"{lk['text_data_bytes'] / gk['text_data_bytes']:.2f} | " + " | ".join(
+                f"{lk[f] / gk[f]:.2f}" if f in lk and f in gk else "" for f in LINKED) + " |")
+
+
+def entries(e):
+    """A contract's rows, then the rows of the same-run pair it keeps (see main)."""
+    return [t for t in (e.get("lather"), e.get("gsoap"), *e.get("pair", {}).values()) if t]
+
+
 def render(results):
     """The markdown table of every contract in the JSON, in CONTRACTS order.
 
@@ -404,10 +428,8 @@ def render(results):
     come from one run (measured back to back, like loads) or from two."""
     names = {}
     for name in CONTRACTS:
-        for tool in ("lather", "gsoap"):
-            t = results.get(name, {}).get(tool)
-            if t:
-                names.setdefault(run_key(t), (chr(ord("A") + len(names)), t["command"]))
+        for t in entries(results.get(name, {})):
+            names.setdefault(run_key(t), (chr(ord("A") + len(names)), t["command"]))
     rows = ["| contract (operations) | generator | generate s | lines | MB of C++ | files | "
             "compile wall s | compile CPU s | max RSS GB | objects MB | text+data MB | "
             "linked text+data MB | linked stripped MB |",
@@ -438,31 +460,31 @@ def render(results):
                         f"{t['bytes'] / 1e6:.1f} | {k.get('files', '-')} | " + " | ".join(comp)
                         + " |")
             first = ""
-        lk, gk = e.get("lather", {}).get("compile", {}), e.get("gsoap", {}).get("compile", {})
-        same_opt = e.get("lather", {}).get("opt") == e.get("gsoap", {}).get("opt")
-        same_work = client_server(e.get("gsoap", {}))
-        if "objects_bytes" in lk and "objects_bytes" in gk and same_opt and same_work:
-            lr, gr = names[run_key(e["lather"])][0], names[run_key(e["gsoap"])][0]
-            pair = f"one run ({lr})" if lr == gr else f"runs {lr} / {gr}, not paired"
-            rows.append(f"| | lather / gSOAP, {pair} | | "
-                        f"{e['lather']['lines'] / e['gsoap']['lines']:.2f} | "
-                        f"{e['lather']['bytes'] / e['gsoap']['bytes']:.2f} | | "
-                        f"{lk['wall_s'] / gk['wall_s']:.2f} | {lk['cpu_s'] / gk['cpu_s']:.2f} | "
-                        f"{lk['max_rss_mb'] / gk['max_rss_mb']:.2f} | "
-                        f"{lk['objects_bytes'] / gk['objects_bytes']:.2f} | "
-                        f"{lk['text_data_bytes'] / gk['text_data_bytes']:.2f} | " + " | ".join(
-                            f"{lk[f] / gk[f]:.2f}" if f in lk and f in gk else "" for f in LINKED)
-                        + " |")
+        pair = ratio_row(e.get("lather", {}), e.get("gsoap", {}), names)
+        if pair:
+            rows.append(pair)
+        kept = e.get("pair")
+        if kept and not (pair and run_key(e["lather"]) == run_key(e["gsoap"])):
+            row = ratio_row(kept["lather"], kept["gsoap"], names)
+            if row:
+                rows.append(row.replace("lather / gSOAP, one run",
+                                        f"lather / gSOAP at {kept['lather']['commit']}, one run"))
     runs = []
     for name, c in CONTRACTS.items():
+        e = results.get(name, {})
         for tool, label in (("lather", "lather"), ("gsoap", "gSOAP")):
-            t = results.get(name, {}).get(tool)
-            if t:
+            kept = e.get("pair", {}).get(tool)
+            if not (kept and e.get(tool) and run_key(kept) != run_key(e[tool])):
+                kept = None
+            for t, what in ((e.get(tool), ""), (kept, " (the kept pair's row: its ratio row only)")):
+                if not t:
+                    continue
                 during = (f" ({t['load_range'][0]:.1f}-{t['load_range'][1]:.1f} while it ran)"
                           if "load_range" in t else "")
-                runs.append(f"* {c['title']}, {label}, run {names[run_key(t)][0]}: {t['date']}, "
-                            f"commit {t['commit']}, -{t['opt']}, {t['jobs']} jobs{cap(t)}, "
-                            f"load average {t['load'][0]:.1f} -> {t['load'][1]:.1f}{during}")
+                runs.append(f"* {c['title']}, {label}, run {names[run_key(t)][0]}{what}: "
+                            f"{t['date']}, commit {t['commit']}, -{t['opt']}, {t['jobs']} jobs"
+                            f"{cap(t)}, load average {t['load'][0]:.1f} -> {t['load'][1]:.1f}"
+                            f"{during}")
     legend = [f"* run {letter}: `{command}`" for letter, command in names.values()]
     return "\n".join(rows + [""] + legend + runs +
                      ([""] + ["* " + n for n in notes] if notes else []))
@@ -526,6 +548,11 @@ def main():
                 os.makedirs(work)
                 entry = results.setdefault(name, {})
                 entry["operations"] = operations(c)
+                # A same-run pair this run is about to break up (one tool rerun alone) is kept,
+                # so the table still shows the last like-for-like ratio beside the new rows.
+                if (len(tools & {"lather", "gsoap"}) == 1 and "lather" in entry and "gsoap" in entry
+                        and run_key(entry["lather"]) == run_key(entry["gsoap"])):
+                    entry["pair"] = {"lather": entry["lather"], "gsoap": entry["gsoap"]}
                 for tool, measure in (("lather", lather), ("gsoap", gsoap)):
                     if tool not in tools:
                         continue
@@ -541,6 +568,8 @@ def main():
                         "commit": commit if end == commit else f"{commit} -> {end}",
                         **LOAD.figures()})
                     LOAD = None
+                if "pair" in entry and run_key(entry["lather"]) == run_key(entry["gsoap"]):
+                    del entry["pair"]  # the rows are a pair again: a newer one
                 os.makedirs(os.path.dirname(args.json), exist_ok=True)
                 with open(args.json, "w") as f:
                     json.dump(results, f, indent=1, sort_keys=True)
