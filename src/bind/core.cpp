@@ -57,10 +57,10 @@ std::string element_label(std::string_view ns, std::string_view local) {
                                                    std::uint32_t& alt) noexcept {
   if (f.kind != field_kind::element) return false;
   if (f.alternative_count == 0)
-    return f.name.size() == local.size() && xml::same_name(f.name, local) &&
+    return f.name().size() == local.size() && xml::same_name(f.name(), local) &&
            xml::same_name(f.ns, ns);
   for (std::uint32_t a = 0; a < f.alternative_count; ++a) {
-    if (xml::same_name(f.alternatives[a], local) && xml::same_name(f.ns, ns)) {
+    if (xml::same_name(f.alternative(a), local) && xml::same_name(f.ns, ns)) {
       alt = a;
       return true;
     }
@@ -74,8 +74,8 @@ bool counts_for_occurs(const field_match& f) noexcept {
 
 std::string_view display_name(const field_match& f, std::uint32_t alt) noexcept {
   if (f.kind == field_kind::any) return "*";
-  if (f.alternative_count != 0) return f.alternatives[alt];
-  return f.name;
+  if (f.alternative_count != 0) return f.alternative(alt);
+  return f.name();
 }
 
 bool fail_missing(read_ctx& c, const field_match& f) {
@@ -83,7 +83,7 @@ bool fail_missing(read_ctx& c, const field_match& f) {
     std::string d = "required choice is missing (one of";
     for (std::uint32_t a = 0; a < f.alternative_count; ++a) {
       d.append(a == 0 ? " '" : ", '");
-      d.append(f.alternatives[a]);
+      d.append(f.alternative(a));
       d.append("'");
     }
     d.append(")");
@@ -237,7 +237,7 @@ bool fail(read_ctx& c, errc code, const char* detail) {
 bool fail_not_simple(read_ctx& c, const field_match& f, bool attribute) {
   return fail(
       c, errc::xml_error,
-      (attribute ? "not a simple attribute: " : "not a simple element: ") + std::string(f.name));
+      (attribute ? "not a simple attribute: " : "not a simple element: ") + std::string(f.name()));
 }
 
 bool fail_value(read_ctx& c, errc code, std::string_view text, std::string_view type_name) {
@@ -423,8 +423,8 @@ namespace {
   for (std::uint32_t i = 0; i < n; ++i) {
     const field_match& f = fields[i];
     if (f.kind != field_kind::attribute) continue;
-    if (!f.read_attr(c, obj, c.r.find_attribute(f.ns, f.name), f)) {
-      push_segment(c, f.name, attribute_segment);
+    if (!f.read_attr(c, obj, c.r.find_attribute(f.ns, f.name()), f)) {
+      push_segment(c, f.name(), attribute_segment);
       return body_step::failed;
     }
   }
@@ -474,9 +474,9 @@ namespace {
     if (next < n && next != stop) {
       const field_match& f = fields[next];
       if (f.read_leaf != nullptr && (f.leaf_in_type_ns ? in_type_ns : in_no_ns) &&
-          counts[next] < c.opts.max_occurs && c.r.next_simple_element(f.name)) {
+          counts[next] < c.opts.max_occurs && c.r.next_simple_element(f.name())) {
         if (!f.read_leaf(c, obj, counts[next], f)) {
-          push_segment(c, f.name, f.max_occurs > 1 ? counts[next] + 1 : 0);
+          push_segment(c, f.name(), f.max_occurs > 1 ? counts[next] + 1 : 0);
           return body_step::failed;
         }
         ++counts[next];

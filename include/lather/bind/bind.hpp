@@ -428,16 +428,28 @@ void finalize_thunk(const complex_vt&, void* obj, const std::uint32_t* counts) {
   (std::make_index_sequence<field_count<T>>{});
 }
 
+/// The XML names of field I of T, checked once at compile time (the writer then skips its
+/// per-element name check; see xml::ncname).
+template <class T, std::size_t I>
+struct field_names {
+  static constexpr xml::ncname name{std::get<I>(fields_of<T>).name};
+  static constexpr auto alternatives = []<std::size_t... A>(std::index_sequence<A...>) consteval {
+    return std::array<xml::ncname, sizeof...(A)>{
+        xml::ncname(std::get<I>(fields_of<T>).alternatives[A])...};
+  }
+  (std::make_index_sequence<std::get<I>(fields_of<T>).alternatives.size()>{});
+};
+
 template <class T, std::size_t I>
 constexpr field_match make_match() {
   constexpr auto& f = std::get<I>(fields_of<T>);
   field_match m{};
-  m.name = f.name;
+  m.write_name = field_names<T, I>::name;
   m.ns = f.ns;
   m.kind = f.kind;
   m.min_occurs = f.min_occurs;
   m.max_occurs = f.max_occurs;
-  m.alternatives = f.alternatives.data();
+  m.write_alternatives = field_names<T, I>::alternatives.data();
   m.alternative_count = static_cast<std::uint32_t>(f.alternatives.size());
   m.required = f.is_required;
   m.has_default = f.has_default;
@@ -506,18 +518,6 @@ struct complex_vt_of {
 };
 
 // ---- writing ----
-
-/// The XML names of field I of T, checked once at compile time (the writer then skips its
-/// per-element name check; see xml::ncname).
-template <class T, std::size_t I>
-struct field_names {
-  static constexpr xml::ncname name{std::get<I>(fields_of<T>).name};
-  static constexpr auto alternatives = []<std::size_t... A>(std::index_sequence<A...>) consteval {
-    return std::array<xml::ncname, sizeof...(A)>{
-        xml::ncname(std::get<I>(fields_of<T>).alternatives[A])...};
-  }
-  (std::make_index_sequence<std::get<I>(fields_of<T>).alternatives.size()>{});
-};
 
 // `Name` is std::string_view (a caller's name: checked by the writer) or xml::ncname (metadata).
 // `leaves`: ns resolved for the leaves of the enclosing struct (its own namespace), or nullptr.

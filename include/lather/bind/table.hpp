@@ -455,7 +455,6 @@ struct field {
 /// a table).
 template <std::size_t N>
 struct choice_names {
-  std::array<std::string_view, N> names;
   std::array<xml::ncname, N> checked;
   std::array<choice_alternative, N> described;
 };
@@ -463,8 +462,7 @@ namespace detail {
 template <class... As, std::size_t N, std::size_t... I>
 consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
                                             std::index_sequence<I...>, std::variant<As...>*) {
-  return {{names[I]...},
-          {xml::ncname(names[I])...},
+  return {{xml::ncname(names[I])...},
           {choice_alternative{names[I], &describe<typename bind::detail::unwrap_nillable<As>::type>,
                               is_nillable<As>::value}...}};
 }
@@ -483,7 +481,15 @@ consteval choice_names<N> alternatives(const std::string_view (&names)[N]) {
 template <std::size_t N>
 struct field_table {
   std::array<bind::detail::field_match, N> match;
-  std::array<field_description, N> described;
+  /// What describe<T>() says of each field beyond `match`. The binding's view (complex_vt) and
+  /// describe<T>() each copy what they need from the table, so the table itself is not in the
+  /// program, and neither are descriptions of the inherited fields (describe<base> has them).
+  struct extra {
+    bool polymorphic;
+    describe_fn type;
+    std::span<const choice_alternative> alternatives;
+  };
+  std::array<extra, N> described;
   std::size_t inherited = 0;
   /// Some field has something to reset after a complete read (complex_vt::finalize). A flag,
   /// not a test of the fields' finalize != nullptr: under -fsanitize=undefined g++ does not
@@ -498,12 +504,11 @@ consteval field make(std::string_view owner_ns, std::string_view name, std::size
   using codec = bind::detail::codec<M>;
   field f{};
   f.owner_ns = owner_ns;
-  f.m.name = name;
   f.m.write_name = xml::ncname(name);
   f.m.kind = Kind;
   f.m.min_occurs = S::min;
   f.m.max_occurs = S::max;
-  f.m.offset = offset;
+  f.m.offset = static_cast<std::uint32_t>(offset);
   f.m.nillable = is_nillable<slot_type<M>>::value;
   f.polymorphic = S::is_pointer || shape<slot_type<M>>::is_pointer;
   f.repeated = S::is_vector;
@@ -542,7 +547,6 @@ constexpr field with_occurs(field f, std::uint32_t min, std::uint32_t max) {
 }
 template <std::size_t N>
 constexpr field with_alternatives(field f, const choice_names<N>& names) {
-  f.m.alternatives = names.names.data();
   f.m.alternative_count = static_cast<std::uint32_t>(N);
   f.m.write_alternatives = names.checked.data();
   f.alternatives = names.described;
@@ -614,9 +618,7 @@ consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
     if (!resets) m.finalize = nullptr;
     out.resets = out.resets || resets;
     out.match[i] = m;
-    out.described[i] = {m.name,         m.ns,          m.kind,     m.min_occurs,
-                        m.max_occurs,   m.nillable,    m.required, m.has_default,
-                        m.default_text, x.polymorphic, x.type,     x.alternatives};
+    out.described[i] = {x.polymorphic, x.type, x.alternatives};
     if (x.is_inherited) {
       if (out.inherited != i) detail::inherited_fields_come_first();
       out.inherited = i + 1;
@@ -641,10 +643,11 @@ constexpr int text_field(const field_table<N>& f) {
 
 /// The run-time view of T (meta<T> names it and its hierarchy) over `fields`.
 template <class T, std::size_t N>
-consteval bind::detail::complex_vt complex(const field_table<N>& f) {
+constexpr bind::detail::complex_vt complex(const field_table<N>& f,
+                                           const std::array<bind::detail::field_match, N>& match) {
   return {meta<T>::name,
           meta<T>::ns,
-          f.match.data(),
+          match.data(),
           static_cast<std::uint32_t>(N),
           detail::text_field(f),
           f.resets ? &bind::detail::finalize_table : nullptr,
@@ -652,20 +655,51 @@ consteval bind::detail::complex_vt complex(const field_table<N>& f) {
           bind::detail::derived_vts_fn<T>()};
 }
 
-/// describe<T>() over `fields`: T's own fields, those of its base in describe<base>().
-template <class T, std::size_t N>
-consteval type_description description(const field_table<N>& f) {
+/// The descriptions of the fields of `f` from `Inherited` on: T's own fields.
+template <std::size_t Inherited, std::size_t N>
+consteval std::array<field_description, N - Inherited> own_fields(const field_table<N>& f) {
+  std::array<field_description, N - Inherited> out{};
+  for (std::size_t i = Inherited; i < N; ++i) {
+    const bind::detail::field_match& m = f.match[i];
+    const auto& x = f.described[i];
+    out[i - Inherited] = {m.name(),       m.ns,          m.kind,     m.min_occurs,
+                          m.max_occurs,   m.nillable,    m.required, m.has_default,
+                          m.default_text, x.polymorphic, x.type,     x.alternatives};
+  }
+  return out;
+}
+
+/// describe<T>() over `fields`: T's own fields (own_fields), those of its base in
+/// describe<base>().
+template <class T, std::size_t N, std::size_t Own>
+constexpr type_description description(const field_table<N>& f,
+                                       const std::array<field_description, Own>& own) {
   return {meta<T>::name,
           meta<T>::ns,
           detail::text_field(f) < 0 ? type_kind::complex : type_kind::simple_content,
           bind::detail::anonymous_type<T>(),
           bind::detail::type_form<T>(),
-          std::span<const field_description>(f.described.data() + f.inherited, N - f.inherited),
+          std::span<const field_description>(own),
           bind::detail::base_describer<T>(),
           bind::detail::derived_describers<T>,
           {},
           std::is_abstract_v<T>};
 }
+
+/// What vt_of<T>() returns, with the fields it points to: one constant, not two (complex()
+/// takes the address of `match` while `x` is being initialized, and is constexpr, not consteval,
+/// for that: clang 14 does not take such a consteval call as a constant expression).
+template <std::size_t N>
+struct bound {
+  std::array<bind::detail::field_match, N> match;
+  bind::detail::complex_vt vt;
+};
+/// What describe<T>() returns, with the own fields' descriptions it points to.
+template <std::size_t Own>
+struct described {
+  std::array<field_description, Own> own;
+  type_description d;
+};
 
 }  // namespace lather::bind::table
 
@@ -674,15 +708,16 @@ consteval type_description description(const field_table<N>& f) {
 #define LATHER_BIND_TABLE_DEFINE(FIELDS, ...)                                                     \
   template <>                                                                                     \
   const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {                 \
-    static constexpr ::lather::bind::type_description d =                                         \
-        ::lather::bind::table::description<__VA_ARGS__>(FIELDS);                                  \
-    return d;                                                                                     \
+    static constexpr ::lather::bind::table::described<(FIELDS).match.size() - (FIELDS).inherited> \
+        x{::lather::bind::table::own_fields<(FIELDS).inherited>(FIELDS),                          \
+          ::lather::bind::table::description<__VA_ARGS__>(FIELDS, x.own)};                        \
+    return x.d;                                                                                   \
   }                                                                                               \
   template <>                                                                                     \
   const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept { \
-    static constexpr ::lather::bind::detail::complex_vt vt =                                      \
-        ::lather::bind::table::complex<__VA_ARGS__>(FIELDS);                                      \
-    return vt;                                                                                    \
+    static constexpr ::lather::bind::table::bound<(FIELDS).match.size()> x{                       \
+        (FIELDS).match, ::lather::bind::table::complex<__VA_ARGS__>(FIELDS, x.match)};            \
+    return x.vt;                                                                                  \
   }
 
 // The codecs of the simple types in the shapes generated code uses, compiled in the library.

@@ -61,36 +61,43 @@ using write_fn = void (*)(xml::writer& w, const void* obj, const field_match& f,
 /// (meta<T>) fills the read entries with per-field thunks; a table (lather/bind/table.hpp) with
 /// its member type's codec, which finds the member at `offset`.
 struct field_match {
-  std::string_view name;
+  /// The element or attribute name, checked at compile time ("" for text and xsd:any).
+  xml::ncname write_name = xml::ncname(std::string_view{});
   std::string_view ns;
-  field_kind kind;
-  /// Tables: this field or a later one is an attribute (where write_table's attributes end).
-  bool attribute_at_or_after = false;
-  std::uint32_t min_occurs;
-  std::uint32_t max_occurs;
-  const std::string_view* alternatives;  ///< choice element names (alternative_count of them)
-  std::uint32_t alternative_count;
-  bool required;  ///< attribute use="required"
-  bool has_default;
+  const xml::ncname* write_alternatives = nullptr;  ///< choice element names
   std::string_view default_text;
-  read_elem_fn read_elem;  ///< elements, any, text
-  read_attr_fn read_attr;  ///< attributes
+  union {
+    read_elem_fn read_elem = nullptr;  ///< elements, any, text
+    read_attr_fn read_attr;            ///< attributes
+  };
   /// Elements of a simple or enumeration type (plain, optional, vector or nillable) with an
   /// ASCII NCName, no choice, and the type's own namespace or none: read from one reader call
   /// when the element is plain on the wire; nullptr for every other field.
-  read_leaf_fn read_leaf;
-  bool leaf_in_type_ns;  ///< read_leaf fields: in the type's namespace (else in none)
-  /// The next field after this one that is not an attribute (field_count if none): where
-  /// schema order expects the next child once this field has occurred maxOccurs times.
-  std::uint32_t next_element;
+  read_leaf_fn read_leaf = nullptr;
   // Tables only (nullptr / 0 in the template binding):
-  std::size_t offset = 0;          ///< the member's offset in the struct
-  bool nillable = false;           ///< xsi:nil allowed
-  bool in_type_ns = false;         ///< ns is the declaring type's namespace
   finalize_fn finalize = nullptr;  ///< see finalize_fn
   write_fn write = nullptr;        ///< see write_fn
-  xml::ncname write_name = xml::ncname(std::string_view{});  ///< name, checked at compile time
-  const xml::ncname* write_alternatives = nullptr;           ///< choice: alternative_count names
+  std::uint32_t min_occurs = 0;
+  std::uint32_t max_occurs = 0;
+  std::uint32_t alternative_count = 0;
+  /// The next field after this one that is not an attribute (field_count if none): where
+  /// schema order expects the next child once this field has occurred maxOccurs times.
+  std::uint32_t next_element = 0;
+  std::uint32_t offset = 0;  ///< tables: the member's offset in the struct
+  field_kind kind{};
+  /// Tables: this field or a later one is an attribute (where write_table's attributes end).
+  bool attribute_at_or_after = false;
+  bool required = false;  ///< attribute use="required"
+  bool has_default = false;
+  bool leaf_in_type_ns = false;  ///< read_leaf fields: in the type's namespace (else in none)
+  bool nillable = false;         ///< tables: xsi:nil allowed
+  bool in_type_ns = false;       ///< tables: ns is the declaring type's namespace
+
+  constexpr std::string_view name() const noexcept { return write_name.text(); }
+  /// Choice alternative `a`'s element name.
+  constexpr std::string_view alternative(std::uint32_t a) const noexcept {
+    return write_alternatives[a].text();
+  }
 };
 
 using vt_list = std::span<const complex_vt* const>;
