@@ -66,6 +66,9 @@ struct operation_plan {
   /// The structs those names are: the type itself, or (an alias) the first operation's of the
   /// port type with the same headers, whose struct and code its operations share.
   std::string request_headers_struct, response_headers_struct;
+  /// The code_<k>.cpp (k, from 0) that defines it, and its row in that file's table of
+  /// operations: what its inline `_async` methods pass to the client's start_<k>().
+  std::size_t source = 0, source_row = 0;
 };
 
 struct port_type_plan {
@@ -81,8 +84,9 @@ struct port_type_plan {
   /// The classes' own members, named so that no operation's method takes their name (an
   /// operation keeps its name; names.txt gives the member's other one): the service class's
   /// accessor of the call's lather::call_context ("context"), its mount_on() and the prefix of
-  /// its mount_<k>() ("mount_"), the client's pointer to its lather::client ("client_").
-  std::string context, mount_on, mount_prefix, client;
+  /// its mount_<k>() ("mount_"), the client's pointer to its lather::client ("client_") and
+  /// the prefix of its start_<k>() ("start_"), which start the asynchronous calls.
+  std::string context, mount_on, mount_prefix, client, start_prefix;
   /// When the type headers are in parts (several code_<k>.cpp): the header declaring its
   /// classes over declarations of its messages, which code_<k>.cpp include instead of `header`,
   /// and the parts it includes (the types of the SOAP headers); "" and none otherwise.

@@ -716,22 +716,30 @@ void generator::emit_port_types() {
     };
     std::string context = member("context", cls + "Service::", "() gives the call's context");
     std::string mount_on = member("mount_on", cls + "Service::", "() mounts the operations");
-    // mount_<k>: the first prefix that no method name continues with digits only.
-    std::string mount_prefix = "mount_";
-    for (int i = 2; std::any_of(methods.begin(), methods.end(),
-                                [&](const std::string& m) {
-                                  return m.size() > mount_prefix.size() &&
-                                         m.starts_with(mount_prefix) &&
-                                         m.find_first_not_of("0123456789", mount_prefix.size()) ==
-                                             std::string::npos;
-                                });
-         ++i)
-      mount_prefix = "mount_" + std::to_string(i) + "_";
+    // mount_<k>, start_<k>: the first prefix that no method name continues with digits only.
+    auto prefix = [&](const std::string& base) {
+      std::string p = base + "_";
+      for (int i = 2;
+           std::any_of(methods.begin(), methods.end(),
+                       [&](const std::string& m) {
+                         return m.size() > p.size() && m.starts_with(p) &&
+                                m.find_first_not_of("0123456789", p.size()) == std::string::npos;
+                       });
+           ++i)
+        p = base + "_" + std::to_string(i) + "_";
+      return p;
+    };
+    std::string mount_prefix = prefix("mount");
     if (mount_prefix != "mount_")
       names_.push_back("  note: " + cls + "Service::" + mount_prefix +
                        "<k>() mount the operations of code_<k>.cpp (an operation's method "
                        "is mount_<k>)");
     std::string client = member("client_", cls + "Client::", " points to the lather::client");
+    std::string start_prefix = prefix("start");
+    if (start_prefix != "start_")
+      names_.push_back("  note: " + cls + "Client::" + start_prefix +
+                       "<k>() start the asynchronous calls of code_<k>.cpp (an operation's "
+                       "method is start_<k>)");
     mock_index_.emplace(pt, mock_.port_types.size());
     mock_.port_types.push_back({pt->name.local,
                                 pt->name.str(),
@@ -745,6 +753,7 @@ void generator::emit_port_types() {
                                 std::move(mount_on),
                                 std::move(mount_prefix),
                                 std::move(client),
+                                std::move(start_prefix),
                                 "",
                                 {}});
   }
@@ -771,8 +780,14 @@ void generator::emit_port_types() {
   for (std::size_t k = 0; k < n; ++k) {
     unit_ops_[k].assign(all.begin() + k * all.size() / n, all.begin() + (k + 1) * all.size() / n);
     std::set<std::size_t> used;
-    for (const detail::operation_ref& r : unit_ops_[k])
-      if (used.insert(r.port_type).second) mock_.port_types[r.port_type].sources.push_back(k);
+    // In port type order (as `all`): a file's table of operations lists them in this order.
+    for (std::size_t row = 0; row < unit_ops_[k].size(); ++row) {
+      const detail::operation_ref& r = unit_ops_[k][row];
+      detail::port_type_plan& pt = mock_.port_types[r.port_type];
+      if (used.insert(r.port_type).second) pt.sources.push_back(k);
+      pt.operations[r.operation].source = k;
+      pt.operations[r.operation].source_row = row;
+    }
   }
 }
 

@@ -248,6 +248,32 @@ struct inline_methods {
   }
 };
 
+/// The client's private start_<k>() that starts `op`'s asynchronous calls (k: its code_<k>.cpp).
+std::string start_name(const port_type_plan& pt, const operation_plan& op) {
+  return pt.start_prefix + std::to_string(op.source + 1);
+}
+
+/// The body of an `_async` method of `op` (inline in the port type's header): one call of the
+/// client's start_<k>() with `op`'s row there, its `options` ("&o", "nullptr"; with `headers`,
+/// the SOAP headers' overload: "o" and the request's headers) and `done` with the callback_fn
+/// of its type (header_callback_fn with `headers`), or without a callback (`callback` false) a
+/// future form, which returns the call's state as its `future`.
+std::string async_body(const port_type_plan& pt, const operation_plan& op, bool headers,
+                       const std::string& options, bool callback, const std::string& future) {
+  const std::string res = op.gives_response() ? op.response_type : std::string("void");
+  const std::string rh = op.response_headers.empty() ? "void" : op.response_headers_type;
+  const std::string run = !callback ? "nullptr"
+                          : headers ? "&lather::detail::header_callback_of<" + res + ", " + rh + ">"
+                                    : "&lather::detail::callback_of<" + res + ">";
+  const std::string call =
+      start_name(pt, op) + "(" +
+      join({std::to_string(op.source_row), request_pointer(op), options,
+            headers ? (op.request_headers.empty() ? "nullptr" : "&request_headers") : "",
+            callback ? "&done" : "nullptr", run}) +
+      ")";
+  return callback ? "    " + call + ";\n" : "    return " + future + "(" + call + ");\n";
+}
+
 /// The callback `_async` form of `op` without options, `params` then `done`, a callable taking
 /// the exception and `op`'s results (`with_headers`: the response's headers too): a template
 /// over the callable, so that a braced list is never `done` and `op_async(request, {})` is the
@@ -266,9 +292,24 @@ void async_callback_template(inline_methods& m, const operation_plan& op, bool w
             ");\n");
 }
 
+/// The `_async` forms of `op` (request parameter `req`, callback type `done`, returning
+/// `future`) that take options or return a future: each one call of the client's
+/// start_<k>(), inline, so that their code (with the callback's lather::detail::callback_of)
+/// is emitted where a program calls them, not in the library. (Each file including the header
+/// instantiates the callbacks' std::function types: their parameters' types.)
+void async_methods(inline_methods& m, const port_type_plan& pt, const operation_plan& op,
+                   const std::string& req, const std::string& done, const std::string& future) {
+  const std::string& async = op.async_method;
+  m.add("", "", "void", async, join({req, done + " done", "lather::call_options o"}),
+        async_body(pt, op, false, "&o", true, ""));
+  m.add("", "", future, async, req, async_body(pt, op, false, "nullptr", false, future));
+  m.add("", "", future, async, join({req, "lather::call_options o"}),
+        async_body(pt, op, false, "&o", false, future));
+}
+
 /// The `_async` forms of `op` with its SOAP headers (in the client class): a callback form,
 /// and a future form when the response has no headers to give.
-void header_async_declarations(inline_methods& m, const operation_plan& op) {
+void header_async_methods(inline_methods& m, const port_type_plan& pt, const operation_plan& op) {
   const std::string params = header_async_params(op), done = header_async_done(op);
   const std::string& async = op.async_method;
   m.in_class +=
@@ -279,8 +320,8 @@ void header_async_declarations(inline_methods& m, const operation_plan& op) {
   async_callback_template(m, op, true, params,
                           join({request_arg(op, true),
                                 op.request_headers.empty() ? "" : "std::move(request_headers)"}));
-  m.in_class +=
-      "  void " + async + "(" + join({params, done + " done", "lather::call_options o"}) + ");\n";
+  m.add("", "", "void", async, join({params, done + " done", "lather::call_options o"}),
+        async_body(pt, op, true, "o", true, ""));
   if (!op.response_headers.empty()) return;
   const std::string future =
       "lather::future<" + (op.gives_response() ? op.response_type : std::string("void")) + ">";
@@ -291,8 +332,8 @@ void header_async_declarations(inline_methods& m, const operation_plan& op) {
         join({request_param(op, true), "const Headers& request_headers"}),
         "    return " + self_call(async) + "(" +
             join({request_arg(op, true), "request_headers", "Options{}"}) + ");\n");
-  m.in_class +=
-      "  " + future + " " + async + "(" + join({params, "lather::call_options o"}) + ");\n";
+  m.add("", "", future, async, join({params, "lather::call_options o"}),
+        async_body(pt, op, true, "o", false, future));
 }
 
 }  // namespace
@@ -352,7 +393,7 @@ std::vector<generated_file> port_type_header(const std::string& cpp_namespace,
       }
       client.in_class +=
           "  void " + method + "(" + join({header_params(op), "lather::call_options o"}) + ");\n";
-      header_async_declarations(client, op);
+      header_async_methods(client, pt, op);
     }
     const std::string in_body = op.takes_request() ? "{" + op.element_ns + "}" + op.request_element
                                                    : std::string("an empty Body");
@@ -381,11 +422,7 @@ std::vector<generated_file> port_type_header(const std::string& cpp_namespace,
           "pool,\n  /// with the call's exception in `error` when it failed.\n";
       const std::string done = "std::function<void(std::exception_ptr error)>";
       async_callback_template(client, op, false, req_value, request_arg(op, true));
-      client.in_class += "  void " + op.async_method + "(" +
-                         join({req_value, done + " done", "lather::call_options o"}) + ");\n";
-      client.in_class += "  lather::future<void> " + op.async_method + "(" + req_value + ");\n";
-      client.in_class += "  lather::future<void> " + op.async_method + "(" +
-                         join({req_value, "lather::call_options o"}) + ");\n";
+      async_methods(client, pt, op, req_value, done, "lather::future<void>");
       if (op.one_way)
         server +=
             "  /// One-way: the client gets HTTP 202 once this returns (a fault if it throws).\n";
@@ -408,26 +445,33 @@ std::vector<generated_file> port_type_header(const std::string& cpp_namespace,
         "  /// Asynchronous: returns at once; `done` runs on a thread of the client's async "
         "pool with\n  /// the response, or with the call's exception in `error`.\n";
     async_callback_template(client, op, false, req_value, request_arg(op, true));
-    client.in_class += "  void " + op.async_method + "(" +
-                       join({req_value, done + " done", "lather::call_options o"}) + ");\n";
-    client.in_class +=
-        "  lather::future<" + Res + "> " + op.async_method + "(" + req_value + ");\n";
-    client.in_class += "  lather::future<" + Res + "> " + op.async_method + "(" +
-                       join({req_value, "lather::call_options o"}) + ");\n";
+    async_methods(client, pt, op, req_value, done, "lather::future<" + Res + ">");
     if (has_headers(op))
       server += "  /// With the request's SOAP headers; the response's are sent as set.\n";
     server += "  virtual void " + method + "(" + header_params(op) + ") = 0;\n";
   }
-  std::string mount, mounts;
+  std::string mount, mounts, starts;
   for (std::size_t k : pt.sources) {
     mount += "    " + mount_name(pt, k) + "(s);\n";
     mounts += "  void " + mount_name(pt, k) + "(lather::service& s);\n";
+    // Every operation has the `_async` forms without SOAP headers; those with headers also
+    // the header forms.
+    bool headers = false;
+    for (const operation_plan& op : pt.operations) headers |= op.source == k && has_headers(op);
+    const std::string start = "  std::shared_ptr<lather::detail::async_state> " + pt.start_prefix +
+                              std::to_string(k + 1) +
+                              "(std::size_t op, void* request, lather::call_options";
+    starts += start + "* o, void* done,\n      lather::detail::callback_fn run);\n";
+    if (headers)
+      starts += start +
+                "& o, void* request_headers,\n      void* done, "
+                "lather::detail::header_callback_fn run);\n";
   }
   const std::string& cls = pt.cls;
   const std::string head = "// Generated by lather-wsdl2cpp: do not edit.\n";
   const std::string standard =
-      "#pragma once\n\n#include <concepts>\n#include <exception>\n#include <functional>\n"
-      "#include <utility>\n" +
+      "#pragma once\n\n#include <concepts>\n#include <cstddef>\n#include <exception>\n"
+      "#include <functional>\n#include <memory>\n#include <utility>\n" +
       std::string(structs.empty() ? "" : "#include <optional>\n") + "\n";
   const std::string types_includes = [&] {
     std::string t;
@@ -448,16 +492,18 @@ std::vector<generated_file> port_type_header(const std::string& cpp_namespace,
   }
   text +=
       "#include \"lather/service/call_options.hpp\"\n#include "
-      "\"lather/service/current_call.hpp\"\n";
+      "\"lather/service/current_call.hpp\"\n#include \"lather/service/future.hpp\"\n";
   if (faults && !split) text += "#include \"" + faults_file + "\"\n";
-  text +=
-      "\nnamespace lather {\nclass client;\nclass service;\ntemplate <class T>\nclass future;\n}  "
-      "// namespace lather\n";
+  text += "\nnamespace lather {\nclass client;\nclass service;\n}  // namespace lather\n";
   text += "\nnamespace " + cpp_namespace + " {\n\n" + (split ? messages + "\n" : "") + structs;
   text += "/// Client of portType " + pt.qname + ": one method per operation.\n";
   text += "class " + cls + "Client {\n public:\n  explicit " + cls +
           "Client(lather::client& c) : " + pt.client + "(&c) {}\n\n" + client.in_class +
-          "\n private:\n  lather::client* " + pt.client + ";\n};\n\n";
+          "\n private:\n"
+          "  // Start an asynchronous call of the operation at row `op` of code_<k>.cpp's "
+          "operations\n  // (the `_async` methods' one path): `request`, the options and the "
+          "callback are moved.\n" +
+          starts + "  lather::client* " + pt.client + ";\n};\n\n";
   text += "/// Server side of portType " + pt.qname + ": implement the operations, then " +
           pt.mount_on + "() a lather::service.\n";
   text += "class " + cls + "Service {\n public:\n  virtual ~" + cls + "Service() = default;\n" +
@@ -477,8 +523,8 @@ std::vector<generated_file> port_type_header(const std::string& cpp_namespace,
                     standard + "#include \"" + pt.decl_header + "\"\n" + types_includes;
   if (faults) pub += "#include \"" + faults_file + "\"\n";
   pub += "\nnamespace " + cpp_namespace +
-         " {\n\n// The client's methods that return a response or take a callable: inline, "
-         "where the\n// types are complete.\n" +
+         " {\n\n// The client's methods that return a response, take a callable or start an "
+         "asynchronous\n// call: inline, where the types are complete.\n" +
          client.defs + "\n}  // namespace " + cpp_namespace + "\n";
   return {{pt.decl_header, std::move(text)}, {pt.header, std::move(pub)}};
 }
@@ -511,32 +557,8 @@ constexpr std::string_view read_entry_function =
     "  return found;\n"
     "}\n";
 
-/// The `_async` methods of `op` (class `cls` + "Client"): each one call of lather_gen::start
-/// (client::async_call), which owns the request and the response through their tables, so
-/// nothing is instantiated per operation here (lather/service/future.hpp) but the response
-/// type's callback (the callback form without options is a template in the header).
-std::string async_methods(const std::string& cls, const std::string& client_member,
-                          const operation_plan& op) {
-  const std::string &async = op.async_method, req = request_param(op, true);
-  const std::string client = cls + "Client::", info = info_name(cls, op);
-  const std::string result = op.gives_response() ? op.response_type : "void";
-  const std::string done = "std::function<void(std::exception_ptr" +
-                           (op.gives_response() ? ", " + result + "&" : std::string()) + ")>";
-  const std::string start =
-      "lather_gen::start(*" + client_member + ", " + info + ", " + request_pointer(op) + ", ";
-  std::string text = "void " + client + async + "(" +
-                     join({req, done + " done", "lather::call_options o"}) + ") {\n  " + start +
-                     "&o, &done, &lather::detail::callback_of<" + result + ">);\n}\n";
-  const std::string future = "lather::future<" + result + ">";
-  text += future + " " + client + async + "(" + req + ") {\n  return " + future + "(" + start +
-          "nullptr, nullptr, nullptr));\n}\n";
-  text += future + " " + client + async + "(" + join({req, "lather::call_options o"}) + ") {\n  " +
-          "return " + future + "(" + start + "&o, nullptr, nullptr));\n}\n";
-  return text;
-}
-
 /// The client methods of `op` (class `cls` + "Client") without SOAP headers: each one call of
-/// lather_gen::call (the value-returning forms are inline in the header).
+/// lather_gen::call (the value-returning and `_async` forms are inline in the header).
 std::string client_methods(const std::string& cls, const std::string& client_member,
                            const operation_plan& op) {
   const std::string &Res = op.response_type, &method = op.method;
@@ -549,7 +571,7 @@ std::string client_methods(const std::string& cls, const std::string& client_mem
   std::string text = "void " + client + method + "(" + params + ") {\n" + call + "nullptr);\n}\n";
   text += "void " + client + method + "(" + join({params, "lather::call_options o"}) + ") {\n" +
           call + "&o);\n}\n";
-  return text + async_methods(cls, client_member, op);
+  return text;
 }
 
 /// The registration of `op` by mount_<k>() of class `service` (`cls` + "Service"): its entry
@@ -764,12 +786,12 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
   // Operations with typed faults: throw_<k>_<i>() throws what they receive as its class, one
   // function per distinct list of typed faults.
   std::map<std::string, std::string> throwers, rows_named, sets_named;
-  std::string thrower_text, infos, refs, rows_text, methods;
+  std::string thrower_text, infos, refs, rows_text, methods, header_starts;
   bool headers = false, empty = false;
-  std::size_t index = 0;
   for (std::size_t p : used) {
     const port_type_plan& pt = port_types[p];
     std::string statics, entries;
+    bool header_async = false;
     std::map<std::string, std::string> statics_named;
     // Each port type's operations by method name in a namespace of their own: <cls>Ops::<m>.
     refs += "namespace " + pt.cls + "Ops {\n";
@@ -787,7 +809,7 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
       infos += info_row(op, thrower);
       empty |= !op.takes_request() || (!op.one_way && !op.gives_response());
       refs += "constexpr const lather_gen::op_info& " + op.method + " = lather_gen::infos[" +
-              std::to_string(index++) + "];\n";
+              std::to_string(op.source_row) + "];\n";
       methods += '\n';
       methods += client_methods(pt.cls, pt.client, op);
       std::string set;
@@ -799,9 +821,27 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
                          sets_named, rows_text);
         methods += header_methods(pt.cls, pt.client, op, set);
       }
+      header_async |= has_headers(op);
+      header_starts +=
+          "    " + (set.empty() ? std::string("nullptr") : "&start_headers_" + set) + ",\n";
       entries += registration(pt.cls, op, set, statics_named, statics);
     }
     refs += "}  // namespace " + pt.cls + "Ops\n";
+    // The entries of the inline `_async` methods (in the port type's header).
+    const std::string start = "\nstd::shared_ptr<lather::detail::async_state> " + pt.cls +
+                              "Client::" + pt.start_prefix + std::to_string(k + 1) +
+                              "(\n    std::size_t op, void* request, lather::call_options";
+    methods += start +
+               "* o, void* done, lather::detail::callback_fn run) {\n"
+               "  return lather_gen::start(*" +
+               pt.client + ", lather_gen::infos[op], request, o, done, run);\n}\n";
+    if (header_async)
+      methods += start +
+                 "& o, void* request_headers, void* done,\n"
+                 "    lather::detail::header_callback_fn run) {\n"
+                 "  return lather_gen::header_starts[op](*" +
+                 pt.client + ", lather_gen::infos[op], request, o,\n" + std::string(38, ' ') +
+                 "request_headers, done, run);\n}\n";
     methods += "\nvoid " + pt.cls + "Service::" + mount_name(pt, k) + "(lather::service& s) {\n" +
                statics + "  static constexpr lather_gen::op_entry ops[] = {\n" + entries +
                "  };\n  lather_gen::mount(s, this, ops);\n}\n";
@@ -824,7 +864,11 @@ source_part operations_source(const std::string& cpp_namespace, const std::strin
       "\nnamespace {\nnamespace lather_gen {\n\n/// The operations of this file.\nconstexpr "
       "op_info infos[] = {\n" +
       infos + "};\n" + refs + std::string(common_tail) +
-      (headers ? std::string(header_start()) + "\n" + rows_text : std::string()) +
+      (headers ? std::string(header_start()) + "\n" + rows_text +
+                     "\n/// The start_headers_<N> of each operation of this file (nullptr: it has "
+                     "no SOAP headers).\nconstexpr start_headers_fn header_starts[] = {\n" +
+                     header_starts + "};\n"
+               : std::string()) +
       "\n}  // namespace lather_gen\n}  // namespace\n";
   text += methods + "\n}  // namespace " + cpp_namespace + "\n";
   return out;

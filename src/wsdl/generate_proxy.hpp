@@ -55,8 +55,9 @@ std::string header_rows(const operation_plan& op, bool response,
 std::string header_set(const operation_plan& op, const std::array<std::string, 2>& rows,
                        std::map<std::string, std::string>& named, std::string& statics);
 
-/// The client methods of `op` (class `cls` + "Client", its lather::client* `client_member`)
-/// that take and give its SOAP headers; `set`: its header_set().
+/// The client method of `op` (class `cls` + "Client", its lather::client* `client_member`)
+/// that takes and gives its SOAP headers with options (the others are inline in the port type's
+/// header); `set`: its header_set().
 std::string header_methods(const std::string& cls, const std::string& client_member,
                            const operation_plan& op, const std::string& set);
 

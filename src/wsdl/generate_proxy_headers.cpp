@@ -155,54 +155,9 @@ void destroy(void* p) noexcept {
   delete static_cast<T*>(p);
 }
 
-/// How an asynchronous call with SOAP headers keeps the caller's callback: a std::function
-/// taking the error, the response (a Res; none for one-way calls) and the response's headers
-/// struct (an RH; none when void), one function per Res and RH (header_callback_of) that does
-/// what `op` says, as a lather::detail::callback_fn does.
-using header_callback_fn = void* (*)(lather::detail::callback_op op, void* done,
-                                     std::exception_ptr* error, void* response,
-                                     void* response_headers);
-template <class Res, class RH>
-struct header_callback {
-  using type = std::function<void(std::exception_ptr, Res&, RH&)>;
-};
-template <class Res>
-struct header_callback<Res, void> {
-  using type = lather::detail::callback<Res>;
-};
-/// (An empty Body as the response: no response, its headers.)
-template <class RH>
-struct header_callback<void, RH> {
-  using type = std::function<void(std::exception_ptr, RH&)>;
-};
-template <>
-struct header_callback<void, void> {
-  using type = lather::detail::callback<void>;
-};
-template <class Res, class RH>
-void* header_callback_of(lather::detail::callback_op op, void* done, std::exception_ptr* error,
-                         [[maybe_unused]] void* response, [[maybe_unused]] void* response_headers) {
-  using F = typename header_callback<Res, RH>::type;
-  auto* f = static_cast<F*>(done);
-  switch (op) {
-    case lather::detail::callback_op::take:
-      return *f ? new F(std::move(*f)) : nullptr;
-    case lather::detail::callback_op::call:
-      if constexpr (std::is_void_v<Res> && std::is_void_v<RH>)
-        (*f)(std::move(*error));
-      else if constexpr (std::is_void_v<Res>)
-        (*f)(std::move(*error), *static_cast<RH*>(response_headers));
-      else if constexpr (std::is_void_v<RH>)
-        (*f)(std::move(*error), *static_cast<Res*>(response));
-      else
-        (*f)(std::move(*error), *static_cast<Res*>(response), *static_cast<RH*>(response_headers));
-      break;
-    case lather::detail::callback_op::destroy:
-      delete f;
-      break;
-  }
-  return nullptr;
-}
+/// How an asynchronous call with SOAP headers keeps the caller's callback (the inline
+/// `_async` method passes lather::detail::header_callback_of<Res, RH>).
+using header_callback_fn = lather::detail::header_callback_fn;
 /// What such a call keeps until it completes: the request's header values, moved out of the
 /// caller's struct, the callback and the response's headers struct it gets.
 struct held_headers {
@@ -248,15 +203,11 @@ std::string header_rows(const operation_plan& op, bool response,
 
 namespace {
 
-/// "const X& request_headers, Y& response_headers" of `op`'s headers structs (`in_const`:
-/// the request's by const reference, else by reference), those it has.
-std::string set_params(const operation_plan& op, bool in_const, bool with_out = true) {
-  return join({op.request_headers.empty()
-                   ? ""
-                   : (in_const ? "const " : "") + op.request_headers_struct + "& request_headers",
-               op.response_headers.empty() || !with_out
-                   ? ""
-                   : op.response_headers_struct + "& response_headers"});
+/// "const X& request_headers, Y& response_headers" of `op`'s headers structs, those it has.
+std::string set_params(const operation_plan& op) {
+  return join(
+      {op.request_headers.empty() ? "" : "const " + op.request_headers_struct + "& request_headers",
+       op.response_headers.empty() ? "" : op.response_headers_struct + "& response_headers"});
 }
 
 }  // namespace
@@ -278,17 +229,20 @@ std::string header_set(const operation_plan& op, const std::array<std::string, 2
                      "/// moved into an asynchronous call, taken and given by the service.\n";
   text +=
       "[[maybe_unused]] void use_headers_" + n + "(" +
-      join({"lather::call_options& o", set_params(op, true)}) + ") {\n" +
+      join({"lather::call_options& o", set_params(op)}) + ") {\n" +
       (in ? "  const void* const in[] = " + members("request_headers.", op.request_headers) + ";\n"
           : "") +
       (out ? "  void* const out[] = " + members("response_headers.", op.response_headers) + ";\n"
            : "") +
       "  use_headers(o, " + rows[0] + ", " + in_arg + ", " + rows[1] + ", " + out_arg + ");\n}\n";
+  // The asynchronous call: the request's headers struct moved into it (a start_headers_fn).
   text += "[[maybe_unused]] std::shared_ptr<lather::detail::async_state> start_headers_" + n +
-          "(\n    " +
-          join({"lather::client& c, const op_info& i, void* request, lather::call_options& o",
-                set_params(op, false, false), "void* done, header_callback_fn run"}) +
-          ") {\n" + in_array;
+          "(\n    lather::client& c, const op_info& i, void* request, lather::call_options& o,\n"
+          "    void*" +
+          (in ? " headers" : "") + ", void* done, header_callback_fn run) {\n" +
+          (in ? "  auto& request_headers = *static_cast<" + op.request_headers_struct +
+                    "*>(headers);\n" + in_array
+              : "");
   if (out)
     text += "  auto* response_headers = new " + op.response_headers_struct +
             ";\n  void* const out[] = " + members("response_headers->", op.response_headers) +
@@ -319,40 +273,14 @@ std::string header_set(const operation_plan& op, const std::array<std::string, 2
 
 std::string header_methods(const std::string& cls, const std::string& client_member,
                            const operation_plan& op, const std::string& set) {
-  const std::string &Res = op.response_type, &method = op.method;
   const std::string client = cls + "Client::", info = info_name(cls, op);
   const bool in = !op.request_headers.empty(), out = !op.response_headers.empty();
-  // (The form without options is inline in the header.)
-  std::string text =
-      "void " + client + method + "(" + join({header_params(op), "lather::call_options o"}) +
-      ") {\n" + "  lather_gen::use_headers_" + set + "(" +
-      join({"o", in ? "request_headers" : "", out ? "response_headers" : ""}) +
-      ");\n  lather_gen::call(*" + client_member + ", " + info + ", " + request_pointer(op) + ", " +
-      (op.gives_response() ? "&response" : "nullptr") + ", &o);\n}\n";
-
-  // Asynchronous: the request's header values move into the call (lather_gen::held_headers),
-  // which owns the response's headers struct and the callback.
-  const std::string& async = op.async_method;
-  const std::string F = header_async_done(op);
-  auto start = [&](bool callback) {
-    return "lather_gen::start_headers_" + set + "(" +
-           join(
-               {"*" + client_member, info, request_pointer(op), "o", in ? "request_headers" : ""}) +
-           (callback ? ", &done,\n      &lather_gen::header_callback_of<" +
-                           (op.gives_response() ? Res : std::string("void")) + ", " +
-                           (out ? op.response_headers_type : "void") + ">)"
-                     : std::string(", nullptr, nullptr)"));
-  };
-  const std::string params = header_async_params(op);
-  text += "void " + client + async + "(" + join({params, F + " done", "lather::call_options o"}) +
-          ") {\n  " + start(true) + ";\n}\n";
-  if (!out) {
-    const std::string future =
-        "lather::future<" + (op.gives_response() ? Res : std::string("void")) + ">";
-    text += future + " " + client + async + "(" + join({params, "lather::call_options o"}) +
-            ") {\n  return " + future + "(" + start(false) + ");\n}\n";
-  }
-  return text;
+  // (The form without options and the `_async` forms are inline in the header.)
+  return "void " + client + op.method + "(" + join({header_params(op), "lather::call_options o"}) +
+         ") {\n" + "  lather_gen::use_headers_" + set + "(" +
+         join({"o", in ? "request_headers" : "", out ? "response_headers" : ""}) +
+         ");\n  lather_gen::call(*" + client_member + ", " + info + ", " + request_pointer(op) +
+         ", " + (op.gives_response() ? "&response" : "nullptr") + ", &o);\n}\n";
 }
 
 std::string header_handler(const std::string& service, const operation_plan& op,
@@ -375,6 +303,13 @@ std::string header_handler(const std::string& service, const operation_plan& op,
 /// The asynchronous call of an operation with SOAP headers (after common_tail, in lather_gen).
 std::string_view header_start() {
   return R"(
+/// Starts an asynchronous call of `i` with `o` that sends the request's headers
+/// `*request_headers` (moved into the call) and gives the callback `*done` (moved; nullptr:
+/// none) the response's, as `run` says: start_headers_<N>, one per header set.
+using start_headers_fn = std::shared_ptr<lather::detail::async_state> (*)(
+    lather::client& c, const op_info& i, void* request, lather::call_options& o,
+    void* request_headers, void* done, header_callback_fn run);
+
 /// The callback_fn of a held_headers, which the call owns once it took it.
 [[maybe_unused]] void* run_held(lather::detail::callback_op op, void* p,
                                 std::exception_ptr* error, void* response) {

@@ -68,25 +68,58 @@ struct callback_of_type<void> {
 };
 template <class T>
 using callback = typename callback_of_type<T>::type;
-/// The callback_fn of callback<T>.
-template <class T>
-void* callback_of(callback_op op, void* done, std::exception_ptr* error,
-                  [[maybe_unused]] void* response) {
-  auto* f = static_cast<callback<T>*>(done);
+/// How an asynchronous call with SOAP headers keeps the caller's callback, a
+/// header_callback<Res, RH>: as a callback_fn, with the response's headers struct (an RH) after
+/// the response (a Res; none when void).
+using header_callback_fn = void* (*)(callback_op op, void* done, std::exception_ptr* error,
+                                     void* response, void* response_headers);
+template <class Res, class RH>
+struct header_callback_type {
+  using type = std::function<void(std::exception_ptr, Res&, RH&)>;
+};
+template <class Res>
+struct header_callback_type<Res, void> {
+  using type = callback<Res>;
+};
+/// (An empty Body as the response: no response, its headers.)
+template <class RH>
+struct header_callback_type<void, RH> {
+  using type = std::function<void(std::exception_ptr, RH&)>;
+};
+template <>
+struct header_callback_type<void, void> {
+  using type = callback<void>;
+};
+template <class Res, class RH>
+using header_callback = typename header_callback_type<Res, RH>::type;
+/// The header_callback_fn of header_callback<Res, RH>.
+template <class Res, class RH>
+void* header_callback_of(callback_op op, void* done, std::exception_ptr* error,
+                         [[maybe_unused]] void* response, [[maybe_unused]] void* response_headers) {
+  auto* f = static_cast<header_callback<Res, RH>*>(done);
   switch (op) {
     case callback_op::take:
-      return *f ? new callback<T>(std::move(*f)) : nullptr;
+      return *f ? new header_callback<Res, RH>(std::move(*f)) : nullptr;
     case callback_op::call:
-      if constexpr (std::is_void_v<T>)
+      if constexpr (std::is_void_v<Res> && std::is_void_v<RH>)
         (*f)(std::move(*error));
+      else if constexpr (std::is_void_v<Res>)
+        (*f)(std::move(*error), *static_cast<RH*>(response_headers));
+      else if constexpr (std::is_void_v<RH>)
+        (*f)(std::move(*error), *static_cast<Res*>(response));
       else
-        (*f)(std::move(*error), *static_cast<T*>(response));
+        (*f)(std::move(*error), *static_cast<Res*>(response), *static_cast<RH*>(response_headers));
       break;
     case callback_op::destroy:
       delete f;
       break;
   }
   return nullptr;
+}
+/// The callback_fn of callback<T>.
+template <class T>
+void* callback_of(callback_op op, void* done, std::exception_ptr* error, void* response) {
+  return header_callback_of<T, void>(op, done, error, response, nullptr);
 }
 /// async_completion::done over the callback `*done`, moved (`run`: its callback_of); empty when
 /// it is. One callable type for every callback, so typed_done<T> adds one small function per T
