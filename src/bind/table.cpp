@@ -34,42 +34,81 @@ void write_table(xml::writer& w, const complex_vt& vt, const void* obj) {
     if (f->kind != field_kind::attribute) f->write(w, obj, *f, leaves);
 }
 
-bool read_table_member(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
-                       slot_fn slot, const complex_vt& vt) {
-  if (const int nil = nil_state(c)) {
-    if (nil < 0) return false;
-    if (!f.nillable || slot(member, occ, slot_op::nil) == nullptr)
-      return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable");
-    return skip_nil_content(c);
-  }
-  return read_table_value(c, vt, slot(member, occ, slot_op::value));
+namespace {
+// xsi:nil on an occurrence of a slot member: made nil (or absent) where the field allows it.
+// 0: not nil, read the value; 1: done (nil read); -1: failed.
+int read_member_nil(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
+                    slot_fn slot) {
+  const int nil = nil_state(c);
+  if (nil <= 0) return nil;
+  if (!f.nillable || slot(member, occ, slot_op::nil) == nullptr)
+    return fail(c, errc::nil_not_allowed, "xsi:nil on an element that is not nillable") ? 1 : -1;
+  return skip_nil_content(c) ? 1 : -1;
 }
 
-namespace {
-void write_table_element(xml::writer& w, const field_match& f, const complex_vt& vt,
-                         const void* value) {
-  if (value == nullptr) {
-    if (f.nillable) write_nil(w, f.ns, f.write_name);
-    return;
-  }
+// One occurrence of a slot member: nothing (or xsi:nil) for an absent or nil one, else the
+// element `write_value` writes, a failure named by the element and by the item's index.
+template <class WriteValue>
+void write_member(xml::writer& w, const field_match& f, const void* value, std::size_t index,
+                  WriteValue write_value) {
+  const auto write_one = [&] {
+    if (value == nullptr) {
+      if (f.nillable) write_nil(w, f.ns, f.write_name);
+      return;
+    }
+    try {
+      write_value();
+    } catch (...) {
+      rethrow_in_element(f.write_name.text());
+    }
+  };
+  if (index == 0) return write_one();
   try {
-    w.start_element(f.ns, f.write_name);
-    write_table(w, vt, value);
-    w.end_element();
+    write_one();
   } catch (...) {
-    rethrow_in_element(f.write_name.text());
+    rethrow_in_item(index);
   }
 }
 }  // namespace
 
+bool read_table_member(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
+                       slot_fn slot, const complex_vt& vt) {
+  if (const int nil = read_member_nil(c, member, occ, f, slot)) return nil > 0;
+  return read_table_value(c, vt, slot(member, occ, slot_op::value));
+}
+
 void write_table_member(xml::writer& w, const field_match& f, const complex_vt& vt,
                         const void* value, std::size_t index) {
-  if (index == 0) return write_table_element(w, f, vt, value);
-  try {
-    write_table_element(w, f, vt, value);
-  } catch (...) {
-    rethrow_in_item(index);
-  }
+  write_member(w, f, value, index, [&] {
+    w.start_element(f.ns, f.write_name);
+    write_table(w, vt, value);
+    w.end_element();
+  });
+}
+
+bool read_enum_member(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
+                      slot_fn slot, const enum_codec& e) {
+  if (const int nil = read_member_nil(c, member, occ, f, slot)) return nil > 0;
+  void* value = slot(member, occ, slot_op::value);
+  if (const xml::attribute* t = scan_xsi(c.r).type)
+    if (!check_xsi_simple(c, *t, e.ns, e.name)) return false;
+  return read_simple(c, e.parse, value, e.name, &f);
+}
+
+bool read_enum_leaf(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
+                    slot_fn slot, const enum_codec& e) {
+  void* value = slot(member, occ, slot_op::value);
+  const std::string_view text = simple_text(c.r.text(), &f);
+  const errc err = e.parse(text, value, c.r);
+  return err == errc::ok || fail_simple(c, err, text, e.name);
+}
+
+void write_enum_member(xml::writer& w, const field_match& f, xml::leaf_namespace& leaves,
+                       const enum_codec& e, const void* value, std::size_t index) {
+  write_member(w, f, value, index, [&] {
+    xml::leaf_namespace own{f.ns};
+    w.text_element(f.in_type_ns ? leaves : own, f.write_name, e.text(value));
+  });
 }
 
 void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts) {

@@ -111,6 +111,22 @@ bool read_text(read_ctx& c, M& m, const field_match& f) {
 template <class M>
 inline constexpr bool table_member = table_bound<value_type_of<M>> && !shape<M>::is_pointer;
 
+/// Whether M holds values of an enumeration (plain, optional, vector or nillable): read and
+/// written like a table_member, through the enumeration's enum_codec.
+template <class M>
+inline constexpr bool enum_member =
+    enum_type<value_type_of<M>> && !shape<M>::is_pointer && !is_bool_vector<M>;
+
+template <class E>
+std::string_view enum_text(const void* value) {
+  return enum_name(*static_cast<const E*>(value));
+}
+/// One per enumeration, shared by all its member types.
+template <class E>
+inline constexpr enum_codec enum_codec_of{&parse_enum_thunk<E>, &enum_text<E>, meta<E>::name,
+                                          meta<E>::ns};
+
+/// The occurrences of a table_member or enum_member type M (see slot_op).
 template <class M>
 [[gnu::noinline]] void* table_slot(void* member, std::uint32_t occ, slot_op op) {
   M& m = *static_cast<M*>(member);
@@ -168,6 +184,9 @@ bool codec<M>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt
   if constexpr (table_member<M>) {
     (void)alt;
     return read_table_member(c, &m, occ, f, &table_slot<M>, vt_of<value_type_of<M>>());
+  } else if constexpr (enum_member<M>) {
+    (void)alt;
+    return read_enum_member(c, &m, occ, f, &table_slot<M>, enum_codec_of<value_type_of<M>>);
   } else if constexpr (S::is_optional || S::is_pointer) {
     // A choice leaves xsi:nil to its alternative.
     if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
@@ -197,7 +216,10 @@ bool codec<M>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt
 
 template <class M>
 bool codec<M>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f) {
-  if constexpr (leaf_member<M>) {
+  if constexpr (enum_member<M>) {
+    return read_enum_leaf(c, &member_at<M>(obj, f), occ, f, &table_slot<M>,
+                          enum_codec_of<value_type_of<M>>);
+  } else if constexpr (leaf_member<M>) {
     M& m = member_at<M>(obj, f);
     using X = value_type_of<M>;
     X* x;
@@ -312,6 +334,15 @@ void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
       for (const slot_type<M>& s : m) write_table_member(w, f, vt, table_value_ptr(s), ++index);
     } else {
       write_table_member(w, f, vt, table_value_ptr(m), 0);
+    }
+  } else if constexpr (enum_member<M>) {
+    const enum_codec& e = enum_codec_of<value_type_of<M>>;
+    if constexpr (S::is_vector) {
+      std::size_t index = 0;
+      for (const slot_type<M>& s : m)
+        write_enum_member(w, f, leaves, e, table_value_ptr(s), ++index);
+    } else {
+      write_enum_member(w, f, leaves, e, table_value_ptr(m), 0);
     }
   } else if constexpr (S::is_vector) {
     std::size_t index = 0;

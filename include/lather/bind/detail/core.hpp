@@ -234,6 +234,22 @@ bool read_table_member(read_ctx& c, void* member, std::uint32_t occ, const field
 void write_table_member(xml::writer& w, const field_match& f, const complex_vt& vt,
                         const void* value, std::size_t index);
 
+/// An enumeration (meta<E>) as the library reads and writes a table field of it: plain,
+/// optional, vector or nillable, through the member type's slot_fn as above.
+struct enum_codec {
+  parse_fn parse;                               ///< text to value (parse_enum)
+  std::string_view (*text)(const void* value);  ///< value to text (enum_name: throws if unlisted)
+  std::string_view name;                        ///< meta<E>::name
+  std::string_view ns;                          ///< meta<E>::ns
+};
+bool read_enum_member(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
+                      slot_fn slot, const enum_codec& e);
+/// read_leaf_fn's work: the reader's text() parsed into occurrence `occ`.
+bool read_enum_leaf(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
+                    slot_fn slot, const enum_codec& e);
+void write_enum_member(xml::writer& w, const field_match& f, xml::leaf_namespace& leaves,
+                       const enum_codec& e, const void* value, std::size_t index);
+
 // A complex value read in parts (bind::struct_reader): read_complex_body's two halves.
 enum class body_step : std::uint8_t { done, stopped, failed };
 /// Where the children of a complex value are being read.
