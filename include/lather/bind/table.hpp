@@ -126,43 +126,39 @@ template <class E>
 inline constexpr enum_codec enum_codec_of{&parse_enum_thunk<E>, &enum_text<E>, meta<E>::name,
                                           meta<E>::ns};
 
-/// The occurrences of a table_member or enum_member type M (see slot_op).
+/// The occurrences of a table_member or enum_member type M (see slot_op). Each shape's
+/// lifetime code is written once: nil and trim share the one place that destroys values, and
+/// nil and value the one that creates an item, so the value type's destructor and the vector's
+/// growth are inlined once per member type, not once per operation.
 template <class M>
 [[gnu::noinline]] void* table_slot(void* member, std::uint32_t occ, slot_op op) {
   M& m = *static_cast<M*>(member);
   using S = shape<M>;
-  using Slot = slot_type<M>;
-  switch (op) {
-    case slot_op::value:
-      if constexpr (is_nillable<Slot>::value) {
-        auto& s = slot_of(m, occ);
-        if (!s) s.emplace();
-        return &*s;
-      } else {
-        return &slot_of(m, occ);
-      }
-    case slot_op::nil:
-      if constexpr (is_nillable<Slot>::value) {
-        slot_of(m, occ).reset();
-        return member;
-      } else if constexpr (S::is_optional) {
-        m.reset();
-        return member;
-      } else {
-        return nullptr;
-      }
-    case slot_op::trim:
-      if constexpr (S::is_vector) {
-        // Not erase(): that would instantiate the items' move assignment, never run at the end.
-        while (m.size() > occ) m.pop_back();
-      } else if constexpr (S::is_optional) {
-        if (occ == 0) m.reset();
-      } else {
-        if (occ == 0) m = M{};
-      }
-      return nullptr;
+  constexpr bool nillable_slot = is_nillable<slot_type<M>>::value;
+  if (op != slot_op::value) {
+    if constexpr (S::is_vector) {
+      if (!nillable_slot && op == slot_op::nil) return nullptr;
+      // Not erase(): that would instantiate the items' move assignment, never run at the end.
+      // A nil item drops the items after it as well: a read that goes on creates them again,
+      // and a complete read trims them anyway.
+      while (m.size() > occ) m.pop_back();
+    } else if constexpr (S::is_optional || nillable_slot) {
+      if (op == slot_op::nil || occ == 0) m.reset();
+    } else {
+      if (op == slot_op::nil) return nullptr;
+      if (occ == 0) m = M{};
+    }
+    if (op == slot_op::trim) return nullptr;
+    if constexpr (!nillable_slot) return member;  // an optional made absent
   }
-  return nullptr;
+  auto& s = slot_of(m, occ);  // a nil item of a vector or an optional is created here
+  if constexpr (nillable_slot) {
+    if (op == slot_op::nil) return member;
+    if (!s) s.emplace();
+    return &*s;
+  } else {
+    return &s;
+  }
 }
 
 /// The value of a table_member's occurrence `s`, nullptr where it is absent or nil.
