@@ -111,6 +111,35 @@ void write_enum_member(xml::writer& w, const field_match& f, xml::leaf_namespace
   });
 }
 
+errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l,
+                     const xml::reader& r) {
+  l.clear(list);
+  return xsd::detail::for_each_list_item(text, [&](std::string_view text_of_item) {
+    void* item;
+    try {
+      item = l.append(list);
+    } catch (...) {
+      return errc::limit_exceeded;
+    }
+    return l.item->parse(text_of_item, item, r);
+  });
+}
+
+void write_enum_list_member(xml::writer& w, const field_match& f, const enum_list_codec& l,
+                            const void* value, std::size_t index) {
+  write_member(w, f, value, index, [&] {
+    w.start_element(f.ns, f.write_name);
+    std::string text;
+    const auto [items, count] = l.items(value);
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k != 0) text.push_back(' ');
+      text.append(l.item->text(static_cast<const char*>(items) + k * l.item_size));
+    }
+    xsd::detail::write_text(w, text);
+    w.end_element();
+  });
+}
+
 void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts) {
   for (std::uint32_t i = 0; i < vt.field_count; ++i)
     if (const field_match& f = vt.fields[i]; f.finalize != nullptr) f.finalize(obj, counts[i], f);

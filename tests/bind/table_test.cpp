@@ -73,6 +73,11 @@ struct order {
   std::optional<price<K>> cost;
   std::vector<bool> flags;
   std::unique_ptr<shape<K>> figure;
+  // Enumerations and lists of them, nillable items (read and written by the library's routines).
+  std::optional<colour> hue;
+  std::vector<lather::nillable<colour>> hues;
+  std::optional<lather::xsd::list<colour>> palette;
+  std::vector<lather::nillable<point<K>>> spots;
   std::vector<lather::bind::any_element> extra;
 };
 struct rows {  // table only: a vector that must occur, then a required value
@@ -141,7 +146,8 @@ struct lather::meta<tt::order<K>> {
       element("corner", &T::corner), element("path", &T::path),
       choice(&T::pick, {"text", "number"}), choice(&T::mix, {"pt", "word"}),
       element("cost", &T::cost), element("flags", &T::flags), element("figure", &T::figure),
-      any(&T::extra));
+      element("hue", &T::hue), element("hues", &T::hues), element("palette", &T::palette),
+      element("spots", &T::spots), any(&T::extra));
 };
 
 LATHER_BIND_TABLE(tt::point<1>);
@@ -173,29 +179,33 @@ constexpr auto circle_fields =
 constexpr auto pick_names =
     alternatives<std::variant<std::string, std::int32_t>>({"text", "number"});
 constexpr auto mix_names = alternatives<std::vector<std::variant<P, std::string>>>({"pt", "word"});
-constexpr auto order_fields =
-    fields(tt::ns, attribute<std::string>(tt::ns, "id", offsetof(O, id)).required(),
-           attribute<std::optional<std::int32_t>>(tt::ns, "priority", offsetof(O, priority)),
-           attribute<tt::colour>(tt::ns, "tint", offsetof(O, tint)).default_value("GREEN"),
-           element<std::string>(tt::ns, "name", offsetof(O, name)),
-           element<std::optional<std::string>>(tt::ns, "note", offsetof(O, note)),
-           element<std::vector<std::int32_t>>(tt::ns, "qty", offsetof(O, qty)).max(3),
-           element<lather::nillable<std::string>>(tt::ns, "comment", offsetof(O, comment)),
-           element<std::string>(tt::ns, "local", offsetof(O, local)).unqualified(),
-           element<std::optional<std::string>>(tt::ns, "foreign", offsetof(O, foreign))
-               .in_namespace(tt::other),
-           element<tt::colour>(tt::ns, "shade", offsetof(O, shade)),
-           element<std::int32_t>(tt::ns, "level", offsetof(O, level)).min(0).default_value("7"),
-           element<P>(tt::ns, "origin", offsetof(O, origin)),
-           element<std::optional<P>>(tt::ns, "corner", offsetof(O, corner)),
-           element<std::vector<P>>(tt::ns, "path", offsetof(O, path)),
-           choice<std::variant<std::string, std::int32_t>>(tt::ns, offsetof(O, pick), pick_names),
-           choice<std::vector<std::variant<P, lather::nillable<std::string>>>>(
-               tt::ns, offsetof(O, mix), mix_names),
-           element<std::optional<R>>(tt::ns, "cost", offsetof(O, cost)),
-           element<std::vector<bool>>(tt::ns, "flags", offsetof(O, flags)),
-           element<std::unique_ptr<S>>(tt::ns, "figure", offsetof(O, figure)),
-           any<std::vector<lather::bind::any_element>>(tt::ns, offsetof(O, extra)));
+constexpr auto order_fields = fields(
+    tt::ns, attribute<std::string>(tt::ns, "id", offsetof(O, id)).required(),
+    attribute<std::optional<std::int32_t>>(tt::ns, "priority", offsetof(O, priority)),
+    attribute<tt::colour>(tt::ns, "tint", offsetof(O, tint)).default_value("GREEN"),
+    element<std::string>(tt::ns, "name", offsetof(O, name)),
+    element<std::optional<std::string>>(tt::ns, "note", offsetof(O, note)),
+    element<std::vector<std::int32_t>>(tt::ns, "qty", offsetof(O, qty)).max(3),
+    element<lather::nillable<std::string>>(tt::ns, "comment", offsetof(O, comment)),
+    element<std::string>(tt::ns, "local", offsetof(O, local)).unqualified(),
+    element<std::optional<std::string>>(tt::ns, "foreign", offsetof(O, foreign))
+        .in_namespace(tt::other),
+    element<tt::colour>(tt::ns, "shade", offsetof(O, shade)),
+    element<std::int32_t>(tt::ns, "level", offsetof(O, level)).min(0).default_value("7"),
+    element<P>(tt::ns, "origin", offsetof(O, origin)),
+    element<std::optional<P>>(tt::ns, "corner", offsetof(O, corner)),
+    element<std::vector<P>>(tt::ns, "path", offsetof(O, path)),
+    choice<std::variant<std::string, std::int32_t>>(tt::ns, offsetof(O, pick), pick_names),
+    choice<std::vector<std::variant<P, lather::nillable<std::string>>>>(tt::ns, offsetof(O, mix),
+                                                                        mix_names),
+    element<std::optional<R>>(tt::ns, "cost", offsetof(O, cost)),
+    element<std::vector<bool>>(tt::ns, "flags", offsetof(O, flags)),
+    element<std::unique_ptr<S>>(tt::ns, "figure", offsetof(O, figure)),
+    element<std::optional<tt::colour>>(tt::ns, "hue", offsetof(O, hue)),
+    element<std::vector<lather::nillable<tt::colour>>>(tt::ns, "hues", offsetof(O, hues)),
+    element<std::optional<lather::xsd::list<tt::colour>>>(tt::ns, "palette", offsetof(O, palette)),
+    element<std::vector<lather::nillable<P>>>(tt::ns, "spots", offsetof(O, spots)),
+    any<std::vector<lather::bind::any_element>>(tt::ns, offsetof(O, extra)));
 constexpr auto rows_fields =
     fields(tt::ns,
            element<std::vector<std::int32_t>>(tt::ns, "row", offsetof(tt::rows, row)).min(2).max(2),
@@ -246,6 +256,8 @@ constexpr std::string_view full =
     R"(<o:word>w</o:word><o:pt><o:x>6</o:x></o:pt><o:word xsi:nil="true"/><o:cost currency="EUR">1.5</o:cost>)"
     R"(<o:flags>true</o:flags><o:flags>0</o:flags>)"
     R"(<o:figure xsi:type="x:circle"><o:label>c</o:label><x:radius>2</x:radius></o:figure>)"
+    R"(<o:hue>GREEN</o:hue><o:hues>RED</o:hues><o:hues xsi:nil="true"/><o:hues> GREEN</o:hues>)"
+    R"(<o:palette>RED  GREEN RED</o:palette><o:spots xsi:nil="true"/><o:spots><o:x>7</o:x></o:spots>)"
     R"(<z:any xmlns:z="urn:z" a="1"><z:b/></z:any></o:order>)";
 
 TEST(bind_table, same_values_and_bytes_as_the_template_binding) {
@@ -255,6 +267,9 @@ TEST(bind_table, same_values_and_bytes_as_the_template_binding) {
   EXPECT_NE(b.xml.find(":level>7</"), std::string::npos) << b.xml;
   EXPECT_NE(b.xml.find(R"(:type="ns3:circle")"), std::string::npos) << b.xml;
   EXPECT_NE(b.xml.find("<z:b/>"), std::string::npos) << b.xml;
+  EXPECT_NE(b.xml.find(R"(<ns1:hues>RED</ns1:hues><ns1:hues )"), std::string::npos) << b.xml;
+  EXPECT_NE(b.xml.find(R"(nil="true"/><ns1:hues>GREEN</ns1:hues>)"), std::string::npos) << b.xml;
+  EXPECT_NE(b.xml.find(">RED GREEN RED</ns1:palette>"), std::string::npos) << b.xml;
   EXPECT_NE(b.xml.find(R"(XMLSchema-instance" ns2:nil="true"/><ns1:cost)"), std::string::npos)
       << b.xml;
   expect_same(full);
@@ -296,6 +311,14 @@ TEST(bind_table, same_errors_as_the_template_binding) {
       R"(<order xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="a"><name/>)"
       R"(<comment/><local xmlns="">l</local><shade>RED</shade><origin><x>1</x></origin><text/>)"
       R"(<pt xsi:nil="true"/></order>)",
+      // an unknown enum in a list, in a nillable item; nil on an enum that is not nillable
+      R"(<order xmlns="urn:t" id="a"><name/><comment/><local xmlns="">l</local><shade>RED</shade>)"
+      R"(<origin><x>1</x></origin><text/><palette>RED BLUE</palette></order>)",
+      R"(<order xmlns="urn:t" id="a"><name/><comment/><local xmlns="">l</local><shade>RED</shade>)"
+      R"(<origin><x>1</x></origin><text/><hues>RED</hues><hues>BLUE</hues></order>)",
+      R"(<order xmlns="urn:t" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" id="a"><name/>)"
+      R"(<comment/><local xmlns="">l</local><shade>RED</shade><origin><x>1</x></origin><text/>)"
+      R"(<hue xsi:nil="true"/></order>)",
       // a missing choice
       R"(<order xmlns="urn:t" id="a"><name/><comment/><local xmlns="">l</local><shade>RED</shade>)"
       R"(<origin><x>1</x></origin></order>)",

@@ -126,6 +126,50 @@ template <class E>
 inline constexpr enum_codec enum_codec_of{&parse_enum_thunk<E>, &enum_text<E>, meta<E>::name,
                                           meta<E>::ns};
 
+/// An xsd:list of an enumeration.
+template <class X>
+struct is_enum_list : std::false_type {};
+template <enum_type E>
+struct is_enum_list<xsd::list<E>> : std::true_type {};
+/// Whether M holds xsd:lists of an enumeration (plain, optional, vector or nillable): read like
+/// an enum_member, the whole list one value (enum_list_value_of), written by the library.
+template <class M>
+inline constexpr bool enum_list_member =
+    is_enum_list<value_type_of<M>>::value && !shape<M>::is_pointer;
+
+template <class E>
+void enum_list_clear(void* list) {
+  static_cast<xsd::list<E>*>(list)->items.clear();
+}
+template <class E>
+void* enum_list_append(void* list) {
+  return &static_cast<xsd::list<E>*>(list)->items.emplace_back();
+}
+template <class E>
+std::pair<const void*, std::size_t> enum_list_items(const void* list) {
+  const std::vector<E>& items = static_cast<const xsd::list<E>*>(list)->items;
+  return {items.data(), items.size()};
+}
+/// One per enumeration used in a list.
+template <class E>
+inline constexpr enum_list_codec enum_list_codec_of{
+    &enum_codec_of<E>, sizeof(E), &enum_list_clear<E>, &enum_list_append<E>, &enum_list_items<E>};
+template <class E>
+errc parse_enum_list_thunk(std::string_view text, void* out, const xml::reader& r) {
+  return parse_enum_list(text, out, enum_list_codec_of<E>, r);
+}
+/// A list of E read as one simple value (xsd_traits<xsd::list<E>>'s names: xsi:type checked as
+/// a built-in type's).
+template <class E>
+inline constexpr enum_codec enum_list_value_of{&parse_enum_list_thunk<E>, nullptr,
+                                               list_item<E>::type_name, xsd_namespace};
+template <class X>
+struct list_item_of;
+template <class E>
+struct list_item_of<xsd::list<E>> {
+  using type = E;
+};
+
 /// The occurrences of a table_member or enum_member type M (see slot_op). Each shape's
 /// lifetime code is written once: nil and trim share the one place that destroys values, and
 /// nil and value the one that creates an item, so the value type's destructor and the vector's
@@ -183,6 +227,10 @@ bool codec<M>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt
   } else if constexpr (enum_member<M>) {
     (void)alt;
     return read_enum_member(c, &m, occ, f, &table_slot<M>, enum_codec_of<value_type_of<M>>);
+  } else if constexpr (enum_list_member<M>) {
+    (void)alt;
+    using E = typename list_item_of<value_type_of<M>>::type;
+    return read_enum_member(c, &m, occ, f, &table_slot<M>, enum_list_value_of<E>);
   } else if constexpr (S::is_optional || S::is_pointer) {
     // A choice leaves xsi:nil to its alternative.
     if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
@@ -215,6 +263,9 @@ bool codec<M>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_
   if constexpr (enum_member<M>) {
     return read_enum_leaf(c, &member_at<M>(obj, f), occ, f, &table_slot<M>,
                           enum_codec_of<value_type_of<M>>);
+  } else if constexpr (enum_list_member<M>) {
+    return read_enum_leaf(c, &member_at<M>(obj, f), occ, f, &table_slot<M>,
+                          enum_list_value_of<typename list_item_of<value_type_of<M>>::type>);
   } else if constexpr (leaf_member<M>) {
     M& m = member_at<M>(obj, f);
     using X = value_type_of<M>;
@@ -339,6 +390,14 @@ void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
         write_enum_member(w, f, leaves, e, table_value_ptr(s), ++index);
     } else {
       write_enum_member(w, f, leaves, e, table_value_ptr(m), 0);
+    }
+  } else if constexpr (enum_list_member<M>) {
+    const enum_list_codec& l = enum_list_codec_of<typename list_item_of<value_type_of<M>>::type>;
+    if constexpr (S::is_vector) {
+      std::size_t index = 0;
+      for (const slot_type<M>& s : m) write_enum_list_member(w, f, l, table_value_ptr(s), ++index);
+    } else {
+      write_enum_list_member(w, f, l, table_value_ptr(m), 0);
     }
   } else if constexpr (S::is_vector) {
     std::size_t index = 0;

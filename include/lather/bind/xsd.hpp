@@ -219,6 +219,21 @@ inline void assign_text(std::string& out, std::string_view text) {
     out.assign(text);
   }
 }
+/// Each item of an xsd:list's text (separated by XML whitespace) given to `item`, which returns
+/// errc::ok to go on; its first other answer is the result.
+template <class F>
+bind::errc for_each_list_item(std::string_view text, F item) {
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  std::size_t i = 0;
+  while (true) {
+    while (i < text.size() && is_space(text[i])) ++i;
+    if (i == text.size()) return bind::errc::ok;
+    std::size_t j = i;
+    while (j < text.size() && !is_space(text[j])) ++j;
+    if (const bind::errc e = item(text.substr(i, j - i)); e != bind::errc::ok) return e;
+    i = j;
+  }
+}
 /// Split a QName into prefix and local part, checking NCName syntax (ASCII name characters;
 /// bytes >= 0x80 are accepted as name characters).
 bind::errc split_qname(std::string_view text, std::string_view& prefix,
@@ -335,23 +350,14 @@ struct xsd_traits<xsd::list<T>> {
   static errc parse(std::string_view text, xsd::list<T>& out, const Ctx&... ctx) noexcept
       requires(sizeof...(Ctx) <= 1) {
     out.items.clear();
-    std::size_t i = 0;
-    auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (true) {
-      while (i < text.size() && is_space(text[i])) ++i;
-      if (i == text.size()) return errc::ok;
-      std::size_t j = i;
-      while (j < text.size() && !is_space(text[j])) ++j;
+    return xsd::detail::for_each_list_item(text, [&](std::string_view item) {
       try {
         out.items.emplace_back();
       } catch (...) {
         return errc::limit_exceeded;
       }
-      if (errc e = list_item<T>::parse(text.substr(i, j - i), out.items.back(), ctx...);
-          e != errc::ok)
-        return e;
-      i = j;
-    }
+      return list_item<T>::parse(item, out.items.back(), ctx...);
+    });
   }
   static void write(const xsd::list<T>& value, xml::writer& w) {
     std::string text;

@@ -249,6 +249,21 @@ bool read_enum_leaf(read_ctx& c, void* member, std::uint32_t occ, const field_ma
                     slot_fn slot, const enum_codec& e);
 void write_enum_member(xml::writer& w, const field_match& f, xml::leaf_namespace& leaves,
                        const enum_codec& e, const void* value, std::size_t index);
+/// An xsd:list of an enumeration (xsd::list<E>) as the library reads and writes it: the items
+/// through the enumeration's enum_codec, the list's storage through these.
+struct enum_list_codec {
+  const enum_codec* item;
+  std::size_t item_size;                                      ///< sizeof(E)
+  void (*clear)(void* list);                                  ///< no items
+  void* (*append)(void* list);                                ///< a new last item (may throw)
+  std::pair<const void*, std::size_t> (*items)(const void*);  ///< the items and their count
+};
+/// xsd_traits<xsd::list<E>>::parse's work: the items separated by XML whitespace.
+errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l,
+                     const xml::reader& r);
+/// One occurrence of a field of such lists (see write_table_member).
+void write_enum_list_member(xml::writer& w, const field_match& f, const enum_list_codec& l,
+                            const void* value, std::size_t index);
 
 // A complex value read in parts (bind::struct_reader): read_complex_body's two halves.
 enum class body_step : std::uint8_t { done, stopped, failed };
