@@ -537,7 +537,9 @@ def main():
         command = "bench/run.sh codegen " + " ".join(sys.argv[1:])
         # One id per invocation: rows with the same id ran back to back in this run, and only
         # such a pair is a ratio of like loads (render says which rows are paired).
-        run_id = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        # (The process id too: invocations started in the same second are still two runs.)
+        run_id = (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+                  + f", pid {os.getpid()}")
         global LOAD
         try:
             for name in names:
