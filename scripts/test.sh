@@ -31,10 +31,11 @@
 #               same way, against the installed libraries;
 #   long        as in the release stage (corpus contracts over 50 kB, the 1 GiB MTOM run).
 # Left out of the ASan run by label, for its cost: dynamic_corpus (every corpus WSDL read by
-# lather-call at run time: trusted contracts, one test each). Left out of the ASan run by name: alloc_fault.Every* and two socket_fault cases throw on the
-# server's connection coroutines, whose stack switches (inside Boost.Asio's spawn) ASan is not
-# told about; the frames such a throw unwinds stay poisoned and a later frame there reports a
-# false overflow (google/sanitizers#189). They run in the release stage.
+# lather-call at run time: trusted contracts, one test each). Left out of the ASan run by
+# name: alloc_fault.Every* and two socket_fault cases throw on the server's connection
+# coroutines, whose stack switches (inside Boost.Asio's spawn) ASan is not told about; the
+# frames such a throw unwinds stay poisoned and a later frame there reports a false overflow
+# (google/sanitizers#189). They run in the release stage.
 # Under ASan and TSan, tests that bound the process's RSS skip that bound
 # (tests/support/sanitizer.hpp): the sanitizer's shadow memory and caches would be measured.
 set -euo pipefail
