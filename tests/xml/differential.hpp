@@ -21,8 +21,10 @@ inline bool rejected_by_design(errc code) {
 }
 
 /// expat accepts any version number in the XML declaration ("2.0", "1."); lather holds to the
-/// XML 1.0 grammar (VersionNum ::= '1.' [0-9]+).
+/// XML 1.0 grammar (VersionNum ::= '1.' [0-9]+). The declaration opens the document, after a
+/// UTF-8 byte order mark if there is one (XML 1.0 fifth edition, 4.3.3 and appendix F.1).
 inline bool version_not_1x(std::string_view doc) {
+  if (doc.substr(0, 3) == "\xEF\xBB\xBF") doc.remove_prefix(3);
   if (doc.substr(0, 5) != "<?xml") return false;
   auto v = doc.find("version");
   if (v == std::string_view::npos) return false;
