@@ -26,6 +26,26 @@ targets=(
   fuzz_http_request:http:fuzz/http.dict:8:build-fuzz-ubsan
 )
 declare -A seconds_of=()
+# Prints a finding so that CI's log alone reproduces it (CI's tree is gone afterwards): the input
+# as a printf %b string (printable ASCII as is, other bytes as \xHH; the first 8 KiB) and what
+# the target prints when it replays the input.
+show_finding() {
+  local target=$1 file=$2 hex escaped="" i byte char
+  hex=$(od -An -v -tx1 -N8192 "$file" | tr -d ' \n')
+  for ((i = 0; i < ${#hex}; i += 2)); do
+    byte=${hex:i:2}
+    if [[ $byte =~ ^([2-6][0-9a-f]|7[0-9a-e])$ && $byte != 27 && $byte != 5c ]]; then
+      printf -v char '%b' "\\x$byte"
+      escaped+=$char
+    else
+      escaped+="\\x$byte"
+    fi
+  done
+  echo "== finding $file ($(wc -c <"$file") bytes; reproduce:"
+  echo "   printf '%b' '$escaped' >finding && $target finding)"
+  echo "== $target replaying it:"
+  "$target" -timeout=10 -rss_limit_mb=2048 "$file" 2>&1 | head -n 200 || true
+}
 if [ -n "${FUZZ_TARGETS:-}" ]; then  # e.g. FUZZ_TARGETS="fuzz_bind_roundtrip fuzz_wsdl_reader=900"
   selected=()
   for t in "${targets[@]}"; do
@@ -75,7 +95,10 @@ for t in "${targets[@]}"; do
     -artifact_prefix="$build/artifacts/" "${run_options[@]}" 2>&1 |
     grep -E "^(#[0-9]+ *DONE|stat::|==[0-9]+==|SUMMARY|INFO: (Seed|Done|-max_len|fuzzed for))|lather/expat|round trip:|http request:|re-encoded|runtime error|ERROR" || true
   echo "corpus: $(find "$work" -type f | wc -l) inputs in $work"
-  if [ -n "$(find "$build/artifacts" -newer "$marker" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \))" ]; then
+  findings=$(find "$build/artifacts" -newer "$marker" -type f \( -name 'crash-*' -o -name 'leak-*' \
+    -o -name 'timeout-*' -o -name 'oom-*' \))
+  if [ -n "$findings" ]; then
+    for f in $findings; do show_finding "$build/bin/$name" "$f"; done
     echo "fuzz: new findings in $build/artifacts/ (reproduce: $build/bin/$name <file>)" >&2
     exit 1
   fi
