@@ -716,8 +716,10 @@ void generator::emit_port_types() {
     };
     std::string context = member("context", cls + "Service::", "() gives the call's context");
     std::string mount_on = member("mount_on", cls + "Service::", "() mounts the operations");
-    // mount_<k>, start_<k>: the first prefix that no method name continues with digits only.
-    auto prefix = [&](const std::string& base) {
+    // mount_<k>, start_<k>: the first prefix that no method name continues with digits only
+    // (another one is noted: `cls_member` `what`).
+    auto prefix = [&](const std::string& base, const std::string& cls_member,
+                      const std::string& what) {
       std::string p = base + "_";
       for (int i = 2;
            std::any_of(methods.begin(), methods.end(),
@@ -727,19 +729,16 @@ void generator::emit_port_types() {
                        });
            ++i)
         p = base + "_" + std::to_string(i) + "_";
+      if (p != base + "_")
+        names_.push_back("  note: " + cls_member + p + "<k>() " + what +
+                         " (an operation's method is " + base + "_<k>)");
       return p;
     };
-    std::string mount_prefix = prefix("mount");
-    if (mount_prefix != "mount_")
-      names_.push_back("  note: " + cls + "Service::" + mount_prefix +
-                       "<k>() mount the operations of code_<k>.cpp (an operation's method "
-                       "is mount_<k>)");
+    std::string mount_prefix =
+        prefix("mount", cls + "Service::", "mount the operations of code_<k>.cpp");
     std::string client = member("client_", cls + "Client::", " points to the lather::client");
-    std::string start_prefix = prefix("start");
-    if (start_prefix != "start_")
-      names_.push_back("  note: " + cls + "Client::" + start_prefix +
-                       "<k>() start the asynchronous calls of code_<k>.cpp (an operation's "
-                       "method is start_<k>)");
+    std::string start_prefix =
+        prefix("start", cls + "Client::", "start the asynchronous calls of code_<k>.cpp");
     mock_index_.emplace(pt, mock_.port_types.size());
     mock_.port_types.push_back({pt->name.local,
                                 pt->name.str(),
