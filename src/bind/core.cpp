@@ -15,6 +15,11 @@ namespace {
 constexpr std::uint32_t attribute_segment = 0xFFFFFFFFu;
 constexpr std::string_view soapenc_namespace = "http://schemas.xmlsoap.org/soap/encoding/";
 
+/// The complex_vt of `vt`'s extension base, or nullptr.
+const complex_vt* base_of(const complex_vt& vt) noexcept {
+  return vt.base != nullptr ? &vt.base() : nullptr;
+}
+
 /// Concatenate message pieces (one allocation; avoids GCC 12's -Wrestrict false positive on
 /// "literal" + std::string&&).
 std::string cat(std::initializer_list<std::string_view> parts) {
@@ -203,9 +208,6 @@ found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
 
 }  // namespace
 
-const complex_vt* no_base_vt() noexcept {
-  return nullptr;
-}
 vt_list no_derived_vts() noexcept {
   return {};
 }
@@ -385,7 +387,7 @@ int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt&
   // Types lather knows are related to the declared one: its ancestors and their other
   // descendants. Naming one of those is an unrelated type; anything else is unknown.
   bool known = q.ns == xsd_namespace;
-  for (const complex_vt* a = declared.base(); a != nullptr && !known; a = a->base()) {
+  for (const complex_vt* a = base_of(declared); a != nullptr && !known; a = base_of(*a)) {
     if (same_type(*a, q)) known = true;
     for (const complex_vt* d : a->derived())
       if (same_type(*d, q)) known = true;

@@ -449,11 +449,15 @@ constexpr field_match make_match() {
   m.kind = f.kind;
   m.min_occurs = f.min_occurs;
   m.max_occurs = f.max_occurs;
-  m.write_alternatives = field_names<T, I>::alternatives.data();
+  static_assert(f.alternatives.size() == 0 || !f.has_default, "a choice has no default");
+  if constexpr (f.alternatives.size() != 0)
+    m.write_alternatives = field_names<T, I>::alternatives.data();
   m.alternative_count = static_cast<std::uint32_t>(f.alternatives.size());
   m.required = f.is_required;
-  m.has_default = f.has_default;
-  m.default_text = f.default_text;
+  if constexpr (f.has_default) {
+    m.has_default = true;
+    m.default_value = f.default_text;
+  }
   if constexpr (f.kind == field_kind::attribute)
     m.read_attr = &read_attr<T, I>;
   else
@@ -467,11 +471,6 @@ constexpr field_match make_match() {
 }
 
 template <class T>
-const complex_vt* base_vt() {
-  return &vt_of<typename meta<T>::base>();
-}
-
-template <class T>
 vt_list derived_vts() {
   // Filled on first use, not constant: a derived type's binding may be compiled elsewhere.
   return [&]<class... Ds>(types<Ds...>) -> vt_list {
@@ -480,13 +479,13 @@ vt_list derived_vts() {
   }(derived_types_of<T>{});
 }
 
-/// complex_vt::base and complex_vt::derived of T: the shared ones when it has none.
+/// complex_vt::base and complex_vt::derived of T (nullptr and the shared one when it has none).
 template <class T>
 constexpr auto base_vt_fn() {
   if constexpr (derived_type<T>)
-    return &base_vt<T>;
+    return &vt_of<typename meta<T>::base>;
   else
-    return &no_base_vt;
+    return static_cast<const complex_vt& (*)() noexcept>(nullptr);
 }
 template <class T>
 constexpr auto derived_vts_fn() {

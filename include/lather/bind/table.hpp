@@ -310,7 +310,7 @@ bool codec<M>::read_attr(read_ctx& c, void* obj, const xml::attribute* a, const 
       return true;
     }
     using X = value_type_of<M>;
-    const std::string_view text = a ? a->value : f.default_text;
+    const std::string_view text = a ? a->value : f.default_value;
     X& x = slot_of(m, 0);
     if constexpr (enum_type<X>) {
       if (parse_enum(text, x) != errc::ok) return fail_enum(c, text, meta<X>::name);
@@ -340,9 +340,9 @@ void codec<M>::finalize(void* obj, std::uint32_t count, const field_match& f) {
     if (count != 0) return;
     if (f.has_default) {
       if constexpr (enum_type<M>) {
-        if (parse_enum(f.default_text, m) == errc::ok) return;
-      } else if constexpr (requires { xsd_traits<M>::parse(f.default_text, m); }) {
-        if (xsd_traits<M>::parse(f.default_text, m) == errc::ok) return;
+        if (parse_enum(f.default_value, m) == errc::ok) return;
+      } else if constexpr (requires { xsd_traits<M>::parse(f.default_value, m); }) {
+        if (xsd_traits<M>::parse(f.default_value, m) == errc::ok) return;
       }
     }
     m = M{};
@@ -466,6 +466,10 @@ void codec<M>::write_attr(xml::writer& w, const void* obj, const field_match& f,
   }
 }
 
+// Not constexpr on purpose: reached only while a table is evaluated, where calling it is an
+// error whose message names it (field_match keeps a choice's names where a default would be).
+inline void a_choice_has_no_default() {}
+
 }  // namespace lather::bind::detail
 
 namespace lather::bind::table {
@@ -525,8 +529,9 @@ struct field {
   }
   consteval field default_value(std::string_view text) const {
     field f = *this;
+    if (f.m.alternative_count != 0) bind::detail::a_choice_has_no_default();
     f.m.has_default = true;
-    f.m.default_text = text;
+    f.m.default_value = text;
     return f;
   }
   /// A field of a base type (they come first): not described as the type's own.
@@ -633,6 +638,7 @@ constexpr field with_occurs(field f, std::uint32_t min, std::uint32_t max) {
 }
 template <std::size_t N>
 constexpr field with_alternatives(field f, const choice_names<N>& names) {
+  if (f.m.has_default) bind::detail::a_choice_has_no_default();
   f.m.alternative_count = static_cast<std::uint32_t>(N);
   f.m.write_alternatives = names.checked.data();
   f.alternatives = names.described;
@@ -748,9 +754,9 @@ consteval std::array<field_description, N - Inherited> own_fields(const field_ta
   for (std::size_t i = Inherited; i < N; ++i) {
     const bind::detail::field_match& m = f.match[i];
     const auto& x = f.described[i];
-    out[i - Inherited] = {m.name(),       m.ns,          m.kind,     m.min_occurs,
-                          m.max_occurs,   m.nillable,    m.required, m.has_default,
-                          m.default_text, x.polymorphic, x.type,     x.alternatives};
+    out[i - Inherited] = {m.name(),         m.ns,          m.kind,     m.min_occurs,
+                          m.max_occurs,     m.nillable,    m.required, m.has_default,
+                          m.default_text(), x.polymorphic, x.type,     x.alternatives};
   }
   return out;
 }

@@ -64,8 +64,12 @@ struct field_match {
   /// The element or attribute name, checked at compile time ("" for text and xsd:any).
   xml::ncname write_name = xml::ncname(std::string_view{});
   std::string_view ns;
-  const xml::ncname* write_alternatives = nullptr;  ///< choice element names
-  std::string_view default_text;
+  /// A choice's element names (alternative_count of them), or the default="..." of a field
+  /// with has_default: a choice has no default, so the two share the bytes (default_text()).
+  union {
+    const xml::ncname* write_alternatives = nullptr;
+    std::string_view default_value;
+  };
   union {
     read_elem_fn read_elem = nullptr;  ///< elements, any, text
     read_attr_fn read_attr;            ///< attributes
@@ -85,15 +89,20 @@ struct field_match {
   std::uint32_t next_element = 0;
   std::uint32_t offset = 0;  ///< tables: the member's offset in the struct
   field_kind kind{};
+  // One byte of flags (the struct 104 bytes, not 112).
   /// Tables: this field or a later one is an attribute (where write_table's attributes end).
-  bool attribute_at_or_after = false;
-  bool required = false;  ///< attribute use="required"
-  bool has_default = false;
-  bool leaf_in_type_ns = false;  ///< read_leaf fields: in the type's namespace (else in none)
-  bool nillable = false;         ///< tables: xsi:nil allowed
-  bool in_type_ns = false;       ///< tables: ns is the declaring type's namespace
+  bool attribute_at_or_after : 1 = false;
+  bool required : 1 = false;  ///< attribute use="required"
+  bool has_default : 1 = false;
+  bool leaf_in_type_ns : 1 = false;  ///< read_leaf fields: in the type's namespace (else in none)
+  bool nillable : 1 = false;         ///< tables: xsi:nil allowed
+  bool in_type_ns : 1 = false;       ///< tables: ns is the declaring type's namespace
 
   constexpr std::string_view name() const noexcept { return write_name.text(); }
+  /// The XSD default of the value ("" if it has none).
+  constexpr std::string_view default_text() const noexcept {
+    return has_default ? default_value : std::string_view{};
+  }
   /// Choice alternative `a`'s element name.
   constexpr std::string_view alternative(std::uint32_t a) const noexcept {
     return write_alternatives[a].text();
@@ -112,13 +121,13 @@ struct complex_vt {
   /// Reset fields that did not occur (optional, vector tail, defaults); nullptr: a table
   /// whose fields have nothing to reset after a complete read.
   void (*finalize)(const complex_vt& vt, void* obj, const std::uint32_t* counts);
-  const complex_vt* (*base)();  ///< extension base or nullptr
-  vt_list (*derived)();         ///< meta<T>::derived, flattened
+  /// vt_of<the extension base> (no function of its own per derived type), or nullptr.
+  const complex_vt& (*base)() noexcept;
+  vt_list (*derived)();  ///< meta<T>::derived, flattened
 };
 
-/// complex_vt::base of a type without an extension base, and complex_vt::derived of one
-/// without derived types: shared by all of them (src/bind/core.cpp), not one per type.
-const complex_vt* no_base_vt() noexcept;
+/// complex_vt::derived of a type without derived types: shared by all of them
+/// (src/bind/core.cpp), not one per type.
 vt_list no_derived_vts() noexcept;
 
 /// Per-read state. Error details are only built on failure; the happy path touches none of
@@ -190,7 +199,7 @@ bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_n
                  const field_match* fm);
 /// The text of a simple element, or the field's default when it is empty.
 inline std::string_view simple_text(std::string_view text, const field_match* fm) noexcept {
-  if (text.empty() && fm != nullptr && fm->has_default) return fm->default_text;
+  if (text.empty() && fm != nullptr && fm->has_default) return fm->default_value;
   return text;
 }
 /// Record the error of a simple value's parse (unknown_enum or a value error).
