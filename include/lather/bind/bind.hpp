@@ -456,7 +456,7 @@ constexpr field_match make_match() {
   m.required = f.is_required;
   if constexpr (f.has_default) {
     m.has_default = true;
-    m.default_value = f.default_text;
+    std::construct_at(&m.default_value, f.default_text);
   }
   if constexpr (f.kind == field_kind::attribute)
     m.read_attr = &read_attr<T, I>;

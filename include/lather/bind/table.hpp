@@ -32,6 +32,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -531,7 +532,7 @@ struct field {
     field f = *this;
     if (f.m.alternative_count != 0) bind::detail::a_choice_has_no_default();
     f.m.has_default = true;
-    f.m.default_value = text;
+    std::construct_at(&f.m.default_value, text);  // clang 14: not by assignment
     return f;
   }
   /// A field of a base type (they come first): not described as the type's own.
