@@ -171,9 +171,9 @@ struct list_item_of<xsd::list<E>> {
   using type = E;
 };
 
-/// The occurrences of a table_member or enum_member type M (see slot_op). Each shape's
-/// lifetime code is written once: nil and trim share the one place that destroys values, and
-/// nil and value the one that creates an item, so the value type's destructor and the vector's
+/// The occurrences of a table_member, enum_member or enum_list_member type M (see slot_op). Each
+/// shape's lifetime code is written once: nil and trim share the one place that destroys values,
+/// and nil and value the one that creates an item, so the value type's destructor and the vector's
 /// growth are inlined once per member type, not once per operation.
 template <class M>
 [[gnu::noinline]] void* table_slot(void* member, std::uint32_t occ, slot_op op) {
@@ -213,6 +213,19 @@ const void* table_value_ptr(const Slot& s) {
     return s ? table_value_ptr(*s) : nullptr;
   else
     return &s;
+}
+
+/// Calls write(value, index) for each occurrence of a table_member, enum_member or
+/// enum_list_member M: each item of a vector with its index from 1, else the one value with 0;
+/// value is nullptr where the occurrence is absent or nil (table_value_ptr).
+template <class M, class Write>
+void for_each_occurrence(const M& m, Write write) {
+  if constexpr (shape<M>::is_vector) {
+    std::size_t index = 0;
+    for (const slot_type<M>& s : m) write(table_value_ptr(s), ++index);
+  } else {
+    write(table_value_ptr(m), 0);
+  }
 }
 
 template <class M>
@@ -377,29 +390,16 @@ void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
   using S = shape<M>;
   if constexpr (table_member<M>) {
     const complex_vt& vt = vt_of<value_type_of<M>>();
-    if constexpr (S::is_vector) {
-      std::size_t index = 0;
-      for (const slot_type<M>& s : m) write_table_member(w, f, vt, table_value_ptr(s), ++index);
-    } else {
-      write_table_member(w, f, vt, table_value_ptr(m), 0);
-    }
+    for_each_occurrence(
+        m, [&](const void* v, std::size_t index) { write_table_member(w, f, vt, v, index); });
   } else if constexpr (enum_member<M>) {
     const enum_codec& e = enum_codec_of<value_type_of<M>>;
-    if constexpr (S::is_vector) {
-      std::size_t index = 0;
-      for (const slot_type<M>& s : m)
-        write_enum_member(w, f, leaves, e, table_value_ptr(s), ++index);
-    } else {
-      write_enum_member(w, f, leaves, e, table_value_ptr(m), 0);
-    }
+    for_each_occurrence(
+        m, [&](const void* v, std::size_t index) { write_enum_member(w, f, leaves, e, v, index); });
   } else if constexpr (enum_list_member<M>) {
     const enum_list_codec& l = enum_list_codec_of<typename list_item_of<value_type_of<M>>::type>;
-    if constexpr (S::is_vector) {
-      std::size_t index = 0;
-      for (const slot_type<M>& s : m) write_enum_list_member(w, f, l, table_value_ptr(s), ++index);
-    } else {
-      write_enum_list_member(w, f, l, table_value_ptr(m), 0);
-    }
+    for_each_occurrence(
+        m, [&](const void* v, std::size_t index) { write_enum_list_member(w, f, l, v, index); });
   } else if constexpr (S::is_vector) {
     std::size_t index = 0;
     for (const slot_type<M>& s : m) {  // bool for a std::vector<bool>'s proxies
