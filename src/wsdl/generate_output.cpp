@@ -371,8 +371,8 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
         // offsetof on the structs of a hierarchy (not standard-layout): single, non-virtual
         // inheritance, which g++ and clang lay out as offsetof assumes.
         body =
-            "#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\nnamespace {\nusing "
-            "namespace lather::bind::table;\n" +
+            "#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\nnamespace {\n"
+            "LATHER_BIND_TABLE_FILE();\n" +
             tables + "}  // namespace\n\n" + body;
       parts.push_back({{"<cstddef>", "\"lather/bind/table.hpp\"", "\"lather/service/service.hpp\"",
                         "\"" + describe_header_ + "\""},

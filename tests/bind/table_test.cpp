@@ -159,7 +159,9 @@ LATHER_BIND_TABLE(tt::rows);
 
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
 namespace {
-using namespace lather::bind::table;
+// As generated code does: the codecs of the member types the library has none for are this
+// file's (internal linkage); rows_fields names lather::bind::table's, shared, builders.
+LATHER_BIND_TABLE_FILE();
 using P = tt::point<1>;
 using R = tt::price<1>;
 using S = tt::shape<1>;
@@ -206,10 +208,11 @@ constexpr auto order_fields = fields(
     element<std::optional<lather::xsd::list<tt::colour>>>(tt::ns, "palette", offsetof(O, palette)),
     element<std::vector<lather::nillable<P>>>(tt::ns, "spots", offsetof(O, spots)),
     any<std::vector<lather::bind::any_element>>(tt::ns, offsetof(O, extra)));
-constexpr auto rows_fields =
-    fields(tt::ns,
-           element<std::vector<std::int32_t>>(tt::ns, "row", offsetof(tt::rows, row)).min(2).max(2),
-           element<std::int32_t>(tt::ns, "total", offsetof(tt::rows, total)));
+namespace table = lather::bind::table;
+constexpr auto rows_fields = fields(
+    tt::ns,
+    table::element<std::vector<std::int32_t>>(tt::ns, "row", offsetof(tt::rows, row)).min(2).max(2),
+    table::element<std::int32_t>(tt::ns, "total", offsetof(tt::rows, total)));
 }  // namespace
 LATHER_BIND_TABLE_DEFINE(point_fields, tt::point<1>)
 LATHER_BIND_TABLE_DEFINE(price_fields, tt::price<1>)
@@ -452,6 +455,21 @@ TEST(bind_table, finalize_runs_only_where_a_read_may_leave_something) {
   r.reset(R"(<rows xmlns="urn:t"><row>1</row><total>3</total></rows>)");
   ASSERT_EQ(r.next(), lather::xml::token::start_element);
   EXPECT_TRUE(lather::bind::read(r, v));  // row must occur twice
+}
+
+TEST(bind_table, a_file_compiles_the_codecs_the_library_has_not) {
+  using lather::bind::detail::codec;
+  const auto& order = lather::bind::detail::vt_of<tt::order<1>>();
+  auto field = [&](std::string_view name) -> const lather::bind::detail::field_match& {
+    for (std::uint32_t i = 0; i < order.field_count; ++i)
+      if (order.fields[i].name() == name) return order.fields[i];
+    ADD_FAILURE() << name;
+    return order.fields[0];
+  };
+  EXPECT_EQ(field("origin").read_elem, &(codec<P, lather_table_file>::read));
+  EXPECT_EQ(field("path").write, &(codec<std::vector<P>, lather_table_file>::write));
+  EXPECT_EQ(field("name").read_elem, &codec<std::string>::read);  // the library's
+  EXPECT_EQ(field("note").write, &codec<std::optional<std::string>>::write);
 }
 
 TEST(bind_table, write_errors_name_the_field) {

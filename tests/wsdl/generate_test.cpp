@@ -767,7 +767,7 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
     const std::size_t describe = code.find("#include \"describe.hpp\"\n");
     EXPECT_NE(describe, std::string::npos) << code;
     EXPECT_EQ(code.find("#include \"describe.hpp\"\n", describe + 1), std::string::npos) << code;
-    const std::size_t tables = code.find("using namespace lather::bind::table;");
+    const std::size_t tables = code.find("LATHER_BIND_TABLE_FILE();");
     EXPECT_NE(tables, std::string::npos) << code;
     EXPECT_LT(code.find("lather_gen::mount(s, this, ops);"), tables) << code;
   }

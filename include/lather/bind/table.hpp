@@ -13,7 +13,7 @@
 //   // in one .cpp file:
 //   #include "lather/bind/table.hpp"
 //   namespace {
-//   using namespace lather::bind::table;
+//   LATHER_BIND_TABLE_FILE();  // lather::bind::table's names, the codecs local to the file
 //   constexpr auto order_fields = fields("urn:acme",   // the namespace of acme::Order
 //       attribute<std::string>("urn:acme", "id", offsetof(acme::Order, id)).required(),
 //       element<std::vector<acme::Line>>("urn:acme", "line", offsetof(acme::Order, line)),
@@ -43,9 +43,16 @@
 
 namespace lather::bind::detail {
 
+/// Whether the library compiles codec<M> (LATHER_BIND_LIBRARY_CODECS, below).
+template <class M>
+inline constexpr bool library_codec = false;
+
 /// How one member type M is read and written: the field (offset, names, occurrence) comes
 /// from the table at run time, so each member type is compiled once, not once per field.
-template <class M>
+/// `Unit`, a type local to the file whose tables use the codec (element<M, Unit> etc.), gives
+/// its functions internal linkage: no COMDAT group, section names and global symbols per
+/// function in that file's object. void: one shared instance (the library's codecs).
+template <class M, class Unit = void>
 struct codec {
   static bool read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
                    const field_match& f);
@@ -175,7 +182,7 @@ struct list_item_of<xsd::list<E>> {
 /// shape's lifetime code is written once: nil and trim share the one place that destroys values,
 /// and nil and value the one that creates an item, so the value type's destructor and the vector's
 /// growth are inlined once per member type, not once per operation.
-template <class M>
+template <class M, class Unit = void>
 [[gnu::noinline]] void* table_slot(void* member, std::uint32_t occ, slot_op op) {
   M& m = *static_cast<M*>(member);
   using S = shape<M>;
@@ -228,23 +235,23 @@ void for_each_occurrence(const M& m, Write write) {
   }
 }
 
-template <class M>
-bool codec<M>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
-                    const field_match& f) {
+template <class M, class Unit>
+bool codec<M, Unit>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
+                          const field_match& f) {
   M& m = member_at<M>(obj, f);
   using S = shape<M>;
   using Slot = slot_type<M>;
   if (f.kind == field_kind::text) return read_text(c, m, f);
   if constexpr (table_member<M>) {
     (void)alt;
-    return read_table_member(c, &m, occ, f, &table_slot<M>, vt_of<value_type_of<M>>());
+    return read_table_member(c, &m, occ, f, &table_slot<M, Unit>, vt_of<value_type_of<M>>());
   } else if constexpr (enum_member<M>) {
     (void)alt;
-    return read_enum_member(c, &m, occ, f, &table_slot<M>, enum_codec_of<value_type_of<M>>);
+    return read_enum_member(c, &m, occ, f, &table_slot<M, Unit>, enum_codec_of<value_type_of<M>>);
   } else if constexpr (enum_list_member<M>) {
     (void)alt;
     using E = typename list_item_of<value_type_of<M>>::type;
-    return read_enum_member(c, &m, occ, f, &table_slot<M>, enum_list_value_of<E>);
+    return read_enum_member(c, &m, occ, f, &table_slot<M, Unit>, enum_list_value_of<E>);
   } else if constexpr (S::is_optional || S::is_pointer) {
     // A choice leaves xsi:nil to its alternative.
     if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
@@ -272,13 +279,13 @@ bool codec<M>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt
   }
 }
 
-template <class M>
-bool codec<M>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f) {
+template <class M, class Unit>
+bool codec<M, Unit>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f) {
   if constexpr (enum_member<M>) {
-    return read_enum_leaf(c, &member_at<M>(obj, f), occ, f, &table_slot<M>,
+    return read_enum_leaf(c, &member_at<M>(obj, f), occ, f, &table_slot<M, Unit>,
                           enum_codec_of<value_type_of<M>>);
   } else if constexpr (enum_list_member<M>) {
-    return read_enum_leaf(c, &member_at<M>(obj, f), occ, f, &table_slot<M>,
+    return read_enum_leaf(c, &member_at<M>(obj, f), occ, f, &table_slot<M, Unit>,
                           enum_list_value_of<typename list_item_of<value_type_of<M>>::type>);
   } else if constexpr (leaf_member<M>) {
     M& m = member_at<M>(obj, f);
@@ -311,8 +318,9 @@ bool codec<M>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_
   }
 }
 
-template <class M>
-bool codec<M>::read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_match& f) {
+template <class M, class Unit>
+bool codec<M, Unit>::read_attr(read_ctx& c, void* obj, const xml::attribute* a,
+                               const field_match& f) {
   if constexpr (attribute_member<M>) {
     M& m = member_at<M>(obj, f);
     if (!a && !f.has_default) {
@@ -339,12 +347,12 @@ bool codec<M>::read_attr(read_ctx& c, void* obj, const xml::attribute* a, const 
   }
 }
 
-template <class M>
-void codec<M>::finalize(void* obj, std::uint32_t count, const field_match& f) {
+template <class M, class Unit>
+void codec<M, Unit>::finalize(void* obj, std::uint32_t count, const field_match& f) {
   M& m = member_at<M>(obj, f);
   using S = shape<M>;
   if constexpr (table_member<M>) {
-    table_slot<M>(&m, count, slot_op::trim);
+    table_slot<M, Unit>(&m, count, slot_op::trim);
   } else if constexpr (S::is_vector) {
     // Not erase(): that would instantiate the items' move assignment, never run at the end.
     while (m.size() > count) m.pop_back();
@@ -363,13 +371,13 @@ void codec<M>::finalize(void* obj, std::uint32_t count, const field_match& f) {
   }
 }
 
-/// One occurrence of an element field (write_slot's counterpart).
-template <class Slot>
+/// One occurrence of an element field (write_slot's counterpart), of codec<M, Unit>.
+template <class Unit, class Slot>
 void write_table_slot(xml::writer& w, const Slot& s, const field_match& f,
                       xml::leaf_namespace& leaves) {
   if constexpr (is_nillable<Slot>::value) {
     if (!s) return write_nil(w, f.ns, f.write_name);
-    write_table_slot(w, *s, f, leaves);
+    write_table_slot<Unit>(w, *s, f, leaves);
   } else if constexpr (is_variant<Slot>::value) {
     std::visit([&](const auto& alt) { write_value(w, f.ns, f.write_alternatives[s.index()], alt); },
                s);
@@ -383,9 +391,9 @@ void write_table_slot(xml::writer& w, const Slot& s, const field_match& f,
   }
 }
 
-template <class M>
-void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
-                     xml::leaf_namespace& leaves) {
+template <class M, class Unit>
+void codec<M, Unit>::write(xml::writer& w, const void* obj, const field_match& f,
+                           xml::leaf_namespace& leaves) {
   const M& m = member_at<M>(obj, f);
   using S = shape<M>;
   if constexpr (table_member<M>) {
@@ -405,14 +413,14 @@ void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
     for (const slot_type<M>& s : m) {  // bool for a std::vector<bool>'s proxies
       ++index;
       try {
-        write_table_slot(w, s, f, leaves);
+        write_table_slot<Unit>(w, s, f, leaves);
       } catch (...) {
         rethrow_in_item(index);
       }
     }
   } else if constexpr (S::is_optional) {
     if (m)
-      write_table_slot(w, *m, f, leaves);
+      write_table_slot<Unit>(w, *m, f, leaves);
     else if (f.nillable)
       write_nil(w, f.ns, f.write_name);
   } else if constexpr (S::is_pointer) {
@@ -421,19 +429,19 @@ void codec<M>::write(xml::writer& w, const void* obj, const field_match& f,
     else if (f.nillable)
       write_nil(w, f.ns, f.write_name);
   } else {
-    write_table_slot(w, m, f, leaves);
+    write_table_slot<Unit>(w, m, f, leaves);
   }
 }
 
-template <class M>
-void codec<M>::write_text(xml::writer& w, const void* obj, const field_match& f,
-                          xml::leaf_namespace&) {
+template <class M, class Unit>
+void codec<M, Unit>::write_text(xml::writer& w, const void* obj, const field_match& f,
+                                xml::leaf_namespace&) {
   if constexpr (simple_type<M> || enum_type<M>) write_simple_text(w, member_at<M>(obj, f));
 }
 
-template <class M>
-void codec<M>::write_any(xml::writer& w, const void* obj, const field_match& f,
-                         xml::leaf_namespace&) {
+template <class M, class Unit>
+void codec<M, Unit>::write_any(xml::writer& w, const void* obj, const field_match& f,
+                               xml::leaf_namespace&) {
   if constexpr (std::is_same_v<slot_type<M>, any_element>) {
     const M& m = member_at<M>(obj, f);
     if constexpr (shape<M>::is_vector) {
@@ -448,9 +456,9 @@ void codec<M>::write_any(xml::writer& w, const void* obj, const field_match& f,
   }
 }
 
-template <class M>
-void codec<M>::write_attr(xml::writer& w, const void* obj, const field_match& f,
-                          xml::leaf_namespace&) {
+template <class M, class Unit>
+void codec<M, Unit>::write_attr(xml::writer& w, const void* obj, const field_match& f,
+                                xml::leaf_namespace&) {
   if constexpr (attribute_member<M>) {
     const M& m = member_at<M>(obj, f);
     try {
@@ -543,14 +551,15 @@ struct field {
   }
 };
 
+namespace detail {
 /// The element names of a choice, in the variant's order, and their types (static storage for
-/// a table).
+/// a table). In detail, so that a call choice<M>(..., names) does not find table::choice by
+/// argument-dependent lookup beside a file's own (LATHER_BIND_TABLE_FILE).
 template <std::size_t N>
 struct choice_names {
   std::array<xml::ncname, N> checked;
   std::array<choice_alternative, N> described;
 };
-namespace detail {
 template <class... As, std::size_t N, std::size_t... I>
 consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
                                             std::index_sequence<I...>, std::variant<As...>*) {
@@ -559,6 +568,7 @@ consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
                               is_nillable<As>::value}...}};
 }
 }  // namespace detail
+using detail::choice_names;
 /// The element names of the alternatives of choice member type M (a std::variant, or an
 /// optional or vector of one), in the variant's order.
 template <class M, std::size_t N>
@@ -590,10 +600,12 @@ struct field_table {
 };
 
 namespace detail {
-template <class M, field_kind Kind>
+template <class M, field_kind Kind, class Unit>
 consteval field make(std::string_view owner_ns, std::string_view name, std::size_t offset) {
   using S = shape<M>;
-  using codec = bind::detail::codec<M>;
+  // The library's codec where it has one, else the file's own.
+  using codec =
+      bind::detail::codec<M, std::conditional_t<bind::detail::library_codec<M>, void, Unit>>;
   field f{};
   f.owner_ns = owner_ns;
   f.m.write_name = xml::ncname(name);
@@ -648,35 +660,36 @@ constexpr field with_alternatives(field f, const choice_names<N>& names) {
 }  // namespace detail
 
 /// A child element of member type M at `offset` in the struct (lather::element).
-template <class M>
+template <class M, class Unit = void>
 consteval field element(std::string_view owner_ns, std::string_view name, std::size_t offset) {
   bind::detail::check_name(name);
-  return detail::make<M, field_kind::element>(owner_ns, name, offset);
+  return detail::make<M, field_kind::element, Unit>(owner_ns, name, offset);
 }
 /// An attribute (lather::attribute: optional unless .required(), unqualified unless
 /// .qualified()).
-template <class M>
+template <class M, class Unit = void>
 consteval field attribute(std::string_view owner_ns, std::string_view name, std::size_t offset) {
   bind::detail::check_name(name);
-  return detail::with_occurs(detail::make<M, field_kind::attribute>(owner_ns, name, offset), 0, 1);
+  return detail::with_occurs(detail::make<M, field_kind::attribute, Unit>(owner_ns, name, offset),
+                             0, 1);
 }
 /// The text value of a simple-content type (lather::text).
-template <class M>
+template <class M, class Unit = void>
 consteval field text(std::string_view owner_ns, std::size_t offset) {
-  return detail::with_occurs(detail::make<M, field_kind::text>(owner_ns, {}, offset), 1, 1);
+  return detail::with_occurs(detail::make<M, field_kind::text, Unit>(owner_ns, {}, offset), 1, 1);
 }
 /// xsd:any over an any_element member, or an optional or vector of them (lather::any).
-template <class M>
+template <class M, class Unit = void>
 consteval field any(std::string_view owner_ns, std::size_t offset) {
   static_assert(std::is_same_v<slot_type<M>, any_element>, "any() needs any_element members");
-  return detail::make<M, field_kind::any>(owner_ns, {}, offset);
+  return detail::make<M, field_kind::any, Unit>(owner_ns, {}, offset);
 }
 /// xsd:choice over a std::variant member, or an optional or vector of one (lather::choice).
-template <class M, std::size_t N>
+template <class M, class Unit = void, std::size_t N>
 consteval field choice(std::string_view owner_ns, std::size_t offset,
                        const choice_names<N>& names) {
   static_assert(std::variant_size_v<slot_type<M>> == N, "one element name per alternative");
-  return detail::with_alternatives(detail::make<M, field_kind::element>(owner_ns, {}, offset),
+  return detail::with_alternatives(detail::make<M, field_kind::element, Unit>(owner_ns, {}, offset),
                                    names);
 }
 
@@ -813,6 +826,41 @@ struct described {
     return x.vt;                                                                                  \
   }
 
+/// In an unnamed namespace of the file that defines tables, instead of `using namespace
+/// lather::bind::table;`: the same names, with element(), attribute(), text(), any() and
+/// choice() passing a type local to the file as the codecs' Unit. The codecs the file's tables
+/// instantiate (and their table_slot) then have internal linkage: no COMDAT group, section
+/// names or global symbols per function in its object. A member type that the tables of two
+/// files use is compiled in each.
+#define LATHER_BIND_TABLE_FILE()                                                                   \
+  using namespace ::lather::bind::table;                                                           \
+  struct lather_table_file;                                                                        \
+  template <class M>                                                                               \
+  consteval ::lather::bind::table::field element(std::string_view owner_ns, std::string_view name, \
+                                                 std::size_t offset) {                             \
+    return ::lather::bind::table::element<M, lather_table_file>(owner_ns, name, offset);           \
+  }                                                                                                \
+  template <class M>                                                                               \
+  consteval ::lather::bind::table::field attribute(std::string_view owner_ns,                      \
+                                                   std::string_view name, std::size_t offset) {    \
+    return ::lather::bind::table::attribute<M, lather_table_file>(owner_ns, name, offset);         \
+  }                                                                                                \
+  template <class M>                                                                               \
+  consteval ::lather::bind::table::field text(std::string_view owner_ns, std::size_t offset) {     \
+    return ::lather::bind::table::text<M, lather_table_file>(owner_ns, offset);                    \
+  }                                                                                                \
+  template <class M>                                                                               \
+  consteval ::lather::bind::table::field any(std::string_view owner_ns, std::size_t offset) {      \
+    return ::lather::bind::table::any<M, lather_table_file>(owner_ns, offset);                     \
+  }                                                                                                \
+  template <class M, std::size_t N>                                                                \
+  consteval ::lather::bind::table::field choice(                                                   \
+      std::string_view owner_ns, std::size_t offset,                                               \
+      const ::lather::bind::table::choice_names<N>& names) {                                       \
+    return ::lather::bind::table::choice<M, lather_table_file>(owner_ns, offset, names);           \
+  }                                                                                                \
+  static_assert(true)
+
 // The codecs of the simple types in the shapes generated code uses, compiled in the library.
 #define LATHER_BIND_SIMPLE_CODEC_SHAPES(X, T) \
   X(T)                                        \
@@ -857,6 +905,11 @@ struct described {
   X(std::optional<::lather::bind::any_type>)                              \
   X(std::vector<::lather::bind::any_type>) X(::lather::nillable<::lather::bind::any_type>)
 
+#define LATHER_BIND_LIBRARY_CODEC(...) \
+  template <>                          \
+  inline constexpr bool lather::bind::detail::library_codec<__VA_ARGS__> = true;
+LATHER_BIND_LIBRARY_CODECS(LATHER_BIND_LIBRARY_CODEC)
+#undef LATHER_BIND_LIBRARY_CODEC
 #define LATHER_BIND_EXTERN_CODEC(...) \
   extern template struct lather::bind::detail::codec<__VA_ARGS__>;
 LATHER_BIND_LIBRARY_CODECS(LATHER_BIND_EXTERN_CODEC)
