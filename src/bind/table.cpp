@@ -2,6 +2,11 @@
 // codecs of the simple types, compiled once for every program.
 #include <alloca.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
 #include "lather/bind/table.hpp"
 #include "lather/bind/table_ref.hpp"
 
@@ -143,6 +148,51 @@ void write_enum_list_member(xml::writer& w, const field_match& f, const enum_lis
 void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts) {
   for (std::uint32_t i = 0; i < vt.field_count; ++i)
     if (const field_match& f = vt.fields[i]; f.finalize != nullptr) f.finalize(obj, counts[i], f);
+}
+
+const complex_vt& extend_table(extension_view& v, void* storage, std::uint32_t capacity,
+                               const complex_vt& own) noexcept {
+  const complex_vt& base = own.base();  // made first, outside the lock
+  static std::mutex making;
+  const std::lock_guard<std::mutex> lock(making);
+  if (const complex_vt* done = v.ready.load(std::memory_order_acquire)) return *done;
+  const std::uint32_t inherited = base.field_count, n = inherited + own.field_count;
+  if (n != capacity) {  // the table was made for another base
+    std::fputs("lather: an extension's table does not match its base's view\n", stderr);
+    std::abort();
+  }
+  field_match* const fields =
+      std::uninitialized_copy_n(base.fields, inherited, static_cast<field_match*>(storage)) -
+      inherited;
+  std::uninitialized_copy_n(own.fields, own.field_count, fields + inherited);
+  // The base's fields in this type's namespace: its simple children written with its prefix,
+  // read whole where fields() would read them so (a base's field whose own type read it in
+  // another way stays on the general path, which reads the same).
+  for (std::uint32_t i = 0; i < inherited; ++i) {
+    field_match& f = fields[i];
+    f.in_type_ns = f.ns == own.ns;
+    if (f.read_leaf != nullptr && !f.in_type_ns && !f.ns.empty()) f.read_leaf = nullptr;
+    f.leaf_in_type_ns = f.read_leaf != nullptr && f.in_type_ns;
+  }
+  std::uint32_t next = n;
+  bool attribute = false;
+  for (std::uint32_t i = n; i-- > 0;) {
+    field_match& f = fields[i];
+    f.next_element = next;
+    if (f.kind != field_kind::attribute) next = i;
+    attribute = attribute || f.kind == field_kind::attribute;
+    f.attribute_at_or_after = attribute;
+  }
+  complex_vt& out = v.vt;
+  out = own;
+  out.fields = fields;
+  out.field_count = n;
+  out.text_field = base.text_field >= 0  ? base.text_field
+                   : own.text_field >= 0 ? static_cast<int>(inherited) + own.text_field
+                                         : -1;
+  out.finalize = base.finalize != nullptr || own.finalize != nullptr ? &finalize_table : nullptr;
+  v.ready.store(&out, std::memory_order_release);
+  return out;
 }
 
 }  // namespace lather::bind::detail

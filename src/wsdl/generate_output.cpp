@@ -350,9 +350,11 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
     for (std::size_t i = k * emitted_.size() / n; i < (k + 1) * emitted_.size() / n; ++i) {
       const struct_plan& s = structs_[emitted_[i]];
       if (literal(s)) {
-        tables += bind_table(s, ++table);
-        body += "LATHER_BIND_TABLE_DEFINE(fields_" + std::to_string(table) + ", " +
-                qualified(s.name) + ")\n";
+        const bool extension = table_extension(s);
+        tables += bind_table(s, ++table, extension);
+        body += std::string(extension ? "LATHER_BIND_TABLE_DEFINE_EXTENSION"
+                                      : "LATHER_BIND_TABLE_DEFINE") +
+                "(fields_" + std::to_string(table) + ", " + qualified(s.name) + ")\n";
       }
       if (message_structs_.count(emitted_[i]))
         body += "LATHER_MESSAGE_TYPE_INSTANTIATE(" + qualified(s.name) + ");\n";
@@ -388,14 +390,37 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
   }
 }
 
-/// The table of struct `s` (lather/bind/table.hpp), `fields_<k>`: its base's fields first,
-/// each with the namespace of the struct that declares it and the modifiers of its meta field.
-std::string generator::bind_table(const struct_plan& s, std::size_t k) const {
+/// Whether struct `s` extends a base that has fields and every base up is bound through a
+/// table: its table then holds its own fields only (lather::bind::table::extension), the
+/// base's not repeated.
+bool generator::table_extension(const struct_plan& s) const {
+  bool inherits = false;
+  for (const complex_type* b = s.base; b; b = structs_[struct_index_.at(b)].base) {
+    const struct_plan& level = structs_[struct_index_.at(b)];
+    if (!literal(level)) return false;
+    inherits = inherits || !level.fields.empty();
+  }
+  return inherits;
+}
+
+/// The table of struct `s` (lather/bind/table.hpp), `fields_<k>`: each field with the
+/// namespace of the struct that declares it and the modifiers of its meta field. For an
+/// `extension` its own fields, after how many its bases have; else its bases' fields first.
+std::string generator::bind_table(const struct_plan& s, std::size_t k, bool extension) const {
   std::vector<const struct_plan*> levels{&s};
   while (levels.back()->base) levels.push_back(&structs_[struct_index_.at(levels.back()->base)]);
   const std::string t = qualified(s.name), id = std::to_string(k);
   std::string names, list;
-  std::size_t choices = 0;
+  std::size_t choices = 0, base_fields = 0;
+  bool base_text = false;
+  if (extension) {
+    for (std::size_t l = 1; l < levels.size(); ++l) {
+      base_fields += levels[l]->fields.size();
+      for (const field_plan& f : levels[l]->fields)
+        base_text = base_text || f.what == field_plan::kind::text;
+    }
+    levels.resize(1);
+  }
   for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
     const std::string ns = quote((*level)->ns);
     const char* inherited = *level == &s ? "" : ".inherited()";
@@ -429,6 +454,9 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k) const {
       list += f.modifiers + inherited;
     }
   }
+  if (extension)
+    return names + "constexpr auto fields_" + id + " = extension(" + quote(s.ns) + ", " +
+           std::to_string(base_fields) + ", " + (base_text ? "true" : "false") + list + ");\n";
   return names + "constexpr auto fields_" + id + " = fields(" + quote(s.ns) + list + ");\n";
 }
 

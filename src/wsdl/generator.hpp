@@ -260,7 +260,8 @@ class generator {
   /// for the whole program; the structs in dependency order, split evenly. With --mock,
   /// mock_<k>.cpp: the sample() of the structs.
   void emit_sources(const std::set<std::string>& type_headers);
-  std::string bind_table(const struct_plan& s, std::size_t k) const;
+  bool table_extension(const struct_plan& s) const;
+  std::string bind_table(const struct_plan& s, std::size_t k, bool extension) const;
 
   /// The body: parts= when given, else every part not bound to a header (header_plans()).
   static bool in_body(const part& p, const binding_message& bm);

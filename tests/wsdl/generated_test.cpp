@@ -202,4 +202,94 @@ TEST(WsdlGenerated, RecursionThroughAnOptionalMemberIsBoxed) {
   EXPECT_EQ(to_xml("urn:features", "problem", back), xml);
 }
 
+// Types derived by extension, each table holding its own fields (the base's view first at run
+// time), a restriction holding all of its own: written and read back in XSD's order (the base's
+// particles, then the derived type's; the attributes of every level), errors named as before.
+TEST(WsdlGenerated, DerivedTypesReadAndWriteTheirBasesFieldsFirst) {
+  featuresgen::drawing d;
+  auto poly = std::make_shared<featuresgen::Polygon>();
+  poly->id = 1;
+  poly->name = "p";
+  poly->colourOrrgb = std::int32_t{7};
+  poly->side = {1, 2};
+  poly->closed = true;
+  auto sq = std::make_shared<featuresgen::Square>();
+  sq->id = 2;
+  sq->name = "s";
+  sq->colourOrrgb = std::string("red");
+  sq->side = {3};
+  sq->diagonal = 4.5;
+  d.shape = {poly, sq};
+  d.square.emplace();
+  d.square->id = 3;
+  d.square->name = "q";
+  d.square->side = {6};
+  d.tagged.emplace();
+  d.tagged->a = "x";
+  d.tagged->b = 9;
+  d.tagged->tag = "t";
+  d.tagged->more = 8;
+  d.trimmed.emplace();
+  d.trimmed->a = "y";
+  d.trimmed->tag = "u";
+  const std::string xml = to_xml("urn:features", "drawing", d);
+  EXPECT_EQ(
+      xml,
+      R"(<ns1:drawing xmlns:ns1="urn:features"><ns1:shape xmlns:ns2="http://www.w3.org/2001/XMLSchema-instance" ns2:type="ns1:Polygon" id="1" closed="true">)"
+      R"(<ns1:name>p</ns1:name><ns1:rgb>7</ns1:rgb><ns1:side>1</ns1:side><ns1:side>2</ns1:side></ns1:shape>)"
+      R"(<ns1:shape xmlns:ns2="http://www.w3.org/2001/XMLSchema-instance" ns2:type="ns1:Square" id="2"><ns1:name>s</ns1:name>)"
+      R"(<ns1:colour>red</ns1:colour><ns1:side>3</ns1:side><ns1:diagonal>4.5</ns1:diagonal></ns1:shape>)"
+      R"(<ns1:square id="3"><ns1:name>q</ns1:name><ns1:colour/><ns1:side>6</ns1:side></ns1:square>)"
+      R"(<ns1:tagged tag="t" more="8"><ns1:a>x</ns1:a><ns1:b>9</ns1:b></ns1:tagged>)"
+      R"(<ns1:trimmed tag="u"><ns1:a>y</ns1:a></ns1:trimmed></ns1:drawing>)");
+  featuresgen::drawing back;
+  lather::bind::error_info e = from_xml(xml, back);
+  ASSERT_FALSE(e) << e.message << "\n" << xml;
+  ASSERT_EQ(back.shape.size(), 2u);
+  const auto* p = dynamic_cast<const featuresgen::Polygon*>(back.shape[0].get());
+  const auto* q = dynamic_cast<const featuresgen::Square*>(back.shape[1].get());
+  ASSERT_TRUE(p && q);
+  EXPECT_EQ(*p, *poly);
+  EXPECT_EQ(*q, *sq);
+  EXPECT_EQ(back.square, d.square);
+  EXPECT_EQ(back.tagged, d.tagged);
+  EXPECT_EQ(back.trimmed, d.trimmed);
+  EXPECT_EQ(to_xml("urn:features", "drawing", back), xml);
+
+  const std::pair<std::string_view, std::string_view> bad[] = {
+      // the base's required attribute, two levels up
+      {R"(<drawing xmlns="urn:features"><shape xmlns:x="http://www.w3.org/2001/XMLSchema-instance" )"
+       R"(x:type="Square"><name/><rgb>1</rgb><side>1</side></shape></drawing>)",
+       "/drawing/shape[1]/@id: required attribute is missing"},
+      // a derived type's element before the base's
+      {R"(<drawing xmlns="urn:features"><shape xmlns:x="http://www.w3.org/2001/XMLSchema-instance" )"
+       R"(x:type="Polygon" id="1"><side>1</side><name/><rgb>1</rgb></shape></drawing>)",
+       "/drawing/shape[1]/name: required element is missing (minOccurs=1)"},
+      // the base's choice missing, the derived type's element missing
+      {R"(<drawing xmlns="urn:features"><square id="1"><name/><side>1</side></square></drawing>)",
+       "/drawing/square: required choice is missing (one of 'colour', 'rgb')"},
+      {R"(<drawing xmlns="urn:features"><square id="1"><name/><rgb>1</rgb></square></drawing>)",
+       "/drawing/square/side: required element is missing (minOccurs=1)"},
+      // a bad value in a base's field
+      {R"(<drawing xmlns="urn:features"><square id="1"><name/><rgb>z</rgb><side>1</side></square></drawing>)",
+       R"(/drawing/square/rgb: "z" is not a valid xsd:int)"},
+      // a type with no binding
+      {R"(<drawing xmlns="urn:features"><shape xmlns:x="http://www.w3.org/2001/XMLSchema-instance" )"
+       R"(x:type="Circle" id="1"><name/><rgb>1</rgb></shape></drawing>)",
+       "/drawing/shape[1]: xsi:type {urn:features}Circle names a type with no binding (expected "
+       "{urn:features}Shape or a registered derived type)"},
+      // the restriction has no 'b'
+      {R"(<drawing xmlns="urn:features"><shape xmlns:x="http://www.w3.org/2001/XMLSchema-instance" )"
+       R"(x:type="Polygon" id="1"><name/><rgb>1</rgb><side>1</side></shape><trimmed><a/><b>1</b>)"
+       R"(</trimmed></drawing>)",
+       "/drawing/trimmed: unexpected element 'b' in namespace 'urn:features'"},
+  };
+  for (const auto& [doc, message] : bad) {
+    featuresgen::drawing v;
+    const lather::bind::error_info err = from_xml(doc, v);
+    EXPECT_TRUE(err) << doc;
+    EXPECT_EQ(err.message, message) << doc;
+  }
+}
+
 }  // namespace

@@ -23,19 +23,23 @@
 //   LATHER_BIND_TABLE_DEFINE(order_fields, acme::Order);
 //
 // Each field names the namespace of the type that declares it (a base type's fields come
-// first, with the base's namespace and .inherited()), then takes the modifiers of
-// lather::field. A choice names its alternatives with alternatives<M>({"a", "b"}). The same
-// table describes the type for schema generators (describe<acme::Order>(), describe.hpp). The
+// first, with the base's namespace and .inherited(); or, for a type derived by extension from
+// a table-bound base, extension() lists its own fields only and
+// LATHER_BIND_TABLE_DEFINE_EXTENSION puts the base's first at run time), then takes the
+// modifiers of lather::field. A choice names its alternatives with alternatives<M>({"a", "b"}). The
+// same table describes the type for schema generators (describe<acme::Order>(), describe.hpp). The
 // codecs of the simple types (xsd_traits) in the usual shapes are compiled in the lather library.
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "lather/bind/bind.hpp"
@@ -75,6 +79,16 @@ struct codec {
 
 /// complex_vt::finalize for a table: each field's codec resets what did not occur.
 void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts);
+/// The run-time view of a type derived by extension, made once (extend_table).
+struct extension_view {
+  std::atomic<const complex_vt*> ready;  ///< &vt once it is complete
+  complex_vt vt;
+};
+/// The view of an extension (once, whichever thread comes first): the base's view (own.base())
+/// first, then `own`'s fields, into `storage` (room for `capacity`), with what depends on the
+/// position and on the type's namespace worked out again as fields() does.
+const complex_vt& extend_table(extension_view& v, void* storage, std::uint32_t capacity,
+                               const complex_vt& own) noexcept;
 
 template <class M>
 M& member_at(void* obj, const field_match& f) noexcept {
@@ -593,6 +607,10 @@ struct field_table {
   };
   std::array<extra, N> described;
   std::size_t inherited = 0;
+  /// An extension's table (extension()): how many fields its base's view has, not repeated
+  /// here, and whether the base has simple content.
+  std::size_t base_fields = 0;
+  bool base_text = false;
   /// Some field has something to reset after a complete read (complex_vt::finalize). A flag,
   /// not a test of the fields' finalize != nullptr: under -fsanitize=undefined g++ does not
   /// take that comparison as a constant expression.
@@ -739,11 +757,37 @@ consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
 }
 
 namespace detail {
+// Not constexpr on purpose, as inherited_fields_come_first.
+inline void an_extension_repeats_no_base_field() {}
+template <std::size_t N>
+constexpr field_table<N> with_base(field_table<N> t, std::size_t base_fields, bool base_text) {
+  if (t.inherited != 0) an_extension_repeats_no_base_field();
+  t.base_fields = base_fields;
+  t.base_text = base_text;
+  return t;
+}
+}  // namespace detail
+
+/// The fields of a type derived by extension from a table-bound base, its own only (`f` as
+/// fields() takes them): the base's view (`base_fields` fields, its bases' included; `base_text`:
+/// it has simple content) is not repeated. LATHER_BIND_TABLE_DEFINE_EXTENSION binds it: the
+/// run-time view puts the base's fields first, as XSD extension orders them.
+template <class... F>
+consteval field_table<sizeof...(F)> extension(std::string_view type_ns, std::size_t base_fields,
+                                              bool base_text, F... f) {
+  return detail::with_base(fields(type_ns, f...), base_fields, base_text);
+}
+
+namespace detail {
 template <std::size_t N>
 constexpr int text_field(const field_table<N>& f) {
   for (std::size_t i = 0; i < N; ++i)
     if (f.match[i].kind == field_kind::text) return static_cast<int>(i);
   return -1;
+}
+template <std::size_t N>
+constexpr type_kind content_kind(const field_table<N>& f) {
+  return text_field(f) < 0 && !f.base_text ? type_kind::complex : type_kind::simple_content;
 }
 }  // namespace detail
 
@@ -782,7 +826,7 @@ constexpr type_description description(const field_table<N>& f,
                                        const std::array<field_description, Own>& own) {
   return {meta<T>::name,
           meta<T>::ns,
-          detail::text_field(f) < 0 ? type_kind::complex : type_kind::simple_content,
+          detail::content_kind(f),
           bind::detail::anonymous_type<T>(),
           bind::detail::type_form<T>(),
           std::span<const field_description>(own),
@@ -800,6 +844,32 @@ struct bound {
   std::array<bind::detail::field_match, N> match;
   bind::detail::complex_vt vt;
 };
+/// vt_of<T>() of an extension (LATHER_BIND_TABLE_DEFINE_EXTENSION): its view, filled on first
+/// use from the base's view and the own fields, with room for N fields. Zero until then, so
+/// the program carries no bytes of it (.bss), and no guard: one load tests it on each use.
+template <std::size_t N>
+struct extended {
+  bind::detail::extension_view view;
+  alignas(bind::detail::field_match) std::byte fields[N * sizeof(bind::detail::field_match)];
+
+  const bind::detail::complex_vt& get(const bind::detail::complex_vt& own) noexcept {
+    const bind::detail::complex_vt* v = view.ready.load(std::memory_order_acquire);
+    return v != nullptr
+               ? *v
+               : bind::detail::extend_table(view, fields, static_cast<std::uint32_t>(N), own);
+  }
+};
+/// An extension's base fields keep their offsets: the base is at the start of T (the first
+/// base of a single inheritance, polymorphic if T is).
+template <class T>
+consteval bool extends_table_at_start() {
+  using B = typename meta<T>::base;
+  static_assert(table_bound<B>, "an extension's base is bound through a table");
+  static_assert(std::is_base_of_v<B, T> && (std::is_polymorphic_v<B> || !std::is_polymorphic_v<T>),
+                "the base's fields are at the same offsets in T");
+  return true;
+}
+
 /// What describe<T>() returns, with the own fields' descriptions it points to.
 template <std::size_t Own>
 struct described {
@@ -812,18 +882,38 @@ struct described {
 /// T (declared LATHER_BIND_TABLE(T)) is read and written from the table `FIELDS` (a constant
 /// made by lather::bind::table::fields): defines T's binding here.
 #define LATHER_BIND_TABLE_DEFINE(FIELDS, ...)                                                     \
+  LATHER_BIND_TABLE_DESCRIBE_(FIELDS, __VA_ARGS__)                                                \
+  template <>                                                                                     \
+  const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept { \
+    static constexpr ::lather::bind::table::bound<(FIELDS).match.size()> x{                       \
+        (FIELDS).match, ::lather::bind::table::complex<__VA_ARGS__>(FIELDS, x.match)};            \
+    return x.vt;                                                                                  \
+  }
+
+/// The same for a type derived by extension (meta<T>::base), from `FIELDS` made by
+/// lather::bind::table::extension: its own fields are constants, its view with the base's
+/// fields first is filled on first use. Not inlined: each codec that reads or writes T calls
+/// it, where a table's vt_of<T>() is a constant's address.
+#define LATHER_BIND_TABLE_DEFINE_EXTENSION(FIELDS, ...)                                            \
+  LATHER_BIND_TABLE_DESCRIBE_(FIELDS, __VA_ARGS__)                                                 \
+  static_assert(::lather::bind::table::extends_table_at_start<__VA_ARGS__>());                     \
+  template <>                                                                                      \
+  [[gnu::noinline]] const ::lather::bind::detail::complex_vt&                                      \
+  lather::bind::detail::vt_of<__VA_ARGS__>() noexcept {                                            \
+    static constexpr ::lather::bind::table::bound<(FIELDS).match.size()> own{                      \
+        (FIELDS).match, ::lather::bind::table::complex<__VA_ARGS__>(FIELDS, own.match)};           \
+    static constinit ::lather::bind::table::extended<(FIELDS).base_fields + (FIELDS).match.size()> \
+        x{};                                                                                       \
+    return x.get(own.vt);                                                                          \
+  }
+
+#define LATHER_BIND_TABLE_DESCRIBE_(FIELDS, ...)                                                  \
   template <>                                                                                     \
   const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {                 \
     static constexpr ::lather::bind::table::described<(FIELDS).match.size() - (FIELDS).inherited> \
         x{::lather::bind::table::own_fields<(FIELDS).inherited>(FIELDS),                          \
           ::lather::bind::table::description<__VA_ARGS__>(FIELDS, x.own)};                        \
     return x.d;                                                                                   \
-  }                                                                                               \
-  template <>                                                                                     \
-  const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept { \
-    static constexpr ::lather::bind::table::bound<(FIELDS).match.size()> x{                       \
-        (FIELDS).match, ::lather::bind::table::complex<__VA_ARGS__>(FIELDS, x.match)};            \
-    return x.vt;                                                                                  \
   }
 
 /// In an unnamed namespace of the file that defines tables, instead of `using namespace
