@@ -150,7 +150,9 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
     EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
   const std::string t = tables(r);
   for (const char* want : {
-           "\"id\", offsetof(::g::in, id)).inherited()",
+           // in extends Base: its table has its own fields, after Base's one
+           "= extension(\"urn:t\", 1, false,",
+           ", ::g::in)",
            "\"many\", offsetof(::g::in, many)).min(1).max(5)",
            "\"plain\", offsetof(::g::in, plain)).unqualified()",
            "alternatives<std::variant<std::int32_t, std::string>>({\"num\", \"word\"})",
@@ -162,6 +164,8 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
            "text<lather::xsd::decimal>(\"urn:t\", offsetof(::g::Price, value))",
        })
     EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+  EXPECT_EQ(t.find("offsetof(::g::in, id)"), std::string::npos) << t;
+  EXPECT_NE(t.find("LATHER_BIND_TABLE_DEFINE_EXTENSION(fields_"), std::string::npos) << t;
   // Base comes before the struct that holds it by value.
   EXPECT_LT(h.find("struct Base {"), h.find("struct in :"));
 }
