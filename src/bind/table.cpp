@@ -174,15 +174,7 @@ const complex_vt& extend_table(extension_view& v, void* storage, std::uint32_t c
     if (f.read_leaf != nullptr && !f.in_type_ns && !f.ns.empty()) f.read_leaf = nullptr;
     f.leaf_in_type_ns = f.read_leaf != nullptr && f.in_type_ns;
   }
-  std::uint32_t next = n;
-  bool attribute = false;
-  for (std::uint32_t i = n; i-- > 0;) {
-    field_match& f = fields[i];
-    f.next_element = next;
-    if (f.kind != field_kind::attribute) next = i;
-    attribute = attribute || f.kind == field_kind::attribute;
-    f.attribute_at_or_after = attribute;
-  }
+  link_fields(fields, n);
   complex_vt& out = v.vt;
   out = own;
   out.fields = fields;

@@ -79,6 +79,19 @@ struct codec {
 
 /// complex_vt::finalize for a table: each field's codec resets what did not occur.
 void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts);
+/// The fields' next_element and attribute_at_or_after, which follow from their kinds and order
+/// alone: worked out by fields() at compile time and by extend_table at run time.
+constexpr void link_fields(field_match* fields, std::uint32_t n) noexcept {
+  std::uint32_t next = n;
+  bool attribute = false;
+  for (std::uint32_t i = n; i-- > 0;) {
+    field_match& f = fields[i];
+    f.next_element = next;
+    if (f.kind != field_kind::attribute) next = i;
+    attribute = attribute || f.kind == field_kind::attribute;
+    f.attribute_at_or_after = attribute;
+  }
+}
 /// The run-time view of a type derived by extension, made once (extend_table).
 struct extension_view {
   std::atomic<const complex_vt*> ready;  ///< &vt once it is complete
@@ -732,9 +745,6 @@ consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
       m.read_leaf = x.leaf;
       m.leaf_in_type_ns = m.in_type_ns;
     }
-    std::size_t j = i + 1;
-    while (j < in.size() && in[j].m.kind == field_kind::attribute) ++j;
-    m.next_element = static_cast<std::uint32_t>(j);
     // A complete read checks that each element occurred min_occurs times: a single value
     // that must occur has nothing left to reset (attributes and text never have).
     const bool resets = m.kind != field_kind::attribute && m.kind != field_kind::text &&
@@ -748,11 +758,7 @@ consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
       out.inherited = i + 1;
     }
   }
-  bool attribute = false;
-  for (std::size_t i = in.size(); i-- > 0;) {
-    attribute = attribute || out.match[i].kind == field_kind::attribute;
-    out.match[i].attribute_at_or_after = attribute;
-  }
+  bind::detail::link_fields(out.match.data(), static_cast<std::uint32_t>(out.match.size()));
   return out;
 }
 
