@@ -344,14 +344,34 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
   for (std::size_t k = 0; k < samples; ++k)
     mock_.struct_sources.emplace_back(k * emitted_.size() / samples,
                                       (k + 1) * emitted_.size() / samples);
+  // The member types naming generated types in each file's tables; those of several files get
+  // the shared codec (table::element<M>: one COMDAT copy in the program), the rest the file's
+  // own (internal linkage: no COMDAT group per function in the object, LATHER_BIND_TABLE_FILE).
+  // Member types of built-in types only are the library's codecs either way.
+  auto share = [&](std::size_t k) {
+    return std::pair{k * emitted_.size() / n, (k + 1) * emitted_.size() / n};
+  };
+  std::map<std::string, std::size_t> files_naming;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::set<std::string> named;
+    for (std::size_t i = share(k).first; i < share(k).second; ++i)
+      if (const struct_plan& s = structs_[emitted_[i]]; literal(s))
+        for (const struct_plan* level : table_levels(s, table_extension(s)))
+          for (const field_plan& f : level->fields)
+            if (f.deps_to > f.deps_from) named.insert(f.cpp_type);
+    for (const std::string& m : named) ++files_naming[m];
+  }
+  std::set<std::string> shared;
+  for (const auto& [m, files] : files_naming)
+    if (files > 1) shared.insert(m);
   for (std::size_t k = 0; k < n; ++k) {
     std::string body = k == 0 ? enums : "", tables;
     std::size_t table = 0;
-    for (std::size_t i = k * emitted_.size() / n; i < (k + 1) * emitted_.size() / n; ++i) {
+    for (std::size_t i = share(k).first; i < share(k).second; ++i) {
       const struct_plan& s = structs_[emitted_[i]];
       if (literal(s)) {
         const bool extension = table_extension(s);
-        tables += bind_table(s, ++table, extension);
+        tables += bind_table(s, ++table, extension, shared);
         body += std::string(extension ? "LATHER_BIND_TABLE_DEFINE_EXTENSION"
                                       : "LATHER_BIND_TABLE_DEFINE") +
                 "(fields_" + std::to_string(table) + ", " + qualified(s.name) + ")\n";
@@ -375,6 +395,11 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
         body =
             "#pragma GCC diagnostic ignored \"-Winvalid-offsetof\"\nnamespace {\n"
             "LATHER_BIND_TABLE_FILE();\n" +
+            std::string(tables.find("lather_shared::") == std::string::npos
+                            ? ""
+                            : "// Member types the tables of other code files name too: their "
+                              "codecs shared, one copy in the program.\nnamespace lather_shared "
+                              "= ::lather::bind::table;\n") +
             tables + "}  // namespace\n\n" + body;
       parts.push_back({{"<cstddef>", "\"lather/bind/table.hpp\"", "\"lather/service/service.hpp\"",
                         "\"" + describe_header_ + "\""},
@@ -403,43 +428,52 @@ bool generator::table_extension(const struct_plan& s) const {
   return inherits;
 }
 
+/// The structs whose fields make up the table of `s` (generator.hpp).
+std::vector<const struct_plan*> generator::table_levels(const struct_plan& s,
+                                                       bool extension) const {
+  std::vector<const struct_plan*> levels{&s};
+  if (!extension)
+    while (levels.back()->base) levels.push_back(&structs_[struct_index_.at(levels.back()->base)]);
+  std::reverse(levels.begin(), levels.end());
+  return levels;
+}
+
 /// The table of struct `s` (lather/bind/table.hpp), `fields_<k>`: each field with the
 /// namespace of the struct that declares it and the modifiers of its meta field. For an
 /// `extension` its own fields, after how many its bases have; else its bases' fields first.
-std::string generator::bind_table(const struct_plan& s, std::size_t k, bool extension) const {
-  std::vector<const struct_plan*> levels{&s};
-  while (levels.back()->base) levels.push_back(&structs_[struct_index_.at(levels.back()->base)]);
+/// A member type in `shared` names the codec the code files share (lather_shared::element<M>),
+/// any other the file's own (element<M>).
+std::string generator::bind_table(const struct_plan& s, std::size_t k, bool extension,
+                                  const std::set<std::string>& shared) const {
   const std::string t = qualified(s.name), id = std::to_string(k);
   std::string names, list;
   std::size_t choices = 0, base_fields = 0;
   bool base_text = false;
-  if (extension) {
-    for (std::size_t l = 1; l < levels.size(); ++l) {
-      base_fields += levels[l]->fields.size();
-      for (const field_plan& f : levels[l]->fields)
+  if (extension)
+    for (const complex_type* b = s.base; b; b = structs_[struct_index_.at(b)].base)
+      for (const field_plan& f : structs_[struct_index_.at(b)].fields) {
+        ++base_fields;
         base_text = base_text || f.what == field_plan::kind::text;
-    }
-    levels.resize(1);
-  }
-  for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
-    const std::string ns = quote((*level)->ns);
-    const char* inherited = *level == &s ? "" : ".inherited()";
-    for (const field_plan& f : (*level)->fields) {
+      }
+  for (const struct_plan* level : table_levels(s, extension)) {
+    const std::string ns = quote(level->ns);
+    const char* inherited = level == &s ? "" : ".inherited()";
+    for (const field_plan& f : level->fields) {
       const std::string at = "offsetof(" + t + ", " + f.member + ")";
-      list += ",\n    ";
+      const std::string of = "<" + f.cpp_type + ">(" + ns;
+      list += shared.count(f.cpp_type) ? ",\n    lather_shared::" : ",\n    ";
       switch (f.what) {
         case field_plan::kind::element:
-          list += "element<" + f.cpp_type + ">(" + ns + ", " + quote(f.xml_name) + ", " + at + ")";
+          list += "element" + of + ", " + quote(f.xml_name) + ", " + at + ")";
           break;
         case field_plan::kind::attribute:
-          list +=
-              "attribute<" + f.cpp_type + ">(" + ns + ", " + quote(f.xml_name) + ", " + at + ")";
+          list += "attribute" + of + ", " + quote(f.xml_name) + ", " + at + ")";
           break;
         case field_plan::kind::text:
-          list += "text<" + f.cpp_type + ">(" + ns + ", " + at + ")";
+          list += "text" + of + ", " + at + ")";
           break;
         case field_plan::kind::any:
-          list += "any<" + f.cpp_type + ">(" + ns + ", " + at + ")";
+          list += "any" + of + ", " + at + ")";
           break;
         case field_plan::kind::choice: {
           const std::string alts = "names_" + id + "_" + std::to_string(++choices);
@@ -447,7 +481,7 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
           for (std::size_t a = 0; a < f.alternatives.size(); ++a)
             names += (a ? ", " : "") + quote(f.alternatives[a]);
           names += "});\n";
-          list += "choice<" + f.cpp_type + ">(" + ns + ", " + at + ", " + alts + ")";
+          list += "choice" + of + ", " + at + ", " + alts + ")";
           break;
         }
       }

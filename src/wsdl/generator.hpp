@@ -261,7 +261,14 @@ class generator {
   /// mock_<k>.cpp: the sample() of the structs.
   void emit_sources(const std::set<std::string>& type_headers);
   bool table_extension(const struct_plan& s) const;
-  std::string bind_table(const struct_plan& s, std::size_t k, bool extension) const;
+  /// The structs whose fields make up the table of `s`: `s` alone for an extension, else its
+  /// bases from the top down, then `s`.
+  std::vector<const struct_plan*> table_levels(const struct_plan& s, bool extension) const;
+  /// `shared`: the member types whose codecs are shared by the code files (several files'
+  /// tables name them: table::element<M>, one COMDAT copy in the program), the rest local to
+  /// the file (LATHER_BIND_TABLE_FILE's element<M>).
+  std::string bind_table(const struct_plan& s, std::size_t k, bool extension,
+                         const std::set<std::string>& shared) const;
 
   /// The body: parts= when given, else every part not bound to a header (header_plans()).
   static bool in_body(const part& p, const binding_message& bm);

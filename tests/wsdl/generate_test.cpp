@@ -777,4 +777,36 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
   }
 }
 
+
+TEST(WsdlGenerate, SharesTheCodecOfAMemberTypeTwoFilesName) {
+  files f;
+  auto m = load({f.add("g.wsdl", doc_wsdl(R"(
+  <xs:complexType name="B"><xs:sequence><xs:element name="v" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:complexType name="C"><xs:sequence><xs:element name="w" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="b" type="t:B"/><xs:element name="c" type="t:C"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType><xs:sequence><xs:element name="b" type="t:B"/></xs:sequence></xs:complexType></xs:element>)"))});
+  // in's table is in code_1.cpp, out's in code_2.cpp: both name B, only in names C.
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .sources = 2});
+  const std::string& one = file(r, "code_1.cpp");
+  const std::string& two = file(r, "code_2.cpp");
+  for (const std::string* code : {&one, &two}) {
+    EXPECT_NE(code->find("LATHER_BIND_TABLE_FILE();\n// Member types the tables of other code "
+                         "files name too: their codecs shared, one copy in the program.\n"
+                         "namespace lather_shared = ::lather::bind::table;\n"),
+              std::string::npos)
+        << *code;
+  }
+  EXPECT_NE(one.find("    lather_shared::element<::g::B>(\"urn:t\", \"b\", offsetof(::g::in, b)),\n"
+                     "    element<::g::C>(\"urn:t\", \"c\", offsetof(::g::in, c)));"),
+            std::string::npos)
+      << one;
+  EXPECT_NE(two.find("    lather_shared::element<::g::B>(\"urn:t\", \"b\", offsetof(::g::out, b)));"),
+            std::string::npos)
+      << two;
+  // Member types of built-in types are the library's codecs: never named as shared.
+  EXPECT_EQ(two.find("lather_shared::element<std::int32_t>"), std::string::npos) << two;
+  // One file: nothing to share.
+  EXPECT_EQ(tables(generate_cpp(*m, {.cpp_namespace = "g"})).find("lather_shared"),
+            std::string::npos);
+}
 }  // namespace
