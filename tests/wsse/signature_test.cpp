@@ -96,6 +96,14 @@ class wsse_signature : public ::testing::Test {
     return std::string(out.view());
   }
 
+  // The message with its Timestamp's Created set to `created`: a clock value a test needs.
+  static std::string message_created_at(std::string_view created) {
+    std::string m = message();
+    const std::size_t begin = m.find("<wsu:Created>") + 13;
+    m.replace(begin, m.find('<', begin) - begin, created);
+    return m;
+  }
+
   static std::string fault_of(std::string_view signed_message, const wsse::trust_store& t) {
     try {
       wsse::verify_envelope(signed_message, t);
@@ -104,6 +112,8 @@ class wsse_signature : public ::testing::Test {
     }
     return "";
   }
+
+  static void signature_over_xop_covers_the_attachment_bytes(std::string m);
 
   static fs::path dir_;   // the certificates
   static fs::path work_;  // this process's files
@@ -324,16 +334,27 @@ TEST_F(wsse_signature, LatherVerifiesXmlsec1sSignature) {
 // (the Include digested as the base64 of the part): the signature covers the part's bytes, a
 // byte changed in the part fails the check, an Include to nothing or outside the message is
 // refused, and the message with the part inlined is the one that was signed (lather without
-// parts and xmlsec1 both verify it).
+// parts and xmlsec1 both verify it). The amount's text is replaced by the Include, never
+// digits of the Timestamp: a Created at .100 seconds holds "100" too.
 TEST_F(wsse_signature, SignatureOverXopCoversTheAttachmentBytes) {
+  for (const std::string& unsigned_message :
+       {message(), message_created_at("2026-12-04T11:10:00.100Z")})
+    signature_over_xop_covers_the_attachment_bytes(unsigned_message);
+}
+
+void wsse_signature::signature_over_xop_covers_the_attachment_bytes(std::string m) {
+  const std::size_t created = m.find("<wsu:Created>");
+  SCOPED_TRACE(m.substr(created, m.find("</wsu:Created>") - created));
   std::string part(1 << 20, '\0');
   std::uint32_t x = 12345;
   for (char& c : part) c = static_cast<char>((x = x * 1103515245 + 12345) >> 24);
   const std::string include_element =
       "<xop:Include xmlns:xop=\"http://www.w3.org/2004/08/xop/include\" "
       "href=\"cid:1.upload%40lather\"/>";
-  std::string m = message();
-  m.replace(m.find("100"), 3, include_element);
+  const auto replace_amount = [&](std::string& message) {
+    message.replace(message.find(">100<") + 1, 3, include_element);
+  };
+  replace_amount(m);
   const std::string* bytes = &part;
   const wsse::xop_parts parts = [&](std::string_view cid) -> byte_source {
     if (cid != "1.upload@lather") return {};
@@ -372,14 +393,14 @@ TEST_F(wsse_signature, SignatureOverXopCoversTheAttachmentBytes) {
   EXPECT_THROW(
       {
         std::string again = message();
-        again.replace(again.find("100"), 3, include_element);
+        replace_amount(again);
         wsse::sign_envelope(again, signer(), {}, [](std::string_view) { return byte_source{}; });
       },
       std::invalid_argument);
   EXPECT_THROW(
       {
         std::string again = message();
-        again.replace(again.find("100"), 3, include_element);
+        replace_amount(again);
         wsse::sign_envelope(again, signer());
       },
       std::invalid_argument);
