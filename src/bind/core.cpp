@@ -425,15 +425,15 @@ namespace {
   for (std::uint32_t i = 0; i < n; ++i) {
     const field_match& f = fields[i];
     if (f.kind != field_kind::attribute) continue;
-    if (!f.read_attr(c, obj, c.r.find_attribute(f.ns, f.name()), f)) {
+    if (!f.routines->read_attr(c, obj, c.r.find_attribute(f.ns, f.name()), f)) {
       push_segment(c, f.name(), attribute_segment);
       return body_step::failed;
     }
   }
 
   if (vt.text_field >= 0) {  // simple content: the text is the value
-    if (!fields[vt.text_field].read_elem(c, obj, 0, 0, fields[vt.text_field]))
-      return body_step::failed;
+    const field_match& text = fields[vt.text_field];
+    if (!text.routines->read_elem(c, obj, 0, 0, text)) return body_step::failed;
     counts[vt.text_field] = 1;
     if (vt.finalize) vt.finalize(vt, obj, counts);
     --c.depth;
@@ -442,8 +442,8 @@ namespace {
 
   std::uint32_t cursor = 0;  // attributes are not in the element order
   while (cursor < n && fields[cursor].kind == field_kind::attribute) ++cursor;
-  // Children read whole (read_leaf) carry this element's prefix, so they are in its namespace:
-  // compared here once with the two a read_leaf field may have.
+  // Children read whole (read_whole) carry this element's prefix, so they are in its namespace:
+  // compared here once with the two a read_whole field may have.
   const std::string_view body_ns = c.r.ns();
   at = {cursor, 0, xml::same_name(body_ns, vt.ns), body_ns.empty()};
   return body_step::stopped;
@@ -475,9 +475,9 @@ namespace {
     }
     if (next < n && next != stop) {
       const field_match& f = fields[next];
-      if (f.read_leaf != nullptr && (f.leaf_in_type_ns ? in_type_ns : in_no_ns) &&
+      if (f.read_whole && (f.leaf_in_type_ns ? in_type_ns : in_no_ns) &&
           counts[next] < c.opts.max_occurs && c.r.next_simple_element(f.name())) {
-        if (!f.read_leaf(c, obj, counts[next], f)) {
+        if (!f.routines->read_leaf(c, obj, counts[next], f)) {
           push_segment(c, f.name(), f.max_occurs > 1 ? counts[next] + 1 : 0);
           return body_step::failed;
         }
@@ -534,7 +534,7 @@ namespace {
       push_segment(c, display_name(f, alt), counts[k] + 1);
       return body_step::failed;
     }
-    if (!f.read_elem(c, obj, counts[k], alt, f)) {
+    if (!f.routines->read_elem(c, obj, counts[k], alt, f)) {
       push_segment(c, display_name(f, alt), f.max_occurs > 1 ? counts[k] + 1 : 0);
       return body_step::failed;
     }

@@ -30,13 +30,13 @@ void write_table(xml::writer& w, const complex_vt& vt, const void* obj) {
   xml::leaf_namespace leaves{vt.ns};  // the simple children in the type's own namespace
   const field_match* const end = vt.fields + vt.field_count;
   if (vt.field_count == 0 || !vt.fields[0].attribute_at_or_after) {  // no attributes
-    for (const field_match* f = vt.fields; f != end; ++f) f->write(w, obj, *f, leaves);
+    for (const field_match* f = vt.fields; f != end; ++f) f->routines->write(w, obj, *f, leaves);
     return;
   }
   for (const field_match* f = vt.fields; f != end && f->attribute_at_or_after; ++f)
-    if (f->kind == field_kind::attribute) f->write(w, obj, *f, leaves);
+    if (f->kind == field_kind::attribute) f->routines->write(w, obj, *f, leaves);
   for (const field_match* f = vt.fields; f != end; ++f)
-    if (f->kind != field_kind::attribute) f->write(w, obj, *f, leaves);
+    if (f->kind != field_kind::attribute) f->routines->write(w, obj, *f, leaves);
 }
 
 namespace {
@@ -147,7 +147,7 @@ void write_enum_list_member(xml::writer& w, const field_match& f, const enum_lis
 
 void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts) {
   for (std::uint32_t i = 0; i < vt.field_count; ++i)
-    if (const field_match& f = vt.fields[i]; f.finalize != nullptr) f.finalize(obj, counts[i], f);
+    if (const field_match& f = vt.fields[i]; f.resets) f.routines->finalize(obj, counts[i], f);
 }
 
 const complex_vt& extend_table(extension_view& v, void* storage, std::uint32_t capacity,
@@ -171,8 +171,8 @@ const complex_vt& extend_table(extension_view& v, void* storage, std::uint32_t c
   for (std::uint32_t i = 0; i < inherited; ++i) {
     field_match& f = fields[i];
     f.in_type_ns = f.ns == own.ns;
-    if (f.read_leaf != nullptr && !f.in_type_ns && !f.ns.empty()) f.read_leaf = nullptr;
-    f.leaf_in_type_ns = f.read_leaf != nullptr && f.in_type_ns;
+    if (f.read_whole && !f.in_type_ns && !f.ns.empty()) f.read_whole = false;
+    f.leaf_in_type_ns = f.read_whole && f.in_type_ns;
   }
   link_fields(fields, n);
   complex_vt& out = v.vt;

@@ -457,19 +457,52 @@ TEST(bind_table, finalize_runs_only_where_a_read_may_leave_something) {
   EXPECT_TRUE(lather::bind::read(r, v));  // row must occur twice
 }
 
+// The field of tt::order<1>'s view named `name`.
+const lather::bind::detail::field_match& order_field(std::string_view name) {
+  const auto& order = lather::bind::detail::vt_of<tt::order<1>>();
+  for (std::uint32_t i = 0; i < order.field_count; ++i)
+    if (order.fields[i].name() == name) return order.fields[i];
+  ADD_FAILURE() << name;
+  return order.fields[0];
+}
+
 TEST(bind_table, a_file_compiles_the_codecs_the_library_has_not) {
   using lather::bind::detail::codec;
-  const auto& order = lather::bind::detail::vt_of<tt::order<1>>();
-  auto field = [&](std::string_view name) -> const lather::bind::detail::field_match& {
-    for (std::uint32_t i = 0; i < order.field_count; ++i)
-      if (order.fields[i].name() == name) return order.fields[i];
-    ADD_FAILURE() << name;
-    return order.fields[0];
-  };
-  EXPECT_EQ(field("origin").read_elem, &(codec<P, lather_table_file>::read));
-  EXPECT_EQ(field("path").write, &(codec<std::vector<P>, lather_table_file>::write));
-  EXPECT_EQ(field("name").read_elem, &codec<std::string>::read);  // the library's
-  EXPECT_EQ(field("note").write, &codec<std::optional<std::string>>::write);
+  const auto field = order_field;
+  EXPECT_EQ(field("origin").routines, &(codec<P, lather_table_file>::single_routines));
+  EXPECT_EQ(field("path").routines->write, &(codec<std::vector<P>, lather_table_file>::write));
+  EXPECT_EQ(field("name").routines, &codec<std::string>::single_routines);  // the library's
+  EXPECT_EQ(field("name").routines->read_elem, &codec<std::string>::read);
+  EXPECT_EQ(field("note").routines->write, &codec<std::optional<std::string>>::write);
+}
+
+// A field points to the routines of its member type and kind, one constant shared by all such
+// fields; whether it is read whole and whether it resets are its own.
+TEST(bind_table, fields_of_one_member_type_share_their_routines) {
+  const auto field = order_field;
+  EXPECT_EQ(field("name").routines, field("local").routines);
+  EXPECT_EQ(field("note").routines, field("foreign").routines);
+  EXPECT_NE(field("note").routines, field("name").routines);
+  EXPECT_TRUE(field("name").read_whole);
+  EXPECT_TRUE(field("local").read_whole);  // in no namespace
+  EXPECT_TRUE(field("note").read_whole);
+  EXPECT_FALSE(field("foreign").read_whole);  // in another namespace than the type's
+  EXPECT_NE(field("foreign").routines->read_leaf, nullptr);
+  EXPECT_EQ(field("origin").routines->read_leaf, nullptr);  // a complex value
+  EXPECT_FALSE(field("origin").read_whole);
+  // A single value that must occur resets nothing: its routines have no finalize (not compiled
+  // for a member type whose fields all must occur).
+  EXPECT_FALSE(field("name").resets);
+  EXPECT_EQ(field("name").routines->finalize, nullptr);
+  EXPECT_TRUE(field("note").resets);
+  EXPECT_NE(field("note").routines->finalize, nullptr);
+  EXPECT_TRUE(field("level").resets);                   // min(0): its default when absent
+  EXPECT_EQ(field("id").routines->read_leaf, nullptr);  // attributes
+  EXPECT_EQ(field("id").routines->finalize, nullptr);
+  EXPECT_FALSE(field("id").resets);
+  if constexpr (sizeof(void*) == 8) {
+    EXPECT_EQ(sizeof(lather::bind::detail::field_match), 80u);
+  }
 }
 
 TEST(bind_table, write_errors_name_the_field) {
@@ -784,14 +817,13 @@ int expect_same_view(const lather::bind::detail::complex_vt& a,
     EXPECT_EQ(x.has_default, y.has_default);
     EXPECT_EQ(x.nillable, y.nillable);
     EXPECT_EQ(x.in_type_ns, y.in_type_ns);
-    EXPECT_EQ(x.read_elem, y.read_elem);
-    EXPECT_EQ(x.write, y.write);
-    EXPECT_EQ(x.finalize, y.finalize);
-    if (x.read_leaf != nullptr) {
-      EXPECT_EQ(x.read_leaf, y.read_leaf);
+    EXPECT_EQ(x.routines, y.routines);
+    EXPECT_EQ(x.resets, y.resets);
+    if (x.read_whole) {
+      EXPECT_TRUE(y.read_whole);
       EXPECT_EQ(x.leaf_in_type_ns, y.leaf_in_type_ns);
     } else {
-      not_whole += y.read_leaf != nullptr;
+      not_whole += y.read_whole;
     }
   }
   return not_whole;
@@ -805,8 +837,8 @@ TEST(bind_table, extension_views_are_the_repeated_tables_views) {
   // its namespace (or it has none): bolt (urn:t) under part (urn:other) reads label, tag, hue
   // (urn:t) the general way, which the round trips below show to read the same.
   EXPECT_EQ(expect_same_view(vt_of<tt::bolt<2>>(), vt_of<tt::bolt<1>>()), 3);
-  EXPECT_EQ(vt_of<tt::bolt<2>>().fields[2].read_leaf, nullptr);
-  EXPECT_NE(vt_of<tt::item<2>>().fields[2].read_leaf, nullptr);
+  EXPECT_FALSE(vt_of<tt::bolt<2>>().fields[2].read_whole);
+  EXPECT_TRUE(vt_of<tt::item<2>>().fields[2].read_whole);
 }
 
 constexpr std::string_view kit_doc =

@@ -307,7 +307,7 @@ bool read_item(read_ctx& c, Slot& s, std::uint32_t alt) {
   return read_item_at(c, s, alt, &complex_vt_of<T>::matches[I]);
 }
 
-/// Whether field I of T is read through read_leaf (see field_match::read_leaf).
+/// Whether field I of T is read through read_leaf (see field_match::read_whole).
 template <class T, std::size_t I>
 constexpr bool is_leaf_field() {
   constexpr auto& f = std::get<I>(fields_of<T>);
@@ -440,6 +440,20 @@ struct field_names {
   (std::make_index_sequence<std::get<I>(fields_of<T>).alternatives.size()>{});
 };
 
+/// field_match::routines of field I of T: its own thunks (finalize and write are the type's).
+template <class T, std::size_t I>
+struct field_thunks {
+  static constexpr field_codec routines = [] {
+    field_codec r{};
+    if constexpr (std::get<I>(fields_of<T>).kind == field_kind::attribute)
+      r.read_attr = &read_attr<T, I>;
+    else
+      r.read_elem = &read_elem<T, I>;
+    if constexpr (is_leaf_field<T, I>()) r.read_leaf = &read_leaf<T, I>;
+    return r;
+  }();
+};
+
 template <class T, std::size_t I>
 constexpr field_match make_match() {
   constexpr auto& f = std::get<I>(fields_of<T>);
@@ -458,12 +472,9 @@ constexpr field_match make_match() {
     m.has_default = true;
     std::construct_at(&m.default_value, f.default_text);
   }
-  if constexpr (f.kind == field_kind::attribute)
-    m.read_attr = &read_attr<T, I>;
-  else
-    m.read_elem = &read_elem<T, I>;
+  m.routines = &field_thunks<T, I>::routines;
   if constexpr (is_leaf_field<T, I>()) {
-    m.read_leaf = &read_leaf<T, I>;
+    m.read_whole = true;
     m.leaf_in_type_ns = f.ns == meta<T>::ns;
   }
   m.next_element = next_element_index<T, I>();

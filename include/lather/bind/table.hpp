@@ -73,6 +73,16 @@ struct codec {
                         xml::leaf_namespace& leaves);
   static void write_attr(xml::writer& w, const void* obj, const field_match& f,
                          xml::leaf_namespace& leaves);
+  /// field_match::routines of a field of M of each kind: one constant each, shared by every
+  /// such field of the file (of the program, for the library's codecs: compiled there).
+  static const field_codec element_routines;
+  /// An element that does not reset (a single value that must occur): without finalize, so
+  /// that a member type whose fields all must occur compiles no finalize (for a struct, its
+  /// move assignment and what that inlines).
+  static const field_codec single_routines;
+  static const field_codec attribute_routines;
+  static const field_codec text_routines;
+  static const field_codec any_routines;
 };
 
 // ---- the non-template routines (src/bind/table.cpp) ----
@@ -502,6 +512,47 @@ void codec<M, Unit>::write_attr(xml::writer& w, const void* obj, const field_mat
   }
 }
 
+/// Only the routines a field's kind uses are instantiated: read_leaf where M may be read whole
+/// (the field reads through it where fields() decides so), finalize for elements and any (run
+/// where the field resets).
+template <class C, class M, field_kind Kind, bool Resets = true>
+constexpr field_codec routines_of() {
+  field_codec r{};
+  if constexpr (Kind == field_kind::attribute) {
+    r.read_attr = &C::read_attr;
+    r.write = &C::write_attr;
+  } else {
+    r.read_elem = &C::read;
+    if constexpr (Kind == field_kind::text) {
+      r.write = &C::write_text;
+    } else {
+      if constexpr (Kind == field_kind::any) {
+        r.write = &C::write_any;
+      } else {
+        r.write = &C::write;
+        if constexpr (leaf_member<M>) r.read_leaf = &C::read_leaf;
+      }
+      if constexpr (Resets) r.finalize = &C::finalize;
+    }
+  }
+  return r;
+}
+template <class M, class Unit>
+constinit const field_codec codec<M, Unit>::element_routines =
+    routines_of<codec<M, Unit>, M, field_kind::element>();
+template <class M, class Unit>
+constinit const field_codec codec<M, Unit>::single_routines =
+    routines_of<codec<M, Unit>, M, field_kind::element, false>();
+template <class M, class Unit>
+constinit const field_codec codec<M, Unit>::attribute_routines =
+    routines_of<codec<M, Unit>, M, field_kind::attribute>();
+template <class M, class Unit>
+constinit const field_codec codec<M, Unit>::text_routines =
+    routines_of<codec<M, Unit>, M, field_kind::text>();
+template <class M, class Unit>
+constinit const field_codec codec<M, Unit>::any_routines =
+    routines_of<codec<M, Unit>, M, field_kind::any>();
+
 // Not constexpr on purpose: reached only while a table is evaluated, where calling it is an
 // error whose message names it (field_match keeps a choice's names where a default would be).
 inline void a_choice_has_no_default() {}
@@ -518,10 +569,10 @@ struct field {
   form element_form = form::unset;
   bool has_ns = false;
   bool is_inherited = false;
-  detail::read_leaf_fn leaf = nullptr;  ///< codec<M>::read_leaf where M may be read whole
-  /// Whether `leaf` is set: under -fsanitize=undefined (-fno-delete-null-pointer-checks), g++
-  /// does not take a function's address compared with nullptr as a constant expression.
+  /// An element whose member type may be read whole (its routines have read_leaf).
   bool has_leaf = false;
+  /// An element's routines where it does not reset (fields() picks them): codec::single_routines.
+  const bind::detail::field_codec* single = nullptr;
   bool polymorphic = false;    ///< a pointer: xsi:type may name a derived type
   bool repeated = false;       ///< a vector: its tail beyond the items read is trimmed
   describe_fn type = nullptr;  ///< describe<the value type>
@@ -624,9 +675,8 @@ struct field_table {
   /// here, and whether the base has simple content.
   std::size_t base_fields = 0;
   bool base_text = false;
-  /// Some field has something to reset after a complete read (complex_vt::finalize). A flag,
-  /// not a test of the fields' finalize != nullptr: under -fsanitize=undefined g++ does not
-  /// take that comparison as a constant expression.
+  /// Some field has something to reset after a complete read (field_match::resets): the table
+  /// has a complex_vt::finalize.
   bool resets = false;
 };
 
@@ -648,26 +698,17 @@ consteval field make(std::string_view owner_ns, std::string_view name, std::size
   f.polymorphic = S::is_pointer || shape<slot_type<M>>::is_pointer;
   f.repeated = S::is_vector;
   f.type = &describe<typename shape<value_type_of<M>>::value_type>;
-  // Only the codec's routines the field's kind uses are instantiated.
   if constexpr (Kind == field_kind::attribute) {
-    f.m.read_attr = &codec::read_attr;
-    f.m.write = &codec::write_attr;
+    f.m.routines = &codec::attribute_routines;
+  } else if constexpr (Kind == field_kind::text) {
+    f.m.routines = &codec::text_routines;
+  } else if constexpr (Kind == field_kind::any) {
+    f.m.routines = &codec::any_routines;
   } else {
-    f.m.read_elem = &codec::read;
-    if constexpr (Kind == field_kind::text) {
-      f.m.write = &codec::write_text;
-    } else {
-      if constexpr (Kind == field_kind::any)
-        f.m.write = &codec::write_any;
-      else
-        f.m.write = &codec::write;
-      f.m.finalize = &codec::finalize;
-    }
+    f.m.routines = &codec::element_routines;
+    f.single = &codec::single_routines;
   }
-  if constexpr (Kind == field_kind::element && bind::detail::leaf_member<M>) {
-    f.leaf = &codec::read_leaf;
-    f.has_leaf = true;
-  }
+  f.has_leaf = Kind == field_kind::element && bind::detail::leaf_member<M>;
   return f;
 }
 // Not constexpr on purpose: reached only while a table is evaluated, where calling it is an
@@ -742,14 +783,15 @@ consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
     m.in_type_ns = m.ns == type_ns;
     if (x.has_leaf && m.alternative_count == 0 && m.write_name.checked() &&
         (m.in_type_ns || m.ns.empty())) {
-      m.read_leaf = x.leaf;
+      m.read_whole = true;
       m.leaf_in_type_ns = m.in_type_ns;
     }
     // A complete read checks that each element occurred min_occurs times: a single value
     // that must occur has nothing left to reset (attributes and text never have).
     const bool resets = m.kind != field_kind::attribute && m.kind != field_kind::text &&
                         (x.repeated || m.min_occurs == 0);
-    if (!resets) m.finalize = nullptr;
+    m.resets = resets;
+    if (!resets && m.kind == field_kind::element) m.routines = x.single;
     out.resets = out.resets || resets;
     out.match[i] = m;
     out.described[i] = {x.polymorphic, x.type, x.alternatives};

@@ -57,9 +57,26 @@ using finalize_fn = void (*)(void* obj, std::uint32_t count, const field_match& 
 using write_fn = void (*)(xml::writer& w, const void* obj, const field_match& f,
                           xml::leaf_namespace& leaves);
 
+/// How the fields of one member type and kind are read and written: one constant per member
+/// type, kind and file (table.hpp's codec<M, Unit>), shared by every such field, so that a
+/// field carries one pointer to its routines, not one per routine. The template binding
+/// (meta<T>) has one per field, of its per-field thunks.
+struct field_codec {
+  union {
+    read_elem_fn read_elem = nullptr;  ///< elements, any, text
+    read_attr_fn read_attr;            ///< attributes
+  };
+  /// Elements of a simple or enumeration type (plain, optional, vector or nillable): read from
+  /// one reader call when the element is plain on the wire (only where field_match::read_whole).
+  read_leaf_fn read_leaf = nullptr;
+  // Tables only (nullptr in the template binding):
+  finalize_fn finalize = nullptr;  ///< elements and any (run only where field_match::resets)
+  write_fn write = nullptr;        ///< see write_fn
+};
+
 /// Run-time view of one field (one static array per complex type). The template binding
-/// (meta<T>) fills the read entries with per-field thunks; a table (lather/bind/table.hpp) with
-/// its member type's codec, which finds the member at `offset`.
+/// (meta<T>) points it to routines of per-field thunks; a table (lather/bind/table.hpp) to its
+/// member type's codec, which finds the member at `offset`.
 struct field_match {
   /// The element or attribute name, checked at compile time ("" for text and xsd:any).
   xml::ncname write_name = xml::ncname(std::string_view{});
@@ -70,17 +87,7 @@ struct field_match {
     const xml::ncname* write_alternatives = nullptr;
     std::string_view default_value;
   };
-  union {
-    read_elem_fn read_elem = nullptr;  ///< elements, any, text
-    read_attr_fn read_attr;            ///< attributes
-  };
-  /// Elements of a simple or enumeration type (plain, optional, vector or nillable) with an
-  /// ASCII NCName, no choice, and the type's own namespace or none: read from one reader call
-  /// when the element is plain on the wire; nullptr for every other field.
-  read_leaf_fn read_leaf = nullptr;
-  // Tables only (nullptr / 0 in the template binding):
-  finalize_fn finalize = nullptr;  ///< see finalize_fn
-  write_fn write = nullptr;        ///< see write_fn
+  const field_codec* routines = nullptr;
   std::uint32_t min_occurs = 0;
   std::uint32_t max_occurs = 0;
   std::uint32_t alternative_count = 0;
@@ -89,14 +96,21 @@ struct field_match {
   std::uint32_t next_element = 0;
   std::uint32_t offset = 0;  ///< tables: the member's offset in the struct
   field_kind kind{};
-  // One byte of flags (the struct 104 bytes, not 112).
+  // One byte of flags (the struct 80 bytes).
   /// Tables: this field or a later one is an attribute (where write_table's attributes end).
   bool attribute_at_or_after : 1 = false;
   bool required : 1 = false;  ///< attribute use="required"
   bool has_default : 1 = false;
-  bool leaf_in_type_ns : 1 = false;  ///< read_leaf fields: in the type's namespace (else in none)
-  bool nillable : 1 = false;         ///< tables: xsi:nil allowed
-  bool in_type_ns : 1 = false;       ///< tables: ns is the declaring type's namespace
+  /// Read through routines->read_leaf: an element of a simple or enumeration type (plain,
+  /// optional, vector or nillable) with an ASCII NCName, no choice, and the type's own
+  /// namespace or none.
+  bool read_whole : 1 = false;
+  bool leaf_in_type_ns : 1 = false;  ///< read_whole fields: in the type's namespace (else in none)
+  /// Tables: routines->finalize resets what did not occur (false for a single value with
+  /// min_occurs > 0: a complete read has checked that it occurred; attributes and text).
+  bool resets : 1 = false;
+  bool nillable : 1 = false;    ///< tables: xsi:nil allowed
+  bool in_type_ns : 1 = false;  ///< tables: ns is the declaring type's namespace
 
   constexpr std::string_view name() const noexcept { return write_name.text(); }
   /// The XSD default of the value ("" if it has none).
