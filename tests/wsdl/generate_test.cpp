@@ -809,4 +809,32 @@ TEST(WsdlGenerate, SharesTheCodecOfAMemberTypeTwoFilesName) {
   EXPECT_EQ(tables(generate_cpp(*m, {.cpp_namespace = "g"})).find("lather_shared"),
             std::string::npos);
 }
+
+TEST(WsdlGenerate, DefinesMessageTablesAndEnumDescriptionsOnce) {
+  files f;
+  auto m = load({f.add("g.wsdl", doc_wsdl(R"(
+  <xs:simpleType name="E"><xs:restriction base="xs:string"><xs:enumeration value="a"/><xs:enumeration value="b"/></xs:restriction></xs:simpleType>
+  <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="e" type="t:E"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>)"))});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .sources = 2});
+  std::string types;
+  for (const generated_file& g : r.files)
+    if (g.name.starts_with("t.")) types += g.text;
+  const std::string all = file(r, "code_1.cpp") + file(r, "code_2.cpp");
+  // Each message's table: declared beside its type (and in describe.hpp, for the files that
+  // name it without its definition), defined in one code file with internal-linkage parts.
+  for (const char* type : {"::g::in", "::g::out", "::g::rpcOp"}) {
+    const std::string declare = "LATHER_MESSAGE_TYPE_DECLARE(" + std::string(type) + ");\n";
+    const std::string define = "LATHER_MESSAGE_TYPE_DEFINE(" + std::string(type) + ");\n";
+    EXPECT_NE(types.find(declare), std::string::npos) << types;
+    EXPECT_NE(file(r, "describe.hpp").find(declare), std::string::npos) << type;
+    EXPECT_NE(all.find(define), std::string::npos) << all;
+    EXPECT_EQ(all.find(define), all.rfind(define)) << type;
+  }
+  EXPECT_EQ(all.find("LATHER_MESSAGE_TYPE_INSTANTIATE"), std::string::npos) << all;
+  // An enumeration's description: declared beside its meta<E>, defined in code_1.cpp.
+  EXPECT_NE(types.find("LATHER_BIND_ENUM(::g::E);\n"), std::string::npos) << types;
+  EXPECT_NE(file(r, "code_1.cpp").find("LATHER_BIND_ENUM_DEFINE(::g::E);\n"), std::string::npos);
+  EXPECT_EQ(file(r, "code_2.cpp").find("LATHER_BIND_ENUM_DEFINE"), std::string::npos);
+}
 }  // namespace

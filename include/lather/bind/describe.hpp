@@ -159,16 +159,24 @@ requires(is_variant<T>::value || std::is_same_v<T, any_element>) struct descript
                                              {}, nullptr, {},           {},    false};
 };
 
+/// The lexical values of enumeration T, in meta<T>::values' order.
+template <enum_type T>
+constexpr auto enum_names() {
+  std::array<std::string_view, meta<T>::values.size()> n{};
+  for (std::size_t i = 0; i < n.size(); ++i) n[i] = meta<T>::values[i].name;
+  return n;
+}
+/// The description of enumeration T, whose lexical values are `names` (enum_names<T>()).
+template <enum_type T>
+constexpr type_description enum_description(std::span<const std::string_view> names) {
+  return {meta<T>::name, meta<T>::ns, type_kind::enumeration, false, form::unset, {}, nullptr, {},
+          names,         false};
+}
+
 template <enum_type T>
 struct description_of<T> {
-  static constexpr auto names = [] {
-    std::array<std::string_view, meta<T>::values.size()> n{};
-    for (std::size_t i = 0; i < n.size(); ++i) n[i] = meta<T>::values[i].name;
-    return n;
-  }();
-  static constexpr type_description value = {
-      meta<T>::name, meta<T>::ns, type_kind::enumeration, false, form::unset, {}, nullptr, {},
-      names,         false};
+  static constexpr auto names = enum_names<T>();
+  static constexpr type_description value = enum_description<T>(names);
 };
 
 /// describe<D> for every type derived from T (meta<T>::derived, flattened).
@@ -216,3 +224,17 @@ const type_description& describe() {
 }
 
 }  // namespace lather::bind
+
+/// Define describe<E>() of an enumeration here, once for the program (declared by
+/// LATHER_BIND_ENUM, lather/bind/extern.hpp): its description and names are this function's
+/// constants, not inline variables that each object naming describe<E> carries as COMDAT
+/// groups.
+#define LATHER_BIND_ENUM_DEFINE(...)                                                 \
+  template <>                                                                        \
+  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {    \
+    static constexpr auto names = ::lather::bind::detail::enum_names<__VA_ARGS__>(); \
+    static constexpr ::lather::bind::type_description d =                            \
+        ::lather::bind::detail::enum_description<__VA_ARGS__>(names);                \
+    return d;                                                                        \
+  }                                                                                  \
+  static_assert(true)

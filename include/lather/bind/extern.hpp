@@ -58,6 +58,13 @@ void write_complex_content(xml::writer& w, const T& x);
   template void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer&,   \
                                                                          const __VA_ARGS__&)
 
+/// describe<E>() of an enumeration E is defined in another translation unit, the one with
+/// LATHER_BIND_ENUM_DEFINE(E) (lather/bind/describe.hpp): in the header, after meta<E>, so that
+/// every file naming describe<E> sees this declaration first.
+#define LATHER_BIND_ENUM(...) \
+  template <>                 \
+  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>()
+
 /// T's reading, writing and description (describe<T>) come from a table
 /// (lather/bind/table.hpp) defined in another translation unit with LATHER_BIND_TABLE_DEFINE.
 /// They go through vt_of<T>() into the library's table routines: vt_of and describe are T's

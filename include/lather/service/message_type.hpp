@@ -3,7 +3,7 @@
 //
 // client::call<Req, Resp> and service::operation(name, handler) instantiate the binding of
 // their message types in the file that calls them. Code with many operations over the same
-// types (lather-wsdl2cpp's output) instantiates each message type's table once instead:
+// types instantiates each message type's table once instead:
 //
 //   // in a header, after meta<acme::GetOrder>:
 //   LATHER_MESSAGE_TYPE_EXTERN(acme::GetOrder);
@@ -13,9 +13,11 @@
 //   c.call("getOrder", lather::message_type_of<acme::GetOrder>(), &request,
 //          lather::message_type_of<acme::GetOrderResponse>(), &response);
 //
-// The bytes on the wire are the same as with the typed API. A literal message type reads and
-// writes literal XML (reads(), writes()), an RPC/encoded one (meta<T>::encoding) has the
-// encoded entries; the others are null.
+// lather-wsdl2cpp's output declares and defines it instead (LATHER_MESSAGE_TYPE_DECLARE beside
+// the type, LATHER_MESSAGE_TYPE_DEFINE in one file), so that the table's functions have
+// internal linkage there. The bytes on the wire are the same as with the typed API. A literal
+// message type reads and writes literal XML (reads(), writes()), an RPC/encoded one
+// (meta<T>::encoding) has the encoded entries; the others are null.
 #pragma once
 
 #include <cstddef>
@@ -132,6 +134,27 @@ const message_type& message_type_part() noexcept;
 }  // namespace detail
 
 }  // namespace lather
+
+/// message_type_of<T>() is defined in another translation unit (the one with
+/// LATHER_MESSAGE_TYPE_DEFINE(T)): an explicit specialization, so every file that names
+/// message_type_of<T> must see this declaration first (as LATHER_BIND_TABLE's).
+#define LATHER_MESSAGE_TYPE_DECLARE(...) \
+  template <>                            \
+  const ::lather::message_type& lather::message_type_of<__VA_ARGS__>() noexcept
+
+/// Define T's table here (after lather/service/service.hpp), in one translation unit: the table
+/// and the functions it points to (T's construction, destruction, description) have internal
+/// linkage, so the object carries no COMDAT group, section names or global symbol for each of
+/// them, as LATHER_MESSAGE_TYPE_INSTANTIATE's instance does.
+#define LATHER_MESSAGE_TYPE_DEFINE(...)                                                        \
+  template <>                                                                                  \
+  const ::lather::message_type& lather::message_type_of<__VA_ARGS__>() noexcept {              \
+    struct unit;                                                                               \
+    static constexpr ::lather::message_type t =                                                \
+        ::lather::detail::make_message_type<__VA_ARGS__, ::lather::detail::all_parts, unit>(); \
+    return t;                                                                                  \
+  }                                                                                            \
+  static_assert(true)
 
 /// message_type_of<T>() is instantiated in another translation unit (the one with
 /// LATHER_MESSAGE_TYPE_INSTANTIATE(T)).

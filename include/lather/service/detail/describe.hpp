@@ -56,7 +56,8 @@ constexpr bool schema_expressible() {
   }
 }
 
-template <class T>
+/// `Unit` as make_message_type's (message_type_of.hpp).
+template <class T, class Unit = void>
 constexpr message_schema make_message_schema() {
   message_schema m;
   m.expressible = std::is_same_v<T, no_response> || schema_expressible<T>();

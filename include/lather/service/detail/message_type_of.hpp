@@ -15,7 +15,9 @@
 namespace lather {
 namespace detail {
 
-template <class T, unsigned Parts>
+/// `Unit`: a type local to the translation unit that defines T's table gives the functions
+/// made here internal linkage (LATHER_MESSAGE_TYPE_DEFINE); void: shared (COMDAT) copies.
+template <class T, unsigned Parts, class Unit = void>
 constexpr message_type make_message_type() {
   static_assert(bind::complex_type<T>, "a message type needs lather::meta<T>");
   message_type m;
@@ -36,7 +38,8 @@ constexpr message_type make_message_type() {
   }
   if constexpr (bind::table_bound<T> && !soap::encoded_message<T>) {
     // Through T's table: plain calls into the library, no reading or writing code per T.
-    if constexpr ((Parts & (reads | writes)) != 0) m.table = &bind::table_ref::of<T>;
+    if constexpr ((Parts & (reads | writes)) != 0)
+      m.table = []() noexcept { return bind::table_ref::of<T>(); };
   } else {
     if constexpr ((Parts & writes) != 0) {
       if constexpr (soap::encoded_message<T>) {
@@ -65,7 +68,7 @@ constexpr message_type make_message_type() {
       }
     }
   }
-  if constexpr ((Parts & described) != 0) m.schema = message_schema_v<T>;
+  if constexpr ((Parts & described) != 0) m.schema = make_message_schema<T, Unit>();
   return m;
 }
 
