@@ -548,11 +548,18 @@ std::size_t request::read_body(char* dest, std::size_t capacity) {
 const std::string* request::authenticated_user() const {
   return x_.user;
 }
+std::string_view request::remote_address() const {
+  return std::string_view(x_.peer_ip.data());
+}
+std::uint16_t request::remote_port() const {
+  return x_.peer_port;
+}
 std::string request::remote_endpoint() const {
-  sys_error ec;
-  auto ep = x_.socket.remote_endpoint(ec);
-  if (ec) return {};
-  return ep.address().to_string() + ":" + std::to_string(ep.port());
+  const std::string_view ip = remote_address();
+  if (ip.empty()) return {};
+  const std::string port = std::to_string(remote_port());
+  if (ip.find(':') != std::string_view::npos) return "[" + std::string(ip) + "]:" + port;
+  return std::string(ip) + ":" + port;
 }
 
 void response::set_status(unsigned code) {

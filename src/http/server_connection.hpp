@@ -8,6 +8,7 @@
 #define BOOST_ALLOW_DEPRECATED_HEADERS  // Boost.Coroutine 1.74 includes deprecated headers
 #include "lather/http/server.hpp"
 
+#include <arpa/inet.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -255,11 +256,40 @@ struct server_connection final : std::enable_shared_from_this<server_connection>
     // 64 KiB (one loopback TCP segment): a large body arrives in a quarter of the reads, wake-ups
     // and coroutine switches of 16 KiB; a small request touches only its own pages.
     read_capacity = std::max<std::size_t>(64 * 1024, srv.opts.header_limit + 1024);
+    note_peer();
+  }
+
+  /// peer_ip and peer_port from the accepted socket (one getpeername per connection), so that
+  /// they are known to every request on it, also once the client has gone. An IPv4 client of
+  /// an IPv6 listener (::ffff:a.b.c.d) is shown as IPv4. Text without allocating.
+  void note_peer() noexcept {
+    sys_error ec;
+    const tcp::endpoint ep = socket.remote_endpoint(ec);
+    if (ec) return;
+    asio::ip::address a = ep.address();
+    if (a.is_v6() && a.to_v6().is_v4_mapped())
+      a = asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+    const char* text = nullptr;
+    if (a.is_v4()) {
+      const auto bytes = a.to_v4().to_bytes();
+      text = ::inet_ntop(AF_INET, bytes.data(), peer_ip.data(), peer_ip.size());
+    } else {
+      const auto bytes = a.to_v6().to_bytes();
+      text = ::inet_ntop(AF_INET6, bytes.data(), peer_ip.data(), peer_ip.size());
+    }
+    if (text == nullptr) {
+      peer_ip[0] = '\0';
+      return;
+    }
+    peer_port = ep.port();
   }
 
   server::impl& srv;
   worker& owner;
   tcp::socket socket;
+  /// The peer as accepted (note_peer): NUL-terminated address text ("" if unknown), its port.
+  std::array<char, INET6_ADDRSTRLEN> peer_ip{};
+  std::uint16_t peer_port = 0;
   std::optional<asio::ssl::stream<tcp::socket&>> tls;
   bool tls_established = false;  // handshake done, no close_notify sent yet
   asio::steady_timer timer;

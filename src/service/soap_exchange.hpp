@@ -99,6 +99,8 @@ class soap_exchange final : public detail::exchange {
     const std::string* u = req_->authenticated_user();
     return u ? std::string_view(*u) : std::string_view{};
   }
+  std::string_view remote_address() const override { return req_->remote_address(); }
+  std::uint16_t remote_port() const override { return req_->remote_port(); }
   void add_response_header(std::function<void(xml::writer&)> write_entry) override {
     response_headers_.push_back(std::move(write_entry));
   }

@@ -153,6 +153,13 @@ class raw_socket {
   }
 
   int fd() const { return fd_; }
+  /// This end's port (the client's, as the server sees it).
+  std::uint16_t local_port() const {
+    sockaddr_in a{};
+    socklen_t len = sizeof a;
+    if (::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0) return 0;
+    return ntohs(a.sin_port);
+  }
 
  private:
   int fd_ = -1;

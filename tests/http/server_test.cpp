@@ -256,6 +256,44 @@ TEST(HttpServer, RoutingAndRequestView) {
   EXPECT_EQ(s.read_response().status, 202u);
 }
 
+/// Handler: the peer as the server accepted it, in the body ("address port endpoint", and
+/// the X-Forwarded-For header as sent: never parsed into the address).
+void peer_echo(request& req, response& res) {
+  res.body().append(std::string(req.remote_address()) + " " + std::to_string(req.remote_port()) +
+                    " " + req.remote_endpoint() +
+                    " xff=" + std::string(req.header("X-Forwarded-For")));
+}
+
+TEST(HttpServer, RequestKnowsThePeerAsAccepted) {
+  server srv{{.address = "127.0.0.1"}};
+  srv.route("/", peer_echo);
+  srv.start();
+  raw_socket a{srv.port()}, b{srv.port()};
+  const std::string pa = std::to_string(a.local_port()), pb = std::to_string(b.local_port());
+  ASSERT_NE(pa, pb);
+  ASSERT_TRUE(a.send(post_request("/", "")));
+  EXPECT_EQ(a.read_response().body, "127.0.0.1 " + pa + " 127.0.0.1:" + pa + " xff=");
+  // Each connection its own peer; a forwarded address is a header, not the peer.
+  ASSERT_TRUE(b.send(post_request("/", "", "X-Forwarded-For: 203.0.113.7\r\n")));
+  EXPECT_EQ(b.read_response().body, "127.0.0.1 " + pb + " 127.0.0.1:" + pb + " xff=203.0.113.7");
+  ASSERT_TRUE(a.send(post_request("/", "")));  // the next request on a keeps a's peer
+  EXPECT_EQ(a.read_response().body, "127.0.0.1 " + pa + " 127.0.0.1:" + pa + " xff=");
+}
+
+TEST(HttpServer, AnIpv4PeerOfAnIpv6ListenerIsShownAsIpv4) {
+  server srv{{.address = "::"}};  // dual stack: IPv4 clients arrive as ::ffff:127.0.0.1
+  srv.route("/", peer_echo);
+  try {
+    srv.start();
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << "no IPv6 here: " << e.what();
+  }
+  raw_socket s{srv.port()};
+  const std::string port = std::to_string(s.local_port());
+  ASSERT_TRUE(s.send(post_request("/", "")));
+  EXPECT_EQ(s.read_response().body, "127.0.0.1 " + port + " 127.0.0.1:" + port + " xff=");
+}
+
 TEST(HttpServer, BasicAuth) {
   echo_server e{{.auth = basic_auth{"alice", "s3cret"}, .realm = "perf"}};
   raw_socket s{e.port()};

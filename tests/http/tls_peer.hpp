@@ -159,6 +159,7 @@ class tls_peer {
     return out;
   }
   int version() const { return SSL_version(ssl_); }
+  std::uint16_t local_port() const { return socket_.local_port(); }  ///< this client's port
   bool resumed() const { return SSL_session_reused(ssl_) == 1; }
   /// The session, for a later peer's tls_peer_options::session (the caller frees it).
   SSL_SESSION* session() const { return SSL_get1_session(ssl_); }

@@ -288,6 +288,19 @@ TEST_F(HttpTls, MutualTls) {
   EXPECT_EQ(call(with_cert, "still"), "still");
 }
 
+TEST_F(HttpTls, RequestKnowsThePeerAsAccepted) {
+  server srv{{.tls = server_tls()}};
+  srv.route("/echo", [](request& req, response& res) {
+    res.body().append(std::string(req.remote_address()) + " " + std::to_string(req.remote_port()));
+  });
+  srv.start();
+  tls_peer p{srv.port(), {}};
+  ASSERT_TRUE(p.handshake());
+  ASSERT_TRUE(p.send(request_text));
+  const std::string answer = p.read_all();
+  EXPECT_TRUE(answer.ends_with("\r\n\r\n127.0.0.1 " + std::to_string(p.local_port()))) << answer;
+}
+
 // ---- bad input ----
 
 TEST_F(HttpTls, ExpiredOrUntrustedClientCertificateGetsAnAlert) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../http/raw_peer.hpp"
+#include "../http/raw_socket.hpp"
 #include "../support/paths.hpp"
 #include "../support/process.hpp"
 #include "../support/xml_query.hpp"
@@ -450,12 +451,13 @@ TEST(ServiceWsdl, WhatTheSchemaCannotExpressIsNamedNotDropped) {
   o.documentation = "Adds.";
   o.faults = {fault_type<invalid_id>(), {"Opaque", "urn:x", "OpaqueDetail", nullptr}};
   o.headers = {{"urn:x", "Ticket", nullptr, "ticket", false, true, {}}};
-  svc.operation("a", [](const lookup_request& in) { return add_response{in.id}; }, o);
+  svc.operation(
+      "a", [](const lookup_request& in) { return add_response{in.id}; }, o);
   const std::string wsdl = generate_wsdl(svc, "http://127.0.0.1:1/");
-  EXPECT_TRUE(test::has_element(wsdl, "/definitions/portType/operation/fault",
-                                {{"name", "InvalidId"}}));
-  EXPECT_FALSE(test::has_element(wsdl, "/definitions/portType/operation/fault",
-                                 {{"name", "Opaque"}}));
+  EXPECT_TRUE(
+      test::has_element(wsdl, "/definitions/portType/operation/fault", {{"name", "InvalidId"}}));
+  EXPECT_FALSE(
+      test::has_element(wsdl, "/definitions/portType/operation/fault", {{"name", "Opaque"}}));
   EXPECT_TRUE(test::find_elements(wsdl, "/definitions/binding/operation/input/header").empty());
   const auto doc = test::find_elements(wsdl, "/definitions/portType/operation/documentation");
   ASSERT_EQ(doc.size(), 1u) << wsdl;
@@ -758,6 +760,33 @@ TEST_F(service_fixture, GetWithoutWsdlQueryIs405AndUnknownPathIs404) {
 // A served service is complete: registering on it once its server started is refused (it used to
 // grow the operation table past the metrics the server had sized and crash the next call), and
 // the service goes on answering what it had.
+TEST(ServiceCallContext, AHandlerSeesTheClientsAddressAndPort) {
+  // The handler answers the client's port when it sees the address 127.0.0.1, else -1.
+  lather::service svc{"Peer", std::string(test_ns)};
+  svc.operation("add", [](call_context& ctx, const add_request&) {
+    return add_response{ctx.remote_address() == "127.0.0.1" ? ctx.remote_port() : -1};
+  });
+  lather_test::local_server server{"/peer", svc};
+  const std::string port = server.url("").substr(server.url("").rfind(':') + 1);
+  const std::string envelope =
+      "<s:Envelope xmlns:s='http://schemas.xmlsoap.org/soap/envelope/'><s:Body>"
+      "<t:add xmlns:t='urn:lather:test'><t:a>1</t:a><t:b>2</t:b></t:add></s:Body></s:Envelope>";
+  http::test::raw_socket a{static_cast<std::uint16_t>(std::stoi(port))};
+  http::test::raw_socket b{static_cast<std::uint16_t>(std::stoi(port))};
+  ASSERT_NE(a.local_port(), b.local_port());
+  const std::string headers = "Content-Type: text/xml\r\nSOAPAction: \"\"\r\n";
+  for (auto* s : {&a, &b, &a}) {
+    // A forwarded address is the proxy's claim, a header: never taken for the peer's.
+    ASSERT_TRUE(s->send(
+        http::test::post_request("/peer", envelope, headers + "X-Forwarded-For: 203.0.113.7\r\n")));
+    const http::test::wire_response r = s->read_response();
+    EXPECT_EQ(r.status, 200u) << r.body;
+    EXPECT_EQ(test::find_text(r.body, "/Envelope/Body/addResponse/result"),
+              std::to_string(s->local_port()))
+        << r.body;
+  }
+}
+
 TEST(ServiceMount, RegisteringAfterTheServerStartedThrowsAndTheServiceStillAnswers) {
   lather::service svc{"late", std::string(lather_test::test_ns)};
   svc.operation("add", [](const add_request& in) { return add_response{in.a + in.b}; });

@@ -122,7 +122,14 @@ class request {
   std::size_t read_body(char* dest, std::size_t capacity);
   /// The Basic-auth user when server_options::auth is set, else nullptr.
   const std::string* authenticated_user() const;
-  /// Address of the peer, e.g. "127.0.0.1:53211".
+  /// The IP address of the peer as its connection was accepted (over TLS too): "127.0.0.1",
+  /// "::1" (an IPv4 client of an IPv6 listener as IPv4); "" if the socket could not say.
+  /// Behind a reverse proxy this is the proxy: the client address a proxy forwards
+  /// (X-Forwarded-For, Forwarded) is a request header like any other, read with header() and
+  /// never parsed here (any client can send one).
+  std::string_view remote_address() const;
+  std::uint16_t remote_port() const;  ///< the peer's TCP port; 0 if unknown
+  /// remote_address() and remote_port() together: "127.0.0.1:53211", "[::1]:53211".
   std::string remote_endpoint() const;
 
  private:

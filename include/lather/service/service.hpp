@@ -156,6 +156,12 @@ class call_context {
   /// An HTTP request header (case-insensitive name); "" when absent.
   virtual std::string_view http_header(std::string_view name) const = 0;
   virtual std::string_view remote_user() const = 0;  ///< Basic-auth user or ""
+  /// The client's IP address as the server accepted its connection (TLS included):
+  /// "127.0.0.1", "::1"; "" if unknown. Behind a reverse proxy it is the proxy's: the address a
+  /// proxy forwards is not parsed (any client can send X-Forwarded-For); where a trusted proxy
+  /// sets it, read it with http_header("X-Forwarded-For") or http_header("Forwarded").
+  virtual std::string_view remote_address() const = 0;
+  virtual std::uint16_t remote_port() const = 0;  ///< the client's TCP port; 0 if unknown
   /// Add a SOAP header entry to the response (written before the Body).
   virtual void add_response_header(std::function<void(xml::writer&)> write_entry) = 0;
   /// Takes a response envelope to deliver elsewhere (see divert_response): `fault` says whether
