@@ -60,7 +60,7 @@ struct peer_server {
 
   // argv's "{port}" is replaced by the port.
   explicit peer_server(const std::vector<std::string>& argv, const fs::path& log) {
-    fs::create_directories(log.parent_path());
+    lather::test::fresh_log(log);
     for (int attempt = 0; attempt < 3 && !proc; ++attempt) {
       port = lather::test::free_port();
       std::vector<std::string> args;
@@ -169,9 +169,9 @@ int run_peer_client(const char* name, lather::service& svc, std::vector<std::str
   argv.push_back("--url");
   argv.push_back("http://127.0.0.1:" + std::to_string(srv.port()) + "/svc");
 
-  fs::create_directories(kLogDir);
-  lather::test::process client(argv, kLogDir / (std::string("generated-service-") + name + ".log"),
-                               true);
+  lather::test::process client(
+      argv, lather::test::fresh_log(kLogDir / (std::string("generated-service-") + name + ".log")),
+      true);
   EXPECT_TRUE(client.started()) << name;
   std::string output;
   EXPECT_TRUE(client.read_output(output, clock::now() + 60s)) << name << " did not finish";

@@ -501,8 +501,7 @@ TEST_P(InteropMatrix, AllChecksPassOrAreKnownIssues) {
   fs::create_directories(kResultsDir);
   const std::string label =
       std::string(variant_id(pair.variant)) + "__" + pair.client.name + "__" + pair.server.name;
-  const fs::path log = kResultsDir / (label + ".log");
-  fs::remove(log);
+  const fs::path log = lather::test::fresh_log(kResultsDir / (label + ".log"));
 
   // A program outside the test-port scheme may take the port first: retry a few times.
   std::optional<Process> server;

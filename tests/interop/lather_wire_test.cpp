@@ -149,7 +149,10 @@ class LatherWire : public testing::Test {
   void SetUp() override {
     const fs::path binary = fs::path(lather::test::bin_dir) / "lather-interop-server";
     if (!fs::exists(binary)) GTEST_SKIP() << "lather-interop-server not built";
-    const fs::path log = fs::path(lather::test::bin_dir).parent_path() / "lather_wire_test.log";
+    // A log per test: CTest runs them as processes of their own, side by side.
+    const fs::path log = lather::test::fresh_log(
+        fs::path(lather::test::bin_dir).parent_path() / "lather_wire_test" /
+        (std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + ".log"));
     server_.emplace(std::vector<std::string>{binary.string(), "--port", "0"}, log, true);
     ASSERT_TRUE(server_->started());
     std::string line;

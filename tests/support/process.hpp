@@ -50,8 +50,8 @@ using namespace std::chrono_literals;
 struct process_options {
   /// stdout to a pipe the test reads (read_line, read_output); else to `log` (or inherited).
   bool capture_stdout = true;
-  /// stderr (and stdout when not captured) appended to this file; empty: inherited, and with
-  /// capture_stdout stderr goes to the pipe too.
+  /// stderr (and stdout when not captured) appended to this file (fresh_log starts one for a
+  /// test run); empty: inherited, and with capture_stdout stderr goes to the pipe too.
   std::filesystem::path log;
   /// The child's working directory; empty: the test's.
   std::filesystem::path working_directory;
@@ -67,6 +67,18 @@ struct process_options {
     return o;
   }
 };
+
+/// `log` emptied for this run of the test that owns it (its directory made, an earlier run's
+/// file removed), so that it holds this run's output alone. Children open their log in append
+/// mode (process_options::log), and that stays: a test's server and client, or a server
+/// started again on another port, share one log, each line landing after the last one written
+/// instead of over another process's.
+inline std::filesystem::path fresh_log(std::filesystem::path log) {
+  std::error_code ignored;
+  std::filesystem::create_directories(log.parent_path(), ignored);
+  std::filesystem::remove(log, ignored);
+  return log;
+}
 
 /// A child process in its own process group. The destructor stops it (SIGTERM to the group,
 /// SIGKILL after a grace period) unless it has exited.

@@ -6,7 +6,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -110,6 +112,27 @@ TEST(Process, ListeningServerReadsItsPortAndIsStoppedByPid) {
   EXPECT_TRUE(server.child.running());
   server.child.stop();
   EXPECT_FALSE(server.child.running());
+}
+
+TEST(Process, AFreshLogHoldsThisRunsChildrenOnly) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("lather-fresh-log-" + std::to_string(::getpid()));
+  const std::filesystem::path log = dir / "peer.log";
+  std::filesystem::create_directories(dir);
+  std::ofstream(log) << "an earlier run\n";
+  ASSERT_EQ(test::fresh_log(log), log);
+  // Two children of this run (a server and its client, say) append to one log in turn.
+  for (const char* line : {"echo one >&2", "echo two"}) {
+    test::process child({"/bin/sh", "-c", line}, log, false);
+    ASSERT_TRUE(child.started());
+    EXPECT_EQ(child.exit_code(test::clock::now() + 10s), 0);
+  }
+  std::ifstream in(log);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "one\ntwo\n");
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(test::fresh_log(dir / "made" / "x.log"), dir / "made" / "x.log");
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "made"));  // its directory made
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Process, ResultLinesAndBanners) {
