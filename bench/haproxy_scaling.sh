@@ -31,7 +31,16 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Six ports (three backends, three HAProxy front ends) by the tests' scheme
+# (tests/support/test_ports.py, as tests/support/process.hpp's free_port): outside the
+# ephemeral range that clients' connect() draws from, and held by the holder process until
+# this script ends, so neither a test running meanwhile nor a connection of this benchmark's
+# own clients takes one before its server binds it.
+python3 "$root/tests/support/test_ports.py" 6 > "$work/ports" &
+pids+=($!)
+for _ in $(seq 100); do [[ $(wc -l < "$work/ports") -ge 6 ]] && break; sleep 0.1; done
+mapfile -t held_ports < "$work/ports"
+[[ ${#held_ports[@]} -eq 6 ]] || { echo "no test ports (tests/support/test_ports.py)" >&2; exit 1; }
 backend_pids=()
 start_backend() {  # port (waits for its "listening" line)
   "$build/bin/lather-perf-server" --address 127.0.0.1 --port "$1" --threads "$backend_threads" \
@@ -73,11 +82,11 @@ print(tps, round((t1 - t0) / os.sysconf("SC_CLK_TCK") * 1e6 / max(1, c1 - c0), 1
 PY
 }
 
-ports=($(free_port) $(free_port) $(free_port))
+ports=("${held_ports[@]:0:3}")
 for p in "${ports[@]}"; do start_backend "$p"; done
 fronts=() haproxy_pids=()
 for n in 1 2 3; do
-  front=$(free_port)
+  front=${held_ports[$((n + 2))]}
   fronts+=("$front")
   cfg=$work/haproxy-$n.cfg
   sed -e "s/bind 127.0.0.1:8080/bind 127.0.0.1:$front/" \

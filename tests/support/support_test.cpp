@@ -164,12 +164,12 @@ struct listener {
   ~listener() { ::close(fd); }
 };
 
-// python3 running `code` after `import wsdl_corpus as w` (the corpus driver's port scheme),
-// held until stopped once it has printed.
-std::vector<std::string> corpus_python(const std::string& code) {
+// python3 running `code` after `import test_ports as w` (the port scheme of Python tests and
+// scripts, tests/support/test_ports.py), held until stopped once it has printed.
+std::vector<std::string> python_ports(const std::string& code) {
   return {"/usr/bin/python3", "-c",
           "import signal, sys; sys.path.insert(0, '" + std::string(test::source_dir) +
-              "/tests/wsdl/corpus'); import wsdl_corpus as w; " + code +
+              "/tests/support'); import test_ports as w; " + code +
               "; sys.stdout.flush(); signal.pause()"};
 }
 
@@ -200,10 +200,10 @@ TEST(TestPorts, PythonAndCxxProcessesNeverShareAPort) {
   if (access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/python3";
   const int mine = test::free_port();
   ASSERT_GT(mine, 0);
-  // Another process, through the corpus driver's functions: it cannot reserve this process's
+  // Another process, through the Python functions: it cannot reserve this process's
   // port, and the port it reserves is not free for this one while it lives.
   test::process other(
-      corpus_python("print(w.free_port(), w.reserve_port(" + std::to_string(mine) + "))"));
+      python_ports("print(w.free_port(), w.reserve_port(" + std::to_string(mine) + "))"));
   std::string line;
   ASSERT_TRUE(other.read_line(line, test::clock::now() + 30s)) << "python3 printed nothing";
   const int theirs = std::atoi(line.c_str());
@@ -215,6 +215,26 @@ TEST(TestPorts, PythonAndCxxProcessesNeverShareAPort) {
   // Once that process has ended, the kernel has dropped its reservation.
   other.stop();
   EXPECT_TRUE(test::reserve_port(theirs));
+}
+
+TEST(TestPorts, AScriptHoldsThePortsItWasGivenUntilItsHolderStops) {
+  if (access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  // test_ports.py N, as a shell script runs it in the background (bench/haproxy_scaling.sh).
+  test::process holder(
+      {"/usr/bin/python3", std::string(test::source_dir) + "/tests/support/test_ports.py", "3"});
+  std::set<int> held;
+  for (int i = 0; i < 3; ++i) {
+    std::string line;
+    ASSERT_TRUE(holder.read_line(line, test::clock::now() + 30s)) << "printed " << i << " ports";
+    const int port = std::atoi(line.c_str());
+    ASSERT_GE(port, 10000) << line;
+    EXPECT_TRUE(held.insert(port).second) << port;
+    EXPECT_FALSE(test::reserve_port(port)) << port << " is not held";
+    listener server(port);  // free for the script's server meanwhile
+    EXPECT_EQ(server.port, port);
+  }
+  holder.stop();
+  for (int port : held) EXPECT_TRUE(test::reserve_port(port)) << port << " still held";
 }
 
 TEST(TestPorts, WaitForPortKnowsWhoListens) {

@@ -32,14 +32,17 @@ import argparse
 import datetime
 import json
 import os
-import random
 import re
 import select
 import shutil
-import socket
 import subprocess
 import sys
 import time
+
+# The test ports of tests/support/process.hpp, shared with C++ tests and scripts.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "support"))
+from test_ports import free_port  # noqa: E402
 
 CHECKER = "check/wsdl_corpus_check.py"
 PYTHON = "/usr/bin/python3"  # zeep and lxml are Debian's
@@ -166,46 +169,6 @@ def setup(a):
     subprocess.run(cfg, check=True, stdout=subprocess.DEVNULL)
     print("generated %d of %d services into %s" % (len(subdirs), len(only or manifest(corpus)),
                                                    src))
-
-
-def test_port_candidates():
-    """10000-65535 outside the kernel's ephemeral range: tests/support/process.hpp's scheme."""
-    low, high = 32768, 60999
-    try:
-        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
-            low, high = (int(x) for x in f.read().split()[:2])
-    except (OSError, ValueError):
-        pass
-    return [p for p in range(10000, 65536) if p < low or p > high] or list(range(10000, 65536))
-
-
-RESERVED = []  # the reservations' sockets, open until the process exits
-
-
-def reserve_port(port):
-    """Reserves port for this process as tests/support/process.hpp's reserve_port does (an
-    abstract Unix socket "lather-test-port-P", held until exit), so C++ and Python tests never
-    share a port: True if no process had and nothing is bound to it."""
-    lock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        lock.bind("\0lather-test-port-%d" % port)
-        with socket.socket() as probe:  # every address, no SO_REUSEADDR: nothing bound to it
-            probe.bind(("", port))
-    except OSError:
-        lock.close()
-        return False
-    RESERVED.append(lock)
-    return True
-
-
-def free_port():
-    """A loopback port reserved for this process (tests/support/process.hpp: free_port)."""
-    ports = test_port_candidates()
-    start = random.randrange(len(ports))
-    for port in ports[start:] + ports[:start]:
-        if reserve_port(port):
-            return port
-    raise RuntimeError("no test port left")
 
 
 def check(corpus, svc, samples, extra):
