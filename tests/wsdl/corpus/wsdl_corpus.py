@@ -6,7 +6,9 @@
       Generates every service of C/manifest.json (or those of --only) with --mock into
       W/src/<name> (a failure is recorded as that service's result), writes W/src/CMakeLists.txt
       adding each generated project, and configures one shared build tree W/build at -O0
-      against an installed lather. --install-from: first brings BUILD up to date for the
+      against an installed lather. Earlier results (W/results) are kept: each generation
+      records a fingerprint (FINGERPRINT below), and `report` takes a service's result only
+      when it was made from the generation now in W. --install-from: first brings BUILD up to date for the
       targets T (lather's libraries and lather-wsdl2cpp), so an install is never older than the
       source tree (after a rebase, say), then installs its libraries into W/prefix (only files
       that changed are copied, so the generated projects recompile only what that touches);
@@ -17,19 +19,25 @@
   wsdl_corpus.py run    --work W --corpus C --service NAME [--expected FILE] [-j N]
       Builds NAME's mock-server, writes its samples (--samples), checks them against the
       ORIGINAL WSDL with C/check/wsdl_corpus_check.py, then POSTs them to mock-server --port
-      (checker --url --serving). Records W/results/NAME.json. Exit 1 when fewer operations pass
-      than FILE expects for NAME (the floor that keeps a regression from passing unseen).
+      (checker --url --serving). Records W/results/NAME.json, with the fingerprint of the
+      generation it ran (first as "did not finish", so that a run that dies leaves no older
+      result behind). Exit 1 when fewer operations pass than FILE expects for NAME (the floor
+      that keeps a regression from passing unseen).
   -j N: parallel compile jobs of each build (default: CMAKE_BUILD_PARALLEL_LEVEL, else 2; one
       -O0 compile of generated code takes up to about 1 GB).
   wsdl_corpus.py report --work W --corpus C --doc OUT [--from DOC] [--command TEXT]
       Writes OUT, the table per service and per operation from W/results; a service without a
-      result in W (a `long` test not run) keeps its section of DOC (default: OUT as it was).
+      current result in W (a `long` test not run, or a result whose fingerprint is not that of
+      the service's generation now in W: stale, ignored with a note) keeps its section of DOC
+      (default: OUT as it was). A partial rerun (`ctest -R 'wsdl_corpus[.]NAME'`) thus keeps
+      the other services' results where setup generated the same code from the same inputs.
       The CTest wsdl_corpus_report writes W/wsdl-corpus.md from docs/wsdl-corpus.md (a test
       never writes into the checkout); the build target wsdl_corpus_doc writes
       docs/wsdl-corpus.md itself from the last run's results.
 """
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import re
@@ -61,6 +69,36 @@ def write_json(path, value):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         json.dump(value, f, indent=1, sort_keys=True)
+
+
+# What a result stands for, hashed: this driver's result format, the installed lather (its
+# headers and libraries), the corpus's checker, the service's files in the corpus and the code
+# generated from them. A result of another fingerprint is stale: it ran other code or inputs.
+RESULT_FORMAT = "2"
+
+
+def hash_files(h, paths):
+    """Feeds `h` every file under `paths` (a file or a directory), in a fixed order, each as its
+    path relative to its root and its bytes."""
+    for top in paths:
+        files = [top] if os.path.isfile(top) else sorted(
+            os.path.join(d, f) for d, _, fs in os.walk(top) for f in fs)
+        for p in files:
+            h.update(os.path.relpath(p, top).encode() + b"\0")
+            with open(p, "rb") as f:
+                h.update(f.read())
+            h.update(b"\0")
+
+
+def fingerprint(prefix, corpus, svc, out, gen):
+    h = hashlib.sha256(RESULT_FORMAT.encode())
+    hash_files(h, [os.path.join(prefix, d) for d in ("include", "lib", "lib64")
+                   if os.path.isdir(os.path.join(prefix, d))])
+    hash_files(h, [os.path.join(corpus, CHECKER), os.path.join(corpus, svc["name"])])
+    if os.path.isdir(out):
+        hash_files(h, [out])
+    h.update(json.dumps([gen["status"], gen["stderr"]]).encode())
+    return h.hexdigest()[:16]
 
 
 def jobs(a):
@@ -140,7 +178,7 @@ def setup(a):
         prefix = install(a, work)
     src = os.path.join(work, "src")
     os.makedirs(src, exist_ok=True)
-    shutil.rmtree(os.path.join(work, "results"), ignore_errors=True)
+    # W/results stays: a result counts while its fingerprint is its service's (report).
     subdirs = []
     only = set(a.only.split(",")) if a.only else None
     for svc in manifest(corpus):
@@ -156,6 +194,7 @@ def setup(a):
         r = subprocess.run(cmd, capture_output=True, text=True)
         gen = {"status": r.returncode, "seconds": round(time.monotonic() - t0, 2),
                "stderr": r.stderr.strip().splitlines()[-40:]}
+        gen["fingerprint"] = fingerprint(prefix, corpus, svc, out, gen)
         write_json(os.path.join(work, "generate", name + ".json"), gen)
         if r.returncode == 0:
             subdirs.append(name)
@@ -290,6 +329,10 @@ def run(a):
     with open(gen_json) as f:
         gen = json.load(f)
     result["generate_seconds"] = gen["seconds"]
+    result["fingerprint"] = gen.get("fingerprint", "")
+    # Until this run ends, its result says so: a run that dies leaves no older one behind.
+    write_json(os.path.join(work, "results", name + ".json"),
+               dict(result, stage="run", detail="the run did not finish", passed=0))
     checker_error = ""
     try:
         keys = plan(corpus, svc)
@@ -390,9 +433,22 @@ def report(a):
     for svc in manifest(corpus):
         name = svc["name"]
         path = os.path.join(work, "results", name + ".json")
+        r = None
         if os.path.exists(path):
             with open(path) as f:
                 r = json.load(f)
+            gen_json = os.path.join(work, "generate", name + ".json")
+            generated = ""
+            if os.path.exists(gen_json):
+                with open(gen_json) as f:
+                    generated = json.load(f).get("fingerprint", "")
+            if not generated or r.get("fingerprint") != generated:
+                print("%s: ignored %s: stale, made from another generation than the one in %s "
+                      "(result %s, generation %s)" % (name, path, work,
+                                                      r.get("fingerprint") or "unmarked",
+                                                      generated or "none"))
+                r = None
+        if r is not None:
             summary = {k: r.get(k, "") for k in ("name", "passed", "operations", "date", "commit",
                                                  "stage", "build_seconds", "build_cpu_seconds",
                                                  "build_peak_mb")}
@@ -439,7 +495,12 @@ def report(a):
                 "(below: the build's wall seconds, which depend on the machine's load, its CPU "
                 "seconds, all compiles and links, where ccache hits count almost nothing, and the "
                 "peak memory of its largest process, one compile of the generated code); a row "
-                "keeps the date it last ran and the commit of the lather it ran against.\n\n"
+                "keeps the date it last ran and the commit of the lather it ran against. A "
+                "service's result counts only while it describes the generation in the work "
+                "directory (a fingerprint of the installed lather, the checker, the service's "
+                "corpus files and the generated code): a partial rerun keeps the other services' "
+                "results where the setup generated the same code again, and a result of an older "
+                "generation is ignored as stale, its row then kept from this page as it was.\n\n"
                 % a.command)
         f.write("**%d of %d operations pass; %d of %d services completely** "
                 "(gSOAP's own sample messages: %d of %d operations, %d services).\n\n" % (
@@ -450,7 +511,7 @@ def report(a):
         f.writelines(rows)
         f.write("\nStage: `generate` = lather-wsdl2cpp refused the contract, `build` = the "
                 "generated project did not compile, `check` = generated and built, then "
-                "checked per operation, `checker` = the corpus's checker cannot load the original "
+                "checked per operation, `run` = the run did not finish, `checker` = the corpus's checker cannot load the original "
                 "WSDL, so none of its operations can be checked: it builds one zeep Client for the "
                 "whole WSDL before it looks at any operation, in `plan` and `check` alike (checks "
                 "1-3 included), and the checker is shared code this test does not change. "
