@@ -97,6 +97,24 @@ bool read_pointer(read_ctx& c, P& p);
 template <class Slot>
 bool read_item_at(read_ctx& c, Slot& s, std::uint32_t alt, const field_match* fm);
 
+/// The indexes of a choice's alternatives (read_alternative, write_alternative).
+template <class V>
+using alternative_indexes = std::make_index_sequence<std::variant_size_v<V>>;
+
+/// Alternative `alt` of the choice `v` (made the engaged one if it is not), on its start tag; a
+/// nillable alternative takes xsi:nil. One function per variant type, whatever the number of
+/// alternatives: a function per alternative (a table of them) is named by the whole variant
+/// type in the object's symbol and section tables, kilobytes each for a choice of many types.
+template <class V, std::size_t... I>
+bool read_alternative(read_ctx& c, V& v, std::uint32_t alt, const field_match* fm,
+                      std::index_sequence<I...>) {
+  bool ok = false;
+  (void)((alt == I && (v.index() == I || (v.template emplace<I>(), true)) &&
+          (ok = read_item_at(c, *std::get_if<I>(&v), 0, fm), true)) ||
+         ...);
+  return ok;
+}
+
 /// Read one value of type X on its start tag (xsi:nil already handled, except for a choice:
 /// its alternative `alt` decides whether xsi:nil is allowed).
 template <class X>
@@ -118,15 +136,7 @@ bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
   } else if constexpr (std::is_same_v<X, any_element> || std::is_same_v<X, any_type>) {
     return capture_element(c, x.xml, std::is_same_v<X, any_element>);
   } else if constexpr (is_variant<X>::value) {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      using fn = bool (*)(read_ctx&, X&, const field_match*);
-      static constexpr fn table[] = {+[](read_ctx& cc, X& v, const field_match* f) {
-        if (v.index() != I) v.template emplace<I>();
-        return read_item_at(cc, std::get<I>(v), 0, f);  // a nillable alternative takes nil
-      }...};
-      return table[alt](c, x, fm);
-    }
-    (std::make_index_sequence<std::variant_size_v<X>>{});
+    return read_alternative(c, x, alt, fm, alternative_indexes<X>{});
   } else {
     static_assert(sizeof(X) == 0,
                   "lather::bind: no binding for this type: specialise lather::meta<T> "
@@ -195,13 +205,39 @@ bool read_pointer(read_ctx& c, P& p) {
   }(derived_types_of<B>{});
 }
 
+/// `from`'s alternative moved into `to` (an item of a vector of choices that grows).
+template <class V, std::size_t... I>
+void move_alternative(V& to, V& from, std::index_sequence<I...>) {
+  (void)((from.index() == I && (to.template emplace<I>(std::move(*std::get_if<I>(&from))), true)) ||
+         ...);
+}
+
+/// A new item at the end of the vector of choices `m`, whose items are all in use. Not through
+/// emplace_back: a vector's growth moves its items with the variant's move constructor, one
+/// function per alternative (a jump table beyond 11 alternatives), each named by the whole
+/// variant type in the object's symbol and section tables. Here the items move alternative by
+/// alternative, in this one function, into a vector twice as long: the spare items (default
+/// alternatives) are the next occurrences' slots, and the read's finalize trims those unused.
+template <class M>
+[[gnu::noinline]] typename M::value_type& append_choice(M& m) {
+  const std::size_t n = m.size();
+  M bigger(n < 2 ? 4 : 2 * n);
+  for (std::size_t i = 0; i < n; ++i)
+    move_alternative(bigger[i], m[i], alternative_indexes<typename M::value_type>{});
+  m.swap(bigger);
+  return m[n];
+}
+
 /// The slot for occurrence `occ` of a member: reuses vector elements and optional values.
 template <class M>
 auto& slot_of(M& m, std::uint32_t occ) {
   using S = shape<M>;
   if constexpr (S::is_vector) {
     if (occ < m.size()) return m[occ];
-    return m.emplace_back();
+    if constexpr (is_variant<typename M::value_type>::value)
+      return append_choice(m);
+    else
+      return m.emplace_back();
   } else if constexpr (S::is_optional) {
     if (!m) m.emplace();
     return *m;
@@ -663,6 +699,15 @@ void write_value(xml::writer& w, std::string_view ns, Name local, const X& x,
   }
 }
 
+/// The engaged alternative of the choice `v` as element {ns}names[index]. One function per
+/// variant type, as read_alternative (std::visit would add one per alternative).
+template <class V, std::size_t... I>
+void write_alternative(xml::writer& w, std::string_view ns, const xml::ncname* names, const V& v,
+                       std::index_sequence<I...>) {
+  if (v.valueless_by_exception()) throw std::bad_variant_access{};  // as std::visit
+  (void)((v.index() == I && (write_value(w, ns, names[I], *std::get_if<I>(&v)), true)) || ...);
+}
+
 template <class T, std::size_t I, class Slot>
 void write_slot(xml::writer& w, const Slot& s, xml::leaf_namespace& leaves) {
   constexpr auto& f = std::get<I>(fields_of<T>);
@@ -671,8 +716,7 @@ void write_slot(xml::writer& w, const Slot& s, xml::leaf_namespace& leaves) {
     if (!s) return write_nil(w, f.ns, names::name);
     write_slot<T, I>(w, *s, leaves);
   } else if constexpr (is_variant<Slot>::value) {
-    std::visit([&](const auto& alt) { write_value(w, f.ns, names::alternatives[s.index()], alt); },
-               s);
+    write_alternative(w, f.ns, names::alternatives.data(), s, alternative_indexes<Slot>{});
   } else if constexpr (f.ns == meta<T>::ns) {
     write_value(w, f.ns, names::name, s, &leaves);
   } else {

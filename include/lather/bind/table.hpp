@@ -416,8 +416,7 @@ void write_table_slot(xml::writer& w, const Slot& s, const field_match& f,
     if (!s) return write_nil(w, f.ns, f.write_name);
     write_table_slot<Unit>(w, *s, f, leaves);
   } else if constexpr (is_variant<Slot>::value) {
-    std::visit([&](const auto& alt) { write_value(w, f.ns, f.write_alternatives[s.index()], alt); },
-               s);
+    write_alternative(w, f.ns, f.write_alternatives, s, alternative_indexes<Slot>{});
   } else if constexpr (simple_type<Slot> || enum_type<Slot>) {
     if (f.in_type_ns)
       write_value(w, f.ns, f.write_name, s, &leaves);
