@@ -327,8 +327,10 @@ bool refuse_nil(read_ctx& c) {
   return nil == 0;
 }
 
-bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_name,
-                 const field_match* fm) {
+namespace {
+/// read_simple's work, the text parsed by parse(text).
+template <class Parse>
+bool read_simple_with(read_ctx& c, std::string_view type_name, const field_match* fm, Parse parse) {
   // Usually one call: the text and the end tag together (text() is then the content). A text
   // token is all of the text: the reader delivers one per run of character data.
   xml::token t = c.r.next_text_content();
@@ -340,7 +342,7 @@ bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_n
   }
   if (!at_end && t != xml::token::text) return fail_xml(c, t);
   const std::string_view text = simple_text(c.r.text(), fm);
-  errc e = parse(text, out, c.r);
+  errc e = parse(text);
   if (e != errc::ok) return fail_simple(c, e, text, type_name);
   if (!at_end) {
     t = c.r.next();
@@ -351,6 +353,18 @@ bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_n
     if (t != xml::token::end_element) return fail_xml(c, t);
   }
   return true;
+}
+}  // namespace
+
+bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_name,
+                 const field_match* fm) {
+  return read_simple_with(c, type_name, fm,
+                          [&](std::string_view text) { return parse(text, out, c.r); });
+}
+
+bool read_enum_simple(read_ctx& c, const enum_codec& e, void* out, const field_match* fm) {
+  return read_simple_with(c, e.name, fm,
+                          [&](std::string_view text) { return parse_enum_value(text, out, e); });
 }
 
 bool fail_simple(read_ctx& c, errc e, std::string_view text, std::string_view type_name) {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 
@@ -91,20 +92,86 @@ void write_table_member(xml::writer& w, const field_match& f, const complex_vt& 
   });
 }
 
+errc parse_enum_value(std::string_view text, void* out, const enum_codec& e) {
+  if (e.parse != nullptr) return e.parse(text, out);
+  text = trim_space(text);
+  for (std::uint32_t i = 0; i < e.count; ++i) {
+    if (e.names[i] != text) continue;
+    // The value i in E's own width (an object of E: its bytes, as memcpy copies them).
+    switch (e.size) {
+      case 1: {
+        const auto v = static_cast<std::uint8_t>(i);
+        std::memcpy(out, &v, 1);
+        break;
+      }
+      case 2: {
+        const auto v = static_cast<std::uint16_t>(i);
+        std::memcpy(out, &v, 2);
+        break;
+      }
+      case 4: {
+        const auto v = static_cast<std::uint32_t>(i);
+        std::memcpy(out, &v, 4);
+        break;
+      }
+      default: {
+        const auto v = static_cast<std::uint64_t>(i);
+        std::memcpy(out, &v, 8);
+        break;
+      }
+    }
+    return errc::ok;
+  }
+  return errc::unknown_enum;
+}
+
+std::string_view enum_value_text(const void* value, const enum_codec& e) {
+  if (e.text != nullptr) return e.text(value);
+  long long v;
+  switch (e.size) {
+    case 1: {
+      std::uint8_t u;
+      std::memcpy(&u, value, 1);
+      v = e.is_signed ? static_cast<std::int8_t>(u) : u;
+      break;
+    }
+    case 2: {
+      std::uint16_t u;
+      std::memcpy(&u, value, 2);
+      v = e.is_signed ? static_cast<std::int16_t>(u) : u;
+      break;
+    }
+    case 4: {
+      std::uint32_t u;
+      std::memcpy(&u, value, 4);
+      v = e.is_signed ? static_cast<std::int32_t>(u) : static_cast<long long>(u);
+      break;
+    }
+    default: {
+      std::uint64_t u;
+      std::memcpy(&u, value, 8);
+      v = static_cast<long long>(u);
+      break;
+    }
+  }
+  if (v >= 0 && static_cast<unsigned long long>(v) < e.count) return e.names[v];
+  throw_unknown_enum(v, e.name);
+}
+
 bool read_enum_member(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
                       slot_fn slot, const enum_codec& e) {
   if (const int nil = read_member_nil(c, member, occ, f, slot)) return nil > 0;
   void* value = slot(member, occ, slot_op::value);
   if (const xml::attribute* t = scan_xsi(c.r).type)
     if (!check_xsi_simple(c, *t, e.ns, e.name)) return false;
-  return read_simple(c, e.parse, value, e.name, &f);
+  return read_enum_simple(c, e, value, &f);
 }
 
 bool read_enum_leaf(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
                     slot_fn slot, const enum_codec& e) {
   void* value = slot(member, occ, slot_op::value);
   const std::string_view text = simple_text(c.r.text(), &f);
-  const errc err = e.parse(text, value, c.r);
+  const errc err = parse_enum_value(text, value, e);
   return err == errc::ok || fail_simple(c, err, text, e.name);
 }
 
@@ -112,12 +179,11 @@ void write_enum_member(xml::writer& w, const field_match& f, xml::leaf_namespace
                        const enum_codec& e, const void* value, std::size_t index) {
   write_member(w, f, value, index, [&] {
     xml::leaf_namespace own{f.ns};
-    w.text_element(f.in_type_ns ? leaves : own, f.write_name, e.text(value));
+    w.text_element(f.in_type_ns ? leaves : own, f.write_name, enum_value_text(value, e));
   });
 }
 
-errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l,
-                     const xml::reader& r) {
+errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l) {
   l.clear(list);
   return xsd::detail::for_each_list_item(text, [&](std::string_view text_of_item) {
     void* item;
@@ -126,7 +192,7 @@ errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l
     } catch (...) {
       return errc::limit_exceeded;
     }
-    return l.item->parse(text_of_item, item, r);
+    return parse_enum_value(text_of_item, item, *l.item);
   });
 }
 
@@ -138,7 +204,7 @@ void write_enum_list_member(xml::writer& w, const field_match& f, const enum_lis
     const auto [items, count] = l.items(value);
     for (std::size_t k = 0; k < count; ++k) {
       if (k != 0) text.push_back(' ');
-      text.append(l.item->text(static_cast<const char*>(items) + k * l.item_size));
+      text.append(enum_value_text(static_cast<const char*>(items) + k * l.item_size, *l.item));
     }
     xsd::detail::write_text(w, text);
     w.end_element();

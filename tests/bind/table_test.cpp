@@ -925,3 +925,110 @@ TEST(bind_table, describes_extensions_as_the_template_binding) {
   EXPECT_EQ(describe<tt::fee<2>>().kind, lather::bind::type_kind::simple_content);
   EXPECT_EQ(describe<tt::bolt<2>>().base, &describe<tt::part<2>>);
 }
+
+// An enumeration's codec is data (its names looked up by the library) where its values are 0,
+// 1, ... in meta<E>::values' order, else its own functions; LATHER_BIND_ENUM(E) and
+// LATHER_BIND_ENUM_DEFINE(E) define it once for the program. All three read and write alike.
+namespace tt {
+enum class grade : std::int8_t { low = -1, high = 5 };  // not 0, 1: its own functions
+enum class tier : std::uint16_t { bronze, silver, gold };
+struct graded {
+  grade g = grade::low;
+  std::optional<grade> rank;  // attribute
+  std::vector<tier> tiers;
+  std::optional<tier> best;   // attribute, default "gold"
+  colour c = colour::red;     // enum_codec_of<colour>: no LATHER_BIND_ENUM
+  tier level = tier::bronze;  // default "silver"
+};
+}  // namespace tt
+template <>
+struct lather::meta<tt::grade> {
+  static constexpr std::string_view name = "grade";
+  static constexpr std::string_view ns = tt::ns;
+  static constexpr auto values =
+      enum_values<tt::grade>({{tt::grade::low, "LOW"}, {tt::grade::high, "HIGH"}});
+};
+LATHER_BIND_ENUM(tt::grade);
+template <>
+struct lather::meta<tt::tier> {
+  static constexpr std::string_view name = "tier";
+  static constexpr std::string_view ns = tt::ns;
+  static constexpr auto values = enum_values<tt::tier>(
+      {{tt::tier::bronze, "bronze"}, {tt::tier::silver, "silver"}, {tt::tier::gold, "gold"}});
+};
+LATHER_BIND_ENUM(tt::tier);
+template <>
+struct lather::meta<tt::graded> {
+  static constexpr std::string_view name = "graded";
+  static constexpr std::string_view ns = tt::ns;
+};
+LATHER_BIND_TABLE(tt::graded);
+LATHER_BIND_ENUM_DEFINE(tt::grade);
+LATHER_BIND_ENUM_DEFINE(tt::tier);
+namespace {
+using G = tt::graded;
+constexpr auto graded_fields = fields(
+    tt::ns, element<tt::grade>(tt::ns, "g", offsetof(G, g)),
+    attribute<std::optional<tt::grade>>(tt::ns, "rank", offsetof(G, rank)),
+    element<std::vector<tt::tier>>(tt::ns, "tiers", offsetof(G, tiers)),
+    attribute<std::optional<tt::tier>>(tt::ns, "best", offsetof(G, best)).default_value("gold"),
+    element<tt::colour>(tt::ns, "c", offsetof(G, c)),
+    element<tt::tier>(tt::ns, "level", offsetof(G, level)).min(0).default_value("silver"));
+}  // namespace
+LATHER_BIND_TABLE_DEFINE(graded_fields, tt::graded)
+
+namespace {
+TEST(bind_table, enumerations_read_and_write_through_their_codecs) {
+  using lather::bind::detail::enum_codec_ref;
+  EXPECT_NE(enum_codec_ref<tt::grade>().parse, nullptr);
+  EXPECT_EQ(enum_codec_ref<tt::tier>().parse, nullptr);
+  EXPECT_EQ(&enum_codec_ref<tt::tier>(), &lather::bind::detail::enum_defined<tt::tier>::codec);
+  EXPECT_EQ(enum_codec_ref<tt::colour>().names,
+            lather::bind::detail::enum_names_of<tt::colour>.data());
+  EXPECT_EQ(lather::bind::describe<tt::tier>().enum_values.size(), 3u);
+  auto read = [](std::string_view doc, tt::graded& v) {
+    lather::xml::reader r;
+    r.reset(doc);
+    EXPECT_EQ(r.next(), lather::xml::token::start_element);
+    return lather::bind::read(r, v).message;
+  };
+  auto write = [](const tt::graded& v) {
+    lather::xml::output out;
+    lather::xml::writer w{out};
+    try {
+      lather::bind::write(w, tt::ns, "graded", v);
+    } catch (const lather::bind::error& e) {
+      return std::string(e.what());
+    }
+    w.end_document();
+    return std::string(out.view());
+  };
+  tt::graded v;
+  ASSERT_EQ(read(R"(<graded xmlns="urn:t" rank=" HIGH "><g>HIGH</g><tiers>gold</tiers>)"
+                 R"(<tiers> bronze</tiers><c>GREEN</c></graded>)",
+                 v),
+            "");
+  EXPECT_EQ(v.g, tt::grade::high);
+  EXPECT_EQ(v.rank, tt::grade::high);
+  EXPECT_EQ(v.tiers, (std::vector<tt::tier>{tt::tier::gold, tt::tier::bronze}));
+  EXPECT_EQ(v.best, tt::tier::gold);
+  EXPECT_EQ(v.c, tt::colour::green);
+  EXPECT_EQ(v.level, tt::tier::silver);
+  EXPECT_EQ(write(v),
+            R"(<ns1:graded xmlns:ns1="urn:t" rank="HIGH" best="gold"><ns1:g>HIGH</ns1:g>)"
+            R"(<ns1:tiers>gold</ns1:tiers><ns1:tiers>bronze</ns1:tiers><ns1:c>GREEN</ns1:c>)"
+            R"(<ns1:level>silver</ns1:level></ns1:graded>)");
+  EXPECT_EQ(read(R"(<graded xmlns="urn:t"><g>MID</g></graded>)", v),
+            "/graded/g: \"MID\" is not a value of the enumeration grade");
+  EXPECT_EQ(read(R"(<graded xmlns="urn:t"><g>LOW</g><tiers>tin</tiers></graded>)", v),
+            "/graded/tiers[1]: \"tin\" is not a value of the enumeration tier");
+  EXPECT_EQ(read(R"(<graded xmlns="urn:t" best="x"><g>LOW</g></graded>)", v),
+            "/graded/@best: \"x\" is not a value of the enumeration tier");
+  v = {};
+  v.level = static_cast<tt::tier>(7);
+  EXPECT_NE(write(v).find("/graded/level"), std::string::npos) << write(v);
+  v = {};
+  v.g = static_cast<tt::grade>(2);
+  EXPECT_NE(write(v).find("/graded/g"), std::string::npos) << write(v);
+}
+}  // namespace

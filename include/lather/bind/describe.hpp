@@ -224,17 +224,3 @@ const type_description& describe() {
 }
 
 }  // namespace lather::bind
-
-/// Define describe<E>() of an enumeration here, once for the program (declared by
-/// LATHER_BIND_ENUM, lather/bind/extern.hpp): its description and names are this function's
-/// constants, not inline variables that each object naming describe<E> carries as COMDAT
-/// groups.
-#define LATHER_BIND_ENUM_DEFINE(...)                                                 \
-  template <>                                                                        \
-  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {    \
-    static constexpr auto names = ::lather::bind::detail::enum_names<__VA_ARGS__>(); \
-    static constexpr ::lather::bind::type_description d =                            \
-        ::lather::bind::detail::enum_description<__VA_ARGS__>(names);                \
-    return d;                                                                        \
-  }                                                                                  \
-  static_assert(true)

@@ -28,6 +28,10 @@ const type_description& describe();
 
 namespace lather::bind::detail {
 struct complex_vt;
+struct enum_codec;
+/// Specialized by LATHER_BIND_ENUM(E): E's names and codec, defined once for the program.
+template <class E>
+struct enum_defined {};
 struct read_ctx;
 template <class T>
 const complex_vt& vt_of() noexcept;
@@ -58,12 +62,18 @@ void write_complex_content(xml::writer& w, const T& x);
   template void lather::bind::detail::write_complex_content<__VA_ARGS__>(::lather::xml::writer&,   \
                                                                          const __VA_ARGS__&)
 
-/// describe<E>() of an enumeration E is defined in another translation unit, the one with
-/// LATHER_BIND_ENUM_DEFINE(E) (lather/bind/describe.hpp): in the header, after meta<E>, so that
-/// every file naming describe<E> sees this declaration first.
-#define LATHER_BIND_ENUM(...) \
-  template <>                 \
-  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>()
+/// describe<E>() of an enumeration E and the codec its table fields are read and written with
+/// (lather/bind/table.hpp) are defined in another translation unit, the one with
+/// LATHER_BIND_ENUM_DEFINE(E) (lather/bind/table.hpp): in the header, after meta<E>, so that
+/// every file naming them sees these declarations first.
+#define LATHER_BIND_ENUM(...)                                                                    \
+  template <>                                                                                    \
+  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>();                 \
+  template <>                                                                                    \
+  struct lather::bind::detail::enum_defined<__VA_ARGS__> {                                       \
+    static const std::array<std::string_view, ::lather::meta<__VA_ARGS__>::values.size()> names; \
+    static const ::lather::bind::detail::enum_codec codec;                                       \
+  }
 
 /// T's reading, writing and description (describe<T>) come from a table
 /// (lather/bind/table.hpp) defined in another translation unit with LATHER_BIND_TABLE_DEFINE.

@@ -137,11 +137,59 @@ inline constexpr bool attribute_member = (simple_type<value_type_of<M>> ||
                                          && !shape<M>::is_pointer &&
                                          !is_nillable<slot_type<M>>::value;
 
+template <class E>
+std::string_view enum_text(const void* value) {
+  return enum_name(*static_cast<const E*>(value));
+}
+template <class E>
+errc parse_enum_text(std::string_view text, void* out) {
+  return parse_enum(text, *static_cast<E*>(out));
+}
+/// Whether E's values are 0, 1, ... in the order of meta<E>::values: its enum_codec is data.
+template <class E>
+consteval bool sequential_enum() {
+  for (std::size_t i = 0; i < meta<E>::values.size(); ++i)
+    if (static_cast<long long>(meta<E>::values[i].value) != static_cast<long long>(i)) return false;
+  return sizeof(E) <= 8;
+}
+/// E's enum_codec: `names` (enum_names<E>()) looked up by the library where E is a
+/// sequential_enum, else E's own functions.
+template <class E>
+constexpr enum_codec make_enum_codec(const std::string_view* names) {
+  enum_codec e{};
+  e.name = meta<E>::name;
+  e.ns = meta<E>::ns;
+  if constexpr (sequential_enum<E>()) {
+    e.names = names;
+    e.count = static_cast<std::uint32_t>(meta<E>::values.size());
+    e.size = static_cast<std::uint8_t>(sizeof(E));
+    e.is_signed = std::is_signed_v<std::underlying_type_t<E>>;
+  } else {
+    e.parse = &parse_enum_text<E>;
+    e.text = &enum_text<E>;
+  }
+  return e;
+}
+template <class E>
+inline constexpr auto enum_names_of = enum_names<E>();
+/// E's codec where E has no LATHER_BIND_ENUM (an inline variable in each file that uses it).
+template <class E>
+inline constexpr enum_codec enum_codec_of = make_enum_codec<E>(enum_names_of<E>.data());
+/// The codec of E: the one LATHER_BIND_ENUM_DEFINE defines for the program where E has
+/// LATHER_BIND_ENUM, else enum_codec_of<E>.
+template <class E>
+constexpr const enum_codec& enum_codec_ref() noexcept {
+  if constexpr (requires { enum_defined<E>::codec; })
+    return enum_defined<E>::codec;
+  else
+    return enum_codec_of<E>;
+}
+
 /// A simple-content type's text field into `m`.
 template <class M>
 bool read_text(read_ctx& c, M& m, const field_match& f) {
   if constexpr (enum_type<M>)
-    return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, &f);
+    return read_enum_simple(c, enum_codec_ref<M>(), &m, &f);
   else if constexpr (simple_type<M>)
     return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, &f);
   else
@@ -161,15 +209,6 @@ inline constexpr bool table_member = table_bound<value_type_of<M>> && !shape<M>:
 template <class M>
 inline constexpr bool enum_member =
     enum_type<value_type_of<M>> && !shape<M>::is_pointer && !is_bool_vector<M>;
-
-template <class E>
-std::string_view enum_text(const void* value) {
-  return enum_name(*static_cast<const E*>(value));
-}
-/// One per enumeration, shared by all its member types.
-template <class E>
-inline constexpr enum_codec enum_codec_of{&parse_enum_thunk<E>, &enum_text<E>, meta<E>::name,
-                                          meta<E>::ns};
 
 /// An xsd:list of an enumeration.
 template <class X>
@@ -197,11 +236,12 @@ std::pair<const void*, std::size_t> enum_list_items(const void* list) {
 }
 /// One per enumeration used in a list.
 template <class E>
-inline constexpr enum_list_codec enum_list_codec_of{
-    &enum_codec_of<E>, sizeof(E), &enum_list_clear<E>, &enum_list_append<E>, &enum_list_items<E>};
+inline constexpr enum_list_codec enum_list_codec_of{&enum_codec_ref<E>(), sizeof(E),
+                                                    &enum_list_clear<E>, &enum_list_append<E>,
+                                                    &enum_list_items<E>};
 template <class E>
-errc parse_enum_list_thunk(std::string_view text, void* out, const xml::reader& r) {
-  return parse_enum_list(text, out, enum_list_codec_of<E>, r);
+errc parse_enum_list_thunk(std::string_view text, void* out) {
+  return parse_enum_list(text, out, enum_list_codec_of<E>);
 }
 /// A list of E read as one simple value (xsd_traits<xsd::list<E>>'s names: xsi:type checked as
 /// a built-in type's).
@@ -284,7 +324,8 @@ bool codec<M, Unit>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32
     return read_table_member(c, &m, occ, f, &table_slot<M, Unit>, vt_of<value_type_of<M>>());
   } else if constexpr (enum_member<M>) {
     (void)alt;
-    return read_enum_member(c, &m, occ, f, &table_slot<M, Unit>, enum_codec_of<value_type_of<M>>);
+    return read_enum_member(c, &m, occ, f, &table_slot<M, Unit>,
+                            enum_codec_ref<value_type_of<M>>());
   } else if constexpr (enum_list_member<M>) {
     (void)alt;
     using E = typename list_item_of<value_type_of<M>>::type;
@@ -320,7 +361,7 @@ template <class M, class Unit>
 bool codec<M, Unit>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f) {
   if constexpr (enum_member<M>) {
     return read_enum_leaf(c, &member_at<M>(obj, f), occ, f, &table_slot<M, Unit>,
-                          enum_codec_of<value_type_of<M>>);
+                          enum_codec_ref<value_type_of<M>>());
   } else if constexpr (enum_list_member<M>) {
     return read_enum_leaf(c, &member_at<M>(obj, f), occ, f, &table_slot<M, Unit>,
                           enum_list_value_of<typename list_item_of<value_type_of<M>>::type>);
@@ -372,7 +413,8 @@ bool codec<M, Unit>::read_attr(read_ctx& c, void* obj, const xml::attribute* a,
     const std::string_view text = a ? a->value : f.default_value;
     X& x = slot_of(m, 0);
     if constexpr (enum_type<X>) {
-      if (parse_enum(text, x) != errc::ok) return fail_enum(c, text, meta<X>::name);
+      const enum_codec& e = enum_codec_ref<X>();
+      if (parse_enum_value(text, &x, e) != errc::ok) return fail_enum(c, text, e.name);
     } else {
       const errc e = xsd_traits<X>::parse(text, x, c.r);
       if (e != errc::ok) return fail_value(c, e, text, xsd_traits<X>::type_name);
@@ -399,7 +441,7 @@ void codec<M, Unit>::finalize(void* obj, std::uint32_t count, const field_match&
     if (count != 0) return;
     if (f.has_default) {
       if constexpr (enum_type<M>) {
-        if (parse_enum(f.default_value, m) == errc::ok) return;
+        if (parse_enum_value(f.default_value, &m, enum_codec_ref<M>()) == errc::ok) return;
       } else if constexpr (requires { xsd_traits<M>::parse(f.default_value, m); }) {
         if (xsd_traits<M>::parse(f.default_value, m) == errc::ok) return;
       }
@@ -437,7 +479,7 @@ void codec<M, Unit>::write(xml::writer& w, const void* obj, const field_match& f
     for_each_occurrence(
         m, [&](const void* v, std::size_t index) { write_table_member(w, f, vt, v, index); });
   } else if constexpr (enum_member<M>) {
-    const enum_codec& e = enum_codec_of<value_type_of<M>>;
+    const enum_codec& e = enum_codec_ref<value_type_of<M>>();
     for_each_occurrence(
         m, [&](const void* v, std::size_t index) { write_enum_member(w, f, leaves, e, v, index); });
   } else if constexpr (enum_list_member<M>) {
@@ -472,7 +514,10 @@ void codec<M, Unit>::write(xml::writer& w, const void* obj, const field_match& f
 template <class M, class Unit>
 void codec<M, Unit>::write_text(xml::writer& w, const void* obj, const field_match& f,
                                 xml::leaf_namespace&) {
-  if constexpr (simple_type<M> || enum_type<M>) write_simple_text(w, member_at<M>(obj, f));
+  if constexpr (enum_type<M>)
+    w.text(enum_value_text(&member_at<M>(obj, f), enum_codec_ref<M>()));
+  else if constexpr (simple_type<M>)
+    write_simple_text(w, member_at<M>(obj, f));
 }
 
 template <class M, class Unit>
@@ -498,7 +543,12 @@ void codec<M, Unit>::write_attr(xml::writer& w, const void* obj, const field_mat
   if constexpr (attribute_member<M>) {
     const M& m = member_at<M>(obj, f);
     try {
-      if constexpr (shape<M>::is_optional) {
+      using X = value_type_of<M>;
+      if constexpr (enum_type<X> && shape<M>::is_optional) {
+        if (m) w.attribute(f.ns, f.write_name, enum_value_text(&*m, enum_codec_ref<X>()));
+      } else if constexpr (enum_type<X>) {
+        w.attribute(f.ns, f.write_name, enum_value_text(&m, enum_codec_ref<X>()));
+      } else if constexpr (shape<M>::is_optional) {
         if (m) write_attribute_value(w, f.ns, f.write_name, *m);
       } else {
         write_attribute_value(w, f.ns, f.write_name, m);
@@ -962,6 +1012,27 @@ struct described {
           ::lather::bind::table::description<__VA_ARGS__>(FIELDS, x.own)};                        \
     return x.d;                                                                                   \
   }
+
+/// Define describe<E>() of an enumeration E and its codec here, once for the program (declared
+/// by LATHER_BIND_ENUM, lather/bind/extern.hpp): its names, description and codec are constants
+/// of this file, not inline variables and functions that each object using E carries as COMDAT
+/// groups.
+#define LATHER_BIND_ENUM_DEFINE(...)                                                       \
+  constinit const std::array<std::string_view, ::lather::meta<__VA_ARGS__>::values.size()> \
+      lather::bind::detail::enum_defined<__VA_ARGS__>::names =                             \
+          ::lather::bind::detail::enum_names<__VA_ARGS__>();                               \
+  constinit const ::lather::bind::detail::enum_codec                                       \
+      lather::bind::detail::enum_defined<__VA_ARGS__>::codec =                             \
+          ::lather::bind::detail::make_enum_codec<__VA_ARGS__>(                            \
+              ::lather::bind::detail::enum_defined<__VA_ARGS__>::names.data());            \
+  template <>                                                                              \
+  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {          \
+    static constexpr ::lather::bind::type_description d =                                  \
+        ::lather::bind::detail::enum_description<__VA_ARGS__>(                             \
+            ::lather::bind::detail::enum_defined<__VA_ARGS__>::names);                     \
+    return d;                                                                              \
+  }                                                                                        \
+  static_assert(true)
 
 /// In an unnamed namespace of the file that defines tables, instead of `using namespace
 /// lather::bind::table;`: the same names, with element(), attribute(), text(), any() and

@@ -258,13 +258,27 @@ void write_table_member(xml::writer& w, const field_match& f, const complex_vt& 
                         const void* value, std::size_t index);
 
 /// An enumeration (meta<E>) as the library reads and writes a table field of it: plain,
-/// optional, vector or nillable, through the member type's slot_fn as above.
+/// optional, vector or nillable, through the member type's slot_fn as above. Data where E's
+/// values are 0, 1, ... in the order of meta<E>::values (lather-wsdl2cpp's enumerations): the
+/// library looks the names up, no function per enumeration; else its two functions.
 struct enum_codec {
-  parse_fn parse;                               ///< text to value (parse_enum)
-  std::string_view (*text)(const void* value);  ///< value to text (enum_name: throws if unlisted)
-  std::string_view name;                        ///< meta<E>::name
-  std::string_view ns;                          ///< meta<E>::ns
+  /// Text to value (a list of E for enum_list_value_of); nullptr: through `names`.
+  errc (*parse)(std::string_view text, void* out) = nullptr;
+  /// Value to text (throws if unlisted); nullptr: through `names`.
+  std::string_view (*text)(const void* value) = nullptr;
+  std::string_view name;                    ///< meta<E>::name
+  std::string_view ns;                      ///< meta<E>::ns
+  const std::string_view* names = nullptr;  ///< names[i]: the lexical value of E(i)
+  std::uint32_t count = 0;                  ///< of names
+  std::uint8_t size = 0;                    ///< sizeof(E)
+  bool is_signed = false;                   ///< E's underlying type (for an error's message)
 };
+/// Text (XML whitespace around it ignored) to the value at `out`: ok or unknown_enum.
+errc parse_enum_value(std::string_view text, void* out, const enum_codec& e);
+/// The lexical value of the value at `value` (throws bind::error if E has no such value).
+std::string_view enum_value_text(const void* value, const enum_codec& e);
+/// read_simple for an enumeration: its parse_enum_value.
+bool read_enum_simple(read_ctx& c, const enum_codec& e, void* out, const field_match* fm);
 bool read_enum_member(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
                       slot_fn slot, const enum_codec& e);
 /// read_leaf_fn's work: the reader's text() parsed into occurrence `occ`.
@@ -282,8 +296,7 @@ struct enum_list_codec {
   std::pair<const void*, std::size_t> (*items)(const void*);  ///< the items and their count
 };
 /// xsd_traits<xsd::list<E>>::parse's work: the items separated by XML whitespace.
-errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l,
-                     const xml::reader& r);
+errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l);
 /// One occurrence of a field of such lists (see write_table_member).
 void write_enum_list_member(xml::writer& w, const field_match& f, const enum_list_codec& l,
                             const void* value, std::size_t index);
