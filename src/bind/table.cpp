@@ -83,6 +83,22 @@ bool read_table_member(read_ctx& c, void* member, std::uint32_t occ, const field
   return read_table_value(c, vt, slot(member, occ, slot_op::value));
 }
 
+namespace {
+void* member_of(void* obj, const field_match& f) noexcept {
+  return static_cast<char*>(obj) + f.offset;
+}
+}  // namespace
+
+bool read_table_field(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t,
+                      const field_match& f) {
+  const field_codec& r = *f.routines;
+  return read_table_member(c, member_of(obj, f), occ, f, r.slot, r.vt());
+}
+
+void finalize_slot_field(void* obj, std::uint32_t count, const field_match& f) {
+  f.routines->slot(member_of(obj, f), count, slot_op::trim);
+}
+
 void write_table_member(xml::writer& w, const field_match& f, const complex_vt& vt,
                         const void* value, std::size_t index) {
   write_member(w, f, value, index, [&] {
@@ -181,6 +197,25 @@ void write_enum_member(xml::writer& w, const field_match& f, xml::leaf_namespace
     xml::leaf_namespace own{f.ns};
     w.text_element(f.in_type_ns ? leaves : own, f.write_name, enum_value_text(value, e));
   });
+}
+
+bool read_enum_field(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t,
+                     const field_match& f) {
+  const field_codec& r = *f.routines;
+  return read_enum_member(c, member_of(obj, f), occ, f, r.slot, *r.enumeration);
+}
+
+bool read_enum_leaf_field(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f) {
+  const field_codec& r = *f.routines;
+  return read_enum_leaf(c, member_of(obj, f), occ, f, r.slot, *r.enumeration);
+}
+
+void finalize_enum_field(void* obj, std::uint32_t count, const field_match& f) {
+  const field_codec& r = *f.routines;
+  void* member = member_of(obj, f);
+  r.slot(member, count, slot_op::trim);  // a plain value absent: E{}
+  if (count == 0 && r.plain && f.has_default)
+    (void)parse_enum_value(f.default_value, member, *r.enumeration);
 }
 
 errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l) {

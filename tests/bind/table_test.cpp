@@ -469,8 +469,8 @@ const lather::bind::detail::field_match& order_field(std::string_view name) {
 TEST(bind_table, a_file_compiles_the_codecs_the_library_has_not) {
   using lather::bind::detail::codec;
   const auto field = order_field;
-  EXPECT_EQ(field("origin").routines, &(codec<P, lather_table_file>::single_routines));
-  EXPECT_EQ(field("path").routines->write, &(codec<std::vector<P>, lather_table_file>::write));
+  EXPECT_EQ(field("origin").routines, &(codec<P, lather_unit>::single_routines));
+  EXPECT_EQ(field("path").routines->write, &(codec<std::vector<P>, lather_unit>::write));
   EXPECT_EQ(field("name").routines, &codec<std::string>::single_routines);  // the library's
   EXPECT_EQ(field("name").routines->read_elem, &codec<std::string>::read);
   EXPECT_EQ(field("note").routines->write, &codec<std::optional<std::string>>::write);

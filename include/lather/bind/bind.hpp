@@ -212,30 +212,45 @@ void move_alternative(V& to, V& from, std::index_sequence<I...>) {
          ...);
 }
 
-/// A new item at the end of the vector of choices `m`, whose items are all in use. Not through
-/// emplace_back: a vector's growth moves its items with the variant's move constructor, one
-/// function per alternative (a jump table beyond 11 alternatives), each named by the whole
-/// variant type in the object's symbol and section tables. Here the items move alternative by
-/// alternative, in this one function, into a vector twice as long: the spare items (default
-/// alternatives) are the next occurrences' slots, and the read's finalize trims those unused.
+/// Whether a vector member M grows through append_item, not emplace_back: its items are
+/// choices or bound types (structs, enumerations), generated per contract (the library's
+/// codecs hold the vectors of built-in types).
 template <class M>
-[[gnu::noinline]] typename M::value_type& append_choice(M& m) {
+inline constexpr bool appends_in_place =
+    is_variant<slot_type<M>>::value || complex_type<value_type_of<M>> ||
+    enum_type<value_type_of<M>>;
+
+/// A new item at the end of the vector `m`, whose items are all in use. Not through
+/// emplace_back: its reallocation is a function per vector type (a COMDAT group, a long name),
+/// and it moves a choice's items with the variant's move constructor, one more function per
+/// alternative (a jump table beyond 11 alternatives), each named by the whole variant type in
+/// the object's symbol and section tables. Here the items move into a vector twice as long,
+/// in the caller (a choice alternative by alternative): the spare items (default values) are
+/// the next occurrences' slots, and the read's finalize trims those unused. `Unit` as
+/// table.hpp's codec<M, Unit>: internal linkage where it is not inlined.
+template <class Unit, class M>
+typename M::value_type& append_item(M& m) {
+  using Item = typename M::value_type;
   const std::size_t n = m.size();
   M bigger(n < 2 ? 4 : 2 * n);
-  for (std::size_t i = 0; i < n; ++i)
-    move_alternative(bigger[i], m[i], alternative_indexes<typename M::value_type>{});
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (is_variant<Item>::value)
+      move_alternative(bigger[i], m[i], alternative_indexes<Item>{});
+    else
+      bigger[i] = std::move(m[i]);
+  }
   m.swap(bigger);
   return m[n];
 }
 
 /// The slot for occurrence `occ` of a member: reuses vector elements and optional values.
-template <class M>
+template <class Unit = void, class M>
 auto& slot_of(M& m, std::uint32_t occ) {
   using S = shape<M>;
   if constexpr (S::is_vector) {
     if (occ < m.size()) return m[occ];
-    if constexpr (is_variant<typename M::value_type>::value)
-      return append_choice(m);
+    if constexpr (appends_in_place<M>)
+      return append_item<Unit>(m);
     else
       return m.emplace_back();
   } else if constexpr (S::is_optional) {
@@ -517,13 +532,17 @@ constexpr field_match make_match() {
   return m;
 }
 
-template <class T>
+template <class... Ds>
+std::array<const complex_vt*, sizeof...(Ds)> derived_vt_list(types<Ds...>) {
+  return {&vt_of<Ds>()...};
+}
+/// `Unit` as table.hpp's codec: a type local to the file (or function) that binds T gives this
+/// function, its list and the list's guard internal linkage: no COMDAT group per T.
+template <class T, class Unit = void>
 vt_list derived_vts() {
   // Filled on first use, not constant: a derived type's binding may be compiled elsewhere.
-  return [&]<class... Ds>(types<Ds...>) -> vt_list {
-    static const std::array<const complex_vt*, sizeof...(Ds)> list = {&vt_of<Ds>()...};
-    return list;
-  }(derived_types_of<T>{});
+  static const auto list = derived_vt_list(derived_types_of<T>{});
+  return list;
 }
 
 /// complex_vt::base and complex_vt::derived of T (nullptr and the shared one when it has none).
@@ -534,12 +553,12 @@ constexpr auto base_vt_fn() {
   else
     return static_cast<const complex_vt& (*)() noexcept>(nullptr);
 }
-template <class T>
+template <class T, class Unit = void>
 constexpr auto derived_vts_fn() {
   if constexpr (std::is_same_v<derived_types_of<T>, types<>>)
     return &no_derived_vts;
   else
-    return &derived_vts<T>;
+    return &derived_vts<T, Unit>;
 }
 
 template <class T>

@@ -58,6 +58,7 @@ inline constexpr bool library_codec = false;
 /// function in that file's object. void: one shared instance (the library's codecs).
 template <class M, class Unit = void>
 struct codec {
+  using unit = Unit;
   static bool read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
                    const field_match& f);
   static bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f);
@@ -280,7 +281,7 @@ template <class M, class Unit = void>
     if (op == slot_op::trim) return nullptr;
     if constexpr (!nillable_slot) return member;  // an optional made absent
   }
-  auto& s = slot_of(m, occ);  // a nil item of a vector or an optional is created here
+  auto& s = slot_of<Unit>(m, occ);  // a nil item of a vector or an optional is created here
   if constexpr (nillable_slot) {
     if (op == slot_op::nil) return member;
     if (!s) s.emplace();
@@ -335,7 +336,7 @@ bool codec<M, Unit>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32
     if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
       if (nil < 0) return false;
       if constexpr (is_nillable<Slot>::value) {
-        slot_of(m, occ).reset();
+        slot_of<Unit>(m, occ).reset();
         return skip_nil_content(c);
       }
       if (!f.nillable)
@@ -346,14 +347,14 @@ bool codec<M, Unit>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32
     if constexpr (S::is_pointer)
       return read_pointer(c, m);
     else
-      return read_slot_value(c, slot_of(m, occ), alt, &f);
+      return read_slot_value(c, slot_of<Unit>(m, occ), alt, &f);
   } else if constexpr (is_bool_vector<M>) {
     bool b = false;
     if (!read_item_at(c, b, alt, &f)) return false;
     store_item(m, occ, b);
     return true;
   } else {
-    return read_item_at(c, slot_of(m, occ), alt, &f);
+    return read_item_at(c, slot_of<Unit>(m, occ), alt, &f);
   }
 }
 
@@ -373,11 +374,11 @@ bool codec<M, Unit>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const 
     if constexpr (is_bool_vector<M>) {
       x = &item;
     } else if constexpr (is_nillable<slot_type<M>>::value) {
-      auto& slot = slot_of(m, occ);
+      auto& slot = slot_of<Unit>(m, occ);
       if (!slot) slot.emplace();
       x = &*slot;
     } else {
-      x = &slot_of(m, occ);
+      x = &slot_of<Unit>(m, occ);
     }
     const std::string_view text = simple_text(c.r.text(), &f);
     errc e;
@@ -567,7 +568,24 @@ void codec<M, Unit>::write_attr(xml::writer& w, const void* obj, const field_mat
 template <class C, class M, field_kind Kind, bool Resets = true>
 constexpr field_codec routines_of() {
   field_codec r{};
-  if constexpr (Kind == field_kind::attribute) {
+  if constexpr (Kind == field_kind::element && (table_member<M> || enum_member<M>)) {
+    // Read and finalized by the library through the occurrences' function and the value
+    // type's view or codec: M compiles table_slot and write, not read and finalize.
+    using X = value_type_of<M>;
+    r.slot = &table_slot<M, typename C::unit>;
+    r.write = &C::write;
+    if constexpr (table_member<M>) {
+      r.read_elem = &read_table_field;
+      r.vt = &vt_of<X>;
+      if constexpr (Resets) r.finalize = &finalize_slot_field;
+    } else {
+      r.read_elem = &read_enum_field;
+      r.read_leaf = &read_enum_leaf_field;
+      r.enumeration = &enum_codec_ref<X>();
+      r.plain = std::is_same_v<M, X>;
+      if constexpr (Resets) r.finalize = &finalize_enum_field;
+    }
+  } else if constexpr (Kind == field_kind::attribute) {
     r.read_attr = &C::read_attr;
     r.write = &C::write_attr;
   } else {
@@ -888,8 +906,10 @@ constexpr type_kind content_kind(const field_table<N>& f) {
 }
 }  // namespace detail
 
-/// The run-time view of T (meta<T> names it and its hierarchy) over `fields`.
-template <class T, std::size_t N>
+/// The run-time view of T (meta<T> names it and its hierarchy) over `fields`. `Unit`, a type
+/// local to the function that defines vt_of<T>, gives T's list of derived views (derived_vts)
+/// internal linkage.
+template <class T, class Unit = void, std::size_t N>
 constexpr bind::detail::complex_vt complex(const field_table<N>& f,
                                            const std::array<bind::detail::field_match, N>& match) {
   return {meta<T>::name,
@@ -899,7 +919,7 @@ constexpr bind::detail::complex_vt complex(const field_table<N>& f,
           detail::text_field(f),
           f.resets ? &bind::detail::finalize_table : nullptr,
           bind::detail::base_vt_fn<T>(),
-          bind::detail::derived_vts_fn<T>()};
+          bind::detail::derived_vts_fn<T, Unit>()};
 }
 
 /// The descriptions of the fields of `f` from `Inherited` on: T's own fields.
@@ -980,10 +1000,12 @@ struct described {
 /// made by lather::bind::table::fields): defines T's binding here.
 #define LATHER_BIND_TABLE_DEFINE(FIELDS, ...)                                                     \
   LATHER_BIND_TABLE_DESCRIBE_(FIELDS, __VA_ARGS__)                                                \
+  LATHER_BIND_UNIT_()                                                                             \
   template <>                                                                                     \
   const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept { \
     static constexpr ::lather::bind::table::bound<(FIELDS).match.size()> x{                       \
-        (FIELDS).match, ::lather::bind::table::complex<__VA_ARGS__>(FIELDS, x.match)};            \
+        (FIELDS).match,                                                                           \
+        ::lather::bind::table::complex<__VA_ARGS__, lather_unit>(FIELDS, x.match)};               \
     return x.vt;                                                                                  \
   }
 
@@ -994,14 +1016,24 @@ struct described {
 #define LATHER_BIND_TABLE_DEFINE_EXTENSION(FIELDS, ...)                                            \
   LATHER_BIND_TABLE_DESCRIBE_(FIELDS, __VA_ARGS__)                                                 \
   static_assert(::lather::bind::table::extends_table_at_start<__VA_ARGS__>());                     \
+  LATHER_BIND_UNIT_()                                                                              \
   template <>                                                                                      \
   [[gnu::noinline]] const ::lather::bind::detail::complex_vt&                                      \
   lather::bind::detail::vt_of<__VA_ARGS__>() noexcept {                                            \
     static constexpr ::lather::bind::table::bound<(FIELDS).match.size()> own{                      \
-        (FIELDS).match, ::lather::bind::table::complex<__VA_ARGS__>(FIELDS, own.match)};           \
+        (FIELDS).match,                                                                            \
+        ::lather::bind::table::complex<__VA_ARGS__, lather_unit>(FIELDS, own.match)};              \
     static constinit ::lather::bind::table::extended<(FIELDS).base_fields + (FIELDS).match.size()> \
         x{};                                                                                       \
     return x.get(own.vt);                                                                          \
+  }
+
+/// `lather_unit`, a type of the file's unnamed namespace (declared again by each use): as the
+/// `Unit` of a template, it gives the instance internal linkage, with a short name in the
+/// object's symbol table.
+#define LATHER_BIND_UNIT_() \
+  namespace {               \
+  struct lather_unit;       \
   }
 
 #define LATHER_BIND_TABLE_DESCRIBE_(FIELDS, ...)                                                  \
@@ -1042,30 +1074,30 @@ struct described {
 /// files use is compiled in each.
 #define LATHER_BIND_TABLE_FILE()                                                                   \
   using namespace ::lather::bind::table;                                                           \
-  struct lather_table_file;                                                                        \
+  struct lather_unit;                                                                              \
   template <class M>                                                                               \
   consteval ::lather::bind::table::field element(std::string_view owner_ns, std::string_view name, \
                                                  std::size_t offset) {                             \
-    return ::lather::bind::table::element<M, lather_table_file>(owner_ns, name, offset);           \
+    return ::lather::bind::table::element<M, lather_unit>(owner_ns, name, offset);                 \
   }                                                                                                \
   template <class M>                                                                               \
   consteval ::lather::bind::table::field attribute(std::string_view owner_ns,                      \
                                                    std::string_view name, std::size_t offset) {    \
-    return ::lather::bind::table::attribute<M, lather_table_file>(owner_ns, name, offset);         \
+    return ::lather::bind::table::attribute<M, lather_unit>(owner_ns, name, offset);               \
   }                                                                                                \
   template <class M>                                                                               \
   consteval ::lather::bind::table::field text(std::string_view owner_ns, std::size_t offset) {     \
-    return ::lather::bind::table::text<M, lather_table_file>(owner_ns, offset);                    \
+    return ::lather::bind::table::text<M, lather_unit>(owner_ns, offset);                          \
   }                                                                                                \
   template <class M>                                                                               \
   consteval ::lather::bind::table::field any(std::string_view owner_ns, std::size_t offset) {      \
-    return ::lather::bind::table::any<M, lather_table_file>(owner_ns, offset);                     \
+    return ::lather::bind::table::any<M, lather_unit>(owner_ns, offset);                           \
   }                                                                                                \
   template <class M, std::size_t N>                                                                \
   consteval ::lather::bind::table::field choice(                                                   \
       std::string_view owner_ns, std::size_t offset,                                               \
       const ::lather::bind::table::choice_names<N>& names) {                                       \
-    return ::lather::bind::table::choice<M, lather_table_file>(owner_ns, offset, names);           \
+    return ::lather::bind::table::choice<M, lather_unit>(owner_ns, offset, names);                 \
   }                                                                                                \
   static_assert(true)
 

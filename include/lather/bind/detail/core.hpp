@@ -57,6 +57,18 @@ using finalize_fn = void (*)(void* obj, std::uint32_t count, const field_match& 
 using write_fn = void (*)(xml::writer& w, const void* obj, const field_match& f,
                           xml::leaf_namespace& leaves);
 
+/// What a table field's member of a table-bound value type (plain, optional, vector or
+/// nillable) is asked by the library's routines: the one function per member type
+/// that creates, empties and trims its occurrences.
+enum class slot_op : std::uint8_t {
+  value,  ///< the value of occurrence `occ`, created (and engaged) if need be
+  nil,    ///< occurrence `occ` made nil or absent; nullptr if the shape has no nil
+  trim,   ///< finalize: `occ` occurrences were read
+};
+using slot_fn = void* (*)(void* member, std::uint32_t occ, slot_op op);
+
+struct enum_codec;
+
 /// How the fields of one member type and kind are read and written: one constant per member
 /// type, kind and file (table.hpp's codec<M, Unit>), shared by every such field, so that a
 /// field carries one pointer to its routines, not one per routine. The template binding
@@ -72,6 +84,13 @@ struct field_codec {
   // Tables only (nullptr in the template binding):
   finalize_fn finalize = nullptr;  ///< elements and any (run only where field_match::resets)
   write_fn write = nullptr;        ///< see write_fn
+  /// An element whose member holds values of a table-bound type or of an enumeration: read
+  /// and finalize are the library's (read_table_field, read_enum_field, ...), the member type
+  /// has only its occurrences' function (`slot`) and write; the value type's view or codec.
+  slot_fn slot = nullptr;
+  const complex_vt& (*vt)() noexcept = nullptr;  ///< table-bound value type: vt_of
+  const enum_codec* enumeration = nullptr;       ///< enumeration
+  bool plain = false;  ///< enumeration: the member is the value itself (a default applies)
 };
 
 /// Run-time view of one field (one static array per complex type). The template binding
@@ -239,19 +258,14 @@ bool read_table_body(read_ctx& c, const complex_vt& vt, void* obj);
 /// write_complex_content for a table-bound type: the attributes, then the children.
 void write_table(xml::writer& w, const complex_vt& vt, const void* obj);
 
-/// What a table field's member of a table-bound value type (plain, optional, vector or
-/// nillable) is asked by the library's routines below: the one function per member type
-/// that creates, empties and trims its occurrences.
-enum class slot_op : std::uint8_t {
-  value,  ///< the value of occurrence `occ`, created (and engaged) if need be
-  nil,    ///< occurrence `occ` made nil or absent; nullptr if the shape has no nil
-  trim,   ///< finalize: `occ` occurrences were read
-};
-using slot_fn = void* (*)(void* member, std::uint32_t occ, slot_op op);
 /// A table field whose member (at `member`) holds values of a table-bound type (`vt`): one
 /// occurrence read on its start tag, xsi:nil included.
 bool read_table_member(read_ctx& c, void* member, std::uint32_t occ, const field_match& f,
                        slot_fn slot, const complex_vt& vt);
+/// read_elem_fn and finalize_fn of such a field (field_codec::slot and ::vt).
+bool read_table_field(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
+                      const field_match& f);
+void finalize_slot_field(void* obj, std::uint32_t count, const field_match& f);
 /// One occurrence of such a field: `value` nullptr for an absent or nil one (xsi:nil written
 /// if the field is nillable); `index` the 1-based item of a vector, 0 for a single value.
 void write_table_member(xml::writer& w, const field_match& f, const complex_vt& vt,
@@ -286,6 +300,12 @@ bool read_enum_leaf(read_ctx& c, void* member, std::uint32_t occ, const field_ma
                     slot_fn slot, const enum_codec& e);
 void write_enum_member(xml::writer& w, const field_match& f, xml::leaf_namespace& leaves,
                        const enum_codec& e, const void* value, std::size_t index);
+/// read_elem_fn, read_leaf_fn and finalize_fn of an enumeration field (field_codec::slot and
+/// ::enumeration).
+bool read_enum_field(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
+                     const field_match& f);
+bool read_enum_leaf_field(read_ctx& c, void* obj, std::uint32_t occ, const field_match& f);
+void finalize_enum_field(void* obj, std::uint32_t count, const field_match& f);
 /// An xsd:list of an enumeration (xsd::list<E>) as the library reads and writes it: the items
 /// through the enumeration's enum_codec, the list's storage through these.
 struct enum_list_codec {
