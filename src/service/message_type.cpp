@@ -71,18 +71,19 @@ void* message_type::create_moved(void* p) const {
 }
 
 void message_type::write_content(xml::writer& w, const void* value) const {
-  if (table) return bind::write_content(w, table(), value);
+  if (table) return bind::write_content(w, bind::table_ref::of(table()), value);
   write_content_fn(w, value);
 }
 
 bind::error_info message_type::read_content(xml::reader& r, void* value,
                                             const bind::read_options& o) const {
-  return table ? bind::read_content(r, table(), value, o) : read_content_fn(r, value, o);
+  return table ? bind::read_content(r, bind::table_ref::of(table()), value, o)
+               : read_content_fn(r, value, o);
 }
 
 bind::error_info message_type::read(xml::reader& r, void* value,
                                     const bind::read_options& o) const {
-  return table ? bind::read(r, table(), value, o) : read_fn(r, value, o);
+  return table ? bind::read(r, bind::table_ref::of(table()), value, o) : read_fn(r, value, o);
 }
 
 }  // namespace lather

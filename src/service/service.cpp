@@ -193,7 +193,7 @@ class erased_operation final : public operation_entry {
   }
 
   void describe(wsdl_builder& b) const override {
-    static constexpr message_schema none{true, nullptr, nullptr};
+    static constexpr message_schema none{true, nullptr};
     detail::describe_operation(b, *this, response_ != nullptr, request_.schema,
                                response_ ? response_->schema : none);
   }

@@ -585,7 +585,7 @@ void wsdl_builder::add_operation(wsdl_operation_def op, const operation_options&
   // cannot express `t`.
   auto describe = [&](const std::string& what, const std::string& ns, const std::string& element,
                       const message_type* t) {
-    if (t && t->schema.type) {
+    if (t && t->schema.describe) {
       add_element(ns, element, t->schema.type(*this));
       return true;
     }
@@ -612,6 +612,13 @@ void wsdl_builder::add_operation(wsdl_operation_def op, const operation_options&
   operations_.push_back(std::move(op));
 }
 
+std::vector<xsd_field> message_schema::fields(wsdl_builder& b) const {
+  return b.fields_of(describe());
+}
+xsd_ref message_schema::type(wsdl_builder& b) const {
+  return b.type_of(describe());
+}
+
 void detail::describe_operation(wsdl_builder& b, const operation_entry& op, bool has_response,
                                 const message_schema& req, const message_schema& resp) {
   const operation_options& o = op.options();
@@ -626,11 +633,11 @@ void detail::describe_operation(wsdl_builder& b, const operation_entry& op, bool
   d.request_element = std::string(op.request_element());
   d.response_element = std::string(op.response_element());
   const std::string& ns = d.element_ns;
-  const bool response = has_response && resp.fields;
+  const bool response = has_response && resp.describe;
   // An empty Body (lather/service/empty_body.hpp) has no element to declare.
   const bool request = !d.request_element.empty();
   // Messages the schema cannot express are described by service_options::static_wsdl.
-  if (req.expressible && resp.expressible && (req.fields || !request)) {
+  if (req.expressible && resp.expressible && (req.describe || !request)) {
     switch (o.style) {
       case soap::style::document_wrapped:
         if (request) b.add_element(ns, d.request_element, req.fields(b));

@@ -25,6 +25,8 @@ class table_ref {
   template <class T>
   requires table_bound<T>
   static table_ref of() noexcept { return table_ref(detail::vt_of<T>()); }
+  /// The type whose view (detail::vt_of<T>()) is `vt`.
+  static table_ref of(const detail::complex_vt& vt) noexcept { return table_ref(vt); }
   const detail::complex_vt& vt() const noexcept { return *vt_; }
 
  private:

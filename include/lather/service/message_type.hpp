@@ -35,7 +35,11 @@ class writer;
 namespace bind {
 struct read_options;
 struct error_info;
+struct type_description;
 class table_ref;
+namespace detail {
+struct complex_vt;
+}  // namespace detail
 }  // namespace bind
 namespace soap {
 enum class version : std::uint8_t;
@@ -50,8 +54,12 @@ struct message_schema {
   /// Whether the schema can say what T is (RPC/encoded-only values cannot: such operations
   /// are described by service_options::static_wsdl).
   bool expressible = false;
-  std::vector<xsd_field> (*fields)(wsdl_builder&) = nullptr;  ///< wsdl_builder::fields_of<T>
-  xsd_ref (*type)(wsdl_builder&) = nullptr;                   ///< wsdl_builder::type_of<T>
+  /// bind::describe<T> where the schema can say what T is, else nullptr: a function T has
+  /// anyway, so a message type adds none for its description.
+  const bind::type_description& (*describe)() = nullptr;
+  /// wsdl_builder::fields_of<T> and type_of<T> (src/service/wsdl.cpp), `describe` not nullptr.
+  std::vector<xsd_field> fields(wsdl_builder& b) const;
+  xsd_ref type(wsdl_builder& b) const;
 };
 
 /// One message type T (a struct bound with lather::meta<T>), type-erased: `void*` points to a T.
@@ -76,7 +84,8 @@ struct message_type {
 
   // literal: through T's table when it is table-bound (`table`, lather/bind/table_ref.hpp:
   // plain calls into the library, no function per T), else through the *_fn entries.
-  bind::table_ref (*table)() noexcept = nullptr;  ///< bind::table_ref::of<T>
+  /// bind::detail::vt_of<T>: T's view, a function T has anyway (bind::table_ref over it).
+  const bind::detail::complex_vt& (*table)() noexcept = nullptr;
   void (*write_content_fn)(xml::writer&, const void*) = nullptr;
   bind::error_info (*read_content_fn)(xml::reader&, void*, const bind::read_options&) = nullptr;
   bind::error_info (*read_fn)(xml::reader&, void*, const bind::read_options&) = nullptr;
@@ -146,14 +155,17 @@ const message_type& message_type_part() noexcept;
 /// and the functions it points to (T's construction, destruction, description) have internal
 /// linkage, so the object carries no COMDAT group, section names or global symbol for each of
 /// them, as LATHER_MESSAGE_TYPE_INSTANTIATE's instance does.
-#define LATHER_MESSAGE_TYPE_DEFINE(...)                                                        \
-  template <>                                                                                  \
-  const ::lather::message_type& lather::message_type_of<__VA_ARGS__>() noexcept {              \
-    struct unit;                                                                               \
-    static constexpr ::lather::message_type t =                                                \
-        ::lather::detail::make_message_type<__VA_ARGS__, ::lather::detail::all_parts, unit>(); \
-    return t;                                                                                  \
-  }                                                                                            \
+#define LATHER_MESSAGE_TYPE_DEFINE(...)                                               \
+  namespace {                                                                         \
+  struct lather_unit;                                                                 \
+  }                                                                                   \
+  template <>                                                                         \
+  const ::lather::message_type& lather::message_type_of<__VA_ARGS__>() noexcept {     \
+    static constexpr ::lather::message_type t =                                       \
+        ::lather::detail::make_message_type<__VA_ARGS__, ::lather::detail::all_parts, \
+                                            lather_unit>();                           \
+    return t;                                                                         \
+  }                                                                                   \
   static_assert(true)
 
 /// message_type_of<T>() is instantiated in another translation unit (the one with

@@ -56,15 +56,11 @@ constexpr bool schema_expressible() {
   }
 }
 
-/// `Unit` as make_message_type's (message_type_of.hpp).
-template <class T, class Unit = void>
+template <class T>
 constexpr message_schema make_message_schema() {
   message_schema m;
   m.expressible = std::is_same_v<T, no_response> || schema_expressible<T>();
-  if constexpr (bind::complex_type<T> && schema_expressible<T>()) {
-    m.fields = [](wsdl_builder& b) { return b.fields_of<T>(); };
-    m.type = [](wsdl_builder& b) { return b.type_of<T>(); };
-  }
+  if constexpr (bind::complex_type<T> && schema_expressible<T>()) m.describe = &bind::describe<T>;
   return m;
 }
 /// How the WSDL describes T (no_response: nothing to describe).

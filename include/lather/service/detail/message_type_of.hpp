@@ -38,8 +38,7 @@ constexpr message_type make_message_type() {
   }
   if constexpr (bind::table_bound<T> && !soap::encoded_message<T>) {
     // Through T's table: plain calls into the library, no reading or writing code per T.
-    if constexpr ((Parts & (reads | writes)) != 0)
-      m.table = []() noexcept { return bind::table_ref::of<T>(); };
+    if constexpr ((Parts & (reads | writes)) != 0) m.table = &bind::detail::vt_of<T>;
   } else {
     if constexpr ((Parts & writes) != 0) {
       if constexpr (soap::encoded_message<T>) {
@@ -68,7 +67,7 @@ constexpr message_type make_message_type() {
       }
     }
   }
-  if constexpr ((Parts & described) != 0) m.schema = make_message_schema<T, Unit>();
+  if constexpr ((Parts & described) != 0) m.schema = make_message_schema<T>();
   return m;
 }
 
