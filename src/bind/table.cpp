@@ -251,6 +251,44 @@ void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts
     if (const field_match& f = vt.fields[i]; f.resets) f.routines->finalize(obj, counts[i], f);
 }
 
+namespace {
+/// A choice's alternatives as choice_names<N> keeps them: the descriptions right after the
+/// names field_match::write_alternatives points to.
+std::span<const choice_alternative> described_alternatives(const field_match& f) noexcept {
+  if (f.alternative_count == 0) return {};
+  static_assert(sizeof(xml::ncname) % alignof(choice_alternative) == 0);
+  return {reinterpret_cast<const choice_alternative*>(f.write_alternatives + f.alternative_count),
+          f.alternative_count};
+}
+}  // namespace
+
+const type_description& describe_table(table_description& s, field_description* own,
+                                       const table_type_info& info, const complex_vt& vt) noexcept {
+  if (const type_description* d = s.ready.load(std::memory_order_acquire)) return *d;
+  static std::mutex making;
+  const std::lock_guard<std::mutex> lock(making);
+  if (const type_description* d = s.ready.load(std::memory_order_acquire)) return *d;
+  const field_match* const fields = vt.fields + (vt.field_count - info.own_fields);
+  for (std::uint32_t i = 0; i < info.own_fields; ++i) {
+    const field_match& f = fields[i];
+    own[i] = {f.name(),         f.ns,          f.kind,           f.min_occurs,
+              f.max_occurs,     f.nillable,    f.required,       f.has_default,
+              f.default_text(), f.polymorphic, f.routines->type, described_alternatives(f)};
+  }
+  s.d = {vt.name,
+         vt.ns,
+         vt.text_field < 0 ? type_kind::complex : type_kind::simple_content,
+         info.anonymous,
+         info.element_form,
+         {own, info.own_fields},
+         info.base,
+         info.derived,
+         {},
+         info.abstract};
+  s.ready.store(&s.d, std::memory_order_release);
+  return s.d;
+}
+
 const complex_vt& extend_table(extension_view& v, void* storage, std::uint32_t capacity,
                                const complex_vt& own) noexcept {
   const complex_vt& base = own.base();  // made first, outside the lock

@@ -5,8 +5,10 @@
 //   for (const auto& f : d.fields)          // own fields (extension: see d.base)
 //     emit(f.name, f.type().name, f.type().ns, f.min_occurs, f.max_occurs);
 //
-// Everything is constant-initialised from lather::meta<T> or a table (lather/bind/table.hpp); for
-// meta<T>'s compile-time fields (member pointers included) use visit_fields<T>() / fields_of<T>.
+// Everything is constant-initialised from lather::meta<T>, or made once, on first use, from a
+// table's run-time view (lather/bind/table.hpp: a constant description would cost a pointer per
+// name and type); for meta<T>'s compile-time fields (member pointers included) use
+// visit_fields<T>() / fields_of<T>.
 #pragma once
 
 #include <array>

@@ -103,6 +103,29 @@ constexpr void link_fields(field_match* fields, std::uint32_t n) noexcept {
     f.attribute_at_or_after = attribute;
   }
 }
+/// What describe<T>() of a table-bound T says beyond its view (LATHER_BIND_TABLE_DESCRIBE_):
+/// one small constant per type, its pointers null for most.
+struct table_type_info {
+  describe_fn base;                      ///< describe<meta<T>::base>, or nullptr
+  std::span<const describe_fn> derived;  ///< meta<T>::derived, flattened
+  std::uint32_t own_fields;              ///< the last own_fields fields of the view are T's own
+  form element_form;
+  bool anonymous;
+  bool abstract;
+};
+/// describe<T>() of a table-bound T, zero (.bss) until its first use.
+struct table_description {
+  std::atomic<const type_description*> ready;
+  type_description d;
+};
+/// The description of a table-bound type, made once (whichever thread comes first) from its
+/// view `vt` into `s` and `own` (room for info.own_fields): names, namespaces, occurrences and
+/// defaults are the view's, each field's type its routines' (field_codec::type), a choice's
+/// alternatives its choice_names'. None of it is a constant of its own: a constant description
+/// costs a pointer, and in a position-independent program a load-time relocation, per name,
+/// namespace and type of each field.
+const type_description& describe_table(table_description& s, field_description* own,
+                                       const table_type_info& info, const complex_vt& vt) noexcept;
 /// The run-time view of a type derived by extension, made once (extend_table).
 struct extension_view {
   std::atomic<const complex_vt*> ready;  ///< &vt once it is complete
@@ -568,6 +591,7 @@ void codec<M, Unit>::write_attr(xml::writer& w, const void* obj, const field_mat
 template <class C, class M, field_kind Kind, bool Resets = true>
 constexpr field_codec routines_of() {
   field_codec r{};
+  r.type = &describe<typename shape<value_type_of<M>>::value_type>;
   if constexpr (Kind == field_kind::element && (table_member<M> || enum_member<M>)) {
     // Read and finalized by the library through the occurrences' function and the value
     // type's view or codec: M compiles table_slot and write, not read and finalize.
@@ -640,10 +664,7 @@ struct field {
   bool has_leaf = false;
   /// An element's routines where it does not reset (fields() picks them): codec::single_routines.
   const bind::detail::field_codec* single = nullptr;
-  bool polymorphic = false;    ///< a pointer: xsi:type may name a derived type
-  bool repeated = false;       ///< a vector: its tail beyond the items read is trimmed
-  describe_fn type = nullptr;  ///< describe<the value type>
-  std::span<const choice_alternative> alternatives;  ///< choice: name and type per alternative
+  bool repeated = false;  ///< a vector: its tail beyond the items read is trimmed
 
   consteval field min(std::uint32_t n) const {
     field f = *this;
@@ -699,12 +720,16 @@ struct field {
 namespace detail {
 /// The element names of a choice, in the variant's order, and their types (static storage for
 /// a table). In detail, so that a call choice<M>(..., names) does not find table::choice by
-/// argument-dependent lookup beside a file's own (LATHER_BIND_TABLE_FILE).
+/// argument-dependent lookup beside a file's own (LATHER_BIND_TABLE_FILE). The field keeps
+/// `checked` (field_match::write_alternatives); its description finds `described` right after
+/// it (described_alternatives), not through a pointer of its own.
 template <std::size_t N>
 struct choice_names {
   std::array<xml::ncname, N> checked;
   std::array<choice_alternative, N> described;
 };
+static_assert(offsetof(choice_names<1>, described) == sizeof(xml::ncname) &&
+              offsetof(choice_names<3>, described) == 3 * sizeof(xml::ncname));
 template <class... As, std::size_t N, std::size_t... I>
 consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
                                             std::index_sequence<I...>, std::variant<As...>*) {
@@ -723,20 +748,13 @@ consteval choice_names<N> alternatives(const std::string_view (&names)[N]) {
   return detail::make_alternatives(names, std::make_index_sequence<N>{}, static_cast<V*>(nullptr));
 }
 
-/// The fields of a table (fields() makes it): how the binding reads and writes them, and how
-/// describe<T>() describes them (the base types' `inherited` fields first).
+/// The fields of a table (fields() makes it): how the binding reads and writes them, and so
+/// how describe<T>() describes them (the base types' `inherited` fields first, described by
+/// describe<base>). The binding's view (complex_vt) copies them, so the table itself is not
+/// in the program.
 template <std::size_t N>
 struct field_table {
   std::array<bind::detail::field_match, N> match;
-  /// What describe<T>() says of each field beyond `match`. The binding's view (complex_vt) and
-  /// describe<T>() each copy what they need from the table, so the table itself is not in the
-  /// program, and neither are descriptions of the inherited fields (describe<base> has them).
-  struct extra {
-    bool polymorphic;
-    describe_fn type;
-    std::span<const choice_alternative> alternatives;
-  };
-  std::array<extra, N> described;
   std::size_t inherited = 0;
   /// An extension's table (extension()): how many fields its base's view has, not repeated
   /// here, and whether the base has simple content.
@@ -762,9 +780,8 @@ consteval field make(std::string_view owner_ns, std::string_view name, std::size
   f.m.max_occurs = S::max;
   f.m.offset = static_cast<std::uint32_t>(offset);
   f.m.nillable = is_nillable<slot_type<M>>::value;
-  f.polymorphic = S::is_pointer || shape<slot_type<M>>::is_pointer;
+  f.m.polymorphic = S::is_pointer || shape<slot_type<M>>::is_pointer;
   f.repeated = S::is_vector;
-  f.type = &describe<typename shape<value_type_of<M>>::value_type>;
   if constexpr (Kind == field_kind::attribute) {
     f.m.routines = &codec::attribute_routines;
   } else if constexpr (Kind == field_kind::text) {
@@ -793,7 +810,6 @@ constexpr field with_alternatives(field f, const choice_names<N>& names) {
   if (f.m.has_default) bind::detail::a_choice_has_no_default();
   f.m.alternative_count = static_cast<std::uint32_t>(N);
   f.m.write_alternatives = names.checked.data();
-  f.alternatives = names.described;
   return f;
 }
 }  // namespace detail
@@ -861,7 +877,6 @@ consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
     if (!resets && m.kind == field_kind::element) m.routines = x.single;
     out.resets = out.resets || resets;
     out.match[i] = m;
-    out.described[i] = {x.polymorphic, x.type, x.alternatives};
     if (x.is_inherited) {
       if (out.inherited != i) detail::inherited_fields_come_first();
       out.inherited = i + 1;
@@ -900,10 +915,6 @@ constexpr int text_field(const field_table<N>& f) {
     if (f.match[i].kind == field_kind::text) return static_cast<int>(i);
   return -1;
 }
-template <std::size_t N>
-constexpr type_kind content_kind(const field_table<N>& f) {
-  return text_field(f) < 0 && !f.base_text ? type_kind::complex : type_kind::simple_content;
-}
 }  // namespace detail
 
 /// The run-time view of T (meta<T> names it and its hierarchy) over `fields`. `Unit`, a type
@@ -922,35 +933,12 @@ constexpr bind::detail::complex_vt complex(const field_table<N>& f,
           bind::detail::derived_vts_fn<T, Unit>()};
 }
 
-/// The descriptions of the fields of `f` from `Inherited` on: T's own fields.
-template <std::size_t Inherited, std::size_t N>
-consteval std::array<field_description, N - Inherited> own_fields(const field_table<N>& f) {
-  std::array<field_description, N - Inherited> out{};
-  for (std::size_t i = Inherited; i < N; ++i) {
-    const bind::detail::field_match& m = f.match[i];
-    const auto& x = f.described[i];
-    out[i - Inherited] = {m.name(),         m.ns,          m.kind,     m.min_occurs,
-                          m.max_occurs,     m.nillable,    m.required, m.has_default,
-                          m.default_text(), x.polymorphic, x.type,     x.alternatives};
-  }
-  return out;
-}
-
-/// describe<T>() over `fields`: T's own fields (own_fields), those of its base in
-/// describe<base>().
-template <class T, std::size_t N, std::size_t Own>
-constexpr type_description description(const field_table<N>& f,
-                                       const std::array<field_description, Own>& own) {
-  return {meta<T>::name,
-          meta<T>::ns,
-          detail::content_kind(f),
-          bind::detail::anonymous_type<T>(),
-          bind::detail::type_form<T>(),
-          std::span<const field_description>(own),
-          bind::detail::base_describer<T>(),
-          bind::detail::derived_describers<T>,
-          {},
-          std::is_abstract_v<T>};
+/// What describe<T>() says of T beyond its view, `own` of whose fields are T's own.
+template <class T>
+consteval bind::detail::table_type_info type_info(std::size_t own) {
+  return {bind::detail::base_describer<T>(), bind::detail::derived_describers<T>,
+          static_cast<std::uint32_t>(own),   bind::detail::type_form<T>(),
+          bind::detail::anonymous_type<T>(), std::is_abstract_v<T>};
 }
 
 /// What vt_of<T>() returns, with the fields it points to: one constant, not two (complex()
@@ -987,11 +975,12 @@ consteval bool extends_table_at_start() {
   return true;
 }
 
-/// What describe<T>() returns, with the own fields' descriptions it points to.
+/// What describe<T>() returns, with the own fields' descriptions it points to: zero (.bss)
+/// until describe_table fills it.
 template <std::size_t Own>
 struct described {
+  bind::detail::table_description s;
   std::array<field_description, Own> own;
-  type_description d;
 };
 
 }  // namespace lather::bind::table
@@ -1036,13 +1025,15 @@ struct described {
   struct lather_unit;       \
   }
 
-#define LATHER_BIND_TABLE_DESCRIBE_(FIELDS, ...)                                                  \
-  template <>                                                                                     \
-  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {                 \
-    static constexpr ::lather::bind::table::described<(FIELDS).match.size() - (FIELDS).inherited> \
-        x{::lather::bind::table::own_fields<(FIELDS).inherited>(FIELDS),                          \
-          ::lather::bind::table::description<__VA_ARGS__>(FIELDS, x.own)};                        \
-    return x.d;                                                                                   \
+#define LATHER_BIND_TABLE_DESCRIBE_(FIELDS, ...)                                                   \
+  template <>                                                                                      \
+  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {                  \
+    static constexpr ::lather::bind::detail::table_type_info info =                                \
+        ::lather::bind::table::type_info<__VA_ARGS__>((FIELDS).match.size() - (FIELDS).inherited); \
+    static constinit ::lather::bind::table::described<(FIELDS).match.size() - (FIELDS).inherited>  \
+        x{};                                                                                       \
+    return ::lather::bind::detail::describe_table(x.s, x.own.data(), info,                         \
+                                                  ::lather::bind::detail::vt_of<__VA_ARGS__>());   \
   }
 
 /// Define describe<E>() of an enumeration E and its codec here, once for the program (declared

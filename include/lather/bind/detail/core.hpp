@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "lather/bind/describe.hpp"
 #include "lather/bind/error.hpp"
 #include "lather/bind/meta.hpp"
 #include "lather/xml/reader.hpp"
@@ -90,6 +91,9 @@ struct field_codec {
   slot_fn slot = nullptr;
   const complex_vt& (*vt)() noexcept = nullptr;  ///< table-bound value type: vt_of
   const enum_codec* enumeration = nullptr;       ///< enumeration
+  /// describe<the member's value type>: what a table's description says of the field's type
+  /// (describe_table), kept here once per member type rather than once per field.
+  describe_fn type = nullptr;
   bool plain = false;  ///< enumeration: the member is the value itself (a default applies)
 };
 
@@ -115,7 +119,7 @@ struct field_match {
   std::uint32_t next_element = 0;
   std::uint32_t offset = 0;  ///< tables: the member's offset in the struct
   field_kind kind{};
-  // One byte of flags (the struct 80 bytes).
+  // Two bytes of flags (the struct 80 bytes).
   /// Tables: this field or a later one is an attribute (where write_table's attributes end).
   bool attribute_at_or_after : 1 = false;
   bool required : 1 = false;  ///< attribute use="required"
@@ -130,6 +134,8 @@ struct field_match {
   bool resets : 1 = false;
   bool nillable : 1 = false;    ///< tables: xsi:nil allowed
   bool in_type_ns : 1 = false;  ///< tables: ns is the declaring type's namespace
+  /// Tables: a pointer member, whose xsi:type may name a derived type (describe_table).
+  bool polymorphic : 1 = false;
 
   constexpr std::string_view name() const noexcept { return write_name.text(); }
   /// The XSD default of the value ("" if it has none).
