@@ -256,6 +256,12 @@ bool fail_abstract(read_ctx& c, std::string_view type_name) {
               cat({"the declared type ", type_name, " is abstract: an xsi:type is required"}));
 }
 
+bool fail_abstract_xsi_type(read_ctx& c, std::string_view type_ns, std::string_view type_name) {
+  return fail(c, errc::bad_xsi_type,
+              cat({"xsi:type ", type_label(type_ns, type_name),
+                   " names an abstract type: an element's type must be a concrete one"}));
+}
+
 bool fail_xml(read_ctx& c, xml::token t) {
   switch (t) {
     case xml::token::error:

@@ -121,8 +121,10 @@ value value_reader::element_in_scope(const type& declared, const std::string& pa
   }
   const type* t = &declared;
   std::string derived_name;
+  const type* by_xsi_type = nullptr;  // the type an xsi:type names
   if (const xml::attribute* xt = r_.find_attribute(xsi, "type")) {
     const type* named = resolve_type(xt->value);
+    by_xsi_type = named;
     // A base of the declared type (soapenc:Array for an ArrayOfT) says less than the schema.
     if (named && !named->anonymous() &&
         tm_.derived(*named, "{" + declared.name.ns + "}" + declared.name.local))
@@ -143,9 +145,26 @@ value value_reader::element_in_scope(const type& declared, const std::string& pa
       t = named;
     }
   }
+  // XSD: no element's type may be abstract (cvc-elt 4.3, cvc-type 2), checked where the
+  // content is read (a reference's target has its own xsi:type). Read as it is all the same:
+  // the value is returned with its problems.
+  const auto abstract = [](const type* x) {
+    return x && x->kind == type_kind::complex && static_cast<const complex_type*>(x)->abstract;
+  };
+  const auto concrete = [&] {
+    if (abstract(by_xsi_type))
+      problem(path, "xsi:type " + type_label(*by_xsi_type) +
+                        " names an abstract type: an element's type must be a concrete one");
+    else if (abstract(t))
+      problem(path, "the declared type " + type_label(declared) +
+                        " is abstract: an xsi:type naming a concrete type is required");
+  };
   // References exist only in encoded messages (refs_): a literal message's href attribute is
   // data of its schema.
-  if (!refs_) return content_of(*t, derived_name, path);
+  if (!refs_) {
+    concrete();
+    return content_of(*t, derived_name, path);
+  }
   if (const xml::attribute* href = r_.find_attribute("", "href")) {
     if (!href->value.starts_with('#')) {
       problem(path, "href=\"" + std::string(href->value) + "\" is not a same-message reference");
@@ -160,6 +179,7 @@ value value_reader::element_in_scope(const type& declared, const std::string& pa
   const xml::attribute* id = id_attribute(r_);
   const bool has_id = id != nullptr;
   if (has_id) resolving_.emplace_back(id->value);
+  concrete();
   value v = content_of(*t, derived_name, path);
   if (has_id) resolving_.pop_back();
   return v;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <typeinfo>
 #include <variant>
 #include <vector>
 
@@ -222,6 +223,62 @@ struct lather::meta<feat::Pair> {
   static constexpr std::string_view ns = feat::ns;
   static constexpr auto fields =
       std::tuple{element("a", &feat::Pair::a).unqualified(), element("b", &feat::Pair::b)};
+};
+
+// XSD abstract types (meta<T>::abstract): no element may have one as its type.
+namespace abst {
+constexpr std::string_view ns = "urn:lather:abstract";
+struct Shape {  // abstract="true", a concrete C++ class (as lather-wsdl2cpp writes it)
+  virtual ~Shape() = default;
+  std::string name;
+};
+struct Polygon : Shape {  // abstract too, between the base and a concrete type
+  std::int32_t sides = 0;
+};
+struct Square : Polygon {
+  double side = 0;
+};
+struct Drawing {
+  std::vector<std::unique_ptr<Shape>> shape;
+  std::shared_ptr<Polygon> outline;
+};
+struct Frame {  // an abstract type by value
+  Shape border;
+  std::int32_t width = 0;
+};
+}  // namespace abst
+
+template <>
+struct lather::meta<abst::Shape> {
+  static constexpr std::string_view name = "Shape", ns = abst::ns;
+  static constexpr bool abstract = true;
+  using derived = types<abst::Polygon>;
+  static constexpr auto fields = std::tuple{element("name", &abst::Shape::name)};
+};
+template <>
+struct lather::meta<abst::Polygon> : lather::meta<abst::Shape> {  // abstract, as its base
+  static constexpr std::string_view name = "Polygon";
+  using base = abst::Shape;
+  using derived = types<abst::Square>;
+  static constexpr auto fields = std::tuple{element("sides", &abst::Polygon::sides)};
+};
+template <>
+struct lather::meta<abst::Square> {
+  static constexpr std::string_view name = "Square", ns = abst::ns;
+  using base = abst::Polygon;
+  static constexpr auto fields = std::tuple{element("side", &abst::Square::side)};
+};
+template <>
+struct lather::meta<abst::Drawing> {
+  static constexpr std::string_view name = "drawing", ns = abst::ns;
+  static constexpr auto fields = std::tuple{element("shape", &abst::Drawing::shape),
+                                            element("outline", &abst::Drawing::outline).min(0)};
+};
+template <>
+struct lather::meta<abst::Frame> {
+  static constexpr std::string_view name = "frame", ns = abst::ns;
+  static constexpr auto fields =
+      std::tuple{element("border", &abst::Frame::border), element("width", &abst::Frame::width)};
 };
 
 namespace lather::bind::test {
@@ -652,6 +709,108 @@ TEST(BindFeatures, DescribeIsIntrospectable) {
   EXPECT_EQ(kitchen.fields[19].kind, field_kind::any);
   EXPECT_EQ(describe<feat::Price>().kind, type_kind::simple_content);
   EXPECT_EQ(kitchen.fields[0].default_value, "en");
+}
+
+/// The dynamic type of `s` (typeid of an expression with side effects warns).
+const std::type_info& type_of(const abst::Shape& s) {
+  return typeid(s);
+}
+
+constexpr std::string_view abstract_head =
+    R"(<drawing xmlns="urn:lather:abstract" xmlns:a="urn:lather:abstract" )"
+    R"(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">)";
+
+TEST(BindAbstract, AnXsiTypeMustNameAConcreteType) {
+  abst::Drawing d;
+  error_info e = from_xml(
+      std::string(abstract_head) +
+          R"(<shape xsi:type="a:Square"><name>c</name><sides>4</sides><side>1</side></shape>)"
+          R"(<shape xsi:type="a:Square"><name>s</name><sides>4</sides><side>2</side></shape>)"
+          R"(<outline xsi:type="a:Square"><name>o</name><sides>4</sides><side>3</side></outline>)"
+          R"(</drawing>)",
+      d);
+  ASSERT_FALSE(e) << e.message;
+  ASSERT_EQ(d.shape.size(), 2u);
+  EXPECT_EQ(type_of(*d.shape[0]), typeid(abst::Square));
+  EXPECT_EQ(type_of(*d.shape[1]), typeid(abst::Square));
+  ASSERT_TRUE(d.outline);
+  EXPECT_EQ(type_of(*d.outline), typeid(abst::Square));
+  // The declared type, a derived type and the declared type between them: all abstract,
+  // refused however tolerant the options.
+  const std::pair<std::string, std::string> refused[] = {
+      {R"(<shape xsi:type="a:Shape"><name>x</name></shape>)",
+       "/drawing/shape[1]: xsi:type {urn:lather:abstract}Shape names an abstract type: an "
+       "element's type must be a concrete one"},
+      {R"(<shape xsi:type="a:Polygon"><name>x</name><sides>3</sides></shape>)",
+       "/drawing/shape[1]: xsi:type {urn:lather:abstract}Polygon names an abstract type: an "
+       "element's type must be a concrete one"},
+      {R"(<outline xsi:type="a:Polygon"><name>x</name><sides>3</sides></outline>)",
+       "/drawing/outline: xsi:type {urn:lather:abstract}Polygon names an abstract type: an "
+       "element's type must be a concrete one"},
+  };
+  read_options keep;
+  keep.keep_abstract_without_xsi_type = true;
+  for (const auto& [xml, message] : refused) {
+    for (const read_options& opts : {read_options{}, keep}) {
+      e = from_xml(std::string(abstract_head) + xml + "</drawing>", d, opts);
+      EXPECT_EQ(e.code, errc::bad_xsi_type) << xml;
+      EXPECT_EQ(e.message, message) << xml;
+    }
+  }
+}
+
+TEST(BindAbstract, AnAbstractDeclaredTypeWithoutXsiTypeIsRefusedUnlessKept) {
+  abst::Drawing d;
+  const std::string untyped = std::string(abstract_head) + "<shape><name>x</name></shape>" +
+                              "<outline><name>o</name><sides>5</sides></outline></drawing>";
+  error_info e = from_xml(untyped, d);
+  EXPECT_EQ(e.code, errc::bad_xsi_type);
+  EXPECT_EQ(e.message,
+            "/drawing/shape[1]: the declared type Shape is abstract: an xsi:type is required");
+  // A client that takes such answers keeps each as its declared type.
+  read_options keep;
+  keep.keep_abstract_without_xsi_type = true;
+  e = from_xml(untyped, d, keep);
+  ASSERT_FALSE(e) << e.message;
+  ASSERT_EQ(d.shape.size(), 1u);
+  EXPECT_EQ(type_of(*d.shape[0]), typeid(abst::Shape));
+  EXPECT_EQ(d.shape[0]->name, "x");
+  ASSERT_TRUE(d.outline);
+  EXPECT_EQ(type_of(*d.outline), typeid(abst::Polygon));
+  EXPECT_EQ(d.outline->sides, 5);
+
+  // By value: the same rules (and a derived type cannot be held there at all).
+  abst::Frame f;
+  const std::string frame = R"(<frame xmlns="urn:lather:abstract" xmlns:a="urn:lather:abstract" )"
+                            R"(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">)";
+  const std::string plain = frame + "<border><name>b</name></border><width>1</width></frame>";
+  e = from_xml(plain, f);
+  EXPECT_EQ(e.code, errc::bad_xsi_type);
+  EXPECT_EQ(e.message,
+            "/frame/border: the declared type Shape is abstract: an xsi:type is required");
+  e = from_xml(plain, f, keep);
+  ASSERT_FALSE(e) << e.message;
+  EXPECT_EQ(f.border.name, "b");
+  e = from_xml(
+      frame + R"(<border xsi:type="a:Shape"><name>b</name></border><width>1</width>)" + "</frame>",
+      f, keep);
+  EXPECT_EQ(e.code, errc::bad_xsi_type);
+  EXPECT_EQ(e.message,
+            "/frame/border: xsi:type {urn:lather:abstract}Shape names an abstract type: an "
+            "element's type must be a concrete one");
+  e = from_xml(frame +
+                   R"(<border xsi:type="a:Square"><name>b</name><sides>4</sides><side>1</side>)" +
+                   "</border><width>1</width></frame>",
+               f);
+  EXPECT_EQ(e.code, errc::bad_xsi_type);
+  EXPECT_NE(e.message.find("holds the base type by value"), std::string::npos) << e.message;
+}
+
+TEST(BindAbstract, DescribedAsAbstract) {
+  EXPECT_TRUE(describe<abst::Shape>().abstract);
+  EXPECT_TRUE(describe<abst::Polygon>().abstract);
+  EXPECT_FALSE(describe<abst::Square>().abstract);
+  EXPECT_TRUE(abstract_type<feat::Animal> == std::is_abstract_v<feat::Animal>);
 }
 
 }  // namespace

@@ -96,6 +96,25 @@ TEST(DynamicClient, ValidateNamesThePathOfEveryProblem) {
   EXPECT_EQ(problems[2], "/Envelope/Body/addNumbers/b: missing");
 }
 
+TEST(DynamicClient, AnElementsTypeMustNotBeAbstract) {
+  // features.wsdl: drawing/shape is of the abstract type Shape, which Polygon extends.
+  dynamic_client c{std::string(lather::test::source_dir) + "/tests/wsdl/data/features.wsdl"};
+  const std::string head =
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body>)"
+      R"(<t:drawing xmlns:t="urn:features" xmlns:x="http://www.w3.org/2001/XMLSchema-instance">)";
+  const std::string tail = "</t:drawing></e:Body></e:Envelope>";
+  const std::string shape = R"(id="1"><t:name>n</t:name><t:rgb>1</t:rgb>)";
+  EXPECT_EQ(c.validate(head + R"(<t:shape x:type="t:Polygon" )" + shape +
+                       "<t:side>1</t:side></t:shape>" + tail),
+            std::vector<std::string>{});
+  EXPECT_EQ(c.validate(head + R"(<t:shape x:type="t:Shape" )" + shape + "</t:shape>" + tail),
+            std::vector<std::string>{"/Envelope/Body/drawing/shape: xsi:type Shape names an "
+                                     "abstract type: an element's type must be a concrete one"});
+  EXPECT_EQ(c.validate(head + "<t:shape " + shape + "</t:shape>" + tail),
+            std::vector<std::string>{"/Envelope/Body/drawing/shape: the declared type Shape is "
+                                     "abstract: an xsi:type naming a concrete type is required"});
+}
+
 TEST(DynamicClient, BadInputNamesPathTypeAndNearNames) {
   dynamic_client c{interop_wsdl};
   try {

@@ -639,6 +639,7 @@ TEST(WsdlGenerate, PolymorphismMixedContentAndWidenedChoices) {
            "std::vector<std::shared_ptr<::g::A>> as{};",
            "virtual ~A() = default;",  // the dynamic type of an A& names the xsi:type
            "using derived = lather::types<::g::B>;",
+           "static constexpr bool abstract = true;",  // A's meta: no element of type A
            "lather::bind::any_type mixed{};",
            // an optional and a repeated alternative: a repeated choice; both int, by position
            "std::vector<std::variant<std::int32_t, std::int32_t>> xOry{};",

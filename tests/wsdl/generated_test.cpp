@@ -5,10 +5,14 @@
 
 #include <limits>
 
+#include "../service/local_server.hpp"
+#include "../support/xml_query.hpp"
+#include "features/Features.hpp"
 #include "features/features_2.hpp"  // the namespace's header (Features.hpp: the port type)
 #include "interop/interop.hpp"
 #include "lather/bind/bind.hpp"
 #include "lather/bind/describe.hpp"
+#include "lather/http/client.hpp"
 #include "lather/perf/types.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
@@ -278,6 +282,13 @@ TEST(WsdlGenerated, DerivedTypesReadAndWriteTheirBasesFieldsFirst) {
        R"(x:type="Circle" id="1"><name/><rgb>1</rgb></shape></drawing>)",
        "/drawing/shape[1]: xsi:type {urn:features}Circle names a type with no binding (expected "
        "{urn:features}Shape or a registered derived type)"},
+      // abstract Shape: named by xsi:type, or declared without one (XSD cvc-elt 4.3)
+      {R"(<drawing xmlns="urn:features"><shape xmlns:x="http://www.w3.org/2001/XMLSchema-instance" )"
+       R"(x:type="Shape" id="1"><name/><rgb>1</rgb></shape></drawing>)",
+       "/drawing/shape[1]: xsi:type {urn:features}Shape names an abstract type: an element's type "
+       "must be a concrete one"},
+      {R"(<drawing xmlns="urn:features"><shape id="1"><name/><rgb>1</rgb></shape></drawing>)",
+       "/drawing/shape[1]: the declared type Shape is abstract: an xsi:type is required"},
       // the restriction has no 'b'
       {R"(<drawing xmlns="urn:features"><shape xmlns:x="http://www.w3.org/2001/XMLSchema-instance" )"
        R"(x:type="Polygon" id="1"><name/><rgb>1</rgb><side>1</side></shape><trimmed><a/><b>1</b>)"
@@ -289,6 +300,70 @@ TEST(WsdlGenerated, DerivedTypesReadAndWriteTheirBasesFieldsFirst) {
     const lather::bind::error_info err = from_xml(doc, v);
     EXPECT_TRUE(err) << doc;
     EXPECT_EQ(err.message, message) << doc;
+  }
+  // A tolerant reader keeps an untyped Shape as a Shape.
+  lather::xml::reader r;
+  r.reset(R"(<drawing xmlns="urn:features"><shape id="1"><name>n</name><rgb>1</rgb></shape>)"
+          R"(</drawing>)");
+  ASSERT_EQ(r.next(), lather::xml::token::start_element);
+  lather::bind::read_options keep;
+  keep.keep_abstract_without_xsi_type = true;
+  featuresgen::drawing v;
+  const lather::bind::error_info err = lather::bind::read(r, v, keep);
+  ASSERT_FALSE(err) << err.message;
+  ASSERT_EQ(v.shape.size(), 1u);
+  const featuresgen::Shape& s = *v.shape[0];
+  EXPECT_EQ(typeid(s), typeid(featuresgen::Shape));
+  EXPECT_EQ(s.name, "n");
+  EXPECT_TRUE(lather::bind::describe<featuresgen::Shape>().abstract);
+  EXPECT_FALSE(lather::bind::describe<featuresgen::Polygon>().abstract);
+}
+
+// A generated service answers an abstract type where an element's type must be concrete with
+// a Client fault naming it, as any other xsi:type error.
+struct drawing_echo final : featuresgen::FeaturesService {
+  void call(const featuresgen::request&, featuresgen::Node&) override {}
+  void draw(const featuresgen::drawing& in, featuresgen::drawing& out) override { out = in; }
+};
+
+std::string post_draw(const std::string& url, const std::string& shape) {
+  std::string body;
+  lather::http::client c{url};
+  std::pair<std::string_view, std::string_view> headers[] = {
+      {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"urn:draw\""}};
+  const std::string envelope =
+      R"(<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>)"
+      R"(<drawing xmlns="urn:features" xmlns:x="http://www.w3.org/2001/XMLSchema-instance">)" +
+      shape + "</drawing></s:Body></s:Envelope>";
+  c.post(
+      "", headers, [&](lather::xml::output& out) { out.append(envelope); },
+      [&](const lather::http::response_head&, const lather::xml::source_fn& src) {
+        char buf[4096];
+        while (std::size_t n = src(buf, sizeof buf)) body.append(buf, n);
+      });
+  return body;
+}
+
+TEST(WsdlGenerated, AServiceAnswersAnAbstractTypeWithAClientFault) {
+  drawing_echo impl;
+  lather::service svc{"Features", "urn:features"};
+  impl.mount_on(svc);
+  lather_test::local_server server("/features", svc);
+  const std::string url = server.url("/features");
+  const std::string ok = post_draw(url, R"(<shape x:type="Polygon" id="1"><name/><rgb>1</rgb>)"
+                                        R"(<side>1</side></shape>)");
+  EXPECT_FALSE(lather::test::fault_code(ok)) << ok;
+  const std::pair<std::string, std::string> refused[] = {
+      {R"(<shape x:type="Shape" id="1"><name/><rgb>1</rgb></shape>)",
+       "/drawing/shape[1]: xsi:type {urn:features}Shape names an abstract type: an element's type "
+       "must be a concrete one"},
+      {R"(<shape id="1"><name/><rgb>1</rgb></shape>)",
+       "/drawing/shape[1]: the declared type Shape is abstract: an xsi:type is required"},
+  };
+  for (const auto& [shape, reason] : refused) {
+    const std::string fault = post_draw(url, shape);
+    EXPECT_EQ(lather::test::fault_code(fault), "Client") << fault;
+    EXPECT_EQ(lather::test::fault_string(fault), reason) << fault;
   }
 }
 

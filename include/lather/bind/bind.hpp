@@ -156,8 +156,26 @@ bool read_body(read_ctx& c, X& x) {
   }
 }
 
+/// Where a value of type X is about to be read (`named`: an xsi:type named X): false, with the
+/// error, when X is abstract (XSD cvc-elt 4.3), unless read_options keeps one without xsi:type.
+template <class X>
+bool concrete_or_kept(read_ctx& c, bool named) {
+  if constexpr (abstract_type<X>) {
+    if (named) return fail_abstract_xsi_type(c, meta<X>::ns, meta<X>::name);
+    if (std::is_abstract_v<X> || !c.opts.keep_abstract_without_xsi_type)
+      return fail_abstract(c, meta<X>::name);
+  }
+  (void)c, (void)named;
+  return true;
+}
+
 template <class X>
 bool read_complex(read_ctx& c, X& x) {
+  if constexpr (abstract_type<X>) {  // by value: an xsi:type may name only X, which is abstract
+    const xml::attribute* t = scan_xsi(c.r).type;
+    if (t && check_xsi_complex(c, *t, vt_of<X>(), false) == -2) return false;
+    if (!concrete_or_kept<X>(c, t != nullptr)) return false;
+  }
   if constexpr (table_bound<X>) {
     return read_table_value(c, vt_of<X>(), &x);
   } else {
@@ -167,10 +185,12 @@ bool read_complex(read_ctx& c, X& x) {
   }
 }
 
+/// `named`: an xsi:type named D.
 template <class B, class P, class D>
-bool read_derived(read_ctx& c, P& p) {
+bool read_derived(read_ctx& c, P& p, bool named) {
+  if (!concrete_or_kept<D>(c, named)) return false;
   if constexpr (std::is_abstract_v<D>) {
-    return fail_abstract(c, meta<D>::name);
+    return false;  // not reached: concrete_or_kept refuses it
   } else {
     // Reuse the existing object when it already has the right dynamic type.
     B* current = p.get();
@@ -194,14 +214,15 @@ template <class P>
 bool read_pointer(read_ctx& c, P& p) {
   using B = typename P::element_type;
   int k = -1;
-  if (const xml::attribute* t = scan_xsi(c.r).type) {
+  const xml::attribute* t = scan_xsi(c.r).type;
+  if (t) {
     k = check_xsi_complex(c, *t, vt_of<B>(), true);
     if (k == -2) return false;
   }
   return [&]<class... Ds>(types<Ds...>) {
-    using fn = bool (*)(read_ctx&, P&);
+    using fn = bool (*)(read_ctx&, P&, bool);
     static constexpr fn table[] = {&read_derived<B, P, B>, &read_derived<B, P, Ds>...};
-    return table[k + 1](c, p);
+    return table[k + 1](c, p, t != nullptr);
   }(derived_types_of<B>{});
 }
 

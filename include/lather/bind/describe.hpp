@@ -67,7 +67,7 @@ struct type_description {
   describe_fn base;                           ///< xsd:extension base, or nullptr
   std::span<const describe_fn> derived;       ///< meta<T>::derived (direct and indirect)
   std::span<const std::string_view> enum_values;
-  bool abstract;  ///< an abstract C++ class (no element of the type itself)
+  bool abstract;  ///< abstract_type<T>: no element of the type itself
 };
 
 template <class T>
@@ -211,10 +211,10 @@ struct description_of<T> {
   }
   (std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(own_fields_of<T>)>>>{});
   static constexpr type_description value = {
-      meta<T>::name,        meta<T>::ns,           kind_of<T>(),
-      anonymous_type<T>(),  type_form<T>(),        fields,
-      base_describer<T>(),  derived_describers<T>, {},
-      std::is_abstract_v<T>};
+      meta<T>::name,       meta<T>::ns,           kind_of<T>(),
+      anonymous_type<T>(), type_form<T>(),        fields,
+      base_describer<T>(), derived_describers<T>, {},
+      abstract_type<T>};
 };
 
 }  // namespace detail

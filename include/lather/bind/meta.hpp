@@ -17,6 +17,9 @@
 //   using base = B  xsd:extension of B (B's fields come first; xsi:type polymorphism)
 //   using derived = lather::types<D1, D2>   types an xsi:type may name where B is expected
 //   encoding        lather::bind::encoding::soap: an RPC/encoded message (soap/encoded.hpp)
+//   abstract        true: XSD abstract="true" (as an abstract C++ class is): no element may
+//                   have it as its type, so where it is declared an xsi:type must name a
+//                   concrete derived type (lather-wsdl2cpp says it for abstract types)
 //   schema_only     true: every type T reaches maps to XML Schema (no maps, no arrays of
 //                   arrays), so a service's WSDL generator takes it without checking each at
 //                   compile time (lather-wsdl2cpp says it for every struct)
@@ -537,6 +540,17 @@ inline constexpr encoding encoding_of = [] {
     return encoding{meta<T>::encoding};
   else
     return encoding::literal;
+}();
+
+/// Whether T is an abstract complex type: meta<T>::abstract, or an abstract C++ class. No
+/// element's type may be one (XSD cvc-elt 4.3, cvc-type 2): a reader refuses an xsi:type that
+/// names T, and T where it is declared without an xsi:type (read_options says when to keep it).
+template <class T>
+inline constexpr bool abstract_type = [] {
+  if constexpr (requires { meta<T>::abstract; })
+    return std::is_abstract_v<T> || bool{meta<T>::abstract};
+  else
+    return std::is_abstract_v<T>;
 }();
 
 /// XSD type name and namespace of a bound type (xsd namespace for built-ins).

@@ -938,7 +938,7 @@ template <class T>
 consteval bind::detail::table_type_info type_info(std::size_t own) {
   return {bind::detail::base_describer<T>(), bind::detail::derived_describers<T>,
           static_cast<std::uint32_t>(own),   bind::detail::type_form<T>(),
-          bind::detail::anonymous_type<T>(), std::is_abstract_v<T>};
+          bind::detail::anonymous_type<T>(), abstract_type<T>};
 }
 
 /// What vt_of<T>() returns, with the fields it points to: one constant, not two (complex()

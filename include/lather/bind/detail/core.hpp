@@ -26,6 +26,11 @@ struct read_options {
   /// Skip child elements the type does not declare instead of failing (attributes the type
   /// does not declare are always ignored).
   bool skip_unknown_elements = false;
+  /// An element whose declared type is abstract (meta<T>::abstract) and that carries no
+  /// xsi:type is an error, as XSD has it; true reads it as the declared type (for a client
+  /// that tolerates a peer leaving xsi:type out). An xsi:type that names an abstract type is
+  /// an error either way, and so is a missing one where the type is an abstract C++ class.
+  bool keep_abstract_without_xsi_type = false;
   /// Nesting of complex values (recursive types); beyond it errc::limit_exceeded.
   std::uint32_t max_depth = 256;
   /// Occurrences of one repeated element beyond which errc::limit_exceeded (a cap on memory
@@ -351,6 +356,8 @@ void push_field_segment(read_ctx& c, const field_match& f, std::uint32_t count, 
 bool fail_enum(read_ctx& c, std::string_view text, std::string_view type_name);
 /// No xsi:type where the declared type is abstract.
 bool fail_abstract(read_ctx& c, std::string_view type_name);
+/// An xsi:type that names an abstract type.
+bool fail_abstract_xsi_type(read_ctx& c, std::string_view type_ns, std::string_view type_name);
 
 // ---- xsd:any (src/bind/any.cpp) ----
 
