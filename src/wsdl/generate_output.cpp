@@ -85,6 +85,7 @@ void generator::emit() {
   // Each enumeration's and struct's definition and meta<T>, then the headers made of them.
   std::vector<std::string> enum_bodies(enums_.size()), enum_metas(enums_.size());
   std::vector<std::string> struct_bodies(structs_.size()), struct_metas(structs_.size());
+  std::vector<std::string> struct_late(structs_.size());  // after the header's structs
   std::map<std::string, std::string> forwards;
   for (std::size_t ei = 0; ei < enums_.size(); ++ei) {
     const enum_plan& e = enums_[ei];
@@ -131,24 +132,80 @@ void generator::emit() {
         comparable[i] = false, changed = true;
   }
   std::set<const complex_type*> defined;
+  // What each struct needs complete before it is usable by value: an alternative of its
+  // repeated choice (a vector of variants) that is itself or a struct of its header defined
+  // after it, the item type of a vector defined after it, or what a struct it names needs.
+  // clang instantiates such a variant or vector in an in-class defaulted operator==, an
+  // implicit virtual destructor and a member's `{}`, so a struct that needs any declares its
+  // operator== and destructor, defined after the header's structs, and the members that
+  // need any get no `{}`.
+  std::map<const complex_type*, std::set<const complex_type*>> needs;
+  auto add_needs = [&](const struct_plan& s, const type* d, bool choice,
+                       std::set<const complex_type*>& out) {
+    if (!d || d->kind != type_kind::complex) return;
+    const auto* c = static_cast<const complex_type*>(d);
+    auto open = [&](const complex_type* n) {
+      return n == s.t || (structs_[struct_index_.at(n)].file == s.file && !defined.count(n));
+    };
+    if ((choice || c != s.t) && open(c)) out.insert(c);
+    if (const auto it = needs.find(c); it != needs.end())
+      for (const complex_type* n : it->second)
+        if (open(n)) out.insert(n);
+  };
   for (std::size_t i : order_) {
     const struct_plan& s = structs_[i];
     if (!s.refused.empty()) continue;
     std::string& b = struct_bodies[i];
     b += "struct " + s.name;
     if (s.base) b += " : " + qualified(structs_[struct_index_.at(s.base)].name);
+    std::set<const complex_type*>& need = needs[s.t];
+    add_needs(s, s.base, false, need);
+    std::vector<bool> bare(s.fields.size());  // no `{}`
+    for (std::size_t k = 0; k < s.fields.size(); ++k) {
+      const field_plan& f = s.fields[k];
+      std::set<const complex_type*> field_needs;
+      const bool pointer = f.concrete || (!f.boxed_type.empty() && f.cpp_type == f.boxed_type);
+      for (std::size_t d = f.deps_from; d < f.deps_to && !pointer; ++d)
+        add_needs(s, s.deps[d], f.what == field_plan::kind::choice, field_needs);
+      bare[k] = !field_needs.empty() || later_in_file(s, f, defined);
+      need.insert(field_needs.begin(), field_needs.end());
+    }
+    const bool late = !need.empty();
+    const std::string equal = "bool operator==(const " + s.name + "&, const " + s.name + "&)";
+    if (late && comparable[i]) b = "inline " + equal + ";\n\n" + b;
+    bool dynamic = false;  // a virtual destructor: of its own or of its base's
+    for (const struct_plan* h = &s; h && !dynamic;
+         h = h->base ? &structs_[struct_index_.at(h->base)] : nullptr)
+      dynamic = !h->derived.empty();
     std::string special;
-    if (!s.derived.empty())  // xsi:type: the dynamic type of a Base& must be known
+    // xsi:type: the dynamic type of a Base& must be known. A destructor declared here, to be
+    // defined later, takes the copies and moves away unless they are declared too.
+    if (!s.derived.empty() || (late && dynamic))
       special = "  " + s.name + "() = default;\n  " + s.name + "(const " + s.name +
                 "&) = default;\n  " + s.name + "(" + s.name + "&&) = default;\n  " + s.name +
                 "& operator=(const " + s.name + "&) = default;\n  " + s.name + "& operator=(" +
-                s.name + "&&) = default;\n  virtual ~" + s.name + "() = default;\n";
+                s.name + "&&) = default;\n  " +
+                (!late               ? "virtual ~" + s.name + "() = default;\n"
+                 : s.derived.empty() ? "~" + s.name + "() override;\n"
+                                     : "virtual ~" + s.name + "();\n");
+    if (late && dynamic) struct_late[i] += "inline " + s.name + "::~" + s.name + "() = default;\n";
     b += " {\n" + special;
-    for (const field_plan& f : s.fields)
-      b += "  " + f.cpp_type + " " + f.member + (later_in_file(s, f, defined) ? ";\n" : "{};\n");
+    for (std::size_t k = 0; k < s.fields.size(); ++k)
+      b += "  " + s.fields[k].cpp_type + " " + s.fields[k].member + (bare[k] ? ";\n" : "{};\n");
     defined.insert(s.t);
-    if (comparable[i])
-      b += "  friend bool operator==(const " + s.name + "&, const " + s.name + "&) = default;\n";
+    if (comparable[i] && !late) b += "  friend " + equal + " = default;\n";
+    if (comparable[i] && late) {  // as the defaulted one: the base, then each member
+      std::string terms;
+      if (s.base) {
+        const std::string base = qualified(structs_[struct_index_.at(s.base)].name);
+        terms = "static_cast<const " + base + "&>(a) == static_cast<const " + base + "&>(b)";
+      }
+      for (const field_plan& f : s.fields)
+        terms += (terms.empty() ? "" : " && ") + ("a." + f.member + " == b." + f.member);
+      struct_late[i] += "inline bool operator==(const " + s.name + "& a, const " + s.name +
+                        "& b) {\n  return " + terms + ";\n}\n";
+    }
+    if (!struct_late[i].empty()) struct_late[i] += "\n";
     b += "};\n\n";
     std::string& mt = struct_metas[i];
     mt += meta_head(s.name, "T", s.xml_name, s.ns, s.anonymous);
@@ -210,7 +267,7 @@ void generator::emit() {
   // them) of `file`, with the declarations of all its structs, including `incs`.
   auto header = [&](const std::string& name, const std::string& file, const std::string& comment,
                     const std::vector<std::size_t>& items, const std::set<std::string>& incs) {
-    std::string body, meta;
+    std::string body, meta, late;
     for (std::size_t id : items)
       if (id >= structs_.size()) {
         body += enum_bodies[id - structs_.size()];
@@ -220,6 +277,7 @@ void generator::emit() {
     for (std::size_t id : items)
       if (id < structs_.size()) {
         body += struct_bodies[id];
+        late += struct_late[id];
         meta += struct_metas[id];
         // An operation's message: its table is defined in a code_<k>.cpp
         // (LATHER_MESSAGE_TYPE_DEFINE), declared wherever the type is.
@@ -243,7 +301,7 @@ void generator::emit() {
     for (const std::string& inc : incs) text += "#include \"" + inc + "\"\n";
     text += "\nnamespace " + o_.cpp_namespace + " {\n\n" + forwards[file];
     if (!forwards[file].empty()) text += "\n";
-    text += body + "}  // namespace " + o_.cpp_namespace + "\n\n" + meta;
+    text += body + late + "}  // namespace " + o_.cpp_namespace + "\n\n" + meta;
     while (text.size() > 1 && text[text.size() - 1] == '\n' && text[text.size() - 2] == '\n')
       text.pop_back();
     result_.files.push_back({name, std::move(text)});
