@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 
 #include "lather/bind/table.hpp"
 #include "lather/bind/table_ref.hpp"
@@ -108,34 +109,45 @@ void write_table_member(xml::writer& w, const field_match& f, const complex_vt& 
   });
 }
 
+namespace {
+// Calls f with a zero unsigned integer of an enumeration's width `size` (1, 2, 4 or 8 bytes):
+// the one place that turns the width into a type, for storing and loading a value.
+template <class F>
+decltype(auto) with_enum_width(std::uint8_t size, F f) {
+  switch (size) {
+    case 1:
+      return f(std::uint8_t{});
+    case 2:
+      return f(std::uint16_t{});
+    case 4:
+      return f(std::uint32_t{});
+    default:
+      return f(std::uint64_t{});
+  }
+}
+// The value i into an object of E at `out`, in E's own width (its bytes, as memcpy copies them).
+void store_enum_index(void* out, std::uint32_t i, const enum_codec& e) {
+  with_enum_width(e.size, [&](auto u) {
+    u = static_cast<decltype(u)>(i);
+    std::memcpy(out, &u, sizeof u);
+  });
+}
+// The value of an object of E at `value`, sign-extended where E's underlying type is signed.
+long long load_enum_value(const void* value, const enum_codec& e) {
+  return with_enum_width(e.size, [&](auto u) -> long long {
+    std::memcpy(&u, value, sizeof u);
+    return e.is_signed ? static_cast<long long>(static_cast<std::make_signed_t<decltype(u)>>(u))
+                       : static_cast<long long>(u);
+  });
+}
+}  // namespace
+
 errc parse_enum_value(std::string_view text, void* out, const enum_codec& e) {
   if (e.parse != nullptr) return e.parse(text, out);
   text = trim_space(text);
   for (std::uint32_t i = 0; i < e.count; ++i) {
     if (e.names[i] != text) continue;
-    // The value i in E's own width (an object of E: its bytes, as memcpy copies them).
-    switch (e.size) {
-      case 1: {
-        const auto v = static_cast<std::uint8_t>(i);
-        std::memcpy(out, &v, 1);
-        break;
-      }
-      case 2: {
-        const auto v = static_cast<std::uint16_t>(i);
-        std::memcpy(out, &v, 2);
-        break;
-      }
-      case 4: {
-        const auto v = static_cast<std::uint32_t>(i);
-        std::memcpy(out, &v, 4);
-        break;
-      }
-      default: {
-        const auto v = static_cast<std::uint64_t>(i);
-        std::memcpy(out, &v, 8);
-        break;
-      }
-    }
+    store_enum_index(out, i, e);
     return errc::ok;
   }
   return errc::unknown_enum;
@@ -143,33 +155,7 @@ errc parse_enum_value(std::string_view text, void* out, const enum_codec& e) {
 
 std::string_view enum_value_text(const void* value, const enum_codec& e) {
   if (e.text != nullptr) return e.text(value);
-  long long v;
-  switch (e.size) {
-    case 1: {
-      std::uint8_t u;
-      std::memcpy(&u, value, 1);
-      v = e.is_signed ? static_cast<std::int8_t>(u) : u;
-      break;
-    }
-    case 2: {
-      std::uint16_t u;
-      std::memcpy(&u, value, 2);
-      v = e.is_signed ? static_cast<std::int16_t>(u) : u;
-      break;
-    }
-    case 4: {
-      std::uint32_t u;
-      std::memcpy(&u, value, 4);
-      v = e.is_signed ? static_cast<std::int32_t>(u) : static_cast<long long>(u);
-      break;
-    }
-    default: {
-      std::uint64_t u;
-      std::memcpy(&u, value, 8);
-      v = static_cast<long long>(u);
-      break;
-    }
-  }
+  const long long v = load_enum_value(value, e);
   if (v >= 0 && static_cast<unsigned long long>(v) < e.count) return e.names[v];
   throw_unknown_enum(v, e.name);
 }

@@ -510,13 +510,9 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
   const std::string t = qualified(s.name), id = std::to_string(k);
   std::string names, list;
   std::size_t choices = 0, base_fields = 0;
-  bool base_text = false;
   if (extension)
     for (const complex_type* b = s.base; b; b = structs_[struct_index_.at(b)].base)
-      for (const field_plan& f : structs_[struct_index_.at(b)].fields) {
-        ++base_fields;
-        base_text = base_text || f.what == field_plan::kind::text;
-      }
+      base_fields += structs_[struct_index_.at(b)].fields.size();
   for (const struct_plan* level : table_levels(s, extension)) {
     const std::string ns = quote(level->ns);
     const char* inherited = level == &s ? "" : ".inherited()";
@@ -552,7 +548,7 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
   }
   if (extension)
     return names + "constexpr auto fields_" + id + " = extension(" + quote(s.ns) + ", " +
-           std::to_string(base_fields) + ", " + (base_text ? "true" : "false") + list + ");\n";
+           std::to_string(base_fields) + list + ");\n";
   return names + "constexpr auto fields_" + id + " = fields(" + quote(s.ns) + list + ");\n";
 }
 

@@ -754,10 +754,10 @@ constexpr auto fee1 = fields(tt::other, TT_AMOUNT(tt::fee<1>, TT_INHERITED), TT_
 constexpr auto kit1 = TT_KIT(1);
 // K = 2: extensions.
 constexpr auto item2 = fields(tt::ns, TT_ITEM(tt::item<2>, ));
-constexpr auto part2 = extension(tt::other, 5, false, TT_PART(tt::part<2>, ));
-constexpr auto bolt2 = extension(tt::ns, 8, false, TT_BOLT(tt::bolt<2>));
+constexpr auto part2 = extension(tt::other, 5, TT_PART(tt::part<2>, ));
+constexpr auto bolt2 = extension(tt::ns, 8, TT_BOLT(tt::bolt<2>));
 constexpr auto amount2 = fields(tt::ns, TT_AMOUNT(tt::amount<2>, ));
-constexpr auto fee2 = extension(tt::other, 2, true, TT_FEE(tt::fee<2>));
+constexpr auto fee2 = extension(tt::other, 2, TT_FEE(tt::fee<2>));
 constexpr auto kit2 = TT_KIT(2);
 }  // namespace
 LATHER_BIND_TABLE_DEFINE(item1, tt::item<1>)

@@ -757,9 +757,8 @@ struct field_table {
   std::array<bind::detail::field_match, N> match;
   std::size_t inherited = 0;
   /// An extension's table (extension()): how many fields its base's view has, not repeated
-  /// here, and whether the base has simple content.
+  /// here.
   std::size_t base_fields = 0;
-  bool base_text = false;
   /// Some field has something to reset after a complete read (field_match::resets): the table
   /// has a complex_vt::finalize.
   bool resets = false;
@@ -890,22 +889,21 @@ namespace detail {
 // Not constexpr on purpose, as inherited_fields_come_first.
 inline void an_extension_repeats_no_base_field() {}
 template <std::size_t N>
-constexpr field_table<N> with_base(field_table<N> t, std::size_t base_fields, bool base_text) {
+constexpr field_table<N> with_base(field_table<N> t, std::size_t base_fields) {
   if (t.inherited != 0) an_extension_repeats_no_base_field();
   t.base_fields = base_fields;
-  t.base_text = base_text;
   return t;
 }
 }  // namespace detail
 
 /// The fields of a type derived by extension from a table-bound base, its own only (`f` as
-/// fields() takes them): the base's view (`base_fields` fields, its bases' included; `base_text`:
-/// it has simple content) is not repeated. LATHER_BIND_TABLE_DEFINE_EXTENSION binds it: the
+/// fields() takes them): the base's view (`base_fields` fields, its bases' included) is not
+/// repeated. LATHER_BIND_TABLE_DEFINE_EXTENSION binds it: the
 /// run-time view puts the base's fields first, as XSD extension orders them.
 template <class... F>
 consteval field_table<sizeof...(F)> extension(std::string_view type_ns, std::size_t base_fields,
-                                              bool base_text, F... f) {
-  return detail::with_base(fields(type_ns, f...), base_fields, base_text);
+                                              F... f) {
+  return detail::with_base(fields(type_ns, f...), base_fields);
 }
 
 namespace detail {
