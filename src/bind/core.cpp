@@ -364,6 +364,14 @@ bool read_simple_with(read_ctx& c, std::string_view type_name, const field_match
 
 bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_name,
                  const field_match* fm) {
+  // A field with facets (never read whole: fields() leaves it here) is told apart before the
+  // parse, where fm is at hand anyway: the others keep nothing more across it.
+  if (fm != nullptr && fm->has_facets) [[unlikely]]
+    return read_simple_with(c, type_name, fm, [&](std::string_view text) {
+      const errc e = parse(text, out, c.r);
+      if (e != errc::ok || check_facets(c, *fm, text)) return e;
+      return errc::facet_violation;  // recorded: fail_simple does not record it again
+    });
   return read_simple_with(c, type_name, fm,
                           [&](std::string_view text) { return parse(text, out, c.r); });
 }
@@ -374,6 +382,7 @@ bool read_enum_simple(read_ctx& c, const enum_codec& e, void* out, const field_m
 }
 
 bool fail_simple(read_ctx& c, errc e, std::string_view text, std::string_view type_name) {
+  if (e == errc::facet_violation) return false;  // check_facets recorded it
   if (e == errc::unknown_enum) return fail_enum(c, text, type_name);
   return fail_value(c, e, text, type_name);
 }

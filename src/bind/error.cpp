@@ -41,6 +41,8 @@ const char* describe(errc e) noexcept {
       return "XML error";
     case errc::limit_exceeded:
       return "binding limit exceeded";
+    case errc::facet_violation:
+      return "value outside its type's facets";
   }
   return "unknown bind error";
 }

@@ -201,7 +201,7 @@ void finalize_enum_field(void* obj, std::uint32_t count, const field_match& f) {
   void* member = member_of(obj, f);
   r.slot(member, count, slot_op::trim);  // a plain value absent: E{}
   if (count == 0 && r.plain && f.has_default)
-    (void)parse_enum_value(f.default_value, member, *r.enumeration);
+    (void)parse_enum_value(f.default_text(), member, *r.enumeration);
 }
 
 errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l) {

@@ -427,13 +427,14 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
   for (const auto& [m, files] : files_naming)
     if (files > 1) shared.insert(m);
   for (std::size_t k = 0; k < n; ++k) {
-    std::string body = k == 0 ? enums : "", tables;
+    std::string body = k == 0 ? enums : "", tables, facet_constants;
+    std::map<std::string, std::string> facets;
     std::size_t table = 0;
     for (std::size_t i = share(k).first; i < share(k).second; ++i) {
       const struct_plan& s = structs_[emitted_[i]];
       if (literal(s)) {
         const bool extension = table_extension(s);
-        tables += bind_table(s, ++table, extension, shared);
+        tables += bind_table(s, ++table, extension, shared, facets, facet_constants);
         body += std::string(extension ? "LATHER_BIND_TABLE_DEFINE_EXTENSION"
                                       : "LATHER_BIND_TABLE_DEFINE") +
                 "(fields_" + std::to_string(table) + ", " + qualified(s.name) + ")\n";
@@ -462,7 +463,7 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
                             : "// Member types the tables of other code files name too: their "
                               "codecs shared, one copy in the program.\nnamespace lather_shared "
                               "= ::lather::bind::table;\n") +
-            tables + "}  // namespace\n\n" + body;
+            facet_constants + tables + "}  // namespace\n\n" + body;
       parts.push_back({{"<cstddef>", "\"lather/bind/table.hpp\"", "\"lather/service/service.hpp\"",
                         "\"" + describe_header_ + "\""},
                        std::move(body)});
@@ -506,7 +507,38 @@ std::vector<const struct_plan*> generator::table_levels(const struct_plan& s,
 /// A member type in `shared` names the codec the code files share (lather_shared::element<M>),
 /// any other the file's own (element<M>).
 std::string generator::bind_table(const struct_plan& s, std::size_t k, bool extension,
-                                  const std::set<std::string>& shared) const {
+                                  const std::set<std::string>& shared,
+                                  std::map<std::string, std::string>& facets,
+                                  std::string& definitions) const {
+  // A field's facets: a constant of the file, one per distinct set.
+  auto facets_name = [&](const facet_plan& p) {
+    auto array = [](const std::vector<std::string>& items) {
+      std::string a;
+      for (const std::string& x : items) a += (a.empty() ? "" : ", ") + quote(x);
+      return a;
+    };
+    std::string key = p.fields + "\n" + array(p.enumeration) + "\n" + array(p.patterns) + "\n" +
+                      (p.default_value ? quote(*p.default_value) : "");
+    auto [it, added] =
+        facets.emplace(std::move(key), "facets_" + std::to_string(facets.size() + 1));
+    if (!added) return it->second;
+    const std::string& name = it->second;
+    std::string init = p.fields;
+    auto field = [&](const std::string& x) { init += (init.empty() ? "" : ", ") + x; };
+    if (!p.enumeration.empty()) {
+      definitions +=
+          "constexpr std::string_view " + name + "_values[] = {" + array(p.enumeration) + "};\n";
+      field(".enumeration = " + name + "_values");
+    }
+    if (!p.patterns.empty()) {
+      definitions +=
+          "constexpr std::string_view " + name + "_patterns[] = {" + array(p.patterns) + "};\n";
+      field(".patterns = " + name + "_patterns");
+    }
+    if (p.default_value) field(".default_value = " + quote(*p.default_value));
+    definitions += "constexpr lather::bind::facets " + name + "{" + init + "};\n";
+    return name;
+  };
   const std::string t = qualified(s.name), id = std::to_string(k);
   std::string names, list;
   std::size_t choices = 0, base_fields = 0;
@@ -544,6 +576,7 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
         }
       }
       list += f.modifiers + inherited;
+      if (!f.facets.empty()) list += ".facets(" + facets_name(f.facets) + ")";
     }
   }
   if (extension)

@@ -4,6 +4,7 @@
 
 #include "generate_names.hpp"
 #include "generator.hpp"
+#include "lather/bind/facets.hpp"
 #include "lather/wsdl/sample.hpp"
 
 namespace lather::wsdl::detail {
@@ -62,6 +63,106 @@ std::string generator::simple_cpp(const simple_type* t, struct_plan& s) {
     if (x->variety == simple_type::variety::list) return simple_cpp(x, s);
   }
   return "std::string";
+}
+
+namespace {
+/// What lather::bind::facets compares for values of the XSD built-in `local`, from its C++
+/// type.
+const char* facet_value_of(std::string_view local) {
+  const std::string_view cpp = builtin_cpp(local);
+  if (local == "IDREFS" || local == "NMTOKENS" || local == "ENTITIES") return "other";  // lists
+  if (cpp == "float" || cpp == "double") return "floating";
+  if (cpp == "lather::xsd::hex_binary") return "hex_binary";
+  if (cpp == "lather::xsd::base64_binary") return "base64_binary";
+  // std::int32_t, std::uint8_t, ..., lather::xsd::integer, positive_integer, ...
+  if (cpp == "lather::xsd::decimal" || cpp.find("int") != std::string_view::npos) return "decimal";
+  if (cpp == "std::string" || cpp == "lather::xsd::normalized_string" ||
+      cpp == "lather::xsd::token" || cpp == "lather::xsd::any_uri")
+    return "string";  // also the built-ins without a C++ type of their own (NCName, gYear, ...)
+  return "other";     // boolean, dates, times, durations, QName
+}
+}  // namespace
+
+facet_plan generator::facets_of(const type* t, const facets* own, const std::string& field) {
+  facet_plan p;
+  if (!t || t->kind != type_kind::simple) return p;
+  // The nearest restriction's value of each facet (`own` first), every step's patterns.
+  std::optional<std::uint64_t> length, min_length, max_length, total, fraction;
+  std::optional<std::string> min_in, max_in, min_ex, max_ex, space;
+  const std::vector<std::string>* enumeration = nullptr;
+  auto merge = [&](const facets& f, const std::string& step) {
+    auto take = [](auto& into, const auto& from) {
+      if (!into && from) into = from;
+    };
+    take(length, f.length);
+    take(min_length, f.min_length);
+    take(max_length, f.max_length);
+    take(total, f.total_digits);
+    take(fraction, f.fraction_digits);
+    take(min_in, f.min_inclusive);
+    take(max_in, f.max_inclusive);
+    take(min_ex, f.min_exclusive);
+    take(max_ex, f.max_exclusive);
+    take(space, f.white_space);
+    if (!enumeration && !f.enumeration.empty()) enumeration = &f.enumeration;
+    if (f.patterns.empty()) return;
+    // A step's patterns are alternatives: all of them run, or the step is not checked.
+    std::string joined;
+    for (const std::string& x : f.patterns) {
+      if (std::string why = lather::bind::pattern_unsupported(x); !why.empty()) {
+        if (noted_patterns_.insert(field + "\n" + x).second)
+          names_.push_back("  note: " + field + ": pattern \"" + x + "\" of " + step +
+                           " is not checked at run time (" + why + ")");
+        return;
+      }
+      joined += (joined.empty() ? "" : "|") + (f.patterns.size() > 1 ? "(" + x + ")" : x);
+    }
+    p.patterns.push_back(std::move(joined));
+  };
+  const auto* x = static_cast<const simple_type*>(t);
+  if (own) merge(*own, x->anonymous() ? "the simple content" : x->name.str());
+  for (; x && !x->builtin; x = x->base) {
+    if (x->variety != simple_type::variety::atomic || enum_index_.count(x)) return {};
+    merge(x->facets, x->anonymous() ? "an anonymous type" : x->name.str());
+  }
+  if (!x) return {};
+  const std::string local = x->name.local;
+  const char* value = facet_value_of(local);
+  std::string f;
+  auto add = [&](const char* name, const std::string& v) {
+    f += (f.empty() ? "." : ", .") + std::string(name) + " = " + v;
+  };
+  auto number = [&](const char* name, const std::optional<std::uint64_t>& n) {
+    if (n) add(name, std::to_string(std::min<std::uint64_t>(*n, lather::bind::no_facet - 1)));
+  };
+  auto text = [&](const char* name, const std::optional<std::string>& v) {
+    if (v) add(name, quote(*v));
+  };
+  number("length", length);
+  number("min_length", min_length);
+  number("max_length", max_length);
+  number("total_digits", total);
+  number("fraction_digits", fraction);
+  text("min_inclusive", min_in);
+  text("max_inclusive", max_in);
+  text("min_exclusive", min_ex);
+  text("max_exclusive", max_ex);
+  if (enumeration) p.enumeration = *enumeration;
+  if (f.empty() && p.enumeration.empty() && p.patterns.empty()) return {};
+  // whiteSpace: the nearest facet's, else the built-in's (string preserves, normalizedString
+  // replaces, the rest collapse); it applies to strings only (the others always collapse).
+  const std::string rule = space && (*space == "replace" || *space == "collapse") ? *space
+                           : space                                                ? "preserve"
+                           : local == "string"                                    ? "preserve"
+                           : local == "normalizedString"                          ? "replace"
+                                                                                  : "collapse";
+  std::string head;
+  if (std::string_view(value) != "string")
+    head = ".value = lather::bind::facet_value::" + std::string(value);
+  else if (rule != "preserve")
+    head = ".space = lather::bind::white_space::" + rule;
+  p.fields = head.empty() ? f : f.empty() ? head : head + ", " + f;
+  return p;
 }
 
 std::string generator::ns_modifier(const std::string& item_ns, const std::string& owner_ns,
@@ -208,6 +309,7 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
   std::string v = value_type(e.type, s, max <= 1, e.where);
   const std::optional<std::string>& dflt = e.default_value ? e.default_value : e.fixed_value;
   f.modifiers = ns_modifier(e.name.ns, s.ns, false);
+  if (!encoded_struct(s)) f.facets = facets_of(e.type, nullptr, s.name + "::" + f.member);
   const std::string fixed = e.fixed_value.value_or("");
   if (max > 1) {
     f.cpp_type = "std::vector<" + (e.nillable ? "lather::nillable<" + v + ">" : v) + ">";
@@ -228,6 +330,7 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
     } else if (dflt) {
       f.cpp_type = v;
       f.modifiers += ".min(0).default_value(" + quote(*dflt) + ")";
+      f.facets.default_value = dflt;
       f.sample = sample_of(e.type, "v." + f.member, *dflt);
     } else {
       f.cpp_type = "std::optional<" + v + ">";
@@ -238,7 +341,10 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
     }
   } else {
     f.cpp_type = e.nillable ? "lather::nillable<" + v + ">" : v;
-    if (dflt) f.modifiers += ".default_value(" + quote(*dflt) + ")";
+    if (dflt) {
+      f.modifiers += ".default_value(" + quote(*dflt) + ")";
+      f.facets.default_value = dflt;
+    }
     f.sample = e.nillable
                    ? "v." + f.member + ".emplace(); " + sample_of(e.type, "*v." + f.member, fixed)
                    : sample_of(e.type, "v." + f.member, fixed);
@@ -495,6 +601,8 @@ void generator::plan_type(struct_plan& s) {
     f.what = field_plan::kind::text;
     f.member = member_name("value", s, used);
     f.cpp_type = simple_cpp(t.text_type, s);
+    if (!encoded_struct(s))
+      f.facets = facets_of(t.text_type, &t.text_facets, s.name + "::" + f.member);
     bool is_enum = false;
     for (const simple_type* x = t.text_type; x; x = x->base)
       is_enum = is_enum || enum_index_.count(x);
@@ -514,6 +622,7 @@ void generator::plan_type(struct_plan& s) {
     f.member = member_name(a.decl->name.local, s, used);
     std::string v = simple_cpp(a.decl->type, s);
     f.modifiers = ns_modifier(a.decl->name.ns, s.ns, true);
+    if (!encoded_struct(s)) f.facets = facets_of(a.decl->type, nullptr, s.name + "::" + f.member);
     const std::optional<std::string>& dflt = a.default_value         ? a.default_value
                                              : a.fixed_value         ? a.fixed_value
                                              : a.decl->default_value ? a.decl->default_value
@@ -526,6 +635,7 @@ void generator::plan_type(struct_plan& s) {
     } else if (dflt) {
       f.cpp_type = v;
       f.modifiers += ".default_value(" + quote(*dflt) + ")";
+      f.facets.default_value = dflt;
       f.sample = sample_of(a.decl->type, "v." + f.member, *dflt);
     } else {
       f.cpp_type = "std::optional<" + v + ">";

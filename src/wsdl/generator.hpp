@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -24,12 +25,22 @@
 
 namespace lather::wsdl::detail {
 
+/// The XSD facets of a field's simple type (lather::bind::facets), merged up its restriction
+/// chain: the table gives the field .facets() of a constant of them.
+struct facet_plan {
+  std::string fields;  ///< the designated initializers before .enumeration ("" if none)
+  std::vector<std::string> enumeration, patterns;
+  std::optional<std::string> default_value;
+  bool empty() const noexcept { return fields.empty() && enumeration.empty() && patterns.empty(); }
+};
+
 struct field_plan {
   enum class kind { element, attribute, text, any, choice } what = kind::element;
   std::string xml_name;
   std::string member;
   std::string cpp_type;
   std::string modifiers;  ///< ".unqualified()", ".min(2)", ...
+  facet_plan facets;      ///< a simple element, attribute or text of a restricted type
   std::vector<std::string> alternatives;
   qname source;  ///< for names.txt
   /// An optional (0..1) struct member that may be boxed (std::shared_ptr) to break recursion.
@@ -139,6 +150,11 @@ class generator {
   /// message reaches).
   bool encoded_struct(const struct_plan& s) const;
   std::string simple_cpp(const simple_type* t, struct_plan& s);
+  /// The facets a value of `t` is checked against (restricted further by `own`, a simple
+  /// content restriction's): none for enumerations (an enum class), lists and unions, and for
+  /// values of rpc/encoded structs. A pattern the matcher cannot run is left out, with a note
+  /// in names.txt (`field`: the field's name there).
+  facet_plan facets_of(const type* t, const facets* own, const std::string& field);
 
   std::string ns_modifier(const std::string& item_ns, const std::string& owner_ns, bool attribute);
 
@@ -267,8 +283,12 @@ class generator {
   /// `shared`: the member types whose codecs are shared by the code files (several files'
   /// tables name them: table::element<M>, one COMDAT copy in the program), the rest local to
   /// the file (LATHER_BIND_TABLE_FILE's element<M>).
+  /// `facets`: the facet constants of the file so far, by their text (bind_table adds the
+  /// ones it names to `definitions`).
   std::string bind_table(const struct_plan& s, std::size_t k, bool extension,
-                         const std::set<std::string>& shared) const;
+                         const std::set<std::string>& shared,
+                         std::map<std::string, std::string>& facets,
+                         std::string& definitions) const;
 
   /// The body: parts= when given, else every part not bound to a header (header_plans()).
   static bool in_body(const part& p, const binding_message& bm);
@@ -374,6 +394,7 @@ class generator {
   std::string faults_file_;
   std::string describe_header_;
   std::set<std::string> type_names_;
+  std::set<std::string> noted_patterns_;              ///< field + pattern: names.txt notes it once
   file_stem_set file_stems_;                          ///< unique whatever the case (macOS, Windows)
   std::map<std::string, std::string> fault_classes_;  ///< {ns}element of a fault -> its class
   /// {ns}element of a soap:headerfault -> its class

@@ -4,6 +4,7 @@
 #include <regex>
 #include <string>
 
+#include "lather/bind/facets.hpp"
 #include "lather/wsdl/sample.hpp"
 #include "wsdl_test_util.hpp"
 
@@ -61,6 +62,8 @@ TEST(WsdlSample, PatternsFromTheCorpusMatch) {
           R"(((0x|0X)[0-9A-Fa-f]*)|([0-9]*))",
           R"([ -~]{8,63})",
           R"([a-zA-Z'\-]*( ?[a-zA-Z'\-]*)*,[A-Z][A-Z](\|[a-zA-Z'\-]*( ?[a-zA-Z'\-]*)*,[A-Z][A-Z])*)",
+          R"([0-9]{1,4}\.[0-9]{1,4}(\.[0-9]{1,4}(\.[0-9]{1,4})?)?)",
+          R"([a-zA-Z0-9]+_[a-zA-Z0-9]+)",
       }) {
     files f;
     auto m = load_text(
@@ -72,7 +75,25 @@ TEST(WsdlSample, PatternsFromTheCorpusMatch) {
     std::string s = sample_of(*m, "T");
     // XSD regexes are anchored; these use only what ECMAScript reads the same way.
     EXPECT_TRUE(std::regex_match(s, std::regex(std::string(p)))) << p << " -> " << s;
+    // And lather's own matcher (read_options::validate_facets) takes the sample.
+    EXPECT_EQ(lather::bind::match_pattern(p, s), 1) << p << " -> " << s;
   }
+}
+
+// A pattern ECMAScript cannot read (\i, \c, class subtraction: ONVIF's QName paths), which
+// lather's matcher runs: the sample matches it.
+TEST(WsdlSample, XsdOnlyPatternsFromTheCorpusMatch) {
+  constexpr std::string_view p =
+      R"((([\i-[:]][\c-[:]]*:)?[\i-[:]][\c-[:]]*)(/([\i-[:]][\c-[:]]*:)?[\i-[:]][\c-[:]]*)*)";
+  files f;
+  auto m =
+      load_text(f, wsdl_with_schema("<xs:simpleType name=\"T\"><xs:restriction base=\"xs:token\">"
+                                    "<xs:pattern value=\"" +
+                                    std::string(p) + "\"/></xs:restriction></xs:simpleType>"));
+  const std::string s = sample_of(*m, "T");
+  EXPECT_EQ(lather::bind::match_pattern(p, s), 1) << s;
+  EXPECT_EQ(lather::bind::match_pattern(p, "tns:a/b"), 1);
+  EXPECT_EQ(lather::bind::match_pattern(p, "a:b:c"), 0);
 }
 
 TEST(WsdlSample, NegationSubtractionAndTextFacets) {

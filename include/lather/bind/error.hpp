@@ -27,6 +27,7 @@ enum class errc : int {
   bad_array,            ///< SOAP-ENC arrayType problem: size mismatch, bad dimensions, offsets
   xml_error,            ///< the XML reader or writer failed (the message says why)
   limit_exceeded,       ///< a binding limit (e.g. items, references) was exceeded
+  facet_violation,      ///< a value outside its type's facets (read_options::validate_facets)
 };
 
 const std::error_category& category() noexcept;

@@ -44,6 +44,7 @@
 
 #include "lather/bind/bind.hpp"
 #include "lather/bind/describe.hpp"
+#include "lather/bind/facets.hpp"
 
 namespace lather::bind::detail {
 
@@ -434,12 +435,15 @@ bool codec<M, Unit>::read_attr(read_ctx& c, void* obj, const xml::attribute* a,
       return true;
     }
     using X = value_type_of<M>;
-    const std::string_view text = a ? a->value : f.default_value;
+    const std::string_view text = a ? a->value : f.default_text();
     X& x = slot_of(m, 0);
     if constexpr (enum_type<X>) {
       const enum_codec& e = enum_codec_ref<X>();
       if (parse_enum_value(text, &x, e) != errc::ok) return fail_enum(c, text, e.name);
     } else {
+      if (f.has_facets && a) [[unlikely]]  // tested here, where f is at hand anyway
+        return read_attribute_with_facets(c, &parse_simple_thunk<X>, &x, text,
+                                          xsd_traits<X>::type_name, f);
       const errc e = xsd_traits<X>::parse(text, x, c.r);
       if (e != errc::ok) return fail_value(c, e, text, xsd_traits<X>::type_name);
     }
@@ -465,9 +469,9 @@ void codec<M, Unit>::finalize(void* obj, std::uint32_t count, const field_match&
     if (count != 0) return;
     if (f.has_default) {
       if constexpr (enum_type<M>) {
-        if (parse_enum_value(f.default_value, &m, enum_codec_ref<M>()) == errc::ok) return;
-      } else if constexpr (requires { xsd_traits<M>::parse(f.default_value, m); }) {
-        if (xsd_traits<M>::parse(f.default_value, m) == errc::ok) return;
+        if (parse_enum_value(f.default_text(), &m, enum_codec_ref<M>()) == errc::ok) return;
+      } else if constexpr (requires { xsd_traits<M>::parse(f.default_text(), m); }) {
+        if (xsd_traits<M>::parse(f.default_text(), m) == errc::ok) return;
       }
     }
     m = M{};
@@ -647,6 +651,9 @@ constinit const field_codec codec<M, Unit>::any_routines =
 // Not constexpr on purpose: reached only while a table is evaluated, where calling it is an
 // error whose message names it (field_match keeps a choice's names where a default would be).
 inline void a_choice_has_no_default() {}
+inline void a_choice_has_no_facets() {}
+inline void facets_come_after_the_default() {}
+inline void the_facets_hold_the_default() {}
 
 }  // namespace lather::bind::detail
 
@@ -705,8 +712,22 @@ struct field {
   consteval field default_value(std::string_view text) const {
     field f = *this;
     if (f.m.alternative_count != 0) bind::detail::a_choice_has_no_default();
+    if (f.m.has_facets) bind::detail::facets_come_after_the_default();
     f.m.has_default = true;
     std::construct_at(&f.m.default_value, text);  // clang 14: not by assignment
+    return f;
+  }
+  /// The XSD facets of the field's type (lather/bind/facets.hpp), checked on read where
+  /// read_options::validate_facets: a simple element, attribute or text field, not a choice.
+  /// After .default_value(), whose text `x` then holds too (x.default_value).
+  consteval field facets(const bind::facets& x) const {
+    field f = *this;
+    if (f.m.alternative_count != 0) bind::detail::a_choice_has_no_facets();
+    if (f.m.has_default && x.default_value != f.m.default_value)
+      bind::detail::the_facets_hold_the_default();
+    f.m.has_facets = true;
+    f.has_leaf = false;  // read through read_simple, which checks them
+    std::construct_at(&f.m.constraints, &x);
     return f;
   }
   /// A field of a base type (they come first): not described as the type's own.

@@ -15,6 +15,7 @@
 
 #include "lather/bind/describe.hpp"
 #include "lather/bind/error.hpp"
+#include "lather/bind/facets.hpp"
 #include "lather/bind/meta.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
@@ -36,6 +37,10 @@ struct read_options {
   /// Occurrences of one repeated element beyond which errc::limit_exceeded (a cap on memory
   /// amplification, independent of maxOccurs).
   std::uint32_t max_occurs = 1u << 24;
+  /// Check the XSD facets of the fields that carry them (a table field's .facets(), which
+  /// lather-wsdl2cpp writes for restricted simple types): a value outside them is
+  /// errc::facet_violation. Off, the facets cost nothing.
+  bool validate_facets = false;
 };
 
 inline constexpr std::string_view xsi_namespace = "http://www.w3.org/2001/XMLSchema-instance";
@@ -110,10 +115,12 @@ struct field_match {
   xml::ncname write_name = xml::ncname(std::string_view{});
   std::string_view ns;
   /// A choice's element names (alternative_count of them), or the default="..." of a field
-  /// with has_default: a choice has no default, so the two share the bytes (default_text()).
+  /// with has_default, or the facets of a field with has_facets (they hold its default): a
+  /// choice has neither, so the three share the bytes (default_text()).
   union {
     const xml::ncname* write_alternatives = nullptr;
     std::string_view default_value;
+    const facets* constraints;
   };
   const field_codec* routines = nullptr;
   std::uint32_t min_occurs = 0;
@@ -141,11 +148,14 @@ struct field_match {
   bool in_type_ns : 1 = false;  ///< tables: ns is the declaring type's namespace
   /// Tables: a pointer member, whose xsi:type may name a derived type (describe_table).
   bool polymorphic : 1 = false;
+  /// Tables: `constraints` are checked where read_options::validate_facets.
+  bool has_facets : 1 = false;
 
   constexpr std::string_view name() const noexcept { return write_name.text(); }
   /// The XSD default of the value ("" if it has none).
   constexpr std::string_view default_text() const noexcept {
-    return has_default ? default_value : std::string_view{};
+    if (!has_default) return {};
+    return has_facets ? constraints->default_value : default_value;
   }
   /// Choice alternative `a`'s element name.
   constexpr std::string_view alternative(std::uint32_t a) const noexcept {
@@ -243,9 +253,17 @@ bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_n
                  const field_match* fm);
 /// The text of a simple element, or the field's default when it is empty.
 inline std::string_view simple_text(std::string_view text, const field_match* fm) noexcept {
-  if (text.empty() && fm != nullptr && fm->has_default) return fm->default_value;
+  if (text.empty() && fm != nullptr && fm->has_default) return fm->default_text();
   return text;
 }
+/// Where read_options::validate_facets: field `f`'s facets (has_facets) checked on `text`, a
+/// value of it as read; false after recording errc::facet_violation. A field without facets
+/// costs a read the test of that bit, before a simple value's parse (read_simple, a table's
+/// read_attr); one with facets is never read whole (read_leaf).
+bool check_facets(read_ctx& c, const field_match& f, std::string_view text);
+/// An attribute's value with facets: parsed by `parse` into `out`, then checked.
+bool read_attribute_with_facets(read_ctx& c, parse_fn parse, void* out, std::string_view text,
+                                std::string_view type_name, const field_match& f);
 /// Record the error of a simple value's parse (unknown_enum or a value error).
 bool fail_simple(read_ctx& c, errc e, std::string_view text, std::string_view type_name);
 /// xsi:type on a simple-typed element: built-in XSD types and the declared type are accepted

@@ -1,0 +1,75 @@
+// lather/bind/facets.hpp — XSD constraining facets that a table field may carry, checked on
+// read when read_options::validate_facets is on (off by default).
+//
+// A field of a restricted simple type keeps the base's C++ type (a maxLength-10 string is a
+// std::string); its facets are a constant next to the table, named by the field:
+//
+//   constexpr lather::bind::facets code_facets{.max_length = 10, .patterns = code_patterns};
+//   element<std::string>("urn:acme", "code", offsetof(acme::Order, code)).facets(code_facets)
+//
+// The checks work on the value's text as it was read (after the XSD whiteSpace rule), so they
+// need no code per type: lengths count characters (octets for hexBinary and base64Binary),
+// bounds, digits and numeric enumerations compare as decimals (or doubles for float and
+// double), patterns are XSD regular expressions (XML Schema part 2, appendix F) run by a small
+// matcher in linear time (match_pattern).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace lather::bind {
+
+/// What the facets of a value compare, from the XSD built-in type its restriction derives from.
+enum class facet_value : std::uint8_t {
+  string,         ///< lengths in characters; enumerations as text (string, anyURI, QName, ...)
+  hex_binary,     ///< lengths in octets
+  base64_binary,  ///< lengths in octets
+  decimal,        ///< decimal and the integer types: bounds, digits, enumerations as numbers
+  floating,       ///< float and double: bounds and enumerations as doubles
+  other,          ///< dates, times, durations, boolean: patterns and enumerations (as text) only
+};
+
+/// The XSD whiteSpace rule applied to the text before it is checked.
+enum class white_space : std::uint8_t { preserve, replace, collapse };
+
+/// A length or digit facet that is absent.
+inline constexpr std::uint32_t no_facet = 0xffffffffu;
+
+/// The facets of one field's type, its restriction chain's merged (the nearest restriction's
+/// value of each facet; the patterns of every step, each of which must match).
+struct facets {
+  facet_value value = facet_value::string;
+  white_space space = white_space::preserve;
+  std::uint32_t length = no_facet, min_length = no_facet, max_length = no_facet;
+  std::uint32_t total_digits = no_facet, fraction_digits = no_facet;
+  /// Lexical bounds, "" where absent.
+  std::string_view min_inclusive{}, max_inclusive{}, min_exclusive{}, max_exclusive{};
+  std::span<const std::string_view> enumeration{};
+  /// XSD regular expressions, one per derivation step (a step's several patterns joined by
+  /// `|`): the whole text must match each.
+  std::span<const std::string_view> patterns{};
+  /// The field's default value, where it has one: the field keeps the facets where it would
+  /// keep its default.
+  std::string_view default_value{};
+};
+
+/// Why `text` (a value's lexical form as read) does not satisfy `f` ("" if it does): the facet
+/// and its value, e.g. `"abcd" is longer than maxLength 3 (4 characters)`. A pattern that
+/// match_pattern cannot run, and a value over the pattern matcher's budget, are not checked:
+/// a value is never refused because of what the matcher does not implement.
+std::string facet_violation(std::string_view text, const facets& f);
+
+/// Whether the XSD regular expression `pattern` can be checked: "" if so, else why not (the
+/// constructs the matcher does not implement: Unicode block escapes \p{IsBlock} other than
+/// IsBasicLatin, or a pattern over its size limit). lather-wsdl2cpp leaves such a pattern out
+/// of a field's facets and says so in names.txt.
+std::string pattern_unsupported(std::string_view pattern);
+
+/// Whether the whole of `text` (UTF-8) matches the XSD regular expression `pattern`: 1 it
+/// does, 0 it does not, -1 not checked (pattern_unsupported, or the text and the pattern
+/// together over the matcher's budget). Each pattern is compiled once, on first use.
+int match_pattern(std::string_view pattern, std::string_view text);
+
+}  // namespace lather::bind
