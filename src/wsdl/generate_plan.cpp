@@ -319,14 +319,14 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
                             e.nillable ? "x.emplace(); " + sample_of(e.type, "*x", fixed)
                                        : sample_of(e.type, "x", fixed));
   } else if (min == 0) {
-    if (e.nillable) {
-      // The binding has one state for both absent and nil here (an empty optional is
-      // written as xsi:nil, valid for a nillable element); names.txt says so.
+    if (e.nillable && !encoded_struct(s)) {
+      // Absent (nullopt), nil (an empty nillable) and a value stay apart.
+      f.cpp_type = "std::optional<lather::nillable<" + v + ">>";
+    } else if (e.nillable) {
+      // SOAP encoding's accessor: omitted and xsi:nil are both null (an empty optional,
+      // written as xsi:nil).
       f.cpp_type = "std::optional<" + v + ">";
       f.modifiers += ".nillable()";
-      names_.push_back("  note: " + s.name + "::" + f.member +
-                       " is minOccurs=0 and nillable: absent and nil are one state (written as "
-                       "xsi:nil)");
     } else if (dflt) {
       f.cpp_type = v;
       f.modifiers += ".min(0).default_value(" + quote(*dflt) + ")";

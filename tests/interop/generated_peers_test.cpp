@@ -53,6 +53,14 @@ interopgen::Struct s1() {
   return s;
 }
 
+// The peers have one state for an absent and a nil note (lather-interop-server answers both
+// with xsi:nil, others with no note): both compare as no note.
+std::vector<interopgen::Struct> without_nil_notes(std::vector<interopgen::Struct> v) {
+  for (interopgen::Struct& s : v)
+    if (s.note && s.note->is_nil()) s.note.reset();
+  return v;
+}
+
 // A peer server on a free loopback port; ready once the port accepts connections.
 struct peer_server {
   std::optional<lather::test::process> proc;
@@ -91,10 +99,10 @@ void call_with_generated_client(const std::string& url) {
     interopgen::Struct s = s1();
     s.count = i;
     s.price = i + 0.5;
-    if (i % 2 != 0) s.note.reset();
+    if (i % 2 != 0) s.note.emplace();  // xsi:nil
     many.value.push_back(std::move(s));
   }
-  EXPECT_EQ(client.echoArray(many).result, many.value);
+  EXPECT_EQ(without_nil_notes(client.echoArray(many).result), without_nil_notes(many.value));
 
   EXPECT_EQ(client.addNumbers({2, 3}).result, 5);
   try {

@@ -124,6 +124,8 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
    <xs:element name="opt" type="xs:int" minOccurs="0"/>
    <xs:element name="many" type="xs:string" minOccurs="1" maxOccurs="5"/>
    <xs:element name="nil" type="xs:string" nillable="true"/>
+   <xs:element name="maybe" type="xs:string" minOccurs="0" nillable="true"/>
+   <xs:element name="nils" type="xs:int" maxOccurs="unbounded" nillable="true"/>
    <xs:element name="plain" type="xs:string" form="unqualified"/>
    <xs:choice><xs:element name="num" type="xs:int"/><xs:element name="word" type="xs:string"/></xs:choice>
    <xs:choice minOccurs="0" maxOccurs="unbounded"><xs:element name="p" type="t:Price"/><xs:element name="d" type="xs:date"/></xs:choice>
@@ -138,6 +140,9 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
            "std::optional<std::int32_t> opt{};",
            "std::vector<std::string> many{};",
            "lather::nillable<std::string> nil{};",
+           // minOccurs="0" and nillable: absent and nil apart
+           "std::optional<lather::nillable<std::string>> maybe{};",
+           "std::vector<lather::nillable<std::int32_t>> nils{};",
            "std::variant<std::int32_t, std::string> numOrword{};",
            "std::vector<std::variant<::g::Price, lather::xsd::date>> pOrd{};",
            "lather::xsd::date_time when{};",
@@ -155,6 +160,10 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
            ", ::g::in)",
            "\"many\", offsetof(::g::in, many)).min(1).max(5)",
            "\"plain\", offsetof(::g::in, plain)).unqualified()",
+           "element<std::optional<lather::nillable<std::string>>>(\"urn:t\", \"maybe\", "
+           "offsetof(::g::in, maybe)),",
+           "element<std::vector<lather::nillable<std::int32_t>>>(\"urn:t\", \"nils\", "
+           "offsetof(::g::in, nils)).min(1)",
            "alternatives<std::variant<std::int32_t, std::string>>({\"num\", \"word\"})",
            "choice<std::variant<std::int32_t, std::string>>(\"urn:t\", offsetof(::g::in, "
            "numOrword)",
@@ -166,6 +175,8 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
     EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
   EXPECT_EQ(t.find("offsetof(::g::in, id)"), std::string::npos) << t;
   EXPECT_NE(t.find("LATHER_BIND_TABLE_DEFINE_EXTENSION(fields_"), std::string::npos) << t;
+  EXPECT_EQ(t.find(".nillable()"), std::string::npos) << t;  // the member types say it
+  EXPECT_EQ(file(r, "names.txt").find("nillable"), std::string::npos) << file(r, "names.txt");
   // Base comes before the struct that holds it by value.
   EXPECT_LT(h.find("struct Base {"), h.find("struct in :"));
 }
@@ -274,7 +285,7 @@ TEST(WsdlGenerate, AnyTypeAndTwoDimensionalArraysInEncodedMessages) {
     xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/"
     xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
  <types><xs:schema targetNamespace="urn:t"><xs:complexType name="S"><xs:all>
-  <xs:element name="v" type="xs:anyType"/></xs:all></xs:complexType>
+  <xs:element name="v" type="xs:anyType"/><xs:element name="n" type="xs:string" minOccurs="0" nillable="true"/></xs:all></xs:complexType>
   <xs:complexType name="G"><xs:complexContent><xs:restriction base="enc:Array">
    <xs:attribute ref="enc:arrayType" wsdl:arrayType="xs:string[,]"/>
   </xs:restriction></xs:complexContent></xs:complexType></xs:schema></types>
@@ -309,7 +320,10 @@ TEST(WsdlGenerate, AnyTypeAndTwoDimensionalArraysInEncodedMessages) {
             std::string::npos)
       << r.skipped[0];
   const std::string& t = file(r, "t.hpp");
-  EXPECT_NE(t.find("struct S {\n  lather::bind::any_type v{};"), std::string::npos) << t;
+  // An encoded accessor omitted and one with xsi:nil are both null: one state.
+  EXPECT_NE(t.find("struct S {\n  lather::bind::any_type v{};\n  std::optional<std::string> n{};"),
+            std::string::npos)
+      << t;
   EXPECT_NE(t.find("struct any {\n  lather::bind::any_type x{};"), std::string::npos) << t;
   EXPECT_NE(t.find("struct grid {\n  lather::soap::multi_array<std::string> g{};"),
             std::string::npos)
@@ -561,6 +575,7 @@ TEST(WsdlGenerate, MockSamplesAndServer) {
    <xs:element name="code" type="t:Code"/>
    <xs:element name="mode" type="t:Mode"/>
    <xs:element name="opt" type="xs:int" minOccurs="0"/>
+   <xs:element name="maybe" type="xs:int" minOccurs="0" nillable="true"/>
    <xs:element name="items" type="xs:int" maxOccurs="unbounded"/>
    <xs:element name="kids" type="t:Kid" minOccurs="0" maxOccurs="unbounded"/>
    <xs:element name="fixed" type="xs:string" fixed="F"/>
@@ -582,6 +597,7 @@ TEST(WsdlGenerate, MockSamplesAndServer) {
        })
     EXPECT_NE(samples.find(want), std::string::npos) << want << "\n" << samples;
   EXPECT_EQ(samples.find("v.opt"), std::string::npos) << "optional members stay empty";
+  EXPECT_EQ(samples.find("v.maybe"), std::string::npos) << "optional members stay empty";
   // No declared element fits the strict wildcard of Ext (UDDI's businessEntityExt): none.
   EXPECT_EQ(samples.find("v.any.resize"), std::string::npos) << samples;
   EXPECT_EQ(samples.find("v.mode"), std::string::npos) << "an enum's first value is its default";

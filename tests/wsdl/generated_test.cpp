@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "../service/local_server.hpp"
+#include "../support/post_envelope.hpp"
 #include "../support/xml_query.hpp"
 #include "features/Features.hpp"
 #include "features/features_2.hpp"  // the namespace's header (Features.hpp: the port type)
@@ -103,16 +104,18 @@ TEST(WsdlGenerated, InteropStructWithOptionalNillableAndRepeatedElements) {
   ASSERT_FALSE(e) << e.message;
   EXPECT_EQ(back, req);
 
-  // minOccurs="0" + nillable: the binding has one state for absent and nil, written as
-  // xsi:nil (valid for the nillable element); an absent tags list stays absent.
+  // minOccurs="0" + nillable: std::optional<lather::nillable<T>>, nil (the first item's note,
+  // xsi:nil) and absent (the second's, nothing) apart; an absent tags list stays absent.
   interopgen::echoArray arr;
   arr.value.resize(2);
+  arr.value[0].note.emplace();
   arr.value[1].tags = {"only"};
   xml = to_xml("urn:interop", "echoArray", arr);
   EXPECT_NE(
       xml.find("note xmlns:ns2=\"http://www.w3.org/2001/XMLSchema-instance\" ns2:nil=\"true\""),
       std::string::npos)
       << xml;
+  EXPECT_EQ(xml.find("<ns1:note"), xml.rfind("<ns1:note")) << xml;    // only the first item's
   EXPECT_EQ(xml.find("<ns1:tags>"), xml.rfind("<ns1:tags>")) << xml;  // only the second item's
   interopgen::echoArray arr_back;
   ASSERT_FALSE(from_xml(xml, arr_back));
@@ -327,21 +330,11 @@ struct drawing_echo final : featuresgen::FeaturesService {
 };
 
 std::string post_draw(const std::string& url, const std::string& shape) {
-  std::string body;
-  lather::http::client c{url};
-  std::pair<std::string_view, std::string_view> headers[] = {
-      {"Content-Type", "text/xml; charset=utf-8"}, {"SOAPAction", "\"urn:draw\""}};
-  const std::string envelope =
+  return lather::test::post_envelope(
+      url, "\"urn:draw\"",
       R"(<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>)"
       R"(<drawing xmlns="urn:features" xmlns:x="http://www.w3.org/2001/XMLSchema-instance">)" +
-      shape + "</drawing></s:Body></s:Envelope>";
-  c.post(
-      "", headers, [&](lather::xml::output& out) { out.append(envelope); },
-      [&](const lather::http::response_head&, const lather::xml::source_fn& src) {
-        char buf[4096];
-        while (std::size_t n = src(buf, sizeof buf)) body.append(buf, n);
-      });
-  return body;
+          shape + "</drawing></s:Body></s:Envelope>");
 }
 
 TEST(WsdlGenerated, AServiceAnswersAnAbstractTypeWithAClientFault) {

@@ -811,9 +811,11 @@ void write_child(xml::writer& w, const T& obj, xml::leaf_namespace& leaves) {
         }
       }
     } else if constexpr (S::is_optional) {
+      // An empty optional<X> of a nillable field is xsi:nil; an empty optional<nillable<X>>
+      // is absent (its engaged, empty nillable is the nil).
       if (m)
         write_slot<T, I>(w, *m, leaves);
-      else if (f.is_nillable)
+      else if constexpr (f.is_nillable && !is_nillable<slot_type<M>>::value)
         write_nil(w, f.ns, names::name);
     } else if constexpr (S::is_pointer) {
       if (m)

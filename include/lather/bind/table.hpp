@@ -326,12 +326,15 @@ const void* table_value_ptr(const Slot& s) {
 
 /// Calls write(value, index) for each occurrence of a table_member, enum_member or
 /// enum_list_member M: each item of a vector with its index from 1, else the one value with 0;
-/// value is nullptr where the occurrence is absent or nil (table_value_ptr).
+/// value is nullptr where the occurrence is absent or nil (table_value_ptr), and an absent
+/// std::optional<nillable<X>> has no occurrence (its nil one is written as xsi:nil).
 template <class M, class Write>
 void for_each_occurrence(const M& m, Write write) {
   if constexpr (shape<M>::is_vector) {
     std::size_t index = 0;
     for (const slot_type<M>& s : m) write(table_value_ptr(s), ++index);
+  } else if constexpr (shape<M>::is_optional && is_nillable<slot_type<M>>::value) {
+    if (m) write(table_value_ptr(*m), 0);
   } else {
     write(table_value_ptr(m), 0);
   }
@@ -525,9 +528,10 @@ void codec<M, Unit>::write(xml::writer& w, const void* obj, const field_match& f
       }
     }
   } else if constexpr (S::is_optional) {
+    // An empty optional<nillable<X>> is absent (as write_child).
     if (m)
       write_table_slot<Unit>(w, *m, f, leaves);
-    else if (f.nillable)
+    else if (!is_nillable<slot_type<M>>::value && f.nillable)
       write_nil(w, f.ns, f.write_name);
   } else if constexpr (S::is_pointer) {
     if (m)
