@@ -399,7 +399,7 @@ bool check_xsi_simple(read_ctx& c, const xml::attribute& type, std::string_view 
 }
 
 int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt& declared,
-                      bool polymorphic) {
+                      bool polymorphic, bool keeps_unknown) {
   resolved_qname q;
   if (!resolve_type_qname(c, type, q)) return -2;
   if (same_type(declared, q)) return -1;
@@ -421,6 +421,7 @@ int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt&
     for (const complex_vt* d : a->derived())
       if (same_type(*d, q)) known = true;
   }
+  if (!known && polymorphic && keeps_unknown && c.opts.keep_unknown_subtypes) return -3;
   if (known) {
     fail(c, errc::bad_xsi_type,
          cat({"xsi:type ", type_label(q.ns, q.local), " is not ",

@@ -122,9 +122,11 @@ value value_reader::element_in_scope(const type& declared, const std::string& pa
   const type* t = &declared;
   std::string derived_name;
   const type* by_xsi_type = nullptr;  // the type an xsi:type names
+  std::string unknown_type;           // an xsi:type the contract does not define
   if (const xml::attribute* xt = r_.find_attribute(xsi, "type")) {
     const type* named = resolve_type(xt->value);
     by_xsi_type = named;
+    if (!named) unknown_type = std::string(xt->value);
     // A base of the declared type (soapenc:Array for an ArrayOfT) says less than the schema.
     if (named && !named->anonymous() &&
         tm_.derived(*named, "{" + declared.name.ns + "}" + declared.name.local))
@@ -152,7 +154,13 @@ value value_reader::element_in_scope(const type& declared, const std::string& pa
     return x && x->kind == type_kind::complex && static_cast<const complex_type*>(x)->abstract;
   };
   const auto concrete = [&] {
-    if (abstract(by_xsi_type))
+    // A subtype the server added (the typed bindings keep it as bind::unknown_subtype where
+    // read_options::keep_unknown_subtypes): read as the declared type, its own content listed.
+    if (!unknown_type.empty() && declared.kind == type_kind::complex && !declared.builtin)
+      problem(path, "xsi:type " + unknown_type +
+                        " names a type the contract does not define: read as " +
+                        type_label(declared));
+    else if (abstract(by_xsi_type))
       problem(path, "xsi:type " + type_label(*by_xsi_type) +
                         " names an abstract type: an element's type must be a concrete one");
     else if (abstract(t))

@@ -49,6 +49,10 @@ void encoder::append_qname(std::string_view ns, std::string_view local) {
   type_text_ += local;
 }
 
+void encoder::fail_abstract(std::string_view ns, std::string_view local) {
+  bind::detail::throw_abstract_type(ns, local);
+}
+
 void encoder::type_attribute(std::string_view ns, std::string_view local) {
   scratch_.clear();
   const std::string_view prefix = w_.prefix_for(ns);
@@ -139,6 +143,19 @@ decoder::~decoder() {
 
 void decoder::fail(errc code, std::string reason) const {
   detail::fail(code, std::move(reason));
+}
+
+void decoder::fail_abstract(std::string_view ns, std::string_view local) const {
+  const std::error_code ec = bind::make_error_code(bind::errc::bad_xsi_type);
+  const std::string type = detail::cat({"{", ns, "}", local});
+  std::string why =
+      xsi_type_is(ns, local)
+          ? detail::cat({"xsi:type ", type,
+                         " names an abstract type: an element's type must be a concrete one"})
+          : detail::cat({"the declared type ", type,
+                         " is abstract: the encoded binding reads a value as its declared type, "
+                         "and no element may have an abstract one"});
+  throw fault_error{make_fault(ec, why), ec};
 }
 
 void decoder::fail_value(bind::errc code, std::string_view text, std::string_view type_name) const {

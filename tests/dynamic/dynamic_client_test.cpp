@@ -113,6 +113,15 @@ TEST(DynamicClient, AnElementsTypeMustNotBeAbstract) {
   EXPECT_EQ(c.validate(head + "<t:shape " + shape + "</t:shape>" + tail),
             std::vector<std::string>{"/Envelope/Body/drawing/shape: the declared type Shape is "
                                      "abstract: an xsi:type naming a concrete type is required"});
+  // A subtype the contract does not define: read as the declared type, named, its own content
+  // listed.
+  EXPECT_EQ(c.validate(head + R"(<t:shape x:type="t:Circle" )" + shape +
+                       "<t:radius>1</t:radius></t:shape>" + tail),
+            (std::vector<std::string>{
+                "/Envelope/Body/drawing/shape: xsi:type t:Circle names a type the contract does "
+                "not define: read as Shape",
+                "/Envelope/Body/drawing/shape/radius: unexpected element (Shape has no member "
+                "radius)"}));
 }
 
 TEST(DynamicClient, BadInputNamesPathTypeAndNearNames) {

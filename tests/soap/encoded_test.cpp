@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "lather/bind/error.hpp"
 #include "lather/perf/fetch_graph.hpp"
 #include "lather/soap/envelope.hpp"
 #include "lather/soap/style.hpp"
@@ -647,4 +648,55 @@ TEST(SoapEncodedHostile, DeepInlineNestingIsBounded) {
   int n = 0;
   for (auto p = root; p; p = p->parent) ++n;
   EXPECT_EQ(n, 101);
+}
+
+// An abstract type (meta<T>::abstract): the encoded binding reads and writes a value as its
+// declared type, and XSD lets no element have an abstract one (cvc-type 2).
+struct Figure {
+  std::string name;
+};
+template <>
+struct lather::meta<Figure> {
+  static constexpr std::string_view ns = "urn:fetch", name = "Figure";
+  static constexpr auto encoding = lather::bind::encoding::soap;
+  static constexpr bool abstract = true;
+  static constexpr auto fields = std::make_tuple(lather::element("name", &Figure::name));
+};
+
+TEST(SoapEncodedHostile, AnAbstractTypeIsNeitherReadNorWritten) {
+  const std::pair<std::string, std::string> refused[] = {
+      {R"(<return xsi:type="t:Figure"><name>f</name></return>)",
+       "xsi:type {urn:fetch}Figure names an abstract type: an element's type must be a concrete "
+       "one"},
+      {R"(<return><name>f</name></return>)",
+       "the declared type {urn:fetch}Figure is abstract: the encoded binding reads a value as "
+       "its declared type, and no element may have an abstract one"},
+  };
+  for (const auto& [part, reason] : refused) {
+    const std::string doc = body("<t:r>" + part + "</t:r>");
+    for (const soap::fault_error& e :
+         {decode_fault<Figure>(doc), decode_fault<std::shared_ptr<Figure>>(doc)}) {
+      EXPECT_EQ(e.code(), lather::bind::make_error_code(lather::bind::errc::bad_xsi_type));
+      EXPECT_EQ(e.get().code, soap::fault_code::sender);
+      EXPECT_EQ(e.get().reason, reason);
+    }
+  }
+  // nil is no value of the type: read as before.
+  EXPECT_NO_THROW(
+      decode_part<std::shared_ptr<Figure>>(body(R"(<t:r><return xsi:nil="1"/></t:r>)")));
+
+  xml::output out;
+  xml::writer w{out};
+  soap::encoder enc{w};
+  w.start_element("urn:fetch", "r");
+  try {
+    enc.write("", "return", Figure{"f"});
+    ADD_FAILURE() << "written";
+  } catch (const lather::bind::error& e) {
+    EXPECT_EQ(e.info().code, lather::bind::errc::bad_xsi_type);
+    EXPECT_EQ(e.info().message,
+              "the object's type {urn:fetch}Figure is abstract: no element may have it as its "
+              "type, named by xsi:type or not (XSD cvc-type 2); write an object of a concrete "
+              "derived type");
+  }
 }

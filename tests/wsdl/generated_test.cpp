@@ -15,6 +15,7 @@
 #include "lather/bind/describe.hpp"
 #include "lather/http/client.hpp"
 #include "lather/perf/types.hpp"
+#include "lather/service/client.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 #include "perf/types.hpp"
@@ -358,6 +359,60 @@ TEST(WsdlGenerated, AServiceAnswersAnAbstractTypeWithAClientFault) {
     EXPECT_EQ(lather::test::fault_code(fault), "Client") << fault;
     EXPECT_EQ(lather::test::fault_string(fault), reason) << fault;
   }
+}
+
+// A subtype the program has no binding for (a Circle the server added): a service refuses it
+// with a Client fault by default; one that opts in keeps it, and so does the generated client
+// (its default): the element goes back and forth as it was received.
+TEST(WsdlGenerated, AnUnknownSubtypeIsKeptByTheClientAndRefusedByAStrictService) {
+  const std::string circle = R"(<shape x:type="Circle" id="7" unit="mm"><name>c</name>)"
+                             R"(<rgb>1</rgb><radius>2</radius></shape>)";
+  {
+    drawing_echo impl;
+    lather::service svc{"Features", "urn:features"};
+    impl.mount_on(svc);
+    lather_test::local_server server("/features", svc);
+    const std::string fault = post_draw(server.url("/features"), circle);
+    EXPECT_EQ(lather::test::fault_code(fault), "Client") << fault;
+    EXPECT_EQ(lather::test::fault_string(fault),
+              "/drawing/shape[1]: xsi:type {urn:features}Circle names a type with no binding "
+              "(expected {urn:features}Shape or a registered derived type)")
+        << fault;
+  }
+  drawing_echo impl;
+  lather::service_options so;
+  so.read.keep_unknown_subtypes = true;
+  lather::service svc{"Features", "urn:features", so};
+  impl.mount_on(svc);
+  lather_test::local_server server("/features", svc);
+  const std::string echoed = post_draw(server.url("/features"), circle);
+  EXPECT_FALSE(lather::test::fault_code(echoed)) << echoed;
+
+  // The request holds a Polygon and a Circle, as a client reads them.
+  featuresgen::drawing request;
+  const std::string doc =
+      R"(<drawing xmlns="urn:features" xmlns:x="http://www.w3.org/2001/XMLSchema-instance">)"
+      R"(<shape x:type="Polygon" id="1"><name>p</name><rgb>3</rgb><side>1</side></shape>)" +
+      circle + "</drawing>";
+  lather::xml::reader r;
+  r.reset(doc);
+  ASSERT_EQ(r.next(), lather::xml::token::start_element);
+  lather::bind::error_info e = lather::bind::read(r, request, lather::bind::client_read_options());
+  ASSERT_FALSE(e) << e.message;
+  lather::client http{server.url("/features")};
+  featuresgen::FeaturesClient proxy{http};
+  const featuresgen::drawing response = proxy.draw(request);
+  ASSERT_EQ(response.shape.size(), 2u);
+  using unknown_shape = lather::bind::unknown_subtype<featuresgen::Shape>;
+  const auto* kept = dynamic_cast<const unknown_shape*>(response.shape[1].get());
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->type.ns, "urn:features");
+  EXPECT_EQ(kept->type.local, "Circle");
+  EXPECT_EQ(kept->name, "c");
+  EXPECT_EQ(kept->id, 7);
+  EXPECT_NE(kept->xml.find("radius"), std::string::npos) << kept->xml;
+  EXPECT_EQ(to_xml("urn:features", "drawing", response),
+            to_xml("urn:features", "drawing", request));
 }
 
 }  // namespace

@@ -185,29 +185,43 @@ bool read_complex(read_ctx& c, X& x) {
   }
 }
 
+/// The object `p` points to as a D: reused when it already has that dynamic type, else a new one.
+template <class D, class P>
+D& object_of_type(P& p) {
+  using B = typename P::element_type;
+  B* current = p.get();
+  if (current && typeid(*current) == typeid(D)) return static_cast<D&>(*current);
+  if constexpr (std::is_same_v<P, std::shared_ptr<B>>) {
+    auto d = std::make_shared<D>();
+    D& obj = *d;
+    p = std::move(d);
+    return obj;
+  } else {
+    auto d = std::make_unique<D>();
+    D& obj = *d;
+    p = std::move(d);
+    return obj;
+  }
+}
+
 /// `named`: an xsi:type named D.
 template <class B, class P, class D>
 bool read_derived(read_ctx& c, P& p, bool named) {
   if (!concrete_or_kept<D>(c, named)) return false;
-  if constexpr (std::is_abstract_v<D>) {
+  if constexpr (std::is_abstract_v<D>)
     return false;  // not reached: concrete_or_kept refuses it
-  } else {
-    // Reuse the existing object when it already has the right dynamic type.
-    B* current = p.get();
-    D* obj = (current && typeid(*current) == typeid(D)) ? static_cast<D*>(current) : nullptr;
-    if (!obj) {
-      if constexpr (std::is_same_v<P, std::shared_ptr<B>>) {
-        auto d = std::make_shared<D>();
-        obj = d.get();
-        p = std::move(d);
-      } else {
-        auto d = std::make_unique<D>();
-        obj = d.get();
-        p = std::move(d);
-      }
-    }
-    return read_body(c, *obj);
-  }
+  else
+    return read_body(c, object_of_type<D>(p));
+}
+
+/// An element whose xsi:type names a type with no binding, as an unknown_subtype<B>
+/// (read_options::keep_unknown_subtypes).
+template <class P>
+bool read_unknown(read_ctx& c, P& p, const xml::attribute& type) {
+  using B = typename P::element_type;
+  auto& obj = object_of_type<unknown_subtype<B>>(p);
+  return read_unknown_subtype(c, type, vt_of<B>(), static_cast<B*>(&obj),
+                              static_cast<retained_subtype&>(obj));
 }
 
 template <class P>
@@ -216,8 +230,12 @@ bool read_pointer(read_ctx& c, P& p) {
   int k = -1;
   const xml::attribute* t = scan_xsi(c.r).type;
   if (t) {
-    k = check_xsi_complex(c, *t, vt_of<B>(), true);
-    if (k == -2) return false;
+    k = check_xsi_complex(c, *t, vt_of<B>(), true, keeps_unknown_subtypes<B>);
+    if (k < -1) {
+      if constexpr (keeps_unknown_subtypes<B>)
+        if (k == -3) return read_unknown(c, p, *t);
+      return false;
+    }
   }
   return [&]<class... Ds>(types<Ds...>) {
     using fn = bool (*)(read_ctx&, P&, bool);
@@ -642,6 +660,7 @@ void write_attribute_value(xml::writer& w, std::string_view ns, xml::ncname name
 template <class B, class D, class Name>
 bool write_if_dynamic(xml::writer& w, std::string_view ns, Name local, const B& b) {
   if (typeid(b) != typeid(D)) return false;
+  if constexpr (abstract_type<D>) throw_abstract_type(meta<D>::ns, meta<D>::name);
   w.start_element(ns, local);
   write_xsi_type(w, meta<D>::ns, meta<D>::name);
   write_complex_content(w, static_cast<const D&>(b));
@@ -674,7 +693,12 @@ void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const B&
         bool done = [&]<class... Ds>(types<Ds...>) {
           return (write_if_dynamic<B, Ds>(w, ns, local, b) || ...);
         }(derived_types_of<B>{});
-        if (!done) throw_unregistered_type(meta<B>::name);
+        if (done) return;
+        // An element read with an xsi:type that has no binding: written back as received.
+        if (const auto* kept = dynamic_cast<const retained_subtype*>(&b))
+          write_unknown_subtype(w, ns, name_text(local), *kept);
+        else
+          throw_unregistered_type(meta<B>::name);
       } catch (...) {
         rethrow_in_element(name_text(local));
       }
@@ -701,6 +725,8 @@ void write_present_value(xml::writer& w, std::string_view ns, Name local, const 
     write_simple_text(w, x);
     w.end_element();
   } else if constexpr (complex_type<X>) {
+    // An element of an abstract type is not valid with or without an xsi:type naming it.
+    if constexpr (abstract_type<X>) throw_abstract_type(meta<X>::ns, meta<X>::name);
     w.start_element(ns, local);
     write_complex_content(w, x);
     w.end_element();

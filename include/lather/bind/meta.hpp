@@ -42,6 +42,7 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -119,6 +120,40 @@ struct any_type {
   std::string xml;
   friend bool operator==(const any_type&, const any_type&) = default;
 };
+
+/// What an element keeps when its xsi:type names a type with no binding (a subtype the peer
+/// has and this program has not): the part of unknown_subtype<B> that does not depend on B.
+struct retained_subtype {
+  /// The xsi:type: its namespace and local name (and the prefix it had, for information).
+  xsd::qname type;
+  /// The element as received, as standalone XML (any_type's form). Writing the object writes
+  /// this content back under the member's name, with `type` as its xsi:type.
+  std::string xml;
+  friend bool operator==(const retained_subtype&, const retained_subtype&) = default;
+};
+
+/// A value whose xsi:type names a type with no binding, where a std::shared_ptr<B> (or
+/// std::unique_ptr<B>) member expects a B or a type derived from it (read_options::
+/// keep_unknown_subtypes): a B with B's content read from the element (other elements and
+/// attributes skipped), and the whole element kept (retained_subtype). Written back, the
+/// element is the one received (retained_subtype::xml), whatever B's members hold by then.
+/// Only for a polymorphic B that can be made (an abstract C++ class cannot; a B whose meta
+/// says `abstract` can: this object's type is the peer's, not B).
+template <class B>
+struct unknown_subtype final : B, retained_subtype {
+  friend bool operator==(const unknown_subtype& a,
+                         const unknown_subtype& b) requires std::equality_comparable<B> {
+    return static_cast<const B&>(a) == static_cast<const B&>(b) &&
+           static_cast<const retained_subtype&>(a) == static_cast<const retained_subtype&>(b);
+  }
+};
+
+/// Whether an unknown xsi:type where a pointer to B is expected can be kept as an
+/// unknown_subtype<B>.
+template <class B>
+inline constexpr bool keeps_unknown_subtypes =
+    std::is_polymorphic_v<B> && !std::is_abstract_v<B> && !std::is_final_v<B> &&
+    std::is_default_constructible_v<B>;
 
 // ---- member shapes: how a member type maps to occurrence ----
 

@@ -37,7 +37,9 @@ namespace lather {
 
 struct client_options : http::client_options {
   soap::version version = soap::version::soap11;
-  bind::read_options read{};
+  /// How responses are read: tolerant of a subtype the server added (an xsi:type with no
+  /// binding kept as bind::unknown_subtype; service_options::read is strict by default).
+  bind::read_options read = bind::client_read_options();
   /// Limits of the response's XML reader (as service_options::xml_limits on the server):
   /// receive_sequence of a response larger than max_total_bytes (256 MB) needs it raised or
   /// set to 0.

@@ -173,6 +173,8 @@ class encoder {
   void start(std::string_view ns, std::string_view name);
   void end();
   void type_attribute(std::string_view ns, std::string_view local);
+  /// A value of an abstract type (meta<T>::abstract): no element may have it as its type.
+  [[noreturn]] static void fail_abstract(std::string_view ns, std::string_view local);
   void nil();
   void href(ref_info& ref, const void* object, erased_fn write);
   void array_type_attribute(std::size_t items, std::string_view dims = {});
@@ -271,6 +273,8 @@ class encoder {
       type_attribute(xsd_ns, bind::xsd_traits<T>::type_name);
       bind::xsd_traits<T>::write(v, w_);
     } else if constexpr (encoded_struct<T>) {
+      if constexpr (bind::abstract_type<T>)
+        fail_abstract(lather::meta<T>::ns, lather::meta<T>::name);
       type_attribute(lather::meta<T>::ns, lather::meta<T>::name);
       std::apply(
           [&](const auto&... f) { (write_value({}, f.name, v.*(f.member), depth + 1), ...); },
@@ -434,6 +438,9 @@ class decoder {
   [[noreturn]] void fail(errc code, std::string reason) const;
   [[noreturn]] void fail_type_mismatch(std::uint32_t e) const;
   [[noreturn]] void fail_depth() const;
+  /// An accessor of an abstract declared type (meta<T>::abstract): the encoded binding reads a
+  /// value as its declared type, and no element may have an abstract one (XSD cvc-type 2).
+  [[noreturn]] void fail_abstract(std::string_view ns, std::string_view local) const;
   [[noreturn]] void fail_value(bind::errc code, std::string_view text,
                                std::string_view type_name) const;
   bool is_nil() const;
@@ -559,6 +566,8 @@ class decoder {
         out = T{};
         return skip();
       }
+      if constexpr (bind::abstract_type<T>)
+        fail_abstract(lather::meta<T>::ns, lather::meta<T>::name);
       read_struct(out, std::make_index_sequence<bind::field_count<T>>{});
     } else if constexpr (std::is_same_v<T, bind::any_type>) {
       read_any(out);

@@ -32,6 +32,11 @@ struct read_options {
   /// that tolerates a peer leaving xsi:type out). An xsi:type that names an abstract type is
   /// an error either way, and so is a missing one where the type is an abstract C++ class.
   bool keep_abstract_without_xsi_type = false;
+  /// An xsi:type that names a type with no binding (a subtype the peer added) where a pointer
+  /// to a polymorphic B is expected is an error (unknown_xsi_type), as for a server; true keeps
+  /// it as an unknown_subtype<B>: B's content read, the whole element kept and written back as
+  /// received. client_read_options() (client_options::read) sets it.
+  bool keep_unknown_subtypes = false;
   /// Nesting of complex values (recursive types); beyond it errc::limit_exceeded.
   std::uint32_t max_depth = 256;
   /// Occurrences of one repeated element beyond which errc::limit_exceeded (a cap on memory
@@ -42,6 +47,14 @@ struct read_options {
   /// errc::facet_violation. Off, the facets cost nothing.
   bool validate_facets = false;
 };
+
+/// read_options as a client takes answers by default (client_options::read): unknown subtypes
+/// kept (a server is strict by default: read_options{}).
+constexpr read_options client_read_options() noexcept {
+  read_options o;
+  o.keep_unknown_subtypes = true;
+  return o;
+}
 
 inline constexpr std::string_view xsi_namespace = "http://www.w3.org/2001/XMLSchema-instance";
 
@@ -191,6 +204,8 @@ struct read_ctx {
   xml::reader& r;
   const read_options& opts;
   std::uint32_t depth = 0;
+  /// Unknown subtypes being read inside one another's kept element (read_unknown_subtype).
+  std::uint32_t kept_depth = 0;
   errc code = errc::ok;
   std::string detail;
   /// Path segments collected while unwinding, innermost first: name and 1-based index (0 =
@@ -271,9 +286,20 @@ bool fail_simple(read_ctx& c, errc e, std::string_view text, std::string_view ty
 bool check_xsi_simple(read_ctx& c, const xml::attribute& type, std::string_view type_ns,
                       std::string_view type_name);
 /// xsi:type on a complex-typed element. Returns -1 for the declared type itself, k >= 0 for
-/// declared.derived()[k] (only when `polymorphic`), -2 after recording an error.
+/// declared.derived()[k] (only when `polymorphic`), -2 after recording an error, -3 (nothing
+/// recorded) for a type with no binding where `keeps_unknown` and read_options::
+/// keep_unknown_subtypes allow an unknown_subtype (read_unknown_subtype).
 int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt& declared,
-                      bool polymorphic);
+                      bool polymorphic, bool keeps_unknown = false);
+/// An element whose xsi:type (`type`) names a type with no binding, on its start tag through
+/// its end tag: the type and the whole element into `kept`, then the content of the declared
+/// type `vt` read from it into `obj` (elements and attributes it does not declare skipped).
+/// Each kept element holds those of the unknown subtypes in its declared type's content again:
+/// limit_exceeded beyond max_kept_nesting of them inside one another (memory at most that many
+/// times the input's).
+inline constexpr std::uint32_t max_kept_nesting = 8;
+bool read_unknown_subtype(read_ctx& c, const xml::attribute& type, const complex_vt& vt, void* obj,
+                          retained_subtype& kept);
 /// Read a complex value on its start tag through its end tag (xsi already checked).
 /// `counts` has vt.field_count slots.
 bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts);
@@ -381,10 +407,16 @@ bool fail_abstract_xsi_type(read_ctx& c, std::string_view type_ns, std::string_v
 
 /// Capture the element on its start tag (through its end tag) as standalone XML. Without
 /// `keep_name` (anyType: the name is replaced on write) the root's own prefix is not carried.
-bool capture_element(read_ctx& c, std::string& xml, bool keep_name);
+/// `faithful` (unknown_subtype): every element declares the prefixes its name and attributes
+/// use under the names they had, where the captured text has them bound otherwise, so that
+/// write_unknown_subtype writes the prefixes received, not ones of its own.
+bool capture_element(read_ctx& c, std::string& xml, bool keep_name, bool faithful = false);
 /// Re-emit a captured element. With `rename`, its start tag gets ns/local instead (anyType).
 void replay_element(xml::writer& w, std::string_view xml, bool rename, std::string_view ns,
                     std::string_view local);
+/// An unknown_subtype's element as it was received, named {ns}local, with its xsi:type.
+void write_unknown_subtype(xml::writer& w, std::string_view ns, std::string_view local,
+                           const retained_subtype& kept);
 
 // ---- writing (src/bind/core.cpp) ----
 
@@ -398,6 +430,9 @@ void write_nil(xml::writer& w, std::string_view ns, xml::ncname local);
 [[noreturn]] void throw_unknown_enum(long long value, std::string_view type_name);
 /// A dynamic type missing from meta<B>::derived.
 [[noreturn]] void throw_unregistered_type(std::string_view base_name);
+/// An object whose dynamic type is abstract: no element may have it as its type, named by
+/// xsi:type or not.
+[[noreturn]] void throw_abstract_type(std::string_view ns, std::string_view name);
 /// In a catch handler of a write: the error in flight thrown again with the element `name`
 /// (or the attribute, "@name") in front of its path, as a bind::error (the writer's
 /// xml::error becomes errc::xml_error with its message); any other exception unchanged. The
