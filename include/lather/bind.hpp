@@ -6,6 +6,7 @@
 #include "lather/bind/describe.hpp"
 #include "lather/bind/error.hpp"
 #include "lather/bind/extern.hpp"
+#include "lather/bind/facets.hpp"
 #include "lather/bind/meta.hpp"
 #include "lather/bind/table.hpp"
 #include "lather/bind/table_ref.hpp"
