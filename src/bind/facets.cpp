@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <utility>
 #include <vector>
 
@@ -603,15 +604,18 @@ program compile(std::string_view pattern) {
 }
 
 /// Each pattern compiled once, on first use; never freed (patterns are the program's constants).
+/// Checks of a compiled pattern share the lock, so server threads validating at once do not
+/// wait on each other; a first use compiles outside it.
 const program& compiled(std::string_view pattern) {
-  static std::mutex m;
+  static std::shared_mutex m;
   static std::map<std::string, std::unique_ptr<const program>, std::less<>> cache;
-  const std::lock_guard<std::mutex> lock(m);
-  auto it = cache.find(pattern);
-  if (it == cache.end())
-    it = cache.emplace(std::string(pattern), std::make_unique<const program>(compile(pattern)))
-             .first;
-  return *it->second;
+  {
+    const std::shared_lock<std::shared_mutex> lock(m);
+    if (auto it = cache.find(pattern); it != cache.end()) return *it->second;
+  }
+  auto made = std::make_unique<const program>(compile(pattern));
+  const std::lock_guard<std::shared_mutex> lock(m);
+  return *cache.try_emplace(std::string(pattern), std::move(made)).first->second;
 }
 
 /// Steps (characters times instructions) beyond which a text is not matched.
