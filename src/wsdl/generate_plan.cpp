@@ -1,10 +1,14 @@
 // lather-wsdl2cpp, pass 3: the plan of each generated struct (its fields, their C++ types and
 // modifiers, the types they depend on) and, with --mock, the statements of its sample value.
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
 
 #include "generate_names.hpp"
 #include "generator.hpp"
 #include "lather/bind/facets.hpp"
+#include "lather/bind/xsd.hpp"
 #include "lather/wsdl/sample.hpp"
 
 namespace lather::wsdl::detail {
@@ -82,6 +86,175 @@ const char* facet_value_of(std::string_view local) {
   return "other";     // boolean, dates, times, durations, QName
 }
 }  // namespace
+
+namespace {
+/// `text` read as a `T` (xsd_traits<T>::parse, as the binding reads a default), or nullopt.
+template <class T>
+std::optional<T> parse_default(std::string_view text) {
+  T v{};
+  if (lather::bind::xsd_traits<T>::parse(text, v) != lather::bind::errc::ok) return std::nullopt;
+  return v;
+}
+
+template <class T>
+std::string integer_clause(std::string_view text) {
+  const std::optional<T> v = parse_default<T>(text);
+  if (!v) return "";
+  if constexpr (std::is_signed_v<T>) {
+    if (sizeof(T) == 8 && *v == std::numeric_limits<T>::min())  // no literal has it
+      return std::to_string(*v + 1) + " - 1";
+    return std::to_string(*v);
+  } else {  // above the largest long long, a decimal literal needs its U
+    return std::to_string(*v) +
+           (*v > std::uint64_t(std::numeric_limits<std::int64_t>::max()) ? "U" : "");
+  }
+}
+
+template <class T>
+std::string floating_clause(std::string_view text, std::string_view cpp) {
+  const std::optional<T> v = parse_default<T>(text);
+  if (!v) return "";
+  const std::string limits = "std::numeric_limits<" + std::string(cpp) + ">::";
+  if (std::isnan(*v)) return limits + "quiet_NaN()";
+  if (std::isinf(*v)) return (*v < 0 ? "-" : "") + limits + "infinity()";
+  char buf[64];
+  std::string out(buf, std::to_chars(buf, buf + sizeof buf, *v).ptr);  // shortest round trip
+  if (out.find_first_of(".e") == std::string::npos) out += ".0";
+  return std::is_same_v<T, float> ? out + "f" : out;
+}
+
+/// The types of one std::string (value or text): the value read.
+template <class T>
+std::string text_clause(std::string_view text) {
+  const std::optional<T> v = parse_default<T>(text);
+  if (!v) return "";
+  if constexpr (requires { v->value; })
+    return "{" + quote(v->value) + "}";
+  else
+    return "{" + quote(v->text) + "}";
+}
+
+/// xsd:integer and its subtypes: constructed from a machine integer, not from their text.
+template <class T>
+std::string big_integer_clause(std::string_view text, std::string_view cpp) {
+  const std::optional<T> v = parse_default<T>(text);
+  if (!v) return "";
+  std::int64_t n = 0;
+  const char* end = v->text.data() + v->text.size();
+  if (const auto [ptr, ec] = std::from_chars(v->text.data(), end, n);
+      ec == std::errc{} && ptr == end)
+    return std::string(cpp) + "(" + integer_clause<std::int64_t>(v->text) + ")";
+  return "[] { " + std::string(cpp) + " v; v.text = " + quote(v->text) + "; return v; }()";
+}
+
+std::string bytes_clause(const std::vector<std::uint8_t>& bytes) {
+  std::string out = "{{";
+  for (std::size_t i = 0; i < bytes.size(); ++i) out += (i ? ", " : "") + std::to_string(bytes[i]);
+  return out + "}}";
+}
+
+std::string date_time_clause(const lather::xsd::date_time_fields& d) {
+  return "{{" + std::to_string(d.year) + ", " + std::to_string(d.month) + ", " +
+         std::to_string(d.day) + ", " + std::to_string(d.hour) + ", " + std::to_string(d.minute) +
+         ", " + std::to_string(d.second) + ", " + (d.fraction.empty() ? "{}" : quote(d.fraction)) +
+         ", " + (d.tz_minutes ? std::to_string(*d.tz_minutes) : "{}") + "}}";
+}
+
+/// The initializer clause of a member of the built-in type `local` from its default `text`
+/// ("" where none: QName, whose value needs the namespaces in scope, or a text the type does
+/// not accept).
+std::string builtin_clause(std::string_view local, std::string_view text) {
+  const std::string_view cpp = builtin_cpp(local);
+  if (cpp == "std::string") return quote(*parse_default<std::string>(text));
+  if (cpp == "bool") {
+    const std::optional<bool> v = parse_default<bool>(text);
+    return !v ? "" : *v ? "true" : "false";
+  }
+  if (cpp == "std::int8_t") return integer_clause<std::int8_t>(text);
+  if (cpp == "std::int16_t") return integer_clause<std::int16_t>(text);
+  if (cpp == "std::int32_t") return integer_clause<std::int32_t>(text);
+  if (cpp == "std::int64_t") return integer_clause<std::int64_t>(text);
+  if (cpp == "std::uint8_t") return integer_clause<std::uint8_t>(text);
+  if (cpp == "std::uint16_t") return integer_clause<std::uint16_t>(text);
+  if (cpp == "std::uint32_t") return integer_clause<std::uint32_t>(text);
+  if (cpp == "std::uint64_t") return integer_clause<std::uint64_t>(text);
+  if (cpp == "float") return floating_clause<float>(text, cpp);
+  if (cpp == "double") return floating_clause<double>(text, cpp);
+  if (cpp == "lather::xsd::normalized_string")
+    return text_clause<lather::xsd::normalized_string>(text);
+  if (cpp == "lather::xsd::token") return text_clause<lather::xsd::token>(text);
+  if (cpp == "lather::xsd::any_uri") return text_clause<lather::xsd::any_uri>(text);
+  if (cpp == "lather::xsd::decimal") return text_clause<lather::xsd::decimal>(text);
+  if (cpp == "lather::xsd::integer") return big_integer_clause<lather::xsd::integer>(text, cpp);
+  if (cpp == "lather::xsd::non_negative_integer")
+    return big_integer_clause<lather::xsd::non_negative_integer>(text, cpp);
+  if (cpp == "lather::xsd::positive_integer")
+    return big_integer_clause<lather::xsd::positive_integer>(text, cpp);
+  if (cpp == "lather::xsd::non_positive_integer")
+    return big_integer_clause<lather::xsd::non_positive_integer>(text, cpp);
+  if (cpp == "lather::xsd::negative_integer")
+    return big_integer_clause<lather::xsd::negative_integer>(text, cpp);
+  if (cpp == "lather::xsd::date_time") {
+    const auto v = parse_default<lather::xsd::date_time>(text);
+    return v ? date_time_clause(*v) : "";
+  }
+  if (cpp == "lather::xsd::date") {
+    const auto v = parse_default<lather::xsd::date>(text);
+    return v ? date_time_clause(*v) : "";
+  }
+  if (cpp == "lather::xsd::time") {
+    const auto v = parse_default<lather::xsd::time>(text);
+    return v ? date_time_clause(*v) : "";
+  }
+  if (cpp == "lather::xsd::duration") {
+    const auto v = parse_default<lather::xsd::duration>(text);
+    if (!v) return "";
+    return "{" + std::string(v->negative ? "true" : "false") + ", " + std::to_string(v->years) +
+           ", " + std::to_string(v->months) + ", " + std::to_string(v->days) + ", " +
+           std::to_string(v->hours) + ", " + std::to_string(v->minutes) + ", " +
+           std::to_string(v->seconds) + ", " + (v->fraction.empty() ? "{}" : quote(v->fraction)) +
+           "}";
+  }
+  if (cpp == "lather::xsd::hex_binary") {
+    const auto v = parse_default<lather::xsd::hex_binary>(text);
+    return v ? bytes_clause(v->bytes) : "";
+  }
+  if (cpp == "lather::xsd::base64_binary") {
+    const auto v = parse_default<lather::xsd::base64_binary>(text);
+    return v ? bytes_clause(v->bytes) : "";
+  }
+  return "";  // QName
+}
+}  // namespace
+
+std::string generator::initializer_of(const type* t, std::string_view text) {
+  if (!t || t->kind != type_kind::simple) return "";
+  const auto* st = static_cast<const simple_type*>(t);
+  // As simple_cpp maps the type.
+  const simple_type* list_item = st->variety == simple_type::variety::list ? st->item : nullptr;
+  if (st->variety == simple_type::variety::union_) return quote(text);
+  for (const simple_type* x = st; x && !list_item; x = x->base) {
+    if (x->builtin) return builtin_clause(x->name.local, text);
+    if (auto it = enum_index_.find(x); it != enum_index_.end()) {
+      if (encoded_enums_.count(x)) return quote(text);
+      const std::string_view value = lather::xsd::detail::trim_xml_space(text);
+      for (const auto& [enumerator, lexical] : enums_[it->second].values)
+        if (lexical == value) return qualified(enums_[it->second].name) + "::" + enumerator;
+      return "";
+    }
+    if (x->variety == simple_type::variety::list) list_item = x->item;
+  }
+  if (!list_item) return quote(text);
+  // A list: its items' clauses, every item having one.
+  std::string items;
+  const auto e = lather::xsd::detail::for_each_list_item(text, [&](std::string_view item) {
+    const std::string clause = initializer_of(list_item, item);
+    if (clause.empty()) return lather::bind::errc::invalid_lexical;
+    items += (items.empty() ? "" : ", ") + clause;
+    return lather::bind::errc::ok;
+  });
+  return e == lather::bind::errc::ok && !items.empty() ? "{{" + items + "}}" : "";
+}
 
 facet_plan generator::facets_of(const type* t, const facets* own, const std::string& field) {
   facet_plan p;
@@ -331,6 +504,7 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
       f.cpp_type = v;
       f.modifiers += ".min(0).default_value(" + quote(*dflt) + ")";
       f.facets.default_value = dflt;
+      f.initializer = initializer_of(e.type, *dflt);
       f.sample = sample_of(e.type, "v." + f.member, *dflt);
     } else {
       f.cpp_type = "std::optional<" + v + ">";
@@ -344,6 +518,7 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
     if (dflt) {
       f.modifiers += ".default_value(" + quote(*dflt) + ")";
       f.facets.default_value = dflt;
+      if (!e.nillable) f.initializer = initializer_of(e.type, *dflt);
     }
     f.sample = e.nillable
                    ? "v." + f.member + ".emplace(); " + sample_of(e.type, "*v." + f.member, fixed)
@@ -632,11 +807,13 @@ void generator::plan_type(struct_plan& s) {
       f.cpp_type = v;
       f.modifiers += ".required()";
       f.sample = sample_of(a.decl->type, "v." + f.member, fixed.value_or(""));
+      if (fixed) f.initializer = initializer_of(a.decl->type, *fixed);
     } else if (dflt) {
       f.cpp_type = v;
       f.modifiers += ".default_value(" + quote(*dflt) + ")";
       f.facets.default_value = dflt;
       f.sample = sample_of(a.decl->type, "v." + f.member, *dflt);
+      f.initializer = initializer_of(a.decl->type, *dflt);
     } else {
       f.cpp_type = "std::optional<" + v + ">";
     }

@@ -40,7 +40,10 @@ struct field_plan {
   std::string member;
   std::string cpp_type;
   std::string modifiers;  ///< ".unqualified()", ".min(2)", ...
-  facet_plan facets;      ///< a simple element, attribute or text of a restricted type
+  /// The member's initializer (`T member = initializer;`) for an XSD default or fixed value:
+  /// what reading the default gives; "" = `T member{};`.
+  std::string initializer;
+  facet_plan facets;  ///< a simple element, attribute or text of a restricted type
   std::vector<std::string> alternatives;
   qname source;  ///< for names.txt
   /// An optional (0..1) struct member that may be boxed (std::shared_ptr) to break recursion.
@@ -155,6 +158,11 @@ class generator {
   /// values of rpc/encoded structs. A pattern the matcher cannot run is left out, with a note
   /// in names.txt (`field`: the field's name there).
   facet_plan facets_of(const type* t, const facets* own, const std::string& field);
+  /// The initializer of a member of type `t` whose XSD default (or fixed) value is `text`: the
+  /// value the binding reads from `text` (xsd_traits<T>::parse, an enumerator), as a C++
+  /// initializer clause; "" where there is none (a complex or QName type, a text the type does
+  /// not accept: the binding then reads T{}).
+  std::string initializer_of(const type* t, std::string_view text);
 
   std::string ns_modifier(const std::string& item_ns, const std::string& owner_ns, bool attribute);
 

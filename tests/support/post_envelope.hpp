@@ -26,4 +26,10 @@ inline std::string post_envelope(const std::string& url, std::string_view soap_a
   return body;
 }
 
+/// A SOAP 1.1 envelope whose Body holds `body`.
+inline std::string soap11_envelope(std::string_view body) {
+  return R"(<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>)" +
+         std::string(body) + "</s:Body></s:Envelope>";
+}
+
 }  // namespace lather::test

@@ -145,9 +145,9 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
            "std::vector<lather::nillable<std::int32_t>> nils{};",
            "std::variant<std::int32_t, std::string> numOrword{};",
            "std::vector<std::variant<::g::Price, lather::xsd::date>> pOrd{};",
-           "lather::xsd::date_time when{};",
+           "lather::xsd::date_time when = {{2000, 1, 1, 0, 0, 0, {}, 0}};",
            "std::vector<lather::bind::any_element> any{};",
-           "std::string lang{};",
+           "std::string lang = \"en\";",
            "std::optional<std::int32_t> n{};",
            "lather::xsd::decimal value{};",
            "using base = ::g::Base;",
@@ -855,6 +855,106 @@ TEST(WsdlGenerate, DefinesMessageTablesAndEnumDescriptionsOnce) {
   EXPECT_EQ(file(r, "code_2.cpp").find("LATHER_BIND_ENUM_DEFINE"), std::string::npos);
 }
 }  // namespace
+
+// An XSD default or fixed value is the member's initializer: the value the binding reads from
+// the default's text (an absent minOccurs="0" element, an empty element, an absent
+// attribute), so a value never set is written as the default. Types lather gives no value
+// from the text alone (QName) and texts the type refuses keep T{}.
+TEST(WsdlGenerate, DefaultAndFixedValuesInitializeTheMembers) {
+  files f;
+  const generate_result r = generate(f, R"(
+  <xs:simpleType name="Colour"><xs:restriction base="xs:string"><xs:enumeration value="red"/>
+   <xs:enumeration value="green"/></xs:restriction></xs:simpleType>
+  <xs:simpleType name="Tiny"><xs:restriction base="xs:unsignedByte"><xs:maxExclusive value="10"/>
+  </xs:restriction></xs:simpleType>
+  <xs:simpleType name="Ints"><xs:list itemType="xs:int"/></xs:simpleType>
+  <xs:simpleType name="Either"><xs:union memberTypes="xs:int xs:boolean"/></xs:simpleType>
+  <xs:element name="in"><xs:complexType><xs:sequence>
+   <xs:element name="i" type="xs:int" minOccurs="0" default="-7"/>
+   <xs:element name="u" type="xs:unsignedLong" minOccurs="0" default="18446744073709551615"/>
+   <xs:element name="l" type="xs:long" minOccurs="0" default="-9223372036854775808"/>
+   <xs:element name="t" type="t:Tiny" minOccurs="0" default=" 3 "/>
+   <xs:element name="b" type="xs:boolean" minOccurs="0" default="1"/>
+   <xs:element name="d" type="xs:double" minOccurs="0" default="2"/>
+   <xs:element name="fl" type="xs:float" minOccurs="0" default="0.1"/>
+   <xs:element name="inf" type="xs:double" minOccurs="0" default="-INF"/>
+   <xs:element name="s" type="xs:string" minOccurs="0" default="a &quot;b&quot;"/>
+   <xs:element name="tok" type="xs:token" minOccurs="0" default="  two  words "/>
+   <xs:element name="c" type="t:Colour" minOccurs="0" default="green"/>
+   <xs:element name="dec" type="xs:decimal" minOccurs="0" default="+01.50"/>
+   <xs:element name="big" type="xs:integer" minOccurs="0" default="123456789012345678901234"/>
+   <xs:element name="small" type="xs:positiveInteger" minOccurs="0" default="42"/>
+   <xs:element name="day" type="xs:date" minOccurs="0" default="2024-02-29-05:00"/>
+   <xs:element name="at" type="xs:time" minOccurs="0" default="12:30:00.250"/>
+   <xs:element name="dur" type="xs:duration" minOccurs="0" default="-P1DT2H"/>
+   <xs:element name="hex" type="xs:hexBinary" minOccurs="0" default="0aFF"/>
+   <xs:element name="ints" type="t:Ints" minOccurs="0" default="1 2  3"/>
+   <xs:element name="either" type="t:Either" minOccurs="0" default="true"/>
+   <xs:element name="q" type="xs:QName" minOccurs="0" default="t:x"/>
+   <xs:element name="bad" type="xs:int" minOccurs="0" default="seven"/>
+   <xs:element name="req" type="xs:int" default="5"/>
+   <xs:element name="fix" type="xs:string" minOccurs="0" fixed="F"/>
+   <xs:element name="nil" type="xs:int" nillable="true" default="5"/>
+  </xs:sequence>
+  <xs:attribute name="ac" type="t:Colour" default="red"/>
+  <xs:attribute name="af" type="xs:int" use="required" fixed="9"/>
+  <xs:attribute name="ao" type="xs:boolean" fixed="false"/>
+  </xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType><xs:sequence><xs:element name="v" type="xs:int"/>
+  </xs:sequence></xs:complexType></xs:element>)");
+  ASSERT_TRUE(r.skipped.empty()) << r.skipped.front();
+  const std::string& h = file(r, "t.hpp");
+  for (const char* want : {
+           "#include <cstdint>\n#include <limits>\n#include <memory>\n",
+           "std::int32_t i = -7;",
+           "std::uint64_t u = 18446744073709551615U;",
+           "std::int64_t l = -9223372036854775807 - 1;",
+           "std::uint8_t t = 3;",
+           "bool b = true;",
+           "double d = 2.0;",
+           "float fl = 0.1f;",
+           "double inf = -std::numeric_limits<double>::infinity();",
+           "std::string s = \"a \\\"b\\\"\";",
+           "lather::xsd::token tok = {\"two words\"};",
+           "::g::Colour c = ::g::Colour::green;",
+           "lather::xsd::decimal dec = {\"1.5\"};",
+           "lather::xsd::integer big = [] { lather::xsd::integer v; v.text = "
+           "\"123456789012345678901234\"; return v; }();",
+           "lather::xsd::positive_integer small_ = lather::xsd::positive_integer(42);",
+           "lather::xsd::date day = {{2024, 2, 29, 0, 0, 0, {}, -300}};",
+           "lather::xsd::time at = {{1970, 1, 1, 12, 30, 0, \"25\", {}}};",
+           "lather::xsd::duration dur = {true, 0, 0, 1, 2, 0, 0, {}};",
+           "lather::xsd::hex_binary hex = {{10, 255}};",
+           "lather::xsd::list<std::int32_t> ints = {{1, 2, 3}};",
+           "std::string either = \"true\";",
+           "lather::xsd::qname q{};",
+           "std::int32_t bad{};",
+           "std::int32_t req = 5;",
+           "std::string fix = \"F\";",
+           "lather::nillable<std::int32_t> nil{};",
+           "::g::Colour ac = ::g::Colour::red;",
+           "std::int32_t af = 9;",
+           "bool ao = false;",
+       })
+    EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
+  // The tables keep the default's text: what a present empty element or an absent one reads.
+  const std::string t = tables(r);
+  for (const char* want : {
+           "offsetof(::g::in, i)).min(0).default_value(\"-7\")",
+           "offsetof(::g::in, req)).default_value(\"5\")",
+           "offsetof(::g::in, fix)).min(0).default_value(\"F\")",
+           "offsetof(::g::in, af)).required()",
+       })
+    EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+  // Without a floating default, no <limits>.
+  files g;
+  const generate_result plain = generate(g, R"(
+  <xs:element name="in"><xs:complexType><xs:sequence>
+   <xs:element name="i" type="xs:int" minOccurs="0" default="1"/>
+  </xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out" type="xs:string"/>)");
+  EXPECT_EQ(file(plain, "t.hpp").find("<limits>"), std::string::npos);
+}
 
 // Restricted simple types keep the base's C++ type; their facets, merged up the restriction
 // chain (the nearest restriction's value of each, every step's patterns, a step's several
