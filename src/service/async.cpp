@@ -109,7 +109,7 @@ std::shared_ptr<detail::async_state> client::async_call(std::string_view operati
       failure = std::current_exception();
       if (s->completion.typed_fault) {
         try {
-          s->completion.typed_fault(e);
+          s->completion.typed_fault(e, opts_.read);
         } catch (...) {
           failure = std::current_exception();
         }

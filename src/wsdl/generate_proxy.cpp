@@ -66,12 +66,12 @@ std::string fault_list(const operation_plan& op) {
 /// handler).
 std::string fault_thrower(const std::string& name, const operation_plan& op) {
   std::string text = "\n[[noreturn]] void " + name +
-                     "(lather::soap::fault_error& e) {\n"
+                     "(lather::soap::fault_error& e, const lather::bind::read_options& o) {\n"
                      "  lather::soap::fault& f = e.get();\n";
   auto check = [&](const fault_plan& f, bool header) {
     text += "  if (" + f.detail_type + " d; read_entry(f, " + (header ? "true" : "false") + ", " +
             quote(f.ns) + ", " + quote(f.element) + ", lather::message_type_of<" + f.detail_type +
-            ">(), &d))\n    throw " + f.cls + "(std::move(f), std::move(d));\n";
+            ">(), &d, o))\n    throw " + f.cls + "(std::move(f), std::move(d));\n";
   };
   for (const fault_plan* f : header_faults(op)) check(*f, true);
   if (!op.one_way)
@@ -535,17 +535,18 @@ namespace {
 /// once).
 constexpr std::string_view read_entry_function =
     "\n/// Reads the fault's first detail entry (`header`: header entry) {ns}element into `out`\n"
-    "/// (a `t`); false when there is none. One that does not bind throws\n"
-    "/// lather::soap::fault_detail_error.\n"
+    "/// (a `t`) with `o` (the client's read options); false when there is none. One that does\n"
+    "/// not bind throws lather::soap::fault_detail_error.\n"
     "bool read_entry(lather::soap::fault& f, bool header, std::string_view ns,\n"
-    "                std::string_view element, const lather::message_type& t, void* out) {\n"
+    "                std::string_view element, const lather::message_type& t, void* out,\n"
+    "                const lather::bind::read_options& o) {\n"
     "  bool found = false;\n"
     "  auto read = [&](lather::xml::reader& r) {\n"
     "    if (found || !r.is(ns, element)) {\n"
     "      r.skip_element();\n"
     "    } else {\n"
     "      found = true;\n"
-    "      if (lather::bind::error_info e = t.read(r, out, lather::bind::read_options{}))\n"
+    "      if (lather::bind::error_info e = t.read(r, out, o))\n"
     "        throw lather::bind::error(std::move(e));\n"
     "    }\n"
     "  };\n"
@@ -642,7 +643,7 @@ struct op_info {
   bool styled;
   lather::soap::style style;
   type_fn request, response;
-  void (*typed_fault)(lather::soap::fault_error&);
+  void (*typed_fault)(lather::soap::fault_error&, const lather::bind::read_options&);
 };
 
 /// `i`'s settings over `o` (a lather::call_options or a lather::operation_options); a
@@ -705,7 +706,7 @@ constexpr std::string_view common_tail = R"(
       c.call_one_way(i.name, i.request(), request, options);
   } catch (lather::soap::fault_error& e) {
     if (!i.typed_fault) throw;
-    i.typed_fault(e);
+    i.typed_fault(e, c.options().read);
   }
 }
 

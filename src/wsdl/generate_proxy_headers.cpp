@@ -98,16 +98,17 @@ struct header_row {
 }
 /// Makes `o` send the request's headers `in` (members of its headers struct, as `rows` say;
 /// they outlive the call), and read the response's into `out` (as `response_rows`; reset
-/// first), offering the others to the reader it had.
+/// first) with `read` (the client's read options, which outlive the call), offering the
+/// others to the reader it had.
 [[maybe_unused]] void use_headers(lather::call_options& o, std::span<const header_row> rows,
                  std::span<const void* const> in, std::span<const header_row> response_rows,
-                 std::span<void* const> out) {
+                 std::span<void* const> out, const lather::bind::read_options& read) {
   for (std::size_t k = 0; k < rows.size(); ++k)
     if (const void* v = rows[k].ops->get(in[k]))
       send_header(o, rows[k].ns, rows[k].element, rows[k].type(), v);
   if (response_rows.empty()) return;
   for (std::size_t k = 0; k < out.size(); ++k) response_rows[k].ops->reset(out[k]);
-  o.read_header = [response_rows, out = std::vector<void*>(out.begin(), out.end()),
+  o.read_header = [response_rows, out = std::vector<void*>(out.begin(), out.end()), &read,
                    next = std::move(o.read_header)](const lather::soap::header_info& h,
                                                      lather::xml::reader& r) {
     for (std::size_t k = 0; k < out.size(); ++k)
@@ -115,7 +116,7 @@ struct header_row {
         const lather::message_type& t = response_rows[k].type();
         void* value = response_rows[k].ops->emplace(out[k]);
         t.reset(value);
-        if (lather::bind::error_info e = t.read_content(r, value, lather::bind::read_options{}))
+        if (lather::bind::error_info e = t.read_content(r, value, read))
           throw lather::bind::error(std::move(e));
         return lather::soap::header_use::consumed;
       }
@@ -229,12 +230,13 @@ std::string header_set(const operation_plan& op, const std::array<std::string, 2
                      "/// moved into an asynchronous call, taken and given by the service.\n";
   text +=
       "[[maybe_unused]] void use_headers_" + n + "(" +
-      join({"lather::call_options& o", set_params(op)}) + ") {\n" +
+      join({"const lather::client& c", "lather::call_options& o", set_params(op)}) + ") {\n" +
       (in ? "  const void* const in[] = " + members("request_headers.", op.request_headers) + ";\n"
           : "") +
       (out ? "  void* const out[] = " + members("response_headers.", op.response_headers) + ";\n"
            : "") +
-      "  use_headers(o, " + rows[0] + ", " + in_arg + ", " + rows[1] + ", " + out_arg + ");\n}\n";
+      "  use_headers(o, " + rows[0] + ", " + in_arg + ", " + rows[1] + ", " + out_arg +
+      ", c.options().read);\n}\n";
   // The asynchronous call: the request's headers struct moved into it (a start_headers_fn).
   text += "[[maybe_unused]] std::shared_ptr<lather::detail::async_state> start_headers_" + n +
           "(\n    lather::client& c, const op_info& i, void* request, lather::call_options& o,\n"
@@ -278,7 +280,8 @@ std::string header_methods(const std::string& cls, const std::string& client_mem
   // (The form without options and the `_async` forms are inline in the header.)
   return "void " + client + op.method + "(" + join({header_params(op), "lather::call_options o"}) +
          ") {\n" + "  lather_gen::use_headers_" + set + "(" +
-         join({"o", in ? "request_headers" : "", out ? "response_headers" : ""}) +
+         join({"*" + client_member, "o", in ? "request_headers" : "",
+               out ? "response_headers" : ""}) +
          ");\n  lather_gen::call(*" + client_member + ", " + info + ", " + request_pointer(op) +
          ", " + (op.gives_response() ? "&response" : "nullptr") + ", &o);\n}\n";
 }
@@ -350,7 +353,7 @@ using start_headers_fn = std::shared_ptr<lather::detail::async_state> (*)(
       h->values.emplace_back(&t, t.create_moved(const_cast<void*>(v)));
       send_header(o, rows[k].ns, rows[k].element, t, h->values.back().second);
     }
-  use_headers(o, {}, {}, response_rows, out);
+  use_headers(o, {}, {}, response_rows, out, cl.options().read);
   return start(cl, i, request, &o, h.release(), &run_held);
 }
 )";

@@ -320,6 +320,18 @@ class headers_impl : public callsgen::CallsService {
     }
     out.text = in.text + " @" + headers.session.id;
     if (headers.trace) out.text += " #" + std::to_string(headers.trace->span);
+    if (in.text == "extra") {  // a Usage entry with an element its type does not declare
+      context().add_response_header([](lather::xml::writer& w) {
+        w.start_element("urn:lather:calls", "Usage");
+        for (const char* e : {"calls", "note"}) {
+          w.start_element("urn:lather:calls", e);
+          w.text("9");
+          w.end_element();
+        }
+        w.end_element();
+      });
+      return;
+    }
     if (in.text != "quiet") response_headers.usage = callsgen::Usage{++calls};
   }
   int calls = 0;
@@ -383,6 +395,37 @@ TEST_F(GeneratedHeaders, Async) {
   std::exception_ptr error = failed.get_future().get();
   ASSERT_TRUE(error);
   EXPECT_THROW(std::rethrow_exception(error), lather::soap::fault_error);
+}
+
+// The response's headers are read with the client's options (client_options::read), from the
+// synchronous and the asynchronous forms: skip_unknown_elements takes a Usage entry with an
+// element its type does not declare, which a client with the default options refuses.
+TEST_F(GeneratedHeaders, ResponseHeadersAreReadWithTheClientsOptions) {
+  callsgen::echo_request_headers in;
+  in.session.id = "s1";
+  callsgen::echoResponse out;
+  callsgen::echo_response_headers response_headers;
+  try {
+    calls_.echo({"extra"}, in, out, response_headers);
+    FAIL() << "an undeclared element read";
+  } catch (const lather::bind::error& e) {
+    EXPECT_EQ(e.code(), lather::bind::errc::unexpected_element) << e.what();
+  }
+
+  lather::client_options tolerant;
+  tolerant.read.skip_unknown_elements = true;
+  lather::client http{server_.url("/calls"), tolerant};
+  callsgen::CallsClient calls{http};
+  calls.echo({"extra"}, in, out, response_headers);
+  ASSERT_TRUE(response_headers.usage);
+  EXPECT_EQ(response_headers.usage->calls, 9);
+  std::promise<int> got;
+  calls.echo_async(
+      {"extra"}, in,
+      [&](std::exception_ptr error, callsgen::echoResponse&, callsgen::echo_response_headers& h) {
+        got.set_value(error ? -1 : h.usage ? h.usage->calls : 0);
+      });
+  EXPECT_EQ(got.get_future().get(), 9);
 }
 
 // soap:headerfault: the service's header check throws the generated class, the fault goes out

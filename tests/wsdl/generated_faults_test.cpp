@@ -50,6 +50,22 @@ class bank_impl : public faultsgen::BankService {
       });
       throw lather::soap::fault_error(std::move(f));
     }
+    if (in.account == "badcode")  // outside LockCode's pattern
+      throw faultsgen::AccountLocked_fault("account locked", {"audit", std::nullopt, "toolong"});
+    if (in.account == "extra") {  // InsufficientFunds with an element its type does not declare
+      lather::soap::fault f;
+      f.reason = "extra";
+      f.set_detail([](lather::xml::writer& w) {
+        w.start_element("urn:lather:bank", "InsufficientFunds");
+        for (const char* e : {"balance", "requested", "note"}) {
+          w.start_element("urn:lather:bank", e);
+          w.text("5");
+          w.end_element();
+        }
+        w.end_element();
+      });
+      throw lather::soap::fault_error(std::move(f));
+    }
     if (in.account == "garbled") {
       // The contract's InsufficientFunds element, but not of its type.
       lather::soap::fault f;
@@ -210,6 +226,45 @@ TEST_F(GeneratedFaults, DetailThatDoesNotBindSaysWhy) {
   }
   // Code that catches fault_error still catches it.
   EXPECT_THROW(bank_.withdraw({"garbled", 1}), lather::soap::fault_error);
+}
+
+// A typed fault's detail is read with the client's options (client_options::read), from the
+// synchronous and the asynchronous forms: validate_facets refuses a detail outside its facets,
+// skip_unknown_elements takes one with an element its type does not declare.
+TEST_F(GeneratedFaults, DetailIsReadWithTheClientsOptions) {
+  auto why = [](auto&& call) -> std::string {
+    try {
+      call();
+    } catch (const faultsgen::AccountLocked_fault& e) {
+      return "typed " + e.detail().code.value_or("");
+    } catch (const faultsgen::InsufficientFunds_fault& e) {
+      return "typed " + std::to_string(e.detail().balance);
+    } catch (const lather::soap::fault_detail_error& e) {
+      using lather::bind::errc;
+      return e.why().code == errc::facet_violation      ? "facet_violation"
+             : e.why().code == errc::unexpected_element ? "unexpected_element"
+                                                        : e.what();
+    }
+    return "no fault";
+  };
+  // Default options: the facets are not checked; an undeclared element does not bind.
+  EXPECT_EQ(why([&] { bank_.withdraw({"badcode", 1}); }), "typed toolong");
+  EXPECT_EQ(why([&] { bank_.withdraw({"extra", 1}); }), "unexpected_element");
+
+  lather::client_options strict;
+  strict.read.validate_facets = true;
+  lather::client strict_http{server_.url("/bank"), strict};
+  faultsgen::BankClient strict_bank{strict_http};
+  EXPECT_EQ(why([&] { strict_bank.withdraw({"badcode", 1}); }), "facet_violation");
+  EXPECT_EQ(why([&] { strict_bank.withdraw_async({"badcode", 1}).get(); }), "facet_violation");
+  EXPECT_EQ(why([&] { strict_bank.withdraw({"locked", 1}); }), "typed ");
+
+  lather::client_options tolerant;
+  tolerant.read.skip_unknown_elements = true;
+  lather::client tolerant_http{server_.url("/bank"), tolerant};
+  faultsgen::BankClient tolerant_bank{tolerant_http};
+  EXPECT_EQ(why([&] { tolerant_bank.withdraw({"extra", 1}); }), "typed 5");
+  EXPECT_EQ(why([&] { tolerant_bank.withdraw_async({"extra", 1}).get(); }), "typed 5");
 }
 
 TEST_F(GeneratedFaults, AsyncFuture) {

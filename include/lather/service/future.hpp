@@ -21,6 +21,9 @@ namespace lather {
 namespace soap {
 class fault_error;
 }  // namespace soap
+namespace bind {
+struct read_options;
+}  // namespace bind
 
 namespace detail {
 /// The shared state of one asynchronous call (defined in src/service/async.cpp).
@@ -38,10 +41,11 @@ struct async_completion {
   /// Called on the async pool's thread with nullptr or the call's exception, and the response
   /// (nullptr for a one-way call); may be empty.
   std::function<void(std::exception_ptr error, void* response)> done;
-  /// Throws the typed fault class of a soap::fault_error the call received (it is called in
-  /// that exception's handler and rethrows it when the fault is none of its types); may be
-  /// null. lather-wsdl2cpp's operations with typed faults pass theirs.
-  void (*typed_fault)(soap::fault_error&) = nullptr;
+  /// Throws the typed fault class of a soap::fault_error the call received, its detail read
+  /// with the client's client_options::read (it is called in that exception's handler and
+  /// rethrows it when the fault is none of its types); may be null. lather-wsdl2cpp's
+  /// operations with typed faults pass theirs.
+  void (*typed_fault)(soap::fault_error&, const bind::read_options&) = nullptr;
 };
 
 namespace detail {
