@@ -96,6 +96,17 @@ bool read_table_field(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t,
   return read_table_member(c, member_of(obj, f), occ, f, r.slot, r.vt());
 }
 
+bool read_group_field(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t,
+                      const field_match& f) {
+  const field_codec& r = *f.routines;
+  return read_group(c, r.vt(), r.slot(member_of(obj, f), occ, slot_op::value));
+}
+
+int group_field_starts(const field_match& f, std::string_view ns, std::string_view local,
+                       std::uint32_t&) {
+  return group_starts(f.routines->vt(), ns, local);
+}
+
 void finalize_slot_field(void* obj, std::uint32_t count, const field_match& f) {
   f.routines->slot(member_of(obj, f), count, slot_op::trim);
 }

@@ -27,6 +27,7 @@ generate_result generator::run() {
     if (t->kind == type_kind::simple &&
         !static_cast<const simple_type*>(t)->facets.enumeration.empty())
       encoded_enums_.insert(static_cast<const simple_type*>(t));
+  reaching_ = false;
   assign_names();
   assign_message_names();
   for (const enum_plan& e : enums_)
@@ -299,14 +300,57 @@ void generator::reach(const type* t) {
   structs_.back().t = c;
   reach(c->base);
   if (c->text_type) reach(c->text_type);
-  if (c->content_model) reach_particle(*c->content_model);
+  if (c->content_model) reach_particle(*c->content_model, c);
   for (const attribute_use& a : c->attributes) reach(a.decl->type);
 }
 
-void generator::reach_particle(const particle& p) {
+// As plan_particle walks it: the inline groups get their structs here.
+void generator::reach_particle(const particle& p, const complex_type* owner) {
   if (p.what == particle::kind::element) return reach_element(*p.element);
-  if (p.what == particle::kind::group)
-    for (const particle& q : p.group->particles) reach_particle(q);
+  if (p.what != particle::kind::group) return;
+  const model_group& g = *p.group;
+  if (g.kind == compositor::choice && g.particles.size() == 1 &&
+      !heads_substitution(g.particles[0]))
+    return reach_particle(only_particle(p), owner);
+  if (g.kind == compositor::choice) {
+    for (const particle& a : alternatives_of(p)) {
+      if (group_alternative(a, owner->name.ns))
+        group_struct(owner, a);
+      else
+        reach_particle(a, owner);
+    }
+    return;
+  }
+  if (p.max > 1 && g.particles.size() == 1) return reach_particle(only_particle(p), owner);
+  if (group_sequence(p)) {
+    group_struct(owner, p);
+    return;
+  }
+  for (const particle& q : g.particles) reach_particle(q, owner);
+}
+
+const complex_type* generator::group_struct(const complex_type* owner, const particle& content) {
+  const auto key = std::make_pair(owner, content.where.str());
+  if (const auto it = group_of_.find(key); it != group_of_.end()) return it->second;
+  if (!reaching_)  // planning names only the groups reach_particle made
+    throw error(content.where, "model group not reached (an internal error)");
+  complex_type& g = group_types_.emplace_back();
+  g.kind = type_kind::complex;
+  g.name = {owner->name.ns, ""};
+  g.where = content.where;
+  g.context = {owner->name.ns, (owner->anonymous() ? owner->context.local : owner->name.local) +
+                                   "_" + first_name(content)};
+  g.content_kind = complex_type::content::element_only;
+  particle once = content;
+  once.min = once.max = 1;
+  g.content_model = once;
+  group_of_.emplace(key, &g);
+  struct_index_.emplace(&g, structs_.size());
+  structs_.push_back({});
+  structs_.back().t = &g;
+  structs_.back().group = true;
+  reach_particle(*g.content_model, &g);
+  return &g;
 }
 
 std::string generator::file_for(const std::string& ns) {
@@ -377,8 +421,9 @@ void generator::assign_names() {
       s.ns = s.t->name.ns;
       s.name = unique_name(identifier(s.xml_name), type_names_, inherited_names(*s.t));
       s.file = file_for(s.ns);
-      names_.push_back((s.anonymous ? "anonymous complexType of " + s.t->context.str()
-                                    : "complexType " + s.t->name.str()) +
+      names_.push_back((s.group       ? "model group at " + s.t->where.str() + " (inline)"
+                        : s.anonymous ? "anonymous complexType of " + s.t->context.str()
+                                      : "complexType " + s.t->name.str()) +
                        " -> " + o_.cpp_namespace + "::" + s.name + " (" + s.file + ")");
     }
   }

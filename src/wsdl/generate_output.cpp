@@ -215,6 +215,7 @@ void generator::emit() {
     if (s.encoded) mt += "  static constexpr auto encoding = lather::bind::encoding::soap;\n";
     if (literal(s)) mt += "  static constexpr bool schema_only = true;\n";
     if (s.t && s.t->abstract) mt += "  static constexpr bool abstract = true;\n";
+    if (s.group) mt += "  static constexpr bool group = true;\n";
     if (s.base)
       mt += "  using base = " + qualified(structs_[struct_index_.at(s.base)].name) + ";\n";
     if (!s.derived.empty()) {

@@ -573,9 +573,113 @@ void generator::plan_choice(const particle& p, bool optional_ctx, struct_plan& s
   const std::vector<particle>& particles = p.group->particles;
   if (particles.size() == 1 && !heads_substitution(particles[0]))  // a choice of one
     return plan_particle(only_particle(p), optional_ctx, s, used);
+  const std::vector<particle> flat = alternatives_of(p);
   std::vector<const particle*> alternatives;
-  for (const particle& a : particles) alternatives.push_back(&a);
+  for (const particle& a : flat) alternatives.push_back(&a);
   plan_alternatives(p, alternatives, optional_ctx, s, used, "");
+}
+
+std::vector<particle> generator::alternatives_of(const particle& p) {
+  std::vector<particle> out;
+  for (particle a : p.group->particles) {
+    // A sequence or choice of one particle is that particle, so repeated.
+    while (a.what == particle::kind::group && a.group->particles.size() == 1 &&
+           !heads_substitution(a.group->particles[0]))
+      a = only_particle(a);
+    const bool plain_choice =
+        a.what == particle::kind::group && a.group->kind == compositor::choice && a.max <= 1 &&
+        std::all_of(a.group->particles.begin(), a.group->particles.end(),
+                    [](const particle& q) { return q.what == particle::kind::element; });
+    if (!plain_choice) {
+      out.push_back(a);
+      continue;
+    }
+    for (particle q : a.group->particles) {  // a choice of elements inside: its elements
+      q.min = std::min(q.min, a.min);
+      out.push_back(q);
+    }
+  }
+  return out;
+}
+
+bool generator::group_alternative(const particle& a, const std::string& ns) {
+  if (a.what == particle::kind::element) return a.element->name.ns != ns;
+  return true;  // a sequence, a choice other than of elements, a wildcard
+}
+
+bool generator::group_sequence(const particle& p) {
+  if (p.what != particle::kind::group || p.group->kind == compositor::choice ||
+      p.group->particles.size() < 2)
+    return false;
+  if (p.max > 1) return true;
+  // Optional: all of it or none of it, unless it may be empty anyway (then flattened).
+  particle once = p;
+  once.min = 1;
+  std::set<std::string> starts;
+  return p.min == 0 && !start_set(once, starts);
+}
+
+std::string generator::first_name(const particle& p) {
+  if (p.what == particle::kind::element) return p.element->name.local;
+  if (p.what == particle::kind::any || p.group->particles.empty()) return "any";
+  return first_name(p.group->particles[0]);
+}
+
+bool generator::start_set(const particle& p, std::set<std::string>& out) {
+  bool empty = p.min == 0;
+  if (p.what == particle::kind::element) {
+    std::vector<const element_decl*> all;
+    substitutable(*p.element, all);
+    for (const element_decl* e : all) out.insert(e->name.str());
+  } else if (p.what == particle::kind::any) {
+    out.insert("*");
+  } else if (p.group->kind == compositor::choice) {
+    for (const particle& q : p.group->particles) empty = start_set(q, out) || empty;
+  } else {
+    bool all_empty = true;
+    for (const particle& q : p.group->particles)
+      if (!start_set(q, out)) {
+        all_empty = false;
+        break;
+      }
+    empty = empty || all_empty;
+  }
+  return empty;
+}
+
+void generator::plan_group_member(const particle& p, bool optional_ctx, struct_plan& s,
+                                  std::set<std::string>& used) {
+  if (encoded_struct(s) || !s.t)
+    throw error(p.where,
+                "a repeated or optional xs:sequence of several particles under "
+                "rpc/encoded use is not generated yet");
+  const complex_type* g = group_struct(s.t, p);
+  const std::uint32_t min = optional_ctx ? 0 : p.min;
+  field_plan f;
+  f.xml_name = first_name(p);  // the element that usually begins it: matched first
+  f.member = member_name(f.xml_name, s, used);
+  f.deps_from = s.deps.size();
+  const bool repeated = p.max > 1;
+  const std::string v = value_type(g, s, !repeated, p.where);
+  f.cpp_type = repeated ? "std::vector<" + v + ">" : "std::optional<" + v + ">";
+  f.deps_to = s.deps.size();
+  const particle* first = &p;
+  while (first->what == particle::kind::group && !first->group->particles.empty())
+    first = &first->group->particles[0];
+  if (first->what == particle::kind::element) {
+    f.source = first->element->name;
+    f.modifiers = ns_modifier(first->element->name.ns, s.ns, false);
+  }
+  if (repeated) {
+    if (min != 0) f.modifiers += ".min(" + std::to_string(min) + ")";
+    if (p.max != unbounded) f.modifiers += ".max(" + std::to_string(p.max) + ")";
+    f.sample = sample_items(f.member, min, "sample(x, depth + 1); ");
+  }
+  names_.push_back("  note: " + s.name + "::" + f.member + ": the " +
+                   (repeated ? "repeated" : "optional") + " xs:sequence at " + p.where.str() +
+                   (repeated ? ", a vector of inline groups (document order kept)"
+                             : ", an optional inline group (all of it or none)"));
+  s.fields.push_back(std::move(f));
 }
 
 bool generator::heads_substitution(const particle& p) {
@@ -599,27 +703,69 @@ void generator::plan_alternatives(const particle& p,
   // choice (a vector of alternatives: every valid instance reads, and a run of one
   // alternative writes valid XML; names.txt notes it).
   std::uint32_t min = p.min, max = p.max;
-  std::vector<const element_decl*> alts;
+  // Each alternative: an element (of the type's namespace), or an inline group (a sequence, a
+  // choice that is not one of elements, a wildcard, an element of another namespace).
+  struct alternative {
+    const element_decl* e = nullptr;
+    const complex_type* group = nullptr;
+    std::string first;  // the group's first element: its name in choice()
+    std::set<std::string> starts;
+    source_location where;
+  };
+  std::vector<alternative> alts;
+  // (A substitution group's head, `name` given: its members are elements of the type's
+  // namespace, as the choice's names are.)
+  const bool choice = name.empty();
+  const bool grouped =
+      choice && std::any_of(alternatives.begin(), alternatives.end(),
+                            [&](const particle* a) { return group_alternative(*a, s.ns); });
   for (const particle* a : alternatives) {
-    if (a->what != particle::kind::element)
-      throw error(a->where,
-                  "xs:choice alternative other than an element (a sequence, choice or "
-                  "wildcard) is not generated yet");
     if (a->min == 0) min = 0;
     if (a->max > 1 && max != unbounded) {
       max = unbounded;
       names_.push_back("  note: " + s.name + ": the xs:choice at " + p.where.str() +
                        " has a repeated alternative: a vector of alternatives");
     }
-    std::size_t from = alts.size();
-    substitutable(*a->element, alts);
-    for (std::size_t i = from; i < alts.size(); ++i) {
-      if (alts[i]->name.ns != s.ns)
-        throw error(a->where, "xs:choice alternative " + alts[i]->name.str() +
+    if (choice && group_alternative(*a, s.ns)) {
+      if (encoded_struct(s) || !s.t)
+        throw error(a->where,
+                    "xs:choice alternative other than an element of the type's namespace under "
+                    "rpc/encoded use is not generated yet");
+      alternative x;
+      x.group = group_struct(s.t, *a);
+      x.first = first_name(*a);
+      x.where = a->where;
+      particle once = *a;
+      once.min = once.max = 1;
+      if (start_set(once, x.starts))
+        throw error(a->where, "xs:choice alternative that may be empty is not generated yet");
+      alts.push_back(std::move(x));
+      continue;
+    }
+    std::vector<const element_decl*> members;
+    substitutable(*a->element, members);
+    for (const element_decl* e : members) {
+      if (e->name.ns != s.ns)
+        throw error(a->where, "substitution group member " + e->name.str() +
                                   " outside the type's namespace is not generated yet");
+      alternative x;
+      x.e = e;
+      x.first = e->name.local;
+      x.starts.insert(e->name.str());
+      x.where = a->where;
+      alts.push_back(std::move(x));
     }
   }
   if (alts.empty()) throw error(p.where, "substitution group without a non-abstract element");
+  // Read by the element that begins each: two that may begin with the same one are refused
+  // (a wildcard alternative takes only what no other alternative begins with).
+  for (std::size_t i = 0; grouped && i < alts.size(); ++i)
+    for (std::size_t j = i + 1; j < alts.size(); ++j)
+      for (const std::string& n : alts[i].starts)
+        if (n != "*" && alts[j].starts.count(n))
+          throw error(p.where, "xs:choice alternatives at " + alts[i].where.str() + " and " +
+                                   alts[j].where.str() + " may both begin with element " + n +
+                                   ": not generated (ambiguous)");
   field_plan f;
   f.what = field_plan::kind::choice;
   f.deps_from = s.deps.size();
@@ -627,11 +773,15 @@ void generator::plan_alternatives(const particle& p,
   std::vector<std::string> types;
   // Alternatives are told apart by position (the binding's choice() is index based), so two
   // of the same C++ type stay distinct. A nillable alternative reads and writes xsi:nil.
-  for (const element_decl* e : alts) {
-    std::string v = value_type(e->type, s, max <= 1, e->where);
-    types.push_back(e->nillable ? "lather::nillable<" + v + ">" : v);
-    f.alternatives.push_back(e->name.local);
-    member += (member.empty() ? "" : "Or") + e->name.local;
+  for (const alternative& x : alts) {
+    if (x.group) {
+      types.push_back(value_type(x.group, s, max <= 1, x.where));
+    } else {
+      std::string v = value_type(x.e->type, s, max <= 1, x.e->where);
+      types.push_back(x.e->nillable ? "lather::nillable<" + v + ">" : v);
+    }
+    f.alternatives.push_back(x.first);
+    member += (member.empty() ? "" : "Or") + x.first;
   }
   f.deps_to = s.deps.size();
   std::string variant = "std::variant<";
@@ -639,16 +789,19 @@ void generator::plan_alternatives(const particle& p,
   variant += ">";
   bool optional = optional_ctx || min == 0;
   if (!name.empty()) member = name;
-  f.member = member_name(member.size() > 60 ? alts[0]->name.local + "Choice" : member, s, used);
+  f.member = member_name(member.size() > 60 ? alts[0].first + "Choice" : member, s, used);
+  auto sample_alternative = [&](const alternative& x, const std::string& v) {
+    return x.group ? "sample(std::get<0>(" + v + "), depth + 1); " : sample_first(*x.e, v);
+  };
   if (max > 1) {
     f.cpp_type = "std::vector<" + variant + ">";
     if (min > 1 && !optional_ctx) f.modifiers += ".min(" + std::to_string(min) + ")";
     if (max != unbounded) f.modifiers += ".max(" + std::to_string(max) + ")";
     // The first alternative: a default-constructed variant holds it.
-    f.sample = sample_items(f.member, optional ? 0 : min, sample_first(*alts[0], "x"));
+    f.sample = sample_items(f.member, optional ? 0 : min, sample_alternative(alts[0], "x"));
   } else {
     f.cpp_type = optional ? "std::optional<" + variant + ">" : variant;
-    if (!optional) f.sample = sample_first(*alts[0], "v." + f.member);
+    if (!optional) f.sample = sample_alternative(alts[0], "v." + f.member);
   }
   s.fields.push_back(std::move(f));
 }
@@ -687,8 +840,9 @@ void generator::plan_particle(const particle& p, bool optional_ctx, struct_plan&
   if (g.kind == compositor::choice) return plan_choice(p, optional_ctx, s, used);
   if (p.max > 1 && g.particles.size() == 1)  // a repeated sequence of one: that particle
     return plan_particle(only_particle(p), optional_ctx, s, used);
-  if (p.max > 1)
-    throw error(g.where, "a repeated xs:sequence (maxOccurs > 1) is not generated yet");
+  // (An optional one under rpc/encoded use: flattened, its elements optional.)
+  if (group_sequence(p) && (p.max > 1 || (s.t && !encoded_struct(s))))
+    return plan_group_member(p, optional_ctx, s, used);
   for (const particle& q : g.particles) plan_particle(q, optional_ctx || p.min == 0, s, used);
 }
 

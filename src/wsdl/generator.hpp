@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -79,6 +80,9 @@ struct struct_plan {
   std::string op_name;
   bool response = false;
   bool encoded = false;
+  /// An inline model group (meta<T>::group): a nested sequence that repeats, or a choice
+  /// alternative that is not an element of the type's namespace; t is a type made for it.
+  bool group = false;
 };
 
 struct enum_plan {
@@ -133,7 +137,27 @@ class generator {
 
   void reach(const type* t);
 
-  void reach_particle(const particle& p);
+  void reach_particle(const particle& p, const complex_type* owner);
+  /// The struct of inline group `content` (a choice alternative, or a repeated sequence, once)
+  /// of `owner`: made while reaching, found while planning.
+  const complex_type* group_struct(const complex_type* owner, const particle& content);
+  /// A choice's alternatives: a sequence or choice of one particle is that particle, a choice
+  /// of elements inside it is flattened (its occurrence carried to each).
+  static std::vector<particle> alternatives_of(const particle& p);
+  /// Whether choice alternative `a` of a type in namespace `ns` is an inline group.
+  static bool group_alternative(const particle& a, const std::string& ns);
+  /// Whether sequence `p` is an inline group (it repeats and has several particles).
+  static bool group_sequence(const particle& p);
+  /// The local name of the first element of `p` ("any" for a wildcard).
+  static std::string first_name(const particle& p);
+  /// The elements that may begin `p` ({ns}local; "*" for a wildcard); whether it may be empty.
+  static bool start_set(const particle& p, std::set<std::string>& out);
+  /// A member of inline groups: a repeated sequence of several particles.
+  void plan_group_member(const particle& p, bool optional_ctx, struct_plan& s,
+                         std::set<std::string>& used);
+  std::deque<complex_type> group_types_;
+  bool reaching_ = true;  ///< pass 1: group_struct() may make a struct
+  std::map<std::pair<const complex_type*, std::string>, const complex_type*> group_of_;
 
   // ---------------------------------------------------------------- pass 2: names
   std::string file_for(const std::string& ns);

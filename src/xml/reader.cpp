@@ -234,8 +234,13 @@ inline bool reader::impl::next_simple_element(reader& r, std::string_view local)
 [[gnu::always_inline]] inline token reader::impl::next(reader& r) {
   if (ph == phase::failed) return token::error;
   if (ph == phase::done) return token::end_document;
-  if (pending_end) {
-    pending_end = false;
+  if (pending_end) {  // one test for both: most tokens have neither
+    if (pending_end & (replay_start | replay_end)) {
+      const token again = (pending_end & replay_end) ? token::end_element : token::start_element;
+      pending_end &= end_due;
+      return again;
+    }
+    pending_end = 0;
     emit_end(r);
     r.empty_element_ = true;
     return token::end_element;
@@ -334,6 +339,10 @@ void reader::set_source(source_fn source) {
 
 token reader::next() {
   return impl_->next(*this);
+}
+
+void reader::unread(token current) noexcept {
+  impl_->pending_end |= current == token::end_element ? impl::replay_end : impl::replay_start;
 }
 
 token reader::next_text_content() {

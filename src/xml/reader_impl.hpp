@@ -58,8 +58,11 @@ struct reader::impl {
 
   enum class phase : std::uint8_t { start, prolog, content, epilog, done, failed };
   phase ph = phase::start;
-  bool ascii_only = false;   // encoding="US-ASCII"
-  bool pending_end = false;  // an empty element's end_element is due
+  bool ascii_only = false;  // encoding="US-ASCII"
+  // An empty element's end_element is due (end_due); the current start or end tag is returned
+  // again by the next call of next() (replay_start, replay_end: reader::unread()).
+  static constexpr std::uint8_t end_due = 1, replay_start = 2, replay_end = 4;
+  std::uint8_t pending_end = 0;
   bool pending_pop = false;  // the element closed by the last end_element is still on the stack
   std::uint32_t skip_depth = 0;
 

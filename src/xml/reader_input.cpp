@@ -43,7 +43,8 @@ st reader::impl::fail_at(errc code, std::uint64_t off) {
 
 inline void reader::impl::reset_state() {
   ph = phase::start;
-  ascii_only = pending_end = pending_pop = truncated = false;
+  ascii_only = pending_pop = truncated = false;
+  pending_end = 0;
   skip_depth = 0;
   elements.clear();
   names.truncate(0);

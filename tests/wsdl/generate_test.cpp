@@ -200,6 +200,75 @@ TEST(WsdlGenerate, RepeatedSequenceOfOneParticleIsThatParticleRepeated) {
     EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
 }
 
+TEST(WsdlGenerate, NestedModelGroupsAreInlineGroups) {
+  // A choice alternative that is a sequence, a choice of elements inside a choice (flattened)
+  // and one that is not (a nested variant), an element of another namespace and a wildcard as
+  // alternatives, a repeated and an optional sequence of several particles: structs bound as
+  // inline groups (meta<T>::group), named after their type and first element.
+  files f;
+  auto m =
+      load({f.add("g.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:t="urn:t"
+    xmlns:o="urn:o" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:o" elementFormDefault="qualified">
+  <xs:element name="note" type="xs:string"/></xs:schema>
+ <xs:schema targetNamespace="urn:t" elementFormDefault="qualified"><xs:import namespace="urn:o"/>
+  <xs:element name="in"><xs:complexType><xs:sequence>
+   <xs:choice>
+    <xs:sequence><xs:element name="w" type="xs:int"/><xs:element name="h" type="xs:int"/></xs:sequence>
+    <xs:element name="r" type="xs:int"/>
+    <xs:choice><xs:element name="x" type="xs:int"/><xs:element name="y" type="xs:string"/></xs:choice>
+    <xs:choice><xs:sequence><xs:element name="p" type="xs:int"/><xs:element name="q" type="xs:int"/></xs:sequence><xs:element name="s" type="xs:int"/></xs:choice>
+    <xs:element ref="o:note"/>
+    <xs:any namespace="##other"/>
+   </xs:choice>
+   <xs:sequence minOccurs="0" maxOccurs="unbounded"><xs:element name="key" type="xs:string"/><xs:element name="value" type="xs:int"/></xs:sequence>
+   <xs:sequence minOccurs="0"><xs:element name="lo" type="xs:int"/><xs:element name="hi" type="xs:int"/></xs:sequence>
+   <xs:sequence minOccurs="0"><xs:element name="a" type="xs:int" minOccurs="0"/><xs:element name="b" type="xs:int" minOccurs="0"/></xs:sequence>
+  </xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out" type="xs:string"/>
+ </xs:schema></types>
+ <message name="In"><part name="p" element="t:in"/></message>
+ <message name="Out"><part name="p" element="t:out"/></message>
+ <portType name="P"><operation name="op"><input message="t:In"/><output message="t:Out"/></operation></portType>
+ <binding name="B" type="t:P"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="op"><input><soap:body use="literal"/></input><output><soap:body use="literal"/></output></operation>
+ </binding>
+</definitions>)")});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g"});
+  EXPECT_TRUE(r.skipped.empty()) << r.skipped.front();
+  const std::string& h = file(r, "t.hpp");
+  for (const char* want : {
+           "struct in_w {\n  std::int32_t w{};\n  std::int32_t h{};",
+           "struct in_p_p {\n  std::int32_t p{};\n  std::int32_t q{};",
+           "struct in_p {\n  std::variant<::g::in_p_p, std::int32_t> pOrs{};",
+           "struct in_note {\n  std::string note{};",
+           "struct in_any {\n  lather::bind::any_element any{};",
+           "std::variant<::g::in_w, std::int32_t, std::int32_t, std::string, ::g::in_p, "
+           "::g::in_note, ::g::in_any> wOrrOrxOryOrpOrnoteOrany{};",
+           "std::vector<::g::in_key> key{};",
+           "std::optional<::g::in_lo> lo{};",
+           // an optional sequence that may be empty anyway: flattened, its elements optional
+           "std::optional<std::int32_t> a{};\n  std::optional<std::int32_t> b{};",
+           "static constexpr bool group = true;",
+       })
+    EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
+  const std::string t = tables(r);
+  for (const char* want : {
+           "({\"w\", \"r\", \"x\", \"y\", \"p\", \"note\", \"any\"})",
+           "element<std::string>(\"urn:t\", \"note\", offsetof(::g::in_note, note))"
+           ".in_namespace(\"urn:o\")",
+           "element<std::vector<::g::in_key>>(\"urn:t\", \"key\", offsetof(::g::in, key)),",
+           "element<std::optional<::g::in_lo>>(\"urn:t\", \"lo\", offsetof(::g::in, lo)),",
+       })
+    EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+  const std::string& names = file(r, "names.txt");
+  for (const char* want :
+       {"g.wsdl:9:5 (inline) -> g::in_w (t.hpp)", "a vector of inline groups (document order kept)",
+        "an optional inline group (all of it or none)"})
+    EXPECT_NE(names.find(want), std::string::npos) << want << "\n" << names;
+}
+
 TEST(WsdlGenerate, SubstitutionGroupIsAChoiceTaggedByElement) {
   // An element that heads a substitutionGroup stands for itself (unless abstract) and every
   // member of its group, transitively: a variant told apart by element, as xs:choice.
@@ -260,9 +329,13 @@ TEST(WsdlGenerate, UnsupportedConstructsAreRefusedWithTheirPosition) {
   <xs:complexType name="S"><xs:sequence><xs:element name="r" type="t:R"/></xs:sequence></xs:complexType>
   <xs:element name="out"><xs:complexType/></xs:element>)",
        "g.wsdl:6:3: type R contains itself through required elements"},
-      {R"(<xs:element name="in"><xs:complexType><xs:choice><xs:sequence><xs:element name="a" type="xs:int"/></xs:sequence><xs:element name="b" type="xs:int"/></xs:choice></xs:complexType></xs:element>
+      // Two alternatives that may begin with the same element: read by the first element.
+      {R"(<xs:element name="in"><xs:complexType><xs:choice><xs:sequence><xs:element name="a" type="xs:int"/><xs:element name="b" type="xs:int"/></xs:sequence><xs:element name="a" type="xs:int"/></xs:choice></xs:complexType></xs:element>
   <xs:element name="out"><xs:complexType/></xs:element>)",
-       "g.wsdl:5:50: xs:choice alternative other than an element (a sequence"},
+       "g.wsdl:5:149 may both begin with element {urn:t}a: not generated (ambiguous)"},
+      {R"(<xs:element name="in"><xs:complexType><xs:choice><xs:sequence><xs:element name="a" type="xs:int" minOccurs="0"/><xs:element name="b" type="xs:int" minOccurs="0"/></xs:sequence><xs:element name="c" type="xs:int"/></xs:choice></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>)",
+       "g.wsdl:5:50: xs:choice alternative that may be empty is not generated yet"},
   };
   // A construct in a type: the operations that reach it are skipped, saying why; a type
   // that contains itself by value is an error.

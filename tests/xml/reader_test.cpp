@@ -252,6 +252,34 @@ TEST(Reader, SkipElement) {
   EXPECT_EQ(r.local_name(), "d");
 }
 
+TEST(Reader, UnreadGivesTheTagBack) {
+  // A start tag (an empty element's too) and an end tag, given back: the next call of next()
+  // returns them again with their views, next_simple_element() takes nothing meanwhile.
+  reader r;
+  r.reset(R"(<a xmlns="urn:a"><b k="v"/><c>1</c></a>)");
+  ASSERT_EQ(r.next(), token::start_element);
+  ASSERT_EQ(r.next(), token::start_element);
+  r.unread(token::start_element);
+  EXPECT_FALSE(r.next_simple_element("b"));
+  ASSERT_EQ(r.next(), token::start_element);
+  EXPECT_EQ(r.local_name(), "b");
+  EXPECT_EQ(r.ns(), "urn:a");
+  ASSERT_EQ(r.attributes().size(), 1u);
+  EXPECT_TRUE(r.is_empty_element());
+  ASSERT_EQ(r.next(), token::end_element);
+  EXPECT_EQ(r.local_name(), "b");
+  r.unread(token::end_element);
+  ASSERT_EQ(r.next(), token::end_element);
+  EXPECT_EQ(r.local_name(), "b");
+  EXPECT_TRUE(r.next_simple_element("c"));
+  EXPECT_EQ(r.text(), "1");
+  ASSERT_EQ(r.next(), token::end_element);
+  r.unread(token::end_element);
+  ASSERT_EQ(r.next(), token::end_element);
+  EXPECT_EQ(r.local_name(), "a");
+  EXPECT_EQ(r.next(), token::end_document);
+}
+
 TEST(Reader, PushModeReportsNeedMore) {
   reader r;
   r.reset();

@@ -376,7 +376,9 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt, con
 /// a sequence), on its start tag. A choice leaves xsi:nil to its alternative `alt`.
 template <class Slot>
 bool read_item_at(read_ctx& c, Slot& s, std::uint32_t alt, const field_match* fm) {
-  if constexpr (is_variant<Slot>::value) {
+  if constexpr (group_type<Slot>) {  // a choice's alternative: its elements in place
+    return read_group(c, vt_of<Slot>(), &s);
+  } else if constexpr (is_variant<Slot>::value) {
     return read_value(c, s, alt, fm);
   } else {
     if (const int nil = nil_state(c)) {
@@ -744,7 +746,10 @@ void write_present_value(xml::writer& w, std::string_view ns, Name local, const 
 template <class Name, class X>
 void write_value(xml::writer& w, std::string_view ns, Name local, const X& x,
                  xml::leaf_namespace* leaves) {
-  if constexpr (is_nillable<X>::value) {
+  if constexpr (group_type<X>) {  // a choice's alternative: its elements in place
+    (void)ns, (void)local, (void)leaves;
+    write_table(w, vt_of<X>(), &x);
+  } else if constexpr (is_nillable<X>::value) {
     if (!x)
       write_nil(w, ns, local);
     else

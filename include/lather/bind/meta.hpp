@@ -20,6 +20,7 @@
 //   abstract        true: XSD abstract="true" (as an abstract C++ class is): no element may
 //                   have it as its type, so where it is declared an xsi:type must name a
 //                   concrete derived type (lather-wsdl2cpp says it for abstract types)
+//   group           true: an inline model group, without an element of its own (group_type)
 //   schema_only     true: every type T reaches maps to XML Schema (no maps, no arrays of
 //                   arrays), so a service's WSDL generator takes it without checking each at
 //                   compile time (lather-wsdl2cpp says it for every struct)
@@ -258,6 +259,16 @@ struct list_item<E> {
     return detail::parse_enum(text, out);
   }
   static void format(E value, std::string& out) { out.append(detail::enum_name(value)); }
+};
+
+/// An inline model group (meta<T>::group = true, table-bound types only): a struct for a
+/// nested xs:sequence (or a choice inside one) whose fields are read and written in place, in
+/// the content of the element that holds it, without an element of its own. A member of it
+/// (plain, optional or vector) or a choice alternative of it begins where one of the elements
+/// that may start it occurs (lather-wsdl2cpp writes them: docs/binding.md, "Inline groups").
+template <class T>
+concept group_type = requires {
+  requires bool{meta<T>::group};
 };
 
 /// A complex type that declares an extension base.

@@ -75,6 +75,9 @@ struct codec {
                         xml::leaf_namespace& leaves);
   static void write_attr(xml::writer& w, const void* obj, const field_match& f,
                          xml::leaf_namespace& leaves);
+  /// A choice with an inline group alternative (field_codec::starts).
+  static int starts(const field_match& f, std::string_view ns, std::string_view local,
+                    std::uint32_t& alt);
   /// field_match::routines of a field of M of each kind: one constant each, shared by every
   /// such field of the file (of the program, for the library's codecs: compiled there).
   static const field_codec element_routines;
@@ -228,6 +231,16 @@ bool read_text(read_ctx& c, M& m, const field_match& f) {
 /// into each of its codec's functions.
 template <class M>
 inline constexpr bool table_member = table_bound<value_type_of<M>> && !shape<M>::is_pointer;
+
+/// Whether M holds inline groups (group_type: plain, optional or vector): read and written in
+/// place by the library (read_group_field, write_table), through table_slot<M> as a table_member.
+template <class M>
+inline constexpr bool group_member = group_type<value_type_of<M>> && !shape<M>::is_pointer;
+/// Whether a choice (a std::variant) has an inline group alternative.
+template <class V>
+inline constexpr bool group_choice = false;
+template <class... As>
+inline constexpr bool group_choice<std::variant<As...>> = (group_type<As> || ...);
 
 /// Whether M holds values of an enumeration (plain, optional, vector or nillable): read and
 /// written like a table_member, through the enumeration's enum_codec.
@@ -505,7 +518,12 @@ void codec<M, Unit>::write(xml::writer& w, const void* obj, const field_match& f
                            xml::leaf_namespace& leaves) {
   const M& m = member_at<M>(obj, f);
   using S = shape<M>;
-  if constexpr (table_member<M>) {
+  if constexpr (group_member<M>) {  // in place: no element of its own
+    const complex_vt& vt = vt_of<value_type_of<M>>();
+    for_each_occurrence(m, [&](const void* v, std::size_t) {
+      if (v != nullptr) write_table(w, vt, v);
+    });
+  } else if constexpr (table_member<M>) {
     const complex_vt& vt = vt_of<value_type_of<M>>();
     for_each_occurrence(
         m, [&](const void* v, std::size_t index) { write_table_member(w, f, vt, v, index); });
@@ -541,6 +559,40 @@ void codec<M, Unit>::write(xml::writer& w, const void* obj, const field_match& f
   } else {
     write_table_slot<Unit>(w, m, f, leaves);
   }
+}
+
+/// Whether {ns}local may begin an inline group alternative of the choice V (starts_fn): the
+/// first that begins with it by name, else the first whose wildcard takes it.
+template <class A>
+int alternative_starts(std::string_view ns, std::string_view local) noexcept {
+  if constexpr (group_type<A>)
+    return group_starts(vt_of<A>(), ns, local);
+  else
+    return (void)ns, (void)local, 0;
+}
+template <class V, std::size_t... I>
+int group_alternative_starts(std::string_view ns, std::string_view local, std::uint32_t& alt,
+                             std::index_sequence<I...>) {
+  int found = 0;
+  (void)([&] {
+    const int s = alternative_starts<std::variant_alternative_t<I, V>>(ns, local);
+    if (s != 0 && (found == 0 || s == 1)) {
+      alt = static_cast<std::uint32_t>(I);
+      found = s;
+    }
+    return s == 1;
+  }() || ...);
+  return found;
+}
+
+template <class M, class Unit>
+int codec<M, Unit>::starts(const field_match&, std::string_view ns, std::string_view local,
+                           std::uint32_t& alt) {
+  using V = slot_type<M>;
+  if constexpr (group_choice<V>)
+    return group_alternative_starts<V>(ns, local, alt, alternative_indexes<V>{});
+  else
+    return (void)ns, (void)local, (void)alt, 0;
 }
 
 template <class M, class Unit>
@@ -606,7 +658,12 @@ constexpr field_codec routines_of() {
     using X = value_type_of<M>;
     r.slot = &table_slot<M, typename C::unit>;
     r.write = &C::write;
-    if constexpr (table_member<M>) {
+    if constexpr (group_member<M>) {
+      r.read_elem = &read_group_field;
+      r.starts = &group_field_starts;
+      r.vt = &vt_of<X>;
+      if constexpr (Resets) r.finalize = &finalize_slot_field;
+    } else if constexpr (table_member<M>) {
       r.read_elem = &read_table_field;
       r.vt = &vt_of<X>;
       if constexpr (Resets) r.finalize = &finalize_slot_field;
@@ -630,6 +687,7 @@ constexpr field_codec routines_of() {
       } else {
         r.write = &C::write;
         if constexpr (leaf_member<M>) r.read_leaf = &C::read_leaf;
+        if constexpr (group_choice<slot_type<M>>) r.starts = &C::starts;
       }
       if constexpr (Resets) r.finalize = &C::finalize;
     }
@@ -805,6 +863,8 @@ consteval field make(std::string_view owner_ns, std::string_view name, std::size
   f.m.offset = static_cast<std::uint32_t>(offset);
   f.m.nillable = is_nillable<slot_type<M>>::value;
   f.m.polymorphic = S::is_pointer || shape<slot_type<M>>::is_pointer;
+  f.m.group = Kind == field_kind::element &&
+              (bind::detail::group_member<M> || bind::detail::group_choice<slot_type<M>>);
   f.repeated = S::is_vector;
   if constexpr (Kind == field_kind::attribute) {
     f.m.routines = &codec::attribute_routines;

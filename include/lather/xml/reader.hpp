@@ -130,6 +130,13 @@ class reader {
   /// metadata): its bytes are compared, not parsed.
   bool next_simple_element(std::string_view local);
 
+  /// Give the current token back: `current` is what the last next() returned, a start_element
+  /// or an end_element, and the next call of next() returns it again (every view unchanged;
+  /// next_simple_element() returns false, next_text_content() is next()). For a reader of a
+  /// run of siblings that stops on the first one it does not take and leaves it to its caller
+  /// (the binding's inline model groups).
+  void unread(token current) noexcept;
+
   /// Skip the rest of the current element: call right after token::start_element. Returns
   /// token::end_element (positioned on that element's end tag), or need_more / error.
   token skip_element();

@@ -80,6 +80,12 @@ using finalize_fn = void (*)(void* obj, std::uint32_t count, const field_match& 
 /// resolves the struct's own namespace for its simple children.
 using write_fn = void (*)(xml::writer& w, const void* obj, const field_match& f,
                           xml::leaf_namespace& leaves);
+/// Whether an element {ns}local may begin an occurrence of field `f` whose elements are not
+/// found by name alone (field_match::group), setting `alt` to its choice alternative: 1 by an
+/// element's name, 2 only by a wildcard (an alternative another one begins by name takes it), 0
+/// not at all.
+using starts_fn = int (*)(const field_match& f, std::string_view ns, std::string_view local,
+                          std::uint32_t& alt);
 
 /// What a table field's member of a table-bound value type (plain, optional, vector or
 /// nillable) is asked by the library's routines: the one function per member type
@@ -118,6 +124,8 @@ struct field_codec {
   /// (describe_table), kept here once per member type rather than once per field.
   describe_fn type = nullptr;
   bool plain = false;  ///< enumeration: the member is the value itself (a default applies)
+  /// A member of inline groups, or a choice with a group alternative (field_match::group).
+  starts_fn starts = nullptr;
 };
 
 /// Run-time view of one field (one static array per complex type). The template binding
@@ -163,6 +171,10 @@ struct field_match {
   bool polymorphic : 1 = false;
   /// Tables: `constraints` are checked where read_options::validate_facets.
   bool has_facets : 1 = false;
+  /// Tables: a member of an inline group type (group_type), or a choice with such an
+  /// alternative: an element that does not match its name (or its alternatives' names, which
+  /// name the first element of each group) may still begin it (routines->starts).
+  bool group : 1 = false;
 
   constexpr std::string_view name() const noexcept { return write_name.text(); }
   /// The XSD default of the value ("" if it has none).
@@ -300,6 +312,20 @@ int check_xsi_complex(read_ctx& c, const xml::attribute& type, const complex_vt&
 inline constexpr std::uint32_t max_kept_nesting = 8;
 bool read_unknown_subtype(read_ctx& c, const xml::attribute& type, const complex_vt& vt, void* obj,
                           retained_subtype& kept);
+/// An inline group (group_type) at `obj`, on the start tag of an element that may begin it,
+/// through its last element: the token after that (another element's start tag or the end tag
+/// of the enclosing element) is given back to the reader (xml::reader::unread) for the caller.
+bool read_group(read_ctx& c, const complex_vt& vt, void* obj);
+/// Whether {ns}local may begin a value of the inline group `vt`: an element of one of its
+/// fields up to and including the first that must occur (as starts_fn: 1, 2 by a wildcard, 0).
+int group_starts(const complex_vt& vt, std::string_view ns, std::string_view local) noexcept;
+/// read_elem_fn and starts_fn of a table field whose member holds inline groups (plain, optional
+/// or vector: field_codec::slot and ::vt).
+bool read_group_field(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt,
+                      const field_match& f);
+int group_field_starts(const field_match& f, std::string_view ns, std::string_view local,
+                       std::uint32_t& alt);
+
 /// Read a complex value on its start tag through its end tag (xsi already checked).
 /// `counts` has vt.field_count slots.
 bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts);
