@@ -1,7 +1,5 @@
 // The non-template core of struct binding: the schema-order element loop, xsi handling and
 // error paths. Everything here is shared by every bound type (see bind/detail/core.hpp).
-#include <alloca.h>
-
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
@@ -75,12 +73,6 @@ std::string element_label(std::string_view ns, std::string_view local) {
   return false;
 }
 
-/// A field of inline groups (field_match::group) that the element may begin.
-bool group_match(const field_match& f, std::string_view ns, std::string_view local,
-                 std::uint32_t& alt) {
-  return f.group && f.routines->starts(f, ns, local, alt) != 0;
-}
-
 bool counts_for_occurs(const field_match& f) noexcept {
   return f.kind == field_kind::element || f.kind == field_kind::any;
 }
@@ -147,24 +139,6 @@ std::string type_label(std::string_view ns, std::string_view local) {
   return s;
 }
 
-/// Occurrence `count` of element field `f`, on its start tag, into `obj`: false after
-/// recording the error (read_options::max_occurs passed, or the field's own) with its path.
-[[gnu::always_inline]] inline bool read_occurrence(read_ctx& c, const field_match& f, void* obj,
-                                                   std::uint32_t count, std::uint32_t alt) {
-  if (count >= c.opts.max_occurs) {
-    fail(c, errc::limit_exceeded,
-         cat({"more than read_options::max_occurs (", std::to_string(c.opts.max_occurs),
-              ") occurrences"}));
-    push_segment(c, display_name(f, alt), count + 1);
-    return false;
-  }
-  if (!f.routines->read_elem(c, obj, count, alt, f)) {
-    push_segment(c, display_name(f, alt), f.max_occurs > 1 ? count + 1 : 0);
-    return false;
-  }
-  return true;
-}
-
 /// The general case of matching a child element to a field (read_complex_body handles the
 /// field at the cursor and the next one inline): a later field, a wildcard, maxOccurs and
 /// schema-order errors, skipping unknown elements. On found::yes `k` (and `alt`) name the field.
@@ -174,7 +148,9 @@ found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
                  std::string_view local, std::uint32_t& k, std::uint32_t& alt) {
   std::uint32_t full = n;
   for (std::uint32_t j = cursor; j < n; ++j) {
-    if (!matches_element(fields[j], ns, local, alt) && !group_match(fields[j], ns, local, alt))
+    // (A field of inline groups: the element may begin it, src/bind/group.cpp.)
+    if (!matches_element(fields[j], ns, local, alt) &&
+        !(fields[j].group && fields[j].routines->starts(fields[j], ns, local, alt) != 0))
       continue;
     if (counts[j] < fields[j].max_occurs) {
       k = j;
@@ -583,7 +559,18 @@ namespace {
       at.alt = alt;
       return body_step::stopped;
     }
-    if (!read_occurrence(c, fields[k], obj, counts[k], alt)) return body_step::failed;
+    const field_match& f = fields[k];
+    if (counts[k] >= c.opts.max_occurs) {
+      fail(c, errc::limit_exceeded,
+           cat({"more than read_options::max_occurs (", std::to_string(c.opts.max_occurs),
+                ") occurrences"}));
+      push_segment(c, display_name(f, alt), counts[k] + 1);
+      return body_step::failed;
+    }
+    if (!f.routines->read_elem(c, obj, counts[k], alt, f)) {
+      push_segment(c, display_name(f, alt), f.max_occurs > 1 ? counts[k] + 1 : 0);
+      return body_step::failed;
+    }
     ++counts[k];
     cursor = k;
   }
@@ -605,92 +592,6 @@ bool read_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32
   const body_step s = open_body(c, vt, obj, counts, at);
   if (s != body_step::stopped) return s == body_step::done;
   return read_children(c, vt, obj, counts, at, vt.field_count) == body_step::done;
-}
-
-int group_starts(const complex_vt& vt, std::string_view ns, std::string_view local) noexcept {
-  int wildcard = 0;
-  for (std::uint32_t i = 0; i < vt.field_count; ++i) {
-    const field_match& f = vt.fields[i];
-    if (f.kind == field_kind::any) wildcard = 2;
-    if (f.kind == field_kind::element) {
-      std::uint32_t alt = 0;
-      if (matches_element(f, ns, local, alt)) return 1;
-      if (f.group) {
-        if (const int s = f.routines->starts(f, ns, local, alt); s != 0) {
-          if (s == 1) return 1;
-          wildcard = 2;
-        }
-      }
-    }
-    if (counts_for_occurs(f) && f.min_occurs > 0) break;
-  }
-  return wildcard;
-}
-
-bool read_group(read_ctx& c, const complex_vt& vt, void* obj) {
-  if (++c.depth > c.opts.max_depth)
-    return fail(c, errc::limit_exceeded,
-                cat({"values nested deeper than read_options::max_depth (",
-                     std::to_string(c.opts.max_depth), ")"}));
-  const std::uint32_t n = vt.field_count;
-  const field_match* fields = vt.fields;
-  auto* counts = static_cast<std::uint32_t*>(alloca(sizeof(std::uint32_t) * (n + 1)));
-  std::fill_n(counts, n, 0u);
-  // The first missing field from `j` on, or n.
-  const auto missing = [&](std::uint32_t j) {
-    for (; j < n; ++j)
-      if (counts_for_occurs(fields[j]) && counts[j] < fields[j].min_occurs) return j;
-    return n;
-  };
-  std::uint32_t cursor = 0;
-  xml::token t = xml::token::start_element;  // the element that begins the group
-  for (bool first = true;; first = false) {
-    if (!first) t = c.r.next();
-    if (t == xml::token::text) {
-      if (is_space(c.r.text())) continue;
-      return fail(c, errc::unexpected_element,
-                  cat({"unexpected text \"", excerpt(c.r.text()), "\" in element-only content"}));
-    }
-    if (t == xml::token::end_element) {  // the enclosing element's: it ends the group
-      c.r.unread(t);
-      break;
-    }
-    if (t != xml::token::start_element) return fail_xml(c, t);
-    const std::string_view ns = c.r.ns();
-    const std::string_view local = c.r.local_name();
-    // Schema order, as find_field: a named field (or a nested group) first, else a wildcard.
-    std::uint32_t alt = 0, k = n;
-    for (std::uint32_t j = cursor; j < n && k == n; ++j)
-      if (counts[j] < fields[j].max_occurs &&
-          (matches_element(fields[j], ns, local, alt) || group_match(fields[j], ns, local, alt)))
-        k = j;
-    for (std::uint32_t j = cursor; j < n && k == n; ++j)
-      if (fields[j].kind == field_kind::any && counts[j] < fields[j].max_occurs) k = j;
-    if (k == n) {
-      // Not the group's: the group ends before it when it is complete (the caller takes it).
-      const std::uint32_t m = missing(cursor);
-      if (m == n && !first) {
-        c.r.unread(t);
-        break;
-      }
-      if (c.opts.skip_unknown_elements && !first) {
-        const xml::token s = c.r.skip_element();
-        if (s != xml::token::end_element) return fail_xml(c, s);
-        continue;
-      }
-      if (m != n) return fail_missing(c, fields[m]);
-      return fail(c, errc::unexpected_element,
-                  cat({"unexpected element ", element_label(ns, local)}));
-    }
-    if (const std::uint32_t m = missing(cursor); m < k) return fail_missing(c, fields[m]);
-    if (!read_occurrence(c, fields[k], obj, counts[k], alt)) return false;
-    ++counts[k];
-    cursor = k;
-  }
-  if (const std::uint32_t m = missing(cursor); m != n) return fail_missing(c, fields[m]);
-  if (vt.finalize) vt.finalize(vt, obj, counts);
-  --c.depth;
-  return true;
 }
 
 body_step open_complex_body(read_ctx& c, const complex_vt& vt, void* obj, std::uint32_t* counts,
