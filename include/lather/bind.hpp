@@ -8,6 +8,7 @@
 #include "lather/bind/extern.hpp"
 #include "lather/bind/facets.hpp"
 #include "lather/bind/meta.hpp"
+#include "lather/bind/polymorphic.hpp"
 #include "lather/bind/table.hpp"
 #include "lather/bind/table_ref.hpp"
 #include "lather/bind/xsd.hpp"

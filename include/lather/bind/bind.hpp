@@ -34,6 +34,7 @@
 #include "lather/bind/detail/core.hpp"
 #include "lather/bind/extern.hpp"
 #include "lather/bind/meta.hpp"
+#include "lather/bind/polymorphic.hpp"
 
 namespace lather::bind {
 
@@ -185,13 +186,17 @@ bool read_complex(read_ctx& c, X& x) {
   }
 }
 
-/// The object `p` points to as a D: reused when it already has that dynamic type, else a new one.
+/// The object `p` (a pointer or a polymorphic<B>) holds as a D: reused when it already has that
+/// dynamic type, else a new one.
 template <class D, class P>
 D& object_of_type(P& p) {
-  using B = typename P::element_type;
-  B* current = p.get();
-  if (current && typeid(*current) == typeid(D)) return static_cast<D&>(*current);
-  if constexpr (std::is_same_v<P, std::shared_ptr<B>>) {
+  using B = typename shape<P>::value_type;
+  if constexpr (is_polymorphic_holder<P>::value) {
+    if (D* current = p.template get_if<D>()) return *current;
+    return p.template emplace<D>();
+  } else if (B* current = p.get(); current && typeid(*current) == typeid(D)) {
+    return static_cast<D&>(*current);
+  } else if constexpr (std::is_same_v<P, std::shared_ptr<B>>) {
     auto d = std::make_shared<D>();
     D& obj = *d;
     p = std::move(d);
@@ -214,25 +219,32 @@ bool read_derived(read_ctx& c, P& p, bool named) {
     return read_body(c, object_of_type<D>(p));
 }
 
+/// Whether a pointer or polymorphic<B> P may hold an unknown_subtype<B>.
+template <class P>
+inline constexpr bool keeps_unknown_in =
+    is_polymorphic_holder<P>::value ? holder_keeps_unknown<typename shape<P>::value_type>
+                                    : keeps_unknown_subtypes<typename shape<P>::value_type>;
+
 /// An element whose xsi:type names a type with no binding, as an unknown_subtype<B>
 /// (read_options::keep_unknown_subtypes).
 template <class P>
 bool read_unknown(read_ctx& c, P& p, const xml::attribute& type) {
-  using B = typename P::element_type;
+  using B = typename shape<P>::value_type;
   auto& obj = object_of_type<unknown_subtype<B>>(p);
   return read_unknown_subtype(c, type, vt_of<B>(), static_cast<B*>(&obj),
                               static_cast<retained_subtype&>(obj));
 }
 
+/// A pointer or polymorphic<B> member's object, of the type its xsi:type names (B without one).
 template <class P>
 bool read_pointer(read_ctx& c, P& p) {
-  using B = typename P::element_type;
+  using B = typename shape<P>::value_type;
   int k = -1;
   const xml::attribute* t = scan_xsi(c.r).type;
   if (t) {
-    k = check_xsi_complex(c, *t, vt_of<B>(), true, keeps_unknown_subtypes<B>);
+    k = check_xsi_complex(c, *t, vt_of<B>(), true, keeps_unknown_in<P>);
     if (k < -1) {
-      if constexpr (keeps_unknown_subtypes<B>)
+      if constexpr (keeps_unknown_in<P>)
         if (k == -3) return read_unknown(c, p, *t);
       return false;
     }
@@ -301,6 +313,11 @@ auto& slot_of(M& m, std::uint32_t occ) {
   }
 }
 
+/// A std::unique_ptr or std::shared_ptr member: 0..1, empty when absent or nil (a polymorphic<B>
+/// is a pointer in shape, always holding an object).
+template <class M>
+inline constexpr bool nullable_pointer = shape<M>::is_pointer && !is_polymorphic_holder<M>::value;
+
 /// std::vector<bool>: its items are proxies, not bool&, so an item is read into a bool and
 /// stored with store_item.
 template <class M>
@@ -327,7 +344,7 @@ bool read_slot_value(read_ctx& c, Slot& s, std::uint32_t alt, const field_match*
     return read_pointer(c, s);
   } else if constexpr (is_nillable<Slot>::value) {
     if (!s) s.emplace();
-    return read_value(c, *s, alt, fm);
+    return read_slot_value(c, *s, alt, fm);
   } else {
     return read_value(c, s, alt, fm);
   }
@@ -346,7 +363,7 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt, con
       return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, fm);
     else
       return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, fm);
-  } else if constexpr (S::is_optional || S::is_pointer) {
+  } else if constexpr (S::is_optional || nullable_pointer<M>) {
     if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
       if (nil < 0) return false;
       if constexpr (is_nillable<Slot>::value) {
@@ -496,7 +513,7 @@ void finalize_field(T& obj, std::uint32_t count) {
     using S = shape<M>;
     if constexpr (S::is_vector) {
       if (m.size() > count) m.erase(m.begin() + count, m.end());
-    } else if constexpr (S::is_optional || S::is_pointer) {
+    } else if constexpr (S::is_optional || nullable_pointer<M>) {
       if (count == 0) m.reset();
     } else {
       if (count == 0) {
@@ -659,13 +676,31 @@ void write_attribute_value(xml::writer& w, std::string_view ns, xml::ncname name
   }
 }
 
-template <class B, class D, class Name>
-bool write_if_dynamic(xml::writer& w, std::string_view ns, Name local, const B& b) {
-  if (typeid(b) != typeid(D)) return false;
+/// Whether the object of the pointer or polymorphic<B> `p` (not empty) is exactly a D.
+template <class D, class P>
+bool holds_type(const P& p) {
+  if constexpr (is_polymorphic_holder<P>::value)
+    return p.template holds<D>();
+  else
+    return typeid(*p) == typeid(D);
+}
+
+/// Whether the pointer or polymorphic<B> `p` has an object to write.
+template <class P>
+bool has_object(const P& p) {
+  if constexpr (is_polymorphic_holder<P>::value)
+    return !p.valueless_after_move();
+  else
+    return p != nullptr;
+}
+
+template <class D, class Name, class P>
+bool write_if_dynamic(xml::writer& w, std::string_view ns, Name local, const P& p) {
+  if (!holds_type<D>(p)) return false;
   if constexpr (abstract_type<D>) throw_abstract_type(meta<D>::ns, meta<D>::name);
   w.start_element(ns, local);
   write_xsi_type(w, meta<D>::ns, meta<D>::name);
-  write_complex_content(w, static_cast<const D&>(b));
+  write_complex_content(w, static_cast<const D&>(*p));
   w.end_element();
   return true;
 }
@@ -687,17 +722,26 @@ std::string_view name_text(Name name) {
     return name;
 }
 
-template <class B, class Name>
-void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const B& b) {
-  if constexpr (std::is_polymorphic_v<B>) {
-    if (typeid(b) != typeid(B)) {
+/// The object of the pointer or polymorphic<B> `p` (has_object): as a B, or with an xsi:type
+/// naming its type.
+template <class P, class Name>
+void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const P& p) {
+  using B = typename shape<P>::value_type;
+  const B& b = *p;
+  if constexpr (std::is_polymorphic_v<B> || is_polymorphic_holder<P>::value) {
+    if (!holds_type<B>(p)) {
       try {
         bool done = [&]<class... Ds>(types<Ds...>) {
-          return (write_if_dynamic<B, Ds>(w, ns, local, b) || ...);
+          return (write_if_dynamic<Ds>(w, ns, local, p) || ...);
         }(derived_types_of<B>{});
         if (done) return;
         // An element read with an xsi:type that has no binding: written back as received.
-        if (const auto* kept = dynamic_cast<const retained_subtype*>(&b))
+        const retained_subtype* kept = nullptr;
+        if constexpr (!is_polymorphic_holder<P>::value)
+          kept = dynamic_cast<const retained_subtype*>(&b);
+        else if constexpr (holder_keeps_unknown<B>)
+          kept = p.template get_if<unknown_subtype<B>>();
+        if (kept != nullptr)
           write_unknown_subtype(w, ns, name_text(local), *kept);
         else
           throw_unregistered_type(meta<B>::name);
@@ -757,7 +801,7 @@ void write_value(xml::writer& w, std::string_view ns, Name local, const X& x,
   } else if constexpr (shape<X>::is_optional) {
     if (x) write_value(w, ns, local, *x, leaves);
   } else if constexpr (shape<X>::is_pointer) {
-    if (x) write_polymorphic(w, ns, local, *x);
+    if (has_object(x)) write_polymorphic(w, ns, local, x);
   } else if constexpr (formats_own_text<X>) {
     write_present_value(w, ns, local, x, leaves);
   } else {
@@ -849,8 +893,8 @@ void write_child(xml::writer& w, const T& obj, xml::leaf_namespace& leaves) {
       else if constexpr (f.is_nillable && !is_nillable<slot_type<M>>::value)
         write_nil(w, f.ns, names::name);
     } else if constexpr (S::is_pointer) {
-      if (m)
-        write_polymorphic(w, f.ns, names::name, *m);
+      if (has_object(m))
+        write_polymorphic(w, f.ns, names::name, m);
       else if (f.is_nillable)
         write_nil(w, f.ns, names::name);
     } else {
@@ -911,6 +955,8 @@ bool read_top(read_ctx& c, T& value) {
     }
     if (!value) value.emplace();
     return read_top(c, *value);
+  } else if constexpr (is_polymorphic_holder<T>::value) {
+    return refuse_nil(c) && read_pointer(c, value);
   } else if constexpr (shape<T>::is_pointer) {
     return read_pointer(c, value);
   } else {

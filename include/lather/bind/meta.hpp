@@ -28,7 +28,8 @@
 //   static constexpr auto values = lather::enum_values<Colour>({{Colour::red, "RED"}, ...});
 //
 // Member types carry occurrence: T is 1..1, std::optional<T> 0..1, std::vector<T> 0..unbounded,
-// std::unique_ptr<T>/std::shared_ptr<T> 0..1 and polymorphic, lather::nillable<T> may be
+// std::unique_ptr<T>/std::shared_ptr<T> 0..1 and polymorphic, lather::polymorphic<T> 1..1 and
+// polymorphic (a value: lather/bind/polymorphic.hpp), lather::nillable<T> may be
 // xsi:nil, std::optional<lather::nillable<T>> 0..1 and nillable with absent (nullopt) and nil
 // (an empty nillable) distinct (an empty std::optional<T> of a .nillable() field is written as
 // xsi:nil), std::variant<A, B> is an xsd:choice (see choice()). Field modifiers refine this:

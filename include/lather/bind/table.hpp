@@ -371,7 +371,7 @@ bool codec<M, Unit>::read(read_ctx& c, void* obj, std::uint32_t occ, std::uint32
     (void)alt;
     using E = typename list_item_of<value_type_of<M>>::type;
     return read_enum_member(c, &m, occ, f, &table_slot<M, Unit>, enum_list_value_of<E>);
-  } else if constexpr (S::is_optional || S::is_pointer) {
+  } else if constexpr (S::is_optional || nullable_pointer<M>) {
     // A choice leaves xsi:nil to its alternative.
     if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
       if (nil < 0) return false;
@@ -479,7 +479,7 @@ void codec<M, Unit>::finalize(void* obj, std::uint32_t count, const field_match&
   } else if constexpr (S::is_vector) {
     // Not erase(): that would instantiate the items' move assignment, never run at the end.
     while (m.size() > count) m.pop_back();
-  } else if constexpr (S::is_optional || S::is_pointer) {
+  } else if constexpr (S::is_optional || nullable_pointer<M>) {
     if (count == 0) m.reset();
   } else {
     if (count != 0) return;
@@ -552,8 +552,8 @@ void codec<M, Unit>::write(xml::writer& w, const void* obj, const field_match& f
     else if (!is_nillable<slot_type<M>>::value && f.nillable)
       write_nil(w, f.ns, f.write_name);
   } else if constexpr (S::is_pointer) {
-    if (m)
-      write_polymorphic(w, f.ns, f.write_name, *m);
+    if (has_object(m))
+      write_polymorphic(w, f.ns, f.write_name, m);
     else if (f.nillable)
       write_nil(w, f.ns, f.write_name);
   } else {

@@ -1,0 +1,224 @@
+// lather/bind/polymorphic.hpp — lather::polymorphic<B>: a value of type B or of a type derived
+// from it, with value semantics (the shape of the C++26 proposal std::polymorphic, P3019).
+//
+//   struct Device { std::string label; };             // meta<Device>: derived = types<Disk>
+//   struct Disk : Device { std::int64_t capacity; };
+//   lather::polymorphic<Device> d;                    // a Device
+//   d = Disk{{"sda"}, 512};                           // now a Disk (a copy of it)
+//   if (const Disk* k = d.get_if<Disk>()) use(k->capacity);
+//   lather::polymorphic<Device> e = d;                // a deep copy: another Disk
+//   assert(e == d && e->label == "sda");
+//
+// The binding reads and writes it as an element of type B whose xsi:type names the object's
+// type when it is not B (docs/binding.md, "Polymorphic values"); lather-wsdl2cpp gives it to
+// an element whose declared type has derived types. The hierarchy is closed: the object's type
+// is B, a type of meta<B>::derived (transitively), or lather::bind::unknown_subtype<B> (a
+// subtype the peer has and this program has not, kept by the reader). B needs no virtual
+// function: the holder knows its object's type.
+#pragma once
+
+#include <concepts>
+#include <type_traits>
+#include <utility>
+
+#include "lather/bind/meta.hpp"
+
+namespace lather {
+
+namespace bind::detail {
+
+/// What a polymorphic<B> knows of its object's dynamic type D: one constant per B and D
+/// (holder_type_of), whose address tells the types apart.
+template <class B>
+struct holder_type {
+  void (*destroy)(B*) noexcept;
+};
+template <class B, class D>
+void destroy_as(B* object) noexcept {
+  delete static_cast<D*>(object);
+}
+template <class B, class D>
+inline constexpr holder_type<B> holder_type_of{&destroy_as<B, D>};
+
+/// Whether a polymorphic<B> may keep an unknown subtype (unknown_subtype<B> derives from B).
+template <class B>
+inline constexpr bool holder_keeps_unknown =
+    !std::is_final_v<B> && std::is_default_constructible_v<B>;
+
+/// The types a polymorphic<B>'s object may have: B, meta<B>::derived (transitively), and
+/// unknown_subtype<B> where it can be made.
+template <class B, class List>
+struct holdable_list;
+template <class B, class... Ds>
+struct holdable_list<B, types<Ds...>> {
+  using type = std::conditional_t<holder_keeps_unknown<B>, types<B, Ds..., unknown_subtype<B>>,
+                                  types<B, Ds...>>;
+};
+template <class B>
+using holdable_types = typename holdable_list<B, derived_types_of<B>>::type;
+
+template <class D, class List>
+inline constexpr bool in_list = false;
+template <class D, class... Ts>
+inline constexpr bool in_list<D, types<Ts...>> = (std::is_same_v<D, Ts> || ...);
+
+template <class>
+inline constexpr bool dependent_false = false;
+
+}  // namespace bind::detail
+
+/// A B or an object of a type derived from B (see the file comment). Always holds an object
+/// (a B when default-constructed), except once moved from (valueless_after_move()): then it may
+/// only be assigned to or destroyed (the binding writes nothing for it). Copies are deep (the
+/// copy has the same dynamic type); == compares the dynamic types, then the values as that type.
+template <class B>
+class polymorphic {
+  // B may be incomplete here (a member of B itself: a recursion the holder breaks).
+  static_assert(!std::is_const_v<B> && !std::is_reference_v<B>,
+                "lather::polymorphic<B>: B is a class type");
+
+ public:
+  using value_type = B;
+
+  /// A value-initialized B.
+  polymorphic() : polymorphic(std::in_place_type<B>) {}
+  /// A D made from `args`: B or a type of meta<B>::derived.
+  template <class D, class... Args>
+  explicit polymorphic(std::in_place_type_t<D>, Args&&... args)
+      : p_(new D(std::forward<Args>(args)...)), type_(type_of<D>()) {}
+  /// A copy of `value` as its static type (B or a type of meta<B>::derived).
+  template <class U>
+  requires(std::derived_from<std::remove_cvref_t<U>, B> &&
+           !std::is_same_v<std::remove_cvref_t<U>, polymorphic>)
+      polymorphic(U&& value)  // NOLINT(google-explicit-constructor): a value converts
+      : polymorphic(std::in_place_type<std::remove_cvref_t<U>>, std::forward<U>(value)) {}
+
+  polymorphic(const polymorphic& other)
+      : p_(other.p_ != nullptr ? clone(other, bind::detail::holdable_types<B>{}) : nullptr),
+        type_(other.type_) {}
+  polymorphic(polymorphic&& other) noexcept
+      : p_(std::exchange(other.p_, nullptr)), type_(other.type_) {}
+  polymorphic& operator=(const polymorphic& other) {
+    if (this != &other) *this = polymorphic(other);
+    return *this;
+  }
+  polymorphic& operator=(polymorphic&& other) noexcept {
+    if (this != &other) {
+      destroy();
+      p_ = std::exchange(other.p_, nullptr);
+      type_ = other.type_;
+    }
+    return *this;
+  }
+  ~polymorphic() { destroy(); }
+
+  /// Replaces the object with a D made from `args` (B or a type of meta<B>::derived).
+  template <class D, class... Args>
+  D& emplace(Args&&... args) {
+    D* made = new D(std::forward<Args>(args)...);
+    destroy();
+    p_ = made;
+    type_ = type_of<D>();
+    return *made;
+  }
+
+  B& get() noexcept { return *p_; }
+  const B& get() const noexcept { return *p_; }
+  B& operator*() noexcept { return *p_; }
+  const B& operator*() const noexcept { return *p_; }
+  B* operator->() noexcept { return p_; }
+  const B* operator->() const noexcept { return p_; }
+
+  /// Whether the object's dynamic type is exactly D.
+  template <class D>
+  bool holds() const noexcept {
+    return p_ != nullptr && type_ == type_of<D>();
+  }
+  /// The object as a D if its dynamic type is exactly D, else nullptr.
+  template <class D>
+  D* get_if() noexcept {
+    return holds<D>() ? static_cast<D*>(p_) : nullptr;
+  }
+  template <class D>
+  const D* get_if() const noexcept {
+    return holds<D>() ? static_cast<const D*>(p_) : nullptr;
+  }
+
+  bool valueless_after_move() const noexcept { return p_ == nullptr; }
+
+  void swap(polymorphic& other) noexcept {
+    std::swap(p_, other.p_);
+    std::swap(type_, other.type_);
+  }
+  friend void swap(polymorphic& a, polymorphic& b) noexcept { a.swap(b); }
+
+  /// Same dynamic type and equal values as that type (each type of the hierarchy needs ==).
+  friend bool operator==(const polymorphic& a, const polymorphic& b) {
+    if (a.p_ == nullptr || b.p_ == nullptr) return a.p_ == b.p_;
+    return a.type_ == b.type_ && equal(a, b, bind::detail::holdable_types<B>{});
+  }
+
+ private:
+  template <class D>
+  static constexpr const bind::detail::holder_type<B>* type_of() noexcept {
+    static_assert(std::is_base_of_v<B, D> && !std::is_abstract_v<D>,
+                  "lather::polymorphic<B> holds a concrete type derived from B");
+    static_assert(bind::detail::in_list<D, bind::detail::holdable_types<B>>,
+                  "lather::polymorphic<B> holds B or a type of meta<B>::derived: the hierarchy is "
+                  "closed (its types are the ones the binding can write)");
+    return &bind::detail::holder_type_of<B, D>;
+  }
+  void destroy() noexcept {
+    if (p_ != nullptr) type_->destroy(p_);
+  }
+  template <class... Ds>
+  static B* clone(const polymorphic& from, types<Ds...>) {
+    B* made = nullptr;
+    (void)((from.type_ == &bind::detail::holder_type_of<B, Ds> &&
+            (made = new Ds(static_cast<const Ds&>(*from.p_)), true)) ||
+           ...);
+    return made;
+  }
+  template <class D>
+  static bool equal_as(const B& a, const B& b) {
+    if constexpr (std::equality_comparable<D>)
+      return static_cast<const D&>(a) == static_cast<const D&>(b);
+    else
+      static_assert(bind::detail::dependent_false<D>,
+                    "lather::polymorphic<B>'s == compares as the object's type: give each type "
+                    "of the hierarchy an operator==");
+  }
+  template <class... Ds>
+  static bool equal(const polymorphic& a, const polymorphic& b, types<Ds...>) {
+    bool same = false;
+    (void)((a.type_ == &bind::detail::holder_type_of<B, Ds> &&
+            (same = equal_as<Ds>(*a.p_, *b.p_), true)) ||
+           ...);
+    return same;
+  }
+
+  B* p_;
+  const bind::detail::holder_type<B>* type_;
+};
+
+namespace bind {
+
+/// lather::polymorphic<B>.
+template <class T>
+struct is_polymorphic_holder : std::false_type {};
+template <class B>
+struct is_polymorphic_holder<polymorphic<B>> : std::true_type {};
+
+/// A polymorphic<B> member: one B (1..1) whose dynamic type an xsi:type names, read and
+/// written where a pointer to B is (is_pointer: polymorphic), but never absent.
+template <class B>
+struct shape<polymorphic<B>> {
+  using value_type = B;
+  static constexpr std::uint32_t min = 1, max = 1;
+  static constexpr bool is_optional = false, is_vector = false, is_pointer = true;
+  static constexpr bool is_shared = false;
+};
+
+}  // namespace bind
+
+}  // namespace lather
