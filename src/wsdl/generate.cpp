@@ -42,6 +42,7 @@ generate_result generator::run() {
       // s.refused says why; the operations that reach s are skipped.
     }
   }
+  list_derived();
   spread_refusals();
   order_structs();
   order_by_all_members();
@@ -210,6 +211,41 @@ const complex_type* generator::concrete_of(const complex_type* c) {
   return nullptr;
 }
 
+bool generator::has_named_derived(const complex_type* c) {
+  for (const complex_type* d : derived_of(c))
+    if (!d->anonymous()) return true;
+  return false;
+}
+
+void generator::list_derived() {
+  std::vector<const complex_type*> todo(poly_roots_.begin(), poly_roots_.end());
+  std::set<const complex_type*> listed;
+  while (!todo.empty()) {
+    const complex_type* c = todo.back();
+    todo.pop_back();
+    if (!listed.insert(c).second) continue;
+    const auto it = struct_index_.find(c);
+    if (it == struct_index_.end()) continue;
+    struct_plan& s = structs_[it->second];
+    if (c->abstract) {  // a std::shared_ptr: typeid tells its object's type
+      const struct_plan* top = &s;
+      while (top->base) top = &structs_[struct_index_.at(top->base)];
+      virtual_roots_.insert(top->t);
+    }
+    for (const complex_type* d : derived_of(c))
+      if (struct_index_.count(d)) {
+        s.derived.push_back(d);
+        todo.push_back(d);
+      }
+  }
+}
+
+bool generator::dynamic(const struct_plan& s) const {
+  for (const struct_plan* h = &s; h; h = h->base ? &structs_[struct_index_.at(h->base)] : nullptr)
+    if (virtual_roots_.count(h->t)) return true;
+  return false;
+}
+
 bool generator::is_mixed(const complex_type* c) {
   return c->content_kind == complex_type::content::mixed;
 }
@@ -288,7 +324,10 @@ void generator::reach(const type* t) {
   }
   const auto* c = static_cast<const complex_type*>(t);
   if (c->array) return reach(c->array->item);  // a SOAP-ENC array: std::vector
-  if (c->abstract) reach_hierarchy(c);
+  if (c->abstract) {
+    reach_hierarchy(c);
+    poly_roots_.insert(c);
+  }
   if (is_mixed(c)) {  // a retained XML fragment: lather::bind::any_type
     names_.push_back("mixed complexType " +
                      (c->anonymous() ? "of " + c->context.str() : c->name.str()) +

@@ -1,6 +1,7 @@
 // lather-wsdl2cpp, emit: one header per XSD namespace, the port type headers, code_<k>.cpp (the
 // structs' binding and the operations), the mock server and the CMakeLists.txt of the output.
 #include <algorithm>
+#include <functional>
 
 #include "generate_names.hpp"
 #include "generate_security.hpp"
@@ -124,11 +125,22 @@ void generator::emit() {
     const auto it = struct_index_.find(static_cast<const complex_type*>(d));
     return it != struct_index_.end() && !comparable[it->second];
   };
+  // A polymorphic<B> compares its objects as their type: every type of B's hierarchy.
+  std::function<bool(const complex_type*)> hierarchy_lacks = [&](const complex_type* b) {
+    if (lacks(b)) return true;
+    const auto it = struct_index_.find(b);
+    return it != struct_index_.end() &&
+           std::any_of(structs_[it->second].derived.begin(), structs_[it->second].derived.end(),
+                       hierarchy_lacks);
+  };
+  auto holder_lacks = [&](const field_plan& f) { return f.holder && hierarchy_lacks(f.holder); };
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t i = 0; i < structs_.size(); ++i)
-      if (comparable[i] && (lacks(structs_[i].base) ||
-                            std::any_of(structs_[i].deps.begin(), structs_[i].deps.end(), lacks)))
+      if (comparable[i] &&
+          (lacks(structs_[i].base) ||
+           std::any_of(structs_[i].deps.begin(), structs_[i].deps.end(), lacks) ||
+           std::any_of(structs_[i].fields.begin(), structs_[i].fields.end(), holder_lacks)))
         comparable[i] = false, changed = true;
   }
   std::set<const complex_type*> defined;
@@ -164,7 +176,8 @@ void generator::emit() {
     for (std::size_t k = 0; k < s.fields.size(); ++k) {
       const field_plan& f = s.fields[k];
       std::set<const complex_type*> field_needs;
-      const bool pointer = f.concrete || (!f.boxed_type.empty() && f.cpp_type == f.boxed_type);
+      const bool pointer =
+          f.concrete || f.holder || (!f.boxed_type.empty() && f.cpp_type == f.boxed_type);
       for (std::size_t d = f.deps_from; d < f.deps_to && !pointer; ++d)
         add_needs(s, s.deps[d], f.what == field_plan::kind::choice, field_needs);
       bare[k] = !field_needs.empty() || later_in_file(s, f, defined);
@@ -173,22 +186,23 @@ void generator::emit() {
     const bool late = !need.empty();
     const std::string equal = "bool operator==(const " + s.name + "&, const " + s.name + "&)";
     if (late && comparable[i]) b = "inline " + equal + ";\n\n" + b;
-    bool dynamic = false;  // a virtual destructor: of its own or of its base's
-    for (const struct_plan* h = &s; h && !dynamic;
-         h = h->base ? &structs_[struct_index_.at(h->base)] : nullptr)
-      dynamic = !h->derived.empty();
+    // A virtual destructor: of its own or of its base's.
+    const bool is_dynamic = dynamic(s);
     std::string special;
-    // xsi:type: the dynamic type of a Base& must be known. A destructor declared here, to be
+    // xsi:type through a std::shared_ptr: the dynamic type of a Base& must be known (a
+    // polymorphic<B> knows its object's type itself). A destructor declared here, to be
     // defined later, takes the copies and moves away unless they are declared too.
-    if (!s.derived.empty() || (late && dynamic))
+    const bool root = virtual_roots_.count(s.t) != 0;
+    if (root || (!s.derived.empty() && is_dynamic) || (late && is_dynamic))
       special = "  " + s.name + "() = default;\n  " + s.name + "(const " + s.name +
                 "&) = default;\n  " + s.name + "(" + s.name + "&&) = default;\n  " + s.name +
                 "& operator=(const " + s.name + "&) = default;\n  " + s.name + "& operator=(" +
                 s.name + "&&) = default;\n  " +
-                (!late               ? "virtual ~" + s.name + "() = default;\n"
-                 : s.derived.empty() ? "~" + s.name + "() override;\n"
-                                     : "virtual ~" + s.name + "();\n");
-    if (late && dynamic) struct_late[i] += "inline " + s.name + "::~" + s.name + "() = default;\n";
+                (!late                        ? "virtual ~" + s.name + "() = default;\n"
+                 : !root && s.derived.empty() ? "~" + s.name + "() override;\n"
+                                              : "virtual ~" + s.name + "();\n");
+    if (late && is_dynamic)
+      struct_late[i] += "inline " + s.name + "::~" + s.name + "() = default;\n";
     b += " {\n" + special;
     for (std::size_t k = 0; k < s.fields.size(); ++k)
       b += "  " + s.fields[k].cpp_type + " " + s.fields[k].member +
@@ -300,8 +314,10 @@ void generator::emit() {
         "#include <memory>\n#include <optional>\n#include <string>\n"
         "#include <string_view>\n"
         "#include <tuple>\n#include <variant>\n#include <vector>\n\n"
-        "#include \"lather/bind/extern.hpp\"\n#include \"lather/bind/meta.hpp\"\n"
-        "#include \"lather/bind/xsd.hpp\"\n";
+        "#include \"lather/bind/extern.hpp\"\n#include \"lather/bind/meta.hpp\"\n";
+    if (body.find("lather::polymorphic<") != std::string::npos)
+      text += "#include \"lather/bind/polymorphic.hpp\"\n";
+    text += "#include \"lather/bind/xsd.hpp\"\n";
     if (messages) text += "#include \"lather/service/message_type.hpp\"\n";
     if (body.find("lather::soap::multi_array<") != std::string::npos)
       text += "#include \"lather/soap/encoded.hpp\"\n";

@@ -479,7 +479,19 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
   f.deps_from = s.deps.size();
   if (e.type->kind == type_kind::complex && static_cast<const complex_type*>(e.type)->abstract)
     return plan_polymorphic(e, min, max, s, std::move(f));
-  std::string v = value_type(e.type, s, max <= 1, e.where);
+  // A non-abstract type with derived types: lather::polymorphic<B>, a value whose type an
+  // xsi:type names. It holds its object apart, so it breaks a recursion as a box would.
+  // (SOAP encoding reads every value as its declared type: by value there.)
+  if (e.type->kind == type_kind::complex && !e.type->builtin && !encoded_struct(s) &&
+      has_named_derived(static_cast<const complex_type*>(e.type)))
+    f.holder = static_cast<const complex_type*>(e.type);
+  std::string v = value_type(e.type, s, max <= 1 && !f.holder, e.where);
+  // --mock: the sample of the holder's object (a B).
+  const std::string deref = f.holder ? "*" : "";
+  if (f.holder) {
+    poly_roots_.insert(f.holder);
+    v = "lather::polymorphic<" + v + ">";
+  }
   const std::optional<std::string>& dflt = e.default_value ? e.default_value : e.fixed_value;
   f.modifiers = ns_modifier(e.name.ns, s.ns, false);
   if (!encoded_struct(s)) f.facets = facets_of(e.type, nullptr, s.name + "::" + f.member);
@@ -488,9 +500,10 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
     f.cpp_type = "std::vector<" + (e.nillable ? "lather::nillable<" + v + ">" : v) + ">";
     if (min != 0) f.modifiers += ".min(" + std::to_string(min) + ")";
     if (max != unbounded) f.modifiers += ".max(" + std::to_string(max) + ")";
-    f.sample = sample_items(f.member, min,
-                            e.nillable ? "x.emplace(); " + sample_of(e.type, "*x", fixed)
-                                       : sample_of(e.type, "x", fixed));
+    f.sample =
+        sample_items(f.member, min,
+                     e.nillable ? "x.emplace(); " + sample_of(e.type, "*" + deref + "x", fixed)
+                                : sample_of(e.type, deref + "x", fixed));
   } else if (min == 0) {
     if (e.nillable && !encoded_struct(s)) {
       // Absent (nullopt), nil (an empty nillable) and a value stay apart.
@@ -508,7 +521,7 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
       f.sample = sample_of(e.type, "v." + f.member, *dflt);
     } else {
       f.cpp_type = "std::optional<" + v + ">";
-      if (e.type->kind == type_kind::complex && !e.type->builtin) {
+      if (e.type->kind == type_kind::complex && !e.type->builtin && !f.holder) {
         f.boxable = static_cast<const complex_type*>(e.type);
         f.boxed_type = "std::shared_ptr<" + v + ">";
       }
@@ -520,9 +533,9 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
       f.facets.default_value = dflt;
       if (!e.nillable) f.initializer = initializer_of(e.type, *dflt);
     }
-    f.sample = e.nillable
-                   ? "v." + f.member + ".emplace(); " + sample_of(e.type, "*v." + f.member, fixed)
-                   : sample_of(e.type, "v." + f.member, fixed);
+    f.sample = e.nillable ? "v." + f.member + ".emplace(); " +
+                                sample_of(e.type, "*" + deref + "v." + f.member, fixed)
+                          : sample_of(e.type, deref + "v." + f.member, fixed);
   }
   f.deps_to = s.deps.size();
   s.fields.push_back(std::move(f));
@@ -902,9 +915,6 @@ void generator::plan_struct(struct_plan& s) {
 }
 
 void generator::plan_type(struct_plan& s) {
-  if (auto it = derived_index_.find(s.t); it != derived_index_.end())
-    for (const complex_type* d : it->second)
-      if (struct_index_.count(d)) s.derived.push_back(d);
   const complex_type& t = *s.t;
   if (t.content_kind == complex_type::content::mixed)
     throw error(t.where, "mixed content (" +

@@ -53,6 +53,9 @@ struct field_plan {
   /// --mock: the statements that give this member of `v` its sample value ("" = none).
   std::string sample;
   const complex_type* concrete = nullptr;  ///< polymorphic member: the sample's type
+  /// A lather::polymorphic<B> member (or optional, vector, nillable of one): B, a non-abstract
+  /// type with derived types.
+  const complex_type* holder = nullptr;
   /// The types the member's C++ type names: struct_plan::deps[deps_from, deps_to).
   std::size_t deps_from = 0, deps_to = 0;
 };
@@ -67,8 +70,8 @@ struct struct_plan {
   std::vector<const type*> deps;        ///< every generated type the members name
   bool planned = false;
   bool boxed = false;  ///< has a shared_ptr member: no value operator==
-  /// Generated types extending this one that an xsi:type may name (an abstract type's
-  /// hierarchy): meta<T>::derived, and a virtual destructor for the dynamic type.
+  /// Generated types extending this one that an xsi:type may name, where it is in the
+  /// hierarchy of an abstract type or of a polymorphic<B> member's B: meta<T>::derived.
   std::vector<const complex_type*> derived;
   /// Why this struct cannot be generated (its own construct or one of a type it uses): it is
   /// left out, and so is every operation that reaches it. "" = generated.
@@ -117,6 +120,17 @@ class generator {
 
   /// The first non-abstract type of an abstract type's hierarchy (depth first), or nullptr.
   const complex_type* concrete_of(const complex_type* c);
+
+  /// Whether an element of non-abstract type `c` is a lather::polymorphic<c>: a type an
+  /// xsi:type may name (not an anonymous one) extends it in the schema. Those the generated
+  /// code has are its meta<c>::derived; the others a client keeps as unknown subtypes, where
+  /// a value of type c would make the whole message an error.
+  bool has_named_derived(const complex_type* c);
+  /// meta<T>::derived of the types under an abstract type or a polymorphic<B>'s B (poly_roots_).
+  void list_derived();
+  /// Whether struct `s` needs a virtual destructor: it or a base of it heads a hierarchy with
+  /// an abstract type (held by std::shared_ptr, whose dynamic type typeid tells).
+  bool dynamic(const struct_plan& s) const;
 
   static bool is_mixed(const complex_type* c);
 
@@ -393,6 +407,11 @@ class generator {
   bool sample_encoded_ = false;  ///< the struct being planned is SOAP-encoded (sample_of)
   std::unordered_set<const type*> encoded_seen_, literal_seen_;  ///< by the messages of each use
   std::map<const complex_type*, std::vector<const complex_type*>> derived_index_;
+  /// Abstract types and the B of each polymorphic<B> member: their hierarchies get
+  /// meta<T>::derived.
+  std::set<const complex_type*> poly_roots_;
+  /// The top base of each hierarchy with an abstract type (a virtual destructor).
+  std::set<const complex_type*> virtual_roots_;
   bool derived_index_built_ = false;
   std::unordered_set<const simple_type*> encoded_enums_;  ///< mapped to std::string
   /// rpc operations: their input and output message structs (indexes into structs_).

@@ -96,13 +96,21 @@ TEST(DynamicClient, ValidateNamesThePathOfEveryProblem) {
   EXPECT_EQ(problems[2], "/Envelope/Body/addNumbers/b: missing");
 }
 
-TEST(DynamicClient, AnElementsTypeMustNotBeAbstract) {
-  // features.wsdl: drawing/shape is of the abstract type Shape, which Polygon extends.
+/// features.wsdl's client, and the envelope of a drawing (head + its content + tail).
+struct features_drawing {
   dynamic_client c{std::string(lather::test::source_dir) + "/tests/wsdl/data/features.wsdl"};
   const std::string head =
       R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body>)"
       R"(<t:drawing xmlns:t="urn:features" xmlns:x="http://www.w3.org/2001/XMLSchema-instance">)";
   const std::string tail = "</t:drawing></e:Body></e:Envelope>";
+};
+
+TEST(DynamicClient, AnElementsTypeMustNotBeAbstract) {
+  // features.wsdl: drawing/shape is of the abstract type Shape, which Polygon extends.
+  features_drawing d;
+  dynamic_client& c = d.c;
+  const std::string& head = d.head;
+  const std::string& tail = d.tail;
   const std::string shape = R"(id="1"><t:name>n</t:name><t:rgb>1</t:rgb>)";
   EXPECT_EQ(c.validate(head + R"(<t:shape x:type="t:Polygon" )" + shape +
                        "<t:side>1</t:side></t:shape>" + tail),
@@ -122,6 +130,23 @@ TEST(DynamicClient, AnElementsTypeMustNotBeAbstract) {
                 "not define: read as Shape",
                 "/Envelope/Body/drawing/shape/radius: unexpected element (Shape has no member "
                 "radius)"}));
+}
+
+TEST(DynamicClient, ANonAbstractBaseTakesItsDerivedTypes) {
+  // features.wsdl: drawing/device is of type Device, which Disk extends, and Flash extends Disk.
+  features_drawing d;
+  dynamic_client& c = d.c;
+  const std::string& head = d.head;
+  const std::string& tail = d.tail;
+  EXPECT_EQ(c.validate(head + "<t:device><t:label>a</t:label></t:device>" +
+                       R"(<t:device x:type="t:Disk"><t:label>b</t:label>)" +
+                       "<t:capacity>1</t:capacity></t:device>" +
+                       R"(<t:device x:type="t:Flash"><t:label>c</t:label>)" +
+                       "<t:capacity>2</t:capacity><t:cells>3</t:cells></t:device>" + tail),
+            std::vector<std::string>{});
+  EXPECT_EQ(c.validate(head + R"(<t:device x:type="t:Flash"><t:label>c</t:label>)" +
+                       "<t:cells>3</t:cells></t:device>" + tail),
+            std::vector<std::string>{"/Envelope/Body/drawing/device/capacity: missing"});
 }
 
 TEST(DynamicClient, BadInputNamesPathTypeAndNearNames) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <optional>
 
 #include "../service/local_server.hpp"
 #include "../support/post_envelope.hpp"
@@ -338,12 +339,22 @@ std::string post_draw(const std::string& url, const std::string& shape) {
           shape + "</drawing></s:Body></s:Envelope>");
 }
 
-TEST(WsdlGenerated, AServiceAnswersAnAbstractTypeWithAClientFault) {
+/// The generated service echoing drawings (read with `so`) on a local server.
+struct features_server {
+  explicit features_server(const lather::service_options& so = {})
+      : svc{"Features", "urn:features", so} {
+    impl.mount_on(svc);
+    server.emplace("/features", svc);  // started once every operation is mounted
+  }
+  std::string url() const { return server->url("/features"); }
   drawing_echo impl;
-  lather::service svc{"Features", "urn:features"};
-  impl.mount_on(svc);
-  lather_test::local_server server("/features", svc);
-  const std::string url = server.url("/features");
+  lather::service svc;
+  std::optional<lather_test::local_server> server;
+};
+
+TEST(WsdlGenerated, AServiceAnswersAnAbstractTypeWithAClientFault) {
+  const features_server server;
+  const std::string url = server.url();
   const std::string ok = post_draw(url, R"(<shape x:type="Polygon" id="1"><name/><rgb>1</rgb>)"
                                         R"(<side>1</side></shape>)");
   EXPECT_FALSE(lather::test::fault_code(ok)) << ok;
@@ -368,24 +379,18 @@ TEST(WsdlGenerated, AnUnknownSubtypeIsKeptByTheClientAndRefusedByAStrictService)
   const std::string circle = R"(<shape x:type="Circle" id="7" unit="mm"><name>c</name>)"
                              R"(<rgb>1</rgb><radius>2</radius></shape>)";
   {
-    drawing_echo impl;
-    lather::service svc{"Features", "urn:features"};
-    impl.mount_on(svc);
-    lather_test::local_server server("/features", svc);
-    const std::string fault = post_draw(server.url("/features"), circle);
+    const features_server strict;
+    const std::string fault = post_draw(strict.url(), circle);
     EXPECT_EQ(lather::test::fault_code(fault), "Client") << fault;
     EXPECT_EQ(lather::test::fault_string(fault),
               "/drawing/shape[1]: xsi:type {urn:features}Circle names a type with no binding "
               "(expected {urn:features}Shape or a registered derived type)")
         << fault;
   }
-  drawing_echo impl;
   lather::service_options so;
   so.read.keep_unknown_subtypes = true;
-  lather::service svc{"Features", "urn:features", so};
-  impl.mount_on(svc);
-  lather_test::local_server server("/features", svc);
-  const std::string echoed = post_draw(server.url("/features"), circle);
+  const features_server server{so};
+  const std::string echoed = post_draw(server.url(), circle);
   EXPECT_FALSE(lather::test::fault_code(echoed)) << echoed;
 
   // The request holds a Polygon and a Circle, as a client reads them.
@@ -399,7 +404,7 @@ TEST(WsdlGenerated, AnUnknownSubtypeIsKeptByTheClientAndRefusedByAStrictService)
   ASSERT_EQ(r.next(), lather::xml::token::start_element);
   lather::bind::error_info e = lather::bind::read(r, request, lather::bind::client_read_options());
   ASSERT_FALSE(e) << e.message;
-  lather::client http{server.url("/features")};
+  lather::client http{server.url()};
   featuresgen::FeaturesClient proxy{http};
   const featuresgen::drawing response = proxy.draw(request);
   ASSERT_EQ(response.shape.size(), 2u);
@@ -413,6 +418,66 @@ TEST(WsdlGenerated, AnUnknownSubtypeIsKeptByTheClientAndRefusedByAStrictService)
   EXPECT_NE(kept->xml.find("radius"), std::string::npos) << kept->xml;
   EXPECT_EQ(to_xml("urn:features", "drawing", response),
             to_xml("urn:features", "drawing", request));
+}
+
+// A non-abstract base with derived types (Device; Disk; Flash, derived from Disk): its elements
+// are lather::polymorphic<Device> values, plain, optional (a recursion the holder breaks),
+// repeated and nillable. The generated client sends derived objects where Device is declared,
+// the generated service reads them as such and echoes them (a copy of each), xsi:type written
+// only where the object is not a Device.
+std::size_t occurrences(std::string_view text, std::string_view what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string_view::npos; at = text.find(what, at + 1))
+    ++n;
+  return n;
+}
+
+TEST(WsdlGenerated, ANonAbstractBaseHoldsItsDerivedTypesOverLoopback) {
+  static_assert(!std::is_polymorphic_v<featuresgen::Device>);  // the holder knows the type
+  featuresgen::drawing request;
+  featuresgen::Flash flash;
+  flash.label = "nvme";
+  flash.capacity = 512;
+  flash.cells = 3;
+  featuresgen::Disk disk;
+  disk.label = "sda";
+  disk.key = 1;
+  disk.capacity = 64;
+  disk.spare = flash;  // a Flash inside a Disk
+  request.device.emplace_back(disk);
+  request.device.emplace_back();
+  request.device.back()->label = "plain";
+  request.device.emplace_back(flash);
+  featuresgen::Slot slot;
+  slot.device = flash;
+  request.slot = slot;
+  const std::string xml = to_xml("urn:features", "drawing", request);
+  EXPECT_EQ(occurrences(xml, R"(:type="ns1:Flash")"), 3u) << xml;
+  EXPECT_EQ(occurrences(xml, R"(:type="ns1:Disk")"), 1u) << xml;
+  EXPECT_NE(xml.find("<ns1:device><ns1:label>plain</ns1:label></ns1:device>"), std::string::npos)
+      << xml;
+
+  const features_server server;
+  lather::client http{server.url()};
+  featuresgen::FeaturesClient proxy{http};
+  const featuresgen::drawing response = proxy.draw(request);
+  ASSERT_EQ(response.device.size(), 3u);
+  const featuresgen::Disk* d = response.device[0].get_if<featuresgen::Disk>();
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->capacity, 64);
+  ASSERT_TRUE(d->spare);
+  EXPECT_TRUE(d->spare->holds<featuresgen::Flash>());
+  EXPECT_TRUE(response.device[1].holds<featuresgen::Device>());
+  EXPECT_EQ(response.device[2], request.device[2]);
+  ASSERT_TRUE(response.slot);
+  EXPECT_EQ(*response.slot, slot);
+  EXPECT_TRUE(response.slot->backup.is_nil());
+  EXPECT_EQ(to_xml("urn:features", "drawing", response), xml);
+
+  // A type the service has no binding for: a Client fault from the strict service.
+  const std::string fault =
+      post_draw(server.url(), R"(<device x:type="Tape"><label>t</label></device>)");
+  EXPECT_EQ(lather::test::fault_code(fault), "Client") << fault;
 }
 
 }  // namespace
