@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "document.hpp"
 #include "generate_names.hpp"
 #include "generator.hpp"
 #include "lather/bind/facets.hpp"
@@ -237,7 +238,7 @@ std::string generator::initializer_of(const type* t, std::string_view text) {
     if (x->builtin) return builtin_clause(x->name.local, text);
     if (auto it = enum_index_.find(x); it != enum_index_.end()) {
       if (encoded_enums_.count(x)) return quote(text);
-      const std::string_view value = lather::xsd::detail::trim_xml_space(text);
+      const std::string_view value = trim(text);
       for (const auto& [enumerator, lexical] : enums_[it->second].values)
         if (lexical == value) return qualified(enums_[it->second].name) + "::" + enumerator;
       return "";
@@ -247,13 +248,12 @@ std::string generator::initializer_of(const type* t, std::string_view text) {
   if (!list_item) return quote(text);
   // A list: its items' clauses, every item having one.
   std::string items;
-  const auto e = lather::xsd::detail::for_each_list_item(text, [&](std::string_view item) {
+  for (const std::string& item : split_tokens(text)) {
     const std::string clause = initializer_of(list_item, item);
-    if (clause.empty()) return lather::bind::errc::invalid_lexical;
+    if (clause.empty()) return "";
     items += (items.empty() ? "" : ", ") + clause;
-    return lather::bind::errc::ok;
-  });
-  return e == lather::bind::errc::ok && !items.empty() ? "{{" + items + "}}" : "";
+  }
+  return items.empty() ? "" : "{{" + items + "}}";
 }
 
 facet_plan generator::facets_of(const type* t, const facets* own, const std::string& field) {
