@@ -308,32 +308,61 @@ void async_methods(inline_methods& m, const port_type_plan& pt, const operation_
 }
 
 /// The `_async` forms of `op` with its SOAP headers (in the client class): a callback form,
-/// and a future form when the response has no headers to give.
+/// and a future form, which gives the response's headers with the response
+/// (lather::with_headers) when it has some.
 void header_async_methods(inline_methods& m, const port_type_plan& pt, const operation_plan& op) {
   const std::string params = header_async_params(op), done = header_async_done(op);
   const std::string& async = op.async_method;
-  m.in_class +=
-      "  /// Asynchronous, with the SOAP headers" +
-      std::string(op.response_headers.empty() ? ""
-                                              : " (`done` gets the response's; no future form)") +
-      ".\n";
+  const bool out = !op.response_headers.empty();
+  m.in_class += "  /// Asynchronous, with the SOAP headers" +
+                std::string(!out ? ""
+                            : op.request_headers.empty()
+                                ? " (`done`, and the future form's result, get the response's: "
+                                  "the future form\n  /// takes lather::with_response_headers)"
+                                : " (`done`, and the future form's result, get the response's)") +
+                ".\n";
   async_callback_template(m, op, true, params,
                           join({request_arg(op, true),
                                 op.request_headers.empty() ? "" : "std::move(request_headers)"}));
   m.add("", "", "void", async, join({params, done + " done", "lather::call_options o"}),
         async_body(pt, op, true, "o", true, ""));
-  if (!op.response_headers.empty()) return;
+  const std::string res = op.gives_response() ? op.response_type : std::string("void");
   const std::string future =
-      "lather::future<" + (op.gives_response() ? op.response_type : std::string("void")) + ">";
-  // As the synchronous form: the headers by name, a braced list is lather::call_options;
-  // `auto`: the future's type is complete only where the call is made.
-  const std::string head = "template <std::same_as<" + op.request_headers_type + "> Headers";
-  m.add(head + ", class Options = lather::call_options>", head + ", class Options>", "auto", async,
-        join({request_param(op, true), "const Headers& request_headers"}),
-        "    return " + self_call(async) + "(" +
-            join({request_arg(op, true), "request_headers", "Options{}"}) + ");\n");
-  m.add("", "", future, async, join({params, "lather::call_options o"}),
-        async_body(pt, op, true, "o", false, future));
+      "lather::future<" +
+      (out ? "lather::with_headers<" + res + ", " + op.response_headers_type + ">" : res) + ">";
+  // Without request headers, the tag tells the form from the one without headers.
+  const std::string tag =
+      out && op.request_headers.empty() ? "lather::with_response_headers_t" : "";
+  if (!op.request_headers.empty()) {
+    // As the synchronous form: the headers by name, a braced list is lather::call_options;
+    // `auto`: the future's type is complete only where the call is made.
+    const std::string head = "template <std::same_as<" + op.request_headers_type + "> Headers";
+    m.add(head + ", class Options = lather::call_options>", head + ", class Options>", "auto",
+          async, join({request_param(op, true), "const Headers& request_headers"}),
+          "    return " + self_call(async) + "(" +
+              join({request_arg(op, true), "request_headers", "Options{}"}) + ");\n");
+  } else if (out) {
+    m.add("", "", future, async, join({request_param(op, true), tag}),
+          "    return " + self_call(async) + "(" +
+              join({request_arg(op, true), "lather::with_response_headers",
+                    "lather::call_options{}"}) +
+              ");\n");
+  }
+  if (!out) {
+    m.add("", "", future, async, join({params, "lather::call_options o"}),
+          async_body(pt, op, true, "o", false, future));
+    return;
+  }
+  // The call owns the response's headers struct; start_<k>() says where, in `*done`.
+  const std::string call = start_name(pt, op) + "(" +
+                           join({std::to_string(op.source_row), request_pointer(op), "o",
+                                 op.request_headers.empty() ? "nullptr" : "&request_headers",
+                                 "&response_headers", "nullptr"}) +
+                           ")";
+  m.add("", "", future, async, join({params, tag, "lather::call_options o"}),
+        "    void* response_headers = nullptr;\n    auto state = " + call + ";\n    return " +
+            future + "(std::move(state), static_cast<" + op.response_headers_type +
+            "*>(response_headers));\n");
 }
 
 }  // namespace

@@ -333,8 +333,9 @@ using start_headers_fn = std::shared_ptr<lather::detail::async_state> (*)(
 
 /// Starts an asynchronous call of `i` with `o` and i's settings that sends the request's
 /// headers `in` (moved into the call) and reads the response's into `out` (members of
-/// `*response_headers`, which `destroy_headers` deletes), then calls `*done` (moved; nullptr:
-/// none) as `run` says.
+/// `*response_headers`, which `destroy_headers` deletes with the call's state), then calls
+/// `*done` (moved) as `run` says. Without `run` (a future form) `done` is nullptr or where
+/// `response_headers` goes (the future reads them from the call's state).
 [[maybe_unused]] std::shared_ptr<lather::detail::async_state> start_with_headers(
     lather::client& cl, const op_info& i, void* request, lather::call_options& o,
     std::span<const header_row> rows, std::span<void* const> in,
@@ -345,7 +346,10 @@ using start_headers_fn = std::shared_ptr<lather::detail::async_state> (*)(
   h->run = run;
   h->response_headers = response_headers;
   h->destroy_headers = destroy_headers;
-  if (run) h->done = run(lather::detail::callback_op::take, done, nullptr, nullptr, nullptr);
+  if (run)
+    h->done = run(lather::detail::callback_op::take, done, nullptr, nullptr, nullptr);
+  else if (done)
+    *static_cast<void**>(done) = response_headers;
   // The moved values stand for the caller's members: each is sent as it is.
   for (std::size_t k = 0; k < rows.size(); ++k)
     if (const void* v = rows[k].ops->get(in[k])) {

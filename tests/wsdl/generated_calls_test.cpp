@@ -21,6 +21,7 @@
 
 #include "Calls.hpp"
 #include "Pings.hpp"
+#include "Stats.hpp"
 #include "lather/http/client.hpp"
 #include "lather/http/server.hpp"
 #include "lather/service/client.hpp"
@@ -426,6 +427,61 @@ TEST_F(GeneratedHeaders, ResponseHeadersAreReadWithTheClientsOptions) {
         got.set_value(error ? -1 : h.usage ? h.usage->calls : 0);
       });
   EXPECT_EQ(got.get_future().get(), 9);
+}
+
+// The future form of an operation whose response has SOAP headers gives them with the
+// response (lather::with_headers), with and without options.
+TEST_F(GeneratedHeaders, FutureFormGivesTheResponseHeaders) {
+  callsgen::echo_request_headers in;
+  in.session.id = "s1";
+  lather::future<lather::with_headers<callsgen::echoResponse, callsgen::echo_response_headers>> f =
+      calls_.echo_async({"hi"}, in);
+  ASSERT_TRUE(f.wait_for(std::chrono::seconds(30)));
+  auto r = f.get();
+  EXPECT_FALSE(f.valid());
+  EXPECT_EQ(r.response.text, "hi @s1");
+  ASSERT_TRUE(r.response_headers.usage);
+  EXPECT_EQ(r.response_headers.usage->calls, 1);
+  in.trace = callsgen::Trace{3};
+  r = calls_.echo_async({"hi"}, in, {.soap_action = "urn:lather:calls#echo"}).get();
+  EXPECT_EQ(r.response.text, "hi @s1 #3");
+  EXPECT_EQ(r.response_headers.usage->calls, 2);
+  EXPECT_FALSE(calls_.echo_async({"quiet"}, in).get().response_headers.usage);
+  // A header fault from the future form: the typed class.
+  in.session.id = "expired";
+  EXPECT_THROW(calls_.echo_async({"hi"}, in).get(), callsgen::SessionFault_header_fault);
+  // The form without headers still gives the response alone.
+  EXPECT_THROW(calls_.echo_async({"hi"}).get(), lather::soap::fault_error);  // Session missing
+}
+
+// An operation whose response alone has headers: lather::with_response_headers picks the
+// future form that gives them; the form without it gives the response alone.
+TEST(GeneratedResponseHeaders, FutureFormTakesTheTag) {
+  class stats_impl : public callsgen::StatsService {
+   public:
+    void stats(const callsgen::stats&, callsgen::statsResponse& out,
+               callsgen::stats_response_headers& response_headers) override {
+      out.text = "ok";
+      response_headers.usage = callsgen::Usage{++calls};
+    }
+    int calls = 0;
+  } impl;
+  lather::service svc{"CallsService", "urn:lather:calls"};
+  impl.mount_on(svc);
+  lather_test::local_server server{"/stats", svc};
+  lather::client http{server.url("/stats")};
+  callsgen::StatsClient stats{http};
+  auto r = stats.stats_async({}, lather::with_response_headers).get();
+  EXPECT_EQ(r.response.text, "ok");
+  ASSERT_TRUE(r.response_headers.usage);
+  EXPECT_EQ(r.response_headers.usage->calls, 1);
+  r = stats.stats_async({}, lather::with_response_headers, {.timeout = std::chrono::seconds(30)})
+          .get();
+  EXPECT_EQ(r.response_headers.usage->calls, 2);
+  const callsgen::statsResponse plain = stats.stats_async({}).get();
+  EXPECT_EQ(plain.text, "ok");
+  EXPECT_EQ(stats.stats_async({}, {}).get().text, "ok");  // a braced list: the options
+  EXPECT_EQ(impl.calls, 4);
 }
 
 // soap:headerfault: the service's header check throws the generated class, the fault goes out

@@ -299,6 +299,12 @@ TEST_F(GeneratedEmptyBody, TheCallersSoapActionPicksTheOperation) {
                         },
                         {.soap_action = "urn:lather:empty:EchoOk"});
   EXPECT_EQ(answer.get_future().get(), "hi!");
+  // The future form: the response's headers, with no response (an empty Body).
+  lather::future<lather::with_headers<void, emptygen::EchoOk_response_headers>> f =
+      empties_.EchoOk_async(in, {.soap_action = "urn:lather:empty:EchoOk"});
+  const auto got = f.get();
+  ASSERT_TRUE(got.response_headers.responseOk);
+  EXPECT_EQ(got.response_headers.responseOk->value, "hi!");
   // Ping's SOAPAction given to Touch's call sends an empty Body that the service takes as Ping.
   empties_.Touch({.soap_action = "urn:lather:empty#ping"});
   EXPECT_EQ(service_.empties.pings, 1);

@@ -141,25 +141,37 @@ std::function<void(std::exception_ptr, void*)> typed_done(
 std::function<void(std::exception_ptr, void*)> typed_done(
     std::function<void(std::exception_ptr error)> done);
 
-/// The result of an asynchronous call whose response is a T (void: one-way), as std::future:
-/// get() waits and returns the response or rethrows the call's exception, once.
-template <class T>
-class future {
+namespace detail {
+/// What every future has: the call's state, and waiting for it.
+class future_base {
  public:
-  future() noexcept = default;
-  explicit future(std::shared_ptr<detail::async_state> state) noexcept : state_(std::move(state)) {}
+  future_base() noexcept = default;
+  explicit future_base(std::shared_ptr<async_state> state) noexcept : state_(std::move(state)) {}
 
   /// Whether it refers to a call (false once get() has run).
   bool valid() const noexcept { return state_ != nullptr; }
   /// Waits until the call has completed.
-  void wait() const { detail::async_wait(*state_); }
+  void wait() const { async_wait(*state_); }
   /// Waits at most `timeout`: true if the call has completed.
   template <class Rep, class Period>
   bool wait_for(const std::chrono::duration<Rep, Period>& timeout) const {
-    return detail::async_wait_until(
-        *state_, std::chrono::steady_clock::now() +
-                     std::chrono::ceil<std::chrono::steady_clock::duration>(timeout));
+    return async_wait_until(*state_,
+                            std::chrono::steady_clock::now() +
+                                std::chrono::ceil<std::chrono::steady_clock::duration>(timeout));
   }
+
+ protected:
+  std::shared_ptr<async_state> state_;
+};
+}  // namespace detail
+
+/// The result of an asynchronous call whose response is a T (void: one-way), as std::future:
+/// get() waits and returns the response or rethrows the call's exception, once.
+template <class T>
+class future : public detail::future_base {
+ public:
+  using future_base::future_base;
+
   /// Waits, then returns the response or rethrows the call's exception.
   T get() {
     std::shared_ptr<detail::async_state> s = std::move(state_);
@@ -170,9 +182,55 @@ class future {
       return response;
     }
   }
+};
+
+/// What the future form of a call whose response has SOAP headers gives (lather-wsdl2cpp:
+/// `lather::future<lather::with_headers<Response, op_response_headers>>`): the response and
+/// the response's headers struct; Res void for an empty Body as the response.
+template <class Res, class RH>
+struct with_headers {
+  Res response;
+  RH response_headers;
+};
+template <class RH>
+struct with_headers<void, RH> {
+  RH response_headers;
+};
+
+/// Picks the future form that gives the response's SOAP headers of an operation whose request
+/// has none, whose other forms take the same arguments: `op_async(request,
+/// lather::with_response_headers)` (`[, o]`).
+/// (Not constructible from `{}`: a braced list there stays lather::call_options.)
+struct with_response_headers_t {
+  struct tag {};
+  explicit constexpr with_response_headers_t(tag) noexcept {}
+};
+inline constexpr with_response_headers_t with_response_headers{with_response_headers_t::tag{}};
+
+/// The result of an asynchronous call whose response has SOAP headers: get() waits and returns
+/// the response with its headers struct (an RH the call owns, read while the response is), or
+/// rethrows the call's exception, once.
+template <class Res, class RH>
+class future<with_headers<Res, RH>> : public detail::future_base {
+ public:
+  future() noexcept = default;
+  future(std::shared_ptr<detail::async_state> state, RH* response_headers) noexcept
+      : future_base(std::move(state)), headers_(response_headers) {}
+
+  /// Waits, then returns the response and its headers or rethrows the call's exception.
+  with_headers<Res, RH> get() {
+    std::shared_ptr<detail::async_state> s = std::move(state_);
+    void* response = detail::async_get(*s);
+    if constexpr (std::is_void_v<Res>) {
+      (void)response;
+      return {std::move(*headers_)};
+    } else {
+      return {std::move(*static_cast<Res*>(response)), std::move(*headers_)};
+    }
+  }
 
  private:
-  std::shared_ptr<detail::async_state> state_;
+  RH* headers_ = nullptr;
 };
 
 }  // namespace lather
