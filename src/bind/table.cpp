@@ -268,9 +268,19 @@ const type_description& describe_table(table_description& s, field_description* 
   const field_match* const fields = vt.fields + (vt.field_count - info.own_fields);
   for (std::uint32_t i = 0; i < info.own_fields; ++i) {
     const field_match& f = fields[i];
-    own[i] = {f.name(),         f.ns,          f.kind,           f.min_occurs,
-              f.max_occurs,     f.nillable,    f.required,       f.has_default,
-              f.default_text(), f.polymorphic, f.routines->type, described_alternatives(f)};
+    own[i] = {f.name(),
+              f.ns,
+              f.kind,
+              f.min_occurs,
+              f.max_occurs,
+              f.nillable,
+              f.required,
+              f.has_default,
+              f.default_text(),
+              f.polymorphic,
+              f.routines->type,
+              described_alternatives(f),
+              f.has_facets ? f.constraints : nullptr};
   }
   s.d = {vt.name,
          vt.ns,

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "lather/bind/describe.hpp"
+#include "lather/bind/facets.hpp"
 #include "lather/service/service.hpp"
 #include "lather/xml/writer.hpp"
 
@@ -144,10 +145,11 @@ class wsdl_writer {
       if (f.what != xsd_field::kind::attribute) continue;
       w_.start_element(xs, "attribute");
       w_.attribute("", "name", f.name);
-      w_.attribute("", "type", qname(f.type));
+      if (!f.constraints) w_.attribute("", "type", qname(f.type));
       if (!f.ns.empty()) w_.attribute("", "form", "qualified");
       if (f.required) w_.attribute("", "use", "required");
       if (!f.default_text.empty()) w_.attribute("", "default", f.default_text);
+      if (f.constraints) write_restriction(f.type, *f.constraints);
       w_.end_element();
     }
   }
@@ -160,13 +162,56 @@ class wsdl_writer {
       w_.attribute("", "ref", prefix_of(ns) + ":" + name);
     } else {
       w_.attribute("", "name", name);
-      w_.attribute("", "type", qname(type));
+      if (!f.constraints) w_.attribute("", "type", qname(type));
       w_.attribute("", "form", ns.empty() ? "unqualified" : "qualified");
       if (f.nillable) w_.attribute("", "nillable", "true");
       if (!f.default_text.empty()) w_.attribute("", "default", f.default_text);
     }
     if (f.min != 1) w_.attribute("", "minOccurs", occurs(f.min));
     if (f.max != 1) w_.attribute("", "maxOccurs", occurs(f.max));
+    if (f.constraints && (ns.empty() || ns == schema_ns)) write_restriction(type, *f.constraints);
+    w_.end_element();
+  }
+
+  /// The anonymous type of a value of `base` with facets `f`: a restriction step per pattern
+  /// (the patterns of lather::bind::facets must each match, where one step's patterns would be
+  /// alternatives), the other facets on the outermost step.
+  void write_restriction(const xsd_ref& base, const bind::facets& f) {
+    write_restriction_step(base, f, f.patterns.empty() ? 0 : f.patterns.size() - 1, true);
+  }
+  void write_restriction_step(const xsd_ref& base, const bind::facets& f, std::size_t step,
+                              bool outermost) {
+    w_.start_element(xs, "simpleType");
+    w_.start_element(xs, "restriction");
+    if (step == 0)
+      w_.attribute("", "base", qname(base));
+    else
+      write_restriction_step(base, f, step - 1, false);
+    auto facet = [&](const char* name, std::string_view value) {
+      w_.start_element(xs, name);
+      w_.attribute("", "value", value);
+      w_.end_element();
+    };
+    if (step < f.patterns.size()) facet("pattern", f.patterns[step]);
+    if (outermost) {
+      auto count = [&](const char* name, std::uint32_t n) {
+        if (n != bind::no_facet) facet(name, std::to_string(n));
+      };
+      auto bound = [&](const char* name, std::string_view v) {
+        if (!v.empty()) facet(name, v);
+      };
+      count("length", f.length);
+      count("minLength", f.min_length);
+      count("maxLength", f.max_length);
+      count("totalDigits", f.total_digits);
+      count("fractionDigits", f.fraction_digits);
+      bound("minInclusive", f.min_inclusive);
+      bound("maxInclusive", f.max_inclusive);
+      bound("minExclusive", f.min_exclusive);
+      bound("maxExclusive", f.max_exclusive);
+      for (std::string_view v : f.enumeration) facet("enumeration", v);
+    }
+    w_.end_element();
     w_.end_element();
   }
 
@@ -543,6 +588,7 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
   x.nillable = f.nillable;
   x.required = f.required;
   if (f.has_default) x.default_text = std::string(f.default_value);
+  x.constraints = f.constraints;
   switch (f.kind) {
     case bind::field_kind::attribute:
       x.what = xsd_field::kind::attribute;

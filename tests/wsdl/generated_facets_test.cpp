@@ -6,14 +6,21 @@
 // and refuses nothing.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 
 #include "Shop.hpp"
 #include "lather/bind/error.hpp"
 #include "lather/service/client.hpp"
+#include "lather/service/wsdl.hpp"
 #include "lather/soap/fault.hpp"
+#include "lather/wsdl/load.hpp"
 #include "local_server.hpp"
 
 namespace {
@@ -124,6 +131,65 @@ TEST(GeneratedFacets, OffByDefault) {
     EXPECT_NE(std::string(e.what()).find("\"TOOLONG\" violates length 3"), std::string::npos)
         << e.what();
   }
+}
+
+/// The facets of `t` and of the restrictions it derives from, as text: "maxLength=8
+/// pattern=[a-z]+ ..." (each step's, from the outermost), then "base=" its built-in.
+std::string facets_of(const lather::wsdl::simple_type* t) {
+  std::string out;
+  for (; t && !t->builtin; t = t->base) {
+    const lather::wsdl::facets& f = t->facets;
+    auto n = [&](const char* name, const std::optional<std::uint64_t>& v) {
+      if (v) out += std::string(name) + "=" + std::to_string(*v) + " ";
+    };
+    auto s = [&](const char* name, const std::optional<std::string>& v) {
+      if (v) out += std::string(name) + "=" + *v + " ";
+    };
+    n("length", f.length);
+    n("minLength", f.min_length);
+    n("maxLength", f.max_length);
+    n("totalDigits", f.total_digits);
+    n("fractionDigits", f.fraction_digits);
+    s("minInclusive", f.min_inclusive);
+    s("maxInclusive", f.max_inclusive);
+    s("minExclusive", f.min_exclusive);
+    for (const std::string& p : f.patterns) out += "pattern=" + p + " ";
+  }
+  return out + "base=" + (t ? t->name.local : "?");
+}
+
+// The WSDL the generated service serves describes each field's facets (an anonymous
+// restriction of its type, a step per pattern), read back with lather's WSDL reader.
+TEST(GeneratedFacets, ServedWsdlDescribesTheFacets) {
+  shop s(false);
+  const std::string path =
+      ::testing::TempDir() + "generated_facets_served." + std::to_string(::getpid()) + ".wsdl";
+  std::ofstream(path) << lather::generate_wsdl(s.svc, "http://127.0.0.1:1/shop");
+  std::unique_ptr<const lather::wsdl::model> m = lather::wsdl::load({path});
+  std::remove(path.c_str());
+  std::map<std::string, std::string> got;
+  for (const lather::wsdl::schema* sc : m->schemas())
+    for (const lather::wsdl::element_decl* e : sc->elements) {
+      if (e->name.local != "Order") continue;
+      const auto* order = static_cast<const lather::wsdl::complex_type*>(e->type);
+      ASSERT_TRUE(order->content_model && order->content_model->group);
+      for (const lather::wsdl::particle& p : order->content_model->group->particles)
+        if (p.element && p.element->type->kind == lather::wsdl::type_kind::simple)
+          got[p.element->name.local] =
+              facets_of(static_cast<const lather::wsdl::simple_type*>(p.element->type));
+      for (const lather::wsdl::attribute_use& a : order->attributes)
+        got["@" + a.decl->name.local] = facets_of(a.decl->type);
+    }
+  const std::map<std::string, std::string> want = {
+      {"code", "length=3 pattern=[A-Z]{3} base=string"},
+      {"qty", "minInclusive=1 maxInclusive=100 base=int"},
+      {"price", "totalDigits=5 fractionDigits=2 minExclusive=0 base=decimal"},
+      {"nick", "minLength=2 maxLength=8 pattern=([a-z]+)|(\\d+) base=token"},
+      {"greek", "base=string"},  // its pattern is left out, as on read
+      {"level", "minInclusive=1 maxInclusive=100 base=int"},
+      {"@ref", "pattern=R-\\d{2} base=string"},
+  };
+  EXPECT_EQ(got, want);
 }
 
 TEST(GeneratedFacets, NamesTxtNotesThePatternLeftOut) {

@@ -33,6 +33,7 @@ enum class type_kind : std::uint8_t {
 };
 
 struct type_description;
+struct facets;
 using describe_fn = const type_description& (*)();
 
 /// One alternative of an xsd:choice field.
@@ -55,6 +56,8 @@ struct field_description {
   bool polymorphic;  ///< a pointer member: xsi:type may name any type derived from `type`
   describe_fn type;  ///< value type (for choice and xsd:any: a description of that kind)
   std::span<const choice_alternative> alternatives;  ///< xsd:choice alternatives
+  /// A table field's facets (.facets(), lather/bind/facets.hpp), nullptr where it has none.
+  const facets* constraints;
 };
 
 struct type_description {
@@ -138,7 +141,8 @@ constexpr field_description describe_field() {
           f.default_text,
           shape<M>::is_pointer || shape<slot_type<M>>::is_pointer,
           &describe<typename shape<V>::value_type>,
-          field_alternatives<T, I>::value};
+          field_alternatives<T, I>::value,
+          nullptr};
 }
 
 template <class T>

@@ -43,6 +43,9 @@ struct xsd_field {
   bool nillable = false, required = false;
   std::string default_text;
   std::vector<xsd_alternative> alternatives;  ///< choice
+  /// A simple element's or attribute's facets (bind::field_description::constraints): its
+  /// type is then an anonymous restriction of `type`. nullptr where none.
+  const bind::facets* constraints = nullptr;
 };
 
 struct xsd_type_def {
