@@ -291,7 +291,8 @@ const type_description& describe_table(table_description& s, field_description* 
          info.base,
          info.derived,
          {},
-         info.abstract};
+         info.abstract,
+         info.group};
   s.ready.store(&s.d, std::memory_order_release);
   return s.d;
 }

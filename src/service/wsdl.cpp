@@ -70,7 +70,11 @@ class wsdl_writer {
     for (const auto& f : fields) {
       note_ns(f.ns);
       note_ns(f.type.ns);
-      for (const auto& a : f.alternatives) note_ns(a.type.ns);
+      for (const auto& a : f.alternatives) {
+        note_ns(a.type.ns);
+        note_fields(a.group);
+      }
+      note_fields(f.particles);
     }
   }
   void collect_namespaces() {
@@ -98,8 +102,54 @@ class wsdl_writer {
   void imports_of(const std::vector<xsd_field>& fields, std::set<std::string>& out) {
     for (const auto& f : fields) {
       if (!f.type.ns.empty() && f.type.ns != xs) out.insert(f.type.ns);
-      for (const auto& a : f.alternatives)
-        if (a.type.ns != xs) out.insert(a.type.ns);
+      for (const auto& a : f.alternatives) {
+        if (a.group.empty() && a.type.ns != xs) out.insert(a.type.ns);
+        imports_of(a.group, out);
+      }
+      imports_of(f.particles, out);
+    }
+  }
+
+  void write_particle(const std::string& schema_ns, const xsd_field& f) {
+    switch (f.what) {
+      case xsd_field::kind::element:
+        write_element_particle(schema_ns, f.name, f.ns, f.type, f);
+        break;
+      case xsd_field::kind::any:
+        w_.start_element(xs, "any");
+        w_.attribute("", "namespace", "##other");
+        w_.attribute("", "processContents", "lax");
+        w_.attribute("", "minOccurs", occurs(f.min));
+        w_.attribute("", "maxOccurs", occurs(f.max));
+        w_.end_element();
+        break;
+      case xsd_field::kind::choice:
+        w_.start_element(xs, "choice");
+        w_.attribute("", "minOccurs", occurs(f.min));
+        w_.attribute("", "maxOccurs", occurs(f.max));
+        for (const auto& a : f.alternatives) {
+          if (!a.group.empty()) {  // an inline group: its particles in a sequence
+            w_.start_element(xs, "sequence");
+            for (const auto& p : a.group) write_particle(schema_ns, p);
+            w_.end_element();
+            continue;
+          }
+          xsd_field one = f;
+          one.min = one.max = 1;
+          one.nillable = a.nillable;
+          write_element_particle(schema_ns, a.name, f.ns, a.type, one);
+        }
+        w_.end_element();
+        break;
+      case xsd_field::kind::sequence:
+        w_.start_element(xs, "sequence");
+        if (f.min != 1) w_.attribute("", "minOccurs", occurs(f.min));
+        if (f.max != 1) w_.attribute("", "maxOccurs", occurs(f.max));
+        for (const auto& p : f.particles) write_particle(schema_ns, p);
+        w_.end_element();
+        break;
+      default:
+        break;
     }
   }
 
@@ -110,35 +160,7 @@ class wsdl_writer {
         has_children = true;
     if (has_children) {
       w_.start_element(xs, "sequence");
-      for (const auto& f : fields) {
-        switch (f.what) {
-          case xsd_field::kind::element:
-            write_element_particle(schema_ns, f.name, f.ns, f.type, f);
-            break;
-          case xsd_field::kind::any:
-            w_.start_element(xs, "any");
-            w_.attribute("", "namespace", "##other");
-            w_.attribute("", "processContents", "lax");
-            w_.attribute("", "minOccurs", occurs(f.min));
-            w_.attribute("", "maxOccurs", occurs(f.max));
-            w_.end_element();
-            break;
-          case xsd_field::kind::choice:
-            w_.start_element(xs, "choice");
-            w_.attribute("", "minOccurs", occurs(f.min));
-            w_.attribute("", "maxOccurs", occurs(f.max));
-            for (const auto& a : f.alternatives) {
-              xsd_field one = f;
-              one.min = one.max = 1;
-              one.nillable = a.nillable;
-              write_element_particle(schema_ns, a.name, f.ns, a.type, one);
-            }
-            w_.end_element();
-            break;
-          default:
-            break;
-        }
-      }
+      for (const auto& f : fields) write_particle(schema_ns, f);
       w_.end_element();
     }
     for (const auto& f : fields) {
@@ -604,10 +626,18 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
       break;
   }
   const bind::type_description& v = f.type();
-  if (v.kind == bind::type_kind::choice) {
+  if (v.group) {  // an inline group: its particles in place, no type of its own
+    x.what = xsd_field::kind::sequence;
+    x.particles = fields_of(v);
+  } else if (v.kind == bind::type_kind::choice) {
     x.what = xsd_field::kind::choice;
-    for (const bind::choice_alternative& a : f.alternatives)
-      x.alternatives.push_back({std::string(a.name), type_of(a.type()), a.nillable});
+    for (const bind::choice_alternative& a : f.alternatives) {
+      const bind::type_description& t = a.type();
+      if (t.group)
+        x.alternatives.push_back({std::string(a.name), {}, false, fields_of(t)});
+      else
+        x.alternatives.push_back({std::string(a.name), type_of(t), a.nillable, {}});
+    }
   } else if (v.kind != bind::type_kind::any_element) {
     x.type = type_of(v);
   }

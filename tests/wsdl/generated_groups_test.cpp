@@ -140,4 +140,19 @@ TEST_F(GeneratedGroups, AStrictServerReadsTheGroupsAsSent) {
   }
 }
 
+TEST_F(GeneratedGroups, TheServiceDescribesTheGroupsInPlace) {
+  // ?wsdl: each inline group a nested xs:sequence where its member or alternative is, with
+  // the member's occurrence; no type of its own.
+  lather::client http{server_.url("/groups")};
+  const std::string wsdl = http.wsdl();
+  for (
+      std::string_view want :
+      {R"(<xsd:sequence minOccurs="0" maxOccurs="unbounded"><xsd:element name="key")",
+       R"(<xsd:sequence minOccurs="0"><xsd:element name="lo")",
+       R"(<xsd:choice minOccurs="1" maxOccurs="1"><xsd:sequence><xsd:element name="width")",
+       R"(<xsd:choice minOccurs="0" maxOccurs="unbounded"><xsd:sequence><xsd:element name="move")"})
+    EXPECT_NE(wsdl.find(want), std::string::npos) << want << "\n" << wsdl;
+  EXPECT_EQ(wsdl.find("Map_key"), std::string::npos) << wsdl;
+}
+
 }  // namespace

@@ -71,6 +71,9 @@ struct type_description {
   std::span<const describe_fn> derived;       ///< meta<T>::derived (direct and indirect)
   std::span<const std::string_view> enum_values;
   bool abstract;  ///< abstract_type<T>: no element of the type itself
+  /// An inline model group (meta<T>::group): its fields stand, as a nested xsd:sequence,
+  /// where a field or a choice alternative of the type is; no element has it as its type.
+  bool group = false;
 };
 
 template <class T>

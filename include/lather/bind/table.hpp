@@ -116,6 +116,7 @@ struct table_type_info {
   form element_form;
   bool anonymous;
   bool abstract;
+  bool group;  ///< group_type<T>
 };
 /// describe<T>() of a table-bound T, zero (.bss) until its first use.
 struct table_description {
@@ -1021,7 +1022,8 @@ template <class T>
 consteval bind::detail::table_type_info type_info(std::size_t own) {
   return {bind::detail::base_describer<T>(), bind::detail::derived_describers<T>,
           static_cast<std::uint32_t>(own),   bind::detail::type_form<T>(),
-          bind::detail::anonymous_type<T>(), abstract_type<T>};
+          bind::detail::anonymous_type<T>(), abstract_type<T>,
+          group_type<T>};
 }
 
 /// What vt_of<T>() returns, with the fields it points to: one constant, not two (complex()

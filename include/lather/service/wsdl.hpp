@@ -27,22 +27,34 @@ struct xsd_ref {
   std::string ns, name;
 };
 
-/// One alternative of an xs:choice: its element name and type.
+struct xsd_field;
+
+/// One alternative of an xs:choice: its element name and type, or an inline group's particles
+/// (a nested xs:sequence: bind::type_description::group).
 struct xsd_alternative {
   std::string name;
   xsd_ref type;
   bool nillable = false;
+  std::vector<xsd_field> group;  ///< an inline group: its particles (name and type unused)
 };
 
 /// One particle or attribute of a complex type (or one part of an RPC message).
 struct xsd_field {
-  enum class kind : std::uint8_t { element, attribute, text, any, choice } what = kind::element;
+  enum class kind : std::uint8_t {
+    element,
+    attribute,
+    text,
+    any,
+    choice,
+    sequence,  ///< an inline group (bind::type_description::group): `particles` in place
+  } what = kind::element;
   std::string name, ns;  ///< ns "" = unqualified
   xsd_ref type;
   std::uint32_t min = 1, max = 1;
   bool nillable = false, required = false;
   std::string default_text;
   std::vector<xsd_alternative> alternatives;  ///< choice
+  std::vector<xsd_field> particles;           ///< sequence
   /// A simple element's or attribute's facets (bind::field_description::constraints): its
   /// type is then an anonymous restriction of `type`. nullptr where none.
   const bind::facets* constraints = nullptr;
