@@ -38,10 +38,15 @@ TEST(Drain, SigtermUnderLoadAnswersEveryCallItReadAndExitsWithinItsDeadline) {
 
   EXPECT_GT(load.answered(), 500u);
   EXPECT_EQ(load.wrong(), 0u);
-  // The only failures: connections refused once the listener had closed (those calls were
-  // never sent). A call the server had read and then dropped would be connection_closed or
-  // io_failed; one refused by the drain, a 503.
-  for (const auto& f : load.failures()) EXPECT_EQ(f.code, errc::connect_refused) << f.what;
+  // The only failures are calls that were not run: connections refused once the listener had
+  // closed, and a connection the drain took from the listener's queue, answered 503 draining
+  // (docs/deploy.md: the one answer a drain gives to a request it did not run; a busy box
+  // queues such connections). A call the server had read and then dropped would be
+  // connection_closed or io_failed.
+  for (const auto& f : load.failures())
+    EXPECT_TRUE(f.code == errc::connect_refused ||
+                (f.what.starts_with("HTTP 503") && f.what.find("draining") != std::string::npos))
+        << f.what;
 }
 
 TEST(Drain, RestartOnTheSamePortWithReusePortFailsNoCall) {
