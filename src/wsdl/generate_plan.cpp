@@ -86,9 +86,7 @@ const char* facet_value_of(std::string_view local) {
     return "string";  // also the built-ins without a C++ type of their own (NCName, gYear, ...)
   return "other";     // boolean, dates, times, durations, QName
 }
-}  // namespace
 
-namespace {
 /// `text` read as a `T` (xsd_traits<T>::parse, as the binding reads a default), or nullopt.
 template <class T>
 std::optional<T> parse_default(std::string_view text) {
@@ -161,6 +159,13 @@ std::string date_time_clause(const lather::xsd::date_time_fields& d) {
          ", " + (d.tz_minutes ? std::to_string(*d.tz_minutes) : "{}") + "}}";
 }
 
+/// `clause(value)` of `text` read as a `T`, or "" when the type refuses the text.
+template <class T, class F>
+std::string clause_of(std::string_view text, F clause) {
+  const std::optional<T> v = parse_default<T>(text);
+  return v ? clause(*v) : "";
+}
+
 /// The initializer clause of a member of the built-in type `local` from its default `text`
 /// ("" where none: QName, whose value needs the namespaces in scope, or a text the type does
 /// not accept).
@@ -195,18 +200,10 @@ std::string builtin_clause(std::string_view local, std::string_view text) {
     return big_integer_clause<lather::xsd::non_positive_integer>(text, cpp);
   if (cpp == "lather::xsd::negative_integer")
     return big_integer_clause<lather::xsd::negative_integer>(text, cpp);
-  if (cpp == "lather::xsd::date_time") {
-    const auto v = parse_default<lather::xsd::date_time>(text);
-    return v ? date_time_clause(*v) : "";
-  }
-  if (cpp == "lather::xsd::date") {
-    const auto v = parse_default<lather::xsd::date>(text);
-    return v ? date_time_clause(*v) : "";
-  }
-  if (cpp == "lather::xsd::time") {
-    const auto v = parse_default<lather::xsd::time>(text);
-    return v ? date_time_clause(*v) : "";
-  }
+  if (cpp == "lather::xsd::date_time")
+    return clause_of<lather::xsd::date_time>(text, date_time_clause);
+  if (cpp == "lather::xsd::date") return clause_of<lather::xsd::date>(text, date_time_clause);
+  if (cpp == "lather::xsd::time") return clause_of<lather::xsd::time>(text, date_time_clause);
   if (cpp == "lather::xsd::duration") {
     const auto v = parse_default<lather::xsd::duration>(text);
     if (!v) return "";
@@ -216,14 +213,10 @@ std::string builtin_clause(std::string_view local, std::string_view text) {
            std::to_string(v->seconds) + ", " + (v->fraction.empty() ? "{}" : quote(v->fraction)) +
            "}";
   }
-  if (cpp == "lather::xsd::hex_binary") {
-    const auto v = parse_default<lather::xsd::hex_binary>(text);
-    return v ? bytes_clause(v->bytes) : "";
-  }
-  if (cpp == "lather::xsd::base64_binary") {
-    const auto v = parse_default<lather::xsd::base64_binary>(text);
-    return v ? bytes_clause(v->bytes) : "";
-  }
+  auto bytes_of = [](const auto& v) { return bytes_clause(v.bytes); };
+  if (cpp == "lather::xsd::hex_binary") return clause_of<lather::xsd::hex_binary>(text, bytes_of);
+  if (cpp == "lather::xsd::base64_binary")
+    return clause_of<lather::xsd::base64_binary>(text, bytes_of);
   return "";  // QName
 }
 }  // namespace
