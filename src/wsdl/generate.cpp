@@ -13,6 +13,7 @@ namespace lather::wsdl::detail {
 generate_result generator::run() {
   check_namespace();
   collect_roots();
+  reach_holder_hierarchies();
   std::set<std::string> classes;
   for (const port_type* pt : m_.port_types()) {
     if (!ports_.count(pt)) continue;
@@ -215,6 +216,53 @@ bool generator::has_named_derived(const complex_type* c) {
   for (const complex_type* d : derived_of(c))
     if (!d->anonymous()) return true;
   return false;
+}
+
+const complex_type* generator::holder_base(const element_decl& e, const struct_plan& s) {
+  if (e.type->kind != type_kind::complex || e.type->builtin || encoded_struct(s)) return nullptr;
+  const auto* c = static_cast<const complex_type*>(e.type);
+  return !c->abstract && has_named_derived(c) ? c : nullptr;
+}
+
+void generator::reach_holder_hierarchies() {
+  std::set<const complex_type*> done;
+  // Reaching a derived type appends its struct (and those of its members): walked in turn.
+  for (std::size_t i = 0; i < structs_.size(); ++i) {
+    if (structs_[i].msg || !structs_[i].t->content_model) continue;
+    std::vector<const complex_type*> todo;
+    holder_bases(*structs_[i].t->content_model, structs_[i], todo);
+    while (!todo.empty()) {
+      const complex_type* b = todo.back();
+      todo.pop_back();
+      if (!done.insert(b).second) continue;
+      // An anonymous derived type is no xsi:type: only its element's reach makes it.
+      for (const complex_type* d : derived_of(b))
+        if (!d->anonymous()) {
+          reach(d);
+          // Read and written as literal XML: so are the types its members hold.
+          mark_reached(d, literal_seen_);
+          todo.push_back(d);
+        }
+    }
+  }
+}
+
+void generator::holder_bases(const particle& p, const struct_plan& s,
+                             std::vector<const complex_type*>& out) {
+  if (p.what == particle::kind::element) {
+    // (An element heading a substitution group is a choice: plan_alternatives.)
+    if (p.element->substitutes.empty() && !p.element->abstract)
+      if (const complex_type* b = holder_base(*p.element, s)) out.push_back(b);
+    return;
+  }
+  if (p.what != particle::kind::group) return;
+  const model_group& g = *p.group;
+  // A choice of several alternatives holds its element alternatives by value (plan_choice);
+  // its inline group alternatives are structs of their own, walked as such.
+  if (g.kind == compositor::choice &&
+      (g.particles.size() != 1 || heads_substitution(g.particles[0])))
+    return;
+  for (const particle& q : g.particles) holder_bases(q, s, out);
 }
 
 void generator::list_derived() {

@@ -475,9 +475,7 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
   // A non-abstract type with derived types: lather::polymorphic<B>, a value whose type an
   // xsi:type names. It holds its object apart, so it breaks a recursion as a box would.
   // (SOAP encoding reads every value as its declared type: by value there.)
-  if (e.type->kind == type_kind::complex && !e.type->builtin && !encoded_struct(s) &&
-      has_named_derived(static_cast<const complex_type*>(e.type)))
-    f.holder = static_cast<const complex_type*>(e.type);
+  f.holder = holder_base(e, s);
   std::string v = value_type(e.type, s, max <= 1 && !f.holder, e.where);
   // --mock: the sample of the holder's object (a B).
   const std::string deref = f.holder ? "*" : "";

@@ -126,6 +126,17 @@ class generator {
   /// code has are its meta<c>::derived; the others a client keeps as unknown subtypes, where
   /// a value of type c would make the whole message an error.
   bool has_named_derived(const complex_type* c);
+  /// The base B of a lather::polymorphic<B> member for element `e` of struct `s`, or nullptr
+  /// (by value): a non-abstract complex type with named derived types, in a struct that is not
+  /// read as SOAP encoding (which reads every value as its declared type).
+  const complex_type* holder_base(const element_decl& e, const struct_plan& s);
+  /// The hierarchies of the holders' bases: every named type extending the base of a
+  /// polymorphic<B> member of a reached struct, transitively, is reached too (JAXB's
+  /// @XmlSeeAlso), so a client can make and send any of them; an operation that reaches no such
+  /// member pulls in none (--operations). Runs once the operations are reached.
+  void reach_holder_hierarchies();
+  /// Adds the bases of the polymorphic<B> members particle `p` of struct `s` plans to `out`.
+  void holder_bases(const particle& p, const struct_plan& s, std::vector<const complex_type*>& out);
   /// meta<T>::derived of the types under an abstract type or a polymorphic<B>'s B (poly_roots_).
   void list_derived();
   /// Whether struct `s` needs a virtual destructor: it or a base of it heads a hierarchy with

@@ -772,6 +772,84 @@ TEST(WsdlGenerate, OperationsSelectWhatTheyReach) {
   EXPECT_EQ(e.find("\"op\""), std::string::npos) << e;
 }
 
+// A polymorphic<B> member pulls in every named type extending B, transitively, though no
+// operation reaches them (a client makes and sends them); --operations keeps only what its
+// operations reach, hierarchies included; an anonymous derived type stays its element's.
+TEST(WsdlGenerate, AHolderPullsInItsBaseHierarchy) {
+  files f;
+  auto m = load({f.add("g.wsdl", doc_wsdl(R"(
+  <xs:complexType name="Dev"><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:complexType name="Disk"><xs:complexContent><xs:extension base="t:Dev"><xs:sequence>
+   <xs:element name="media" type="t:Media"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+  <xs:complexType name="Flash"><xs:complexContent><xs:extension base="t:Disk"><xs:sequence>
+   <xs:element name="part" type="t:Part"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+  <xs:complexType name="Media"><xs:sequence><xs:element name="kind" type="xs:string"/></xs:sequence></xs:complexType>
+  <xs:complexType name="Part"><xs:sequence><xs:element name="n" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:complexType name="Chip"><xs:complexContent><xs:extension base="t:Part"><xs:sequence>
+   <xs:element name="nm" type="xs:int"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+  <xs:element name="special"><xs:complexType><xs:complexContent><xs:extension base="t:Dev"><xs:sequence>
+   <xs:element name="s" type="xs:int"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType></xs:element>
+  <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="dev" type="t:Dev"/></xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>)"))});
+  const generate_result all = generate_cpp(*m, {.cpp_namespace = "g", .mock = true});
+  const std::string& h = file(all, "t.hpp");
+  for (const char* want : {
+           "lather::polymorphic<::g::Dev> dev{};",
+           "struct Disk : ::g::Dev {",  // reached by no operation
+           "struct Flash : ::g::Disk {",
+           "struct Media {",                          // a member type of Disk's only
+           "lather::polymorphic<::g::Part> part{};",  // Flash's member: its hierarchy too
+           "struct Chip : ::g::Part {",
+           "using derived = lather::types<::g::Disk>;",   // meta<Dev>
+           "using derived = lather::types<::g::Flash>;",  // meta<Disk>
+           "using derived = lather::types<::g::Chip>;",   // meta<Part>
+       })
+    EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
+  EXPECT_EQ(h.find("special"), std::string::npos) << "anonymous, its element unreached\n" << h;
+  // Deterministic: the same contract gives the same files.
+  const generate_result again = generate_cpp(*m, {.cpp_namespace = "g", .mock = true});
+  ASSERT_EQ(again.files.size(), all.files.size());
+  for (std::size_t i = 0; i < all.files.size(); ++i)
+    EXPECT_EQ(again.files[i].text, all.files[i].text) << all.files[i].name;
+
+  const generate_result op = generate_cpp(*m, {.cpp_namespace = "g", .operations = {"op"}});
+  const std::string& oh = file(op, "t.hpp");
+  for (const char* want :
+       {"struct Disk : ::g::Dev {", "struct Flash : ::g::Disk {", "struct Chip : ::g::Part {"})
+    EXPECT_NE(oh.find(want), std::string::npos) << want << "\n" << oh;
+  const generate_result rpc = generate_cpp(*m, {.cpp_namespace = "g", .operations = {"rpcOp"}});
+  const std::string& rh = file(rpc, "t.hpp");
+  for (const char* type : {"Dev", "Disk", "Flash", "Media", "Part", "Chip"})
+    EXPECT_EQ(rh.find(std::string("struct ") + type + " "), std::string::npos) << type << "\n"
+                                                                               << rh;
+}
+
+// SOAP encoding reads every value as its declared type: a member of a type with derived types
+// in an rpc/encoded message is held by value, and its derived types are not generated.
+TEST(WsdlGenerate, AnEncodedMemberPullsInNoHierarchy) {
+  files f;
+  auto m = load({f.add("e.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:t="urn:t" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:t">
+  <xs:complexType name="Enc"><xs:sequence><xs:element name="d" type="t:Cell"/></xs:sequence></xs:complexType>
+  <xs:complexType name="Cell"><xs:sequence><xs:element name="v" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:complexType name="Lithium"><xs:complexContent><xs:extension base="t:Cell"><xs:sequence>
+   <xs:element name="mah" type="xs:int"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+ </xs:schema></types>
+ <message name="E"><part name="e" type="t:Enc"/></message>
+ <portType name="P"><operation name="enc"><input message="t:E"/><output message="t:E"/></operation></portType>
+ <binding name="B" type="t:P"><soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
+  <operation name="enc"><input><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></input>
+   <output><soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/></output></operation>
+ </binding>
+</definitions>)")});
+  const generate_result r = generate_cpp(*m, {.cpp_namespace = "g"});
+  const std::string& h = file(r, "t.hpp");
+  EXPECT_NE(h.find("struct Enc {\n  ::g::Cell d{};"), std::string::npos) << h;
+  EXPECT_EQ(h.find("Lithium"), std::string::npos) << h;
+}
+
 TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
   files f;
   auto m = load({f.add("g.wsdl", doc_wsdl(R"(

@@ -328,7 +328,11 @@ TEST(WsdlGenerated, DerivedTypesReadAndWriteTheirBasesFieldsFirst) {
 // a Client fault naming it, as any other xsi:type error.
 struct drawing_echo final : featuresgen::FeaturesService {
   void call(const featuresgen::request&, featuresgen::Node&) override {}
-  void draw(const featuresgen::drawing& in, featuresgen::drawing& out) override { out = in; }
+  void draw(const featuresgen::drawing& in, featuresgen::drawing& out) override {
+    last = in;
+    out = in;
+  }
+  featuresgen::drawing last;  // the request as the service read it
 };
 
 std::string post_draw(const std::string& url, const std::string& shape) {
@@ -478,6 +482,45 @@ TEST(WsdlGenerated, ANonAbstractBaseHoldsItsDerivedTypesOverLoopback) {
   const std::string fault =
       post_draw(server.url(), R"(<device x:type="Tape"><label>t</label></device>)");
   EXPECT_EQ(lather::test::fault_code(fault), "Client") << fault;
+}
+
+// Derived types of Device that no operation reaches (Optical; BluRay, derived from Optical):
+// generated all the same, so a client makes one in a Device holder (emplace<D>) and sends it;
+// the service reads it as that type, fields, members of a type only it holds and the
+// attribute of the derived type included.
+TEST(WsdlGenerated, ADerivedTypeNoOperationReachesTravelsInItsBasesHolder) {
+  static_assert(std::is_base_of_v<featuresgen::Optical, featuresgen::BluRay>);
+  featuresgen::drawing request;
+  featuresgen::BluRay& disc = request.device.emplace_back().emplace<featuresgen::BluRay>();
+  disc.label = "movie";
+  disc.layers = 2;
+  disc.media.emplace_back().kind = "BD-50";
+  disc.media.back().gb = 50;
+  featuresgen::Optical& cd = request.device.emplace_back().emplace<featuresgen::Optical>();
+  cd.label = "cd";
+  cd.media.emplace_back().kind = "CD-R";
+  const std::string xml = to_xml("urn:features", "drawing", request);
+  EXPECT_EQ(occurrences(xml, R"(:type="ns1:BluRay")"), 1u) << xml;
+  EXPECT_EQ(occurrences(xml, R"(:type="ns1:Optical")"), 1u) << xml;
+
+  const features_server server;
+  lather::client http{server.url()};
+  featuresgen::FeaturesClient proxy{http};
+  const featuresgen::drawing response = proxy.draw(request);
+  const featuresgen::drawing& seen = server.impl.last;
+  ASSERT_EQ(seen.device.size(), 2u);
+  const featuresgen::BluRay* b = seen.device[0].get_if<featuresgen::BluRay>();
+  ASSERT_TRUE(b) << xml;
+  EXPECT_EQ(b->label, "movie");
+  EXPECT_EQ(b->layers, 2);
+  ASSERT_EQ(b->media.size(), 1u);
+  EXPECT_EQ(b->media[0].kind, "BD-50");
+  EXPECT_EQ(b->media[0].gb, 50);
+  EXPECT_TRUE(seen.device[1].holds<featuresgen::Optical>());
+  EXPECT_FALSE(seen.device[1].holds<featuresgen::BluRay>());
+  EXPECT_EQ(seen.device[1].get_if<featuresgen::Optical>()->media[0].kind, "CD-R");
+  EXPECT_EQ(response.device, request.device);
+  EXPECT_EQ(to_xml("urn:features", "drawing", response), xml);
 }
 
 }  // namespace
