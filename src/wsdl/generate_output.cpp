@@ -281,6 +281,7 @@ void generator::emit() {
   emit_port_types();
   for (std::size_t i : order_)
     if (structs_[i].refused.empty()) emitted_.push_back(i);
+  assign_units();
   // Header `name`, `file` or a part of it: `items` (struct indexes, then enum indexes after
   // them) of `file`, with the declarations of all its structs, including `incs`.
   auto header = [&](const std::string& name, const std::string& file, const std::string& comment,
@@ -433,14 +434,11 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
   // the shared codec (table::element<M>: one COMDAT copy in the program), the rest the file's
   // own (internal linkage: no COMDAT group per function in the object, LATHER_BIND_TABLE_FILE).
   // Member types of built-in types only are the library's codecs either way.
-  auto share = [&](std::size_t k) {
-    return std::pair{k * emitted_.size() / n, (k + 1) * emitted_.size() / n};
-  };
   std::map<std::string, std::size_t> files_naming;
   for (std::size_t k = 0; k < n; ++k) {
     std::set<std::string> named;
-    for (std::size_t i = share(k).first; i < share(k).second; ++i)
-      if (const struct_plan& s = structs_[emitted_[i]]; literal(s))
+    for (std::size_t i : unit_structs_[k])
+      if (const struct_plan& s = structs_[i]; literal(s))
         for (const struct_plan* level : table_levels(s, table_extension(s)))
           for (const field_plan& f : level->fields)
             if (f.deps_to > f.deps_from) named.insert(f.cpp_type);
@@ -453,8 +451,8 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
     std::string body = k == 0 ? enums : "", tables, facet_constants;
     std::map<std::string, std::string> facets;
     std::size_t table = 0;
-    for (std::size_t i = share(k).first; i < share(k).second; ++i) {
-      const struct_plan& s = structs_[emitted_[i]];
+    for (std::size_t i : unit_structs_[k]) {
+      const struct_plan& s = structs_[i];
       if (literal(s)) {
         const bool extension = table_extension(s);
         tables += bind_table(s, ++table, extension, shared, facets, facet_constants);
@@ -462,7 +460,7 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
                                       : "LATHER_BIND_TABLE_DEFINE") +
                 "(fields_" + std::to_string(table) + ", " + qualified(s.name) + ")\n";
       }
-      if (message_structs_.count(emitted_[i]))
+      if (message_structs_.count(i))
         body += "LATHER_MESSAGE_TYPE_DEFINE(" + qualified(s.name) + ");\n";
     }
     // The types' parts first; after the operations, the tables: their using-directive
@@ -499,6 +497,43 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
                    parts)});
     library_sources_.push_back(file);
   }
+}
+
+void generator::assign_units() {
+  const std::size_t n = units_, E = emitted_.size();
+  unit_structs_.assign(n, {});
+  // How many types each holder's base has under it: the readers and writers a file binding
+  // such a member compiles.
+  std::map<const complex_type*, std::size_t> weight;
+  std::function<std::size_t(const complex_type*)> under = [&](const complex_type* b) {
+    if (const auto it = weight.find(b); it != weight.end()) return it->second;
+    std::size_t w = 0;
+    for (const complex_type* d : structs_[struct_index_.at(b)].derived) w += under(d) + 1;
+    return weight[b] = w;
+  };
+  std::map<const complex_type*, std::size_t> home;  // holder base -> its file
+  for (std::size_t k = 0, at = 0; k < n; ++k)
+    for (; at < (k + 1) * E / n; ++at) {
+      const std::size_t i = emitted_[at];
+      const struct_plan& s = structs_[i];
+      std::vector<const complex_type*> bases;
+      if (literal(s))
+        for (const struct_plan* level : table_levels(s, table_extension(s)))
+          for (const field_plan& f : level->fields)
+            if (f.holder) bases.push_back(f.holder);
+      // The file of the heaviest hierarchy its members hold, if one has a file already.
+      std::stable_sort(
+          bases.begin(), bases.end(),
+          [&](const complex_type* a, const complex_type* b) { return under(a) > under(b); });
+      std::size_t unit = k;
+      for (const complex_type* b : bases)
+        if (const auto it = home.find(b); it != home.end()) {
+          unit = it->second;
+          break;
+        }
+      for (const complex_type* b : bases) home.emplace(b, unit);
+      unit_structs_[unit].push_back(i);  // (so each file's structs stay in emitted_ order)
+    }
 }
 
 /// Whether struct `s` extends a base that has fields and every base up is bound through a
@@ -1036,9 +1071,8 @@ std::vector<std::array<std::string, 3>> generator::plan_parts() {
   // SOAP headers (their classes' header) and of the typed faults (faults.hpp) it throws;
   // the first unit describes every enumeration.
   std::vector<std::string> units(S + enums_.size(), std::string(n, '0'));
-  const std::size_t E = emitted_.size();
   for (std::size_t k = 0; k < n; ++k) {
-    std::vector<std::size_t> todo(emitted_.begin() + k * E / n, emitted_.begin() + (k + 1) * E / n);
+    std::vector<std::size_t> todo = unit_structs_[k];
     if (k == 0)
       for (std::size_t e = 0; e < enums_.size(); ++e) todo.push_back(S + e);
     std::set<std::size_t> port_types;

@@ -323,6 +323,11 @@ class generator {
 
   void emit();
 
+  /// unit_structs_: emitted_ split evenly in order, except that a struct with a
+  /// lather::polymorphic<B> member goes to the file of the first struct with a member of the
+  /// same B (of its heaviest such B): each file that binds such a member compiles a reader and
+  /// a writer per type of B's hierarchy, so a hierarchy bound in one file is compiled once.
+  void assign_units();
   /// How many translation units share `items` (--sources, else one per `per_source`).
   std::size_t source_count(std::size_t items, std::size_t per_source) const;
 
@@ -450,6 +455,8 @@ class generator {
   std::size_t units_ = 1;                                     ///< code_<k>.cpp files
   std::vector<detail::source_part> operation_parts_;          ///< the operations of each unit
   std::vector<std::vector<detail::operation_ref>> unit_ops_;  ///< the operations of each unit
+  /// The structs whose binding each code_<k>.cpp defines (assign_units), in emitted_ order.
+  std::vector<std::vector<std::size_t>> unit_structs_;
   /// Several units: the type headers' parts each unit includes, and the part of each type.
   std::vector<std::vector<std::string>> unit_parts_;
   std::vector<std::string> part_of_;  ///< by struct index, then by enum index after them

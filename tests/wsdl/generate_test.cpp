@@ -945,6 +945,43 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
   }
 }
 
+// The structs with a lather::polymorphic<B> member of one B share a code file, wherever the
+// dependency order puts them: each file binding such a member compiles a reader and a writer
+// per type of B's hierarchy, so the hierarchy is compiled once.
+TEST(WsdlGenerate, TheHoldersOfOneBaseShareACodeFile) {
+  files f;
+  std::string fillers, members;
+  for (int i = 1; i <= 6; ++i) {
+    const std::string n = std::to_string(i);
+    fillers += "<xs:complexType name=\"F" + n +
+               "\"><xs:sequence><xs:element name=\"v\" type=\"xs:int\"/></xs:sequence>"
+               "</xs:complexType>\n";
+    members += "<xs:element name=\"f" + n + "\" type=\"t:F" + n + "\"/>";
+  }
+  auto m = load({f.add("g.wsdl", doc_wsdl(R"(
+  <xs:complexType name="Dev"><xs:sequence><xs:element name="id" type="xs:int"/></xs:sequence></xs:complexType>
+  <xs:complexType name="Disk"><xs:complexContent><xs:extension base="t:Dev"><xs:sequence>
+   <xs:element name="gb" type="xs:int"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+  <xs:complexType name="H1"><xs:sequence><xs:element name="dev" type="t:Dev"/></xs:sequence></xs:complexType>
+  <xs:complexType name="H2"><xs:sequence><xs:element name="devs" type="t:Dev" maxOccurs="unbounded"/></xs:sequence></xs:complexType>
+  )" + fillers + R"(
+  <xs:element name="in"><xs:complexType><xs:sequence><xs:element name="a" type="t:H1"/>)" +
+                                          members + R"(<xs:element name="z" type="t:H2"/>
+  </xs:sequence></xs:complexType></xs:element>
+  <xs:element name="out"><xs:complexType/></xs:element>)"))});
+  const generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .sources = 3});
+  std::string holders, all;
+  for (const char* code : {"code_1.cpp", "code_2.cpp", "code_3.cpp"}) {
+    const std::string& c = file(r, code);
+    all += c;
+    if (c.find(", ::g::H1)\n") != std::string::npos) holders = c;
+  }
+  EXPECT_NE(holders.find("LATHER_BIND_TABLE_DEFINE(fields_"), std::string::npos) << all;
+  EXPECT_NE(holders.find(", ::g::H2)\n"), std::string::npos) << all;
+  EXPECT_EQ(all.find("lather_shared::element<std::vector<lather::polymorphic<"), std::string::npos);
+  EXPECT_EQ(holders.find(", ::g::F3)\n"), std::string::npos) << "the others split evenly\n" << all;
+}
+
 TEST(WsdlGenerate, SharesTheCodecOfAMemberTypeTwoFilesName) {
   files f;
   auto m = load({f.add("g.wsdl", doc_wsdl(R"(
