@@ -247,21 +247,31 @@ void generator::reach_holder_hierarchies() {
   }
 }
 
+/// Element `e` (or, heading a substitution group, each element that may appear for it: a
+/// choice's alternatives, plan_alternatives) as a holder's base.
+void generator::holder_bases_of(const element_decl& e, const struct_plan& s,
+                                std::vector<const complex_type*>& out) {
+  std::vector<const element_decl*> all;
+  substitutable(e, all);
+  for (const element_decl* x : all)
+    if (const complex_type* b = holder_base(*x, s)) out.push_back(b);
+}
+
 void generator::holder_bases(const particle& p, const struct_plan& s,
                              std::vector<const complex_type*>& out) {
-  if (p.what == particle::kind::element) {
-    // (An element heading a substitution group is a choice: plan_alternatives.)
-    if (p.element->substitutes.empty() && !p.element->abstract)
-      if (const complex_type* b = holder_base(*p.element, s)) out.push_back(b);
-    return;
-  }
+  if (p.what == particle::kind::element) return holder_bases_of(*p.element, s, out);
   if (p.what != particle::kind::group) return;
   const model_group& g = *p.group;
-  // A choice of several alternatives holds its element alternatives by value (plan_choice);
-  // its inline group alternatives are structs of their own, walked as such.
+  // A choice of several alternatives (plan_alternatives): its elements of the type's
+  // namespace, and the members of their substitution groups, are holders as members are; its
+  // inline group alternatives are structs of their own, walked as such.
   if (g.kind == compositor::choice &&
-      (g.particles.size() != 1 || heads_substitution(g.particles[0])))
+      (g.particles.size() != 1 || heads_substitution(g.particles[0]))) {
+    for (const particle& a : alternatives_of(p))
+      if (a.what == particle::kind::element && !group_alternative(a, s.t->name.ns))
+        holder_bases_of(*a.element, s, out);
     return;
+  }
   for (const particle& q : g.particles) holder_bases(q, s, out);
 }
 

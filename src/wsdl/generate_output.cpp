@@ -133,7 +133,9 @@ void generator::emit() {
            std::any_of(structs_[it->second].derived.begin(), structs_[it->second].derived.end(),
                        hierarchy_lacks);
   };
-  auto holder_lacks = [&](const field_plan& f) { return f.holder && hierarchy_lacks(f.holder); };
+  auto holder_lacks = [&](const field_plan& f) {
+    return std::any_of(f.holders.begin(), f.holders.end(), hierarchy_lacks);
+  };
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t i = 0; i < structs_.size(); ++i)
@@ -179,7 +181,8 @@ void generator::emit() {
       const bool pointer =
           f.concrete || f.holder || (!f.boxed_type.empty() && f.cpp_type == f.boxed_type);
       for (std::size_t d = f.deps_from; d < f.deps_to && !pointer; ++d)
-        add_needs(s, s.deps[d], f.what == field_plan::kind::choice, field_needs);
+        if (std::find(f.holders.begin(), f.holders.end(), s.deps[d]) == f.holders.end())
+          add_needs(s, s.deps[d], f.what == field_plan::kind::choice, field_needs);
       bare[k] = !field_needs.empty() || later_in_file(s, f, defined);
       need.insert(field_needs.begin(), field_needs.end());
     }
@@ -520,7 +523,7 @@ void generator::assign_units() {
       if (literal(s))
         for (const struct_plan* level : table_levels(s, table_extension(s)))
           for (const field_plan& f : level->fields)
-            if (f.holder) bases.push_back(f.holder);
+            bases.insert(bases.end(), f.holders.begin(), f.holders.end());
       // The file of the heaviest hierarchy its members hold, if one has a file already.
       std::stable_sort(
           bases.begin(), bases.end(),

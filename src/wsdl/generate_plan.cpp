@@ -392,9 +392,11 @@ std::string generator::sample_of(const type* t, const std::string& expr, const s
   return "text(" + expr + ", " + quote(fixed.empty() ? sample_value(*st) : fixed) + "); ";
 }
 
-std::string generator::sample_first(const element_decl& e, const std::string& variant) {
-  const std::string alt = "std::get<0>(" + variant + ")";
-  return e.nillable ? alt + ".emplace(); " + sample_of(e.type, "*" + alt) : sample_of(e.type, alt);
+std::string generator::sample_first(const element_decl& e, const std::string& variant,
+                                    bool holder) {
+  const std::string alt = (holder ? "*std::get<0>(" : "std::get<0>(") + variant + ")";
+  return e.nillable ? "std::get<0>(" + variant + ").emplace(); " + sample_of(e.type, "*" + alt)
+                    : sample_of(e.type, alt);
 }
 
 /// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
@@ -481,6 +483,7 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
   const std::string deref = f.holder ? "*" : "";
   if (f.holder) {
     poly_roots_.insert(f.holder);
+    f.holders.push_back(f.holder);
     v = "lather::polymorphic<" + v + ">";
   }
   const std::optional<std::string>& dflt = e.default_value ? e.default_value : e.fixed_value;
@@ -781,7 +784,14 @@ void generator::plan_alternatives(const particle& p,
     if (x.group) {
       types.push_back(value_type(x.group, s, max <= 1, x.where));
     } else {
-      std::string v = value_type(x.e->type, s, max <= 1, x.e->where);
+      // An element whose type has derived types: a polymorphic<B> alternative (xsi:type).
+      const complex_type* holder = holder_base(*x.e, s);
+      std::string v = value_type(x.e->type, s, max <= 1 && !holder, x.e->where);
+      if (holder) {
+        poly_roots_.insert(holder);
+        f.holders.push_back(holder);
+        v = "lather::polymorphic<" + v + ">";
+      }
       types.push_back(x.e->nillable ? "lather::nillable<" + v + ">" : v);
     }
     f.alternatives.push_back(x.first);
@@ -795,7 +805,8 @@ void generator::plan_alternatives(const particle& p,
   if (!name.empty()) member = name;
   f.member = member_name(member.size() > 60 ? alts[0].first + "Choice" : member, s, used);
   auto sample_alternative = [&](const alternative& x, const std::string& v) {
-    return x.group ? "sample(std::get<0>(" + v + "), depth + 1); " : sample_first(*x.e, v);
+    return x.group ? "sample(std::get<0>(" + v + "), depth + 1); "
+                   : sample_first(*x.e, v, holder_base(*x.e, s) != nullptr);
   };
   if (max > 1) {
     f.cpp_type = "std::vector<" + variant + ">";

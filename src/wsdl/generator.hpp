@@ -56,6 +56,9 @@ struct field_plan {
   /// A lather::polymorphic<B> member (or optional, vector, nillable of one): B, a non-abstract
   /// type with derived types.
   const complex_type* holder = nullptr;
+  /// The B of each lather::polymorphic<B> the member's type names: `holder`, or those of a
+  /// choice's alternatives (each holds its object apart: no need of a complete B).
+  std::vector<const complex_type*> holders;
   /// The types the member's C++ type names: struct_plan::deps[deps_from, deps_to).
   std::size_t deps_from = 0, deps_to = 0;
 };
@@ -137,6 +140,8 @@ class generator {
   void reach_holder_hierarchies();
   /// Adds the bases of the polymorphic<B> members particle `p` of struct `s` plans to `out`.
   void holder_bases(const particle& p, const struct_plan& s, std::vector<const complex_type*>& out);
+  void holder_bases_of(const element_decl& e, const struct_plan& s,
+                       std::vector<const complex_type*>& out);
   /// meta<T>::derived of the types under an abstract type or a polymorphic<B>'s B (poly_roots_).
   void list_derived();
   /// Whether struct `s` needs a virtual destructor: it or a base of it heads a hierarchy with
@@ -223,7 +228,7 @@ class generator {
   std::string sample_of(const type* t, const std::string& expr, const std::string& fixed = {});
   /// A statement giving choice `variant` (holding its first alternative, element `e`) a sample
   /// value; a nillable alternative is given a value, not nil.
-  std::string sample_first(const element_decl& e, const std::string& variant);
+  std::string sample_first(const element_decl& e, const std::string& variant, bool holder);
 
   /// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
   /// wildcard a declared element, else (or when none fits) one in a namespace it allows.

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "bind_test_util.hpp"
@@ -325,6 +326,47 @@ TEST(Polymorphic, DescribesTheMemberAsPolymorphic) {
   EXPECT_EQ(d.fields[0].min_occurs, 1u);
   EXPECT_EQ(d.fields[1].min_occurs, 0u);
   EXPECT_EQ(&d.fields[0].type(), &lather::bind::describe<pm::Device<1>>());
+}
+
+}  // namespace
+
+// A choice alternative of a type with derived types: a polymorphic<B> (or a nillable one) in
+// the variant, read and written with xsi:type as a member is (meta<T>'s template binding).
+namespace pm {
+struct Pick {
+  std::variant<lather::polymorphic<Device<0>>, std::string> one;
+  std::vector<std::variant<lather::nillable<lather::polymorphic<Device<0>>>, std::int32_t>> many;
+  friend bool operator==(const Pick&, const Pick&) = default;
+};
+}  // namespace pm
+template <>
+struct lather::meta<pm::Pick> {
+  using T = pm::Pick;
+  static constexpr std::string_view name = "pick", ns = pm::ns;
+  static constexpr auto fields =
+      lather::fields(choice(&T::one, {"device", "name"}), choice(&T::many, {"slot", "count"}));
+};
+
+namespace {
+
+TEST(Polymorphic, IsAChoiceAlternativeThroughMeta) {
+  pm::Pick p;
+  p.one = pm::Flash<0>{{{"f", {}}, 2}, 3};
+  p.many.emplace_back(std::in_place_index<0>, pm::Disk<0>{{"d", 1}, 4});
+  p.many.emplace_back(std::in_place_index<0>);  // nil
+  p.many.emplace_back(std::in_place_index<1>, 5);
+  const std::string xml = to_xml(pm::ns, "pick", p);
+  EXPECT_NE(xml.find(R"(:type="ns1:Flash"><ns1:label>f<)"), std::string::npos) << xml;
+  EXPECT_NE(xml.find(R"(:type="ns1:Disk" key="1"><ns1:label>d<)"), std::string::npos) << xml;
+  pm::Pick back;
+  ASSERT_FALSE(from_xml(xml, back)) << xml;
+  EXPECT_TRUE(std::get<0>(back.one).holds<pm::Flash<0>>());
+  EXPECT_EQ(back, p);
+  const lather::bind::type_description& d = lather::bind::describe<pm::Pick>();
+  ASSERT_EQ(d.fields.size(), 2u);
+  EXPECT_EQ(&d.fields[0].alternatives[0].type(), &lather::bind::describe<pm::Device<0>>());
+  EXPECT_TRUE(d.fields[1].alternatives[0].nillable);
+  EXPECT_EQ(&d.fields[1].alternatives[0].type(), &lather::bind::describe<pm::Device<0>>());
 }
 
 }  // namespace

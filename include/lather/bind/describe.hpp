@@ -108,7 +108,7 @@ struct alternatives_of<std::variant<As...>> {
   template <std::size_t N>
   static constexpr std::array<choice_alternative, N> make(
       const std::array<std::string_view, N>& names) {
-    std::array<describe_fn, N> types{&describe<typename unwrap_nillable<As>::type>...};
+    std::array<describe_fn, N> types{&describe<typename declared_type<As>::type>...};
     std::array<bool, N> nillable{is_nillable<As>::value...};
     std::array<choice_alternative, N> out{};
     for (std::size_t i = 0; i < N; ++i) out[i] = {names[i], types[i], nillable[i]};

@@ -82,6 +82,9 @@ class nillable : public std::optional<T> {
 template <class... Ts>
 struct types {};
 
+template <class B>
+class polymorphic;  // lather/bind/polymorphic.hpp
+
 }  // namespace lather
 
 namespace lather::bind {
@@ -217,6 +220,20 @@ struct unwrap_nillable {
 template <class T>
 struct unwrap_nillable<nillable<T>> {
   using type = T;
+};
+/// The declared type of a choice alternative's element: nillable<X> peeled, and a
+/// polymorphic<B>'s B (its xsi:type may name a type of B's hierarchy).
+template <class A>
+struct declared_type {
+  using type = typename unwrap_nillable<A>::type;
+};
+template <class B>
+struct declared_type<polymorphic<B>> {
+  using type = B;
+};
+template <class B>
+struct declared_type<nillable<polymorphic<B>>> {
+  using type = B;
 };
 }  // namespace detail
 

@@ -818,7 +818,7 @@ template <class... As, std::size_t N, std::size_t... I>
 consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
                                             std::index_sequence<I...>, std::variant<As...>*) {
   return {{xml::ncname(names[I])...},
-          {choice_alternative{names[I], &describe<typename bind::detail::unwrap_nillable<As>::type>,
+          {choice_alternative{names[I], &describe<typename bind::detail::declared_type<As>::type>,
                               is_nillable<As>::value}...}};
 }
 }  // namespace detail
