@@ -158,9 +158,14 @@ found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
     }
     if (full == n) full = j;
   }
+  const field_match* refused = nullptr;  // a wildcard with room whose namespaces exclude it
   if (k == n && full == n) {
     for (std::uint32_t j = cursor; j < n; ++j) {
       if (fields[j].kind == field_kind::any && counts[j] < fields[j].max_occurs) {
+        if (!wildcard_allows(fields[j], ns)) {
+          if (!refused) refused = &fields[j];
+          continue;
+        }
         k = j;
         break;
       }
@@ -191,6 +196,9 @@ found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
       return found::no;
     }
     std::string d = cat({"unexpected element ", element_label(ns, local)});
+    if (refused)
+      d.append(cat({" (the wildcard's namespace=\"", refused->default_value,
+                    "\" does not allow its namespace)"}));
     for (std::uint32_t j = cursor; j < n; ++j) {
       if (fields[j].kind == field_kind::element && counts[j] < fields[j].max_occurs) {
         d.append(cat({"; expected '", display_name(fields[j], 0), "'"}));
@@ -210,6 +218,21 @@ found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
 }
 
 }  // namespace
+
+bool wildcard_allows(const field_match& f, std::string_view ns) noexcept {
+  if (!f.wildcard_namespaces) return true;
+  for (std::string_view list = f.default_value; !list.empty();) {
+    const std::size_t start = list.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) break;
+    list.remove_prefix(start);
+    const std::string_view t = list.substr(0, list.find_first_of(" \t\r\n"));
+    list.remove_prefix(t.size());
+    if (t == "##any" || (t == "##other" && ns != f.ns && !ns.empty()) ||
+        (t == "##targetNamespace" && ns == f.ns) || (t == "##local" && ns.empty()) || t == ns)
+      return true;
+  }
+  return false;
+}
 
 vt_list no_derived_vts() noexcept {
   return {};

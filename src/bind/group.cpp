@@ -50,7 +50,7 @@ int group_starts(const complex_vt& vt, std::string_view ns, std::string_view loc
   int wildcard = 0;
   for (std::uint32_t i = 0; i < vt.field_count; ++i) {
     const field_match& f = vt.fields[i];
-    if (f.kind == field_kind::any) wildcard = 2;
+    if (f.kind == field_kind::any && wildcard_allows(f, ns)) wildcard = 2;
     if (f.kind == field_kind::element) {
       std::uint32_t alt = 0;
       if (named(f, ns, local, alt)) return 1;
@@ -102,7 +102,9 @@ bool read_group(read_ctx& c, const complex_vt& vt, void* obj) {
           (named(fields[j], ns, local, alt) || begins(fields[j], ns, local, alt) != 0))
         k = j;
     for (std::uint32_t j = cursor; j < n && k == n; ++j)
-      if (fields[j].kind == field_kind::any && counts[j] < fields[j].max_occurs) k = j;
+      if (fields[j].kind == field_kind::any && counts[j] < fields[j].max_occurs &&
+          wildcard_allows(fields[j], ns))
+        k = j;
     if (k == n) {
       // Not the group's: the group ends before it when it is complete (the caller takes it).
       const std::uint32_t m = missing(cursor);

@@ -710,6 +710,12 @@ void generator::plan_alternatives(const particle& p,
   // choice (a vector of alternatives: every valid instance reads, and a run of one
   // alternative writes valid XML; names.txt notes it).
   std::uint32_t min = p.min, max = p.max;
+  // SOAP encoding (SOAP 1.1 section 5) has no choice: docs/wsdl2cpp.md says why none is made.
+  if (encoded_struct(s))
+    throw error(p.where, std::string(name.empty() ? "xs:choice"
+                                                  : "an element that heads a substitutionGroup") +
+                             " under rpc/encoded use is not generated (SOAP encoding has no "
+                             "choice: its structs are accessors told apart by name)");
   // Each alternative: an element (of the type's namespace), or an inline group (a sequence, a
   // choice that is not one of elements, a wildcard, an element of another namespace).
   struct alternative {
@@ -734,10 +740,6 @@ void generator::plan_alternatives(const particle& p,
                        " has a repeated alternative: a vector of alternatives");
     }
     if (choice && group_alternative(*a, s.ns)) {
-      if (encoded_struct(s) || !s.t)
-        throw error(a->where,
-                    "xs:choice alternative other than an element of the type's namespace under "
-                    "rpc/encoded use is not generated yet");
       alternative x;
       x.group = group_struct(s.t, *a);
       x.first = first_name(*a);
@@ -834,6 +836,18 @@ void generator::plan_particle(const particle& p, bool optional_ctx, struct_plan&
       f.cpp_type = p.max > 1  ? "std::vector<lather::bind::any_element>"
                    : optional ? "std::optional<lather::bind::any_element>"
                               : "lather::bind::any_element";
+      // Its namespace constraint, checked on read (##targetNamespace: the type's namespace).
+      std::string constraint;
+      for (std::string_view list = p.any.namespaces; !list.empty();) {
+        const std::size_t at = list.find_first_not_of(" \t\r\n");
+        if (at == std::string_view::npos) break;
+        list.remove_prefix(at);
+        const std::string_view token = list.substr(0, list.find_first_of(" \t\r\n"));
+        list.remove_prefix(token.size());
+        constraint += (constraint.empty() ? "" : " ") + std::string(token);
+      }
+      if (!constraint.empty() && constraint != "##any")
+        f.modifiers = ".namespaces(" + quote(constraint) + ")";
       std::string any = "x.xml = " + quote(sample_any(p.any, s.ns)) + "; ";
       // A strict wildcard that no declared element fits stays empty when it may.
       bool unfit =

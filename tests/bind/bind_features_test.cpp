@@ -815,3 +815,44 @@ TEST(BindAbstract, DescribedAsAbstract) {
 
 }  // namespace
 }  // namespace lather::bind::test
+
+// A wildcard's namespace constraint in a hand-written meta<T>: checked on read.
+namespace feat {
+struct Open {
+  std::vector<lather::bind::any_element> other;
+  std::optional<lather::bind::any_element> listed;
+  std::string end;
+};
+}  // namespace feat
+template <>
+struct lather::meta<feat::Open> {
+  static constexpr std::string_view name = "open";
+  static constexpr std::string_view ns = feat::ns;
+  static constexpr auto fields = lather::fields(
+      any(&feat::Open::other).namespaces("##other"),
+      any(&feat::Open::listed).namespaces(" urn:x\n##local "), element("end", &feat::Open::end));
+};
+
+namespace lather::bind::test {
+namespace {
+
+TEST(BindAny, TakesOnlyTheNamespacesItsConstraintAllows) {
+  const std::string head = R"(<t:open xmlns:t="urn:lather:test" xmlns:o="urn:o" xmlns:x="urn:x">)";
+  feat::Open v;
+  ASSERT_FALSE(from_xml(head + "<o:a/><o:b/><x:c/><t:end>e</t:end></t:open>", v));
+  EXPECT_EQ(v.other.size(), 3u);  // urn:x is ##other too
+  EXPECT_FALSE(v.listed);
+  ASSERT_FALSE(from_xml(head + "<o:a/><c/><t:end>e</t:end></t:open>", v));
+  EXPECT_EQ(v.other.size(), 1u);
+  EXPECT_TRUE(v.listed);  // ##local
+  // Neither takes an element of the type's namespace: ##other excludes it, the list lacks it.
+  const error_info e = from_xml(head + "<o:a/><t:zz/><t:end>e</t:end></t:open>", v);
+  EXPECT_EQ(e.code, errc::unexpected_element) << e.message;
+  EXPECT_NE(e.message.find(R"(the wildcard's namespace="##other" does not allow)"),
+            std::string::npos)
+      << e.message;
+  EXPECT_EQ(from_xml(head + "<c/><c/><t:end>e</t:end></t:open>", v).code, errc::unexpected_element);
+}
+
+}  // namespace
+}  // namespace lather::bind::test

@@ -348,6 +348,55 @@ TEST(WsdlGenerate, UnsupportedConstructsAreRefusedWithTheirPosition) {
   }
 }
 
+TEST(WsdlGenerate, AChoiceUnderRpcEncodedUseIsRefused) {
+  // SOAP encoding has no choice (docs/wsdl2cpp.md): a choice of elements (qualified or not,
+  // an alternative that is a sequence) and a substitution group's head skip their operations
+  // with the reason, where the generated code used not to compile; a plain struct stays.
+  files f;
+  const std::string enc =
+      R"(<soap:body use="encoded" namespace="urn:t" encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"/>)";
+  // Operation x takes a part of type X (one each for C, G, H and S) and returns an S.
+  std::string messages, operations, bound;
+  for (const std::string x : {"C", "G", "H", "S"}) {
+    const std::string op(1, static_cast<char>(x[0] - 'A' + 'a'));
+    messages += R"(<message name=")" + x + R"("><part name=")" + op + R"(" type="t:)" + x +
+                R"("/></message>)";
+    operations += R"(<operation name=")" + op + R"("><input message="t:)" + x +
+                  R"("/><output message="t:S"/></operation>)";
+    bound += R"(<operation name=")" + op + R"("><input>)" + enc + "</input><output>" + enc +
+             "</output></operation>";
+  }
+  messages += R"(<portType name="P">)" + operations + "</portType>";
+  auto m = load({f.add("e.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:t="urn:t" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:t">
+ <types><xs:schema targetNamespace="urn:t" elementFormDefault="qualified">
+  <xs:complexType name="C"><xs:sequence><xs:choice><xs:element name="a" type="xs:int"/>
+   <xs:element name="b" type="xs:string"/></xs:choice></xs:sequence></xs:complexType>
+  <xs:complexType name="G"><xs:choice><xs:sequence><xs:element name="a" type="xs:int" form="unqualified"/>
+   <xs:element name="b" type="xs:int" form="unqualified"/></xs:sequence><xs:element name="c" type="xs:int"/></xs:choice></xs:complexType>
+  <xs:element name="head" type="xs:int"/><xs:element name="member" type="xs:int" substitutionGroup="t:head"/>
+  <xs:complexType name="H"><xs:sequence><xs:element ref="t:head"/></xs:sequence></xs:complexType>
+  <xs:complexType name="S"><xs:sequence><xs:element name="a" type="xs:int"/></xs:sequence></xs:complexType>
+ </xs:schema></types>
+ )" + messages + R"(
+ <binding name="B" type="t:P"><soap:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
+  )" + bound + R"(
+ </binding>
+</definitions>)")});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g"});
+  std::string skipped;
+  for (const std::string& k : r.skipped) skipped += k + "\n";
+  ASSERT_EQ(r.skipped.size(), 3u) << skipped;
+  for (const char* want :
+       {"e.wsdl:5:41: xs:choice under rpc/encoded use is not generated (SOAP encoding has "
+        "no choice: its structs are accessors told apart by name)",
+        "e.wsdl:7:28: xs:choice under rpc/encoded use",
+        "e.wsdl:10:41: an element that heads a substitutionGroup under rpc/encoded use"})
+    EXPECT_NE(skipped.find(want), std::string::npos) << want << "\n" << skipped;
+  EXPECT_NE(file(r, "t.hpp").find("struct S {"), std::string::npos);
+}
+
 TEST(WsdlGenerate, AnyTypeAndTwoDimensionalArraysInEncodedMessages) {
   // SOAPBuilders round 2 group B: xsd:anyType members and parts are lather::bind::any_type (the
   // accessor as received, xsi:type included) and a T[,] array is a soap::multi_array under

@@ -3,9 +3,11 @@
 // lather::polymorphic<Device>, plain, nillable, in a repeated choice, beside an inline group
 // alternative, and inside Device itself. The generated client sends derived objects there, the
 // generated service reads them as such and echoes them; hand-written messages with xsi:type in a
-// choice read as the type they name.
+// choice read as the type they name. Wildcards with a namespace constraint take only the
+// elements it allows.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -30,6 +32,7 @@ class choices_impl : public choicesgen::ChoicesPortTypeService {
  public:
   void echo(const choicesgen::Echo& in, choicesgen::EchoResponse& out) override {
     out.pick = in.pick;
+    out.open = in.open;
     seen.clear();
     for (const Pick& p : in.pick) {
       const auto& v = p.deviceOrnameOrbackup;
@@ -160,6 +163,62 @@ TEST_F(GeneratedChoices, AStrictServerReadsTheXsiTypeOfAChoice) {
     const std::string b = post(bad);
     EXPECT_EQ(lather::test::fault_code(b), "Client") << b;
   }
+}
+
+// An element a wildcard's namespace="..." does not allow is not the wildcard's: in a choice, no
+// alternative takes it (a Client fault); as a member, it is an unexpected element.
+TEST_F(GeneratedChoices, AWildcardTakesOnlyTheNamespacesItAllows) {
+  const std::string pick = "<pick><name>n</name></pick>";
+  const std::string other = R"(<o:x xmlns:o="urn:o">1</o:x>)";
+  // aOrany (##other), bOrany (##targetNamespace), cOrany (##local urn:lather:choices:x),
+  // any* (##other), end.
+  for (const std::string& good : std::initializer_list<std::string>{
+           "<open><a>1</a><b>2</b><c>3</c><end>e</end></open>",
+           "<open>" + other + "<zz>2</zz><q xmlns=\"\">3</q>" + other + other +
+               "<end>e</end></open>",
+           R"(<open><a>1</a><b>2</b><y:q xmlns:y="urn:lather:choices:x"/><end>e</end></open>)"}) {
+    const std::string body = post(pick + good);
+    EXPECT_FALSE(lather::test::fault_code(body)) << good << "\n" << body;
+  }
+  const std::string body = post(pick + "<open>" + other + "<zz>2</zz><q xmlns=\"\">3</q>" + other +
+                                "<end>e</end></open>");
+  for (std::string_view part :
+       {R"(<o:x xmlns:o="urn:o">1</o:x>)", R"(<zz xmlns="urn:lather:choices">2</zz>)"})
+    EXPECT_NE(body.find(part), std::string::npos) << part << "\n" << body;
+  for (const std::string& bad : std::initializer_list<std::string>{
+           "<open><zz>1</zz><b>2</b><c>3</c><end>e</end></open>",            // ##other: tns
+           R"(<open><q xmlns="">1</q><b>2</b><c>3</c><end>e</end></open>)",  // ##other: none
+           "<open><a>1</a>" + other + "<c>3</c><end>e</end></open>",         // ##targetNamespace
+           "<open><a>1</a><b>2</b><zz>3</zz><end>e</end></open>",            // ##local list: tns
+           "<open><a>1</a><b>2</b>" + other + "<end>e</end></open>",         // ##local list: other
+       }) {
+    const std::string b = post(pick + bad);
+    EXPECT_EQ(lather::test::fault_code(b), "Client") << bad << "\n" << b;
+  }
+  // A member wildcard: the fault says why.
+  const std::string member = post(pick + "<open><a>1</a><b>2</b><c>3</c><zz/><end>e</end></open>");
+  EXPECT_EQ(lather::test::fault_code(member), "Client") << member;
+  EXPECT_NE(member.find(R"(namespace="##other" does not allow)"), std::string::npos) << member;
+}
+
+TEST_F(GeneratedChoices, WildcardsInChoicesRoundTripOverLoopback) {
+  lather::client http{server_.url("/choices")};
+  choicesgen::ChoicesPortTypeClient client{http};
+  choicesgen::Echo in;
+  in.pick.emplace_back().deviceOrnameOrbackup.emplace<1>("n");
+  choicesgen::Open& o = in.open.emplace_back();
+  o.aOrany.emplace<1>().any.xml = R"(<o:x xmlns:o="urn:o">1</o:x>)";
+  o.bOrany.emplace<1>().any.xml = R"(<t:zz xmlns:t="urn:lather:choices">2</t:zz>)";
+  o.cOrany.emplace<1>().any.xml = "<q>3</q>";
+  o.any.push_back({R"(<o:y xmlns:o="urn:o"/>)"});
+  o.end = "e";
+  const choicesgen::EchoResponse res = client.echo(in);
+  ASSERT_EQ(res.open.size(), 1u);
+  EXPECT_EQ(res.open[0].aOrany.index(), 1u);
+  EXPECT_EQ(res.open[0].bOrany.index(), 1u);
+  EXPECT_EQ(res.open[0].cOrany.index(), 1u);
+  EXPECT_EQ(res.open[0].any.size(), 1u);
+  EXPECT_EQ(res.open[0].end, "e");
 }
 
 }  // namespace

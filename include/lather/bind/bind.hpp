@@ -563,9 +563,20 @@ struct field_thunks {
   }();
 };
 
+/// Whether a member's value type holds inline groups: a group, or a choice with a group
+/// alternative.
+template <class X>
+inline constexpr bool holds_group = group_type<X>;
+template <class... As>
+inline constexpr bool holds_group<std::variant<As...>> = (group_type<As> || ...);
+
 template <class T, std::size_t I>
 constexpr field_match make_match() {
   constexpr auto& f = std::get<I>(fields_of<T>);
+  static_assert(
+      !holds_group<value_type_of<std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>>>,
+      "an inline group (meta<G>::group) is read and written in place through tables only: bind "
+      "the type that holds it with LATHER_BIND_TABLE (docs/binding.md, \"Inline groups\")");
   field_match m{};
   m.write_name = field_names<T, I>::name;
   m.ns = f.ns;
@@ -580,6 +591,12 @@ constexpr field_match make_match() {
   if constexpr (f.has_default) {
     m.has_default = true;
     std::construct_at(&m.default_value, f.default_text);
+  }
+  static_assert(f.wildcard.empty() || f.kind == field_kind::any,
+                "lather::field::namespaces() is for an any() field");
+  if constexpr (!f.wildcard.empty() && !f.has_default) {
+    m.wildcard_namespaces = true;
+    std::construct_at(&m.default_value, f.wildcard);
   }
   m.routines = &field_thunks<T, I>::routines;
   if constexpr (is_leaf_field<T, I>()) {

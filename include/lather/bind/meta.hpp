@@ -317,6 +317,7 @@ struct field {
   bool has_default = false;
   std::string_view default_text{};                    ///< XSD default="..." (lexical form)
   std::array<std::string_view, Alts> alternatives{};  ///< choice: element name per alternative
+  std::string_view wildcard{};  ///< any(): the namespace constraint ("" = ##any)
 
   constexpr field min(std::uint32_t n) const {
     field f = *this;
@@ -360,6 +361,14 @@ struct field {
     field f = *this;
     f.has_default = true;
     f.default_text = text;
+    return f;
+  }
+  /// any(): the wildcard's namespace constraint, as XSD's namespace="..." writes it (##any,
+  /// ##other, or a list of URIs, ##targetNamespace and ##local; the last two and ##other
+  /// relative to the field's namespace): an element outside it is not the wildcard's.
+  constexpr field namespaces(std::string_view constraint) const {
+    field f = *this;
+    f.wildcard = constraint == "##any" ? std::string_view{} : constraint;
     return f;
   }
 };
@@ -501,12 +510,16 @@ constexpr form type_form() {
 }
 
 /// Fill in the namespace of a field declared by type T (elements: T's namespace when
-/// qualified; attributes: none unless qualified).
+/// qualified; attributes: none unless qualified; xsd:any: T's, which its namespace constraint's
+/// ##targetNamespace and ##other name).
 template <class T, class F>
 constexpr F resolve_field(F f) {
   if (f.has_ns) return f;
   form fm = f.element_form;
-  if (fm == form::unset) fm = f.kind == field_kind::attribute ? form::unqualified : type_form<T>();
+  if (fm == form::unset)
+    fm = f.kind == field_kind::attribute ? form::unqualified
+         : f.kind == field_kind::any     ? form::qualified
+                                         : type_form<T>();
   f.has_ns = true;
   f.ns = (fm == form::qualified) ? std::string_view{meta<T>::ns} : std::string_view{};
   return f;

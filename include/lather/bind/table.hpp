@@ -717,6 +717,7 @@ inline void a_choice_has_no_default() {}
 inline void a_choice_has_no_facets() {}
 inline void facets_come_after_the_default() {}
 inline void the_facets_hold_the_default() {}
+inline void namespaces_are_for_any_fields() {}
 
 }  // namespace lather::bind::detail
 
@@ -791,6 +792,18 @@ struct field {
     f.m.has_facets = true;
     f.has_leaf = false;  // read through read_simple, which checks them
     std::construct_at(&f.m.constraints, &x);
+    return f;
+  }
+  /// An any() field's namespace constraint, as XSD's namespace="..." writes it: ##any (the
+  /// default), ##other, or a list of URIs, ##targetNamespace and ##local; ##targetNamespace
+  /// and ##other name the field's namespace (its type's unless .in_namespace()). The wildcard
+  /// takes no element outside it: a choice reads such an element as another alternative's, a
+  /// sequence as an unexpected element.
+  consteval field namespaces(std::string_view constraint) const {
+    field f = *this;
+    if (f.m.kind != field_kind::any) bind::detail::namespaces_are_for_any_fields();
+    f.m.wildcard_namespaces = constraint != "##any";
+    std::construct_at(&f.m.default_value, constraint);
     return f;
   }
   /// A field of a base type (they come first): not described as the type's own.

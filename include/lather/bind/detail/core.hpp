@@ -137,7 +137,8 @@ struct field_match {
   std::string_view ns;
   /// A choice's element names (alternative_count of them), or the default="..." of a field
   /// with has_default, or the facets of a field with has_facets (they hold its default): a
-  /// choice has neither, so the three share the bytes (default_text()).
+  /// choice has neither, so the three share the bytes (default_text()). An xsd:any field with
+  /// wildcard_namespaces keeps its namespace constraint in default_value.
   union {
     const xml::ncname* write_alternatives = nullptr;
     std::string_view default_value;
@@ -175,6 +176,9 @@ struct field_match {
   /// alternative: an element that does not match its name (or its alternatives' names, which
   /// name the first element of each group) may still begin it (routines->starts).
   bool group : 1 = false;
+  /// xsd:any: `default_value` is the wildcard's namespace="..." (anything but ##any), checked
+  /// on read (wildcard_allows); ##targetNamespace and ##other are relative to `ns`.
+  bool wildcard_namespaces : 1 = false;
 
   constexpr std::string_view name() const noexcept { return write_name.text(); }
   /// The XSD default of the value ("" if it has none).
@@ -316,6 +320,10 @@ bool read_unknown_subtype(read_ctx& c, const xml::attribute& type, const complex
 /// through its last element: the token after that (another element's start tag or the end tag
 /// of the enclosing element) is given back to the reader (xml::reader::unread) for the caller.
 bool read_group(read_ctx& c, const complex_vt& vt, void* obj);
+
+/// Whether xsd:any field `f` may take an element in namespace `ns` (its namespace constraint:
+/// ##any, ##other, or a list of URIs, ##targetNamespace and ##local).
+bool wildcard_allows(const field_match& f, std::string_view ns) noexcept;
 /// Whether {ns}local may begin a value of the inline group `vt`: an element of one of its
 /// fields up to and including the first that must occur (as starts_fn: 1, 2 by a wildcard, 0).
 int group_starts(const complex_vt& vt, std::string_view ns, std::string_view local) noexcept;
