@@ -268,6 +268,8 @@ const type_description& describe_table(table_description& s, field_description* 
   const field_match* const fields = vt.fields + (vt.field_count - info.own_fields);
   for (std::uint32_t i = 0; i < info.own_fields; ++i) {
     const field_match& f = fields[i];
+    // (xsd:any: its namespace constraint, for a service's WSDL.)
+    const std::string_view text = f.wildcard_namespaces ? f.default_value : f.default_text();
     own[i] = {f.name(),
               f.ns,
               f.kind,
@@ -276,7 +278,7 @@ const type_description& describe_table(table_description& s, field_description* 
               f.nillable,
               f.required,
               f.has_default,
-              f.default_text(),
+              text,
               f.polymorphic,
               f.routines->type,
               described_alternatives(f),

@@ -117,7 +117,7 @@ class wsdl_writer {
         break;
       case xsd_field::kind::any:
         w_.start_element(xs, "any");
-        w_.attribute("", "namespace", "##other");
+        w_.attribute("", "namespace", f.default_text.empty() ? "##other" : f.default_text);
         w_.attribute("", "processContents", "lax");
         w_.attribute("", "minOccurs", occurs(f.min));
         w_.attribute("", "maxOccurs", occurs(f.max));
@@ -620,6 +620,7 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
       break;
     case bind::field_kind::any:
       x.what = xsd_field::kind::any;
+      x.default_text = std::string(f.default_value);  // its namespace constraint, if any
       break;
     case bind::field_kind::element:
       x.what = xsd_field::kind::element;

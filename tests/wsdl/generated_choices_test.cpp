@@ -201,6 +201,15 @@ TEST_F(GeneratedChoices, AWildcardTakesOnlyTheNamespacesItAllows) {
   EXPECT_NE(member.find(R"(namespace="##other" does not allow)"), std::string::npos) << member;
 }
 
+TEST_F(GeneratedChoices, TheServiceDescribesTheWildcardsNamespaces) {
+  lather::client http{server_.url("/choices")};
+  const std::string wsdl = http.wsdl();
+  for (std::string_view want :
+       {R"(<xsd:any namespace="##other")", R"(<xsd:any namespace="##targetNamespace")",
+        R"(<xsd:any namespace="##local urn:lather:choices:x")"})
+    EXPECT_NE(wsdl.find(want), std::string::npos) << want << "\n" << wsdl;
+}
+
 TEST_F(GeneratedChoices, WildcardsInChoicesRoundTripOverLoopback) {
   lather::client http{server_.url("/choices")};
   choicesgen::ChoicesPortTypeClient client{http};

@@ -52,7 +52,7 @@ struct xsd_field {
   xsd_ref type;
   std::uint32_t min = 1, max = 1;
   bool nillable = false, required = false;
-  std::string default_text;
+  std::string default_text;  ///< default="..."; any: its namespace="..." ("" = ##other)
   std::vector<xsd_alternative> alternatives;  ///< choice
   std::vector<xsd_field> particles;           ///< sequence
   /// A simple element's or attribute's facets (bind::field_description::constraints): its
