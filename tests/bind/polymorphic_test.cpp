@@ -85,6 +85,71 @@ struct lather::meta<pm::Rack<K>> {
 };
 LATHER_BIND_TABLE(pm::Rack<1>);
 
+// A hierarchy whose derived objects do not start with their base part (a virtual destructor
+// puts a pointer first), one of whose types is abstract in the schema (not in C++).
+namespace pg {
+
+struct Part {
+  std::string name;
+  friend bool operator==(const Part&, const Part&) = default;
+};
+struct Gear : Part {
+  Gear() = default;
+  Gear(const Gear&) = default;
+  Gear& operator=(const Gear&) = default;
+  virtual ~Gear() = default;
+  std::int32_t teeth = 0;
+  friend bool operator==(const Gear&, const Gear&) = default;
+};
+struct Cog : Gear {
+  std::optional<std::string> alloy;
+  friend bool operator==(const Cog&, const Cog&) = default;
+};
+struct Lever : Part {
+  std::int32_t length = 0;
+  friend bool operator==(const Lever&, const Lever&) = default;
+};
+struct Box {
+  lather::polymorphic<Part> part;
+  std::vector<lather::polymorphic<Part>> parts;
+  friend bool operator==(const Box&, const Box&) = default;
+};
+
+}  // namespace pg
+
+template <>
+struct lather::meta<pg::Part> {
+  static constexpr std::string_view name = "Part", ns = pm::ns;
+  using derived = types<pg::Gear, pg::Lever>;
+  static constexpr auto fields = lather::fields(element("name", &pg::Part::name));
+};
+template <>
+struct lather::meta<pg::Gear> {
+  static constexpr std::string_view name = "Gear", ns = pm::ns;
+  using base = pg::Part;
+  using derived = types<pg::Cog>;
+  static constexpr auto fields = lather::fields(element("teeth", &pg::Gear::teeth));
+};
+template <>
+struct lather::meta<pg::Cog> {
+  static constexpr std::string_view name = "Cog", ns = pm::ns;
+  using base = pg::Gear;
+  static constexpr auto fields = lather::fields(element("alloy", &pg::Cog::alloy));
+};
+template <>
+struct lather::meta<pg::Lever> {
+  static constexpr std::string_view name = "Lever", ns = pm::ns;
+  static constexpr bool abstract = true;
+  using base = pg::Part;
+  static constexpr auto fields = lather::fields(element("length", &pg::Lever::length));
+};
+template <>
+struct lather::meta<pg::Box> {
+  static constexpr std::string_view name = "box", ns = pm::ns;
+  static constexpr auto fields =
+      lather::fields(element("part", &pg::Box::part), element("parts", &pg::Box::parts));
+};
+
 namespace pm {
 using Dev1 = Device<1>;
 using Disk1 = Disk<1>;
@@ -317,6 +382,73 @@ TEST(Polymorphic, KeepsAnUnknownSubtypeThroughMeta) {
 }
 TEST(Polymorphic, KeepsAnUnknownSubtypeThroughATable) {
   unknown<1>();
+}
+
+TEST(Polymorphic, HoldsTypesWhoseBasePartIsNotAtTheirStart) {
+  pg::Cog cog;
+  cog.name = "c";
+  cog.teeth = 12;
+  cog.alloy = "brass";
+  EXPECT_NE(static_cast<const void*>(&cog),
+            static_cast<const void*>(static_cast<const pg::Part*>(&cog)));
+  lather::polymorphic<pg::Part> p = cog;
+  ASSERT_TRUE(p.holds<pg::Cog>());
+  EXPECT_EQ(p->name, "c");
+  EXPECT_EQ(p.get_if<pg::Cog>()->teeth, 12);
+  lather::polymorphic<pg::Part> copy = p;
+  EXPECT_EQ(copy, p);
+  copy.get_if<pg::Cog>()->alloy.reset();
+  EXPECT_NE(copy, p);
+  pg::Gear& g = copy.emplace<pg::Gear>();
+  g.teeth = 3;
+  EXPECT_TRUE(copy.holds<pg::Gear>());
+  EXPECT_FALSE(copy.holds<pg::Cog>());
+  p = copy;
+  EXPECT_EQ(p, copy);
+  EXPECT_EQ(p.get_if<pg::Gear>()->teeth, 3);
+
+  pg::Box box;
+  box.part = cog;
+  box.parts.emplace_back(pg::Gear{});
+  box.parts.emplace_back();
+  box.parts.emplace_back(cog);
+  box.parts[1]->name = "plain";
+  const std::string xml = to_xml(pm::ns, "box", box);
+  EXPECT_NE(xml.find(R"(type="ns1:Cog"><ns1:name>c</ns1:name><ns1:teeth>12</ns1:teeth>)"
+                     R"(<ns1:alloy>brass</ns1:alloy></ns1:part>)"),
+            std::string::npos)
+      << xml;
+  pg::Box back;
+  ASSERT_FALSE(from_xml(xml, back)) << xml;
+  EXPECT_EQ(back, box);
+  const pg::Part* part = &*back.part;
+  ASSERT_FALSE(from_xml(xml, back)) << xml;  // the objects of the right type reused
+  EXPECT_EQ(&*back.part, part);
+  EXPECT_EQ(back, box);
+
+  // Lever is abstract in the schema: an xsi:type may not name it, and one is not written.
+  const std::string head =
+      R"(<box xmlns="urn:pm" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">)";
+  lather::bind::error_info e = from_xml(
+      head + R"(<part xsi:type="Lever"><name>l</name><length>1</length></part></box>)", back);
+  EXPECT_EQ(e.code, lather::bind::errc::bad_xsi_type) << e.message;
+  EXPECT_NE(e.message.find("names an abstract type"), std::string::npos) << e.message;
+  box.part = pg::Lever{};
+  EXPECT_ANY_THROW(to_xml(pm::ns, "box", box));
+
+  // A type this program does not know, kept where the options say so.
+  const std::string spring =
+      head + R"(<part xsi:type="Spring"><name>s</name><coils>9</coils></part></box>)";
+  e = from_xml(spring, back);
+  EXPECT_EQ(e.code, lather::bind::errc::unknown_xsi_type) << e.message;
+  ASSERT_FALSE(from_xml(spring, back, lather::bind::client_read_options()));
+  const auto* kept = back.part.get_if<lather::bind::unknown_subtype<pg::Part>>();
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->name, "s");
+  EXPECT_EQ(kept->type.local, "Spring");
+  pg::Box kept_copy = back;
+  EXPECT_EQ(kept_copy, back);
+  EXPECT_NE(to_xml(pm::ns, "box", kept_copy).find("<coils>9</coils>"), std::string::npos);
 }
 
 TEST(Polymorphic, DescribesTheMemberAsPolymorphic) {

@@ -187,36 +187,27 @@ bool read_complex(read_ctx& c, X& x) {
 }
 
 /// The object `p` (a pointer or a polymorphic<B>) holds as a D: reused when it already has that
-/// dynamic type, else a new one.
+/// dynamic type, else a new one. Inlined: read_pointer's one function per P makes any D.
 template <class D, class P>
-D& object_of_type(P& p) {
+[[gnu::always_inline]] inline D& object_of_type(P& p) {
   using B = typename shape<P>::value_type;
   if constexpr (is_polymorphic_holder<P>::value) {
     if (D* current = p.template get_if<D>()) return *current;
     return p.template emplace<D>();
   } else if (B* current = p.get(); current && typeid(*current) == typeid(D)) {
     return static_cast<D&>(*current);
-  } else if constexpr (std::is_same_v<P, std::shared_ptr<B>>) {
-    auto d = std::make_shared<D>();
-    D& obj = *d;
-    p = std::move(d);
-    return obj;
   } else {
-    auto d = std::make_unique<D>();
-    D& obj = *d;
-    p = std::move(d);
+    auto make = []() __attribute__((always_inline)) {
+      if constexpr (shape<P>::is_shared)
+        return std::make_shared<D>();
+      else
+        return std::make_unique<D>();
+    };
+    auto made = make();
+    D& obj = *made;
+    p = std::move(made);
     return obj;
   }
-}
-
-/// `named`: an xsi:type named D.
-template <class B, class P, class D>
-bool read_derived(read_ctx& c, P& p, bool named) {
-  if (!concrete_or_kept<D>(c, named)) return false;
-  if constexpr (std::is_abstract_v<D>)
-    return false;  // not reached: concrete_or_kept refuses it
-  else
-    return read_body(c, object_of_type<D>(p));
 }
 
 /// Whether a pointer or polymorphic<B> P may hold an unknown_subtype<B>.
@@ -249,11 +240,20 @@ bool read_pointer(read_ctx& c, P& p) {
       return false;
     }
   }
-  return [&]<class... Ds>(types<Ds...>) {
-    using fn = bool (*)(read_ctx&, P&, bool);
-    static constexpr fn table[] = {&read_derived<B, P, B>, &read_derived<B, P, Ds>...};
-    return table[k + 1](c, p, t != nullptr);
-  }(derived_types_of<B>{});
+  // One function per P, each type's reading inlined: a table of readers would carry the whole
+  // list in its name, and a reader per type would cost a symbol and a section each.
+  bool ok = false;
+  auto read_as = [&]<class D>() __attribute__((always_inline)) {
+    if constexpr (std::is_abstract_v<D>)
+      (void)concrete_or_kept<D>(c, t != nullptr);  // refuses it, with the error
+    else
+      ok = concrete_or_kept<D>(c, t != nullptr) && read_body(c, object_of_type<D>(p));
+  };
+  if (k < 0)
+    read_as.template operator()<B>();
+  else
+    visit_index(static_cast<std::size_t>(k), derived_types_of<B>{}, read_as);
+  return ok;
 }
 
 /// `from`'s alternative moved into `to` (an item of a vector of choices that grows).
@@ -711,15 +711,10 @@ bool has_object(const P& p) {
     return p != nullptr;
 }
 
-template <class D, class Name, class P>
-bool write_if_dynamic(xml::writer& w, std::string_view ns, Name local, const P& p) {
-  if (!holds_type<D>(p)) return false;
-  if constexpr (abstract_type<D>) throw_abstract_type(meta<D>::ns, meta<D>::name);
-  w.start_element(ns, local);
-  write_xsi_type(w, meta<D>::ns, meta<D>::name);
-  write_complex_content(w, static_cast<const D&>(*p));
-  w.end_element();
-  return true;
+/// write_complex_content of `obj`, a D: write_polymorphic's, for a D not bound through a table.
+template <class D>
+void write_content_as(xml::writer& w, const void* obj) {
+  write_complex_content(w, *static_cast<const D*>(obj));
 }
 
 /// Simple types whose text lather formats itself (numbers, dates, binary): writing one cannot
@@ -748,10 +743,34 @@ void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const P&
   if constexpr (std::is_polymorphic_v<B> || is_polymorphic_holder<P>::value) {
     if (!holds_type<B>(p)) {
       try {
-        bool done = [&]<class... Ds>(types<Ds...>) {
-          return (write_if_dynamic<Ds>(w, ns, local, p) || ...);
-        }(derived_types_of<B>{});
-        if (done) return;
+        // The object's type found, then written by one piece of code: per type only a test and
+        // what tells the types apart (their code once per type would weigh kilobytes for a
+        // hierarchy of a hundred types, in each file that writes it).
+        const complex_vt* vt = nullptr;
+        const void* obj = nullptr;
+        bool abstract = false;
+        void (*content)(xml::writer&, const void*) = nullptr;
+        auto found = [&]<class D>() __attribute__((always_inline)) {
+          vt = &vt_of<D>();
+          obj = static_cast<const D*>(&b);
+          abstract = abstract_type<D>;
+          if constexpr (!table_bound<D>) content = &write_content_as<D>;
+        };
+        auto find = [&]<class... Ds>(types<Ds...>) __attribute__((always_inline)) {
+          (void)((holds_type<Ds>(p) && (found.template operator()<Ds>(), true)) || ...);
+        };
+        find(derived_types_of<B>{});
+        if (vt != nullptr) {
+          if (abstract) throw_abstract_type(vt->ns, vt->name);
+          w.start_element(ns, local);
+          write_xsi_type(w, vt->ns, vt->name);
+          if (content != nullptr)
+            content(w, obj);
+          else
+            write_table(w, *vt, obj);
+          w.end_element();
+          return;
+        }
         // An element read with an xsi:type that has no binding: written back as received.
         const retained_subtype* kept = nullptr;
         if constexpr (!is_polymorphic_holder<P>::value)

@@ -17,7 +17,9 @@
 // function: the holder knows its object's type.
 #pragma once
 
+#include <array>
 #include <concepts>
+#include <cstddef>
 #include <type_traits>
 #include <utility>
 
@@ -26,19 +28,6 @@
 namespace lather {
 
 namespace bind::detail {
-
-/// What a polymorphic<B> knows of its object's dynamic type D: one constant per B and D
-/// (holder_type_of), whose address tells the types apart.
-template <class B>
-struct holder_type {
-  void (*destroy)(B*) noexcept;
-};
-template <class B, class D>
-void destroy_as(B* object) noexcept {
-  delete static_cast<D*>(object);
-}
-template <class B, class D>
-inline constexpr holder_type<B> holder_type_of{&destroy_as<B, D>};
 
 /// Whether a polymorphic<B> may keep an unknown subtype (unknown_subtype<B> derives from B).
 template <class B>
@@ -57,13 +46,52 @@ struct holdable_list<B, types<Ds...>> {
 template <class B>
 using holdable_types = typename holdable_list<B, derived_types_of<B>>::type;
 
-template <class D, class List>
-inline constexpr bool in_list = false;
+/// The index of D in List (the list's size if it is not there).
 template <class D, class... Ts>
-inline constexpr bool in_list<D, types<Ts...>> = (std::is_same_v<D, Ts> || ...);
+consteval std::size_t index_in(types<Ts...>) {
+  constexpr bool same[] = {std::is_same_v<D, Ts>..., false};
+  std::size_t i = 0;
+  while (i < sizeof...(Ts) && !same[i]) ++i;
+  return i;
+}
 
-template <class>
-inline constexpr bool dependent_false = false;
+/// Calls f.template operator()<D>() for the type D of index `index` in the list (nothing if
+/// there is none). Inlined, and so must f be (__attribute__((always_inline)) on the lambda): a
+/// function per list would carry the whole list in its name, and one per type would cost a
+/// symbol and a section each, which weigh more than its code.
+template <class... Ds, class F>
+[[gnu::always_inline]] inline void visit_index(std::size_t index, types<Ds...>, F&& f) {
+  std::size_t i = 0;
+  (void)((index == i++ && (f.template operator()<Ds>(), true)) || ...);
+}
+
+/// What a polymorphic<B> knows of its object's dynamic type: the type's index in
+/// holdable_types<B>, and B's function that destroys an object by that index (so that a
+/// holder's destructor needs no list of types where it is instantiated). One array of them per
+/// B (holder_types) and one function per B (destroy_held), not one of each per type.
+template <class B>
+struct holder_type {
+  void (*destroy)(B*, std::size_t) noexcept;
+  std::size_t index;
+};
+
+/// Deletes `object` as the type of index `index` in holdable_types<B>.
+template <class B>
+void destroy_held(B* object, std::size_t index) noexcept {
+  visit_index(
+      index, holdable_types<B>{}, [&]<class D>() __attribute__((always_inline)) {
+        delete static_cast<D*>(object);
+      });
+}
+
+template <class B, class... Ds>
+consteval auto make_holder_types(types<Ds...>) {
+  std::array<holder_type<B>, sizeof...(Ds)> all{};
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = {&destroy_held<B>, i};
+  return all;
+}
+template <class B>
+inline constexpr auto holder_types = make_holder_types<B>(holdable_types<B>{});
 
 }  // namespace bind::detail
 
@@ -94,8 +122,7 @@ class polymorphic {
       : polymorphic(std::in_place_type<std::remove_cvref_t<U>>, std::forward<U>(value)) {}
 
   polymorphic(const polymorphic& other)
-      : p_(other.p_ != nullptr ? clone(other, bind::detail::holdable_types<B>{}) : nullptr),
-        type_(other.type_) {}
+      : p_(other.p_ != nullptr ? clone(other) : nullptr), type_(other.type_) {}
   polymorphic(polymorphic&& other) noexcept
       : p_(std::exchange(other.p_, nullptr)), type_(other.type_) {}
   polymorphic& operator=(const polymorphic& other) {
@@ -112,9 +139,11 @@ class polymorphic {
   }
   ~polymorphic() { destroy(); }
 
-  /// Replaces the object with a D made from `args` (B or a type of meta<B>::derived).
+  /// Replaces the object with a D made from `args` (B or a type of meta<B>::derived). (Inlined:
+  /// the binding's reader makes any type of the hierarchy in one function, where a function per
+  /// type would cost a symbol and a section each.)
   template <class D, class... Args>
-  D& emplace(Args&&... args) {
+  [[gnu::always_inline]] D& emplace(Args&&... args) {
     D* made = new D(std::forward<Args>(args)...);
     destroy();
     p_ = made;
@@ -155,7 +184,7 @@ class polymorphic {
   /// Same dynamic type and equal values as that type (each type of the hierarchy needs ==).
   friend bool operator==(const polymorphic& a, const polymorphic& b) {
     if (a.p_ == nullptr || b.p_ == nullptr) return a.p_ == b.p_;
-    return a.type_ == b.type_ && equal(a, b, bind::detail::holdable_types<B>{});
+    return a.type_ == b.type_ && equal(a, b);
   }
 
  private:
@@ -163,37 +192,34 @@ class polymorphic {
   static constexpr const bind::detail::holder_type<B>* type_of() noexcept {
     static_assert(std::is_base_of_v<B, D> && !std::is_abstract_v<D>,
                   "lather::polymorphic<B> holds a concrete type derived from B");
-    static_assert(bind::detail::in_list<D, bind::detail::holdable_types<B>>,
+    constexpr std::size_t i = bind::detail::index_in<D>(bind::detail::holdable_types<B>{});
+    static_assert(i < bind::detail::holder_types<B>.size(),
                   "lather::polymorphic<B> holds B or a type of meta<B>::derived: the hierarchy is "
                   "closed (its types are the ones the binding can write)");
-    return &bind::detail::holder_type_of<B, D>;
+    return &bind::detail::holder_types<B>[i];
   }
   void destroy() noexcept {
-    if (p_ != nullptr) type_->destroy(p_);
+    if (p_ != nullptr) type_->destroy(p_, type_->index);
   }
-  template <class... Ds>
-  static B* clone(const polymorphic& from, types<Ds...>) {
+  static B* clone(const polymorphic& from) {
     B* made = nullptr;
-    (void)((from.type_ == &bind::detail::holder_type_of<B, Ds> &&
-            (made = new Ds(static_cast<const Ds&>(*from.p_)), true)) ||
-           ...);
+    bind::detail::visit_index(
+        from.type_->index,
+        bind::detail::holdable_types<B>{}, [&]<class D>() __attribute__((always_inline)) {
+          made = new D(static_cast<const D&>(*from.p_));
+        });
     return made;
   }
-  template <class D>
-  static bool equal_as(const B& a, const B& b) {
-    if constexpr (std::equality_comparable<D>)
-      return static_cast<const D&>(a) == static_cast<const D&>(b);
-    else
-      static_assert(bind::detail::dependent_false<D>,
-                    "lather::polymorphic<B>'s == compares as the object's type: give each type "
-                    "of the hierarchy an operator==");
-  }
-  template <class... Ds>
-  static bool equal(const polymorphic& a, const polymorphic& b, types<Ds...>) {
+  static bool equal(const polymorphic& a, const polymorphic& b) {
     bool same = false;
-    (void)((a.type_ == &bind::detail::holder_type_of<B, Ds> &&
-            (same = equal_as<Ds>(*a.p_, *b.p_), true)) ||
-           ...);
+    bind::detail::visit_index(
+        a.type_->index,
+        bind::detail::holdable_types<B>{}, [&]<class D>() __attribute__((always_inline)) {
+          static_assert(std::equality_comparable<D>,
+                        "lather::polymorphic<B>'s == compares as the object's type: give each "
+                        "type of the hierarchy an operator==");
+          same = static_cast<const D&>(*a.p_) == static_cast<const D&>(*b.p_);
+        });
     return same;
   }
 
