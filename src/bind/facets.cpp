@@ -806,51 +806,37 @@ std::string facet_violation(std::string_view text, const facets& f) {
   std::string storage;
   const std::string_view v = apply_white_space(
       text, f.value == facet_value::string ? f.space : white_space::collapse, storage);
-  if (f.length != no_facet || f.min_length != no_facet || f.max_length != no_facet) {
-    std::uint64_t n = 0;
-    if (value_length(v, f.value, n)) {
-      const char* unit = f.value == facet_value::string ? " characters" : " octets";
-      const std::string has = std::to_string(n) + unit;
-      if (f.length != no_facet && n != f.length)
-        return violation(v, "length", std::to_string(f.length), has);
-      if (f.min_length != no_facet && n < f.min_length)
-        return violation(v, "minLength", std::to_string(f.min_length), has);
-      if (f.max_length != no_facet && n > f.max_length)
-        return violation(v, "maxLength", std::to_string(f.max_length), has);
-    }
+  auto present = [&](const facet_limit<std::uint32_t>& c) { return f.*c.limit != no_facet; };
+  auto beyond = [&](const facet_limit<std::uint32_t>& c, std::uint64_t n) {
+    const std::uint32_t limit = f.*c.limit;
+    return c.violated < 0 ? n < limit : c.violated > 0 ? n > limit : n != limit;
+  };
+  if (std::uint64_t n = 0;
+      std::any_of(std::begin(length_facets), std::end(length_facets), present) &&
+      value_length(v, f.value, n)) {
+    const char* unit = f.value == facet_value::string ? " characters" : " octets";
+    for (const facet_limit<std::uint32_t>& c : length_facets)
+      if (present(c) && beyond(c, n))
+        return violation(v, c.name, std::to_string(f.*c.limit), std::to_string(n) + unit);
   }
-  if (f.value == facet_value::decimal &&
-      (f.total_digits != no_facet || f.fraction_digits != no_facet)) {
-    decimal_text d;
-    if (parse_decimal(v, d)) {
-      const std::size_t total = std::max<std::size_t>(d.integer.size() + d.fraction.size(), 1);
-      if (f.total_digits != no_facet && total > f.total_digits)
-        return violation(v, "totalDigits", std::to_string(f.total_digits),
-                         std::to_string(total) + " digits");
-      if (f.fraction_digits != no_facet && d.fraction.size() > f.fraction_digits)
-        return violation(v, "fractionDigits", std::to_string(f.fraction_digits),
-                         std::to_string(d.fraction.size()) + " fraction digits");
-    }
+  if (decimal_text d; f.value == facet_value::decimal &&
+                      std::any_of(std::begin(digit_facets), std::end(digit_facets), present) &&
+                      parse_decimal(v, d)) {
+    // totalDigits, then fractionDigits.
+    const std::size_t n[] = {std::max<std::size_t>(d.integer.size() + d.fraction.size(), 1),
+                             d.fraction.size()};
+    const char* unit[] = {" digits", " fraction digits"};
+    for (std::size_t i = 0; i < std::size(digit_facets); ++i)
+      if (present(digit_facets[i]) && beyond(digit_facets[i], n[i]))
+        return violation(v, digit_facets[i].name, std::to_string(f.*digit_facets[i].limit),
+                         std::to_string(n[i]) + unit[i]);
   }
-  if (!f.min_inclusive.empty()) {
-    const int c = compare_value(v, f.min_inclusive, f.value);
-    if (c == -1 || (c == 2 && f.value == facet_value::floating))
-      return violation(v, "minInclusive", f.min_inclusive);
-  }
-  if (!f.max_inclusive.empty()) {
-    const int c = compare_value(v, f.max_inclusive, f.value);
-    if (c == 1 || (c == 2 && f.value == facet_value::floating))
-      return violation(v, "maxInclusive", f.max_inclusive);
-  }
-  if (!f.min_exclusive.empty()) {
-    const int c = compare_value(v, f.min_exclusive, f.value);
-    if (c == -1 || c == 0 || (c == 2 && f.value == facet_value::floating))
-      return violation(v, "minExclusive", f.min_exclusive);
-  }
-  if (!f.max_exclusive.empty()) {
-    const int c = compare_value(v, f.max_exclusive, f.value);
-    if (c == 1 || c == 0 || (c == 2 && f.value == facet_value::floating))
-      return violation(v, "maxExclusive", f.max_exclusive);
+  for (const facet_limit<std::string_view>& b : bound_facets) {
+    if ((f.*b.limit).empty()) continue;
+    // A float or double that does not compare (NaN against a number) is outside every bound.
+    const int c = compare_value(v, f.*b.limit, f.value);
+    if (c == b.violated || (b.exclusive && c == 0) || (c == 2 && f.value == facet_value::floating))
+      return violation(v, b.name, f.*b.limit);
   }
   if (!f.enumeration.empty()) {
     const bool numeric = f.value == facet_value::decimal || f.value == facet_value::floating;

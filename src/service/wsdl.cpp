@@ -209,28 +209,21 @@ class wsdl_writer {
       w_.attribute("", "base", qname(base));
     else
       write_restriction_step(base, f, step - 1, false);
-    auto facet = [&](const char* name, std::string_view value) {
+    auto facet = [&](std::string_view name, std::string_view value) {
       w_.start_element(xs, name);
       w_.attribute("", "value", value);
       w_.end_element();
     };
     if (step < f.patterns.size()) facet("pattern", f.patterns[step]);
     if (outermost) {
-      auto count = [&](const char* name, std::uint32_t n) {
-        if (n != bind::no_facet) facet(name, std::to_string(n));
+      auto counts = [&](const auto& list) {
+        for (const auto& c : list)
+          if (f.*c.limit != bind::no_facet) facet(c.name, std::to_string(f.*c.limit));
       };
-      auto bound = [&](const char* name, std::string_view v) {
-        if (!v.empty()) facet(name, v);
-      };
-      count("length", f.length);
-      count("minLength", f.min_length);
-      count("maxLength", f.max_length);
-      count("totalDigits", f.total_digits);
-      count("fractionDigits", f.fraction_digits);
-      bound("minInclusive", f.min_inclusive);
-      bound("maxInclusive", f.max_inclusive);
-      bound("minExclusive", f.min_exclusive);
-      bound("maxExclusive", f.max_exclusive);
+      counts(bind::length_facets);
+      counts(bind::digit_facets);
+      for (const auto& b : bind::bound_facets)
+        if (!(f.*b.limit).empty()) facet(b.name, f.*b.limit);
       for (std::string_view v : f.enumeration) facet("enumeration", v);
     }
     w_.end_element();

@@ -55,6 +55,34 @@ struct facets {
   std::string_view default_value{};
 };
 
+/// A facet that one number (a count: a length in the value's unit, digits) or one bound states,
+/// by its XSD name: its member of facets and the comparison of a value's count or value with it
+/// that violates it (-1 below, 1 above, 0 unequal for a count), equality too where `exclusive`.
+template <class Limit>
+struct facet_limit {
+  std::string_view name;
+  Limit facets::*limit;
+  int violated;
+  bool exclusive = false;
+};
+/// The facets of each kind, in a schema's order (facet_violation checks them, a service's WSDL
+/// writes them).
+inline constexpr facet_limit<std::uint32_t> length_facets[] = {
+    {"length", &facets::length, 0},
+    {"minLength", &facets::min_length, -1},
+    {"maxLength", &facets::max_length, 1},
+};
+inline constexpr facet_limit<std::uint32_t> digit_facets[] = {
+    {"totalDigits", &facets::total_digits, 1},
+    {"fractionDigits", &facets::fraction_digits, 1},
+};
+inline constexpr facet_limit<std::string_view> bound_facets[] = {
+    {"minInclusive", &facets::min_inclusive, -1},
+    {"maxInclusive", &facets::max_inclusive, 1},
+    {"minExclusive", &facets::min_exclusive, -1, true},
+    {"maxExclusive", &facets::max_exclusive, 1, true},
+};
+
 /// Why `text` (a value's lexical form as read) does not satisfy `f` ("" if it does): the facet
 /// and its value, e.g. `"abcd" is longer than maxLength 3 (4 characters)`. A pattern that
 /// match_pattern cannot run, and a value over the pattern matcher's budget, are not checked:
