@@ -210,6 +210,16 @@ template <class D, class P>
   }
 }
 
+/// read_body of a pointer's object, inlined in read_pointer: a table-bound type's through its
+/// table (a read_body per type of a hierarchy costs a symbol and a section each).
+template <class D>
+[[gnu::always_inline]] inline bool read_object_body(read_ctx& c, D& obj) {
+  if constexpr (table_bound<D>)
+    return read_table_body(c, vt_of<D>(), &obj);
+  else
+    return read_body(c, obj);
+}
+
 /// Whether a pointer or polymorphic<B> P may hold an unknown_subtype<B>.
 template <class P>
 inline constexpr bool keeps_unknown_in =
@@ -247,7 +257,7 @@ bool read_pointer(read_ctx& c, P& p) {
     if constexpr (std::is_abstract_v<D>)
       (void)concrete_or_kept<D>(c, t != nullptr);  // refuses it, with the error
     else
-      ok = concrete_or_kept<D>(c, t != nullptr) && read_body(c, object_of_type<D>(p));
+      ok = concrete_or_kept<D>(c, t != nullptr) && read_object_body(c, object_of_type<D>(p));
   };
   if (k < 0)
     read_as.template operator()<B>();
@@ -693,9 +703,10 @@ void write_attribute_value(xml::writer& w, std::string_view ns, xml::ncname name
   }
 }
 
-/// Whether the object of the pointer or polymorphic<B> `p` (not empty) is exactly a D.
+/// Whether the object of the pointer or polymorphic<B> `p` (not empty) is exactly a D (inlined
+/// in write_polymorphic's search).
 template <class D, class P>
-bool holds_type(const P& p) {
+[[gnu::always_inline]] inline bool holds_type(const P& p) {
   if constexpr (is_polymorphic_holder<P>::value)
     return p.template holds<D>();
   else

@@ -160,16 +160,16 @@ class polymorphic {
 
   /// Whether the object's dynamic type is exactly D.
   template <class D>
-  bool holds() const noexcept {
+  [[gnu::always_inline]] bool holds() const noexcept {
     return p_ != nullptr && type_ == type_of<D>();
   }
   /// The object as a D if its dynamic type is exactly D, else nullptr.
   template <class D>
-  D* get_if() noexcept {
+  [[gnu::always_inline]] D* get_if() noexcept {
     return holds<D>() ? static_cast<D*>(p_) : nullptr;
   }
   template <class D>
-  const D* get_if() const noexcept {
+  [[gnu::always_inline]] const D* get_if() const noexcept {
     return holds<D>() ? static_cast<const D*>(p_) : nullptr;
   }
 
