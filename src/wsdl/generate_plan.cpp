@@ -838,14 +838,8 @@ void generator::plan_particle(const particle& p, bool optional_ctx, struct_plan&
                               : "lather::bind::any_element";
       // Its namespace constraint, checked on read (##targetNamespace: the type's namespace).
       std::string constraint;
-      for (std::string_view list = p.any.namespaces; !list.empty();) {
-        const std::size_t at = list.find_first_not_of(" \t\r\n");
-        if (at == std::string_view::npos) break;
-        list.remove_prefix(at);
-        const std::string_view token = list.substr(0, list.find_first_of(" \t\r\n"));
-        list.remove_prefix(token.size());
-        constraint += (constraint.empty() ? "" : " ") + std::string(token);
-      }
+      for (const std::string& token : split_tokens(p.any.namespaces))
+        constraint += (constraint.empty() ? "" : " ") + token;
       if (!constraint.empty() && constraint != "##any")
         f.modifiers = ".namespaces(" + quote(constraint) + ")";
       std::string any = "x.xml = " + quote(sample_any(p.any, s.ns)) + "; ";
