@@ -145,11 +145,13 @@ struct source_part {
 };
 
 /// The operations' share of code_<k>.cpp: the client methods and service registrations of
-/// `ops`.
+/// `ops`, and the members of the fault classes of `ops` not in `defined_faults` (which it adds
+/// them to: each class's in one file).
 source_part operations_source(const std::string& cpp_namespace, const std::string& describe_header,
                               const std::string& faults_header,
                               const std::vector<port_type_plan>& port_types, std::size_t k,
-                              const std::vector<operation_ref>& ops);
+                              const std::vector<operation_ref>& ops,
+                              std::set<std::string>& defined_faults);
 
 /// code_<k>.cpp: its parts' #include lines (each once, the standard ones first) and their code.
 std::string translation_unit(const std::string& comment, const std::vector<source_part>& parts);

@@ -1027,12 +1027,13 @@ void generator::emit_operations() {
   for (const detail::port_type_plan& pt : mock_.port_types)
     for (generated_file& f : detail::port_type_header(o_.cpp_namespace, pt, faults_file_))
       result_.files.push_back(std::move(f));
+  std::set<std::string> defined_faults;
   for (std::size_t k = 0; k < units_; ++k)
     operation_parts_.push_back(unit_ops_[k].empty()
                                    ? detail::source_part{}
                                    : detail::operations_source(o_.cpp_namespace, describe_header_,
                                                                faults_file_, mock_.port_types, k,
-                                                               unit_ops_[k]));
+                                                               unit_ops_[k], defined_faults));
 }
 
 std::size_t generator::struct_of(const std::string& qualified_name) {

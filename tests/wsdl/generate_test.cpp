@@ -686,6 +686,19 @@ TEST(WsdlGenerate, FaultsThatAreNotTypedAreListed) {
             std::string::npos)
       << faults;
   EXPECT_EQ(faults.find("Oops"), std::string::npos) << faults;
+  // Its destructor (its vtable's key function) and the constructor the proxy throws it with
+  // are defined once, in a code file; the service's constructor stays inline.
+  EXPECT_NE(faults.find("  ~TicketFault_header_fault() override;\n"), std::string::npos) << faults;
+  EXPECT_NE(faults.find(", code) {}\n"), std::string::npos) << faults;
+  std::string code;
+  for (const generated_file& g : r.files)
+    if (g.name.starts_with("code")) code += g.text;
+  for (const char* member :
+       {"TicketFault_header_fault::~TicketFault_header_fault() = default;\n",
+        "TicketFault_header_fault::TicketFault_header_fault(lather::soap::fault received, "}) {
+    EXPECT_NE(code.find(member), std::string::npos) << member << "\n" << code;
+    EXPECT_EQ(code.find(member), code.rfind(member)) << member;
+  }
 }
 
 TEST(WsdlGenerate, MockSamplesAndServer) {
