@@ -299,6 +299,12 @@ const type_description& describe_table(table_description& s, field_description* 
   return s.d;
 }
 
+const type_description& describe_table(table_description& s, const table_type_info& info,
+                                       const complex_vt& vt) noexcept {
+  // `own` follows `s` (table::described, whose layout table.hpp asserts).
+  return describe_table(s, reinterpret_cast<field_description*>(&s + 1), info, vt);
+}
+
 const complex_vt& extend_table(extension_view& v, void* storage, std::uint32_t capacity,
                                const complex_vt& own) noexcept {
   const complex_vt& base = own.base();  // made first, outside the lock

@@ -451,20 +451,28 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
   for (const auto& [m, files] : files_naming)
     if (files > 1) shared.insert(m);
   for (std::size_t k = 0; k < n; ++k) {
-    std::string body = k == 0 ? enums : "", tables, facet_constants;
+    std::string body = k == 0 ? enums : "", tables, facet_constants, views, state, messages;
     std::map<std::string, std::string> facets;
-    std::size_t table = 0;
+    std::size_t table = 0, message = 0;
     for (std::size_t i : unit_structs_[k]) {
       const struct_plan& s = structs_[i];
       if (literal(s)) {
         const bool extension = table_extension(s);
         tables += bind_table(s, ++table, extension, shared, facets, facet_constants);
-        body += std::string(extension ? "LATHER_BIND_TABLE_DEFINE_EXTENSION"
-                                      : "LATHER_BIND_TABLE_DEFINE") +
-                "(fields_" + std::to_string(table) + ", " + qualified(s.name) + ")\n";
+        const std::string id = "fields_" + std::to_string(table);
+        views += "  LATHER_BIND_TABLE_VIEW(" + id + ", " + qualified(s.name) + ");\n";
+        state += std::string(extension ? "  LATHER_BIND_TABLE_STATE_EXTENSION("
+                                       : "  LATHER_BIND_TABLE_STATE(") +
+                 id + ");\n";
+        body += std::string(extension ? "LATHER_BIND_TABLE_DEFINE_VIEW_EXTENSION"
+                                      : "LATHER_BIND_TABLE_DEFINE_VIEW") +
+                "(" + id + ", " + qualified(s.name) + ")\n";
       }
-      if (message_structs_.count(i))
-        body += "LATHER_MESSAGE_TYPE_DEFINE(" + qualified(s.name) + ");\n";
+      if (message_structs_.count(i)) {
+        messages += "    LATHER_MESSAGE_TYPE_ENTRY(" + qualified(s.name) + "),\n";
+        body += "LATHER_MESSAGE_TYPE_DEFINE_AT(lather_messages[" + std::to_string(message++) +
+                "], " + qualified(s.name) + ");\n";
+      }
     }
     // The types' parts first; after the operations, the tables: their using-directive
     // reaches the rest of the file.
@@ -476,6 +484,12 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
     }
     parts.push_back(operation_parts_.at(k));
     if (!body.empty()) {
+      if (!messages.empty())
+        // The tables of the file's messages, in one array (lather/service/message_type.hpp).
+        body =
+            "namespace {\nLATHER_MESSAGE_TYPE_FILE();\nconstexpr ::lather::message_type "
+            "lather_messages[] = {\n" +
+            messages + "};\n}  // namespace\n\n" + body;
       if (!tables.empty())
         // offsetof on the structs of a hierarchy (not standard-layout): single, non-virtual
         // inheritance, which g++ and clang lay out as offsetof assumes.
@@ -487,7 +501,11 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
                             : "// Member types the tables of other code files name too: their "
                               "codecs shared, one copy in the program.\nnamespace lather_shared "
                               "= ::lather::bind::table;\n") +
-            facet_constants + tables + "}  // namespace\n\n" + body;
+            facet_constants + tables +
+            // The views and descriptions of the file's types, in one object each: no symbol
+            // per type for them (lather/bind/table.hpp).
+            "struct lather_views {\n" + views + "};\nstruct lather_state {\n" + state +
+            "};\n}  // namespace\nLATHER_BIND_TABLE_FILE_VIEWS();\n\n" + body;
       parts.push_back({{"<cstddef>", "\"lather/bind/table.hpp\"", "\"lather/service/service.hpp\"",
                         "\"" + describe_header_ + "\""},
                        std::move(body)});

@@ -709,6 +709,7 @@ struct lather::meta<tt::kit<K>> {
   LATHER_BIND_TABLE(tt::kit<K>);
 TT_TABLES(1)
 TT_TABLES(2)
+TT_TABLES(3)
 #undef TT_TABLES
 
 namespace {
@@ -759,7 +760,38 @@ constexpr auto bolt2 = extension(tt::ns, 8, TT_BOLT(tt::bolt<2>));
 constexpr auto amount2 = fields(tt::ns, TT_AMOUNT(tt::amount<2>, ));
 constexpr auto fee2 = extension(tt::other, 2, TT_FEE(tt::fee<2>));
 constexpr auto kit2 = TT_KIT(2);
+// K = 3: the extensions of K = 2 in the file's views, as lather-wsdl2cpp's code files bind them.
+constexpr auto item3 = fields(tt::ns, TT_ITEM(tt::item<3>, ));
+constexpr auto part3 = extension(tt::other, 5, TT_PART(tt::part<3>, ));
+constexpr auto bolt3 = extension(tt::ns, 8, TT_BOLT(tt::bolt<3>));
+constexpr auto amount3 = fields(tt::ns, TT_AMOUNT(tt::amount<3>, ));
+constexpr auto fee3 = extension(tt::other, 2, TT_FEE(tt::fee<3>));
+constexpr auto kit3 = TT_KIT(3);
+struct lather_unit;
+struct lather_views {
+  LATHER_BIND_TABLE_VIEW(item3, tt::item<3>);
+  LATHER_BIND_TABLE_VIEW(part3, tt::part<3>);
+  LATHER_BIND_TABLE_VIEW(bolt3, tt::bolt<3>);
+  LATHER_BIND_TABLE_VIEW(amount3, tt::amount<3>);
+  LATHER_BIND_TABLE_VIEW(fee3, tt::fee<3>);
+  LATHER_BIND_TABLE_VIEW(kit3, tt::kit<3>);
+};
+struct lather_state {
+  LATHER_BIND_TABLE_STATE(item3);
+  LATHER_BIND_TABLE_STATE_EXTENSION(part3);
+  LATHER_BIND_TABLE_STATE_EXTENSION(bolt3);
+  LATHER_BIND_TABLE_STATE(amount3);
+  LATHER_BIND_TABLE_STATE_EXTENSION(fee3);
+  LATHER_BIND_TABLE_STATE(kit3);
+};
 }  // namespace
+LATHER_BIND_TABLE_FILE_VIEWS();
+LATHER_BIND_TABLE_DEFINE_VIEW(item3, tt::item<3>)
+LATHER_BIND_TABLE_DEFINE_VIEW_EXTENSION(part3, tt::part<3>)
+LATHER_BIND_TABLE_DEFINE_VIEW_EXTENSION(bolt3, tt::bolt<3>)
+LATHER_BIND_TABLE_DEFINE_VIEW(amount3, tt::amount<3>)
+LATHER_BIND_TABLE_DEFINE_VIEW_EXTENSION(fee3, tt::fee<3>)
+LATHER_BIND_TABLE_DEFINE_VIEW(kit3, tt::kit<3>)
 LATHER_BIND_TABLE_DEFINE(item1, tt::item<1>)
 LATHER_BIND_TABLE_DEFINE(part1, tt::part<1>)
 LATHER_BIND_TABLE_DEFINE(bolt1, tt::bolt<1>)
@@ -839,6 +871,10 @@ TEST(bind_table, extension_views_are_the_repeated_tables_views) {
   EXPECT_EQ(expect_same_view(vt_of<tt::bolt<2>>(), vt_of<tt::bolt<1>>()), 3);
   EXPECT_FALSE(vt_of<tt::bolt<2>>().fields[2].read_whole);
   EXPECT_TRUE(vt_of<tt::item<2>>().fields[2].read_whole);
+  // The same in the file's views.
+  EXPECT_EQ(expect_same_view(vt_of<tt::part<3>>(), vt_of<tt::part<1>>()), 0);
+  EXPECT_EQ(expect_same_view(vt_of<tt::bolt<3>>(), vt_of<tt::bolt<1>>()), 3);
+  EXPECT_EQ(&vt_of<tt::part<3>>(), &vt_of<tt::part<3>>());
 }
 
 constexpr std::string_view kit_doc =
@@ -868,11 +904,13 @@ TEST(bind_table, extensions_read_and_write_as_the_template_binding) {
             R"(<fixed code="p"><label/><number>3</number></fixed><bolts code="z"><label/>)"
             R"(<text/><size>0</size></bolts></kit>)")}) {
     const outcome a = kit_round_trip<0>(doc), one = kit_round_trip<1>(doc),
-                  two = kit_round_trip<2>(doc);
+                  two = kit_round_trip<2>(doc), three = kit_round_trip<3>(doc);
     EXPECT_EQ(two.error, "") << doc;
     EXPECT_EQ(a.error, two.error) << doc;
     EXPECT_EQ(a.xml, two.xml) << doc;
     EXPECT_EQ(one.xml, two.xml) << doc;
+    EXPECT_EQ(three.error, "") << doc;
+    EXPECT_EQ(three.xml, two.xml) << doc;
   }
 }
 
@@ -907,10 +945,11 @@ TEST(bind_table, extensions_fail_as_the_template_binding) {
   };
   for (std::string_view doc : bad) {
     const outcome a = kit_round_trip<0>(doc), one = kit_round_trip<1>(doc),
-                  two = kit_round_trip<2>(doc);
+                  two = kit_round_trip<2>(doc), three = kit_round_trip<3>(doc);
     EXPECT_NE(two.error, "") << doc;
     EXPECT_EQ(a.error, two.error) << doc;
     EXPECT_EQ(one.error, two.error) << doc;
+    EXPECT_EQ(three.error, two.error) << doc;
   }
 }
 
@@ -924,6 +963,13 @@ TEST(bind_table, describes_extensions_as_the_template_binding) {
   expect_same_description(describe<tt::fee<1>>(), describe<tt::fee<2>>());
   EXPECT_EQ(describe<tt::fee<2>>().kind, lather::bind::type_kind::simple_content);
   EXPECT_EQ(describe<tt::bolt<2>>().base, &describe<tt::part<2>>);
+  // In the file's views.
+  expect_same_description(describe<tt::part<2>>(), describe<tt::part<3>>());
+  expect_same_description(describe<tt::bolt<2>>(), describe<tt::bolt<3>>());
+  expect_same_description(describe<tt::fee<2>>(), describe<tt::fee<3>>());
+  expect_same_description(describe<tt::kit<2>>(), describe<tt::kit<3>>());
+  EXPECT_EQ(describe<tt::bolt<3>>().base, &describe<tt::part<3>>);
+  EXPECT_EQ(&describe<tt::kit<3>>(), &describe<tt::kit<3>>());
 }
 
 // An enumeration's codec is data (its names looked up by the library) where its values are 0,

@@ -174,7 +174,8 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
        })
     EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
   EXPECT_EQ(t.find("offsetof(::g::in, id)"), std::string::npos) << t;
-  EXPECT_NE(t.find("LATHER_BIND_TABLE_DEFINE_EXTENSION(fields_"), std::string::npos) << t;
+  EXPECT_NE(t.find("LATHER_BIND_TABLE_DEFINE_VIEW_EXTENSION(fields_"), std::string::npos) << t;
+  EXPECT_NE(t.find("  LATHER_BIND_TABLE_STATE_EXTENSION(fields_"), std::string::npos) << t;
   EXPECT_EQ(t.find(".nillable()"), std::string::npos) << t;  // the member types say it
   EXPECT_EQ(file(r, "names.txt").find("nillable"), std::string::npos) << file(r, "names.txt");
   // Base comes before the struct that holds it by value.
@@ -950,14 +951,14 @@ TEST(WsdlGenerate, SplitsTheCodeIntoTranslationUnits) {
     EXPECT_EQ(code.find("#include \"t.hpp\""), std::string::npos) << code;
   }
   // Each struct's table binding is declared beside its meta<T> and defined in exactly one
-  // code_<k>.cpp (LATHER_BIND_TABLE_DEFINE(fields_<n>, T)), in dependency order (B before A,
-  // whose vector names it).
+  // code_<k>.cpp (LATHER_BIND_TABLE_DEFINE_VIEW(fields_<n>, T), over the file's views), in
+  // dependency order (B before A, whose vector names it).
   const std::string all = file(r, "code_1.cpp") + file(r, "code_2.cpp");
   const auto definitions = [&](const std::string& name) {
     int n = 0;
     std::istringstream lines(all);
     for (std::string line; std::getline(lines, line);)
-      n += line.starts_with("LATHER_BIND_TABLE_DEFINE(") && line.ends_with(", " + name + ")");
+      n += line.starts_with("LATHER_BIND_TABLE_DEFINE_VIEW(") && line.ends_with(", " + name + ")");
     return n;
   };
   for (const char* type : {"::g::A", "::g::B", "::g::in", "::g::out", "::g::rpcOp"}) {
@@ -1038,7 +1039,7 @@ TEST(WsdlGenerate, TheHoldersOfOneBaseShareACodeFile) {
     all += c;
     if (c.find(", ::g::H1)\n") != std::string::npos) holders = c;
   }
-  EXPECT_NE(holders.find("LATHER_BIND_TABLE_DEFINE(fields_"), std::string::npos) << all;
+  EXPECT_NE(holders.find("LATHER_BIND_TABLE_DEFINE_VIEW(fields_"), std::string::npos) << all;
   EXPECT_NE(holders.find(", ::g::H2)\n"), std::string::npos) << all;
   EXPECT_EQ(all.find("lather_shared::element<std::vector<lather::polymorphic<"), std::string::npos);
   EXPECT_EQ(holders.find(", ::g::F3)\n"), std::string::npos) << "the others split evenly\n" << all;
@@ -1092,11 +1093,15 @@ TEST(WsdlGenerate, DefinesMessageTablesAndEnumDescriptionsOnce) {
   // name it without its definition), defined in one code file with internal-linkage parts.
   for (const char* type : {"::g::in", "::g::out", "::g::rpcOp"}) {
     const std::string declare = "LATHER_MESSAGE_TYPE_DECLARE(" + std::string(type) + ");\n";
-    const std::string define = "LATHER_MESSAGE_TYPE_DEFINE(" + std::string(type) + ");\n";
+    // (its entry in the file's array, lather_messages[<i>])
+    const std::string define = "], " + std::string(type) + ");\n";
+    const std::string entry = "    LATHER_MESSAGE_TYPE_ENTRY(" + std::string(type) + "),\n";
     EXPECT_NE(types.find(declare), std::string::npos) << types;
     EXPECT_NE(file(r, "describe.hpp").find(declare), std::string::npos) << type;
     EXPECT_NE(all.find(define), std::string::npos) << all;
     EXPECT_EQ(all.find(define), all.rfind(define)) << type;
+    EXPECT_NE(all.find(entry), std::string::npos) << all;
+    EXPECT_EQ(all.find(entry), all.rfind(entry)) << type;
   }
   EXPECT_EQ(all.find("LATHER_MESSAGE_TYPE_INSTANTIATE"), std::string::npos) << all;
   // An enumeration's description: declared beside its meta<E>, defined in code_1.cpp.

@@ -131,6 +131,10 @@ struct table_description {
 /// namespace and type of each field.
 const type_description& describe_table(table_description& s, field_description* own,
                                        const table_type_info& info, const complex_vt& vt) noexcept;
+/// The same with `own` right after `s` (lather::bind::table::described): one address less to
+/// load in each describe<T>().
+const type_description& describe_table(table_description& s, const table_type_info& info,
+                                       const complex_vt& vt) noexcept;
 /// The run-time view of a type derived by extension, made once (extend_table).
 struct extension_view {
   std::atomic<const complex_vt*> ready;  ///< &vt once it is complete
@@ -1032,10 +1036,13 @@ constexpr bind::detail::complex_vt complex(const field_table<N>& f,
 
 /// What describe<T>() says of T beyond its view, `own` of whose fields are T's own.
 template <class T>
-consteval bind::detail::table_type_info type_info(std::size_t own) {
-  return {bind::detail::base_describer<T>(), bind::detail::derived_describers<T>,
-          static_cast<std::uint32_t>(own),   bind::detail::type_form<T>(),
-          bind::detail::anonymous_type<T>(), abstract_type<T>,
+constexpr bind::detail::table_type_info type_info(std::size_t own) {
+  return {bind::detail::base_describer<T>(),
+          bind::detail::derived_describers<T>,
+          static_cast<std::uint32_t>(own),
+          bind::detail::type_form<T>(),
+          bind::detail::anonymous_type<T>(),
+          abstract_type<T>,
           group_type<T>};
 }
 
@@ -1080,6 +1087,25 @@ struct described {
   bind::detail::table_description s;
   std::array<field_description, Own> own;
 };
+static_assert(offsetof(described<1>, own) == sizeof(bind::detail::table_description) &&
+                  offsetof(described<3>, own) == sizeof(bind::detail::table_description),
+              "describe_table finds `own` right after `s`");
+
+/// One type's entry in the views of a file (LATHER_BIND_TABLE_VIEW): its fields, its view (for
+/// an extension, of its own fields) and what describe<T>() says beyond it.
+template <std::size_t N>
+struct view {
+  std::array<bind::detail::field_match, N> match;
+  bind::detail::complex_vt vt;
+  bind::detail::table_type_info info;
+};
+/// T's entry over `f`, whose `match` is at `self` (the entry's own member: complex() takes its
+/// address while the file's views are being initialized).
+template <class T, class Unit, std::size_t N>
+constexpr view<N> make_view(const field_table<N>& f,
+                            const std::array<bind::detail::field_match, N>& self) {
+  return {f.match, complex<T, Unit>(f, self), type_info<T>(N - f.inherited)};
+}
 
 }  // namespace lather::bind::table
 
@@ -1130,8 +1156,83 @@ struct described {
         ::lather::bind::table::type_info<__VA_ARGS__>((FIELDS).match.size() - (FIELDS).inherited); \
     static constinit ::lather::bind::table::described<(FIELDS).match.size() - (FIELDS).inherited>  \
         x{};                                                                                       \
-    return ::lather::bind::detail::describe_table(x.s, x.own.data(), info,                         \
+    return ::lather::bind::detail::describe_table(x.s, info,                                       \
                                                   ::lather::bind::detail::vt_of<__VA_ARGS__>());   \
+  }
+
+// ---- the tables of a whole file, in two objects ----
+//
+// LATHER_BIND_TABLE_DEFINE gives each type a constant (its view) and a zero-initialized object
+// (its description) of its own, local to its vt_of<T>() and describe<T>(): each a symbol named
+// after the type in the object's symbol table. A file that binds many types (lather-wsdl2cpp's
+// code files) puts them in two objects for the whole file instead, with the same contents:
+//
+//   namespace {
+//   LATHER_BIND_TABLE_FILE();
+//   constexpr auto order_fields = fields(...);
+//   constexpr auto rush_order_fields = extension(...);  // acme::RushOrder extends acme::Order
+//   struct lather_views {  // the views: one constant
+//     LATHER_BIND_TABLE_VIEW(order_fields, acme::Order);
+//     LATHER_BIND_TABLE_VIEW(rush_order_fields, acme::RushOrder);
+//   };
+//   struct lather_state {  // filled on first use: zero until then (.bss)
+//     LATHER_BIND_TABLE_STATE(order_fields);
+//     LATHER_BIND_TABLE_STATE_EXTENSION(rush_order_fields);
+//   };
+//   }  // namespace
+//   LATHER_BIND_TABLE_FILE_VIEWS();
+//   LATHER_BIND_TABLE_DEFINE_VIEW(order_fields, acme::Order)
+//   LATHER_BIND_TABLE_DEFINE_VIEW_EXTENSION(rush_order_fields, acme::RushOrder)
+//
+// FIELDS is the name of the table's constant (the members are named after it).
+
+/// T's view over FIELDS, a member of the file's struct lather_views.
+#define LATHER_BIND_TABLE_VIEW(FIELDS, ...)                          \
+  ::lather::bind::table::view<(FIELDS).match.size()> FIELDS##_view = \
+      ::lather::bind::table::make_view<__VA_ARGS__, lather_unit>(FIELDS, FIELDS##_view.match)
+
+/// T's description, filled on first use, a member of the file's struct lather_state.
+#define LATHER_BIND_TABLE_STATE(FIELDS) \
+  ::lather::bind::table::described<(FIELDS).match.size() - (FIELDS).inherited> FIELDS##_described
+
+/// The same for a type derived by extension, with its view made on first use.
+#define LATHER_BIND_TABLE_STATE_EXTENSION(FIELDS) \
+  LATHER_BIND_TABLE_STATE(FIELDS);                \
+  ::lather::bind::table::extended<(FIELDS).base_fields + (FIELDS).match.size()> FIELDS##_extended
+
+/// The file's two objects, of lather_views and lather_state.
+#define LATHER_BIND_TABLE_FILE_VIEWS()     \
+  namespace {                              \
+  constexpr lather_views lather_views_v{}; \
+  constinit lather_state lather_state_v{}; \
+  }                                        \
+  static_assert(true)
+
+/// describe<T>() over the file's objects.
+#define LATHER_BIND_TABLE_DESCRIBE_VIEW_(FIELDS, ...)                                            \
+  template <>                                                                                    \
+  const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {                \
+    return ::lather::bind::detail::describe_table(lather_state_v.FIELDS##_described.s,           \
+                                                  lather_views_v.FIELDS##_view.info,             \
+                                                  ::lather::bind::detail::vt_of<__VA_ARGS__>()); \
+  }
+
+/// LATHER_BIND_TABLE_DEFINE over the file's objects (FIELDS's members of them).
+#define LATHER_BIND_TABLE_DEFINE_VIEW(FIELDS, ...)                                                \
+  LATHER_BIND_TABLE_DESCRIBE_VIEW_(FIELDS, __VA_ARGS__)                                           \
+  template <>                                                                                     \
+  const ::lather::bind::detail::complex_vt& lather::bind::detail::vt_of<__VA_ARGS__>() noexcept { \
+    return lather_views_v.FIELDS##_view.vt;                                                       \
+  }
+
+/// LATHER_BIND_TABLE_DEFINE_EXTENSION over the file's objects.
+#define LATHER_BIND_TABLE_DEFINE_VIEW_EXTENSION(FIELDS, ...)                      \
+  LATHER_BIND_TABLE_DESCRIBE_VIEW_(FIELDS, __VA_ARGS__)                           \
+  static_assert(::lather::bind::table::extends_table_at_start<__VA_ARGS__>());    \
+  template <>                                                                     \
+  [[gnu::noinline]] const ::lather::bind::detail::complex_vt&                     \
+  lather::bind::detail::vt_of<__VA_ARGS__>() noexcept {                           \
+    return lather_state_v.FIELDS##_extended.get(lather_views_v.FIELDS##_view.vt); \
   }
 
 /// Define describe<E>() of an enumeration E and its codec here, once for the program (declared

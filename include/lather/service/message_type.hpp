@@ -168,6 +168,46 @@ const message_type& message_type_part() noexcept;
   }                                                                                   \
   static_assert(true)
 
+/// The message types of a file that defines many (lather-wsdl2cpp's code files), in one array
+/// rather than a constant per type, and their lifetime functions static members of a template
+/// of the file, lather_life<T> (shorter names in the object than lambdas' in
+/// make_message_type):
+///
+///   namespace {
+///   LATHER_MESSAGE_TYPE_FILE();
+///   constexpr lather::message_type lather_messages[] = {
+///       LATHER_MESSAGE_TYPE_ENTRY(acme::GetOrder),
+///       LATHER_MESSAGE_TYPE_ENTRY(acme::GetOrderResponse),
+///   };
+///   }  // namespace
+///   LATHER_MESSAGE_TYPE_DEFINE_AT(lather_messages[0], acme::GetOrder);
+///   LATHER_MESSAGE_TYPE_DEFINE_AT(lather_messages[1], acme::GetOrderResponse);
+#define LATHER_MESSAGE_TYPE_FILE()                                       \
+  struct lather_unit;                                                    \
+  template <class T>                                                     \
+  struct lather_life {                                                   \
+    static void construct(void* at) { ::new (at) T{}; }                  \
+    static void destruct(void* p) noexcept { static_cast<T*>(p)->~T(); } \
+    static void move_construct(void* at, void* from) {                   \
+      ::new (at) T(static_cast<T&&>(*static_cast<T*>(from)));            \
+    }                                                                    \
+    static void assign_default(void* p) { *static_cast<T*>(p) = T{}; }   \
+  };                                                                     \
+  static_assert(true)
+
+/// T's table, an element of the file's array (LATHER_MESSAGE_TYPE_FILE).
+#define LATHER_MESSAGE_TYPE_ENTRY(...)                                                       \
+  ::lather::detail::make_message_type<__VA_ARGS__, ::lather::detail::all_parts, lather_unit, \
+                                      lather_life<__VA_ARGS__>>()
+
+/// message_type_of<T>() returning ENTRY, T's element of the file's array.
+#define LATHER_MESSAGE_TYPE_DEFINE_AT(ENTRY, ...)                                 \
+  template <>                                                                     \
+  const ::lather::message_type& lather::message_type_of<__VA_ARGS__>() noexcept { \
+    return ENTRY;                                                                 \
+  }                                                                               \
+  static_assert(true)
+
 /// message_type_of<T>() is instantiated in another translation unit (the one with
 /// LATHER_MESSAGE_TYPE_INSTANTIATE(T)).
 #define LATHER_MESSAGE_TYPE_EXTERN(...) \

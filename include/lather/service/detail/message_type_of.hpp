@@ -17,7 +17,9 @@ namespace detail {
 
 /// `Unit`: a type local to the translation unit that defines T's table gives the functions
 /// made here internal linkage (LATHER_MESSAGE_TYPE_DEFINE); void: shared (COMDAT) copies.
-template <class T, unsigned Parts, class Unit = void>
+/// `Life`: where not void, the class whose static members are T's lifetime functions
+/// (LATHER_MESSAGE_TYPE_FILE's lather_life<T>: a shorter name in the object than a lambda's).
+template <class T, unsigned Parts, class Unit = void, class Life = void>
 constexpr message_type make_message_type() {
   static_assert(bind::complex_type<T>, "a message type needs lather::meta<T>");
   message_type m;
@@ -28,13 +30,21 @@ constexpr message_type make_message_type() {
     // The least code per T: the library allocates, frees and resets over these.
     m.size = sizeof(T);
     m.align = alignof(T);
-    m.construct = [](void* at) { ::new (at) T{}; };
-    m.destruct = [](void* p) noexcept { static_cast<T*>(p)->~T(); };
-    m.move_construct = [](void* at, void* from) {
-      ::new (at) T(std::move(*static_cast<T*>(from)));
-    };
-    if constexpr (!std::is_nothrow_default_constructible_v<T>)
-      m.assign_default = [](void* p) { *static_cast<T*>(p) = T{}; };
+    if constexpr (!std::is_void_v<Life>) {
+      m.construct = &Life::construct;
+      m.destruct = &Life::destruct;
+      m.move_construct = &Life::move_construct;
+      if constexpr (!std::is_nothrow_default_constructible_v<T>)
+        m.assign_default = &Life::assign_default;
+    } else {
+      m.construct = [](void* at) { ::new (at) T{}; };
+      m.destruct = [](void* p) noexcept { static_cast<T*>(p)->~T(); };
+      m.move_construct = [](void* at, void* from) {
+        ::new (at) T(std::move(*static_cast<T*>(from)));
+      };
+      if constexpr (!std::is_nothrow_default_constructible_v<T>)
+        m.assign_default = [](void* p) { *static_cast<T*>(p) = T{}; };
+    }
   }
   if constexpr (bind::table_bound<T> && !soap::encoded_message<T>) {
     // Through T's table: plain calls into the library, no reading or writing code per T.
