@@ -462,6 +462,9 @@ class generator {
   std::vector<std::vector<detail::operation_ref>> unit_ops_;  ///< the operations of each unit
   /// The structs whose binding each code_<k>.cpp defines (assign_units), in emitted_ order.
   std::vector<std::vector<std::size_t>> unit_structs_;
+  /// The code_<k>.cpp (index) that binds each holder base: B's hierarchy is compiled there
+  /// (LATHER_BIND_POLYMORPHIC_INSTANTIATE), declared extern in B's header (assign_units).
+  std::map<const complex_type*, std::size_t> holder_home_;
   /// Several units: the type headers' parts each unit includes, and the part of each type.
   std::vector<std::vector<std::string>> unit_parts_;
   std::vector<std::string> part_of_;  ///< by struct index, then by enum index after them

@@ -1043,6 +1043,20 @@ TEST(WsdlGenerate, TheHoldersOfOneBaseShareACodeFile) {
   EXPECT_NE(holders.find(", ::g::H2)\n"), std::string::npos) << all;
   EXPECT_EQ(all.find("lather_shared::element<std::vector<lather::polymorphic<"), std::string::npos);
   EXPECT_EQ(holders.find(", ::g::F3)\n"), std::string::npos) << "the others split evenly\n" << all;
+  // Dev's hierarchy (destroying, reading and writing a holder's object as its type) is
+  // compiled in that file alone, declared extern before any struct can hold a Dev.
+  const std::string instantiate = "\nLATHER_BIND_POLYMORPHIC_INSTANTIATE(::g::Dev);\n";
+  EXPECT_NE(holders.find(instantiate), std::string::npos) << holders;
+  EXPECT_EQ(all.find(instantiate), all.rfind(instantiate)) << all;
+  std::size_t externs = 0;
+  for (const generated_file& h : r.files)
+    if (const std::size_t at = h.text.find("\nLATHER_BIND_POLYMORPHIC_EXTERN(::g::Dev);\n");
+        at != std::string::npos) {
+      ++externs;
+      EXPECT_LT(at, h.text.find("\nstruct Dev {")) << h.text;
+      EXPECT_NE(h.text.find("#include \"lather/bind/polymorphic.hpp\"\n"), std::string::npos);
+    }
+  EXPECT_EQ(externs, 1u);
 }
 
 TEST(WsdlGenerate, SharesTheCodecOfAMemberTypeTwoFilesName) {

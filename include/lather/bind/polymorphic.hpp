@@ -17,9 +17,9 @@
 // function: the holder knows its object's type.
 #pragma once
 
-#include <array>
 #include <concepts>
 #include <cstddef>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -27,7 +27,20 @@
 
 namespace lather {
 
+template <class B>
+class polymorphic;
+
+namespace xml {
+class writer;
+class ncname;
+}  // namespace xml
+
 namespace bind::detail {
+struct read_ctx;
+template <class P>
+bool read_pointer(read_ctx& c, P& p);
+template <class P, class Name>
+void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const P& p);
 
 /// Whether a polymorphic<B> may keep an unknown subtype (unknown_subtype<B> derives from B).
 template <class B>
@@ -55,6 +68,12 @@ consteval std::size_t index_in(types<Ts...>) {
   return i;
 }
 
+/// The number of types in the list.
+template <class... Ts>
+consteval std::size_t list_size(types<Ts...>) {
+  return sizeof...(Ts);
+}
+
 /// Calls f.template operator()<D>() for the type D of index `index` in the list (nothing if
 /// there is none). Inlined, and so must f be (__attribute__((always_inline)) on the lambda): a
 /// function per list would carry the whole list in its name, and one per type would cost a
@@ -65,17 +84,9 @@ template <class... Ds, class F>
   (void)((index == i++ && (f.template operator()<Ds>(), true)) || ...);
 }
 
-/// What a polymorphic<B> knows of its object's dynamic type: the type's index in
-/// holdable_types<B>, and B's function that destroys an object by that index (so that a
-/// holder's destructor needs no list of types where it is instantiated). One array of them per
-/// B (holder_types) and one function per B (destroy_held), not one of each per type.
-template <class B>
-struct holder_type {
-  void (*destroy)(B*, std::size_t) noexcept;
-  std::size_t index;
-};
-
-/// Deletes `object` as the type of index `index` in holdable_types<B>.
+/// Deletes `object` as the type of index `index` in holdable_types<B>. One function per B,
+/// each type's destructor inlined; a generated contract instantiates it in one file
+/// (LATHER_BIND_POLYMORPHIC_EXTERN), elsewhere a holder's destructor only calls it.
 template <class B>
 void destroy_held(B* object, std::size_t index) noexcept {
   visit_index(
@@ -83,15 +94,6 @@ void destroy_held(B* object, std::size_t index) noexcept {
         delete static_cast<D*>(object);
       });
 }
-
-template <class B, class... Ds>
-consteval auto make_holder_types(types<Ds...>) {
-  std::array<holder_type<B>, sizeof...(Ds)> all{};
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = {&destroy_held<B>, i};
-  return all;
-}
-template <class B>
-inline constexpr auto holder_types = make_holder_types<B>(holdable_types<B>{});
 
 }  // namespace bind::detail
 
@@ -113,7 +115,7 @@ class polymorphic {
   /// A D made from `args`: B or a type of meta<B>::derived.
   template <class D, class... Args>
   explicit polymorphic(std::in_place_type_t<D>, Args&&... args)
-      : p_(new D(std::forward<Args>(args)...)), type_(type_of<D>()) {}
+      : p_(new D(std::forward<Args>(args)...)), index_(index_of<D>()) {}
   /// A copy of `value` as its static type (B or a type of meta<B>::derived).
   template <class U>
   requires(std::derived_from<std::remove_cvref_t<U>, B> &&
@@ -122,9 +124,9 @@ class polymorphic {
       : polymorphic(std::in_place_type<std::remove_cvref_t<U>>, std::forward<U>(value)) {}
 
   polymorphic(const polymorphic& other)
-      : p_(other.p_ != nullptr ? clone(other) : nullptr), type_(other.type_) {}
+      : p_(other.p_ != nullptr ? clone(other) : nullptr), index_(other.index_) {}
   polymorphic(polymorphic&& other) noexcept
-      : p_(std::exchange(other.p_, nullptr)), type_(other.type_) {}
+      : p_(std::exchange(other.p_, nullptr)), index_(other.index_) {}
   polymorphic& operator=(const polymorphic& other) {
     if (this != &other) *this = polymorphic(other);
     return *this;
@@ -133,7 +135,7 @@ class polymorphic {
     if (this != &other) {
       destroy();
       p_ = std::exchange(other.p_, nullptr);
-      type_ = other.type_;
+      index_ = other.index_;
     }
     return *this;
   }
@@ -147,7 +149,7 @@ class polymorphic {
     D* made = new D(std::forward<Args>(args)...);
     destroy();
     p_ = made;
-    type_ = type_of<D>();
+    index_ = index_of<D>();
     return *made;
   }
 
@@ -161,7 +163,7 @@ class polymorphic {
   /// Whether the object's dynamic type is exactly D.
   template <class D>
   [[gnu::always_inline]] bool holds() const noexcept {
-    return p_ != nullptr && type_ == type_of<D>();
+    return p_ != nullptr && index_ == index_of<D>();
   }
   /// The object as a D if its dynamic type is exactly D, else nullptr.
   template <class D>
@@ -177,34 +179,36 @@ class polymorphic {
 
   void swap(polymorphic& other) noexcept {
     std::swap(p_, other.p_);
-    std::swap(type_, other.type_);
+    std::swap(index_, other.index_);
   }
   friend void swap(polymorphic& a, polymorphic& b) noexcept { a.swap(b); }
 
   /// Same dynamic type and equal values as that type (each type of the hierarchy needs ==).
   friend bool operator==(const polymorphic& a, const polymorphic& b) {
     if (a.p_ == nullptr || b.p_ == nullptr) return a.p_ == b.p_;
-    return a.type_ == b.type_ && equal(a, b);
+    return a.index_ == b.index_ && equal(a, b);
   }
 
  private:
+  /// D's index in holdable_types<B>: what the holder knows of its object's type.
   template <class D>
-  static constexpr const bind::detail::holder_type<B>* type_of() noexcept {
+  static constexpr std::size_t index_of() noexcept {
     static_assert(std::is_base_of_v<B, D> && !std::is_abstract_v<D>,
                   "lather::polymorphic<B> holds a concrete type derived from B");
-    constexpr std::size_t i = bind::detail::index_in<D>(bind::detail::holdable_types<B>{});
-    static_assert(i < bind::detail::holder_types<B>.size(),
+    constexpr bind::detail::holdable_types<B> all{};
+    constexpr std::size_t i = bind::detail::index_in<D>(all);
+    static_assert(i < bind::detail::list_size(all),
                   "lather::polymorphic<B> holds B or a type of meta<B>::derived: the hierarchy is "
                   "closed (its types are the ones the binding can write)");
-    return &bind::detail::holder_types<B>[i];
+    return i;
   }
   void destroy() noexcept {
-    if (p_ != nullptr) type_->destroy(p_, type_->index);
+    if (p_ != nullptr) bind::detail::destroy_held<B>(p_, index_);
   }
   static B* clone(const polymorphic& from) {
     B* made = nullptr;
     bind::detail::visit_index(
-        from.type_->index,
+        from.index_,
         bind::detail::holdable_types<B>{}, [&]<class D>() __attribute__((always_inline)) {
           made = new D(static_cast<const D&>(*from.p_));
         });
@@ -213,8 +217,7 @@ class polymorphic {
   static bool equal(const polymorphic& a, const polymorphic& b) {
     bool same = false;
     bind::detail::visit_index(
-        a.type_->index,
-        bind::detail::holdable_types<B>{}, [&]<class D>() __attribute__((always_inline)) {
+        a.index_, bind::detail::holdable_types<B>{}, [&]<class D>() __attribute__((always_inline)) {
           static_assert(std::equality_comparable<D>,
                         "lather::polymorphic<B>'s == compares as the object's type: give each "
                         "type of the hierarchy an operator==");
@@ -224,7 +227,7 @@ class polymorphic {
   }
 
   B* p_;
-  const bind::detail::holder_type<B>* type_;
+  std::size_t index_;
 };
 
 namespace bind {
@@ -248,3 +251,31 @@ struct shape<polymorphic<B>> {
 }  // namespace bind
 
 }  // namespace lather
+
+/// B's hierarchy is compiled in another translation unit, the one with
+/// LATHER_BIND_POLYMORPHIC_INSTANTIATE(B): destroying a polymorphic<B>'s object as its type, and
+/// reading and writing a polymorphic<B> member (lather/bind/bind.hpp), each a function with
+/// every type's part inlined. Elsewhere a holder calls them instead of compiling them again.
+/// Before any use of polymorphic<B>; B may be incomplete. (lather-wsdl2cpp declares it for each
+/// base its holders bind, in the base's header. Copying and comparing holders stay where a
+/// program does it: the generated code does neither.)
+#define LATHER_BIND_POLYMORPHIC_EXTERN(...)                                                        \
+  extern template void lather::bind::detail::destroy_held<__VA_ARGS__>(__VA_ARGS__*,               \
+                                                                       std::size_t) noexcept;      \
+  extern template bool lather::bind::detail::read_pointer<::lather::polymorphic<__VA_ARGS__>>(     \
+      ::lather::bind::detail::read_ctx&, ::lather::polymorphic<__VA_ARGS__>&);                     \
+  extern template void lather::bind::detail::write_polymorphic<::lather::polymorphic<__VA_ARGS__>, \
+                                                               ::lather::xml::ncname>(             \
+      ::lather::xml::writer&, std::string_view, ::lather::xml::ncname,                             \
+      const ::lather::polymorphic<__VA_ARGS__>&)
+
+/// Compile B's hierarchy here (after lather/bind/bind.hpp and every type of the hierarchy).
+#define LATHER_BIND_POLYMORPHIC_INSTANTIATE(...)                                            \
+  template void lather::bind::detail::destroy_held<__VA_ARGS__>(__VA_ARGS__*,               \
+                                                                std::size_t) noexcept;      \
+  template bool lather::bind::detail::read_pointer<::lather::polymorphic<__VA_ARGS__>>(     \
+      ::lather::bind::detail::read_ctx&, ::lather::polymorphic<__VA_ARGS__>&);              \
+  template void lather::bind::detail::write_polymorphic<::lather::polymorphic<__VA_ARGS__>, \
+                                                        ::lather::xml::ncname>(             \
+      ::lather::xml::writer&, std::string_view, ::lather::xml::ncname,                      \
+      const ::lather::polymorphic<__VA_ARGS__>&)
