@@ -768,7 +768,11 @@ void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const P&
           if constexpr (!table_bound<D>) content = &write_content_as<D>;
         };
         auto find = [&]<class... Ds>(types<Ds...>) __attribute__((always_inline)) {
-          (void)((holds_type<Ds>(p) && (found.template operator()<Ds>(), true)) || ...);
+          // Not a fold: clang refuses one of more than 256 operands (see visit_index).
+          bool hit = false;
+          [[maybe_unused]] const bool tried[] = {
+              (!hit && holds_type<Ds>(p) && (found.template operator()<Ds>(), hit = true))...,
+              false};
         };
         find(derived_types_of<B>{});
         if (vt != nullptr) {

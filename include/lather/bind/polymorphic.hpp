@@ -77,11 +77,15 @@ consteval std::size_t list_size(types<Ts...>) {
 /// Calls f.template operator()<D>() for the type D of index `index` in the list (nothing if
 /// there is none). Inlined, and so must f be (__attribute__((always_inline)) on the lambda): a
 /// function per list would carry the whole list in its name, and one per type would cost a
-/// symbol and a section each, which weigh more than its code.
+/// symbol and a section each, which weigh more than its code. A pack expansion in an array's
+/// initializer, not a fold: clang refuses a fold of more than 256 operands, and a hierarchy
+/// can be wider (vSphere's MethodFault has 633 derived types).
 template <class... Ds, class F>
 [[gnu::always_inline]] inline void visit_index(std::size_t index, types<Ds...>, F&& f) {
   std::size_t i = 0;
-  (void)((index == i++ && (f.template operator()<Ds>(), true)) || ...);
+  bool done = false;
+  [[maybe_unused]] const bool visited[] = {
+      (done || (index == i++ && (f.template operator()<Ds>(), done = true)))..., false};
 }
 
 /// Deletes `object` as the type of index `index` in holdable_types<B>. One function per B,
