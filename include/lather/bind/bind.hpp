@@ -769,7 +769,7 @@ void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const P&
         };
         auto find = [&]<class... Ds>(types<Ds...>) __attribute__((always_inline)) {
           // Not a fold: clang refuses one of more than 256 operands (see visit_index).
-          bool hit = false;
+          [[maybe_unused]] bool hit = false;
           [[maybe_unused]] const bool tried[] = {
               (!hit && holds_type<Ds>(p) && (found.template operator()<Ds>(), hit = true))...,
               false};

@@ -83,7 +83,7 @@ consteval std::size_t list_size(types<Ts...>) {
 template <class... Ds, class F>
 [[gnu::always_inline]] inline void visit_index(std::size_t index, types<Ds...>, F&& f) {
   std::size_t i = 0;
-  bool done = false;
+  [[maybe_unused]] bool done = false;
   [[maybe_unused]] const bool visited[] = {
       (done || (index == i++ && (f.template operator()<Ds>(), done = true)))..., false};
 }
