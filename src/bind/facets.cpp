@@ -14,15 +14,13 @@
 #include "lather/bind/facets.hpp"
 
 #include <algorithm>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <utility>
 #include <vector>
 
 #include "lather/bind/detail/core.hpp"
 #include "lather/bind/xsd.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
 
 namespace lather::bind {
 namespace {
@@ -236,38 +234,43 @@ struct node {
 };
 constexpr std::uint32_t unbounded_repeat = 0xffffffffu;
 
+/// The code point of UTF-8 `s` at `i`, `i` moved past it; false if it is not UTF-8.
+bool decode_one(std::string_view s, std::size_t& i, char32_t& c) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  std::size_t n;
+  if (b < 0x80) {
+    c = b;
+    n = 1;
+  } else if ((b & 0xE0) == 0xC0) {
+    c = b & 0x1F;
+    n = 2;
+  } else if ((b & 0xF0) == 0xE0) {
+    c = b & 0x0F;
+    n = 3;
+  } else if ((b & 0xF8) == 0xF0) {
+    c = b & 0x07;
+    n = 4;
+  } else {
+    return false;
+  }
+  if (i + n > s.size()) return false;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto x = static_cast<unsigned char>(s[i + k]);
+    if ((x & 0xC0) != 0x80) return false;
+    c = (c << 6) | (x & 0x3F);
+  }
+  i += n;
+  return c <= max_code_point;
+}
+
 /// The code points of a UTF-8 string; false if it is not UTF-8.
 bool decode(std::string_view s, std::u32string& out) {
   out.clear();
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
-    const auto b = static_cast<unsigned char>(s[i]);
     char32_t c;
-    std::size_t n;
-    if (b < 0x80) {
-      c = b;
-      n = 1;
-    } else if ((b & 0xE0) == 0xC0) {
-      c = b & 0x1F;
-      n = 2;
-    } else if ((b & 0xF0) == 0xE0) {
-      c = b & 0x0F;
-      n = 3;
-    } else if ((b & 0xF8) == 0xF0) {
-      c = b & 0x07;
-      n = 4;
-    } else {
-      return false;
-    }
-    if (i + n > s.size()) return false;
-    for (std::size_t k = 1; k < n; ++k) {
-      const auto x = static_cast<unsigned char>(s[i + k]);
-      if ((x & 0xC0) != 0x80) return false;
-      c = (c << 6) | (x & 0x3F);
-    }
-    if (c > max_code_point) return false;
+    if (!decode_one(s, i, c)) return false;
     out.push_back(c);
-    i += n;
   }
   return true;
 }
@@ -580,11 +583,16 @@ class compiler {
   std::vector<instruction>& code_;
 };
 
-struct program {
+}  // namespace
+
+struct detail::pattern_program {
   std::vector<instruction> code;
   std::vector<char_set> sets;
   std::string unsupported;  ///< why the pattern is not checked ("" if it is)
 };
+
+namespace {
+using program = detail::pattern_program;
 
 program compile(std::string_view pattern) {
   program p;
@@ -603,28 +611,27 @@ program compile(std::string_view pattern) {
   return p;
 }
 
-/// Each pattern compiled once, on first use; never freed (patterns are the program's constants).
-/// Checks of a compiled pattern share the lock, so server threads validating at once do not
-/// wait on each other; a first use compiles outside it.
-const program& compiled(std::string_view pattern) {
-  static std::shared_mutex m;
-  static std::map<std::string, std::unique_ptr<const program>, std::less<>> cache;
-  {
-    const std::shared_lock<std::shared_mutex> lock(m);
-    if (auto it = cache.find(pattern); it != cache.end()) return *it->second;
-  }
-  auto made = std::make_unique<const program>(compile(pattern));
-  const std::lock_guard<std::shared_mutex> lock(m);
-  return *cache.try_emplace(std::string(pattern), std::move(made)).first->second;
-}
-
 /// Steps (characters times instructions) beyond which a text is not matched.
 constexpr std::uint64_t match_budget = std::uint64_t{1} << 25;
 
-bool run(const program& p, const std::u32string& text) {
+/// The matcher's lists, one set per thread, grown to the largest program it ran and reused:
+/// a check allocates nothing once they have.
+struct match_buffers {
+  std::vector<std::uint32_t> now, next, stack, mark;
+};
+
+/// 1 if the whole of `text` matches `p`, 0 if not, -1 if `text` is not UTF-8.
+int run(const program& p, std::string_view text) {
+  thread_local match_buffers b;
   const std::size_t n = p.code.size();
-  std::vector<std::uint32_t> now, next, stack;
-  std::vector<std::uint32_t> mark(n, 0xffffffffu);
+  std::vector<std::uint32_t>& now = b.now;
+  std::vector<std::uint32_t>& next = b.next;
+  std::vector<std::uint32_t>& stack = b.stack;
+  std::vector<std::uint32_t>& mark = b.mark;
+  now.clear();
+  next.clear();
+  stack.clear();
+  mark.assign(n, 0xffffffffu);
   // The threads reached from `pc` without consuming a character, into `list`.
   auto add = [&](std::vector<std::uint32_t>& list, std::uint32_t pc, std::uint32_t generation) {
     stack.push_back(pc);
@@ -645,19 +652,27 @@ bool run(const program& p, const std::u32string& text) {
     }
   };
   add(now, 0, 0);
-  for (std::size_t k = 0; k < text.size(); ++k) {
+  std::uint32_t generation = 0;
+  for (std::size_t k = 0; k < text.size();) {
+    char32_t c;
+    if (!decode_one(text, k, c)) return -1;
     next.clear();
-    const auto generation = static_cast<std::uint32_t>(k + 1);
+    ++generation;
     for (std::uint32_t pc : now) {
       const instruction& i = p.code[pc];
-      if (i.what == op::set && p.sets[i.a].contains(text[k])) add(next, pc + 1, generation);
+      if (i.what == op::set && p.sets[i.a].contains(c)) add(next, pc + 1, generation);
     }
     now.swap(next);
-    if (now.empty()) return false;
+    if (now.empty()) {
+      // The rest must still be UTF-8 for the answer to be "does not match".
+      for (char32_t x; k < text.size();)
+        if (!decode_one(text, k, x)) return -1;
+      return 0;
+    }
   }
   for (std::uint32_t pc : now)
-    if (p.code[pc].what == op::match) return true;
-  return false;
+    if (p.code[pc].what == op::match) return 1;
+  return 0;
 }
 
 // ---------------------------------------------------------------- the facets
@@ -789,21 +804,37 @@ std::string violation(std::string_view v, std::string_view facet, std::string_vi
 
 }  // namespace
 
-std::string pattern_unsupported(std::string_view pattern) {
-  return compiled(pattern).unsupported;
+void detail::release(const pattern_program* p) noexcept {
+  delete p;
 }
 
-int match_pattern(std::string_view pattern, std::string_view text) {
-  const program& p = compiled(pattern);
+const detail::pattern_program& pattern::program() const {
+  const detail::pattern_program* p = program_.load(std::memory_order_acquire);
+  if (p != nullptr) return *p;
+  const auto* made = new detail::pattern_program(compile(text_));
+  if (program_.compare_exchange_strong(p, made, std::memory_order_acq_rel)) return *made;
+  delete made;  // another thread's copy was kept
+  return *p;
+}
+
+std::string pattern_unsupported(std::string_view pattern) {
+  return compile(pattern).unsupported;
+}
+
+int pattern::match(std::string_view text) const {
+  const detail::pattern_program& p = program();
   if (!p.unsupported.empty()) return -1;
   if (static_cast<std::uint64_t>(text.size()) * p.code.size() > match_budget) return -1;
-  std::u32string cps;
-  if (!decode(text, cps)) return -1;
-  return run(p, cps) ? 1 : 0;
+  return run(p, text);
+}
+
+int match_pattern(std::string_view expression, std::string_view text) {
+  const pattern p{expression};
+  return p.match(text);
 }
 
 std::string facet_violation(std::string_view text, const facets& f) {
-  std::string storage;
+  thread_local std::string storage;  // reused: no allocation per value once grown
   const std::string_view v = apply_white_space(
       text, f.value == facet_value::string ? f.space : white_space::collapse, storage);
   auto present = [&](const facet_limit<std::uint32_t>& c) { return f.*c.limit != no_facet; };
@@ -847,8 +878,8 @@ std::string facet_violation(std::string_view text, const facets& f) {
       return violation(v, "enumeration", {},
                        "not one of its " + std::to_string(f.enumeration.size()) + " values");
   }
-  for (std::string_view p : f.patterns)
-    if (match_pattern(p, v) == 0) return violation(v, "pattern", p);
+  for (const pattern& p : f.patterns)
+    if (p.match(v) == 0) return violation(v, "pattern", p.text());
   return {};
 }
 
@@ -859,6 +890,88 @@ bool check_facets(read_ctx& c, const field_match& f, std::string_view text) {
   return why.empty() || fail(c, errc::facet_violation, std::move(why));
 }
 
+namespace {
+/// The write_options of the innermost write_scope on this thread (nullptr: none, the defaults).
+thread_local const write_options* current_write = nullptr;
+}  // namespace
+
+bool validating_writes() noexcept {
+  return current_write != nullptr && current_write->validate_facets;
+}
+
+void check_written_facets(const field_match& f, std::string_view text, bool in_element) {
+  std::string why = facet_violation(text, *f.constraints);
+  if (why.empty()) return;
+  try {
+    throw_write_error(errc::facet_violation, std::move(why));
+  } catch (...) {
+    if (in_element) rethrow_in_element(f.name());
+    throw;
+  }
+}
+
+void check_table_on_write(const complex_vt& vt, const void* obj) {
+  xml::output out;
+  xml::reader r;
+  std::string text;
+  for (const field_match* f = vt.fields; f != vt.fields + vt.field_count; ++f) {
+    if (!f->has_facets) continue;
+    // The field written aside, into an element of its own, then read back: the texts are those
+    // the real write makes, whatever the member's C++ type (one routine per field, no code per
+    // type for this); the cost falls on validating writes only.
+    out.clear();
+    {
+      xml::writer aside{out};
+      aside.start_element(vt.ns, std::string_view("v"));
+      xml::leaf_namespace leaves{vt.ns};
+      f->routines->write(aside, obj, *f, leaves);
+      aside.end_document();
+    }
+    r.reset(out.view());
+    r.next();  // <v>
+    if (f->kind == field_kind::attribute) {
+      if (const xml::attribute* a = r.find_attribute(f->ns, f->name())) {
+        try {
+          check_written_facets(*f, a->value, false);
+        } catch (...) {
+          rethrow_in_attribute(f->name());
+        }
+      }
+      continue;
+    }
+    // Elements: each occurrence's content (a nil one has none to check); text: <v>'s own.
+    const bool repeated = f->max_occurs > 1;
+    std::uint32_t depth = 1, index = 0;
+    bool nil = false;
+    text.clear();
+    for (xml::token t = r.next(); t != xml::token::end_document && t != xml::token::error;
+         t = r.next()) {
+      if (t == xml::token::start_element) {
+        if (++depth == 2) {
+          text.clear();
+          const xml::attribute* n = r.find_attribute(xsi_namespace, "nil");
+          nil = n != nullptr && (n->value == "true" || n->value == "1");
+        }
+      } else if (t == xml::token::text) {
+        if (depth == (f->kind == field_kind::text ? 1u : 2u)) text.append(r.text());
+      } else if (t == xml::token::end_element) {
+        if (depth == 2 && f->kind == field_kind::element) {
+          ++index;
+          try {
+            if (!nil) check_written_facets(*f, text, true);
+          } catch (...) {
+            if (!repeated) throw;
+            rethrow_in_item(index);
+          }
+        } else if (depth == 1 && f->kind == field_kind::text) {
+          check_written_facets(*f, text, false);
+        }
+        --depth;
+      }
+    }
+  }
+}
+
 bool read_attribute_with_facets(read_ctx& c, parse_fn parse, void* out, std::string_view text,
                                 std::string_view type_name, const field_match& f) {
   const errc e = parse(text, out, c.r);
@@ -866,5 +979,14 @@ bool read_attribute_with_facets(read_ctx& c, parse_fn parse, void* out, std::str
   return check_facets(c, f, text);
 }
 }  // namespace detail
+
+void write_scope::enter(const write_options& o) noexcept {
+  outer_ = detail::current_write;
+  detail::current_write = &o;
+  entered_ = true;
+}
+void write_scope::leave() noexcept {
+  detail::current_write = outer_;
+}
 
 }  // namespace lather::bind

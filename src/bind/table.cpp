@@ -31,10 +31,12 @@ bool read_table_value(read_ctx& c, const complex_vt& vt, void* obj) {
 void write_table(xml::writer& w, const complex_vt& vt, const void* obj) {
   xml::leaf_namespace leaves{vt.ns};  // the simple children in the type's own namespace
   const field_match* const end = vt.fields + vt.field_count;
-  if (vt.field_count == 0 || !vt.fields[0].attribute_at_or_after) {  // no attributes
+  // The first field's attribute_at_or_after is also set where a field has facets.
+  if (vt.field_count == 0 || !vt.fields[0].attribute_at_or_after) {  // no attributes or facets
     for (const field_match* f = vt.fields; f != end; ++f) f->routines->write(w, obj, *f, leaves);
     return;
   }
+  if (vt.fields[0].facets_at_or_after && validating_writes()) check_table_on_write(vt, obj);
   for (const field_match* f = vt.fields; f != end && f->attribute_at_or_after; ++f)
     if (f->kind == field_kind::attribute) f->routines->write(w, obj, *f, leaves);
   for (const field_match* f = vt.fields; f != end; ++f)

@@ -224,6 +224,7 @@ void client::call_tables(std::string_view operation, const message_type& request
       operation, o, false,
       [&](xml::writer& w) {
         if (empty_request) return;
+        const bind::write_scope scope(opts_.write);
         request_type.write_content(
             start_literal(w, operation, request_type.ns, request_type.name, o), request);
         w.end_element();

@@ -243,6 +243,7 @@ void detail::write_literal(exchange& x, const operation_entry& op, const message
   if (!t.writes())
     throw std::logic_error("operation " + op.name() + ": a literal style needs lather::meta<Resp>");
   xml::writer& w = start_literal(x, op);
+  const bind::write_scope scope(x.write_options());
   t.write_content(w, resp);
   w.end_element();
   x.end_response();

@@ -128,6 +128,7 @@ class soap_exchange final : public detail::exchange {
   // ---- exchange ----
   xml::reader& reader() override { return reader_; }
   const bind::read_options& read_options() const override { return svc_->options().read; }
+  const bind::write_options& write_options() const override { return svc_->options().write; }
   std::chrono::milliseconds handler_timeout() const override {
     return svc_->options().handler_timeout;
   }

@@ -214,7 +214,7 @@ class wsdl_writer {
       w_.attribute("", "value", value);
       w_.end_element();
     };
-    if (step < f.patterns.size()) facet("pattern", f.patterns[step]);
+    if (step < f.patterns.size()) facet("pattern", f.patterns[step].text());
     if (outermost) {
       auto counts = [&](const auto& list) {
         for (const auto& c : list)

@@ -624,8 +624,8 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
       field(".enumeration = " + name + "_values");
     }
     if (!p.patterns.empty()) {
-      definitions +=
-          "constexpr std::string_view " + name + "_patterns[] = {" + array(p.patterns) + "};\n";
+      definitions += "constinit lather::bind::pattern " + name + "_patterns[] = {" +
+                     array(p.patterns) + "};\n";
       field(".patterns = " + name + "_patterns");
     }
     if (p.default_value) field(".default_value = " + quote(*p.default_value));

@@ -1,6 +1,7 @@
-// XSD facets on table fields (lather/bind/facets.hpp): each kind checked on read when
-// read_options::validate_facets is on, and nothing refused when it is off; the pattern matcher
-// (XSD regular expressions) on its own.
+// XSD facets on table and meta<T> fields (lather/bind/facets.hpp): each kind checked on read
+// when read_options::validate_facets is on and on write when write_options::validate_facets is,
+// and nothing refused when they are off; the pattern matcher (XSD regular expressions) on its
+// own, compiled once per pattern and allocation-free once warm.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -8,9 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "../support/alloc_counter.hpp"
+#include "bind_test_util.hpp"
 #include "lather/bind/facets.hpp"
 #include "lather/bind/table.hpp"
 #include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
 
 namespace ft {
 
@@ -34,6 +38,16 @@ struct item {
   std::optional<amount> cost;                   // its text: minInclusive 0
 };
 
+struct order {  // meta<T>, the same facets as item's fields
+  std::optional<std::string> sku;
+  std::string code;
+  std::vector<std::int32_t> qty;
+  std::int32_t level = 0;
+};
+struct price {  // meta<T> simple content
+  double value{};
+};
+
 }  // namespace ft
 
 template <>
@@ -48,6 +62,34 @@ struct lather::meta<ft::item> {
 };
 LATHER_BIND_TABLE(ft::amount);
 LATHER_BIND_TABLE(ft::item);
+namespace ft_meta {
+namespace lb = lather::bind;
+constinit lb::pattern sku_patterns[] = {"\\d{2}-\\w+"};
+constexpr lb::facets sku_facets{.patterns = sku_patterns};
+constinit lb::pattern code_patterns[] = {"[A-Z]{3}"};
+constexpr lb::facets code_facets{.length = 3, .patterns = code_patterns};
+constexpr lb::facets qty_facets{
+    .value = lb::facet_value::decimal, .min_inclusive = "1", .max_inclusive = "100"};
+constexpr lb::facets level_facets{
+    .value = lb::facet_value::decimal, .min_inclusive = "1", .default_value = "5"};
+constexpr lb::facets price_facets{.value = lb::facet_value::floating, .min_inclusive = "0"};
+}  // namespace ft_meta
+template <>
+struct lather::meta<ft::order> {
+  static constexpr std::string_view name = "order";
+  static constexpr std::string_view ns = ft::ns;
+  static constexpr auto fields = std::tuple{
+      attribute("sku", &ft::order::sku).facets(ft_meta::sku_facets),
+      element("code", &ft::order::code).facets(ft_meta::code_facets),
+      element("qty", &ft::order::qty).facets(ft_meta::qty_facets),
+      element("level", &ft::order::level).min(0).default_value("5").facets(ft_meta::level_facets)};
+};
+template <>
+struct lather::meta<ft::price> {
+  static constexpr std::string_view name = "price";
+  static constexpr std::string_view ns = ft::ns;
+  static constexpr auto fields = std::tuple{text(&ft::price::value).facets(ft_meta::price_facets)};
+};
 
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
 namespace {
@@ -55,10 +97,10 @@ LATHER_BIND_TABLE_FILE();
 namespace lb = lather::bind;
 using A = ft::amount;
 using I = ft::item;
-constexpr std::string_view sku_patterns[] = {"\\d{2}-\\w+"};
+constinit lb::pattern sku_patterns[] = {"\\d{2}-\\w+"};
 constexpr lb::facets sku_facets{
     .value = lb::facet_value::string, .space = lb::white_space::collapse, .patterns = sku_patterns};
-constexpr std::string_view code_patterns[] = {"[A-Z]{3}"};
+constinit lb::pattern code_patterns[] = {"[A-Z]{3}"};
 constexpr lb::facets code_facets{.length = 3, .patterns = code_patterns};
 constexpr lb::facets note_facets{
     .space = lb::white_space::collapse, .min_length = 2, .max_length = 5};
@@ -198,7 +240,7 @@ TEST(bind_facets, checks_the_text_after_its_white_space_rule) {
   EXPECT_NE(lb::facet_violation("-1.9", neg), "");
   EXPECT_NE(lb::facet_violation("3", neg), "");
   // Types whose order lather does not compare: bounds not checked, patterns are.
-  constexpr std::string_view dates[] = {"\\d{4}-\\d{2}-\\d{2}"};
+  const lb::pattern dates[] = {"\\d{4}-\\d{2}-\\d{2}"};
   const lb::facets date{
       .value = lb::facet_value::other, .min_inclusive = "2000-01-01", .patterns = dates};
   EXPECT_EQ(lb::facet_violation("1999-01-01", date), "");
@@ -267,8 +309,123 @@ TEST(bind_facets, patterns_are_xsd_regular_expressions) {
   EXPECT_EQ(lb::pattern_unsupported("[A-Z]{2}\\d*"), "");
   EXPECT_NE(lb::pattern_unsupported("\\p{IsGreek}"), "");
   // A skipped pattern refuses nothing.
-  constexpr std::string_view greek[] = {"\\p{IsGreek}+"};
+  const lb::pattern greek[] = {"\\p{IsGreek}+"};
   EXPECT_EQ(lb::facet_violation("abc", lb::facets{.patterns = greek}), "");
+}
+
+/// `v` written as {urn:f}local with write_options::validate_facets `validate`: the error, empty
+/// if it was written.
+template <class T>
+lb::error_info write_checked(std::string_view local, const T& v, bool validate) {
+  lather::xml::output out;
+  lather::xml::writer w{out};
+  try {
+    lb::write(w, ft::ns, local, v, lb::write_options{.validate_facets = validate});
+  } catch (const lb::error& e) {
+    return e.info();
+  }
+  return {};
+}
+
+ft::item valid_table_item() {
+  ft::item v;
+  EXPECT_FALSE(read_item(valid_item, true, &v));
+  return v;
+}
+
+TEST(bind_facets, table_fields_are_checked_on_write_when_on) {
+  EXPECT_FALSE(write_checked("item", valid_table_item(), true));
+  struct bad {
+    void (*spoil)(ft::item&);
+    std::string message;
+  };
+  const bad cases[] = {
+      {[](ft::item& v) { v.code = "ABCD"; },
+       "/item/code: \"ABCD\" violates length 3 (4 characters)"},
+      {[](ft::item& v) { v.qty = 0; }, "/item/qty: \"0\" violates minInclusive 1"},
+      {[](ft::item& v) { v.tags.push_back("d"); },
+       "/item/tags[3]: \"d\" violates enumeration (not one of its 3 values)"},
+      {[](ft::item& v) { v.sku = "1-ab"; }, "/item/@sku: \"1-ab\" violates pattern \\d{2}-\\w+"},
+      {[](ft::item& v) { v.cost->value = -1; }, "/item/cost: \"-1\" violates minInclusive 0"},
+      {[](ft::item& v) { v.ratio = 2; }, "/item/ratio: \"2\" violates maxExclusive 1"},
+  };
+  for (const bad& b : cases) {
+    ft::item v = valid_table_item();
+    b.spoil(v);
+    EXPECT_FALSE(write_checked("item", v, false)) << b.message;  // off: written as it is
+    const lb::error_info e = write_checked("item", v, true);
+    EXPECT_EQ(e.code, lb::errc::facet_violation) << b.message;
+    EXPECT_EQ(e.message, b.message);
+  }
+  // Options that turn nothing on leave an enclosing scope's in force.
+  ft::item v = valid_table_item();
+  v.code = "abc";
+  const lb::write_options on{.validate_facets = true};
+  const lb::write_scope outer(on);
+  EXPECT_EQ(write_checked("item", v, false).code, lb::errc::facet_violation);
+}
+
+TEST(bind_facets, meta_fields_are_checked_on_read_and_write) {
+  const std::string good =
+      R"(<order xmlns="urn:f" sku="12-ab"><code>ABC</code><qty>1</qty><qty>100</qty></order>)";
+  for (bool validate : {false, true}) {
+    ft::order o;
+    lb::read_options opts;
+    opts.validate_facets = validate;
+    EXPECT_FALSE(lb::test::from_xml(good, o, opts));
+    EXPECT_EQ(o.level, 5);  // the default, kept by the facets
+    EXPECT_FALSE(write_checked("order", o, validate));
+  }
+  struct bad {
+    std::string from, to, message;
+  };
+  const bad cases[] = {
+      {"<code>ABC", "<code>ABCD", "/order/code: \"ABCD\" violates length 3 (4 characters)"},
+      {"<qty>100", "<qty>101", "/order/qty[2]: \"101\" violates maxInclusive 100"},
+      {"12-ab", "1-ab", "/order/@sku: \"1-ab\" violates pattern \\d{2}-\\w+"},
+      {"</order>", "<level>0</level></order>", "/order/level: \"0\" violates minInclusive 1"},
+  };
+  for (const bad& b : cases) {
+    std::string doc = good;
+    doc.replace(doc.find(b.from), b.from.size(), b.to);
+    ft::order o;
+    EXPECT_FALSE(lb::test::from_xml(doc, o)) << doc;  // off: read
+    lb::read_options opts;
+    opts.validate_facets = true;
+    const lb::error_info r = lb::test::from_xml(doc, o, opts);
+    EXPECT_EQ(r.code, lb::errc::facet_violation) << doc;
+    EXPECT_EQ(r.message, b.message);
+    EXPECT_FALSE(lb::test::from_xml(doc, o));
+    EXPECT_FALSE(write_checked("order", o, false)) << doc;
+    const lb::error_info w = write_checked("order", o, true);
+    EXPECT_EQ(w.code, lb::errc::facet_violation) << doc;
+    EXPECT_EQ(w.message, b.message);
+  }
+  ft::price p{-0.5};
+  EXPECT_EQ(write_checked("price", p, true).message, "/price: \"-0.5\" violates minInclusive 0");
+  lb::read_options opts;
+  opts.validate_facets = true;
+  EXPECT_EQ(lb::test::from_xml(R"(<price xmlns="urn:f">-1</price>)", p, opts).message,
+            "/price: \"-1\" violates minInclusive 0");
+}
+
+TEST(bind_facets, a_pattern_compiles_once_and_checks_allocate_nothing) {
+  static constinit lb::pattern kept[] = {"[A-Z]{2}(-\\d+)*"};
+  const lb::facets f{.patterns = kept};
+  std::string long_value = "AB";
+  for (int i = 0; i < 50; ++i) long_value += "-123";
+  EXPECT_EQ(lb::facet_violation(long_value, f), "");  // compiles, grows the buffers
+  EXPECT_EQ(&kept[0].program(), &kept[0].program());
+  const std::uint64_t before = lather::test::thread_allocations();
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(kept[0].match(long_value), 1);
+    EXPECT_EQ(kept[0].match("AB-1x"), 0);
+    EXPECT_EQ(lb::facet_violation("AB-1", f), "");
+  }
+  EXPECT_EQ(lather::test::thread_allocations() - before, 0u);
+  // Invalid UTF-8 is not checked, whether or not a prefix matched.
+  EXPECT_EQ(kept[0].match("AB\xff"), -1);
+  EXPECT_EQ(kept[0].match("a\xff"), -1);
 }
 
 TEST(bind_facets, matching_is_linear_in_the_text) {

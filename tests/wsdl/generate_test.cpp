@@ -1254,10 +1254,10 @@ TEST(WsdlGenerate, FacetsOfRestrictedSimpleTypes) {
   </xs:sequence></xs:complexType></xs:element>)");
   const std::string t = tables(r);
   for (const char* want : {
-           "constexpr std::string_view facets_1_patterns[] = {\"([A-Z]+)|(\\\\d+)\"};\n"
+           "constinit lather::bind::pattern facets_1_patterns[] = {\"([A-Z]+)|(\\\\d+)\"};\n"
            "constexpr lather::bind::facets facets_1{.max_length = 4, .patterns = "
            "facets_1_patterns};\n",
-           "constexpr std::string_view facets_2_patterns[] = {\"\\\\w{2,3}\", "
+           "constinit lather::bind::pattern facets_2_patterns[] = {\"\\\\w{2,3}\", "
            "\"([A-Z]+)|(\\\\d+)\"};\n"
            "constexpr lather::bind::facets facets_2{.min_length = 2, .max_length = 4, .patterns "
            "= facets_2_patterns};\n",

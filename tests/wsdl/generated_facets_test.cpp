@@ -2,8 +2,9 @@
 // lather_generate()): a generated service with read_options::validate_facets on answers a
 // request whose values are outside them with a Client fault naming the field, the facet and
 // the value, over loopback HTTP; with it off (the default) it takes them. A client with the
-// option on refuses such a response. The pattern the matcher cannot run is noted in names.txt
-// and refuses nothing.
+// option on refuses such a response. With write_options::validate_facets, a client refuses to
+// send such a request and a service to answer such a response (a Server fault). The pattern
+// the matcher cannot run is noted in names.txt and refuses nothing.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -28,8 +29,10 @@ namespace {
 class shop_impl : public facetsgen::ShopService {
  public:
   void Order(const facetsgen::Order& in, facetsgen::OrderResponse& out) override {
+    ++calls;
     out.accepted = in.code == "BAD" ? "TOOLONG" : in.code;
   }
+  int calls = 0;
 };
 
 facetsgen::Order valid_order() {
@@ -56,12 +59,14 @@ std::string call(facetsgen::ShopClient& client, const facetsgen::Order& o) {
   }
 }
 
-/// The generated service on loopback HTTP, reading with `validate` facets.
+/// The generated service on loopback HTTP, reading (and writing) with `validate` facets.
 struct shop {
-  explicit shop(bool validate) : svc("ShopService", "urn:lather:facets", options(validate)) {}
-  static lather::service_options options(bool validate) {
+  explicit shop(bool validate, bool validate_writes = false)
+      : svc("ShopService", "urn:lather:facets", options(validate, validate_writes)) {}
+  static lather::service_options options(bool validate, bool validate_writes) {
     lather::service_options o;
     o.read.validate_facets = validate;
+    o.write.validate_facets = validate_writes;
     return o;
   }
   shop_impl impl;
@@ -131,6 +136,47 @@ TEST(GeneratedFacets, OffByDefault) {
     EXPECT_NE(std::string(e.what()).find("\"TOOLONG\" violates length 3"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(GeneratedFacets, WritesAreCheckedWhenOn) {
+  shop s{false, true};
+  lather::client_options co;
+  co.write.validate_facets = true;
+  lather::client http{s.server.url("/shop"), co};
+  facetsgen::ShopClient client{http};
+  EXPECT_EQ(client.Order(valid_order()).accepted, "ABC");
+  EXPECT_EQ(s.impl.calls, 1);
+
+  // The client sends nothing outside the facets.
+  facetsgen::Order o = valid_order();
+  o.nick[1] = lather::xsd::token{"x"};
+  try {
+    client.Order(o);
+    ADD_FAILURE() << "an invalid request was sent";
+  } catch (const lather::bind::error& e) {
+    EXPECT_EQ(e.info().code, lather::bind::errc::facet_violation);
+    EXPECT_EQ(e.info().message, "/nick[2]: \"x\" violates minLength 2 (1 characters)");
+  }
+  o = valid_order();
+  o.total->currency = "EU";
+  EXPECT_THROW(client.Order(o), lather::bind::error);
+  EXPECT_EQ(s.impl.calls, 1);
+
+  // The service answers nothing outside them: a Server fault.
+  o = valid_order();
+  o.code = "BAD";
+  lather::client plain_http{s.server.url("/shop")};
+  facetsgen::ShopClient plain{plain_http};
+  try {
+    plain.Order(o);
+    ADD_FAILURE() << "an invalid response was sent";
+  } catch (const lather::soap::fault_error& e) {
+    EXPECT_EQ(e.get().code, lather::soap::fault_code::receiver);
+    EXPECT_EQ(e.get().reason,
+              "the response could not be written: /OrderResponse/accepted: \"TOOLONG\" violates "
+              "length 3 (7 characters)");
+  }
+  EXPECT_EQ(s.impl.calls, 2);
 }
 
 /// The facets of `t` and of the restrictions it derives from, as text: "maxLength=8

@@ -433,6 +433,7 @@ constexpr bool is_leaf_field() {
   using M = std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>;
   using X = value_type_of<M>;
   if constexpr (f.kind != field_kind::element || f.alternatives.size() != 0 ||
+                f.constraints != nullptr ||  // read through read_simple, which checks them
                 shape<M>::is_pointer || !(simple_type<X> || enum_type<X>) ||
                 element_reading_type<X>) {
     return false;
@@ -509,6 +510,8 @@ bool read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_matc
     e = xsd_traits<X>::parse(text, x, c.r);
     if (e != errc::ok) return fail_value(c, e, text, xsd_traits<X>::type_name);
   }
+  if constexpr (f.constraints != nullptr)
+    if (a) return check_facets(c, complex_vt_of<T>::matches[I], text);
   return true;
 }
 
@@ -608,6 +611,14 @@ constexpr field_match make_match() {
     m.wildcard_namespaces = true;
     std::construct_at(&m.default_value, f.wildcard);
   }
+  if constexpr (f.constraints != nullptr) {
+    static_assert(f.alternatives.size() == 0 && f.kind != field_kind::any,
+                  "facets are for a simple element, attribute or text");
+    static_assert(!f.has_default || f.constraints->default_value == f.default_text,
+                  "the facets hold the field's default (facets::default_value)");
+    m.has_facets = true;
+    std::construct_at(&m.constraints, f.constraints);
+  }
   m.routines = &field_thunks<T, I>::routines;
   if constexpr (is_leaf_field<T, I>()) {
     m.read_whole = true;
@@ -683,6 +694,23 @@ void write_simple_text(xml::writer& w, const X& x) {
     w.text(enum_name(x));
   else
     xsd_traits<X>::write(x, w);
+}
+
+/// Where write_options::validate_facets is in force: the facets of field `f` (has_facets)
+/// checked on `x`'s text before it is written (check_written_facets). Out of line: a field with
+/// facets costs the writes that do not check them one test of a flag.
+template <class X>
+[[gnu::noinline]] void check_facets_on_write(const field_match& f, const X& x, bool in_element) {
+  if (!validating_writes()) return;
+  if constexpr (std::is_same_v<X, std::string>) {
+    check_written_facets(f, x, in_element);
+  } else if constexpr (enum_type<X>) {
+    check_written_facets(f, enum_name(x), in_element);
+  } else if constexpr (requires(std::string & s) { xsd_traits<X>::format(x, s); }) {
+    std::string text;
+    xsd_traits<X>::format(x, text);
+    check_written_facets(f, text, in_element);
+  }
 }
 
 template <class X>
@@ -883,10 +911,13 @@ void write_slot(xml::writer& w, const Slot& s, xml::leaf_namespace& leaves) {
     write_slot<T, I>(w, *s, leaves);
   } else if constexpr (is_variant<Slot>::value) {
     write_alternative(w, f.ns, names::alternatives.data(), s, alternative_indexes<Slot>{});
-  } else if constexpr (f.ns == meta<T>::ns) {
-    write_value(w, f.ns, names::name, s, &leaves);
   } else {
-    write_value(w, f.ns, names::name, s);
+    if constexpr (f.constraints != nullptr && (simple_type<Slot> || enum_type<Slot>))
+      check_facets_on_write(complex_vt_of<T>::matches[I], s, true);
+    if constexpr (f.ns == meta<T>::ns)
+      write_value(w, f.ns, names::name, s, &leaves);
+    else
+      write_value(w, f.ns, names::name, s);
   }
 }
 
@@ -898,8 +929,12 @@ void write_attr(xml::writer& w, const T& obj) {
     using M = std::remove_cvref_t<decltype(m)>;
     try {
       if constexpr (shape<M>::is_optional) {
+        if constexpr (f.constraints != nullptr)
+          if (m) check_facets_on_write(complex_vt_of<T>::matches[I], *m, false);
         if (m) write_attribute_value(w, f.ns, field_names<T, I>::name, *m);
       } else {
+        if constexpr (f.constraints != nullptr)
+          check_facets_on_write(complex_vt_of<T>::matches[I], m, false);
         write_attribute_value(w, f.ns, field_names<T, I>::name, m);
       }
     } catch (...) {
@@ -915,6 +950,8 @@ void write_child(xml::writer& w, const T& obj, xml::leaf_namespace& leaves) {
   using M = std::remove_cvref_t<decltype(m)>;
   using S = shape<M>;
   if constexpr (f.kind == field_kind::text) {
+    if constexpr (f.constraints != nullptr)
+      check_facets_on_write(complex_vt_of<T>::matches[I], m, false);
     write_simple_text(w, m);
   } else if constexpr (f.kind == field_kind::any) {
     if constexpr (S::is_vector) {
@@ -1228,6 +1265,22 @@ void write_content(xml::writer& w, const T& value) {
   } catch (const xml::error&) {
     detail::rethrow_as_write_error();
   }
+}
+
+/// write() with `opts` (write_options::validate_facets: a value outside its field's facets
+/// throws bind::error facet_violation before it is written).
+template <class T>
+void write(xml::writer& w, std::string_view ns, std::string_view local, const T& value,
+           const write_options& opts) {
+  const write_scope scope(opts);
+  write(w, ns, local, value);
+}
+
+/// write_content() with `opts`, as write().
+template <complex_type T>
+void write_content(xml::writer& w, const T& value, const write_options& opts) {
+  const write_scope scope(opts);
+  write_content(w, value);
 }
 
 }  // namespace lather::bind

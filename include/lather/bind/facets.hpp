@@ -1,9 +1,11 @@
-// lather/bind/facets.hpp — XSD constraining facets that a table field may carry, checked on
-// read when read_options::validate_facets is on (off by default).
+// lather/bind/facets.hpp — XSD constraining facets that a field may carry, checked on read
+// when read_options::validate_facets is on and on write when write_options::validate_facets is
+// (both off by default).
 //
 // A field of a restricted simple type keeps the base's C++ type (a maxLength-10 string is a
-// std::string); its facets are a constant next to the table, named by the field:
+// std::string); its facets are a constant next to the table (or meta<T>), named by the field:
 //
+//   constinit lather::bind::pattern code_patterns[] = {"[A-Z]{3}"};
 //   constexpr lather::bind::facets code_facets{.max_length = 10, .patterns = code_patterns};
 //   element<std::string>("urn:acme", "code", offsetof(acme::Order, code)).facets(code_facets)
 //
@@ -14,10 +16,12 @@
 // matcher in linear time (match_pattern).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace lather::bind {
 
@@ -37,6 +41,38 @@ enum class white_space : std::uint8_t { preserve, replace, collapse };
 /// A length or digit facet that is absent.
 inline constexpr std::uint32_t no_facet = 0xffffffffu;
 
+namespace detail {
+struct pattern_program;
+/// Frees a program pattern::program() made.
+void release(const pattern_program* p) noexcept;
+}  // namespace detail
+
+/// An XSD regular expression (a pattern facet) and its compiled program, made on the first
+/// check and kept by the pattern itself: declared `constinit` (or constexpr) beside the facets
+/// that name it, each pattern compiles once for the program's life, with no cache shared by
+/// the program (no lock, no lookup per check).
+class pattern {
+ public:
+  constexpr pattern(std::string_view text) noexcept : text_(text) {}
+  constexpr pattern(const char* text) noexcept : text_(text) {}
+  pattern(const pattern&) = delete;
+  pattern& operator=(const pattern&) = delete;
+  constexpr ~pattern() {
+    if (!std::is_constant_evaluated()) detail::release(program_.load(std::memory_order_acquire));
+  }
+
+  constexpr std::string_view text() const noexcept { return text_; }
+  /// The compiled program, made on first use (threads that race compile, one copy is kept).
+  const detail::pattern_program& program() const;
+  /// match_pattern(text(), text), this pattern compiled once: no allocation once compiled and
+  /// once the calling thread's match buffers have grown to the pattern's size.
+  int match(std::string_view text) const;
+
+ private:
+  std::string_view text_;
+  mutable std::atomic<const detail::pattern_program*> program_{nullptr};
+};
+
 /// The facets of one field's type, its restriction chain's merged (the nearest restriction's
 /// value of each facet; the patterns of every step, each of which must match).
 struct facets {
@@ -49,7 +85,7 @@ struct facets {
   std::span<const std::string_view> enumeration{};
   /// XSD regular expressions, one per derivation step (a step's several patterns joined by
   /// `|`): the whole text must match each.
-  std::span<const std::string_view> patterns{};
+  std::span<const pattern> patterns{};
   /// The field's default value, where it has one: the field keeps the facets where it would
   /// keep its default.
   std::string_view default_value{};
@@ -95,9 +131,10 @@ std::string facet_violation(std::string_view text, const facets& f);
 /// of a field's facets and says so in names.txt.
 std::string pattern_unsupported(std::string_view pattern);
 
-/// Whether the whole of `text` (UTF-8) matches the XSD regular expression `pattern`: 1 it
+/// Whether the whole of `text` (UTF-8) matches the XSD regular expression `expression`: 1 it
 /// does, 0 it does not, -1 not checked (pattern_unsupported, or the text and the pattern
-/// together over the matcher's budget). Each pattern is compiled once, on first use.
-int match_pattern(std::string_view pattern, std::string_view text);
+/// together over the matcher's budget). The expression is compiled for this call alone;
+/// pattern::match keeps it compiled.
+int match_pattern(std::string_view expression, std::string_view text);
 
 }  // namespace lather::bind

@@ -34,7 +34,7 @@
 // (an empty nillable) distinct (an empty std::optional<T> of a .nillable() field is written as
 // xsi:nil), std::variant<A, B> is an xsd:choice (see choice()). Field modifiers refine this:
 // .min(n) .max(n) .nillable() .qualified() .unqualified() .in_namespace(uri) .default_value(text)
-// .required() (attributes).
+// .required() (attributes) .facets(f) (simple values: lather/bind/facets.hpp).
 //
 // Element and attribute names must be NCNames (XML names without ':'): a name that is not one
 // fails to compile, with element_or_attribute_name_is_not_an_NCName in the error.
@@ -57,6 +57,7 @@
 #include <variant>
 #include <vector>
 
+#include "lather/bind/facets.hpp"
 #include "lather/bind/xsd.hpp"
 #include "lather/xml/name.hpp"
 
@@ -317,7 +318,8 @@ struct field {
   bool has_default = false;
   std::string_view default_text{};                    ///< XSD default="..." (lexical form)
   std::array<std::string_view, Alts> alternatives{};  ///< choice: element name per alternative
-  std::string_view wildcard{};  ///< any(): the namespace constraint ("" = ##any)
+  std::string_view wildcard{};                ///< any(): the namespace constraint ("" = ##any)
+  const bind::facets* constraints = nullptr;  ///< .facets(): the XSD facets of a simple value
 
   constexpr field min(std::uint32_t n) const {
     field f = *this;
@@ -361,6 +363,15 @@ struct field {
     field f = *this;
     f.has_default = true;
     f.default_text = text;
+    return f;
+  }
+  /// The XSD facets of a simple element's, attribute's or text's type (lather/bind/facets.hpp),
+  /// checked on read where read_options::validate_facets and on write where
+  /// write_options::validate_facets. `x` is a constant of static storage; with a default, it
+  /// holds the default too (x.default_value).
+  constexpr field facets(const bind::facets& x) const {
+    field f = *this;
+    f.constraints = &x;
     return f;
   }
   /// any(): the wildcard's namespace constraint, as XSD's namespace="..." writes it (##any,

@@ -94,18 +94,23 @@ struct codec {
 
 /// complex_vt::finalize for a table: each field's codec resets what did not occur.
 void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts);
-/// The fields' next_element and attribute_at_or_after, which follow from their kinds and order
-/// alone: worked out by fields() at compile time and by extend_table at run time.
+/// The fields' next_element, attribute_at_or_after and facets_at_or_after, which follow from
+/// their kinds, facets and order alone: worked out by fields() at compile time and by
+/// extend_table at run time.
 constexpr void link_fields(field_match* fields, std::uint32_t n) noexcept {
   std::uint32_t next = n;
-  bool attribute = false;
+  bool attribute = false, facets = false;
   for (std::uint32_t i = n; i-- > 0;) {
     field_match& f = fields[i];
     f.next_element = next;
     if (f.kind != field_kind::attribute) next = i;
     attribute = attribute || f.kind == field_kind::attribute;
     f.attribute_at_or_after = attribute;
+    facets = facets || f.has_facets;
+    f.facets_at_or_after = facets;
   }
+  // write_table's one test for the usual type (no attributes, no facets) is of this flag.
+  if (n != 0 && facets) fields[0].attribute_at_or_after = true;
 }
 /// What describe<T>() of a table-bound T says beyond its view (LATHER_BIND_TABLE_DESCRIBE_):
 /// one small constant per type, its pointers null for most.
@@ -786,7 +791,9 @@ struct field {
     return f;
   }
   /// The XSD facets of the field's type (lather/bind/facets.hpp), checked on read where
-  /// read_options::validate_facets: a simple element, attribute or text field, not a choice.
+  /// read_options::validate_facets and on write where write_options::validate_facets (all of a
+  /// type's fields before it is written): a simple element, attribute or text field, not a
+  /// choice.
   /// After .default_value(), whose text `x` then holds too (x.default_value).
   consteval field facets(const bind::facets& x) const {
     field f = *this;

@@ -40,6 +40,10 @@ struct client_options : http::client_options {
   /// How responses are read: tolerant of a subtype the server added (an xsi:type with no
   /// binding kept as bind::unknown_subtype; service_options::read is strict by default).
   bind::read_options read = bind::client_read_options();
+  /// How requests are written: write_options::validate_facets checks the facets of the values
+  /// sent (a value outside them throws bind::error facet_violation; nothing is sent). Off by
+  /// default.
+  bind::write_options write{};
   /// Limits of the response's XML reader (as service_options::xml_limits on the server):
   /// receive_sequence of a response larger than max_total_bytes (256 MB) needs it raised or
   /// set to 0.
@@ -242,7 +246,7 @@ class client {
   template <class Req>
   xml::writer& open_literal(xml::writer& w, std::string_view operation, const Req& request,
                             const call_options& o) {
-    bind::write_content(start_literal<Req>(w, operation, o), request);
+    bind::write_content(start_literal<Req>(w, operation, o), request, opts_.write);
     return w;
   }
   // Start the literal request element for a Req, left open.

@@ -272,6 +272,7 @@ class exchange : public call_context {
  public:
   virtual xml::reader& reader() = 0;  ///< positioned on the request's body element
   virtual const bind::read_options& read_options() const = 0;
+  virtual const bind::write_options& write_options() const = 0;
   virtual std::chrono::milliseconds handler_timeout() const = 0;
   virtual soap::envelope_reader& envelope() = 0;
   /// The request was read through its end tag: check the rest of the envelope (after
@@ -382,6 +383,10 @@ struct service_options {
   bool soap11 = true;  ///< accept SOAP 1.1 requests
   bool soap12 = true;  ///< accept SOAP 1.2 requests
   bind::read_options read{};
+  /// How responses are written: write_options::validate_facets checks the facets of the
+  /// values the handlers answer (a value outside them: a Server fault, nothing of the response
+  /// sent). Off by default.
+  bind::write_options write{};
   /// Limits of the request's XML reader. Streaming services taking requests larger than
   /// max_total_bytes (256 MB) raise it or set it to 0; http server_options::body_limit caps
   /// the body as well.

@@ -48,6 +48,40 @@ struct read_options {
   bool validate_facets = false;
 };
 
+/// How a value is written (bind::write, write_content; a client's client_options::write, a
+/// service's service_options::write).
+struct write_options {
+  /// Check the XSD facets of the fields that carry them (as read_options::validate_facets does
+  /// on read) on the values written: a value outside them throws bind::error facet_violation
+  /// with the field's path, before the element goes out. Off, the facets cost nothing.
+  bool validate_facets = false;
+};
+
+/// Where `o` turns a check on (validate_facets), the write_options of the writes this thread
+/// makes while it lives (the calls of bind::write and write_content that take options make one;
+/// a client makes one of client_options::write around a request, a service of
+/// service_options::write around a response). Scopes nest; one that turns nothing on changes
+/// nothing (and costs a test).
+class write_scope {
+ public:
+  explicit write_scope(const write_options& o) noexcept {
+    if (o.validate_facets) [[unlikely]]
+      enter(o);
+  }
+  ~write_scope() {
+    if (entered_) [[unlikely]]
+      leave();
+  }
+  write_scope(const write_scope&) = delete;
+  write_scope& operator=(const write_scope&) = delete;
+
+ private:
+  void enter(const write_options& o) noexcept;
+  void leave() noexcept;
+  const write_options* outer_ = nullptr;
+  bool entered_ = false;
+};
+
 /// read_options as a client takes answers by default (client_options::read): unknown subtypes
 /// kept (a server is strict by default: read_options{}).
 constexpr read_options client_read_options() noexcept {
@@ -154,8 +188,12 @@ struct field_match {
   std::uint32_t offset = 0;  ///< tables: the member's offset in the struct
   field_kind kind{};
   // Two bytes of flags (the struct 80 bytes).
-  /// Tables: this field or a later one is an attribute (where write_table's attributes end).
+  /// Tables: this field or a later one is an attribute (where write_table's attributes end);
+  /// on the first field, also where a field has facets (write_table tests this flag alone).
   bool attribute_at_or_after : 1 = false;
+  /// Tables: this field or a later one has facets (on the first field: write_table checks the
+  /// type's facets, where write_options::validate_facets, before it writes any field).
+  bool facets_at_or_after : 1 = false;
   bool required : 1 = false;  ///< attribute use="required"
   bool has_default : 1 = false;
   /// Read through routines->read_leaf: an element of a simple or enumeration type (plain,
@@ -478,6 +516,17 @@ void write_nil(xml::writer& w, std::string_view ns, xml::ncname local);
 [[noreturn]] void rethrow_in_item(std::size_t index);
 /// Around a public write entry point: the writer's xml::error as a bind::error (path "").
 [[noreturn]] void rethrow_as_write_error();
+/// Whether the write running on this thread checks facets (write_options::validate_facets in
+/// the innermost write_scope).
+bool validating_writes() noexcept;
+/// Field `f`'s facets (has_facets) checked on `text`, its value as written: a violation throws
+/// errc::facet_violation, named by f's element where `in_element` (else the caller names the
+/// attribute or the text's element).
+void check_written_facets(const field_match& f, std::string_view text, bool in_element);
+/// Where validating_writes(): the facets of the fields of table-bound `obj` (its view `vt`)
+/// checked on the texts their write routines make, written aside first (a violation throws as
+/// check_written_facets, the path naming the field, its item, or its attribute).
+void check_table_on_write(const complex_vt& vt, const void* obj);
 
 }  // namespace detail
 }  // namespace lather::bind

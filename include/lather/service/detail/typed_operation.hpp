@@ -88,7 +88,7 @@ inline xml::writer& start_literal(exchange& x, const operation_entry& op) {
 template <class Resp>
 xml::writer& begin_literal(exchange& x, const operation_entry& op, const Resp& head) {
   xml::writer& w = start_literal(x, op);
-  bind::write_content(w, head);
+  bind::write_content(w, head, x.write_options());
   return w;
 }
 
