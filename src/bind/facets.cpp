@@ -732,6 +732,9 @@ bool value_length(std::string_view v, facet_value kind, std::uint64_t& n) {
       n = (chars + pad) / 4 * 3 - pad;
       return (chars + pad) % 4 == 0;
     }
+    case facet_value::list:  // collapsed: items are separated by one space
+      n = v.empty() ? 0 : static_cast<std::uint64_t>(std::count(v.begin(), v.end(), ' ')) + 1;
+      return true;
     default:
       return false;
   }
@@ -845,7 +848,9 @@ std::string facet_violation(std::string_view text, const facets& f) {
   if (std::uint64_t n = 0;
       std::any_of(std::begin(length_facets), std::end(length_facets), present) &&
       value_length(v, f.value, n)) {
-    const char* unit = f.value == facet_value::string ? " characters" : " octets";
+    const char* unit = f.value == facet_value::string ? " characters"
+                       : f.value == facet_value::list ? " items"
+                                                      : " octets";
     for (const facet_limit<std::uint32_t>& c : length_facets)
       if (present(c) && beyond(c, n))
         return violation(v, c.name, std::to_string(f.*c.limit), std::to_string(n) + unit);
@@ -880,6 +885,17 @@ std::string facet_violation(std::string_view text, const facets& f) {
   }
   for (const pattern& p : f.patterns)
     if (p.match(v) == 0) return violation(v, "pattern", p.text());
+  if (f.value == facet_value::list && f.items != nullptr) {
+    // An item holds no whitespace: its own check leaves `storage`, which `v` may be, alone.
+    std::size_t k = 0;
+    for (std::size_t at = 0; at < v.size();) {
+      const std::size_t end = std::min(v.find(' ', at), v.size());
+      ++k;
+      if (std::string why = facet_violation(v.substr(at, end - at), *f.items); !why.empty())
+        return "item " + std::to_string(k) + ": " + why;
+      at = end + 1;
+    }
+  }
   return {};
 }
 

@@ -603,7 +603,9 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
   x.nillable = f.nillable;
   x.required = f.required;
   if (f.has_default) x.default_text = std::string(f.default_value);
-  x.constraints = f.constraints;
+  // A list's facets are checked, not described (its items' would need a list type of their own).
+  if (f.constraints && f.constraints->value != bind::facet_value::list)
+    x.constraints = f.constraints;
   switch (f.kind) {
     case bind::field_kind::attribute:
       x.what = xsd_field::kind::attribute;

@@ -604,14 +604,16 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
                                   std::map<std::string, std::string>& facets,
                                   std::string& definitions) const {
   // A field's facets: a constant of the file, one per distinct set.
-  auto facets_name = [&](const facet_plan& p) {
+  auto facets_name = [&](const facet_plan& p, auto& self) -> std::string {
+    // A list's items' facets: a constant of their own, defined first.
+    const std::string items = p.items ? self(*p.items, self) : "";
     auto array = [](const std::vector<std::string>& items) {
       std::string a;
       for (const std::string& x : items) a += (a.empty() ? "" : ", ") + quote(x);
       return a;
     };
     std::string key = p.fields + "\n" + array(p.enumeration) + "\n" + array(p.patterns) + "\n" +
-                      (p.default_value ? quote(*p.default_value) : "");
+                      (p.default_value ? quote(*p.default_value) : "") + "\n" + items;
     auto [it, added] =
         facets.emplace(std::move(key), "facets_" + std::to_string(facets.size() + 1));
     if (!added) return it->second;
@@ -629,6 +631,7 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
       field(".patterns = " + name + "_patterns");
     }
     if (p.default_value) field(".default_value = " + quote(*p.default_value));
+    if (!items.empty()) field(".items = &" + items);
     definitions += "constexpr lather::bind::facets " + name + "{" + init + "};\n";
     return name;
   };
@@ -669,7 +672,7 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
         }
       }
       list += f.modifiers + inherited;
-      if (!f.facets.empty()) list += ".facets(" + facets_name(f.facets) + ")";
+      if (!f.facets.empty()) list += ".facets(" + facets_name(f.facets, facets_name) + ")";
     }
   }
   if (extension)

@@ -287,13 +287,29 @@ facet_plan generator::facets_of(const type* t, const facets* own, const std::str
   };
   const auto* x = static_cast<const simple_type*>(t);
   if (own) merge(*own, x->anonymous() ? "the simple content" : x->name.str());
+  // A list: its steps' facets (lengths count items), then its items' own (an item type mapped
+  // to an enumeration, whose list the binding reads as enumerators, gets none).
+  const simple_type* item = nullptr;
   for (; x && !x->builtin; x = x->base) {
+    if (x->variety == simple_type::variety::list) {
+      merge(x->facets, x->anonymous() ? "an anonymous type" : x->name.str());
+      if (x->base) continue;
+      item = x->item;
+      break;
+    }
     if (x->variety != simple_type::variety::atomic || enum_index_.count(x)) return {};
     merge(x->facets, x->anonymous() ? "an anonymous type" : x->name.str());
   }
-  if (!x) return {};
-  const std::string local = x->name.local;
-  const char* value = facet_value_of(local);
+  if (item) {
+    for (const simple_type* i = item; i; i = i->base)
+      if (enum_index_.count(i)) return {};
+    facet_plan items = facets_of(item, nullptr, field + " (an item)");
+    if (!items.empty()) p.items = std::make_shared<const facet_plan>(std::move(items));
+  } else if (!x) {
+    return {};
+  }
+  const std::string local = item ? "" : x->name.local;
+  const char* value = item ? "list" : facet_value_of(local);
   std::string f;
   auto add = [&](const char* name, const std::string& v) {
     f += (f.empty() ? "." : ", .") + std::string(name) + " = " + v;
@@ -314,7 +330,7 @@ facet_plan generator::facets_of(const type* t, const facets* own, const std::str
   text("min_exclusive", min_ex);
   text("max_exclusive", max_ex);
   if (enumeration) p.enumeration = *enumeration;
-  if (f.empty() && p.enumeration.empty() && p.patterns.empty()) return {};
+  if (f.empty() && p.enumeration.empty() && p.patterns.empty() && !p.items) return {};
   // whiteSpace: the nearest facet's, else the built-in's (string preserves, normalizedString
   // replaces, the rest collapse); it applies to strings only (the others always collapse).
   const std::string rule = space && (*space == "replace" || *space == "collapse") ? *space

@@ -32,7 +32,11 @@ struct facet_plan {
   std::string fields;  ///< the designated initializers before .enumeration ("" if none)
   std::vector<std::string> enumeration, patterns;
   std::optional<std::string> default_value;
-  bool empty() const noexcept { return fields.empty() && enumeration.empty() && patterns.empty(); }
+  /// A list: its items' facets (.items), if their type has some.
+  std::shared_ptr<const facet_plan> items;
+  bool empty() const noexcept {
+    return fields.empty() && enumeration.empty() && patterns.empty() && !items;
+  }
 };
 
 struct field_plan {

@@ -245,6 +245,13 @@ TEST(bind_facets, checks_the_text_after_its_white_space_rule) {
       .value = lb::facet_value::other, .min_inclusive = "2000-01-01", .patterns = dates};
   EXPECT_EQ(lb::facet_violation("1999-01-01", date), "");
   EXPECT_NE(lb::facet_violation("1999-1-01", date), "");
+  // A list: lengths count items, each item is checked against its own facets.
+  const lb::facets pair{.length = 2};
+  const lb::facets list{.value = lb::facet_value::list, .max_length = 2, .items = &pair};
+  EXPECT_EQ(lb::facet_violation(" ab\n cd ", list), "");
+  EXPECT_EQ(lb::facet_violation("", list), "");
+  EXPECT_EQ(lb::facet_violation("ab cd ef", list), "\"ab cd ef\" violates maxLength 2 (3 items)");
+  EXPECT_EQ(lb::facet_violation("ab  c", list), "item 2: \"c\" violates length 2 (1 characters)");
 }
 
 TEST(bind_facets, patterns_are_xsd_regular_expressions) {

@@ -45,6 +45,7 @@ facetsgen::Order valid_order() {
   o.level = 5;                   // written whether or not it is the default
   o.ref = "R-01";
   o.total = facetsgen::Positive{lather::xsd::decimal{"0"}, "EUR"};
+  o.codes = lather::xsd::list<std::string>{{"ABC", "DEF"}};
   return o;
 }
 
@@ -105,6 +106,10 @@ TEST(GeneratedFacets, AServiceWithValidationOnAnswersAClientFault) {
        "/Order/total: \"-1\" violates minInclusive 0"},
       {[](facetsgen::Order& o) { o.total->currency = "EU"; },
        "/Order/total/@currency: \"EU\" violates length 3 (2 characters)"},
+      {[](facetsgen::Order& o) { o.codes->items.assign(4, "ABC"); },
+       "/Order/codes: \"ABC ABC ABC ABC\" violates maxLength 3 (4 items)"},
+      {[](facetsgen::Order& o) { o.codes->items[1] = "AB"; },
+       "/Order/codes: item 2: \"AB\" violates length 3 (2 characters)"},
   };
   for (const bad& b : cases) {
     facetsgen::Order o = valid_order();
@@ -234,6 +239,7 @@ TEST(GeneratedFacets, ServedWsdlDescribesTheFacets) {
       {"greek", "base=string"},  // its pattern is left out, as on read
       {"level", "minInclusive=1 maxInclusive=100 base=int"},
       {"@ref", "pattern=R-\\d{2} base=string"},
+      {"codes", "base=string"},  // a list's facets are checked, not described
   };
   EXPECT_EQ(got, want);
 }

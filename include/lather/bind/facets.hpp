@@ -33,6 +33,8 @@ enum class facet_value : std::uint8_t {
   decimal,        ///< decimal and the integer types: bounds, digits, enumerations as numbers
   floating,       ///< float and double: bounds and enumerations as doubles
   other,          ///< dates, times, durations, boolean: patterns and enumerations (as text) only
+  list,           ///< an xsd:list: lengths in items; patterns and enumerations on the whole text;
+                  ///< each item checked against facets::items
 };
 
 /// The XSD whiteSpace rule applied to the text before it is checked.
@@ -89,6 +91,8 @@ struct facets {
   /// The field's default value, where it has one: the field keeps the facets where it would
   /// keep its default.
   std::string_view default_value{};
+  /// facet_value::list: the facets of each item (nullptr if its type has none).
+  const facets* items = nullptr;
 };
 
 /// A facet that one number (a count: a length in the value's unit, digits) or one bound states,
