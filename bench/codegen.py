@@ -27,11 +27,13 @@ and the objects linked into one program (`g++ -pie -Wl,--unresolved-symbols=igno
 duplicates across files merged, the tool's runtime library not linked for either tool), as its
 text + data and its bytes once stripped.
 
-Results: --json (default bench/results/codegen.json) keeps one entry per contract and tool,
-replaced by each run that measures it (with its date, commit, command and load average), so
-`--tools lather` reruns lather alone beside the gSOAP figures kept from an earlier run;
---results FILE (bench/RESULTS.md) rewrites the table between the codegen markers from that
-JSON. The table is printed either way. Each entry records the commit it started from (both,
+Results: bench/results/codegen.json keeps one entry per contract and tool, replaced by each
+run that measures it (with its date, commit, command and load average), so `--tools lather`
+reruns lather alone beside the gSOAP figures kept from an earlier run. A run writes that file
+back only with --results FILE (bench/RESULTS.md), which also rewrites the table between the
+codegen markers from it; otherwise the updated entries go to --work's codegen.json (nowhere
+without --work), so a trial run leaves the recorded figures alone. --json FILE reads and writes
+FILE instead. The table is printed either way. Each entry records the commit it started from (both,
 if the worktree moved while it ran), its 1-minute load average at start and end and the range
 sampled while it ran, and the run (invocation) that measured it: the table names the runs A,
 B, ... and each lather / gSOAP ratio row says whether its two rows are one run's back-to-back
@@ -518,7 +520,8 @@ def main():
         os.environ.get("BUILD_DIR", os.path.join(REPO, "build")), "bin", "lather-wsdl2cpp"))
     p.add_argument("--work", help="keep the generated code and objects here (default: a "
                    "temporary directory, removed)")
-    p.add_argument("--json", default=os.path.join(REPO, "bench", "results", "codegen.json"))
+    p.add_argument("--json", help="the results store to read and write (default: read "
+                   "bench/results/codegen.json; write it with --results, else --work/codegen.json)")
     p.add_argument("--results", help="rewrite the codegen table of this file (bench/RESULTS.md)")
     p.add_argument("--render-only", action="store_true", help="render the JSON, measure nothing")
     args = p.parse_args()
@@ -528,9 +531,15 @@ def main():
             p.error(f"unknown contract {n!r} (known: {', '.join(CONTRACTS)})")
     tools = set(args.tools.split(","))
 
+    recorded = os.path.join(REPO, "bench", "results", "codegen.json")
+    source = args.json or recorded
+    if args.json or args.results:
+        store = source
+    else:
+        store = os.path.join(args.work, "codegen.json") if args.work else None
     results = {}
-    if os.path.exists(args.json):
-        with open(args.json) as f:
+    if os.path.exists(source):
+        with open(source) as f:
             results = json.load(f)
     if not args.render_only:
         work_root = args.work or tempfile.mkdtemp(prefix="lather-codegen-")
@@ -572,10 +581,11 @@ def main():
                     LOAD = None
                 if "pair" in entry and run_key(entry["lather"]) == run_key(entry["gsoap"]):
                     del entry["pair"]  # the rows are a pair again: a newer one
-                os.makedirs(os.path.dirname(args.json), exist_ok=True)
-                with open(args.json, "w") as f:
-                    json.dump(results, f, indent=1, sort_keys=True)
-                    f.write("\n")
+                if store:
+                    os.makedirs(os.path.dirname(store), exist_ok=True)
+                    with open(store, "w") as f:
+                        json.dump(results, f, indent=1, sort_keys=True)
+                        f.write("\n")
         finally:
             if not args.work:
                 shutil.rmtree(work_root, ignore_errors=True)
