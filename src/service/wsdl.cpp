@@ -137,6 +137,7 @@ class wsdl_writer {
           xsd_field one = f;
           one.min = one.max = 1;
           one.nillable = a.nillable;
+          one.list = a.list;
           write_element_particle(schema_ns, a.name, f.ns, a.type, one);
         }
         w_.end_element();
@@ -167,11 +168,11 @@ class wsdl_writer {
       if (f.what != xsd_field::kind::attribute) continue;
       w_.start_element(xs, "attribute");
       w_.attribute("", "name", f.name);
-      if (!f.constraints) w_.attribute("", "type", qname(f.type));
+      if (!anonymous_type(f)) w_.attribute("", "type", qname(f.type));
       if (!f.ns.empty()) w_.attribute("", "form", "qualified");
       if (f.required) w_.attribute("", "use", "required");
       if (!f.default_text.empty()) w_.attribute("", "default", f.default_text);
-      if (f.constraints) write_restriction(f.type, *f.constraints);
+      if (anonymous_type(f)) write_anonymous_type(f.type, f.list, f.constraints);
       w_.end_element();
     }
   }
@@ -184,31 +185,52 @@ class wsdl_writer {
       w_.attribute("", "ref", prefix_of(ns) + ":" + name);
     } else {
       w_.attribute("", "name", name);
-      if (!f.constraints) w_.attribute("", "type", qname(type));
+      if (!anonymous_type(f)) w_.attribute("", "type", qname(type));
       w_.attribute("", "form", ns.empty() ? "unqualified" : "qualified");
       if (f.nillable) w_.attribute("", "nillable", "true");
       if (!f.default_text.empty()) w_.attribute("", "default", f.default_text);
     }
     if (f.min != 1) w_.attribute("", "minOccurs", occurs(f.min));
     if (f.max != 1) w_.attribute("", "maxOccurs", occurs(f.max));
-    if (f.constraints && (ns.empty() || ns == schema_ns)) write_restriction(type, *f.constraints);
+    if (anonymous_type(f) && (ns.empty() || ns == schema_ns))
+      write_anonymous_type(type, f.list, f.constraints);
     w_.end_element();
   }
 
-  /// The anonymous type of a value of `base` with facets `f`: a restriction step per pattern
-  /// (the patterns of lather::bind::facets must each match, where one step's patterns would be
-  /// alternatives), the other facets on the outermost step.
-  void write_restriction(const xsd_ref& base, const bind::facets& f) {
-    write_restriction_step(base, f, f.patterns.empty() ? 0 : f.patterns.size() - 1, true);
+  /// Whether a simple field's type is written in place (write_anonymous_type), not named.
+  static bool anonymous_type(const xsd_field& f) { return f.constraints || f.list; }
+
+  /// The anonymous type of a value of `base`, or of an xsd:list of `base` (`list`), with facets
+  /// `f` (nullptr: none; a list's lengths count items and f->items holds its items' facets): a
+  /// restriction step per pattern (the patterns of lather::bind::facets must each match, where
+  /// one step's patterns would be alternatives), the other facets on the outermost step.
+  void write_anonymous_type(const xsd_ref& base, bool list, const bind::facets* f) {
+    if (!f)
+      write_list(base, nullptr);
+    else
+      write_restriction_step(base, list, *f, f->patterns.empty() ? 0 : f->patterns.size() - 1,
+                             true);
   }
-  void write_restriction_step(const xsd_ref& base, const bind::facets& f, std::size_t step,
-                              bool outermost) {
+  void write_list(const xsd_ref& item, const bind::facets* items) {
+    w_.start_element(xs, "simpleType");
+    w_.start_element(xs, "list");
+    if (items)
+      write_anonymous_type(item, false, items);
+    else
+      w_.attribute("", "itemType", qname(item));
+    w_.end_element();
+    w_.end_element();
+  }
+  void write_restriction_step(const xsd_ref& base, bool list, const bind::facets& f,
+                              std::size_t step, bool outermost) {
     w_.start_element(xs, "simpleType");
     w_.start_element(xs, "restriction");
-    if (step == 0)
-      w_.attribute("", "base", qname(base));
+    if (step != 0)
+      write_restriction_step(base, list, f, step - 1, false);
+    else if (list)
+      write_list(base, f.items);
     else
-      write_restriction_step(base, f, step - 1, false);
+      w_.attribute("", "base", qname(base));
     auto facet = [&](std::string_view name, std::string_view value) {
       w_.start_element(xs, name);
       w_.attribute("", "value", value);
@@ -565,6 +587,9 @@ class wsdl_writer {
 }  // namespace
 
 xsd_ref wsdl_builder::type_of(const bind::type_description& d) {
+  // A list has no name: where a named type is needed (a simple content's base, an RPC part),
+  // its item type stands for it.
+  if (d.kind == bind::type_kind::list) return type_of(d.item());
   xsd_ref id{std::string(d.ns), std::string(d.name)};
   if (d.kind == bind::type_kind::builtin || d.kind == bind::type_kind::any_type) return id;
   auto key = std::pair{id.ns, id.name};
@@ -603,9 +628,7 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
   x.nillable = f.nillable;
   x.required = f.required;
   if (f.has_default) x.default_text = std::string(f.default_value);
-  // A list's facets are checked, not described (its items' would need a list type of their own).
-  if (f.constraints && f.constraints->value != bind::facet_value::list)
-    x.constraints = f.constraints;
+  x.constraints = f.constraints;
   switch (f.kind) {
     case bind::field_kind::attribute:
       x.what = xsd_field::kind::attribute;
@@ -632,9 +655,11 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
       if (t.group)
         x.alternatives.push_back({std::string(a.name), {}, false, fields_of(t)});
       else
-        x.alternatives.push_back({std::string(a.name), type_of(t), a.nillable, {}});
+        x.alternatives.push_back(
+            {std::string(a.name), type_of(t), a.nillable, {}, t.kind == bind::type_kind::list});
     }
   } else if (v.kind != bind::type_kind::any_element) {
+    x.list = v.kind == bind::type_kind::list;
     x.type = type_of(v);
   }
   return x;

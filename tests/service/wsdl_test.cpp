@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,14 @@ struct invalid_id {
   std::int32_t id = 0;
   std::string hint;
 };
+// xsd:list values: the schema must say list, not the item type ("1 2 3" is no xsd:int).
+struct tags_request {
+  lather::xsd::list<std::int32_t> ids;
+  std::optional<lather::xsd::list<std::string>> labels;
+};
+struct tags_response {
+  std::int32_t count = 0;
+};
 
 }  // namespace
 
@@ -52,6 +61,20 @@ struct lather::meta<invalid_id> {
   static constexpr std::string_view ns = perf::types_ns;
   static constexpr auto fields =
       std::tuple{element("id", &invalid_id::id), element("hint", &invalid_id::hint)};
+};
+
+template <>
+struct lather::meta<tags_request> {
+  static constexpr std::string_view name = "tags";
+  static constexpr std::string_view ns = perf::types_ns;
+  static constexpr auto fields =
+      std::tuple{element("ids", &tags_request::ids), attribute("labels", &tags_request::labels)};
+};
+template <>
+struct lather::meta<tags_response> {
+  static constexpr std::string_view name = "tagsResponse";
+  static constexpr std::string_view ns = perf::types_ns;
+  static constexpr auto fields = std::tuple{element("count", &tags_response::count)};
 };
 
 namespace {
@@ -85,6 +108,9 @@ class wsdl_fixture : public ::testing::Test {
           return lookup_response{"item" + std::to_string(in.id)};
         },
         lookup);
+    perf_.operation("tags", [](const tags_request& in) {
+      return tags_response{static_cast<std::int32_t>(in.ids.items.size())};
+    });
     srv_.mount("/perf", perf_);
     srv_.start();
     url_ = "http://127.0.0.1:" + std::to_string(srv_.port()) + "/perf";
@@ -121,7 +147,7 @@ TEST_F(wsdl_fixture, WsdlIsWellFormedAndNamesEveryOperationAndTheAddress) {
     if (r.local_name() == "address")
       if (auto* a = r.find_attribute("", "location")) address = a->value == url_;
   }
-  EXPECT_EQ(operations, 3 + 3 * 2);  // portType + SOAP 1.1 and 1.2 bindings
+  EXPECT_EQ(operations, 4 + 4 * 2);  // portType + SOAP 1.1 and 1.2 bindings
   EXPECT_TRUE(address);
 }
 
@@ -242,6 +268,17 @@ etree.ElementTree(schema).write(sys.argv[2], xml_declaration=True, encoding='utf
   auto v = run({"/usr/bin/xmllint", "--noout", "--schema", (dir_ / "perf.xsd").string(),
                 (dir_ / "request.xml").string()});
   EXPECT_EQ(v.exit, 0) << v.out;
+
+  // xsd:list values, as element text and as an attribute.
+  xml::output lists;
+  xml::writer lw{lists};
+  bind::write(lw, perf::types_ns, "tags",
+              tags_request{{{1, -2, 3}}, lather::xsd::list<std::string>{{"red", "blue"}}});
+  lw.end_document();
+  std::ofstream(dir_ / "tags.xml") << lists.view();
+  auto l = run({"/usr/bin/xmllint", "--noout", "--schema", (dir_ / "perf.xsd").string(),
+                (dir_ / "tags.xml").string()});
+  EXPECT_EQ(l.exit, 0) << l.out << lists.view();
 
   // The detail entry of a declared fault, exactly as the server wrote it.
   http::client c{url_};

@@ -185,10 +185,13 @@ TEST(GeneratedFacets, WritesAreCheckedWhenOn) {
 }
 
 /// The facets of `t` and of the restrictions it derives from, as text: "maxLength=8
-/// pattern=[a-z]+ ..." (each step's, from the outermost), then "base=" its built-in.
+/// pattern=[a-z]+ ..." (each step's, from the outermost), then "base=" its built-in, or
+/// "list(...)" its item type's.
 std::string facets_of(const lather::wsdl::simple_type* t) {
   std::string out;
   for (; t && !t->builtin; t = t->base) {
+    if (t->variety == lather::wsdl::simple_type::variety::list && !t->base)
+      return out + "list(" + facets_of(t->item) + ")";
     const lather::wsdl::facets& f = t->facets;
     auto n = [&](const char* name, const std::optional<std::uint64_t>& v) {
       if (v) out += std::string(name) + "=" + std::to_string(*v) + " ";
@@ -239,7 +242,8 @@ TEST(GeneratedFacets, ServedWsdlDescribesTheFacets) {
       {"greek", "base=string"},  // its pattern is left out, as on read
       {"level", "minInclusive=1 maxInclusive=100 base=int"},
       {"@ref", "pattern=R-\\d{2} base=string"},
-      {"codes", "base=string"},  // a list's facets are checked, not described
+      // A list: lengths in items, each item a Code.
+      {"codes", "minLength=1 maxLength=3 list(length=3 pattern=[A-Z]{3} base=string)"},
   };
   EXPECT_EQ(got, want);
 }

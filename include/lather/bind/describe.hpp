@@ -30,6 +30,7 @@ enum class type_kind : std::uint8_t {
   any_type,        ///< xsd:anyType
   choice,          ///< not a type: see field_description::alternatives
   any_element,     ///< not a type: xsd:any wildcard content
+  list,            ///< an xsd:list (lather::xsd::list<T>) of type_description::item's values
 };
 
 struct type_description;
@@ -74,6 +75,8 @@ struct type_description {
   /// An inline model group (meta<T>::group): its fields stand, as a nested xsd:sequence,
   /// where a field or a choice alternative of the type is; no element has it as its type.
   bool group = false;
+  /// type_kind::list: describe<T> of the item type (no name of its own: described inline).
+  describe_fn item = nullptr;
 };
 
 template <class T>
@@ -166,6 +169,12 @@ template <class T>
 requires(is_variant<T>::value || std::is_same_v<T, any_element>) struct description_of<T> {
   static constexpr type_description value = {{}, {},      kind_of<T>(), false, form::unset,
                                              {}, nullptr, {},           {},    false};
+};
+
+template <class T>
+struct description_of<xsd::list<T>> {
+  static constexpr type_description value = {
+      {}, {}, type_kind::list, false, form::unset, {}, nullptr, {}, {}, false, false, &describe<T>};
 };
 
 /// The lexical values of enumeration T, in meta<T>::values' order.

@@ -36,6 +36,7 @@ struct xsd_alternative {
   xsd_ref type;
   bool nillable = false;
   std::vector<xsd_field> group;  ///< an inline group: its particles (name and type unused)
+  bool list = false;             ///< an xsd:list of `type` (xsd_field::list)
 };
 
 /// One particle or attribute of a complex type (or one part of an RPC message).
@@ -58,6 +59,9 @@ struct xsd_field {
   /// A simple element's or attribute's facets (bind::field_description::constraints): its
   /// type is then an anonymous restriction of `type`. nullptr where none.
   const bind::facets* constraints = nullptr;
+  /// The value is an xsd:list of `type` (lather::xsd::list): an element's or attribute's type
+  /// is then an anonymous `<xs:list>` (restricted by `constraints`, lengths in items).
+  bool list = false;
 };
 
 struct xsd_type_def {
