@@ -72,6 +72,14 @@ class cursor {
     count = pos_ - begin;
     return count > 0;
   }
+  /// One to n digits.
+  bool upto(unsigned n, unsigned& out) noexcept {
+    const std::size_t begin = pos_;
+    out = 0;
+    while (pos_ < text_.size() && pos_ - begin < n && is_digit(text_[pos_]))
+      out = out * 10 + static_cast<unsigned>(text_[pos_++] - '0');
+    return pos_ > begin;
+  }
   /// One or more digits as a view.
   std::string_view digit_run() noexcept {
     const std::size_t begin = pos_;
@@ -111,17 +119,21 @@ errc parse_date_part(cursor& c, date_time_fields& f) noexcept {
   return errc::ok;
 }
 
+// An optional ".digits" (at least one), trailing zeros dropped; false if malformed.
+bool fraction_digits(cursor& c, std::string_view& out) noexcept {
+  out = {};
+  if (c.eat('.') && (out = c.digit_run()).empty()) return false;
+  out = strip_trailing_zeros(out);
+  return true;
+}
+
 // hh:mm:ss(.s+)?; hour 24 allowed only as 24:00:00 (reported through `end_of_day`).
 errc parse_time_part(cursor& c, date_time_fields& f, bool& end_of_day) noexcept {
   unsigned h = 0, m = 0, s = 0;
   if (!c.fixed(2, h) || !c.eat(':') || !c.fixed(2, m) || !c.eat(':') || !c.fixed(2, s))
     return errc::invalid_lexical;
   std::string_view fraction;
-  if (c.eat('.')) {
-    fraction = c.digit_run();
-    if (fraction.empty()) return errc::invalid_lexical;
-  }
-  fraction = strip_trailing_zeros(fraction);
+  if (!fraction_digits(c, fraction)) return errc::invalid_lexical;
   end_of_day = h == 24;
   if (m > 59 || s > 59 || h > 24 || (end_of_day && (m != 0 || s != 0 || !fraction.empty())))
     return errc::out_of_range;
@@ -237,6 +249,76 @@ errc parse_fields(std::string_view text, date_time_fields& out) noexcept {
   out.tz_minutes = f.tz_minutes;
   return errc::ok;
 }
+
+// The forms devices send that XSD refuses (read_options::lenient_dates): a space, 't' or '-'
+// between date and time; one-digit hours, minutes and seconds, and minutes or seconds past 59
+// carried into the next unit (a day's 24 hours too); a zone of "+hhmm", "+hh" or "z". What is
+// read is then an ordinary value: written back in the XSD form.
+template <kind K>
+errc parse_lenient_fields(std::string_view text, date_time_fields& out) noexcept {
+  const errc strict = parse_fields<K>(text, out);
+  if (strict == errc::ok || strict == errc::limit_exceeded) return strict;
+  cursor c{detail::trim_xml_space(text)};
+  date_time_fields f;
+  if constexpr (K != kind::time) {
+    if (errc e = parse_date_part(c, f); e != errc::ok) return e;
+  }
+  if constexpr (K == kind::date_time) {
+    if (!c.eat('T') && !c.eat('t') && !c.eat(' ') && !c.eat('-')) return errc::invalid_lexical;
+  }
+  if constexpr (K != kind::date) {
+    unsigned h = 0, m = 0, s = 0;
+    if (!c.upto(2, h) || !c.eat(':') || !c.upto(2, m) || !c.eat(':') || !c.upto(2, s))
+      return errc::invalid_lexical;
+    std::string_view fraction;
+    if (!fraction_digits(c, fraction)) return errc::invalid_lexical;
+    try {
+      f.fraction.assign(fraction);
+    } catch (...) {
+      return errc::limit_exceeded;
+    }
+    const unsigned seconds = h * 3600 + m * 60 + s;
+    f.hour = static_cast<std::uint8_t>(seconds / 3600 % 24);
+    f.minute = static_cast<std::uint8_t>(seconds / 60 % 60);
+    f.second = static_cast<std::uint8_t>(seconds % 60);
+    if constexpr (K == kind::date_time) {
+      for (unsigned d = seconds / 86400; d != 0; --d)
+        if (errc e = next_day(f); e != errc::ok) return e;
+    }
+  }
+  f.tz_minutes.reset();
+  if (c.eat('Z') || c.eat('z')) {
+    f.tz_minutes = 0;
+  } else if (!c.done()) {
+    const char sign = c.peek();
+    if (sign != '+' && sign != '-') return errc::invalid_lexical;
+    c.eat(sign);
+    unsigned h = 0, m = 0;
+    if (!c.fixed(2, h)) return errc::invalid_lexical;
+    const bool colon = c.eat(':');
+    if ((colon || !c.done()) && !c.fixed(2, m)) return errc::invalid_lexical;
+    if (m > 59 || h > 14 || (h == 14 && m != 0)) return errc::out_of_range;
+    const int minutes = static_cast<int>(h * 60 + m);
+    f.tz_minutes = static_cast<std::int16_t>(sign == '-' ? -minutes : minutes);
+  }
+  if (!c.done()) return errc::invalid_lexical;
+  out = std::move(f);
+  return errc::ok;
+}
+
+}  // namespace
+
+errc parse_lenient(std::string_view text, date_time& out) noexcept {
+  return parse_lenient_fields<kind::date_time>(text, out);
+}
+errc parse_lenient(std::string_view text, date& out) noexcept {
+  return parse_lenient_fields<kind::date>(text, out);
+}
+errc parse_lenient(std::string_view text, time& out) noexcept {
+  return parse_lenient_fields<kind::time>(text, out);
+}
+
+namespace {
 
 char* put2(char* p, unsigned v) noexcept {
   p[0] = static_cast<char>('0' + v / 10);

@@ -140,6 +140,36 @@ TEST(XsdDateTime, DateAndTime) {
   EXPECT_EQ(parse_error<xsd::time>("2002-10-10T13:20:00"), errc::invalid_lexical);
 }
 
+// xsd::parse_lenient: XSD's forms as before, and the ones devices send (read_options::
+// lenient_dates), as ordinary values.
+template <class T>
+std::string lenient(std::string_view text) {
+  T v;
+  const errc e = xsd::parse_lenient(text, v);
+  return e == errc::ok ? format(v) : "error " + std::to_string(static_cast<int>(e));
+}
+
+TEST(XsdDateTime, LenientForms) {
+  EXPECT_EQ(lenient<xsd::date_time>("2001-10-26T21:32:52.5+05:30"), "2001-10-26T21:32:52.5+05:30");
+  EXPECT_EQ(lenient<xsd::date_time>("2024-08-17T00:61:16Z"), "2024-08-17T01:01:16Z");
+  EXPECT_EQ(lenient<xsd::date_time>("2010-01-01-00:00:00"), "2010-01-01T00:00:00");
+  EXPECT_EQ(lenient<xsd::date_time>(" 2010-01-01 9:5:7+0200 "), "2010-01-01T09:05:07+02:00");
+  EXPECT_EQ(lenient<xsd::date_time>("2024-12-31T23:59:60-03"), "2025-01-01T00:00:00-03:00");
+  EXPECT_EQ(lenient<xsd::date_time>("2024-12-31T47:00:00"), "2025-01-01T23:00:00");
+  EXPECT_EQ(lenient<xsd::time>("25:00:00.250z"), "01:00:00.25Z");
+  EXPECT_EQ(lenient<xsd::date>("2024-08-17-0130"), "2024-08-17-01:30");
+  const std::string invalid = "error " + std::to_string(static_cast<int>(errc::invalid_lexical));
+  const std::string range = "error " + std::to_string(static_cast<int>(errc::out_of_range));
+  EXPECT_EQ(lenient<xsd::date_time>("2024-02-30T00:00:00"), range);
+  EXPECT_EQ(lenient<xsd::date_time>("2024-01-01T00:00:00+1401"), range);
+  EXPECT_EQ(lenient<xsd::date_time>("2024-01-01T00:00:00+2"), invalid);
+  EXPECT_EQ(lenient<xsd::date_time>("2024-01-01T00:00:00+02:0"), invalid);
+  EXPECT_EQ(lenient<xsd::date_time>("2024-01-01X00:00:00"), invalid);
+  EXPECT_EQ(lenient<xsd::date_time>("2024-01-01T123:00:00"), invalid);
+  EXPECT_EQ(lenient<xsd::date_time>("2024-01-01T00:00:00Zjunk"), invalid);
+  EXPECT_EQ(lenient<xsd::time>("10:00"), invalid);
+}
+
 xsd::date_time dt(std::string_view text) {
   return parse_ok<xsd::date_time>(text);
 }

@@ -62,6 +62,38 @@ errc parse_simple_thunk(std::string_view text, void* out, const xml::reader& r) 
   return xsd_traits<X>::parse(text, *static_cast<X*>(out), r);
 }
 
+/// A date, time or dateTime (xsd::parse_lenient reads it).
+template <class X>
+concept lenient_date = requires(std::string_view text, X& x) {
+  xsd::parse_lenient(text, x);
+};
+
+template <lenient_date X>
+errc parse_lenient_thunk(std::string_view text, void* out, const xml::reader&) {
+  return xsd::parse_lenient(text, *static_cast<X*>(out));
+}
+
+/// How read_simple parses a simple X: leniently where read_options::lenient_dates allows.
+template <class X>
+parse_fn simple_parser(const read_ctx& c) noexcept {
+  if constexpr (lenient_date<X>) {
+    if (c.opts.lenient_dates) return &parse_lenient_thunk<X>;
+  }
+  (void)c;
+  return &parse_simple_thunk<X>;
+}
+
+/// `e`, the strict parse's error for `text`; for a date, time or dateTime where
+/// read_options::lenient_dates is on, the result of reading `text` again leniently.
+template <class X>
+errc reread_lenient(const read_ctx& c, std::string_view text, X& x, errc e) noexcept {
+  if constexpr (lenient_date<X>) {
+    if (c.opts.lenient_dates) return xsd::parse_lenient(text, x);
+  }
+  (void)c, (void)text, (void)x;
+  return e;
+}
+
 inline std::string_view trim_space(std::string_view s) noexcept {
   return xsd::detail::trim_xml_space(s);
 }
@@ -127,7 +159,7 @@ bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
   } else if constexpr (simple_type<X>) {
     if (const xml::attribute* t = scan_xsi(c.r).type)
       if (!check_xsi_simple(c, *t, xsd_namespace, xsd_traits<X>::type_name)) return false;
-    return read_simple(c, &parse_simple_thunk<X>, &x, xsd_traits<X>::type_name, fm);
+    return read_simple(c, simple_parser<X>(c), &x, xsd_traits<X>::type_name, fm);
   } else if constexpr (enum_type<X>) {
     if (const xml::attribute* t = scan_xsi(c.r).type)
       if (!check_xsi_simple(c, *t, meta<X>::ns, meta<X>::name)) return false;
@@ -372,7 +404,7 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt, con
     if constexpr (enum_type<M>)
       return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, fm);
     else
-      return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, fm);
+      return read_simple(c, simple_parser<M>(c), &m, xsd_traits<M>::type_name, fm);
   } else if constexpr (S::is_optional || nullable_pointer<M>) {
     if (const int nil = is_variant<Slot>::value ? 0 : nil_state(c)) {
       if (nil < 0) return false;
@@ -480,6 +512,8 @@ bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match&) {
     if (e != errc::ok) return fail_simple(c, e, text, meta<X>::name);
   } else {
     e = xsd_traits<X>::parse(text, *x, c.r);
+    if (e != errc::ok) [[unlikely]]
+      e = reread_lenient(c, text, *x, e);
     if (e != errc::ok) return fail_simple(c, e, text, xsd_traits<X>::type_name);
   }
   if constexpr (is_bool_vector<M>) store_item(m, occ, item);
@@ -508,6 +542,8 @@ bool read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_matc
     if (e != errc::ok) return fail_enum(c, text, meta<X>::name);
   } else {
     e = xsd_traits<X>::parse(text, x, c.r);
+    if (e != errc::ok) [[unlikely]]
+      e = reread_lenient(c, text, x, e);
     if (e != errc::ok) return fail_value(c, e, text, xsd_traits<X>::type_name);
   }
   if constexpr (f.constraints != nullptr)

@@ -229,7 +229,7 @@ bool read_text(read_ctx& c, M& m, const field_match& f) {
   if constexpr (enum_type<M>)
     return read_enum_simple(c, enum_codec_ref<M>(), &m, &f);
   else if constexpr (simple_type<M>)
-    return read_simple(c, &parse_simple_thunk<M>, &m, xsd_traits<M>::type_name, &f);
+    return read_simple(c, simple_parser<M>(c), &m, xsd_traits<M>::type_name, &f);
   else
     return fail(c, errc::xml_error, "a text field of a complex type");
 }
@@ -437,6 +437,8 @@ bool codec<M, Unit>::read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const 
       if (e != errc::ok) return fail_simple(c, e, text, meta<X>::name);
     } else {
       e = xsd_traits<X>::parse(text, *x, c.r);
+      if (e != errc::ok) [[unlikely]]
+        e = reread_lenient(c, text, *x, e);
       if (e != errc::ok) return fail_simple(c, e, text, xsd_traits<X>::type_name);
     }
     if constexpr (is_bool_vector<M>) store_item(m, occ, item);
@@ -468,9 +470,11 @@ bool codec<M, Unit>::read_attr(read_ctx& c, void* obj, const xml::attribute* a,
       if (parse_enum_value(text, &x, e) != errc::ok) return fail_enum(c, text, e.name);
     } else {
       if (f.has_facets && a) [[unlikely]]  // tested here, where f is at hand anyway
-        return read_attribute_with_facets(c, &parse_simple_thunk<X>, &x, text,
+        return read_attribute_with_facets(c, simple_parser<X>(c), &x, text,
                                           xsd_traits<X>::type_name, f);
-      const errc e = xsd_traits<X>::parse(text, x, c.r);
+      errc e = xsd_traits<X>::parse(text, x, c.r);
+      if (e != errc::ok) [[unlikely]]
+        e = reread_lenient(c, text, x, e);
       if (e != errc::ok) return fail_value(c, e, text, xsd_traits<X>::type_name);
     }
     return true;

@@ -142,6 +142,16 @@ struct time : date_time_fields {};       ///< xsd:time (date fields unused)
 /// ordered only if they differ by more than 14 hours, else unordered (XSD's partial order).
 std::partial_ordering compare_instant(const date_time_fields& a, const date_time_fields& b);
 
+/// Read `text` as XSD does, else in the forms devices send that XSD refuses (the binding uses
+/// it where read_options::lenient_dates is on): a space, `t` or `-` between date and time
+/// (`2010-01-01-00:00:00`); one-digit hours, minutes or seconds; minutes or seconds past 59,
+/// or hours past 23, carried into the next unit (`00:61:16` is `01:01:16`; a dateTime's next
+/// day); a zone of `+hhmm`, `+hh` or `z`. The day must exist and the zone be within 14 hours,
+/// as in XSD. The value read is an ordinary one, written back in the XSD form.
+bind::errc parse_lenient(std::string_view text, date_time& out) noexcept;
+bind::errc parse_lenient(std::string_view text, date& out) noexcept;
+bind::errc parse_lenient(std::string_view text, time& out) noexcept;
+
 /// xsd:duration: sign plus the six fields as written (no normalisation of e.g. 90M).
 struct duration {
   bool negative = false;

@@ -46,6 +46,11 @@ struct read_options {
   /// lather-wsdl2cpp writes for restricted simple types): a value outside them is
   /// errc::facet_violation. Off, the facets cost nothing.
   bool validate_facets = false;
+  /// Read a date, time or dateTime that XSD refuses in the forms devices send (a space or '-'
+  /// for 'T', minutes or seconds past 59 carried, a "+0200" zone: xsd::parse_lenient) instead
+  /// of failing. client_read_options() sets it: one camera clock's quirk should not fail the
+  /// whole response; a service stays strict.
+  bool lenient_dates = false;
 };
 
 /// How a value is written (bind::write, write_content; a client's client_options::write, a
@@ -87,6 +92,7 @@ class write_scope {
 constexpr read_options client_read_options() noexcept {
   read_options o;
   o.keep_unknown_subtypes = true;
+  o.lenient_dates = true;
   return o;
 }
 
