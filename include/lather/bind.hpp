@@ -11,4 +11,5 @@
 #include "lather/bind/polymorphic.hpp"
 #include "lather/bind/table.hpp"
 #include "lather/bind/table_ref.hpp"
+#include "lather/bind/unknown.hpp"
 #include "lather/bind/xsd.hpp"

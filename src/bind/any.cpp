@@ -215,6 +215,7 @@ bool read_unknown_subtype(read_ctx& c, const xml::attribute& type, const complex
     return fail(c, errc::xml_error, "the kept element cannot be read again");
   read_options tolerant = c.opts;
   tolerant.skip_unknown_elements = true;
+  tolerant.count_unknown = nullptr;  // kept: they are in the kept element
   read_ctx inner{r, tolerant};
   inner.depth = c.depth;
   inner.kept_depth = c.kept_depth + 1;
@@ -222,6 +223,66 @@ bool read_unknown_subtype(read_ctx& c, const xml::attribute& type, const complex
   c.segments.insert(c.segments.end(), inner.segments.begin(), inner.segments.end());
   return fail(c, inner.code, std::move(inner.detail));
 }
+
+bool read_unknown_element(read_ctx& c, unknown_elements& m, std::uint32_t occ,
+                          std::uint32_t field) {
+  std::vector<unknown_element>& items = m.elements;
+  if (occ >= items.size()) items.emplace_back();  // occ: the elements read so far
+  unknown_element& e = items[occ];
+  e.field = field;
+  e.xml.clear();
+  // Faithful: the prefixes it received, those of its descendants too.
+  if (!capture_element(c, e.xml, true, true)) return false;
+  if (c.opts.count_unknown != nullptr)
+    c.opts.count_unknown->kept.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void count_skipped(const read_ctx& c) noexcept {
+  if (c.opts.count_unknown != nullptr)
+    c.opts.count_unknown->skipped.fetch_add(1, std::memory_order_relaxed);
+}
+
+void trim_unknown(unknown_elements& m, std::uint32_t count) {
+  if (m.elements.size() > count) m.elements.resize(count);
+}
+
+void write_unknown(xml::writer& w, const unknown_elements& m, std::uint32_t from,
+                   std::uint32_t to) {
+  for (const unknown_element& e : m.elements)
+    if (e.field >= from && e.field <= to) replay_element(w, e.xml, false, {}, {});
+}
+
+namespace {
+unknown_elements& unknown_member(void* obj, const field_match& f) noexcept {
+  return *reinterpret_cast<unknown_elements*>(static_cast<char*>(obj) + f.offset);
+}
+const unknown_elements& unknown_member(const void* obj, const field_match& f) noexcept {
+  return *reinterpret_cast<const unknown_elements*>(static_cast<const char*>(obj) + f.offset);
+}
+bool read_unknown_field(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t field,
+                        const field_match& f) {
+  return read_unknown_element(c, unknown_member(obj, f), occ, field);
+}
+void finalize_unknown_field(void* obj, std::uint32_t count, const field_match& f) {
+  trim_unknown(unknown_member(obj, f), count);
+}
+/// write_table puts the elements among the others (field_match::keeps_unknown); a caller that
+/// writes the field alone writes them all.
+void write_unknown_field(xml::writer& w, const void* obj, const field_match& f,
+                         xml::leaf_namespace&) {
+  write_unknown(w, unknown_member(obj, f), 0, unknown_element::at_end);
+}
+}  // namespace
+
+constinit const field_codec unknown_routines = [] {
+  field_codec r{};
+  r.read_elem = &read_unknown_field;
+  r.finalize = &finalize_unknown_field;
+  r.write = &write_unknown_field;
+  r.type = &describe<unknown_elements>;
+  return r;
+}();
 
 void throw_abstract_type(std::string_view ns, std::string_view name) {
   std::string label = ns == xsd_namespace ? "xsd:" + std::string(name)

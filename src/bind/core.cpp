@@ -139,10 +139,20 @@ std::string type_label(std::string_view ns, std::string_view local) {
   return s;
 }
 
+/// The unknown field of a type (field_kind::unknown), or n where it has none.
+std::uint32_t unknown_field(const field_match* fields, std::uint32_t n) noexcept {
+  for (std::uint32_t j = 0; j < n; ++j)
+    if (fields[j].kind == field_kind::unknown) return j;
+  return n;
+}
+
 /// The general case of matching a child element to a field (read_complex_body handles the
 /// field at the cursor and the next one inline): a later field, a wildcard, maxOccurs and
-/// schema-order errors, skipping unknown elements. On found::yes `k` (and `alt`) name the field.
-enum class found : std::uint8_t { yes, skipped, no };
+/// schema-order errors, skipping unknown elements. On found::yes `k` (and `alt`) name the field;
+/// on found::kept `k` names the type's unknown field, which takes the element: one that no
+/// field declares and no wildcard takes (a wildcard that would skip over a required field
+/// included).
+enum class found : std::uint8_t { yes, skipped, kept, no };
 found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
                  const std::uint32_t* counts, std::uint32_t cursor, std::string_view ns,
                  std::string_view local, std::uint32_t& k, std::uint32_t& alt) {
@@ -189,9 +199,13 @@ found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
         return found::no;
       }
     }
+    if (k = unknown_field(fields, n); k != n) return found::kept;
     if (c.opts.skip_unknown_elements) {
       const xml::token t = c.r.skip_element();
-      if (t == xml::token::end_element) return found::skipped;
+      if (t == xml::token::end_element) {
+        count_skipped(c);
+        return found::skipped;
+      }
       fail_xml(c, t);
       return found::no;
     }
@@ -210,11 +224,35 @@ found find_field(read_ctx& c, const field_match* fields, std::uint32_t n,
   }
   for (std::uint32_t j = cursor; j < k; ++j) {
     if (counts_for_occurs(fields[j]) && counts[j] < fields[j].min_occurs) {
+      if (fields[k].kind == field_kind::any) {  // a wildcard that would skip over it
+        if (const std::uint32_t u = unknown_field(fields, n); u != n) {
+          k = u;
+          return found::kept;
+        }
+      }
       fail_missing(c, fields[j]);
       return found::no;
     }
   }
   return found::yes;
+}
+
+/// The element found::kept named (on its start tag) into the unknown field `k`, before the
+/// field after the cursor's once the cursor's has occurred. Out of the element loop: a type
+/// without an unknown field compiles nothing of it there.
+[[gnu::noinline]] bool keep_unknown(read_ctx& c, const field_match* fields, std::uint32_t n,
+                                    void* obj, std::uint32_t* counts, std::uint32_t cursor,
+                                    std::uint32_t k) {
+  const field_match& f = fields[k];
+  if (counts[k] >= c.opts.max_occurs)
+    return fail(c, errc::limit_exceeded,
+                cat({"more than read_options::max_occurs (", std::to_string(c.opts.max_occurs),
+                     ") unknown elements"}));
+  std::uint32_t before = cursor;
+  if (cursor < n && counts[cursor] != 0 && fields[cursor].kind != field_kind::unknown) ++before;
+  if (!f.routines->read_elem(c, obj, counts[k], before, f)) return false;
+  ++counts[k];
+  return true;
 }
 
 }  // namespace
@@ -576,6 +614,10 @@ namespace {
       const found r = find_field(c, fields, n, counts, cursor, ns, local, k, alt);
       if (r == found::no) return body_step::failed;
       if (r == found::skipped) continue;
+      if (r == found::kept) {
+        if (!keep_unknown(c, fields, n, obj, counts, cursor, k)) return body_step::failed;
+        continue;
+      }
     }
     if (k == stop) {  // the caller reads this element (a sequence read item by item)
       at.field = k;

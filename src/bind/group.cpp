@@ -115,6 +115,7 @@ bool read_group(read_ctx& c, const complex_vt& vt, void* obj) {
       if (c.opts.skip_unknown_elements && !first) {
         const xml::token s = c.r.skip_element();
         if (s != xml::token::end_element) return fail_xml(c, s);
+        count_skipped(c);
         continue;
       }
       if (m != n) return fail_group_missing(c, fields[m]);

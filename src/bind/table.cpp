@@ -28,6 +28,27 @@ bool read_table_value(read_ctx& c, const complex_vt& vt, void* obj) {
   return read_complex_body(c, vt, obj, counts);
 }
 
+namespace {
+/// write_table's children of a type with an unknown field: each kept element just before the
+/// field it came before (unknown_element::field), those after them all at the end.
+[[gnu::noinline]] void write_table_with_unknown(xml::writer& w, const complex_vt& vt,
+                                                const void* obj, xml::leaf_namespace& leaves) {
+  const field_match* u = vt.fields;
+  while (u->kind != field_kind::unknown) ++u;
+  const auto& kept =
+      *reinterpret_cast<const unknown_elements*>(static_cast<const char*>(obj) + u->offset);
+  std::uint32_t from = 0;
+  for (std::uint32_t i = 0; i < vt.field_count; ++i) {
+    const field_match& f = vt.fields[i];
+    if (f.kind == field_kind::attribute || f.kind == field_kind::unknown) continue;
+    if (!kept.empty()) write_unknown(w, kept, from, i);
+    from = i + 1;
+    f.routines->write(w, obj, f, leaves);
+  }
+  if (!kept.empty()) write_unknown(w, kept, from, unknown_element::at_end);
+}
+}  // namespace
+
 void write_table(xml::writer& w, const complex_vt& vt, const void* obj) {
   xml::leaf_namespace leaves{vt.ns};  // the simple children in the type's own namespace
   const field_match* const end = vt.fields + vt.field_count;
@@ -39,6 +60,8 @@ void write_table(xml::writer& w, const complex_vt& vt, const void* obj) {
   if (vt.fields[0].facets_at_or_after && validating_writes()) check_table_on_write(vt, obj);
   for (const field_match* f = vt.fields; f != end && f->attribute_at_or_after; ++f)
     if (f->kind == field_kind::attribute) f->routines->write(w, obj, *f, leaves);
+  if (vt.fields[0].keeps_unknown) [[unlikely]]
+    return write_table_with_unknown(w, vt, obj, leaves);
   for (const field_match* f = vt.fields; f != end; ++f)
     if (f->kind != field_kind::attribute) f->routines->write(w, obj, *f, leaves);
 }

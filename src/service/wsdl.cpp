@@ -605,7 +605,8 @@ xsd_ref wsdl_builder::type_of(const bind::type_description& d) {
   std::optional<xsd_ref> base;
   if (d.base) base = type_of(d.base());
   std::vector<xsd_field> fields;
-  for (const bind::field_description& f : d.fields) fields.push_back(field_of(f));
+  for (const bind::field_description& f : d.fields)
+    if (f.kind != bind::field_kind::unknown) fields.push_back(field_of(f));  // not in the schema
   xsd_type_def& def = types_[key];  // (the calls above may have moved it)
   def.base = std::move(base);
   def.fields = std::move(fields);
@@ -615,7 +616,8 @@ xsd_ref wsdl_builder::type_of(const bind::type_description& d) {
 
 std::vector<xsd_field> wsdl_builder::fields_of(const bind::type_description& d) {
   std::vector<xsd_field> out = d.base ? fields_of(d.base()) : std::vector<xsd_field>{};
-  for (const bind::field_description& f : d.fields) out.push_back(field_of(f));
+  for (const bind::field_description& f : d.fields)
+    if (f.kind != bind::field_kind::unknown) out.push_back(field_of(f));
   return out;
 }
 
@@ -641,6 +643,7 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
       x.default_text = std::string(f.default_value);  // its namespace constraint, if any
       break;
     case bind::field_kind::element:
+    case bind::field_kind::unknown:  // (left out by the callers: not in the schema)
       x.what = xsd_field::kind::element;
       break;
   }

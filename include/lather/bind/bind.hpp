@@ -400,7 +400,9 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt, con
   using M = std::remove_cvref_t<decltype(m)>;
   using S = shape<M>;
   using Slot = slot_type<M>;
-  if constexpr (f.kind == field_kind::text) {
+  if constexpr (f.kind == field_kind::unknown) {
+    return read_unknown_element(c, m, occ, alt);  // alt: the field it comes before
+  } else if constexpr (f.kind == field_kind::text) {
     if constexpr (enum_type<M>)
       return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, fm);
     else
@@ -475,14 +477,15 @@ constexpr bool is_leaf_field() {
   }
 }
 
-/// The first field after I that is not an attribute, or field_count<T>.
+/// The first field after I that is not an attribute (nor the unknown field), or field_count<T>.
 template <class T, std::size_t I>
 constexpr std::uint32_t next_element_index() {
   constexpr auto kinds =
       std::apply([](const auto&... f) { return std::array<field_kind, sizeof...(f)>{f.kind...}; },
                  fields_of<T>);
   std::size_t j = I + 1;
-  while (j < kinds.size() && kinds[j] == field_kind::attribute) ++j;
+  while (j < kinds.size() && (kinds[j] == field_kind::attribute || kinds[j] == field_kind::unknown))
+    ++j;
   return static_cast<std::uint32_t>(j);
 }
 
@@ -556,7 +559,9 @@ bool read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_matc
 template <class T, std::size_t I>
 void finalize_field(T& obj, std::uint32_t count) {
   constexpr auto& f = std::get<I>(fields_of<T>);
-  if constexpr (f.kind == field_kind::element || f.kind == field_kind::any) {
+  if constexpr (f.kind == field_kind::unknown) {
+    trim_unknown(obj.*(f.member), count);
+  } else if constexpr (f.kind == field_kind::element || f.kind == field_kind::any) {
     auto& m = obj.*(f.member);
     using M = std::remove_cvref_t<decltype(m)>;
     using S = shape<M>;
@@ -1027,13 +1032,43 @@ void write_child(xml::writer& w, const T& obj, xml::leaf_namespace& leaves) {
   }
 }
 
-/// The attributes of `x` (with `Attributes`) and its children from field From up to field To.
+/// The index of T's unknown field (lather::unknown), or field_count<T>.
+template <class T>
+inline constexpr std::size_t unknown_index = [] {
+  std::size_t found = field_count<T>, i = 0;
+  visit_fields<T>([&](const auto& f) {
+    if (f.kind == field_kind::unknown && found == field_count<T>) found = i;
+    ++i;
+  });
+  return found;
+}();
+
+/// Before child field I of T: the unknown elements that came before it (from field `from` on).
+template <class T, std::size_t I>
+void write_unknown_before(xml::writer& w, const unknown_elements& kept, std::uint32_t& from) {
+  constexpr field_kind kind = std::get<I>(fields_of<T>).kind;
+  if constexpr (kind != field_kind::attribute && kind != field_kind::unknown) {
+    if (!kept.empty()) write_unknown(w, kept, from, I);
+    from = I + 1;
+  }
+}
+
+/// The attributes of `x` (with `Attributes`) and its children from field From up to field To;
+/// its unknown elements among them (those before field To: struct_writer writes the rest).
 template <class T, bool Attributes, std::size_t From, std::size_t To>
 [[gnu::always_inline]] inline void write_fields(xml::writer& w, const T& x) {
   xml::leaf_namespace leaves{meta<T>::ns};  // the simple children in T's own namespace
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     if constexpr (Attributes) (write_attr<T, I>(w, x), ...);
-    (write_child<T, I>(w, x, leaves), ...);
+    if constexpr (unknown_index<T> == field_count<T>) {
+      (write_child<T, I>(w, x, leaves), ...);
+    } else {
+      const unknown_elements& kept = x.*(std::get<unknown_index<T>>(fields_of<T>).member);
+      std::uint32_t from = From;
+      ((write_unknown_before<T, I>(w, kept, from), write_child<T, I>(w, x, leaves)), ...);
+      if (!kept.empty())
+        write_unknown(w, kept, from, To == field_count<T> ? unknown_element::at_end : To);
+    }
   }
   (make_index_range<From, To>{});
 }

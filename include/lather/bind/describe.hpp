@@ -29,7 +29,7 @@ enum class type_kind : std::uint8_t {
   simple_content,  ///< attributes plus a text value (xsd:simpleContent)
   any_type,        ///< xsd:anyType
   choice,          ///< not a type: see field_description::alternatives
-  any_element,     ///< not a type: xsd:any wildcard content
+  any_element,     ///< not a type: xsd:any wildcard content (and an unknown field's)
   list,            ///< an xsd:list (lather::xsd::list<T>) of type_description::item's values
 };
 
@@ -92,7 +92,7 @@ constexpr type_kind kind_of() {
     return type_kind::enumeration;
   else if constexpr (std::is_same_v<T, any_type>)
     return type_kind::any_type;
-  else if constexpr (std::is_same_v<T, any_element>)
+  else if constexpr (std::is_same_v<T, any_element> || std::is_same_v<T, unknown_elements>)
     return type_kind::any_element;
   else if constexpr (is_variant<T>::value)
     return type_kind::choice;
@@ -166,7 +166,8 @@ struct description_of {
 };
 
 template <class T>
-requires(is_variant<T>::value || std::is_same_v<T, any_element>) struct description_of<T> {
+requires(is_variant<T>::value || std::is_same_v<T, any_element> ||
+         std::is_same_v<T, unknown_elements>) struct description_of<T> {
   static constexpr type_description value = {{}, {},      kind_of<T>(), false, form::unset,
                                              {}, nullptr, {},           {},    false};
 };

@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "lather/bind/facets.hpp"
+#include "lather/bind/unknown.hpp"
 #include "lather/bind/xsd.hpp"
 #include "lather/xml/name.hpp"
 
@@ -96,6 +97,9 @@ enum class field_kind : std::uint8_t {
   attribute,  ///< an attribute of the type's element
   text,       ///< the text value of a simple-content type (xsd:simpleContent)
   any,        ///< xsd:any: foreign child elements kept as raw XML (any_element)
+  /// Not in the schema: the child elements no other field takes, kept (unknown_elements,
+  /// lather/bind/unknown.hpp).
+  unknown,
 };
 
 /// How values of a type go on the wire (meta<T>::encoding, optional).
@@ -471,6 +475,17 @@ constexpr bind::field<Owner, Member> any(Member Owner::*m) {
   static_assert(std::is_same_v<typename S::value_type, bind::any_element>,
                 "lather::any() needs an any_element member (or optional/vector of it)");
   return {m, {}, bind::field_kind::any, S::min, S::max};
+}
+
+/// The child elements no other field of the type takes, kept in an unknown_elements member
+/// and written back (lather/bind/unknown.hpp): not part of the schema. One per type.
+template <class Owner, class Member>
+constexpr bind::field<Owner, Member> unknown(Member Owner::*m) {
+  static_assert(std::is_same_v<Member, bind::unknown_elements>,
+                "lather::unknown() needs an unknown_elements member");
+  bind::field<Owner, Member> f{m, {}, bind::field_kind::unknown, 0, bind::unbounded};
+  f.has_ns = true;  // none: its elements are in any namespace
+  return f;
 }
 
 /// xsd:choice over a std::variant member (or optional/vector of one): one element name per

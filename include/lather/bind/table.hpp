@@ -99,18 +99,21 @@ void finalize_table(const complex_vt& vt, void* obj, const std::uint32_t* counts
 /// extend_table at run time.
 constexpr void link_fields(field_match* fields, std::uint32_t n) noexcept {
   std::uint32_t next = n;
-  bool attribute = false, facets = false;
+  bool attribute = false, facets = false, unknown = false;
   for (std::uint32_t i = n; i-- > 0;) {
     field_match& f = fields[i];
     f.next_element = next;
-    if (f.kind != field_kind::attribute) next = i;
+    if (f.kind != field_kind::attribute && f.kind != field_kind::unknown) next = i;
     attribute = attribute || f.kind == field_kind::attribute;
     f.attribute_at_or_after = attribute;
     facets = facets || f.has_facets;
     f.facets_at_or_after = facets;
+    unknown = unknown || f.kind == field_kind::unknown;
   }
-  // write_table's one test for the usual type (no attributes, no facets) is of this flag.
-  if (n != 0 && facets) fields[0].attribute_at_or_after = true;
+  // write_table's one test for the usual type (no attributes, no facets, no unknown field) is
+  // of this flag.
+  if (n != 0 && (facets || unknown)) fields[0].attribute_at_or_after = true;
+  if (n != 0) fields[0].keeps_unknown = unknown;
 }
 /// What describe<T>() of a table-bound T says beyond its view (LATHER_BIND_TABLE_DESCRIBE_):
 /// one small constant per type, its pointers null for most.
@@ -951,6 +954,21 @@ template <class M, class Unit = void>
 consteval field any(std::string_view owner_ns, std::size_t offset) {
   static_assert(std::is_same_v<slot_type<M>, any_element>, "any() needs any_element members");
   return detail::make<M, field_kind::any, Unit>(owner_ns, {}, offset);
+}
+/// The child elements no other field takes, kept in the unknown_elements member at `offset`
+/// (lather::unknown, lather/bind/unknown.hpp): not part of the schema. Read and written by the
+/// library (no codec of the file's).
+consteval field unknown(std::string_view owner_ns, std::size_t offset) {
+  field f{};
+  f.owner_ns = owner_ns;
+  f.has_ns = true;  // none: its elements are in any namespace
+  f.m.kind = field_kind::unknown;
+  f.m.min_occurs = 0;
+  f.m.max_occurs = unbounded;
+  f.m.offset = static_cast<std::uint32_t>(offset);
+  f.m.routines = &bind::detail::unknown_routines;
+  f.repeated = true;
+  return f;
 }
 /// xsd:choice over a std::variant member, or an optional or vector of one (lather::choice).
 template <class M, class Unit = void, std::size_t N>

@@ -17,6 +17,7 @@
 #include "lather/bind/error.hpp"
 #include "lather/bind/facets.hpp"
 #include "lather/bind/meta.hpp"
+#include "lather/bind/unknown.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 
@@ -25,7 +26,8 @@ namespace lather::bind {
 /// How read() treats input the schema does not allow.
 struct read_options {
   /// Skip child elements the type does not declare instead of failing (attributes the type
-  /// does not declare are always ignored).
+  /// does not declare are always ignored). A type with an unknown_elements member keeps them
+  /// whatever this says (lather/bind/unknown.hpp).
   bool skip_unknown_elements = false;
   /// An element whose declared type is abstract (meta<T>::abstract) and that carries no
   /// xsi:type is an error, as XSD has it; true reads it as the declared type (for a client
@@ -51,6 +53,10 @@ struct read_options {
   /// of failing. client_read_options() sets it: one camera clock's quirk should not fail the
   /// whole response; a service stays strict.
   bool lenient_dates = false;
+  /// Where not null, counts the child elements no field declares that reads with these options
+  /// meet: kept (an unknown_elements member) or skipped (skip_unknown_elements). Nothing
+  /// counted costs nothing: the counts are taken where such an element is met.
+  unknown_counts* count_unknown = nullptr;
 };
 
 /// How a value is written (bind::write, write_content; a client's client_options::write, a
@@ -223,6 +229,9 @@ struct field_match {
   /// xsd:any: `default_value` is the wildcard's namespace="..." (anything but ##any), checked
   /// on read (wildcard_allows); ##targetNamespace and ##other are relative to `ns`.
   bool wildcard_namespaces : 1 = false;
+  /// Tables: on the first field, the type has an unknown field (field_kind::unknown), whose
+  /// elements write_table puts back among the others (attribute_at_or_after set with it).
+  bool keeps_unknown : 1 = false;
 
   constexpr std::string_view name() const noexcept { return write_name.text(); }
   /// The XSD default of the value ("" if it has none).
@@ -495,6 +504,21 @@ void replay_element(xml::writer& w, std::string_view xml, bool rename, std::stri
 /// An unknown_subtype's element as it was received, named {ns}local, with its xsi:type.
 void write_unknown_subtype(xml::writer& w, std::string_view ns, std::string_view local,
                            const retained_subtype& kept);
+
+// ---- unknown elements (src/bind/any.cpp) ----
+
+/// The element on its start tag (through its end tag) kept as occurrence `occ` of `m` (its
+/// string reused), before field `field` (unknown_element::field); counted as kept.
+bool read_unknown_element(read_ctx& c, unknown_elements& m, std::uint32_t occ, std::uint32_t field);
+/// Counted as skipped (read_options::count_unknown), where an unknown element is skipped.
+void count_skipped(const read_ctx& c) noexcept;
+/// finalize of an unknown field: the `count` elements read kept, the rest dropped.
+void trim_unknown(unknown_elements& m, std::uint32_t count);
+/// The elements of `m` whose field is in [from, to], in their order (to: unknown_element::at_end
+/// for all the rest).
+void write_unknown(xml::writer& w, const unknown_elements& m, std::uint32_t from, std::uint32_t to);
+/// field_match::routines of a table's unknown field (table::unknown).
+extern const field_codec unknown_routines;
 
 // ---- writing (src/bind/core.cpp) ----
 
