@@ -1,5 +1,5 @@
 # lather_generate(<target> WSDL <file>... [CATALOG <file>...] [NAMESPACE <ns>]
-#                 [OPERATIONS <operation>...] [SOURCES <n>])
+#                 [OPERATIONS <operation>...] [SOURCES <n>] [KEEP_UNKNOWN])
 #
 # Generates C++ from a WSDL contract at build time with lather-wsdl2cpp (docs/wsdl2cpp.md) and
 # builds it as the static library <target> (linking lather::lather, C++20). The code goes to
@@ -12,6 +12,8 @@
 #   OPERATIONS  generate only these operations and what they reach (names or PortType.Op)
 #   SOURCES     translation units of the library (code_<k>.cpp; default 1): more compile in
 #               parallel, for big contracts
+#   KEEP_UNKNOWN  every type with element content keeps the child elements the contract does
+#               not declare (--keep-unknown: a lather::bind::unknown_elements member)
 #
 # The generator reruns when a WSDL, a catalog or any document they import changes (its
 # --depfile lists every file it read), and a file whose content did not change keeps its time
@@ -26,7 +28,8 @@ cmake_policy(PUSH)
 cmake_policy(SET CMP0116 NEW)
 
 function(lather_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAMESPACE;SOURCES" "WSDL;CATALOG;OPERATIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "KEEP_UNKNOWN" "NAMESPACE;SOURCES"
+                        "WSDL;CATALOG;OPERATIONS")
   set(where "lather_generate(${target})")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${where}: unexpected arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -75,6 +78,9 @@ function(lather_generate target)
   if(arg_OPERATIONS)
     list(JOIN arg_OPERATIONS "," operations)
     list(APPEND command --operations ${operations})
+  endif()
+  if(arg_KEEP_UNKNOWN)
+    list(APPEND command --keep-unknown)
   endif()
 
   # names.txt first: the generator rewrites it on every run, so it is the rule's stamp; the

@@ -264,6 +264,9 @@ void generator::emit() {
         case field_plan::kind::any:
           mt += "any(&T::" + f.member + ")";
           break;
+        case field_plan::kind::unknown:
+          mt += "unknown(&T::" + f.member + ")";
+          break;
         case field_plan::kind::choice: {
           mt += "choice(&T::" + f.member + ", {";
           for (std::size_t a = 0; a < f.alternatives.size(); ++a)
@@ -660,6 +663,9 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
           break;
         case field_plan::kind::any:
           list += "any" + of + ", " + at + ")";
+          break;
+        case field_plan::kind::unknown:  // the library's routines: no codec of the file's
+          list += "lather::bind::table::unknown(" + ns + ", " + at + ")";
           break;
         case field_plan::kind::choice: {
           const std::string alts = "names_" + id + "_" + std::to_string(++choices);

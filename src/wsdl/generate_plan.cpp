@@ -1014,6 +1014,23 @@ void generator::plan_type(struct_plan& s) {
       names_.push_back("  member " + s.name + "::" + f.member + " <- " +
                        (f.what == field_plan::kind::attribute ? "attribute " : "element ") +
                        f.source.str());
+  if (o_.keep_unknown && t.content_kind == complex_type::content::element_only &&
+      !encoded_struct(s) && !s.group && !keeps_unknown(s.base)) {
+    field_plan f;
+    f.what = field_plan::kind::unknown;
+    f.member = member_name("unknown_elements", s, used);
+    f.cpp_type = "lather::bind::unknown_elements";
+    names_.push_back("  member " + s.name + "::" + f.member +
+                     " <- the child elements the type does not declare (--keep-unknown)");
+    s.fields.push_back(std::move(f));
+  }
+}
+
+bool generator::keeps_unknown(const complex_type* c) const {
+  for (; c != nullptr; c = structs_[struct_index_.at(c)].base)
+    for (const field_plan& f : structs_[struct_index_.at(c)].fields)
+      if (f.what == field_plan::kind::unknown) return true;
+  return false;
 }
 
 }  // namespace lather::wsdl::detail

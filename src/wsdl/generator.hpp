@@ -40,7 +40,8 @@ struct facet_plan {
 };
 
 struct field_plan {
-  enum class kind { element, attribute, text, any, choice } what = kind::element;
+  /// unknown: --keep-unknown's member, the child elements the type does not declare.
+  enum class kind { element, attribute, text, any, choice, unknown } what = kind::element;
   std::string xml_name;
   std::string member;
   std::string cpp_type;
@@ -287,6 +288,8 @@ class generator {
   void plan_struct(struct_plan& s);
 
   void plan_type(struct_plan& s);
+  /// Whether `c` or a base of it has --keep-unknown's member (a derived type shares it).
+  bool keeps_unknown(const complex_type* c) const;
 
   /// Structs in an order where every by-value member's type comes first. A cycle of by-value
   /// members is broken by boxing an optional member on it (box()), then the order starts over.

@@ -182,6 +182,67 @@ TEST(WsdlGenerate, OccurrenceChoiceExtensionAttributesAndText) {
   EXPECT_LT(h.find("struct Base {"), h.find("struct in :"));
 }
 
+// --keep-unknown: a member per hierarchy of types with element content (a derived type shares
+// its base's; one whose base has none gets its own), clash-free, listed; none for simple or
+// empty content, nor for rpc messages. Without it, nothing of it.
+TEST(WsdlGenerate, KeepUnknownGivesEachHierarchyWithElementsOneMember) {
+  files f;
+  auto m = load({f.add("g.wsdl", doc_wsdl(R"(
+  <xs:complexType name="Base"><xs:sequence><xs:element name="id" type="xs:long"/></xs:sequence></xs:complexType>
+  <xs:complexType name="Empty"><xs:attribute name="a" type="xs:int"/></xs:complexType>
+  <xs:complexType name="Price"><xs:simpleContent><xs:extension base="xs:decimal">
+   <xs:attribute name="currency" type="xs:string"/></xs:extension></xs:simpleContent></xs:complexType>
+  <xs:complexType name="Grown"><xs:complexContent><xs:extension base="t:Empty"><xs:sequence>
+   <xs:element name="x" type="xs:int"/></xs:sequence></xs:extension></xs:complexContent></xs:complexType>
+  <xs:element name="in"><xs:complexType><xs:complexContent><xs:extension base="t:Base"><xs:sequence>
+   <xs:element name="unknown_elements" type="xs:int"/><xs:element name="p" type="t:Price"/>
+   <xs:element name="e" type="t:Empty"/><xs:element name="g" type="t:Grown"/>
+  </xs:sequence></xs:extension></xs:complexContent></xs:complexType></xs:element>
+  <xs:element name="out" type="xs:string"/>)"))});
+  const generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .keep_unknown = true});
+  const std::string& h = file(r, "t.hpp");
+  const auto body = [&](std::string_view head) {
+    const std::size_t at = h.find(head);
+    EXPECT_NE(at, std::string::npos) << head << "\n" << h;
+    return h.substr(at, h.find("\n};", at) - at);
+  };
+  const std::string member = "lather::bind::unknown_elements unknown_elements{};";
+  EXPECT_NE(body("struct Base {").find(member), std::string::npos) << h;
+  EXPECT_NE(body("struct Grown : ::g::Empty {").find(member), std::string::npos) << h;
+  for (const char* none : {"struct in : ::g::Base {", "struct Empty {", "struct Price {"})
+    EXPECT_EQ(body(none).find("lather::bind::unknown_elements"), std::string::npos) << none;
+  // in's element of that name gives way to Base's member.
+  EXPECT_NE(body("struct in : ::g::Base {").find("std::int32_t unknown_elements_2{};"),
+            std::string::npos)
+      << h;
+  const std::string t = tables(r);
+  EXPECT_NE(
+      t.find("lather::bind::table::unknown(\"urn:t\", offsetof(::g::Base, unknown_elements))"),
+      std::string::npos)
+      << t;
+  EXPECT_NE(
+      t.find("lather::bind::table::unknown(\"urn:t\", offsetof(::g::Grown, unknown_elements))"),
+      std::string::npos)
+      << t;
+  std::size_t count = 0;
+  for (std::size_t at = t.find("table::unknown("); at != std::string::npos;
+       at = t.find("table::unknown(", at + 1))
+    ++count;
+  EXPECT_EQ(count, 2u) << t;
+  const std::string& names = file(r, "names.txt");
+  EXPECT_NE(names.find("  member Base::unknown_elements <- the child elements the type does not "
+                       "declare (--keep-unknown)"),
+            std::string::npos)
+      << names;
+  EXPECT_NE(names.find("  member in::unknown_elements_2 <- element {urn:t}unknown_elements"),
+            std::string::npos)
+      << names;
+  const generate_result plain = generate_cpp(*m, {.cpp_namespace = "g"});
+  for (const generated_file& g : plain.files)
+    EXPECT_EQ(g.text.find("lather::bind::unknown_elements"), std::string::npos) << g.name;
+  EXPECT_NE(file(plain, "t.hpp").find("std::int32_t unknown_elements{};"), std::string::npos);
+}
+
 TEST(WsdlGenerate, RepeatedSequenceOfOneParticleIsThatParticleRepeated) {
   // EWS's arrays: <xs:sequence minOccurs="0" maxOccurs="unbounded"> around one element.
   files f;

@@ -1,5 +1,5 @@
 // lather-wsdl2cpp WSDL... -o DIR [--namespace NS] [--catalog FILE]... [--operations LIST]
-//                 [--sources N] [--mock] [--depfile FILE] [--strict-policy]
+//                 [--sources N] [--mock] [--depfile FILE] [--strict-policy] [--keep-unknown]
 //
 // Reads the contract offline (lather::wsdl::load) and writes the generated C++ into DIR
 // (lather::wsdl::generate_cpp): one header per schema namespace, names.txt, CMakeLists.txt.
@@ -104,6 +104,9 @@ int main(int argc, char** argv) {
       "--strict-policy", go.strict_policy,
       "a WS-SecurityPolicy assertion lather::wsse does not implement (sp:SymmetricBinding, "
       "encryption, ...) is an error, not a warning");
+  cli.add_flag("--keep-unknown", go.keep_unknown,
+               "every type with element content keeps the child elements the contract does not "
+               "declare (a lather::bind::unknown_elements member) and writes them back");
   cli.add_flag("-q,--quiet", quiet, "no summary on stderr");
   cli.parse_or_exit(argc, argv);
   try {

@@ -39,6 +39,12 @@ struct generate_options {
   /// A WS-SecurityPolicy assertion lather::wsse does not implement (security_policy::
   /// unsupported) is an error (wsdl::error at its position) instead of a load warning.
   bool strict_policy = false;
+  /// Every generated complexType with element content (literal use; one per hierarchy: a
+  /// derived type shares its base's) gets a lather::bind::unknown_elements member, named in
+  /// names.txt, that keeps the child elements the contract does not declare (what a newer peer
+  /// added) and writes them back (docs/binding.md, "Unknown elements"). Off: such an element is
+  /// an error unless read_options::skip_unknown_elements.
+  bool keep_unknown = false;
 };
 
 struct generated_file {
