@@ -399,24 +399,25 @@ TEST_F(GeneratedHeaders, Async) {
 }
 
 // The response's headers are read with the client's options (client_options::read), from the
-// synchronous and the asynchronous forms: skip_unknown_elements takes a Usage entry with an
-// element its type does not declare, which a client with the default options refuses.
+// synchronous and the asynchronous forms: a client's default (skip_unknown_elements) takes a
+// Usage entry with an element its type does not declare, which a strict client refuses.
 TEST_F(GeneratedHeaders, ResponseHeadersAreReadWithTheClientsOptions) {
   callsgen::echo_request_headers in;
   in.session.id = "s1";
   callsgen::echoResponse out;
   callsgen::echo_response_headers response_headers;
+  lather::client_options exact;
+  exact.read.skip_unknown_elements = false;
+  lather::client exact_http{server_.url("/calls"), exact};
+  callsgen::CallsClient exact_calls{exact_http};
   try {
-    calls_.echo({"extra"}, in, out, response_headers);
+    exact_calls.echo({"extra"}, in, out, response_headers);
     FAIL() << "an undeclared element read";
   } catch (const lather::bind::error& e) {
     EXPECT_EQ(e.code(), lather::bind::errc::unexpected_element) << e.what();
   }
 
-  lather::client_options tolerant;
-  tolerant.read.skip_unknown_elements = true;
-  lather::client http{server_.url("/calls"), tolerant};
-  callsgen::CallsClient calls{http};
+  callsgen::CallsClient& calls = calls_;
   calls.echo({"extra"}, in, out, response_headers);
   ASSERT_TRUE(response_headers.usage);
   EXPECT_EQ(response_headers.usage->calls, 9);

@@ -229,8 +229,9 @@ TEST_F(GeneratedFaults, DetailThatDoesNotBindSaysWhy) {
 }
 
 // A typed fault's detail is read with the client's options (client_options::read), from the
-// synchronous and the asynchronous forms: validate_facets refuses a detail outside its facets,
-// skip_unknown_elements takes one with an element its type does not declare.
+// synchronous and the asynchronous forms: validate_facets refuses a detail outside its facets;
+// one with an element its type does not declare binds by default (skip_unknown_elements, a
+// client's default) and is refused by a strict client.
 TEST_F(GeneratedFaults, DetailIsReadWithTheClientsOptions) {
   auto why = [](auto&& call) -> std::string {
     try {
@@ -247,9 +248,10 @@ TEST_F(GeneratedFaults, DetailIsReadWithTheClientsOptions) {
     }
     return "no fault";
   };
-  // Default options: the facets are not checked; an undeclared element does not bind.
+  // Default options: the facets are not checked; an undeclared element is skipped.
   EXPECT_EQ(why([&] { bank_.withdraw({"badcode", 1}); }), "typed toolong");
-  EXPECT_EQ(why([&] { bank_.withdraw({"extra", 1}); }), "unexpected_element");
+  EXPECT_EQ(why([&] { bank_.withdraw({"extra", 1}); }), "typed 5");
+  EXPECT_EQ(why([&] { bank_.withdraw_async({"extra", 1}).get(); }), "typed 5");
 
   lather::client_options strict;
   strict.read.validate_facets = true;
@@ -259,12 +261,12 @@ TEST_F(GeneratedFaults, DetailIsReadWithTheClientsOptions) {
   EXPECT_EQ(why([&] { strict_bank.withdraw_async({"badcode", 1}).get(); }), "facet_violation");
   EXPECT_EQ(why([&] { strict_bank.withdraw({"locked", 1}); }), "typed ");
 
-  lather::client_options tolerant;
-  tolerant.read.skip_unknown_elements = true;
-  lather::client tolerant_http{server_.url("/bank"), tolerant};
-  faultsgen::BankClient tolerant_bank{tolerant_http};
-  EXPECT_EQ(why([&] { tolerant_bank.withdraw({"extra", 1}); }), "typed 5");
-  EXPECT_EQ(why([&] { tolerant_bank.withdraw_async({"extra", 1}).get(); }), "typed 5");
+  lather::client_options exact;
+  exact.read.skip_unknown_elements = false;
+  lather::client exact_http{server_.url("/bank"), exact};
+  faultsgen::BankClient exact_bank{exact_http};
+  EXPECT_EQ(why([&] { exact_bank.withdraw({"extra", 1}); }), "unexpected_element");
+  EXPECT_EQ(why([&] { exact_bank.withdraw_async({"extra", 1}).get(); }), "unexpected_element");
 }
 
 TEST_F(GeneratedFaults, AsyncFuture) {

@@ -136,10 +136,14 @@ TEST(GeneratedUnknown, ClientKeepsWhatANewerServerAddedAndSendsItBack) {
   EXPECT_EQ(received->detail->colour, "blue");
   EXPECT_EQ(received->since, "2031");
 
-  // A client without the member's type would have refused the answer: this one read it with
-  // the default options (skip_unknown_elements off), on the same connection again.
-  EXPECT_FALSE(o.read.skip_unknown_elements);
-  EXPECT_EQ(items.getItem(request).item.unknown_elements_2.size(), 3u);
+  // A client's default skips undeclared elements (a type without the member loses them); the
+  // member keeps them whatever skip_unknown_elements says: a strict client keeps them too.
+  EXPECT_TRUE(o.read.skip_unknown_elements);
+  lather::client_options strict = o;
+  strict.read.skip_unknown_elements = false;
+  lather::client strict_http{server.url("/items"), strict};
+  unknowngen::ItemsClient strict_items{strict_http};
+  EXPECT_EQ(strict_items.getItem(request).item.unknown_elements_2.size(), 3u);
   EXPECT_EQ(seen.kept, 8u);
 }
 

@@ -93,10 +93,13 @@ class write_scope {
   bool entered_ = false;
 };
 
-/// read_options as a client takes answers by default (client_options::read): unknown subtypes
-/// kept (a server is strict by default: read_options{}).
+/// read_options as a client takes answers by default (client_options::read): undeclared child
+/// elements skipped (a newer server's additions, USER-PAIN row 1: a strict client fails every
+/// call), unknown subtypes kept, device date forms read (a server is strict by default:
+/// read_options{}). A strict client sets skip_unknown_elements back to false.
 constexpr read_options client_read_options() noexcept {
   read_options o;
+  o.skip_unknown_elements = true;
   o.keep_unknown_subtypes = true;
   o.lenient_dates = true;
   return o;
