@@ -284,17 +284,21 @@ bool read_pointer(read_ctx& c, P& p) {
   }
   // One function per P, each type's reading inlined: a table of readers would carry the whole
   // list in its name, and a reader per type would cost a symbol and a section each.
+  // `want`: the index of the xsi:type's type in derived_types_of<B>, or B's (no xsi:type).
   bool ok = false;
-  auto read_as = [&]<class D>() __attribute__((always_inline)) {
+  const std::size_t want = k < 0 ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(k);
+  auto read_as = [&]<class D>(std::size_t i) __attribute__((always_inline)) {
+    if (i != want) return false;
     if constexpr (std::is_abstract_v<D>)
       (void)concrete_or_kept<D>(c, t != nullptr);  // refuses it, with the error
     else
       ok = concrete_or_kept<D>(c, t != nullptr) && read_object_body(c, object_of_type<D>(p));
+    return true;
   };
   if (k < 0)
-    read_as.template operator()<B>();
+    read_as.template operator()<B>(want);
   else
-    visit_index(static_cast<std::size_t>(k), derived_types_of<B>{}, read_as);
+    visit_first(derived_types_of<B>{}, read_as);
   return ok;
 }
 
@@ -329,6 +333,8 @@ typename M::value_type& append_item(M& m) {
   for (std::size_t i = 0; i < n; ++i) {
     if constexpr (is_variant<Item>::value)
       move_alternative(bigger[i], m[i], alternative_indexes<Item>{});
+    else if constexpr (is_nillable<Item>::value)
+      std::construct_at(&bigger[i], std::move(m[i]));  // over a nil item: nothing to destroy
     else
       bigger[i] = std::move(m[i]);
   }
@@ -830,20 +836,15 @@ void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const P&
         const void* obj = nullptr;
         bool abstract = false;
         void (*content)(xml::writer&, const void*) = nullptr;
-        auto found = [&]<class D>() __attribute__((always_inline)) {
-          vt = &vt_of<D>();
-          obj = static_cast<const D*>(&b);
-          abstract = abstract_type<D>;
-          if constexpr (!table_bound<D>) content = &write_content_as<D>;
-        };
-        auto find = [&]<class... Ds>(types<Ds...>) __attribute__((always_inline)) {
-          // Not a fold: clang refuses one of more than 256 operands (see visit_index).
-          [[maybe_unused]] bool hit = false;
-          [[maybe_unused]] const bool tried[] = {
-              (!hit && holds_type<Ds>(p) && (found.template operator()<Ds>(), hit = true))...,
-              false};
-        };
-        find(derived_types_of<B>{});
+        visit_first(
+            derived_types_of<B>{}, [&]<class D>(std::size_t) __attribute__((always_inline)) {
+              if (!holds_type<D>(p)) return false;
+              vt = &vt_of<D>();
+              obj = static_cast<const D*>(&b);
+              abstract = abstract_type<D>;
+              if constexpr (!table_bound<D>) content = &write_content_as<D>;
+              return true;
+            });
         if (vt != nullptr) {
           if (abstract) throw_abstract_type(vt->ns, vt->name);
           w.start_element(ns, local);

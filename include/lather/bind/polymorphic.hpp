@@ -74,18 +74,21 @@ consteval std::size_t list_size(types<Ts...>) {
   return sizeof...(Ts);
 }
 
-/// Calls f.template operator()<D>() for the type D of index `index` in the list (nothing if
-/// there is none). Inlined, and so must f be (__attribute__((always_inline)) on the lambda): a
-/// function per list would carry the whole list in its name, and one per type would cost a
-/// symbol and a section each, which weigh more than its code. A pack expansion in an array's
-/// initializer, not a fold: clang refuses a fold of more than 256 operands, and a hierarchy
-/// can be wider (vSphere's MethodFault has 633 derived types).
+/// Calls f.template operator()<D>(i) for each type D of the list in order, i its index in the
+/// list, until one returns true (the first match: a type, or the type of an index); the types
+/// after it are not tried. Inlined, and so must f be (__attribute__((always_inline)) on the
+/// lambda): a function per list would carry the whole list in its name, and one per type would
+/// cost a symbol and a section each, which weigh more than its code. f does the test and the
+/// work itself: a lambda wrapped around it would be one more instance per type. A pack expansion in
+/// an array's initializer, not a fold: clang refuses a fold of more than 256 operands, and a
+/// hierarchy can be wider (vSphere's MethodFault has 633 derived types). `done` stops the search at
+/// the match: without it, g++ -O3 saw a deleted object's type tested again (destroy_held).
 template <class... Ds, class F>
-[[gnu::always_inline]] inline void visit_index(std::size_t index, types<Ds...>, F&& f) {
-  std::size_t i = 0;
+[[gnu::always_inline]] inline void visit_first(types<Ds...>, F&& f) {
+  [[maybe_unused]] std::size_t i = 0;
   [[maybe_unused]] bool done = false;
-  [[maybe_unused]] const bool visited[] = {
-      (done || (index == i++ && (f.template operator()<Ds>(), done = true)))..., false};
+  [[maybe_unused]] const bool tried[] = {
+      (done || (f.template operator()<Ds>(i++) && (done = true)))..., false};
 }
 
 /// Deletes `object` as the type of index `index` in holdable_types<B>. One function per B,
@@ -93,9 +96,9 @@ template <class... Ds, class F>
 /// (LATHER_BIND_POLYMORPHIC_EXTERN), elsewhere a holder's destructor only calls it.
 template <class B>
 void destroy_held(B* object, std::size_t index) noexcept {
-  visit_index(
-      index, holdable_types<B>{}, [&]<class D>() __attribute__((always_inline)) {
-        delete static_cast<D*>(object);
+  visit_first(
+      holdable_types<B>{}, [&]<class D>(std::size_t i) __attribute__((always_inline)) {
+        return i == index && (delete static_cast<D*>(object), true);
       });
 }
 
@@ -211,21 +214,23 @@ class polymorphic {
   }
   static B* clone(const polymorphic& from) {
     B* made = nullptr;
-    bind::detail::visit_index(
-        from.index_,
-        bind::detail::holdable_types<B>{}, [&]<class D>() __attribute__((always_inline)) {
-          made = new D(static_cast<const D&>(*from.p_));
+    bind::detail::visit_first(
+        bind::detail::holdable_types<B>{}, [&]<class D>(
+                                               std::size_t i) __attribute__((always_inline)) {
+          return i == from.index_ && (made = new D(static_cast<const D&>(*from.p_)), true);
         });
     return made;
   }
   static bool equal(const polymorphic& a, const polymorphic& b) {
     bool same = false;
-    bind::detail::visit_index(
-        a.index_, bind::detail::holdable_types<B>{}, [&]<class D>() __attribute__((always_inline)) {
+    bind::detail::visit_first(
+        bind::detail::holdable_types<B>{}, [&]<class D>(
+                                               std::size_t i) __attribute__((always_inline)) {
           static_assert(std::equality_comparable<D>,
                         "lather::polymorphic<B>'s == compares as the object's type: give each "
                         "type of the hierarchy an operator==");
-          same = static_cast<const D&>(*a.p_) == static_cast<const D&>(*b.p_);
+          return i == a.index_ &&
+                 (same = static_cast<const D&>(*a.p_) == static_cast<const D&>(*b.p_), true);
         });
     return same;
   }
