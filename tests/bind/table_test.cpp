@@ -84,12 +84,20 @@ struct rows {  // table only: a vector that must occur, then a required value
   std::vector<std::int32_t> row;
   std::int32_t total = 0;
 };
+struct prices {  // table only: nillable items of a bound type, which grow the vector in place
+  std::vector<lather::nillable<price<1>>> item;
+};
 
 }  // namespace tt
 
 template <>
 struct lather::meta<tt::rows> {
   static constexpr std::string_view name = "rows";
+  static constexpr std::string_view ns = tt::ns;
+};
+template <>
+struct lather::meta<tt::prices> {
+  static constexpr std::string_view name = "prices";
   static constexpr std::string_view ns = tt::ns;
 };
 
@@ -156,6 +164,7 @@ LATHER_BIND_TABLE(tt::shape<1>);
 LATHER_BIND_TABLE(tt::circle<1>);
 LATHER_BIND_TABLE(tt::order<1>);
 LATHER_BIND_TABLE(tt::rows);
+LATHER_BIND_TABLE(tt::prices);
 
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
 namespace {
@@ -213,6 +222,8 @@ constexpr auto rows_fields = fields(
     tt::ns,
     table::element<std::vector<std::int32_t>>(tt::ns, "row", offsetof(tt::rows, row)).min(2).max(2),
     table::element<std::int32_t>(tt::ns, "total", offsetof(tt::rows, total)));
+constexpr auto prices_fields = fields(
+    tt::ns, element<std::vector<lather::nillable<R>>>(tt::ns, "item", offsetof(tt::prices, item)));
 }  // namespace
 LATHER_BIND_TABLE_DEFINE(point_fields, tt::point<1>)
 LATHER_BIND_TABLE_DEFINE(price_fields, tt::price<1>)
@@ -220,6 +231,7 @@ LATHER_BIND_TABLE_DEFINE(shape_fields, tt::shape<1>)
 LATHER_BIND_TABLE_DEFINE(circle_fields, tt::circle<1>)
 LATHER_BIND_TABLE_DEFINE(order_fields, tt::order<1>)
 LATHER_BIND_TABLE_DEFINE(rows_fields, tt::rows)
+LATHER_BIND_TABLE_DEFINE(prices_fields, tt::prices)
 
 namespace {
 
@@ -435,6 +447,45 @@ TEST(bind_table, reused_destination_is_reset) {
   EXPECT_EQ(v.tint, tt::colour::green);
   EXPECT_FALSE(v.priority);
   EXPECT_EQ(std::get<std::string>(v.pick), "t");
+}
+
+// A vector of nillable items grows by moving its items into a longer vector's nil ones (4, then
+// 8, then 16 items): values, nils and their strings survive, and a read into a vector that
+// had more items trims it.
+TEST(bind_table, nillable_items_survive_the_vector_growing) {
+  const std::string currency(40, 'c');  // on the heap, not in the string's own buffer
+  std::string doc = R"(<prices xmlns="urn:t" xmlns:i="http://www.w3.org/2001/XMLSchema-instance">)";
+  std::vector<lather::nillable<tt::price<1>>> want;
+  for (int k = 0; k < 11; ++k) {
+    if (k % 3 == 1) {
+      doc += R"(<item i:nil="true"/>)";
+      want.emplace_back();
+    } else {
+      const std::string c = currency + std::to_string(k);
+      doc += R"(<item currency=")" + c + R"(">)" + std::to_string(k) + "</item>";
+      want.emplace_back(tt::price<1>{static_cast<double>(k), c});
+    }
+  }
+  doc += "</prices>";
+  lather::xml::reader r;
+  tt::prices v;
+  for (std::size_t n : {want.size(), std::size_t{2}}) {
+    std::string part = doc;
+    if (n < want.size()) {
+      part = doc.substr(0, doc.find("<item", doc.find("<item") + 1));  // the first item only
+      part += "<item i:nil=\"true\"/></prices>";
+    }
+    r.reset(part);
+    ASSERT_EQ(r.next(), lather::xml::token::start_element);
+    ASSERT_FALSE(lather::bind::read(r, v)) << part;
+    ASSERT_EQ(v.item.size(), n);
+    if (n == want.size()) {
+      EXPECT_EQ(v.item, want);
+    } else {
+      EXPECT_EQ(v.item[0], want[0]);
+      EXPECT_TRUE(v.item[1].is_nil());
+    }
+  }
 }
 
 // After a complete read only fields that may be absent, and vectors, have anything to reset: a
