@@ -2,6 +2,7 @@
 // bound values. One include for the whole layer; link lather::bind.
 #pragma once
 
+#include "lather/bind/any_attributes.hpp"
 #include "lather/bind/bind.hpp"
 #include "lather/bind/describe.hpp"
 #include "lather/bind/error.hpp"

@@ -1,4 +1,5 @@
-// xsd:any and xsd:anyType: capture an element as standalone XML and re-emit it.
+// xsd:any and xsd:anyType: capture an element as standalone XML and re-emit it. xsd:anyAttribute:
+// keep the attributes a type does not declare, and write them back.
 //
 // Capture re-serialises the reader's events through a writer (no raw byte slicing, so it works
 // on streamed input), declaring on the captured root every namespace it and its QName-valued
@@ -291,6 +292,64 @@ void throw_abstract_type(std::string_view ns, std::string_view name) {
                     "the object's type " + label +
                         " is abstract: no element may have it as its type, named by xsi:type or "
                         "not (XSD cvc-type 2); write an object of a concrete derived type");
+}
+
+namespace {
+
+constexpr std::string_view soapenc11_namespace = "http://schemas.xmlsoap.org/soap/encoding/";
+constexpr std::string_view soapenc12_namespace = "http://www.w3.org/2003/05/soap-encoding";
+
+/// Whether an attribute field other than the xsd:anyAttribute field `f` of f's type is
+/// {ns}local (`f` knows its position in its type's fields: field_match::any_attributes).
+bool declared_attribute(const field_match& f, std::string_view ns, std::string_view local) {
+  const field_match* const fields = &f - f.min_occurs;
+  for (std::uint32_t i = 0; i < f.max_occurs; ++i) {
+    const field_match& d = fields[i];
+    if (d.kind == field_kind::attribute && !d.any_attributes && d.name() == local && d.ns == ns)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool capture_attributes(read_ctx& c, const field_match& f, any_attributes& out) {
+  std::vector<wildcard_attribute>& items = out.items;
+  std::size_t n = 0;
+  for (const xml::attribute& a : c.r.attributes()) {
+    // The binding's own (xsi:type, xsi:nil, ...; SOAP-ENC ids and arrays), a declared
+    // attribute's, or outside the wildcard's namespaces: not the wildcard's.
+    if (a.ns == xsi_namespace || a.ns == soapenc11_namespace || a.ns == soapenc12_namespace ||
+        declared_attribute(f, a.ns, a.local) || !wildcard_allows(f, a.ns))
+      continue;
+    if (n < items.size()) {  // a reused destination: its strings reused
+      wildcard_attribute& x = items[n];
+      x.ns.assign(a.ns);
+      x.local.assign(a.local);
+      x.value.assign(a.value);
+    } else {
+      items.push_back({std::string(a.ns), std::string(a.local), std::string(a.value)});
+    }
+    ++n;
+  }
+  while (items.size() > n) items.pop_back();
+  return true;
+}
+
+void write_any_attributes(xml::writer& w, const field_match& f, const any_attributes& a) {
+  for (const wildcard_attribute& x : a.items) {
+    try {
+      if (x.ns == xsi_namespace)
+        throw_write_error(errc::xml_error,
+                          "an xsi attribute is the binding's to write, not an anyAttribute's");
+      if (declared_attribute(f, x.ns, x.local))
+        throw_write_error(errc::xml_error,
+                          "the type declares this attribute: it cannot be an anyAttribute's too");
+      w.attribute(x.ns, x.local, x.value);
+    } catch (...) {
+      rethrow_in_attribute(x.local);
+    }
+  }
 }
 
 }  // namespace lather::bind::detail

@@ -58,8 +58,18 @@ void write_table(xml::writer& w, const complex_vt& vt, const void* obj) {
     return;
   }
   if (vt.fields[0].facets_at_or_after && validating_writes()) check_table_on_write(vt, obj);
-  for (const field_match* f = vt.fields; f != end && f->attribute_at_or_after; ++f)
-    if (f->kind == field_kind::attribute) f->routines->write(w, obj, *f, leaves);
+  const field_match* wildcard = nullptr;  // xsd:anyAttribute: after the declared attributes
+  for (const field_match* f = vt.fields; f != end && f->attribute_at_or_after; ++f) {
+    if (f->kind != field_kind::attribute) continue;
+    if (f->any_attributes) [[unlikely]]
+      wildcard = f;
+    else
+      f->routines->write(w, obj, *f, leaves);
+  }
+  if (wildcard != nullptr) [[unlikely]]
+    write_any_attributes(
+        w, *wildcard,
+        *reinterpret_cast<const any_attributes*>(static_cast<const char*>(obj) + wildcard->offset));
   if (vt.fields[0].keeps_unknown) [[unlikely]]
     return write_table_with_unknown(w, vt, obj, leaves);
   for (const field_match* f = vt.fields; f != end; ++f)
@@ -113,7 +123,18 @@ namespace {
 void* member_of(void* obj, const field_match& f) noexcept {
   return static_cast<char*>(obj) + f.offset;
 }
+bool read_any_attributes(read_ctx& c, void* obj, const xml::attribute*, const field_match& f) {
+  return capture_attributes(c, f, *static_cast<any_attributes*>(member_of(obj, f)));
+}
+constexpr field_codec make_any_attribute_routines() {
+  field_codec r{};
+  r.read_attr = &read_any_attributes;
+  r.type = &describe<any_attributes>;
+  return r;
+}
 }  // namespace
+
+constinit const field_codec any_attribute_routines = make_any_attribute_routines();
 
 bool read_table_field(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t,
                       const field_match& f) {
@@ -293,13 +314,13 @@ const type_description& describe_table(table_description& s, field_description* 
   const field_match* const fields = vt.fields + (vt.field_count - info.own_fields);
   for (std::uint32_t i = 0; i < info.own_fields; ++i) {
     const field_match& f = fields[i];
-    // (xsd:any: its namespace constraint, for a service's WSDL.)
+    // (xsd:any, xsd:anyAttribute: its namespace constraint, for a service's WSDL.)
     const std::string_view text = f.wildcard_namespaces ? f.default_value : f.default_text();
     own[i] = {f.name(),
               f.ns,
-              f.kind,
-              f.min_occurs,
-              f.max_occurs,
+              f.any_attributes ? field_kind::any_attribute : f.kind,
+              f.any_attributes ? 0 : f.min_occurs,  // (its position, for the reader)
+              f.any_attributes ? 1 : f.max_occurs,
               f.nillable,
               f.required,
               f.has_default,

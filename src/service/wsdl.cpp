@@ -157,7 +157,8 @@ class wsdl_writer {
   void write_particles(const std::string& schema_ns, const std::vector<xsd_field>& fields) {
     bool has_children = false;
     for (const auto& f : fields)
-      if (f.what != xsd_field::kind::attribute && f.what != xsd_field::kind::text)
+      if (f.what != xsd_field::kind::attribute && f.what != xsd_field::kind::text &&
+          f.what != xsd_field::kind::any_attribute)
         has_children = true;
     if (has_children) {
       w_.start_element(xs, "sequence");
@@ -173,6 +174,13 @@ class wsdl_writer {
       if (f.required) w_.attribute("", "use", "required");
       if (!f.default_text.empty()) w_.attribute("", "default", f.default_text);
       if (anonymous_type(f)) write_anonymous_type(f.type, f.list, f.constraints);
+      w_.end_element();
+    }
+    for (const auto& f : fields) {  // after the attributes, as XSD orders them
+      if (f.what != xsd_field::kind::any_attribute) continue;
+      w_.start_element(xs, "anyAttribute");
+      w_.attribute("", "namespace", f.default_text.empty() ? "##any" : f.default_text);
+      w_.attribute("", "processContents", "lax");
       w_.end_element();
     }
   }
@@ -262,7 +270,8 @@ class wsdl_writer {
       w_.attribute("", "base", qname(text->type));
       std::vector<xsd_field> attrs;
       for (const auto& f : t.fields)
-        if (f.what == xsd_field::kind::attribute) attrs.push_back(f);
+        if (f.what == xsd_field::kind::attribute || f.what == xsd_field::kind::any_attribute)
+          attrs.push_back(f);
       write_particles(schema_ns, attrs);
       w_.end_element();
       w_.end_element();
@@ -642,6 +651,10 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
       x.what = xsd_field::kind::any;
       x.default_text = std::string(f.default_value);  // its namespace constraint, if any
       break;
+    case bind::field_kind::any_attribute:
+      x.what = xsd_field::kind::any_attribute;
+      x.default_text = std::string(f.default_value);  // its namespace constraint, if any
+      break;
     case bind::field_kind::element:
     case bind::field_kind::unknown:  // (left out by the callers: not in the schema)
       x.what = xsd_field::kind::element;
@@ -661,7 +674,7 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
         x.alternatives.push_back(
             {std::string(a.name), type_of(t), a.nillable, {}, t.kind == bind::type_kind::list});
     }
-  } else if (v.kind != bind::type_kind::any_element) {
+  } else if (v.kind != bind::type_kind::any_element && v.kind != bind::type_kind::any_attributes) {
     x.list = v.kind == bind::type_kind::list;
     x.type = type_of(v);
   }

@@ -41,8 +41,33 @@ struct tags_response {
   std::int32_t count = 0;
 };
 
+// xsd:anyAttribute and a constrained xsd:any, as ?wsdl describes them.
+struct tag_request {
+  std::string id;
+  lather::bind::any_attributes other;  // ##other
+  std::string name;
+  std::vector<lather::bind::any_element> extra;  // ##local: only what ##other would refuse
+};
+struct tag_response {
+  std::string name;
+};
+
 }  // namespace
 
+template <>
+struct lather::meta<tag_request> {
+  static constexpr std::string_view name = "tag";
+  static constexpr std::string_view ns = "urn:lather:tags";
+  static constexpr auto fields = lather::fields(
+      attribute("id", &tag_request::id), any_attribute(&tag_request::other).namespaces("##other"),
+      element("name", &tag_request::name), any(&tag_request::extra).namespaces("##local"));
+};
+template <>
+struct lather::meta<tag_response> {
+  static constexpr std::string_view name = "tagResponse";
+  static constexpr std::string_view ns = "urn:lather:tags";
+  static constexpr auto fields = lather::fields(element("name", &tag_response::name));
+};
 template <>
 struct lather::meta<lookup_request> {
   static constexpr std::string_view name = "lookup";
@@ -86,6 +111,23 @@ namespace fs = std::filesystem;
 lather::test::run_result run(const std::vector<std::string>& argv, const fs::path& cwd = {}) {
   return lather::test::run(argv, lather::test::clock::now() + std::chrono::minutes(2),
                            lather::test::process_options::in_directory(cwd));
+}
+
+// The one schema of `wsdl`'s wsdl:types, cut out with its namespace declarations, into
+// dir/xsd (lxml); the run's result.
+lather::test::run_result extract_schema(const std::string& wsdl, const fs::path& dir,
+                                        const std::string& xsd) {
+  std::ofstream(dir / "wsdl.xml") << wsdl;
+  std::ofstream(dir / "extract.py") << R"PY(
+import sys
+from lxml import etree
+tree = etree.parse(sys.argv[1])
+ns = {'wsdl': 'http://schemas.xmlsoap.org/wsdl/', 'xsd': 'http://www.w3.org/2001/XMLSchema'}
+schema = tree.getroot().find('wsdl:types/xsd:schema', ns)
+etree.ElementTree(schema).write(sys.argv[2], xml_declaration=True, encoding='utf-8')
+)PY";
+  return run({"/usr/bin/python3", (dir / "extract.py").string(), (dir / "wsdl.xml").string(),
+              (dir / xsd).string()});
 }
 
 class wsdl_fixture : public ::testing::Test {
@@ -183,6 +225,48 @@ TEST(wsdl_names, ContractNamesReplaceTheGeneratedOnes) {
   EXPECT_EQ(names, expected) << wsdl;
 }
 
+// A type's xsd:anyAttribute is described after its attributes, and a wildcard's namespace
+// constraint as declared: libxml2 validates, against the schema ?wsdl serves, a message with
+// foreign attributes and an unqualified foreign element (which ##other would refuse), and
+// refuses one with an attribute in no namespace (which ##other leaves out).
+TEST(wsdl_wildcards, DescribedAsDeclaredAndValidated) {
+  service s{"TagService", "urn:lather:tags"};
+  s.operation("tag", [](const tag_request& in) { return tag_response{in.name}; });
+  const std::string wsdl = generate_wsdl(s, "http://127.0.0.1:1/tags");
+  const std::size_t attr = wsdl.find(R"(<xsd:attribute name="id")");
+  const std::size_t any_attr =
+      wsdl.find(R"(<xsd:anyAttribute namespace="##other" processContents="lax"/>)");
+  ASSERT_NE(any_attr, std::string::npos) << wsdl;
+  EXPECT_LT(attr, any_attr) << wsdl;
+  EXPECT_NE(wsdl.find(R"(<xsd:any namespace="##local" processContents="lax")"), std::string::npos)
+      << wsdl;
+
+  const fs::path dir = fs::temp_directory_path() / ("lather-wsdl-tags-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const auto x = extract_schema(wsdl, dir, "tags.xsd");
+  ASSERT_EQ(x.exit, 0) << x.out;
+  const auto validate = [&](const tag_request& req) {
+    xml::output out;
+    xml::writer w{out};
+    bind::write(w, "urn:lather:tags", "tag", req);
+    w.end_document();
+    std::ofstream(dir / "request.xml") << out.view();
+    auto v = run({"/usr/bin/xmllint", "--noout", "--schema", (dir / "tags.xsd").string(),
+                  (dir / "request.xml").string()});
+    return v.exit == 0 ? std::string() : v.out + std::string(out.view());
+  };
+  tag_request req;
+  req.id = "1";
+  req.name = "n";
+  req.other.set("urn:x", "colour", "red & blue");
+  req.other.set("urn:y", "size", "L");
+  req.extra.push_back({"<e>local</e>"});
+  EXPECT_EQ(validate(req), "");
+  req.other.set("", "free", "1");  // no namespace: not ##other's
+  EXPECT_NE(validate(req), "");
+  fs::remove_all(dir);
+}
+
 TEST_F(wsdl_fixture, ZeepLoadsTheWsdlAndCallsTheService) {
   std::ofstream(dir_ / "call.py") << R"PY(
 import sys, zeep
@@ -245,18 +329,7 @@ TEST_F(wsdl_fixture, GsoapWsdl2hAcceptsTheWsdl) {
 }
 
 TEST_F(wsdl_fixture, EmbeddedSchemaValidatesLathersOwnMessages) {
-  std::ofstream(dir_ / "wsdl.xml") << fetch_wsdl();
-  // Cut the one schema out of wsdl:types with its namespace declarations.
-  std::ofstream(dir_ / "extract.py") << R"PY(
-import sys
-from lxml import etree
-tree = etree.parse(sys.argv[1])
-ns = {'wsdl': 'http://schemas.xmlsoap.org/wsdl/', 'xsd': 'http://www.w3.org/2001/XMLSchema'}
-schema = tree.getroot().find('wsdl:types/xsd:schema', ns)
-etree.ElementTree(schema).write(sys.argv[2], xml_declaration=True, encoding='utf-8')
-)PY";
-  auto x = run({"/usr/bin/python3", (dir_ / "extract.py").string(), (dir_ / "wsdl.xml").string(),
-                (dir_ / "perf.xsd").string()});
+  const auto x = extract_schema(fetch_wsdl(), dir_, "perf.xsd");
   ASSERT_EQ(x.exit, 0) << x.out;
 
   xml::output out;

@@ -490,7 +490,9 @@ constexpr std::uint32_t next_element_index() {
       std::apply([](const auto&... f) { return std::array<field_kind, sizeof...(f)>{f.kind...}; },
                  fields_of<T>);
   std::size_t j = I + 1;
-  while (j < kinds.size() && (kinds[j] == field_kind::attribute || kinds[j] == field_kind::unknown))
+  while (j < kinds.size() &&
+         (kinds[j] == field_kind::attribute || kinds[j] == field_kind::unknown ||
+          kinds[j] == field_kind::any_attribute))
     ++j;
   return static_cast<std::uint32_t>(j);
 }
@@ -609,6 +611,12 @@ struct field_names {
   (std::make_index_sequence<std::get<I>(fields_of<T>).alternatives.size()>{});
 };
 
+/// field_match::routines::read_attr of an xsd:anyAttribute field I of T.
+template <class T, std::size_t I>
+bool read_any_attributes(read_ctx& c, void* obj, const xml::attribute*, const field_match& f) {
+  return capture_attributes(c, f, static_cast<T*>(obj)->*(std::get<I>(fields_of<T>).member));
+}
+
 /// field_match::routines of field I of T: its own thunks (finalize and write are the type's).
 template <class T, std::size_t I>
 struct field_thunks {
@@ -616,6 +624,8 @@ struct field_thunks {
     field_codec r{};
     if constexpr (std::get<I>(fields_of<T>).kind == field_kind::attribute)
       r.read_attr = &read_attr<T, I>;
+    else if constexpr (std::get<I>(fields_of<T>).kind == field_kind::any_attribute)
+      r.read_attr = &read_any_attributes<T, I>;
     else
       r.read_elem = &read_elem<T, I>;
     if constexpr (is_leaf_field<T, I>()) r.read_leaf = &read_leaf<T, I>;
@@ -640,9 +650,15 @@ constexpr field_match make_match() {
   field_match m{};
   m.write_name = field_names<T, I>::name;
   m.ns = f.ns;
-  m.kind = f.kind;
+  // An xsd:anyAttribute is an attribute to the reader's loops, told apart by its flag.
+  m.kind = f.kind == field_kind::any_attribute ? field_kind::attribute : f.kind;
+  m.any_attributes = f.kind == field_kind::any_attribute;
   m.min_occurs = f.min_occurs;
   m.max_occurs = f.max_occurs;
+  if constexpr (f.kind == field_kind::any_attribute) {  // where it finds the other attributes
+    m.min_occurs = static_cast<std::uint32_t>(I);
+    m.max_occurs = static_cast<std::uint32_t>(field_count<T>);
+  }
   static_assert(f.alternatives.size() == 0 || !f.has_default, "a choice has no default");
   if constexpr (f.alternatives.size() != 0)
     m.write_alternatives = field_names<T, I>::alternatives.data();
@@ -652,10 +668,11 @@ constexpr field_match make_match() {
     m.has_default = true;
     std::construct_at(&m.default_value, f.default_text);
   }
-  static_assert(f.wildcard.empty() || f.kind == field_kind::any,
-                "lather::field::namespaces() is for an any() field");
+  static_assert(
+      f.wildcard.empty() || f.kind == field_kind::any || f.kind == field_kind::any_attribute,
+      "lather::field::namespaces() is for an any() or any_attribute() field");
   if constexpr (!f.wildcard.empty() && !f.has_default) {
-    m.wildcard_namespaces = true;
+    m.wildcard_namespaces = true;  // ##any too: described as given
     std::construct_at(&m.default_value, f.wildcard);
   }
   if constexpr (f.constraints != nullptr) {
@@ -713,8 +730,22 @@ constexpr int text_index_v = [] {
   return idx;
 }();
 
+/// The index of T's xsd:anyAttribute field, or -1 (at most one, its bases' included).
+template <class T>
+constexpr int any_attribute_index_v = [] {
+  int idx = -1, count = 0, i = 0;
+  std::apply(
+      [&](const auto&... f) {
+        ((f.kind == field_kind::any_attribute ? (idx = i, ++count, ++i) : ++i), ...);
+      },
+      fields_of<T>);
+  return count > 1 ? -2 : idx;
+}();
+
 template <class T>
 struct complex_vt_of {
+  static_assert(any_attribute_index_v<T> >= -1,
+                "a type has one any_attribute() field at most, its bases' included");
   static constexpr auto matches = []<std::size_t... I>(std::index_sequence<I...>) {
     return std::array<field_match, sizeof...(I)>{make_match<T, I>()...};
   }
@@ -1060,7 +1091,12 @@ template <class T, bool Attributes, std::size_t From, std::size_t To>
 [[gnu::always_inline]] inline void write_fields(xml::writer& w, const T& x) {
   xml::leaf_namespace leaves{meta<T>::ns};  // the simple children in T's own namespace
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    if constexpr (Attributes) (write_attr<T, I>(w, x), ...);
+    if constexpr (Attributes) {
+      (write_attr<T, I>(w, x), ...);
+      if constexpr (constexpr int any = any_attribute_index_v<T>; any >= 0)  // after the others
+        write_any_attributes(w, complex_vt_of<T>::matches[any],
+                             x.*(std::get<any>(fields_of<T>).member));
+    }
     if constexpr (unknown_index<T> == field_count<T>) {
       (write_child<T, I>(w, x, leaves), ...);
     } else {

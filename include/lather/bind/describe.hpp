@@ -31,6 +31,7 @@ enum class type_kind : std::uint8_t {
   choice,          ///< not a type: see field_description::alternatives
   any_element,     ///< not a type: xsd:any wildcard content (and an unknown field's)
   list,            ///< an xsd:list (lather::xsd::list<T>) of type_description::item's values
+  any_attributes,  ///< not a type: xsd:anyAttribute wildcard attributes
 };
 
 struct type_description;
@@ -45,7 +46,7 @@ struct choice_alternative {
 };
 
 struct field_description {
-  std::string_view name;  ///< element/attribute name ("" for text and xsd:any)
+  std::string_view name;  ///< element/attribute name ("" for text, xsd:any, xsd:anyAttribute)
   std::string_view ns;    ///< namespace of the element/attribute ("" = none / unqualified)
   field_kind kind;
   std::uint32_t min_occurs;
@@ -53,6 +54,8 @@ struct field_description {
   bool nillable;
   bool required;  ///< attributes: use="required"
   bool has_default;
+  /// The default="..." where has_default; for xsd:any and xsd:anyAttribute, the namespace
+  /// constraint as declared (.namespaces(): "" where it has none).
   std::string_view default_value;
   bool polymorphic;  ///< a pointer member: xsi:type may name any type derived from `type`
   describe_fn type;  ///< value type (for choice and xsd:any: a description of that kind)
@@ -94,6 +97,8 @@ constexpr type_kind kind_of() {
     return type_kind::any_type;
   else if constexpr (std::is_same_v<T, any_element> || std::is_same_v<T, unknown_elements>)
     return type_kind::any_element;
+  else if constexpr (std::is_same_v<T, any_attributes>)
+    return type_kind::any_attributes;
   else if constexpr (is_variant<T>::value)
     return type_kind::choice;
   else {
@@ -144,7 +149,8 @@ constexpr field_description describe_field() {
           f.is_nillable,
           f.is_required,
           f.has_default,
-          f.default_text,
+          f.kind == field_kind::any || f.kind == field_kind::any_attribute ? f.wildcard
+                                                                           : f.default_text,
           shape<M>::is_pointer || shape<slot_type<M>>::is_pointer,
           &describe<typename shape<V>::value_type>,
           field_alternatives<T, I>::value,
@@ -167,7 +173,8 @@ struct description_of {
 
 template <class T>
 requires(is_variant<T>::value || std::is_same_v<T, any_element> ||
-         std::is_same_v<T, unknown_elements>) struct description_of<T> {
+         std::is_same_v<T, unknown_elements> ||
+         std::is_same_v<T, any_attributes>) struct description_of<T> {
   static constexpr type_description value = {{}, {},      kind_of<T>(), false, form::unset,
                                              {}, nullptr, {},           {},    false};
 };

@@ -57,6 +57,7 @@
 #include <variant>
 #include <vector>
 
+#include "lather/bind/any_attributes.hpp"
 #include "lather/bind/facets.hpp"
 #include "lather/bind/unknown.hpp"
 #include "lather/bind/xsd.hpp"
@@ -100,6 +101,8 @@ enum class field_kind : std::uint8_t {
   /// Not in the schema: the child elements no other field takes, kept (unknown_elements,
   /// lather/bind/unknown.hpp).
   unknown,
+  /// xsd:anyAttribute: the attributes no other field takes, kept by name (any_attributes)
+  any_attribute,
 };
 
 /// How values of a type go on the wire (meta<T>::encoding, optional).
@@ -302,8 +305,9 @@ concept derived_type = complex_type<T> && requires {
 
 // ---- fields ----
 
-/// One field of a complex type. Built with lather::element(), attribute(), text(), any() or
-/// choice() and refined with the modifiers; `Alts` is the number of choice alternatives.
+/// One field of a complex type. Built with lather::element(), attribute(), text(), any(),
+/// any_attribute() or choice() and refined with the modifiers; `Alts` is the number of choice
+/// alternatives.
 template <class Owner, class Member, std::size_t Alts = 0>
 struct field {
   using owner_type = Owner;
@@ -322,7 +326,8 @@ struct field {
   bool has_default = false;
   std::string_view default_text{};                    ///< XSD default="..." (lexical form)
   std::array<std::string_view, Alts> alternatives{};  ///< choice: element name per alternative
-  std::string_view wildcard{};                ///< any(): the namespace constraint ("" = ##any)
+  /// any(), any_attribute(): the namespace constraint ("" = ##any)
+  std::string_view wildcard{};
   const bind::facets* constraints = nullptr;  ///< .facets(): the XSD facets of a simple value
 
   constexpr field min(std::uint32_t n) const {
@@ -378,12 +383,13 @@ struct field {
     f.constraints = &x;
     return f;
   }
-  /// any(): the wildcard's namespace constraint, as XSD's namespace="..." writes it (##any,
-  /// ##other, or a list of URIs, ##targetNamespace and ##local; the last two and ##other
-  /// relative to the field's namespace): an element outside it is not the wildcard's.
+  /// any(), any_attribute(): the wildcard's namespace constraint, as XSD's namespace="..."
+  /// writes it (##any, ##other, or a list of URIs, ##targetNamespace and ##local; the last two
+  /// and ##other relative to the field's namespace, its type's): an element (an attribute)
+  /// outside it is not the wildcard's. Described (describe<T>(), a service's WSDL) as given.
   constexpr field namespaces(std::string_view constraint) const {
     field f = *this;
-    f.wildcard = constraint == "##any" ? std::string_view{} : constraint;
+    f.wildcard = constraint;
     return f;
   }
 };
@@ -477,6 +483,16 @@ constexpr bind::field<Owner, Member> any(Member Owner::*m) {
   return {m, {}, bind::field_kind::any, S::min, S::max};
 }
 
+/// xsd:anyAttribute: the attributes of the type's element that no attribute field takes (and
+/// that .namespaces(), if given, allows), kept in an any_attributes member and written after
+/// the declared attributes (lather/bind/any_attributes.hpp). One per type, its bases included.
+template <class Owner, class Member>
+constexpr bind::field<Owner, Member> any_attribute(Member Owner::*m) {
+  static_assert(std::is_same_v<Member, bind::any_attributes>,
+                "lather::any_attribute() needs a lather::bind::any_attributes member");
+  return {m, {}, bind::field_kind::any_attribute, 0, 1};
+}
+
 /// The child elements no other field of the type takes, kept in an unknown_elements member
 /// and written back (lather/bind/unknown.hpp): not part of the schema. One per type.
 template <class Owner, class Member>
@@ -536,16 +552,16 @@ constexpr form type_form() {
 }
 
 /// Fill in the namespace of a field declared by type T (elements: T's namespace when
-/// qualified; attributes: none unless qualified; xsd:any: T's, which its namespace constraint's
-/// ##targetNamespace and ##other name).
+/// qualified; attributes: none unless qualified; xsd:any and xsd:anyAttribute: T's, which their
+/// namespace constraint's ##targetNamespace and ##other name).
 template <class T, class F>
 constexpr F resolve_field(F f) {
   if (f.has_ns) return f;
   form fm = f.element_form;
   if (fm == form::unset)
-    fm = f.kind == field_kind::attribute ? form::unqualified
-         : f.kind == field_kind::any     ? form::qualified
-                                         : type_form<T>();
+    fm = f.kind == field_kind::attribute                                    ? form::unqualified
+         : f.kind == field_kind::any || f.kind == field_kind::any_attribute ? form::qualified
+                                                                            : type_form<T>();
   f.has_ns = true;
   f.ns = (fm == form::qualified) ? std::string_view{meta<T>::ns} : std::string_view{};
   return f;

@@ -40,6 +40,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "lather/bind/bind.hpp"
@@ -90,6 +91,10 @@ struct codec {
   static const field_codec any_routines;
 };
 
+/// field_match::routines of every table's xsd:anyAttribute field (its member is always an
+/// any_attributes: no codec per file).
+extern const field_codec any_attribute_routines;
+
 // ---- the non-template routines (src/bind/table.cpp) ----
 
 /// complex_vt::finalize for a table: each field's codec resets what did not occur.
@@ -103,6 +108,10 @@ constexpr void link_fields(field_match* fields, std::uint32_t n) noexcept {
   for (std::uint32_t i = n; i-- > 0;) {
     field_match& f = fields[i];
     f.next_element = next;
+    if (f.any_attributes) {  // where it finds the other attributes (capture_attributes)
+      f.min_occurs = i;
+      f.max_occurs = n;
+    }
     if (f.kind != field_kind::attribute && f.kind != field_kind::unknown) next = i;
     attribute = attribute || f.kind == field_kind::attribute;
     f.attribute_at_or_after = attribute;
@@ -734,6 +743,7 @@ inline void a_choice_has_no_facets() {}
 inline void facets_come_after_the_default() {}
 inline void the_facets_hold_the_default() {}
 inline void namespaces_are_for_any_fields() {}
+inline void one_any_attribute_per_type() {}
 
 }  // namespace lather::bind::detail
 
@@ -812,15 +822,17 @@ struct field {
     std::construct_at(&f.m.constraints, &x);
     return f;
   }
-  /// An any() field's namespace constraint, as XSD's namespace="..." writes it: ##any (the
-  /// default), ##other, or a list of URIs, ##targetNamespace and ##local; ##targetNamespace
-  /// and ##other name the field's namespace (its type's unless .in_namespace()). The wildcard
-  /// takes no element outside it: a choice reads such an element as another alternative's, a
-  /// sequence as an unexpected element.
+  /// An any() or any_attribute() field's namespace constraint, as XSD's namespace="..." writes
+  /// it: ##any (the default), ##other, or a list of URIs, ##targetNamespace and ##local;
+  /// ##targetNamespace and ##other name the field's namespace (its type's unless
+  /// .in_namespace()). The wildcard takes no element outside it: a choice reads such an element
+  /// as another alternative's, a sequence as an unexpected element; an attribute outside it is
+  /// ignored. Described (describe<T>(), a service's WSDL) as given.
   consteval field namespaces(std::string_view constraint) const {
     field f = *this;
-    if (f.m.kind != field_kind::any) bind::detail::namespaces_are_for_any_fields();
-    f.m.wildcard_namespaces = constraint != "##any";
+    if (f.m.kind != field_kind::any && !f.m.any_attributes)
+      bind::detail::namespaces_are_for_any_fields();
+    f.m.wildcard_namespaces = !constraint.empty();
     std::construct_at(&f.m.default_value, constraint);
     return f;
   }
@@ -970,6 +982,20 @@ consteval field unknown(std::string_view owner_ns, std::size_t offset) {
   f.repeated = true;
   return f;
 }
+/// xsd:anyAttribute over an any_attributes member (lather::any_attribute): the attributes no
+/// other field of the type takes, written after them. One per type, its bases' included.
+consteval field any_attribute(std::string_view owner_ns, std::size_t offset) {
+  field f{};
+  f.owner_ns = owner_ns;
+  f.m.write_name = xml::ncname(std::string_view{});
+  f.m.kind = field_kind::attribute;  // to the reader's loops; told apart by any_attributes
+  f.m.any_attributes = true;
+  f.m.min_occurs = 0;
+  f.m.max_occurs = 1;
+  f.m.offset = static_cast<std::uint32_t>(offset);
+  f.m.routines = &bind::detail::any_attribute_routines;
+  return f;
+}
 /// xsd:choice over a std::variant member, or an optional or vector of one (lather::choice).
 template <class M, class Unit = void, std::size_t N>
 consteval field choice(std::string_view owner_ns, std::size_t offset,
@@ -985,13 +1011,17 @@ template <class... F>
 consteval field_table<sizeof...(F)> fields(std::string_view type_ns, F... f) {
   std::array<field, sizeof...(F)> in{f...};
   field_table<sizeof...(F)> out{};
+  bool wildcard = false;
   for (std::size_t i = 0; i < in.size(); ++i) {
     field& x = in[i];
     bind::detail::field_match& m = x.m;
+    if (m.any_attributes && std::exchange(wildcard, true))
+      bind::detail::one_any_attribute_per_type();
     if (!x.has_ns) {
       form fm = x.element_form;
-      if (fm == form::unset)
-        fm = m.kind == field_kind::attribute ? form::unqualified : form::qualified;
+      if (fm == form::unset)  // (an anyAttribute's: its type's, which its constraint names)
+        fm = m.kind == field_kind::attribute && !m.any_attributes ? form::unqualified
+                                                                  : form::qualified;
       m.ns = fm == form::qualified ? x.owner_ns : std::string_view{};
     }
     m.in_type_ns = m.ns == type_ns;

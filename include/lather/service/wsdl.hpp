@@ -47,13 +47,16 @@ struct xsd_field {
     text,
     any,
     choice,
-    sequence,  ///< an inline group (bind::type_description::group): `particles` in place
+    sequence,       ///< an inline group (bind::type_description::group): `particles` in place
+    any_attribute,  ///< xs:anyAttribute (after the attributes)
   } what = kind::element;
   std::string name, ns;  ///< ns "" = unqualified
   xsd_ref type;
   std::uint32_t min = 1, max = 1;
   bool nillable = false, required = false;
-  std::string default_text;  ///< default="..."; any: its namespace="..." ("" = ##other)
+  /// default="..."; any: its namespace="..." ("" = ##other); any_attribute: its namespace="..."
+  /// ("" = ##any)
+  std::string default_text;
   std::vector<xsd_alternative> alternatives;  ///< choice
   std::vector<xsd_field> particles;           ///< sequence
   /// A simple element's or attribute's facets (bind::field_description::constraints): its

@@ -26,8 +26,8 @@ namespace lather::bind {
 /// How read() treats input the schema does not allow.
 struct read_options {
   /// Skip child elements the type does not declare instead of failing (attributes the type
-  /// does not declare are always ignored). A type with an unknown_elements member keeps them
-  /// whatever this says (lather/bind/unknown.hpp).
+  /// does not declare are always ignored, or kept by its xsd:anyAttribute field). A type with
+  /// an unknown_elements member keeps them whatever this says (lather/bind/unknown.hpp).
   bool skip_unknown_elements = false;
   /// An element whose declared type is abstract (meta<T>::abstract) and that carries no
   /// xsi:type is an error, as XSD has it; true reads it as the declared type (for a client
@@ -155,7 +155,7 @@ struct enum_codec;
 struct field_codec {
   union {
     read_elem_fn read_elem = nullptr;  ///< elements, any, text
-    read_attr_fn read_attr;            ///< attributes
+    read_attr_fn read_attr;            ///< attributes (xsd:anyAttribute: capture_attributes)
   };
   /// Elements of a simple or enumeration type (plain, optional, vector or nillable): read from
   /// one reader call when the element is plain on the wire (only where field_match::read_whole).
@@ -229,12 +229,20 @@ struct field_match {
   /// alternative: an element that does not match its name (or its alternatives' names, which
   /// name the first element of each group) may still begin it (routines->starts).
   bool group : 1 = false;
-  /// xsd:any: `default_value` is the wildcard's namespace="..." (anything but ##any), checked
-  /// on read (wildcard_allows); ##targetNamespace and ##other are relative to `ns`.
+  /// xsd:any, xsd:anyAttribute: `default_value` is the wildcard's namespace="..." as given
+  /// (.namespaces()), checked on read (wildcard_allows); ##targetNamespace and ##other are
+  /// relative to `ns`.
   bool wildcard_namespaces : 1 = false;
   /// Tables: on the first field, the type has an unknown field (field_kind::unknown), whose
   /// elements write_table puts back among the others (attribute_at_or_after set with it).
   bool keeps_unknown : 1 = false;
+  /// xsd:anyAttribute (kind attribute, no name, in its type's namespace): the attributes no
+  /// other field takes, into its any_attributes member (routines->read_attr: capture_attributes;
+  /// write_any_attributes), at most one per type. The element loop reads it as any attribute,
+  /// so that a type without one pays nothing for it: its min_occurs is its index in its type's
+  /// fields and its max_occurs their count (make_match, link_fields), from which it finds the
+  /// other attributes.
+  bool any_attributes : 1 = false;
 
   constexpr std::string_view name() const noexcept { return write_name.text(); }
   /// The XSD default of the value ("" if it has none).
@@ -378,8 +386,19 @@ bool read_unknown_subtype(read_ctx& c, const xml::attribute& type, const complex
 bool read_group(read_ctx& c, const complex_vt& vt, void* obj);
 
 /// Whether xsd:any field `f` may take an element in namespace `ns` (its namespace constraint:
-/// ##any, ##other, or a list of URIs, ##targetNamespace and ##local).
+/// ##any, ##other, or a list of URIs, ##targetNamespace and ##local); the same for an
+/// xsd:anyAttribute field and an attribute.
 bool wildcard_allows(const field_match& f, std::string_view ns) noexcept;
+/// The xsd:anyAttribute field `f` (any_attributes), on the start tag of its type's value: `out`
+/// made the start tag's attributes that no other attribute field of the type takes, that are
+/// not the binding's own (xsi:*, SOAP encoding) and that `f`'s constraint allows, in document
+/// order (its strings reused). True (nothing here fails; a bool as read_attr_fn's).
+bool capture_attributes(read_ctx& c, const field_match& f, any_attributes& out);
+/// The attributes of `a`, the member of the xsd:anyAttribute field `f`, on the open start tag
+/// (after the type's other attributes): one that another attribute field of the type names, or
+/// in the XML Schema instance namespace, throws bind::error (it would be written twice, or
+/// contradict the binding's own).
+void write_any_attributes(xml::writer& w, const field_match& f, const any_attributes& a);
 /// Whether {ns}local may begin a value of the inline group `vt`: an element of one of its
 /// fields up to and including the first that must occur (as starts_fn: 1, 2 by a wildcard, 0).
 int group_starts(const complex_vt& vt, std::string_view ns, std::string_view local) noexcept;

@@ -36,7 +36,8 @@ constexpr bool schema_expressible() {
   if constexpr ((std::is_same_v<V, Seen> || ...)) {
     return true;
   } else if constexpr (bind::simple_type<V> || bind::enum_type<V> ||
-                       std::is_same_v<V, bind::any_type> || std::is_same_v<V, bind::any_element>) {
+                       std::is_same_v<V, bind::any_type> || std::is_same_v<V, bind::any_element> ||
+                       std::is_same_v<V, bind::any_attributes>) {
     return true;
   } else if constexpr (bind::is_variant<V>::value) {
     return []<class... A>(std::variant<A...>*) {
