@@ -485,6 +485,7 @@ std::set<std::string> inherited_names(const complex_type& t) {
     if (d->content_model) particle_names(*d->content_model, out);
     if (d->content_kind == complex_type::content::simple) out.insert("value");
     for (const attribute_use& a : d->attributes) out.insert(identifier(a.decl->name.local));
+    if (d->any_attribute) out.insert("anyAttribute");
   }
   return out;
 }

@@ -267,6 +267,9 @@ void generator::emit() {
         case field_plan::kind::unknown:
           mt += "unknown(&T::" + f.member + ")";
           break;
+        case field_plan::kind::any_attribute:
+          mt += "any_attribute(&T::" + f.member + ")";
+          break;
         case field_plan::kind::choice: {
           mt += "choice(&T::" + f.member + ", {";
           for (std::size_t a = 0; a < f.alternatives.size(); ++a)
@@ -666,6 +669,9 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
           break;
         case field_plan::kind::unknown:  // the library's routines: no codec of the file's
           list += "lather::bind::table::unknown(" + ns + ", " + at + ")";
+          break;
+        case field_plan::kind::any_attribute:  // the library's routines: no codec of the file's
+          list += "lather::bind::table::any_attribute(" + ns + ", " + at + ")";
           break;
         case field_plan::kind::choice: {
           const std::string alts = "names_" + id + "_" + std::to_string(++choices);

@@ -853,11 +853,7 @@ void generator::plan_particle(const particle& p, bool optional_ctx, struct_plan&
                    : optional ? "std::optional<lather::bind::any_element>"
                               : "lather::bind::any_element";
       // Its namespace constraint, checked on read (##targetNamespace: the type's namespace).
-      std::string constraint;
-      for (const std::string& token : split_tokens(p.any.namespaces))
-        constraint += (constraint.empty() ? "" : " ") + token;
-      if (!constraint.empty() && constraint != "##any")
-        f.modifiers = ".namespaces(" + quote(constraint) + ")";
+      f.modifiers = namespaces_modifier(p.any);
       std::string any = "x.xml = " + quote(sample_any(p.any, s.ns)) + "; ";
       // A strict wildcard that no declared element fits stays empty when it may.
       bool unfit =
@@ -883,6 +879,42 @@ void generator::plan_particle(const particle& p, bool optional_ctx, struct_plan&
   if (group_sequence(p) && (p.max > 1 || (s.t && !encoded_struct(s))))
     return plan_group_member(p, optional_ctx, s, used);
   for (const particle& q : g.particles) plan_particle(q, optional_ctx || p.min == 0, s, used);
+}
+
+/// A wildcard's .namespaces(...) modifier ("" for ##any): its tokens as written, one space apart.
+std::string generator::namespaces_modifier(const wildcard& w) {
+  std::string constraint;
+  for (const std::string& token : split_tokens(w.namespaces))
+    constraint += (constraint.empty() ? "" : " ") + token;
+  if (constraint.empty() || constraint == "##any") return "";
+  return ".namespaces(" + quote(constraint) + ")";
+}
+
+/// xs:anyAttribute of `t` (its attributeGroups' included): a lather::bind::any_attributes
+/// member, written last of the attributes. A C++ hierarchy has one: an extension whose base
+/// has one already leaves the attributes to it (XSD's wildcard is then the union of the two;
+/// the base's constraint is kept, noted in names.txt). A restriction has its own wildcard only,
+/// as XSD has it.
+void generator::plan_any_attribute(const wildcard& w, struct_plan& s, std::set<std::string>& used) {
+  const std::string written = namespaces_modifier(w);
+  for (const complex_type* b = s.base; b; b = structs_[struct_index_.at(b)].base)
+    for (const field_plan& f : structs_[struct_index_.at(b)].fields)
+      if (f.what == field_plan::kind::any_attribute) {
+        if (f.modifiers != written)
+          names_.push_back("  note: " + s.name + ": the attributes of its xs:anyAttribute at " +
+                           w.where.str() + " go to its base's " +
+                           structs_[struct_index_.at(b)].name + "::" + f.member +
+                           ", with the base's namespace constraint");
+        return;
+      }
+  field_plan f;
+  f.what = field_plan::kind::any_attribute;
+  f.member = member_name("anyAttribute", s, used);
+  f.cpp_type = "lather::bind::any_attributes";
+  f.modifiers = written;
+  names_.push_back("  member " + s.name + "::" + f.member + " <- anyAttribute namespace=\"" +
+                   w.namespaces + "\"");
+  s.fields.push_back(std::move(f));
 }
 
 /// Attribute uses in effect: a restriction inherits the base's unless it changes or
@@ -1009,6 +1041,7 @@ void generator::plan_type(struct_plan& s) {
     }
     s.fields.push_back(std::move(f));
   }
+  if (t.any_attribute) plan_any_attribute(*t.any_attribute, s, used);
   for (const field_plan& f : s.fields)
     if (!f.xml_name.empty() && f.member != f.xml_name)
       names_.push_back("  member " + s.name + "::" + f.member + " <- " +

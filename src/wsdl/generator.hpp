@@ -41,7 +41,17 @@ struct facet_plan {
 
 struct field_plan {
   /// unknown: --keep-unknown's member, the child elements the type does not declare.
-  enum class kind { element, attribute, text, any, choice, unknown } what = kind::element;
+  /// any_attribute: an xs:anyAttribute (lather::bind::any_attributes), its constraint in
+  /// `modifiers`.
+  enum class kind {
+    element,
+    attribute,
+    text,
+    any,
+    choice,
+    unknown,
+    any_attribute
+  } what = kind::element;
   std::string xml_name;
   std::string member;
   std::string cpp_type;
@@ -281,6 +291,8 @@ class generator {
   /// Attribute uses in effect: a restriction inherits the base's unless it changes or
   /// prohibits them.
   std::vector<attribute_use> effective_attributes(const complex_type& t);
+  static std::string namespaces_modifier(const wildcard& w);
+  void plan_any_attribute(const wildcard& w, struct_plan& s, std::set<std::string>& used);
 
   /// An rpc message: one unqualified accessor per body part, in message order.
   void plan_message(struct_plan& s);
