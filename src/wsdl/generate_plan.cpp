@@ -1041,7 +1041,7 @@ void generator::plan_type(struct_plan& s) {
     }
     s.fields.push_back(std::move(f));
   }
-  if (t.any_attribute) plan_any_attribute(*t.any_attribute, s, used);
+  if (t.any_attribute && !encoded_struct(s)) plan_any_attribute(*t.any_attribute, s, used);
   for (const field_plan& f : s.fields)
     if (!f.xml_name.empty() && f.member != f.xml_name)
       names_.push_back("  member " + s.name + "::" + f.member + " <- " +
