@@ -148,6 +148,14 @@ errc parse_time_part(cursor& c, date_time_fields& f, bool& end_of_day) noexcept 
   return errc::ok;
 }
 
+// The zone sign hh:mm, within the 14 hours XSD allows.
+errc set_zone(char sign, unsigned h, unsigned m, date_time_fields& f) noexcept {
+  if (m > 59 || h > 14 || (h == 14 && m != 0)) return errc::out_of_range;
+  const int minutes = static_cast<int>(h * 60 + m);
+  f.tz_minutes = static_cast<std::int16_t>(sign == '-' ? -minutes : minutes);
+  return errc::ok;
+}
+
 errc parse_timezone(cursor& c, date_time_fields& f) noexcept {
   f.tz_minutes.reset();
   if (c.done()) return errc::ok;
@@ -160,10 +168,7 @@ errc parse_timezone(cursor& c, date_time_fields& f) noexcept {
   c.eat(sign);
   unsigned h = 0, m = 0;
   if (!c.fixed(2, h) || !c.eat(':') || !c.fixed(2, m) || !c.done()) return errc::invalid_lexical;
-  if (m > 59 || h > 14 || (h == 14 && m != 0)) return errc::out_of_range;
-  const int minutes = static_cast<int>(h * 60 + m);
-  f.tz_minutes = static_cast<std::int16_t>(sign == '-' ? -minutes : minutes);
-  return errc::ok;
+  return set_zone(sign, h, m, f);
 }
 
 // 24:00:00 on day D is 00:00:00 on day D+1.
@@ -297,9 +302,7 @@ errc parse_lenient_fields(std::string_view text, date_time_fields& out) noexcept
     if (!c.fixed(2, h)) return errc::invalid_lexical;
     const bool colon = c.eat(':');
     if ((colon || !c.done()) && !c.fixed(2, m)) return errc::invalid_lexical;
-    if (m > 59 || h > 14 || (h == 14 && m != 0)) return errc::out_of_range;
-    const int minutes = static_cast<int>(h * 60 + m);
-    f.tz_minutes = static_cast<std::int16_t>(sign == '-' ? -minutes : minutes);
+    if (errc e = set_zone(sign, h, m, f); e != errc::ok) return e;
   }
   if (!c.done()) return errc::invalid_lexical;
   out = std::move(f);
