@@ -1,7 +1,9 @@
 // The corpus driver (tests/wsdl/corpus/wsdl_corpus.py) on a corpus of three small services
 // with stand-ins for lather-wsdl2cpp, the generated mock server and the corpus's checker: a
 // setup keeps the results of earlier runs, and the report takes a service's result only while
-// it was made from the generation now in the work directory.
+// it was made from the generation now in the work directory; a run fails when its service stops
+// at an earlier stage than expected.txt records (a project that does not build); a rerun over
+// a project built already keeps the build figures of the earlier run.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -32,18 +34,26 @@ std::string read(const fs::path& path) {
 }
 
 // Stands in for lather-wsdl2cpp: `ENTRY... -o OUT --namespace N --mock` writes a project whose
-// target N_mock_server links the stand-in mock server, and a source holding the entries' text.
+// target N_mock_server links the stand-in mock server (once: built, it has nothing left to do),
+// and a source holding the entries' text. With FAKE_BUILD_FAILS=N, N's project does not build.
+// It reports its times as lather-wsdl2cpp does, never the same twice.
 constexpr const char* generator = R"(#!/usr/bin/python3
-import os, sys
+import os, sys, time
 args = sys.argv[1:]
 out, ns = args[args.index("-o") + 1], args[args.index("--namespace") + 1]
 os.makedirs(out, exist_ok=True)
 with open(os.path.join(out, "code.cpp"), "w") as f:
     for a in args[:args.index("-o")]:
         f.write(open(a).read())
+server = "${CMAKE_CURRENT_BINARY_DIR}/mock-server"
+broken = os.environ.get("FAKE_BUILD_FAILS") == ns
 with open(os.path.join(out, "CMakeLists.txt"), "w") as f:
-    f.write("add_custom_target(%s_mock_server COMMAND ${CMAKE_COMMAND} -E create_symlink %s "
-            "${CMAKE_CURRENT_BINARY_DIR}/mock-server)\n" % (ns, os.environ["FAKE_MOCK_SERVER"]))
+    f.write("add_custom_command(OUTPUT %s COMMAND ${CMAKE_COMMAND} -E %s)\n"
+            "add_custom_target(%s_mock_server DEPENDS %s)\n" % (
+                server, "false" if broken else "create_symlink %s %s" % (
+                    os.environ["FAKE_MOCK_SERVER"], server), ns, server))
+sys.stderr.write("lather-wsdl2cpp: 2 files, 99 bytes in %s (load %.1f ms, generate %.1f ms)\n" %
+                 (out, time.monotonic() % 1000, time.time() % 1000))
 )";
 
 // Stands in for a generated mock server: --samples DIR writes one sample; --port P says what it
@@ -59,8 +69,11 @@ else:
 )";
 
 // Stands in for the corpus's checker: one operation, which passes. With FAKE_CHECKER_KILLS set,
-// its plan kills the driver that runs it instead (as CTest ends a test that timed out).
+// its plan kills the driver that runs it instead (as CTest ends a test that timed out); with
+// FAKE_CHECKER_FAILS, it cannot load the contract (as for w3c-soap12-test).
 constexpr const char* checker = R"(import json, os, signal, sys
+if os.environ.get("FAKE_CHECKER_FAILS"):
+    sys.exit("TypeError: the contract does not load")
 if sys.argv[1] == "plan":
     if os.environ.get("FAKE_CHECKER_KILLS"):
         os.kill(os.getppid(), signal.SIGKILL)
@@ -172,6 +185,70 @@ TEST_F(CorpusDriver, ARunThatDoesNotFinishLeavesNoOlderResultBehind) {
   const std::string out = read(doc);
   EXPECT_NE(out.find("### a\n\nrun: the run did not finish\n"), std::string::npos) << out;
   EXPECT_EQ(out.find("| op | PASS | PASS |"), std::string::npos) << out;  // not the earlier run
+}
+
+TEST_F(CorpusDriver, AServiceThatStopsAtAnEarlierStageThanExpectedFails) {
+  const fs::path expected = dir_ / "expected.txt";
+  write(expected, "# NAME FLOOR STAGE\na 1 check\nb 0 checker\n");
+  auto run_expecting = [&](const char* name) {
+    return driver("run", {"--service", name, "-j", "1", "--expected", expected.string()});
+  };
+  // b's generated project does not build, and the checker cannot load b's contract (as for
+  // w3c-soap12-test): no operation can pass, the floor is 0, and still b's test fails.
+  ::setenv("FAKE_BUILD_FAILS", "b", 1);
+  setup();
+  ::unsetenv("FAKE_BUILD_FAILS");
+  ::setenv("FAKE_CHECKER_FAILS", "1", 1);
+  const auto broken = run_expecting("b");
+  EXPECT_EQ(broken.exit, 1) << broken.out;
+  EXPECT_NE(broken.out.find("b: stopped at stage build, checker expected (expected.txt)"),
+            std::string::npos)
+      << broken.out;
+  // Built, b stops where it is expected to: at the checker.
+  setup();
+  const auto built = run_expecting("b");
+  ::unsetenv("FAKE_CHECKER_FAILS");
+  EXPECT_EQ(built.exit, 0) << built.out;
+  EXPECT_NE(built.out.find("b: 0 of 0 operations pass (the checker cannot load"), std::string::npos)
+      << built.out;
+  const auto a = run_expecting("a");
+  EXPECT_EQ(a.exit, 0) << a.out;
+  // A service without a line fails: every service states what it reaches.
+  const auto c = run_expecting("c");
+  EXPECT_EQ(c.exit, 1) << c.out;
+  EXPECT_NE(c.out.find("c: no line in "), std::string::npos) << c.out;
+}
+
+TEST_F(CorpusDriver, ARerunOverABuiltProjectKeepsTheEarlierRunsBuildFigures) {
+  setup();
+  run("a");
+  const fs::path result = work() / "results" / "a.json";
+  const std::string first = read(result);
+  ASSERT_NE(first.find("\"build_cpu_seconds\""), std::string::npos) << first;
+  EXPECT_EQ(first.find("\"build_from\""), std::string::npos) << first;
+  // The same generation again: its build has nothing to do, and keeps the figures measured
+  // before, saying which run measured them.
+  setup();
+  run("a");
+  const std::string again = read(result);
+  EXPECT_NE(again.find("\"build_cpu_seconds\""), std::string::npos) << again;
+  EXPECT_NE(again.find("\"build_from\""), std::string::npos) << again;
+  const fs::path doc = dir_ / "out.md";
+  const auto r = driver("report", {"--doc", doc.string()});
+  ASSERT_EQ(r.exit, 0) << r.out;
+  const std::string out = read(doc);
+  EXPECT_NE(out.find("(build figures: "), std::string::npos) << out;
+  EXPECT_NE(out.find("A row whose run says `build figures: DATE at COMMIT` (or `an earlier "),
+            std::string::npos)
+      << out;
+  // A new generation builds anew: figures of its own.
+  write(corpus() / "a" / "a.wsdl", "// contract a, changed");
+  setup();
+  run("a");
+  EXPECT_EQ(read(result).find("\"build_from\""), std::string::npos) << read(result);
+  const auto fresh = driver("report", {"--doc", doc.string()});
+  ASSERT_EQ(fresh.exit, 0) << fresh.out;
+  EXPECT_EQ(read(doc).find("build figures"), std::string::npos) << read(doc);
 }
 
 }  // namespace

@@ -22,7 +22,11 @@
       (checker --url --serving). Records W/results/NAME.json, with the fingerprint of the
       generation it ran (first as "did not finish", so that a run that dies leaves no older
       result behind). Exit 1 when fewer operations pass than FILE expects for NAME (the floor
-      that keeps a regression from passing unseen).
+      that keeps a regression from passing unseen), when NAME stops at an earlier stage than
+      FILE expects (STAGES: a contract that cannot be checked still has to build), or when FILE
+      has no line for NAME. A build that finds the project built already (nothing to do: the
+      same generation built by an earlier run) keeps that run's build figures, with its date
+      and commit (build_from), rather than measuring nothing.
   -j N: parallel compile jobs of each build (default: CMAKE_BUILD_PARALLEL_LEVEL, else 2; one
       -O0 compile of generated code takes up to about 1 GB).
   wsdl_corpus.py report --work W --corpus C --doc OUT [--from DOC] [--command TEXT]
@@ -90,6 +94,9 @@ def hash_files(h, paths):
             h.update(b"\0")
 
 
+TIMES = re.compile(r" \(load [0-9.]+ ms, generate [0-9.]+ ms\)")
+
+
 def fingerprint(prefix, corpus, svc, out, gen):
     h = hashlib.sha256(RESULT_FORMAT.encode())
     hash_files(h, [os.path.join(prefix, d) for d in ("include", "lib", "lib64")
@@ -97,7 +104,9 @@ def fingerprint(prefix, corpus, svc, out, gen):
     hash_files(h, [os.path.join(corpus, CHECKER), os.path.join(corpus, svc["name"])])
     if os.path.isdir(out):
         hash_files(h, [out])
-    h.update(json.dumps([gen["status"], gen["stderr"]]).encode())
+    # (Not the times lather-wsdl2cpp reports, which differ from run to run.)
+    stderr = [TIMES.sub("", line) for line in gen["stderr"]]
+    h.update(json.dumps([gen["status"], stderr]).encode())
     return h.hexdigest()[:16]
 
 
@@ -288,11 +297,49 @@ def serve_and_check(corpus, svc, server, samples, serving):
     return {}
 
 
+# The stages a run reaches, in order: a service that stops at an earlier one than expected.txt
+# records fails its test. `run` (the run did not finish), `checker` (the corpus's checker cannot
+# load the contract; the project generated and built) and `check` all come after the build.
+STAGES = {"generate": 0, "build": 1, "run": 2, "checker": 2, "check": 2}
+BUILD_FIGURES = ("build_seconds", "build_cpu_seconds", "build_peak_mb")
+
+
+def expectation(path, name):
+    """(floor, stage) that FILE records for NAME: `NAME FLOOR STAGE`; None without a line."""
+    with open(path) as f:
+        for line in f:
+            parts = line.split("#")[0].split()
+            if parts and parts[0] == name:
+                if len(parts) != 3 or not parts[1].isdigit() or parts[2] not in STAGES:
+                    raise ValueError("%s: bad line for %s: %r (NAME FLOOR STAGE, STAGE one of "
+                                     "%s)" % (path, name, line.strip(), ", ".join(STAGES)))
+                return int(parts[1]), parts[2]
+    return None
+
+
+def earlier_build(path, fingerprint):
+    """The build figures of the result at `path` when it ran the same generation (its
+    fingerprint), with the run they were measured in (build_from: date and commit); {} else."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        prev = json.load(f)
+    if not fingerprint or prev.get("fingerprint") != fingerprint or any(
+            not isinstance(prev.get(k), (int, float)) for k in BUILD_FIGURES):
+        return {}
+    kept = {k: prev[k] for k in BUILD_FIGURES}
+    kept["build_from"] = prev.get("build_from") or {"date": prev.get("date", ""),
+                                                    "commit": prev.get("commit", "")}
+    return kept
+
+
 def build(work, name, jobs):
     """Builds NAME's mock server: (exit status, output, {build_seconds (wall), build_cpu_seconds
     (user + system of every compile and link; a ccache hit costs almost none),
-    build_peak_mb (the largest process, a compile of the generated code)}, empty when ninja
-    had nothing to do)."""
+    build_peak_mb (the largest process, a compile of the generated code)}, empty when the
+    build had nothing to do: ninja says so, or the mock server was not written again)."""
+    server = os.path.join(work, "build", name, "mock-server")
+    before = os.lstat(server).st_mtime_ns if os.path.lexists(server) else None
     with open(os.path.join(work, "build", name + ".build.log"), "w+") as out:
         t0 = time.monotonic()
         p = subprocess.Popen(["cmake", "--build", os.path.join(work, "build"), "-j", str(jobs),
@@ -307,8 +354,12 @@ def build(work, name, jobs):
                 "build_peak_mb": round(usage.ru_maxrss / 1024)}
         out.seek(0)
         text = out.read()
-        # A rerun over a tree already built costs nothing: no figures rather than ~0.
-        return p.returncode, text, {} if "ninja: no work to do" in text else cost
+        # A rerun over a tree already built costs nothing: no figures rather than ~0 (the
+        # caller keeps an earlier run's of the same generation).
+        after = os.lstat(server).st_mtime_ns if os.path.lexists(server) else None
+        no_op = "ninja: no work to do" in text or (p.returncode == 0 and before is not None and
+                                                   before == after)
+        return p.returncode, text, {} if no_op else cost
 
 
 def run(a):
@@ -330,9 +381,23 @@ def run(a):
         gen = json.load(f)
     result["generate_seconds"] = gen["seconds"]
     result["fingerprint"] = gen.get("fingerprint", "")
+    expected = None
+    if a.expected:
+        try:
+            expected = expectation(a.expected, name)
+        except (OSError, ValueError) as e:
+            print(e)
+            return 1
+        if expected is None:
+            print("%s: no line in %s (NAME FLOOR STAGE)" % (name, a.expected))
+            return 1
+    # The build figures of an earlier run of this same generation, for a build with nothing
+    # left to do; kept in the placeholder too, so that a run that dies does not lose them.
+    results = os.path.join(work, "results", name + ".json")
+    earlier = earlier_build(results, result["fingerprint"])
     # Until this run ends, its result says so: a run that dies leaves no older one behind.
-    write_json(os.path.join(work, "results", name + ".json"),
-               dict(result, stage="run", detail="the run did not finish", passed=0))
+    write_json(results, dict(result, stage="run", detail="the run did not finish", passed=0,
+                             **earlier))
     checker_error = ""
     try:
         keys = plan(corpus, svc)
@@ -343,12 +408,12 @@ def run(a):
     if gen["status"] != 0:
         why = next((l for l in gen["stderr"] if not l.startswith(("skipped:", "warning:"))),
                    "lather-wsdl2cpp failed")
-        result["detail"] = why
+        result["stage"], result["detail"] = "generate", why
         result["ops"] = {k: {"samples": "not generated", "served": "not generated"} for k in keys}
     else:
         result["stage"] = "build"
         status, output, cost = build(work, name, jobs(a))
-        result.update(cost)
+        result.update(cost or earlier)
         if status != 0:
             errors = [l for l in output.splitlines() if "error:" in l]
             result["detail"] = (errors or ["build failed"])[0][-300:]
@@ -395,18 +460,19 @@ def run(a):
                            "" if ok else ": samples: %s; served: %s" % (o["samples"], o["served"])))
     print("%s: %d of %d operations pass (%s)" % (name, passed, len(keys), result["detail"] or
                                                   "generated, built, checked"))
-    floor = 0
-    if a.expected and os.path.exists(a.expected):
-        with open(a.expected) as f:
-            for line in f:
-                parts = line.split("#")[0].split()
-                if len(parts) == 2 and parts[0] == name:
-                    floor = int(parts[1])
+    if expected is None:
+        return 0
+    floor, stage = expected
+    failed = 0
+    if STAGES[result["stage"]] < STAGES[stage]:
+        print("%s: stopped at stage %s, %s expected (%s)" % (name, result["stage"], stage,
+                                                             os.path.basename(a.expected)))
+        failed = 1
     if passed < floor:
         print("%s: %d operations pass, %d expected (%s)" % (name, passed, floor,
                                                             os.path.basename(a.expected)))
-        return 1
-    return 0
+        failed = 1
+    return failed
 
 
 GSOAP = {"services": 15, "passed": 1163, "operations": 1529}
@@ -430,6 +496,7 @@ def report(a):
             old[r["name"]] = (r, m.group(0))
     rows, sections = [], []
     total_pass = total_ops = full = 0
+    kept_figures = False
     for svc in manifest(corpus):
         name = svc["name"]
         path = os.path.join(work, "results", name + ".json")
@@ -450,8 +517,9 @@ def report(a):
                 r = None
         if r is not None:
             summary = {k: r.get(k, "") for k in ("name", "passed", "operations", "date", "commit",
-                                                 "stage", "build_seconds", "build_cpu_seconds",
-                                                 "build_peak_mb")}
+                                                 "stage") + BUILD_FIGURES}
+            if r.get("build_from"):
+                summary["build_from"] = r["build_from"]
             lines = ["### %s\n\n" % name]
             if r["detail"]:
                 lines.append("%s: %s\n\n" % (r["stage"], r["detail"].replace("|", "\\|")))
@@ -473,11 +541,16 @@ def report(a):
         total_ops += summary["operations"]
         full += summary["passed"] == summary["operations"]
         label = " (`long`)" if svc["bytes"] > LONG_BYTES else ""
+        ran = summary["date"] + (" at " + short(summary["commit"]) if summary.get("commit") else "")
+        if summary.get("build_from"):  # the build had nothing to do: an earlier run's figures
+            kept_figures = True
+            b = summary["build_from"]
+            at = b.get("date", "") + (" at " + short(b["commit"]) if b.get("commit") else "")
+            ran += " (build figures: %s)" % ("an earlier run" if at == ran else at)
         rows.append("| [%s](#%s)%s | %d | %d | %s | %s | %s | %s | %s |\n" % (
             name, name, label, summary["passed"], summary["operations"], summary["stage"],
             summary.get("build_seconds", ""), summary.get("build_cpu_seconds", ""),
-            summary.get("build_peak_mb", ""),
-            summary["date"] + (" at " + short(summary["commit"]) if summary.get("commit") else "")))
+            summary.get("build_peak_mb", ""), ran))
         sections.append(section)
     os.makedirs(os.path.dirname(os.path.abspath(a.doc)), exist_ok=True)
     with open(a.doc, "w") as f:
@@ -509,12 +582,21 @@ def report(a):
         f.write("| service | pass | operations | stage reached | build s | build CPU s | "
                 "peak MB | run |\n|---|---|---|---|---|---|---|---|\n")
         f.writelines(rows)
+        if kept_figures:
+            f.write("\nA row whose run says `build figures: DATE at COMMIT` (or `an earlier "
+                    "run`, of the same day and commit) found its generated project built already "
+                    "(the build had nothing to do): its build figures are those that earlier run "
+                    "measured, on the same generation, so the same code.\n")
         f.write("\nStage: `generate` = lather-wsdl2cpp refused the contract, `build` = the "
                 "generated project did not compile, `check` = generated and built, then "
                 "checked per operation, `run` = the run did not finish, `checker` = the corpus's checker cannot load the original "
                 "WSDL, so none of its operations can be checked: it builds one zeep Client for the "
                 "whole WSDL before it looks at any operation, in `plan` and `check` alike (checks "
                 "1-3 included), and the checker is shared code this test does not change. "
+                "A service's test fails when it stops at an earlier stage than "
+                "`tests/wsdl/corpus/expected.txt` records for it (generate, then build, then "
+                "the rest: w3c-soap12-test must build, its `checker` is expected), or when fewer "
+                "of its operations pass than the floor recorded there. "
                 "An operation without a proxy method (reason in the generated names.txt) has no "
                 "sample: `no result`.\n\n"
                 "**Why w3c-soap12-test cannot pass** (any generator's samples, gSOAP's too): the "
