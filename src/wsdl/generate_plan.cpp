@@ -415,10 +415,11 @@ std::string generator::sample_first(const element_decl& e, const std::string& va
                     : sample_of(e.type, alt);
 }
 
-/// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
-/// wildcard a declared element, else (or when none fits) one in a namespace it allows.
-std::string generator::sample_any(const wildcard& w, const std::string& tns) const {
-  if (std::string xml = declared_any(w, tns); !xml.empty()) return xml;
+/// The XML of a sample element for wildcard `w`: for a strict wildcard a declared element,
+/// else (or when none fits) one in a namespace it allows (##targetNamespace: w.tns).
+std::string generator::sample_any(const wildcard& w) const {
+  const std::string& tns = w.tns;
+  if (std::string xml = declared_any(w); !xml.empty()) return xml;
   std::string_view all = w.namespaces, first = all.substr(0, all.find(' '));
   if (first == "##local") return "<sample/>";
   std::string ns = first == "##targetNamespace"               ? tns
@@ -429,7 +430,8 @@ std::string generator::sample_any(const wildcard& w, const std::string& tns) con
 
 /// For a strict wildcard: a declared global element with simple or empty content it allows,
 /// as sample XML; "" when none fits (or the wildcard is not strict).
-std::string generator::declared_any(const wildcard& w, const std::string& tns) const {
+std::string generator::declared_any(const wildcard& w) const {
+  const std::string& tns = w.tns;
   auto allowed = [&](const std::string& ns) {
     for (std::string_view list = w.namespaces; !list.empty();) {
       std::string_view t = list.substr(0, list.find(' '));
@@ -852,12 +854,12 @@ void generator::plan_particle(const particle& p, bool optional_ctx, struct_plan&
       f.cpp_type = p.max > 1  ? "std::vector<lather::bind::any_element>"
                    : optional ? "std::optional<lather::bind::any_element>"
                               : "lather::bind::any_element";
-      // Its namespace constraint, checked on read (##targetNamespace: the type's namespace).
-      f.modifiers = namespaces_modifier(p.any);
-      std::string any = "x.xml = " + quote(sample_any(p.any, s.ns)) + "; ";
+      // Its namespace constraint, checked on read (##targetNamespace: its schema's namespace).
+      f.modifiers = namespaces_modifier(p.any, s.ns);
+      std::string any = "x.xml = " + quote(sample_any(p.any)) + "; ";
       // A strict wildcard that no declared element fits stays empty when it may.
       bool unfit =
-          p.any.process_contents == wildcard::process::strict && declared_any(p.any, s.ns).empty();
+          p.any.process_contents == wildcard::process::strict && declared_any(p.any).empty();
       if (p.max > 1 && !(unfit && optional))
         f.sample = sample_items(f.member, optional ? 0 : p.min, any);
       else if (!optional)
@@ -882,12 +884,19 @@ void generator::plan_particle(const particle& p, bool optional_ctx, struct_plan&
 }
 
 /// A wildcard's .namespaces(...) modifier ("" for ##any): its tokens as written, one space apart.
-std::string generator::namespaces_modifier(const wildcard& w) {
+/// Its ##targetNamespace and ##other name the target namespace of the schema it is written in,
+/// which the binding takes from the field's namespace: when an attributeGroup or group of
+/// another schema brings it into a type of namespace `owner_ns`, .in_namespace(its own) first.
+std::string generator::namespaces_modifier(const wildcard& w, const std::string& owner_ns) {
   std::string constraint;
-  for (const std::string& token : split_tokens(w.namespaces))
+  bool relative = false;
+  for (const std::string& token : split_tokens(w.namespaces)) {
     constraint += (constraint.empty() ? "" : " ") + token;
+    relative = relative || token == "##targetNamespace" || token == "##other";
+  }
   if (constraint.empty() || constraint == "##any") return "";
-  return ".namespaces(" + quote(constraint) + ")";
+  return (relative && w.tns != owner_ns ? ".in_namespace(" + quote(w.tns) + ")" : "") +
+         ".namespaces(" + quote(constraint) + ")";
 }
 
 /// xs:anyAttribute of `t` (its attributeGroups' included): a lather::bind::any_attributes
@@ -896,7 +905,7 @@ std::string generator::namespaces_modifier(const wildcard& w) {
 /// the base's constraint is kept, noted in names.txt). A restriction has its own wildcard only,
 /// as XSD has it.
 void generator::plan_any_attribute(const wildcard& w, struct_plan& s, std::set<std::string>& used) {
-  const std::string written = namespaces_modifier(w);
+  const std::string written = namespaces_modifier(w, s.ns);
   for (const complex_type* b = s.base; b; b = structs_[struct_index_.at(b)].base)
     for (const field_plan& f : structs_[struct_index_.at(b)].fields)
       if (f.what == field_plan::kind::any_attribute) {
@@ -913,7 +922,10 @@ void generator::plan_any_attribute(const wildcard& w, struct_plan& s, std::set<s
   f.cpp_type = "lather::bind::any_attributes";
   f.modifiers = written;
   names_.push_back("  member " + s.name + "::" + f.member + " <- anyAttribute namespace=\"" +
-                   w.namespaces + "\"");
+                   w.namespaces + "\"" +
+                   (w.tns != s.ns && written.starts_with(".in_namespace(")
+                        ? " of schema " + (w.tns.empty() ? "(no namespace)" : w.tns)
+                        : ""));
   s.fields.push_back(std::move(f));
 }
 

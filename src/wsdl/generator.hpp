@@ -245,13 +245,13 @@ class generator {
   /// value; a nillable alternative is given a value, not nil.
   std::string sample_first(const element_decl& e, const std::string& variant, bool holder);
 
-  /// The XML of a sample element for wildcard `w` of a type in namespace `tns`: for a strict
-  /// wildcard a declared element, else (or when none fits) one in a namespace it allows.
-  std::string sample_any(const wildcard& w, const std::string& tns) const;
+  /// The XML of a sample element for wildcard `w`: for a strict wildcard a declared element,
+  /// else (or when none fits) one in a namespace it allows (##targetNamespace: w.tns).
+  std::string sample_any(const wildcard& w) const;
 
   /// For a strict wildcard: a declared global element with simple or empty content it allows,
   /// as sample XML; "" when none fits (or the wildcard is not strict).
-  std::string declared_any(const wildcard& w, const std::string& tns) const;
+  std::string declared_any(const wildcard& w) const;
 
   /// `value` (a statement on `x`) for every item of vector member `member`: max(min, 1) items;
   /// optional repetitions (min 0) only near the root, so recursive types stay finite.
@@ -291,7 +291,7 @@ class generator {
   /// Attribute uses in effect: a restriction inherits the base's unless it changes or
   /// prohibits them.
   std::vector<attribute_use> effective_attributes(const complex_type& t);
-  static std::string namespaces_modifier(const wildcard& w);
+  static std::string namespaces_modifier(const wildcard& w, const std::string& owner_ns);
   void plan_any_attribute(const wildcard& w, struct_plan& s, std::set<std::string>& used);
 
   /// An rpc message: one unqualified accessor per body part, in message order.

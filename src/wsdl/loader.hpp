@@ -140,7 +140,7 @@ class loader {
   const attribute_decl* global_attribute(const qname& name, const node& referrer);
   std::optional<array_type> parse_array_type(const node& n, std::string_view value,
                                              const schema_context* ctx);
-  wildcard build_wildcard(const node& n);
+  wildcard build_wildcard(const node& n, const schema_context& ctx);
   const simple_type* builtin_simple(std::string_view local) const;
   void make_builtins();
 

@@ -452,7 +452,7 @@ std::optional<particle> loader::build_particle(const node& n, const schema_conte
     p.group = group_by_name(p.group_name, n);
   } else if (n.local == "any") {
     p.what = particle::kind::any;
-    p.any = build_wildcard(n);
+    p.any = build_wildcard(n, ctx);
   } else {
     return std::nullopt;
   }
@@ -484,9 +484,10 @@ const model_group* loader::group_by_name(const qname& name, const node& referrer
   return build_model_group(*body, *d->ctx);
 }
 
-wildcard loader::build_wildcard(const node& n) {
+wildcard loader::build_wildcard(const node& n, const schema_context& ctx) {
   wildcard w;
   w.where = n.where();
+  w.tns = ctx.tns;
   if (auto ns = n.attr("namespace")) w.namespaces = *ns;
   if (auto pc = n.attr("processContents"))
     w.process_contents = *pc == "lax"    ? wildcard::process::lax
@@ -504,7 +505,7 @@ void loader::add_attributes(const node& parent, const schema_context& ctx,
     else if (c.local == "attributeGroup")
       add_attribute_group(attr_qname(c, "ref", &ctx), c, uses, any);
     else if (c.local == "anyAttribute")
-      any = build_wildcard(c);
+      any = build_wildcard(c, ctx);
   }
 }
 

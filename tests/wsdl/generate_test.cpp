@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "../support/paths.hpp"
 #include "lather/wsdl/generate.hpp"
 #include "lather/wsdl/load.hpp"
 #include "wsdl_test_util.hpp"
@@ -761,6 +762,45 @@ TEST(WsdlGenerate, FaultsThatAreNotTypedAreListed) {
     EXPECT_NE(code.find(member), std::string::npos) << member << "\n" << code;
     EXPECT_EQ(code.find(member), code.rfind(member)) << member;
   }
+}
+
+// XSD: a wildcard's ##targetNamespace and ##other name the target namespace of the schema
+// document it is written in. From an attributeGroup or group of another schema
+// (data/wildcards.wsdl: urn:lather:wildcards:ext's Stamps, Foreign, Own and Others in types of
+// urn:lather:wildcards), that is the other schema's, which the binding is told with
+// .in_namespace(); a wildcard of the type's own schema keeps its constraint alone.
+TEST(WsdlGenerate, AWildcardOfAnotherSchemaNamesThatSchemasNamespace) {
+  auto m = load({std::string(lather::test::source_dir) + "/tests/wsdl/data/wildcards.wsdl"});
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "g", .mock = true});
+  EXPECT_TRUE(r.skipped.empty()) << r.skipped.front();
+  const std::string t = tables(r);
+  constexpr std::string_view ext = R"(.in_namespace("urn:lather:wildcards:ext"))";
+  for (const std::string& want :
+       {"offsetof(::g::Stamped, any))" + std::string(ext) + R"(.namespaces("##targetNamespace"))",
+        "offsetof(::g::Stamped, anyAttribute))" + std::string(ext) +
+            R"(.namespaces("##targetNamespace"))",
+        "offsetof(::g::Visiting, any))" + std::string(ext) + R"(.namespaces("##other"))",
+        "offsetof(::g::Visiting, anyAttribute))" + std::string(ext) + R"(.namespaces("##other"))",
+        std::string(R"(offsetof(::g::Tagged, anyAttribute)).namespaces("##other"))"),
+        std::string(
+            R"(offsetof(::g::Money, anyAttribute)).namespaces("urn:x ##targetNamespace"))")})
+    EXPECT_NE(t.find(want), std::string::npos) << want << "\n" << t;
+  // Only those four: the wildcards of the type's own schema are as they were.
+  std::size_t count = 0;
+  for (std::size_t at = t.find(ext); at != std::string::npos; at = t.find(ext, at + 1)) ++count;
+  EXPECT_EQ(count, 4u) << t;
+  const std::string& names = file(r, "names.txt");
+  EXPECT_NE(
+      names.find(
+          R"(member Stamped::anyAttribute <- anyAttribute namespace="##targetNamespace" of schema urn:lather:wildcards:ext)"),
+      std::string::npos)
+      << names;
+  // The mock's sample element for Own's ##targetNamespace is in the group's namespace.
+  std::string mock;
+  for (const generated_file& f : r.files)
+    if (f.name.starts_with("mock_")) mock += f.text;
+  EXPECT_NE(mock.find(R"(<s:sample xmlns:s=\"urn:lather:wildcards:ext\"/>)"), std::string::npos)
+      << mock;
 }
 
 TEST(WsdlGenerate, MockSamplesAndServer) {

@@ -2,7 +2,8 @@
 // type with one has a lather::bind::any_attributes member that a client sends and a service
 // reads and answers with, over loopback HTTP, in names and values; its namespace constraint
 // decides what it takes (what it leaves out is ignored, as an undeclared attribute is by a
-// type without one). names.txt records each member.
+// type without one). names.txt records each member. A wildcard of an attributeGroup or group of
+// another schema takes ##targetNamespace and ##other as that schema's namespace.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -30,6 +31,8 @@ class wildcards_impl : public wildcardsgen::WildcardsPortTypeService {
     out.twice = in.twice;
     out.narrowed = in.narrowed;
     out.money = in.money;
+    out.stamped = in.stamped;
+    out.visiting = in.visiting;
   }
   wildcardsgen::Echo last;
 };
@@ -65,6 +68,18 @@ TEST_F(GeneratedWildcards, RoundTripOverLoopback) {
   req.money.value = lather::xsd::decimal{"9.50"};
   req.money.currency = "EUR";
   req.money.anyAttribute.set("urn:lather:wildcards", "rate", "1.1");  // ##targetNamespace
+  // The ext schema's ##targetNamespace and ##other: its namespace, not the type's.
+  constexpr const char* ext = "urn:lather:wildcards:ext";
+  req.stamped.emplace();
+  req.stamped->name = "s";
+  req.stamped->stamp = "1";
+  req.stamped->any.push_back({R"(<o:own xmlns:o="urn:lather:wildcards:ext">1</o:own>)"});
+  req.stamped->anyAttribute.set(ext, "at", "2");
+  req.visiting.emplace();
+  req.visiting->name = "v";
+  req.visiting->any.push_back({R"(<w:note xmlns:w="urn:lather:wildcards">3</w:note>)"});
+  req.visiting->any.push_back({R"(<x:note xmlns:x="urn:x">4</x:note>)"});
+  req.visiting->anyAttribute.set("urn:lather:wildcards", "at", "5");
   const wildcardsgen::EchoResponse res = client.echo(req);
   EXPECT_EQ(impl_.last.tagged.anyAttribute, req.tagged.anyAttribute);
   EXPECT_EQ(impl_.last.open.anyAttribute_2, req.open.anyAttribute_2);
@@ -79,6 +94,9 @@ TEST_F(GeneratedWildcards, RoundTripOverLoopback) {
   EXPECT_EQ(res.narrowed.anyAttribute, req.narrowed.anyAttribute);
   EXPECT_EQ(res.money.anyAttribute, req.money.anyAttribute);
   EXPECT_EQ(res.money.currency, "EUR");
+  ASSERT_TRUE(res.stamped && res.visiting);
+  EXPECT_EQ(*res.stamped, *req.stamped);
+  EXPECT_EQ(*res.visiting, *req.visiting);
 }
 
 // What a constraint leaves out is ignored by the (strict) service: no fault, not kept.
@@ -109,18 +127,55 @@ TEST_F(GeneratedWildcards, TheConstraintFiltersOnTheService) {
             (attrs{{"urn:x", "a", "1"}, {"urn:lather:wildcards", "r", "2"}}));
 }
 
+// Stamped's wildcards (##targetNamespace of the ext schema) take ext's attributes and
+// elements, not the type's; Visiting's (##other of it) take the type's and urn:x's, not ext's.
+TEST_F(GeneratedWildcards, AnotherSchemasWildcardsNameItsNamespace) {
+  auto post = [&](const std::string& extra) {
+    return lather::test::post_envelope(
+        server_.url("/wildcards"), "\"urn:lather:wildcards#echo\"",
+        lather::test::soap11_envelope(
+            R"(<w:Echo xmlns:w="urn:lather:wildcards" xmlns:e="urn:lather:wildcards:ext" )"
+            R"(xmlns:x="urn:x"><w:tagged><w:name>n</w:name></w:tagged>)"
+            R"(<w:open><w:anyAttribute>e</w:anyAttribute></w:open><w:grown><w:p>p</w:p></w:grown>)"
+            R"(<w:twice><w:name>n</w:name></w:twice><w:narrowed><w:name>n</w:name></w:narrowed>)"
+            R"(<w:money>1</w:money>)" +
+            extra + "</w:Echo>"));
+  };
+  std::string body = post(
+      R"(<w:stamped stamp="1" e:a="1" w:b="2" x:c="3" d="4"><w:name>s</w:name><e:own/></w:stamped>)"
+      R"(<w:visiting e:a="1" w:b="2" x:c="3" d="4"><w:name>v</w:name><w:mine/><x:theirs/>)"
+      R"(</w:visiting>)");
+  EXPECT_EQ(body.find("Fault"), std::string::npos) << body;
+  ASSERT_TRUE(impl_.last.stamped && impl_.last.visiting);
+  EXPECT_EQ(impl_.last.stamped->anyAttribute.items,
+            (attrs{{"urn:lather:wildcards:ext", "a", "1"}}));
+  EXPECT_EQ(impl_.last.stamped->stamp, "1");
+  ASSERT_EQ(impl_.last.stamped->any.size(), 1u);
+  EXPECT_NE(impl_.last.stamped->any[0].xml.find("own"), std::string::npos);
+  EXPECT_EQ(impl_.last.visiting->anyAttribute.items,
+            (attrs{{"urn:lather:wildcards", "b", "2"}, {"urn:x", "c", "3"}}));
+  EXPECT_EQ(impl_.last.visiting->any.size(), 2u);
+  // An element the wildcard does not take is unexpected to the (strict) service.
+  body = post(R"(<w:stamped><w:name>s</w:name><w:mine/></w:stamped>)");
+  EXPECT_NE(body.find("Fault"), std::string::npos) << body;
+  body = post(R"(<w:visiting><w:name>v</w:name><e:own/></w:visiting>)");
+  EXPECT_NE(body.find("Fault"), std::string::npos) << body;
+}
+
 TEST(GeneratedWildcardsNames, NamesTxtRecordsEachMember) {
   std::ifstream in(WILDCARDS_DIR "/names.txt");
   std::stringstream names;
   names << in.rdbuf();
   const std::string text = names.str();
-  for (std::string_view want :
-       {R"(member Tagged::anyAttribute <- anyAttribute namespace="##other")",
-        R"(member Open::anyAttribute_2 <- anyAttribute namespace="##any")",
-        R"(member Grown::anyAttribute <- anyAttribute namespace="##local urn:x")",
-        R"(member Narrowed::anyAttribute <- anyAttribute namespace="urn:x")",
-        R"(member Money::anyAttribute <- anyAttribute namespace="urn:x ##targetNamespace")",
-        "Twice: the attributes of its xs:anyAttribute at"})
+  for (
+      std::string_view want :
+      {R"(member Tagged::anyAttribute <- anyAttribute namespace="##other")",
+       R"(member Open::anyAttribute_2 <- anyAttribute namespace="##any")",
+       R"(member Grown::anyAttribute <- anyAttribute namespace="##local urn:x")",
+       R"(member Narrowed::anyAttribute <- anyAttribute namespace="urn:x")",
+       R"(member Money::anyAttribute <- anyAttribute namespace="urn:x ##targetNamespace")",
+       R"(member Visiting::anyAttribute <- anyAttribute namespace="##other" of schema urn:lather:wildcards:ext)",
+       "Twice: the attributes of its xs:anyAttribute at"})
     EXPECT_NE(text.find(want), std::string::npos) << want << "\n" << text;
 }
 

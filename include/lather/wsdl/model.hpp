@@ -92,6 +92,10 @@ struct simple_type : type {
 struct wildcard {
   enum class process : std::uint8_t { strict, lax, skip };
   std::string namespaces = "##any";  ///< the namespace attribute as written
+  /// The target namespace of the schema document it is written in (a chameleon include's: its
+  /// includer's), which its ##targetNamespace and ##other name: in an attributeGroup or group of
+  /// another schema, not the namespace of the type that uses it. "" for none.
+  std::string tns;
   process process_contents = process::strict;
   source_location where;
 };
