@@ -4,6 +4,8 @@
 #include "lather/service/message_type.hpp"
 
 #include <new>
+#include <stdexcept>
+#include <string>
 
 #include "lather/bind/bind.hpp"
 #include "lather/bind/table_ref.hpp"
@@ -60,6 +62,9 @@ void message_type::reset(void* p) const {
 
 void* message_type::create_moved(void* p) const {
   if (size == 0) return &no_value;
+  if (move_construct == nullptr)
+    throw std::logic_error("message_type::create_moved: the table of " + std::string(name) +
+                           " has no move_construct (a type its generated code never moves)");
   void* q = allocate(*this);
   try {
     move_construct(q, p);

@@ -484,7 +484,11 @@ void generator::emit_sources(const std::set<std::string>& type_headers) {
                 "(" + id + ", " + qualified(s.name) + ")\n";
       }
       if (message_structs_.count(i)) {
-        messages += "    LATHER_MESSAGE_TYPE_ENTRY(" + qualified(s.name) + "),\n";
+        // No move constructor compiled for a type the code never moves.
+        messages +=
+            std::string(moved_structs_.count(i) ? "    LATHER_MESSAGE_TYPE_ENTRY("
+                                                : "    LATHER_MESSAGE_TYPE_ENTRY_UNMOVED(") +
+            qualified(s.name) + "),\n";
         body += "LATHER_MESSAGE_TYPE_DEFINE_AT(lather_messages[" + std::to_string(message++) +
                 "], " + qualified(s.name) + ");\n";
       }
@@ -756,6 +760,7 @@ std::vector<detail::header_plan> generator::header_plans(const std::string& key,
     }
     const struct_plan& s = structs_[si->second];
     message_structs_.insert(si->second);
+    if (!response) moved_structs_.insert(si->second);
     includes.insert(s.file);
     out.push_back({unique_name(identifier(h.part->name), members),
                    qualified(s.name),
@@ -909,6 +914,7 @@ void generator::emit_port_types() {
       if (req) {
         includes.insert(req->file);
         message_structs_.insert(static_cast<std::size_t>(req - structs_.data()));
+        moved_structs_.insert(static_cast<std::size_t>(req - structs_.data()));
       }
       if (res) {
         includes.insert(res->file);

@@ -475,6 +475,9 @@ class generator {
                                samples_per_source = 400;
   std::vector<std::size_t> emitted_;       ///< generated structs (indexes), in dependency order
   std::set<std::size_t> message_structs_;  ///< the request and response structs of operations
+  /// Those of message_structs_ the code moves (requests and request headers, into an
+  /// asynchronous call): the others' tables have no move_construct.
+  std::set<std::size_t> moved_structs_;
   std::vector<std::string> library_sources_, mock_sources_;
   std::size_t units_ = 1;                                     ///< code_<k>.cpp files
   std::vector<detail::source_part> operation_parts_;          ///< the operations of each unit

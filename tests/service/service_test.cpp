@@ -1152,6 +1152,25 @@ TEST(xml_declaration, RequestsStartWithItUnlessTheClientDropsIt) {
   raw.stop();
 }
 
+// A table without detail::moves (LATHER_MESSAGE_TYPE_ENTRY_UNMOVED, a type lather-wsdl2cpp's code
+// never moves): the same lifetime otherwise, no move constructor, create_moved() refused.
+TEST(message_types, UnmovedTableRefusesCreateMoved) {
+  static constexpr message_type moved = detail::make_message_type<add_request, detail::all_parts>();
+  static constexpr message_type unmoved =
+      detail::make_message_type<add_request, detail::all_parts & ~detail::moves>();
+  EXPECT_NE(moved.move_construct, nullptr);
+  EXPECT_EQ(unmoved.move_construct, nullptr);
+  EXPECT_NE(unmoved.construct, nullptr);
+  EXPECT_NE(unmoved.destruct, nullptr);
+  add_request in{2, 3};
+  message_value v(moved.create_moved(&in), message_deleter{&moved});
+  EXPECT_EQ(static_cast<add_request*>(v.get())->b, 3);
+  EXPECT_THROW((void)unmoved.create_moved(&in), std::logic_error);
+  message_value w = make_message_value(unmoved);
+  unmoved.reset(w.get());
+  EXPECT_EQ(static_cast<add_request*>(w.get())->a, 0);
+}
+
 // service::operation and client::call over message_type tables (what lather-wsdl2cpp's code
 // uses): the same messages and the same WSDL as the typed forms, and their misuses refused.
 TEST(message_types, ErasedOperationAndCallMatchTheTypedForms) {

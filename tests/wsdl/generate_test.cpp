@@ -1205,12 +1205,21 @@ TEST(WsdlGenerate, DefinesMessageTablesAndEnumDescriptionsOnce) {
     if (g.name.starts_with("t.")) types += g.text;
   const std::string all = file(r, "code_1.cpp") + file(r, "code_2.cpp");
   // Each message's table: declared beside its type (and in describe.hpp, for the files that
-  // name it without its definition), defined in one code file with internal-linkage parts.
+  // name it without its definition), defined in one code file with internal-linkage parts;
+  // without move_construct for a type the code never moves (a response).
   for (const char* type : {"::g::in", "::g::out", "::g::rpcOp"}) {
     const std::string declare = "LATHER_MESSAGE_TYPE_DECLARE(" + std::string(type) + ");\n";
     // (its entry in the file's array, lather_messages[<i>])
     const std::string define = "], " + std::string(type) + ");\n";
-    const std::string entry = "    LATHER_MESSAGE_TYPE_ENTRY(" + std::string(type) + "),\n";
+    const bool moved = std::string_view(type) != "::g::out";
+    const std::string entry = std::string(moved ? "    LATHER_MESSAGE_TYPE_ENTRY("
+                                                : "    LATHER_MESSAGE_TYPE_ENTRY_UNMOVED(") +
+                              type + "),\n";
+    EXPECT_EQ(all.find(std::string(moved ? "    LATHER_MESSAGE_TYPE_ENTRY_UNMOVED("
+                                         : "    LATHER_MESSAGE_TYPE_ENTRY(") +
+                       type + "),\n"),
+              std::string::npos)
+        << type;
     EXPECT_NE(types.find(declare), std::string::npos) << types;
     EXPECT_NE(file(r, "describe.hpp").find(declare), std::string::npos) << type;
     EXPECT_NE(all.find(define), std::string::npos) << all;

@@ -70,17 +70,19 @@ struct message_type {
   // lifetime: T's layout and three functions per T; create(), destroy(), reset() and
   // create_moved() are built on them once, in the library. Size 0: no value (empty_body()):
   // create() gives one address for every message and nothing is constructed.
-  std::size_t size = 0, align = 0;                         ///< sizeof(T), alignof(T)
-  void (*construct)(void* at) = nullptr;                   ///< new (at) T{}
-  void (*destruct)(void* p) noexcept = nullptr;            ///< p->~T()
-  void (*move_construct)(void* at, void* from) = nullptr;  ///< new (at) T(std::move(*from))
+  std::size_t size = 0, align = 0;               ///< sizeof(T), alignof(T)
+  void (*construct)(void* at) = nullptr;         ///< new (at) T{}
+  void (*destruct)(void* p) noexcept = nullptr;  ///< p->~T()
+  /// new (at) T(std::move(*from)); nullptr in a table without detail::moves (a type that
+  /// lather-wsdl2cpp's code never moves: a response, a fault), whose create_moved() throws.
+  void (*move_construct)(void* at, void* from) = nullptr;
   /// *p = T{} for a T whose T{} can throw (nullptr: destruct then construct).
   void (*assign_default)(void* p) = nullptr;
 
   void* create() const;                  ///< new T{}
   void destroy(void* p) const noexcept;  ///< delete (of what create() or create_moved() gave)
   void reset(void* p) const;             ///< *p = T{}
-  void* create_moved(void* p) const;     ///< new T(std::move(*p))
+  void* create_moved(void* p) const;     ///< new T(std::move(*p)) (std::logic_error: see above)
 
   // literal: through T's table when it is table-bound (`table`, lather/bind/table_ref.hpp:
   // plain calls into the library, no function per T), else through the *_fn entries.
@@ -135,7 +137,8 @@ enum message_parts : unsigned {
   writes = 2,     ///< write_content / write_encoded
   lifetime = 4,   ///< create, destroy, reset
   described = 8,  ///< schema
-  all_parts = reads | writes | lifetime | described,
+  moves = 16,     ///< create_moved, with lifetime (a request an asynchronous call moves)
+  all_parts = reads | writes | lifetime | described | moves,
 };
 /// T's table with the entries `Parts` says (message_type_of<T>() has them all).
 template <class T, unsigned Parts>
@@ -182,6 +185,10 @@ const message_type& message_type_part() noexcept;
 ///   }  // namespace
 ///   LATHER_MESSAGE_TYPE_DEFINE_AT(lather_messages[0], acme::GetOrder);
 ///   LATHER_MESSAGE_TYPE_DEFINE_AT(lather_messages[1], acme::GetOrderResponse);
+///
+/// A type the file's code never moves (a response, a fault: only requests and request headers
+/// are moved, into an asynchronous call) may take LATHER_MESSAGE_TYPE_ENTRY_UNMOVED instead:
+/// no move constructor compiled for it, and its create_moved() throws std::logic_error.
 #define LATHER_MESSAGE_TYPE_FILE()                                       \
   struct lather_unit;                                                    \
   template <class T>                                                     \
@@ -199,6 +206,11 @@ const message_type& message_type_part() noexcept;
 #define LATHER_MESSAGE_TYPE_ENTRY(...)                                                       \
   ::lather::detail::make_message_type<__VA_ARGS__, ::lather::detail::all_parts, lather_unit, \
                                       lather_life<__VA_ARGS__>>()
+/// The same without move_construct.
+#define LATHER_MESSAGE_TYPE_ENTRY_UNMOVED(...)                                                \
+  ::lather::detail::make_message_type<__VA_ARGS__,                                            \
+                                      ::lather::detail::all_parts & ~::lather::detail::moves, \
+                                      lather_unit, lather_life<__VA_ARGS__>>()
 
 /// message_type_of<T>() returning ENTRY, T's element of the file's array.
 #define LATHER_MESSAGE_TYPE_DEFINE_AT(ENTRY, ...)                                 \

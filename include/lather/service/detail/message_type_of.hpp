@@ -30,18 +30,20 @@ constexpr message_type make_message_type() {
     // The least code per T: the library allocates, frees and resets over these.
     m.size = sizeof(T);
     m.align = alignof(T);
+    constexpr bool moved = (Parts & moves) != 0;
     if constexpr (!std::is_void_v<Life>) {
       m.construct = &Life::construct;
       m.destruct = &Life::destruct;
-      m.move_construct = &Life::move_construct;
+      if constexpr (moved) m.move_construct = &Life::move_construct;
       if constexpr (!std::is_nothrow_default_constructible_v<T>)
         m.assign_default = &Life::assign_default;
     } else {
       m.construct = [](void* at) { ::new (at) T{}; };
       m.destruct = [](void* p) noexcept { static_cast<T*>(p)->~T(); };
-      m.move_construct = [](void* at, void* from) {
-        ::new (at) T(std::move(*static_cast<T*>(from)));
-      };
+      if constexpr (moved)
+        m.move_construct = [](void* at, void* from) {
+          ::new (at) T(std::move(*static_cast<T*>(from)));
+        };
       if constexpr (!std::is_nothrow_default_constructible_v<T>)
         m.assign_default = [](void* p) { *static_cast<T*>(p) = T{}; };
     }
