@@ -298,6 +298,18 @@ namespace {
 
 constexpr std::string_view soapenc11_namespace = "http://schemas.xmlsoap.org/soap/encoding/";
 constexpr std::string_view soapenc12_namespace = "http://www.w3.org/2003/05/soap-encoding";
+// The SOAP envelope namespaces: on a header entry their attributes (mustUnderstand, actor/role,
+// relay; encodingStyle on any element) are the SOAP layer's processing instructions for the
+// node that reads the message, not the content of the entry's type.
+constexpr std::string_view soapenv11_namespace = "http://schemas.xmlsoap.org/soap/envelope/";
+constexpr std::string_view soapenv12_namespace = "http://www.w3.org/2003/05/soap-envelope";
+
+/// Whether an attribute in namespace `ns` is the binding's or SOAP's own, never an
+/// anyAttribute's on read: XML Schema instance, SOAP encoding, SOAP envelope (1.1 and 1.2).
+bool processing_attribute(std::string_view ns) noexcept {
+  return ns == xsi_namespace || ns == soapenc11_namespace || ns == soapenc12_namespace ||
+         ns == soapenv11_namespace || ns == soapenv12_namespace;
+}
 
 /// Whether an attribute field other than the xsd:anyAttribute field `f` of f's type is
 /// {ns}local (`f` knows its position in its type's fields: field_match::any_attributes).
@@ -317,10 +329,11 @@ bool capture_attributes(read_ctx& c, const field_match& f, any_attributes& out) 
   std::vector<wildcard_attribute>& items = out.items;
   std::size_t n = 0;
   for (const xml::attribute& a : c.r.attributes()) {
-    // The binding's own (xsi:type, xsi:nil, ...; SOAP-ENC ids and arrays), a declared
-    // attribute's, or outside the wildcard's namespaces: not the wildcard's.
-    if (a.ns == xsi_namespace || a.ns == soapenc11_namespace || a.ns == soapenc12_namespace ||
-        declared_attribute(f, a.ns, a.local) || !wildcard_allows(f, a.ns))
+    // The binding's own (xsi:type, xsi:nil, ...; SOAP-ENC ids and arrays), SOAP's
+    // (mustUnderstand, actor/role, relay, encodingStyle), a declared attribute's, or outside
+    // the wildcard's namespaces: not the wildcard's.
+    if (processing_attribute(a.ns) || declared_attribute(f, a.ns, a.local) ||
+        !wildcard_allows(f, a.ns))
       continue;
     if (n < items.size()) {  // a reused destination: its strings reused
       wildcard_attribute& x = items[n];

@@ -391,6 +391,54 @@ TEST(AnyAttribute, ADeclaredOrXsiAttributeIsNotWrittenTwiceThroughATable) {
   refuses_to_write_twice<1>();
 }
 
+// The attributes SOAP interprets (the envelope namespaces, 1.1 and 1.2: mustUnderstand,
+// actor/role, relay, encodingStyle) are never kept, as the binding's own (xsi, SOAP encoding)
+// are not: a header entry read and written again beside the SOAP layer's own mustUnderstand
+// has it once, and repeats no actor meant for the node that read it. Set by hand, one is
+// written.
+const std::string header_doc =
+    R"(<a:item xmlns:a="urn:aa" xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" )"
+    R"(xmlns:e="http://www.w3.org/2003/05/soap-envelope" xmlns:x="urn:x" )"
+    R"(xmlns:c="http://schemas.xmlsoap.org/soap/encoding/" )"
+    R"(xmlns:d="http://www.w3.org/2003/05/soap-encoding" id="7" s:mustUnderstand="1" )"
+    R"(s:actor="http://schemas.xmlsoap.org/soap/actor/next" s:encodingStyle="urn:s" )"
+    R"(e:mustUnderstand="true" e:role="http://www.w3.org/2003/05/soap-envelope/role/next" )"
+    R"(e:relay="true" e:encodingStyle="urn:e" c:root="1" d:id="r" x:tag="t">)"
+    R"(<a:name>nm</a:name></a:item>)";
+
+template <int K>
+void soap_attributes_are_not_kept() {
+  constexpr std::string_view soap11 = "http://schemas.xmlsoap.org/soap/envelope/";
+  aa::item<K> v;
+  ASSERT_FALSE(from_xml(header_doc, v));
+  EXPECT_EQ(v.other.items, (attrs{{"urn:x", "tag", "t"}}));
+  // Written as the SOAP layer writes a header entry of its own: its mustUnderstand first.
+  xml::output out;
+  xml::writer w{out};
+  w.declare_namespace("s", soap11);
+  w.start_element(aa::ns, "item");
+  w.attribute(soap11, "mustUnderstand", "1");
+  write_content(w, v);
+  w.end_element();
+  w.end_document();
+  const std::string xml = out.take();
+  EXPECT_EQ(xml.find("mustUnderstand"), xml.rfind("mustUnderstand")) << xml;
+  EXPECT_EQ(xml.find("actor"), std::string::npos) << xml;
+  aa::item<K> back;
+  ASSERT_FALSE(from_xml(xml, back)) << xml;  // well-formed
+  EXPECT_EQ(back, v) << xml;
+  // Set by hand: written (the only SOAP attribute of an entry nothing else marks).
+  v.other.set(std::string(soap11), "mustUnderstand", "1");
+  EXPECT_NE(to_xml(aa::ns, "item", v).find(":mustUnderstand=\"1\""), std::string::npos);
+}
+
+TEST(AnyAttribute, SoapAttributesAreNotKept) {
+  soap_attributes_are_not_kept<0>();
+}
+TEST(AnyAttribute, SoapAttributesAreNotKeptThroughATable) {
+  soap_attributes_are_not_kept<1>();
+}
+
 template <int K>
 void described() {
   const type_description& item = describe<aa::item<K>>();

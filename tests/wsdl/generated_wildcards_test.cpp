@@ -3,10 +3,14 @@
 // reads and answers with, over loopback HTTP, in names and values; its namespace constraint
 // decides what it takes (what it leaves out is ignored, as an undeclared attribute is by a
 // type without one). names.txt records each member. A wildcard of an attributeGroup or group of
-// another schema takes ##targetNamespace and ##other as that schema's namespace.
+// another schema takes ##targetNamespace and ##other as that schema's namespace. A SOAP header
+// whose type declares xs:anyAttribute (as Exchange Web Services' do) keeps none of the SOAP
+// envelope's attributes of its entry: a service that answers with the header it read sends no
+// mustUnderstand or actor meant for itself.
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -34,7 +38,15 @@ class wildcards_impl : public wildcardsgen::WildcardsPortTypeService {
     out.stamped = in.stamped;
     out.visiting = in.visiting;
   }
+  void stamp(const wildcardsgen::Stamp& in, const wildcardsgen::stamp_request_headers& headers,
+             wildcardsgen::StampResponse& out,
+             wildcardsgen::stamp_response_headers& response_headers) override {
+    out.value = in.value;
+    ticket = headers.ticket;
+    response_headers.ticket = headers.ticket;  // written back as it was read
+  }
   wildcardsgen::Echo last;
+  std::optional<wildcardsgen::Ticket> ticket;
 };
 
 class GeneratedWildcards : public ::testing::Test {
@@ -160,6 +172,49 @@ TEST_F(GeneratedWildcards, AnotherSchemasWildcardsNameItsNamespace) {
   EXPECT_NE(body.find("Fault"), std::string::npos) << body;
   body = post(R"(<w:visiting><w:name>v</w:name><e:own/></w:visiting>)");
   EXPECT_NE(body.find("Fault"), std::string::npos) << body;
+}
+
+// An EWS-like header entry with soap:mustUnderstand, soap:actor and soap:encodingStyle: the
+// service understands it, its Ticket keeps only x:tag, and the header it answers with carries
+// none of the SOAP attributes (before, it sent back mustUnderstand="1" and the actor).
+TEST_F(GeneratedWildcards, TheSoapAttributesOfAHeaderEntryAreNotTheTypes) {
+  const std::string body = lather::test::post_envelope(
+      server_.url("/wildcards"), "\"urn:lather:wildcards#stamp\"",
+      R"(<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:x="urn:x" )"
+      R"(xmlns:w="urn:lather:wildcards"><s:Header><w:Ticket id="7" s:mustUnderstand="1" )"
+      R"(s:actor="http://schemas.xmlsoap.org/soap/actor/next" x:tag="t" )"
+      R"(s:encodingStyle="urn:any"/></s:Header><s:Body><w:Stamp>v</w:Stamp></s:Body>)"
+      R"(</s:Envelope>)");
+  EXPECT_EQ(body.find("Fault"), std::string::npos) << body;
+  ASSERT_TRUE(impl_.ticket);
+  EXPECT_EQ(impl_.ticket->id, "7");
+  EXPECT_EQ(impl_.ticket->anyAttribute.items, (attrs{{"urn:x", "tag", "t"}}));
+  EXPECT_NE(body.find("Ticket"), std::string::npos) << body;
+  EXPECT_NE(body.find("tag=\"t\""), std::string::npos) << body;
+  for (const char* soap : {"mustUnderstand", "actor", "encodingStyle"})
+    EXPECT_EQ(body.find(soap), std::string::npos) << soap << "\n" << body;
+}
+
+// Set by hand, a SOAP attribute is written: the way to send mustUnderstand on a header entry of
+// a generated client (its only SOAP attributes are the caller's). The service understands the
+// entry and keeps no SOAP attribute of it; the response's Ticket comes back without it.
+TEST_F(GeneratedWildcards, ASoapAttributeSetByHandIsSent) {
+  lather::client http{server_.url("/wildcards")};
+  wildcardsgen::WildcardsPortTypeClient client{http};
+  wildcardsgen::stamp_request_headers headers;
+  headers.ticket.emplace();
+  headers.ticket->id = "8";
+  headers.ticket->anyAttribute.set("http://schemas.xmlsoap.org/soap/envelope/", "mustUnderstand",
+                                   "1");
+  headers.ticket->anyAttribute.set("urn:x", "tag", "u");
+  wildcardsgen::StampResponse res;
+  wildcardsgen::stamp_response_headers response_headers;
+  client.stamp({"v"}, headers, res, response_headers);
+  EXPECT_EQ(res.value, "v");
+  ASSERT_TRUE(impl_.ticket && response_headers.ticket);
+  EXPECT_EQ(impl_.ticket->anyAttribute.items, (attrs{{"urn:x", "tag", "u"}}));
+  EXPECT_EQ(response_headers.ticket->id, "8");
+  EXPECT_EQ(response_headers.ticket->anyAttribute.items, (attrs{{"urn:x", "tag", "u"}}));
 }
 
 TEST(GeneratedWildcardsNames, NamesTxtRecordsEachMember) {

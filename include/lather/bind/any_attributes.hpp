@@ -21,10 +21,14 @@
 // local name and value as the reader decodes it (entities expanded, whitespace normalised).
 // Namespace declarations are not attributes and are never kept; nor are the attributes the
 // binding interprets itself (xsi:type, xsi:nil and the rest of the XML Schema instance
-// namespace, the SOAP encoding namespaces). An attribute outside the constraint is ignored, as
-// an undeclared attribute of a type without a wildcard is. Writing puts them after the
-// declared attributes, each namespace declared where it is not in scope (a prefix generated),
-// an attribute in no namespace unprefixed, the values escaped.
+// namespace, the SOAP encoding namespaces) or the SOAP layer does (the SOAP 1.1 and 1.2
+// envelope namespaces: a header entry's mustUnderstand, actor/role and relay, encodingStyle),
+// which address the node reading the message: a header read and sent on again does not repeat
+// them. An attribute outside the constraint is ignored, as an undeclared attribute of a type
+// without a wildcard is. Writing puts them after the declared attributes, each namespace
+// declared where it is not in scope (a prefix generated), an attribute in no namespace
+// unprefixed, the values escaped; a SOAP envelope attribute set by hand is written (e.g.
+// mustUnderstand on a header entry that nothing else marks so).
 //
 // A value read into a reused destination reuses its strings (no allocation once warmed up);
 // an element that carries none allocates nothing.

@@ -391,7 +391,8 @@ bool read_group(read_ctx& c, const complex_vt& vt, void* obj);
 bool wildcard_allows(const field_match& f, std::string_view ns) noexcept;
 /// The xsd:anyAttribute field `f` (any_attributes), on the start tag of its type's value: `out`
 /// made the start tag's attributes that no other attribute field of the type takes, that are
-/// not the binding's own (xsi:*, SOAP encoding) and that `f`'s constraint allows, in document
+/// not the binding's own (xsi:*, SOAP encoding) nor SOAP's (the envelope namespaces:
+/// mustUnderstand, actor/role, relay, encodingStyle) and that `f`'s constraint allows, in document
 /// order (its strings reused). True (nothing here fails; a bool as read_attr_fn's).
 bool capture_attributes(read_ctx& c, const field_match& f, any_attributes& out);
 /// The attributes of `a`, the member of the xsd:anyAttribute field `f`, on the open start tag
