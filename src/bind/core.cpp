@@ -430,12 +430,14 @@ bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_n
                  const field_match* fm) {
   // A field with facets (never read whole: fields() leaves it here) is told apart before the
   // parse, where fm is at hand anyway: the others keep nothing more across it.
-  if (fm != nullptr && fm->has_facets) [[unlikely]]
-    return read_simple_with(c, type_name, fm, [&](std::string_view text) {
-      const errc e = parse(text, out, c.r);
-      if (e != errc::ok || check_facets(c, *fm, text)) return e;
-      return errc::facet_violation;  // recorded: fail_simple does not record it again
-    });
+  if (fm != nullptr && fm->has_facets) [[unlikely]] {
+    if (const facets* x = facets_to_check(c, *fm))
+      return read_simple_with(c, type_name, fm, [&](std::string_view text) {
+        const errc e = parse(text, out, c.r);
+        if (e != errc::ok || check_facets(c, *x, text)) return e;
+        return errc::facet_violation;  // recorded: fail_simple does not record it again
+      });
+  }
   return read_simple_with(c, type_name, fm,
                           [&](std::string_view text) { return parse(text, out, c.r); });
 }

@@ -795,6 +795,38 @@ int compare_value(std::string_view v, std::string_view b, facet_value kind) {
   return 2;
 }
 
+/// Whether `text` is in the lexical space that `kind` tells of (an xsd:union's member types):
+/// a decimal, a float or double, hexBinary, base64Binary; any text for the others.
+bool lexical_form_of(std::string_view text, facet_value kind) {
+  const std::string_view t = xsd::detail::trim_xml_space(text);
+  switch (kind) {
+    case facet_value::decimal: {
+      decimal_text d;
+      return parse_decimal(t, d);
+    }
+    case facet_value::floating: {
+      double x = 0;
+      return xsd_traits<double>::parse(t, x) == errc::ok;
+    }
+    case facet_value::hex_binary:
+      return t.size() % 2 == 0 && std::all_of(t.begin(), t.end(), [](char c) {
+               return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+             });
+    case facet_value::base64_binary: {
+      std::uint64_t n = 0;
+      return std::all_of(t.begin(), t.end(),
+                         [](char c) {
+                           return (c >= '0' && c <= '9') ||
+                                  ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '+' ||
+                                  c == '/' || c == '=' || is_xml_space(c);
+                         }) &&
+             value_length(t, kind, n);
+    }
+    default:
+      return true;
+  }
+}
+
 std::string violation(std::string_view v, std::string_view facet, std::string_view value,
                       std::string_view detail = {}) {
   // Appended piece by piece: "literal" + std::string&& trips GCC 12's -Wrestrict.
@@ -885,6 +917,13 @@ std::string facet_violation(std::string_view text, const facets& f) {
   }
   for (const pattern& p : f.patterns)
     if (p.match(v) == 0) return violation(v, "pattern", p.text());
+  if (!f.members.empty()) {
+    // Last: a member's check may reuse `storage`, which `v` may be (`text` is the caller's).
+    for (const facets* m : f.members)
+      if (lexical_form_of(text, m->value) && facet_violation(text, *m).empty()) return {};
+    return violation(xsd::detail::trim_xml_space(text), "its union's member types", {},
+                     "none of its " + std::to_string(f.members.size()) + " accepts it");
+  }
   if (f.value == facet_value::list && f.items != nullptr) {
     // An item holds no whitespace: its own check leaves `storage`, which `v` may be, alone.
     std::size_t k = 0;
@@ -901,8 +940,15 @@ std::string facet_violation(std::string_view text, const facets& f) {
 
 namespace detail {
 bool check_facets(read_ctx& c, const field_match& f, std::string_view text) {
+  return check_facets(c, *f.constraints, text);
+}
+const facets* facets_to_check(const read_ctx& c, const field_match& f) noexcept {
+  if (!c.opts.validate_facets) return nullptr;
+  return f.alternative_count == 0 ? f.constraints : alternative_facets(f, c.r.local_name());
+}
+bool check_facets(read_ctx& c, const facets& x, std::string_view text) {
   if (!c.opts.validate_facets) return true;
-  std::string why = facet_violation(text, *f.constraints);
+  std::string why = facet_violation(text, x);
   return why.empty() || fail(c, errc::facet_violation, std::move(why));
 }
 
@@ -923,6 +969,15 @@ void check_written_facets(const field_match& f, std::string_view text, bool in_e
   } catch (...) {
     if (in_element) rethrow_in_element(f.name());
     throw;
+  }
+}
+void check_written_facets(const facets& x, std::string_view name, std::string_view text) {
+  std::string why = facet_violation(text, x);
+  if (why.empty()) return;
+  try {
+    throw_write_error(errc::facet_violation, std::move(why));
+  } catch (...) {
+    rethrow_in_element(name);
   }
 }
 
@@ -955,10 +1010,13 @@ void check_table_on_write(const complex_vt& vt, const void* obj) {
       }
       continue;
     }
-    // Elements: each occurrence's content (a nil one has none to check); text: <v>'s own.
-    const bool repeated = f->max_occurs > 1;
+    // Elements: each occurrence's content (a nil one has none to check); text: <v>'s own. A
+    // choice's occurrence: its alternative's facets, by the element's name (none: unchecked).
+    const bool repeated = f->max_occurs > 1, choice = f->alternative_count != 0;
     std::uint32_t depth = 1, index = 0;
     bool nil = false;
+    const facets* alternative = nullptr;
+    std::string_view alternative_name;
     text.clear();
     for (xml::token t = r.next(); t != xml::token::end_document && t != xml::token::error;
          t = r.next()) {
@@ -967,6 +1025,12 @@ void check_table_on_write(const complex_vt& vt, const void* obj) {
           text.clear();
           const xml::attribute* n = r.find_attribute(xsi_namespace, "nil");
           nil = n != nullptr && (n->value == "true" || n->value == "1");
+          if (choice) {
+            alternative = alternative_facets(*f, r.local_name());
+            if (alternative != nullptr)
+              for (std::uint32_t a = 0; a < f->alternative_count; ++a)
+                if (f->alternative(a) == r.local_name()) alternative_name = f->alternative(a);
+          }
         }
       } else if (t == xml::token::text) {
         if (depth == (f->kind == field_kind::text ? 1u : 2u)) text.append(r.text());
@@ -974,7 +1038,12 @@ void check_table_on_write(const complex_vt& vt, const void* obj) {
         if (depth == 2 && f->kind == field_kind::element) {
           ++index;
           try {
-            if (!nil) check_written_facets(*f, text, true);
+            if (choice) {
+              if (!nil && alternative != nullptr)
+                check_written_facets(*alternative, alternative_name, text);
+            } else if (!nil) {
+              check_written_facets(*f, text, true);
+            }
           } catch (...) {
             if (!repeated) throw;
             rethrow_in_item(index);

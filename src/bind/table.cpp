@@ -305,6 +305,13 @@ std::span<const choice_alternative> described_alternatives(const field_match& f)
 }
 }  // namespace
 
+const facets* alternative_facets(const field_match& f, std::string_view local) noexcept {
+  if (!f.has_facets) return nullptr;
+  for (const choice_alternative& a : described_alternatives(f))
+    if (a.name == local) return a.constraints;
+  return nullptr;
+}
+
 const type_description& describe_table(table_description& s, field_description* own,
                                        const table_type_info& info, const complex_vt& vt) noexcept {
   if (const type_description* d = s.ready.load(std::memory_order_acquire)) return *d;
@@ -328,7 +335,7 @@ const type_description& describe_table(table_description& s, field_description* 
               f.polymorphic,
               f.routines->type,
               described_alternatives(f),
-              f.has_facets ? f.constraints : nullptr};
+              f.has_facets && f.alternative_count == 0 ? f.constraints : nullptr};
   }
   s.d = {vt.name,
          vt.ns,

@@ -206,7 +206,7 @@ void client::call_tables(std::string_view operation, const message_type& request
             r.skip_element();
             return bind::error_info{};
           }
-          response_type->read_encoded(r, env, response);
+          response_type->read_encoded(r, env, response, opts_.read);
           return bind::error_info{};
         },
         one_way);

@@ -230,7 +230,7 @@ void detail::read_request(exchange& x, const operation_entry& op, const message_
   if (op.options().style != soap::style::rpc_encoded) return read_literal(x, op, t, req);
   if (!t.read_encoded)
     throw std::logic_error("operation " + op.name() + ": rpc/encoded needs meta<Req>::encoding");
-  t.read_encoded(x.reader(), x.envelope(), req);
+  t.read_encoded(x.reader(), x.envelope(), req, x.read_options());
 }
 
 void detail::write_literal(exchange& x, const operation_entry& op, const message_type& t,

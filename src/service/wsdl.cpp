@@ -138,6 +138,7 @@ class wsdl_writer {
           one.min = one.max = 1;
           one.nillable = a.nillable;
           one.list = a.list;
+          one.constraints = a.constraints;
           write_element_particle(schema_ns, a.name, f.ns, a.type, one);
         }
         w_.end_element();
@@ -671,8 +672,12 @@ xsd_field wsdl_builder::field_of(const bind::field_description& f) {
       if (t.group)
         x.alternatives.push_back({std::string(a.name), {}, false, fields_of(t)});
       else
-        x.alternatives.push_back(
-            {std::string(a.name), type_of(t), a.nillable, {}, t.kind == bind::type_kind::list});
+        x.alternatives.push_back({std::string(a.name),
+                                  type_of(t),
+                                  a.nillable,
+                                  {},
+                                  t.kind == bind::type_kind::list,
+                                  a.constraints});
     }
   } else if (v.kind != bind::type_kind::any_element && v.kind != bind::type_kind::any_attributes) {
     x.list = v.kind == bind::type_kind::list;

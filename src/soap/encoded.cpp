@@ -163,6 +163,13 @@ void decoder::fail_value(bind::errc code, std::string_view text, std::string_vie
   throw fault_error{make_fault(ec, bind::describe_value_error(code, text, type_name)), ec};
 }
 
+void decoder::check_facets(std::string_view text) const {
+  std::string why = bind::facet_violation(text, *facets_);
+  if (why.empty()) return;
+  const std::error_code ec = bind::make_error_code(bind::errc::facet_violation);
+  throw fault_error{make_fault(ec, "accessor " + std::string(facets_accessor_) + ": " + why), ec};
+}
+
 std::uint32_t decoder::entry_for(std::string_view id) {
   ++hash_ops_;
   if (entries_.size() >= options_.max_references) {
@@ -283,9 +290,12 @@ void decoder::begin_definition(std::uint32_t e) {
 void decoder::fill(std::uint32_t e) {
   entries_[e].st = state::filling;
   const std::uint32_t saved = owner_;
+  const bind::facets* const saved_facets = facets_;
   owner_ = e;
+  facets_ = nullptr;  // a multi-ref's value is not checked against the referring accessor's
   entries_[e].ops->decode(*this, entries_[e].object.get());
   owner_ = saved;
+  facets_ = saved_facets;
   entries_[e].st = state::filled;
 }
 

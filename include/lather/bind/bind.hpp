@@ -62,7 +62,7 @@ errc parse_simple_thunk(std::string_view text, void* out, const xml::reader& r) 
   return xsd_traits<X>::parse(text, *static_cast<X*>(out), r);
 }
 
-/// A date, time or dateTime (xsd::parse_lenient reads it).
+/// A date, time or dateTime, or an xsd:list of them (xsd::parse_lenient reads it).
 template <class X>
 concept lenient_date = requires(std::string_view text, X& x) {
   xsd::parse_lenient(text, x);
@@ -83,8 +83,8 @@ parse_fn simple_parser(const read_ctx& c) noexcept {
   return &parse_simple_thunk<X>;
 }
 
-/// `e`, the strict parse's error for `text`; for a date, time or dateTime where
-/// read_options::lenient_dates is on, the result of reading `text` again leniently.
+/// `e`, the strict parse's error for `text`; for a date, time or dateTime (or a list of them)
+/// where read_options::lenient_dates is on, the result of reading `text` again leniently.
 template <class X>
 errc reread_lenient(const read_ctx& c, std::string_view text, X& x, errc e) noexcept {
   if constexpr (lenient_date<X>) {

@@ -43,6 +43,9 @@ struct choice_alternative {
   std::string_view name;  ///< element name
   describe_fn type;
   bool nillable = false;  ///< a nillable element (a lather::nillable<T> alternative)
+  /// A table's alternative of a restricted simple type: its facets (lather/bind/facets.hpp,
+  /// alternatives() of a table), nullptr where it has none.
+  const facets* constraints = nullptr;
 };
 
 struct field_description {

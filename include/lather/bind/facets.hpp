@@ -93,6 +93,12 @@ struct facets {
   std::string_view default_value{};
   /// facet_value::list: the facets of each item (nullptr if its type has none).
   const facets* items = nullptr;
+  /// An xsd:union: the facets of each member type, one of which must accept the value (as
+  /// read: the member's whiteSpace, its lexical form as far as its facet_value tells, a
+  /// decimal, a float or double, hexBinary or base64Binary octets, then its facets); the
+  /// union's own patterns and enumeration (as text, collapsed) apply to the whole value. Empty:
+  /// not a union, or one with a member that accepts any text.
+  std::span<const facets* const> members{};
 };
 
 /// A facet that one number (a count: a length in the value's unit, digits) or one bound states,

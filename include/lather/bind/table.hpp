@@ -810,7 +810,7 @@ struct field {
   /// The XSD facets of the field's type (lather/bind/facets.hpp), checked on read where
   /// read_options::validate_facets and on write where write_options::validate_facets (all of a
   /// type's fields before it is written): a simple element, attribute or text field, not a
-  /// choice.
+  /// choice (its alternatives take theirs in alternatives()).
   /// After .default_value(), whose text `x` then holds too (x.default_value).
   consteval field facets(const bind::facets& x) const {
     field f = *this;
@@ -859,10 +859,11 @@ static_assert(offsetof(choice_names<1>, described) == sizeof(xml::ncname) &&
               offsetof(choice_names<3>, described) == 3 * sizeof(xml::ncname));
 template <class... As, std::size_t N, std::size_t... I>
 consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
+                                            const std::array<const bind::facets*, N>& constraints,
                                             std::index_sequence<I...>, std::variant<As...>*) {
   return {{xml::ncname(names[I])...},
           {choice_alternative{names[I], &describe<typename bind::detail::declared_type<As>::type>,
-                              is_nillable<As>::value}...}};
+                              is_nillable<As>::value, constraints[I]}...}};
 }
 }  // namespace detail
 using detail::choice_names;
@@ -872,7 +873,21 @@ template <class M, std::size_t N>
 consteval choice_names<N> alternatives(const std::string_view (&names)[N]) {
   using V = value_type_of<M>;
   static_assert(std::variant_size_v<V> == N, "one element name per alternative");
-  return detail::make_alternatives(names, std::make_index_sequence<N>{}, static_cast<V*>(nullptr));
+  return detail::make_alternatives(names, std::array<const bind::facets*, N>{},
+                                   std::make_index_sequence<N>{}, static_cast<V*>(nullptr));
+}
+/// The same with each alternative's facets (lather/bind/facets.hpp; nullptr for one without),
+/// checked as a field's are (.facets()) on the value of the alternative that occurs:
+///   alternatives<M>({"code", "count"}, {&code_facets, nullptr})
+template <class M, std::size_t N>
+consteval choice_names<N> alternatives(const std::string_view (&names)[N],
+                                       const bind::facets* const (&constraints)[N]) {
+  using V = value_type_of<M>;
+  static_assert(std::variant_size_v<V> == N, "one element name per alternative");
+  std::array<const bind::facets*, N> each{};
+  for (std::size_t i = 0; i < N; ++i) each[i] = constraints[i];
+  return detail::make_alternatives(names, each, std::make_index_sequence<N>{},
+                                   static_cast<V*>(nullptr));
 }
 
 /// The fields of a table (fields() makes it): how the binding reads and writes them, and so
@@ -938,6 +953,8 @@ constexpr field with_alternatives(field f, const choice_names<N>& names) {
   if (f.m.has_default) bind::detail::a_choice_has_no_default();
   f.m.alternative_count = static_cast<std::uint32_t>(N);
   f.m.write_alternatives = names.checked.data();
+  for (const choice_alternative& a : names.described)  // alternative_facets finds them
+    f.m.has_facets = f.m.has_facets || a.constraints != nullptr;
   return f;
 }
 }  // namespace detail

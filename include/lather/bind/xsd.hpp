@@ -244,6 +244,20 @@ bind::errc for_each_list_item(std::string_view text, F item) {
     i = j;
   }
 }
+/// The items of an xsd:list's text into `items` (cleared first), each read by `parse(text,
+/// item)`; errc::limit_exceeded where memory runs out.
+template <class T, class Parse>
+bind::errc parse_list_items(std::string_view text, std::vector<T>& items, Parse parse) noexcept {
+  items.clear();
+  return for_each_list_item(text, [&](std::string_view item) {
+    try {
+      items.emplace_back();
+    } catch (...) {
+      return bind::errc::limit_exceeded;
+    }
+    return parse(item, items.back());
+  });
+}
 /// Split a QName into prefix and local part, checking NCName syntax (ASCII name characters;
 /// bytes >= 0x80 are accepted as name characters).
 bind::errc split_qname(std::string_view text, std::string_view& prefix,
@@ -252,6 +266,16 @@ bind::errc split_qname(std::string_view text, std::string_view& prefix,
 void write_text(xml::writer& w, std::string_view text);
 std::optional<std::string_view> lookup_prefix(const xml::reader& ctx, std::string_view prefix);
 }  // namespace detail
+
+/// An xsd:list of dates, times or dateTimes: each item read as parse_lenient reads it.
+template <class D>
+requires requires(std::string_view text, D& x) {
+  parse_lenient(text, x);
+}
+bind::errc parse_lenient(std::string_view text, list<D>& out) noexcept {
+  return detail::parse_list_items(
+      text, out.items, [](std::string_view item, D& x) { return parse_lenient(item, x); });
+}
 
 }  // namespace lather::xsd
 
@@ -359,14 +383,8 @@ struct xsd_traits<xsd::list<T>> {
   template <class... Ctx>
   static errc parse(std::string_view text, xsd::list<T>& out, const Ctx&... ctx) noexcept
       requires(sizeof...(Ctx) <= 1) {
-    out.items.clear();
-    return xsd::detail::for_each_list_item(text, [&](std::string_view item) {
-      try {
-        out.items.emplace_back();
-      } catch (...) {
-        return errc::limit_exceeded;
-      }
-      return list_item<T>::parse(item, out.items.back(), ctx...);
+    return xsd::detail::parse_list_items(text, out.items, [&](std::string_view item, T& x) {
+      return list_item<T>::parse(item, x, ctx...);
     });
   }
   static void write(const xsd::list<T>& value, xml::writer& w) {

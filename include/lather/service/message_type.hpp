@@ -106,8 +106,10 @@ struct message_type {
   /// soap::write_encoded_message: the wrapper {ns}element, the parts, the multi-refs.
   void (*write_encoded)(xml::writer&, soap::version, std::string_view ns, std::string_view element,
                         const void*) = nullptr;
-  /// soap::read_encoded_message: reader on the wrapper, reads the rest of the Body.
-  void (*read_encoded)(xml::reader&, soap::envelope_reader&, void*) = nullptr;
+  /// soap::read_encoded_message: reader on the wrapper, reads the rest of the Body (with
+  /// soap::decode_options_for the read_options: lenient dates, facets).
+  void (*read_encoded)(xml::reader&, soap::envelope_reader&, void*,
+                       const bind::read_options&) = nullptr;
 
   message_schema schema;
 };

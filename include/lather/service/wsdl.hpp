@@ -37,6 +37,8 @@ struct xsd_alternative {
   bool nillable = false;
   std::vector<xsd_field> group;  ///< an inline group: its particles (name and type unused)
   bool list = false;             ///< an xsd:list of `type` (xsd_field::list)
+  /// Its facets (bind::choice_alternative::constraints), as xsd_field::constraints.
+  const bind::facets* constraints = nullptr;
 };
 
 /// One particle or attribute of a complex type (or one part of an RPC message).

@@ -332,6 +332,14 @@ struct decode_options {
   /// Deepest nesting of encoded values (each level is a few stack frames; handlers may run
   /// on coroutine stacks). Writers inline at most 32 levels (encode_options).
   std::uint32_t max_depth = 128;
+  /// A date, time or dateTime in a form devices send and XSD refuses is read as
+  /// xsd::parse_lenient reads it (bind::read_options::lenient_dates; a client's default).
+  bool lenient_dates = false;
+  /// Check the facets of the accessors whose meta<T> field has them (lather::field::facets(),
+  /// bind::read_options::validate_facets): a value outside them is a fault_error
+  /// facet_violation naming the accessor. A value read through an href (a multi-ref) is not
+  /// checked.
+  bool validate_facets = false;
 };
 
 /// Reads encoded values from a message whose Body is being read. One decoder per message.
@@ -367,6 +375,30 @@ class decoder {
     } else {
       read_content(out);
     }
+  }
+  /// Read the accessor whose start tag is current as field I of `out` (an encoded struct or
+  /// message): read(), its field's facets checked where decode_options::validate_facets.
+  template <class T, std::size_t I>
+  void read_field(T& out) {
+    constexpr const auto& f = std::get<I>(bind::fields_of<T>);
+    if constexpr (f.constraints != nullptr) {
+      if (options_.validate_facets) {
+        const bind::facets* const saved = facets_;
+        const std::string_view saved_name = facets_accessor_;
+        facets_ = f.constraints;
+        facets_accessor_ = detail::field_names<T>[I];
+        read(out.*(f.member));
+        facets_ = saved;
+        facets_accessor_ = saved_name;
+        return;
+      }
+    }
+    // (Another field's facets do not reach into this one's value: a struct's own fields set
+    // theirs.)
+    const bind::facets* const saved = facets_;
+    facets_ = nullptr;
+    read(out.*(f.member));
+    facets_ = saved;
   }
   /// A Body child after the main element (reader on its start tag, left on its end tag): an
   /// independent element with an id is decoded (or kept until referenced); others are skipped.
@@ -443,6 +475,8 @@ class decoder {
   [[noreturn]] void fail_abstract(std::string_view ns, std::string_view local) const;
   [[noreturn]] void fail_value(bind::errc code, std::string_view text,
                                std::string_view type_name) const;
+  /// Where facets_ is set: `text`, the value read, against them (fault_error on a violation).
+  void check_facets(std::string_view text) const;
   bool is_nil() const;
   void skip();
   bool next_child();
@@ -552,6 +586,7 @@ class decoder {
       if (auto ec = bind::xsd_traits<T>::parse(text, out, *r_); ec != bind::errc::ok) {
         fail_value(ec, text, bind::xsd_traits<T>::type_name);
       }
+      if (facets_ != nullptr) check_facets(text);
     } else if constexpr (bind::simple_type<T>) {
       if (is_nil()) {
         out = T{};
@@ -559,8 +594,11 @@ class decoder {
       }
       std::string_view text = read_text();
       if (auto ec = bind::xsd_traits<T>::parse(text, out, *r_); ec != bind::errc::ok) {
-        fail_value(ec, text, bind::xsd_traits<T>::type_name);
+        if constexpr (requires { xsd::parse_lenient(text, out); })
+          if (options_.lenient_dates) ec = xsd::parse_lenient(text, out);
+        if (ec != bind::errc::ok) fail_value(ec, text, bind::xsd_traits<T>::type_name);
       }
+      if (facets_ != nullptr) check_facets(text);
     } else if constexpr (encoded_struct<T>) {
       if (is_nil()) {
         out = T{};
@@ -634,7 +672,7 @@ class decoder {
         skip();  // unknown accessor: section 5 receivers ignore it
         continue;
       }
-      ((found == I ? (read(out.*(std::get<I>(bind::fields_of<T>).member)), 0) : 0), ...);
+      ((found == I ? (read_field<T, I>(out), 0) : 0), ...);
       cursor = found + 1;
     }
   }
@@ -683,6 +721,10 @@ class decoder {
   std::vector<std::uint32_t> deferred_queue_;
   std::vector<std::string> kept_;  // independent elements seen before any reference
   std::uint32_t owner_ = no_entry;
+  /// The facets of the accessor being read inline (read_field), and its name; nullptr where
+  /// none, and while a multi-ref is filled (fill).
+  const bind::facets* facets_ = nullptr;
+  std::string_view facets_accessor_;
   std::uint32_t depth_ = 0;
   std::uint64_t hash_ops_ = 0;
   std::string text_;
@@ -696,18 +738,20 @@ class decoder {
 /// by accessor name, then the multi-refs after the wrapper (the rest of the Body). Absent
 /// accessors mean nil/default, so `msg` starts from scratch.
 template <class T>
-void read_encoded_message(xml::reader& r, envelope_reader& env, T& msg) {
+void read_encoded_message(xml::reader& r, envelope_reader& env, T& msg,
+                          decode_options options = {}) {
   msg = T{};
-  decoder dec{r, env.body_namespaces()};
+  decoder dec{r, env.body_namespaces(), options};
   rpc_reader parts{r};
   while (parts.next()) {
     bool known = false;
-    std::apply(
-        [&](const auto&... f) {
-          ((!known && parts.name() == f.name ? (dec.read(msg.*(f.member)), known = true) : false),
-           ...);
-        },
-        bind::fields_of<T>);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((!known && parts.name() == std::get<I>(bind::fields_of<T>).name
+            ? (dec.template read_field<T, I>(msg), known = true)
+            : false),
+       ...);
+    }
+    (std::make_index_sequence<bind::field_count<T>>{});
     if (!known) r.skip_element();
   }
   dec.read_trailing(env);

@@ -223,7 +223,8 @@ struct field_match {
   bool in_type_ns : 1 = false;  ///< tables: ns is the declaring type's namespace
   /// Tables: a pointer member, whose xsi:type may name a derived type (describe_table).
   bool polymorphic : 1 = false;
-  /// Tables: `constraints` are checked where read_options::validate_facets.
+  /// Tables: `constraints` are checked where read_options::validate_facets; on a choice (which
+  /// keeps its alternatives' names there), some alternative has facets (alternative_facets).
   bool has_facets : 1 = false;
   /// Tables: a member of an inline group type (group_type), or a choice with such an
   /// alternative: an element that does not match its name (or its alternatives' names, which
@@ -356,6 +357,16 @@ inline std::string_view simple_text(std::string_view text, const field_match* fm
 /// costs a read the test of that bit, before a simple value's parse (read_simple, a table's
 /// read_attr); one with facets is never read whole (read_leaf).
 bool check_facets(read_ctx& c, const field_match& f, std::string_view text);
+/// The same against facets `x` (a choice alternative's: alternative_facets).
+bool check_facets(read_ctx& c, const facets& x, std::string_view text);
+/// The facets a read of field `f` (has_facets) on the start tag of its element checks: none
+/// (nullptr) unless read_options::validate_facets; a choice's alternative's (by the element's
+/// name), else f's own.
+const facets* facets_to_check(const read_ctx& c, const field_match& f) noexcept;
+/// The facets of choice field `f`'s alternative named `local` (has_facets on a choice: some
+/// alternative has facets, kept beside its description; table.hpp's alternatives()), nullptr
+/// where it has none.
+const facets* alternative_facets(const field_match& f, std::string_view local) noexcept;
 /// An attribute's value with facets: parsed by `parse` into `out`, then checked.
 bool read_attribute_with_facets(read_ctx& c, parse_fn parse, void* out, std::string_view text,
                                 std::string_view type_name, const field_match& f);
@@ -576,6 +587,8 @@ bool validating_writes() noexcept;
 /// errc::facet_violation, named by f's element where `in_element` (else the caller names the
 /// attribute or the text's element).
 void check_written_facets(const field_match& f, std::string_view text, bool in_element);
+/// The same against facets `x`, named by element `name` (a choice alternative's).
+void check_written_facets(const facets& x, std::string_view name, std::string_view text);
 /// Where validating_writes(): the facets of the fields of table-bound `obj` (its view `vt`)
 /// checked on the texts their write routines make, written aside first (a violation throws as
 /// check_written_facets, the path naming the field, its item, or its attribute).

@@ -15,6 +15,15 @@
 namespace lather {
 namespace detail {
 
+/// The decode_options of an RPC/encoded message read with `o`: its lenient_dates and
+/// validate_facets.
+inline soap::decode_options decode_options_for(const bind::read_options& o) noexcept {
+  soap::decode_options d;
+  d.lenient_dates = o.lenient_dates;
+  d.validate_facets = o.validate_facets;
+  return d;
+}
+
 /// `Unit`: a type local to the translation unit that defines T's table gives the functions
 /// made here internal linkage (LATHER_MESSAGE_TYPE_DEFINE); void: shared (COMDAT) copies.
 /// `Life`: where not void, the class whose static members are T's lifetime functions
@@ -66,8 +75,9 @@ constexpr message_type make_message_type() {
     }
     if constexpr ((Parts & reads) != 0) {
       if constexpr (soap::encoded_message<T>) {
-        m.read_encoded = [](xml::reader& r, soap::envelope_reader& env, void* p) {
-          soap::read_encoded_message(r, env, *static_cast<T*>(p));
+        m.read_encoded = [](xml::reader& r, soap::envelope_reader& env, void* p,
+                            const bind::read_options& o) {
+          soap::read_encoded_message(r, env, *static_cast<T*>(p), decode_options_for(o));
         };
       } else {
         m.read_content_fn = [](xml::reader& r, void* p, const bind::read_options& o) {

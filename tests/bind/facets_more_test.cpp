@@ -1,0 +1,248 @@
+// Facets beyond a member's own (docs/binding.md, "Facets"): a table choice's alternatives
+// (alternatives() with each alternative's facets), checked on read and on write when on; an
+// xsd:union's member types (facets::members) and its own patterns; and read_options::
+// lenient_dates on the items of an xsd:list of dates.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "lather/bind/describe.hpp"
+#include "lather/bind/facets.hpp"
+#include "lather/bind/table.hpp"
+#include "lather/xml/reader.hpp"
+#include "lather/xml/writer.hpp"
+
+namespace fm {
+
+inline constexpr std::string_view ns = "urn:fm";
+
+struct pick {
+  // code: length 3, pattern [A-Z]{3}; count: 1..9; note: no facets
+  std::variant<std::string, std::int32_t, std::string> what;
+  // repeated: each item's alternative checked
+  std::vector<std::variant<std::string, std::int32_t>> more;
+  std::optional<std::string> port;  // a union of 1..65535 and the pattern [a-z]+
+};
+
+struct log {
+  lather::xsd::list<lather::xsd::date_time> at;
+  std::optional<lather::xsd::list<lather::xsd::date>> days;  // attribute
+};
+
+}  // namespace fm
+
+template <>
+struct lather::meta<fm::pick> {
+  static constexpr std::string_view name = "pick";
+  static constexpr std::string_view ns = fm::ns;
+};
+template <>
+struct lather::meta<fm::log> {
+  static constexpr std::string_view name = "log";
+  static constexpr std::string_view ns = fm::ns;
+  static constexpr auto fields =
+      std::tuple{element("at", &fm::log::at), attribute("days", &fm::log::days)};
+};
+LATHER_BIND_TABLE(fm::pick);
+
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+namespace {
+LATHER_BIND_TABLE_FILE();
+namespace lb = lather::bind;
+using P = fm::pick;
+constinit lb::pattern code_patterns[] = {"[A-Z]{3}"};
+constexpr lb::facets code_facets{.length = 3, .patterns = code_patterns};
+constexpr lb::facets count_facets{
+    .value = lb::facet_value::decimal, .min_inclusive = "1", .max_inclusive = "9"};
+constexpr lb::facets port_number{.value = lb::facet_value::decimal,
+                                 .fraction_digits = 0,
+                                 .min_inclusive = "1",
+                                 .max_inclusive = "65535"};
+constinit lb::pattern port_name_patterns[] = {"[a-z]+"};
+constexpr lb::facets port_name{.patterns = port_name_patterns};
+constexpr const lb::facets* port_members[] = {&port_number, &port_name};
+constinit lb::pattern port_patterns[] = {"[^x]*"};  // the union's own: no 'x'
+constexpr lb::facets port_facets{
+    .space = lb::white_space::collapse, .patterns = port_patterns, .members = port_members};
+constexpr auto what_names = alternatives<decltype(P::what)>({"code", "count", "note"},
+                                                            {&code_facets, &count_facets, nullptr});
+constexpr auto more_names =
+    alternatives<decltype(P::more)>({"code", "count"}, {&code_facets, &count_facets});
+constexpr auto pick_fields = fields(
+    fm::ns, choice<decltype(P::what)>(fm::ns, offsetof(P, what), what_names),
+    choice<decltype(P::more)>(fm::ns, offsetof(P, more), more_names),
+    element<std::optional<std::string>>(fm::ns, "port", offsetof(P, port)).facets(port_facets));
+}  // namespace
+LATHER_BIND_TABLE_DEFINE(pick_fields, fm::pick)
+
+namespace {
+
+lb::error_info read_doc(std::string_view doc, bool validate, fm::pick* out = nullptr) {
+  lather::xml::reader r;
+  r.reset(doc);
+  EXPECT_EQ(r.next(), lather::xml::token::start_element);
+  fm::pick v;
+  lb::read_options o;
+  o.validate_facets = validate;
+  lb::error_info e = lb::read(r, v, o);
+  if (out) *out = std::move(v);
+  return e;
+}
+
+std::string pick_doc(std::string_view what, std::string_view more = "",
+                     std::string_view port = "") {
+  return R"(<pick xmlns="urn:fm">)" + std::string(what) + std::string(more) +
+         (port.empty() ? "" : "<port>" + std::string(port) + "</port>") + "</pick>";
+}
+
+lb::error_info write_checked(const fm::pick& v, bool validate) {
+  lather::xml::output out;
+  lather::xml::writer w{out};
+  try {
+    lb::write(w, fm::ns, "pick", v, lb::write_options{.validate_facets = validate});
+  } catch (const lb::error& e) {
+    return e.info();
+  }
+  return {};
+}
+
+TEST(bind_facets_choice, valid_alternatives_read_with_validation_on_and_off) {
+  for (bool validate : {false, true}) {
+    fm::pick v;
+    EXPECT_FALSE(
+        read_doc(pick_doc("<code>ABC</code>", "<count>9</count><code>XYZ</code>"), validate, &v));
+    EXPECT_EQ(v.what.index(), 0u);
+    EXPECT_EQ(std::get<0>(v.what), "ABC");
+    ASSERT_EQ(v.more.size(), 2u);
+    EXPECT_EQ(std::get<1>(v.more[0]), 9);
+    EXPECT_FALSE(read_doc(pick_doc("<count>1</count>"), validate, &v));
+    EXPECT_EQ(std::get<1>(v.what), 1);
+    // An alternative without facets takes any text, on and off.
+    EXPECT_FALSE(read_doc(pick_doc("<note>anything at all</note>"), validate, &v));
+    EXPECT_EQ(v.what.index(), 2u);
+  }
+}
+
+TEST(bind_facets_choice, each_alternative_checked_against_its_own_facets_when_on) {
+  struct bad {
+    std::string doc, message;
+  };
+  const bad cases[] = {
+      {pick_doc("<code>ABCD</code>"), "/pick/code: \"ABCD\" violates length 3 (4 characters)"},
+      {pick_doc("<code>abc</code>"), "/pick/code: \"abc\" violates pattern [A-Z]{3}"},
+      {pick_doc("<count>10</count>"), "/pick/count: \"10\" violates maxInclusive 9"},
+      {pick_doc("<count>1</count>", "<code>ABC</code><count>0</count>"),
+       "/pick/count[2]: \"0\" violates minInclusive 1"},
+      {pick_doc("<count>1</count>", "<code>AB</code>"),
+       "/pick/code[1]: \"AB\" violates length 3 (2 characters)"},
+  };
+  for (const bad& b : cases) {
+    EXPECT_FALSE(read_doc(b.doc, false)) << b.doc;  // off: read as it is
+    const lb::error_info e = read_doc(b.doc, true);
+    EXPECT_EQ(e.code, lb::errc::facet_violation) << b.doc;
+    EXPECT_EQ(e.message, b.message) << b.doc;
+  }
+}
+
+TEST(bind_facets_choice, alternatives_checked_on_write_when_on) {
+  fm::pick v;
+  v.what.emplace<0>("ABC");
+  v.more = {std::int32_t{3}, std::string("XYZ")};
+  EXPECT_FALSE(write_checked(v, true));
+  v.what.emplace<2>("free text");  // no facets
+  EXPECT_FALSE(write_checked(v, true));
+  v.what.emplace<1>(0);
+  EXPECT_FALSE(write_checked(v, false));
+  lb::error_info e = write_checked(v, true);
+  EXPECT_EQ(e.code, lb::errc::facet_violation);
+  EXPECT_EQ(e.message, "/pick/count: \"0\" violates minInclusive 1");
+  v.what.emplace<0>("ABC");
+  v.more.emplace_back(std::string("abc"));
+  e = write_checked(v, true);
+  EXPECT_EQ(e.code, lb::errc::facet_violation);
+  EXPECT_EQ(e.message, "/pick/code[3]: \"abc\" violates pattern [A-Z]{3}");
+}
+
+TEST(bind_facets_choice, described_with_each_alternatives_facets) {
+  const lb::type_description& d = lb::describe<fm::pick>();
+  ASSERT_EQ(d.fields.size(), 3u);
+  EXPECT_EQ(d.fields[0].constraints, nullptr);  // a choice's own: none
+  ASSERT_EQ(d.fields[0].alternatives.size(), 3u);
+  EXPECT_EQ(d.fields[0].alternatives[0].constraints, &code_facets);
+  EXPECT_EQ(d.fields[0].alternatives[1].constraints, &count_facets);
+  EXPECT_EQ(d.fields[0].alternatives[2].constraints, nullptr);
+  EXPECT_EQ(d.fields[2].constraints, &port_facets);
+}
+
+TEST(bind_facets_union, one_member_type_must_accept_the_value) {
+  // 1..65535 (an integer) or [a-z]+; and the union's own pattern: no 'x'.
+  for (std::string_view ok : {"1", "65535", " 80 ", "http"})
+    EXPECT_EQ(lb::facet_violation(ok, port_facets), "") << ok;
+  const std::string none = "violates its union's member types (none of its 2 accepts it)";
+  EXPECT_EQ(lb::facet_violation("0", port_facets), "\"0\" " + none);
+  EXPECT_EQ(lb::facet_violation("65536", port_facets), "\"65536\" " + none);
+  EXPECT_EQ(lb::facet_violation("8.5", port_facets), "\"8.5\" " + none);  // not an integer
+  EXPECT_EQ(lb::facet_violation("HTTP", port_facets), "\"HTTP\" " + none);
+  EXPECT_EQ(lb::facet_violation("xml", port_facets), "\"xml\" violates pattern [^x]*");
+  // Read: refused when on, read as it is when off.
+  EXPECT_FALSE(read_doc(pick_doc("<note/>", "", "8080"), true));
+  EXPECT_FALSE(read_doc(pick_doc("<note/>", "", "HTTP"), false));
+  const lb::error_info e = read_doc(pick_doc("<note/>", "", "HTTP"), true);
+  EXPECT_EQ(e.code, lb::errc::facet_violation);
+  EXPECT_EQ(e.message, "/pick/port: \"HTTP\" " + none);
+}
+
+TEST(bind_facets_union, members_lexical_forms_by_their_value_kind) {
+  static constexpr lb::facets floating{.value = lb::facet_value::floating};
+  static constexpr lb::facets hex{.value = lb::facet_value::hex_binary, .max_length = 1};
+  static constexpr const lb::facets* members[] = {&floating, &hex};
+  static constexpr lb::facets u{.space = lb::white_space::collapse, .members = members};
+  for (std::string_view ok : {"1.5e3", "INF", "0a", "FF"})
+    EXPECT_EQ(lb::facet_violation(ok, u), "") << ok;
+  for (std::string_view bad : {"abc", "0aff", "1.5.3", "g0"})
+    EXPECT_NE(lb::facet_violation(bad, u), "") << bad;
+  // A list of such a union: each item against it.
+  static constexpr lb::facets list{.value = lb::facet_value::list, .items = &u};
+  EXPECT_EQ(lb::facet_violation("1 0a INF", list), "");
+  EXPECT_EQ(lb::facet_violation("1 zz INF", list),
+            "item 2: \"zz\" violates its union's member types (none of its 2 accepts it)");
+}
+
+template <class T>
+lb::error_info read_as(std::string_view doc, const lb::read_options& o, T& v) {
+  lather::xml::reader r;
+  r.reset(doc);
+  EXPECT_EQ(r.next(), lather::xml::token::start_element);
+  return lb::read(r, v, o);
+}
+
+TEST(bind_lenient_dates, list_items_read_leniently_where_on) {
+  const std::string doc =
+      R"(<log xmlns="urn:fm" days="2024-08-17+0200 2024-08-18"><at>2024-08-17T00:61:16Z )"
+      R"(2010-01-01-00:00:00 2024-01-01T00:00:00Z</at></log>)";
+  fm::log v;
+  lb::error_info e = read_as(doc, lb::read_options{}, v);     // strict, as XSD has it
+  EXPECT_EQ(e.code, lb::errc::invalid_lexical) << e.message;  // the attribute, read first
+  lb::read_options o;
+  o.lenient_dates = true;
+  e = read_as(doc, o, v);
+  ASSERT_FALSE(e) << e.message;
+  ASSERT_EQ(v.at.items.size(), 3u);
+  lather::xml::output out;
+  lather::xml::writer w{out};
+  lb::write(w, fm::ns, "log", v);
+  w.end_document();
+  EXPECT_EQ(out.view(),
+            R"(<ns1:log xmlns:ns1="urn:fm" days="2024-08-17+02:00 2024-08-18">)"
+            R"(<ns1:at>2024-08-17T01:01:16Z 2010-01-01T00:00:00 2024-01-01T00:00:00Z</ns1:at>)"
+            "</ns1:log>");
+  // What no device means stays an error.
+  e = read_as(R"(<log xmlns="urn:fm"><at>2024-08-17T00:00:00Z soon</at></log>)", o, v);
+  EXPECT_TRUE(e);
+}
+
+}  // namespace
