@@ -24,6 +24,51 @@ std::vector<std::array<std::string, 3>> fault_actions_of(const binding_operation
   return out;
 }
 
+/// The name of the file's constant of facets `p` (one per distinct set: `names`, by their
+/// text), its definition and those of the constants it names added to `definitions` first.
+std::string facet_constant(const facet_plan& p, std::map<std::string, std::string>& names,
+                           std::string& definitions) {
+  const std::string constant = "constexpr ", initialized = "constinit ";
+  // A list's items' facets: a constant of their own, defined first.
+  const std::string items = p.items ? facet_constant(*p.items, names, definitions) : "";
+  auto array = [](const std::vector<std::string>& items) {
+    std::string a;
+    for (const std::string& x : items) a += (a.empty() ? "" : ", ") + quote(x);
+    return a;
+  };
+  // A union's member types' facets: constants of their own, then an array of them.
+  std::string members;
+  for (const auto& m : p.members)
+    members += (members.empty() ? "&" : ", &") + facet_constant(*m, names, definitions);
+  std::string key = p.fields + "\n" + array(p.enumeration) + "\n" + array(p.patterns) + "\n" +
+                    (p.default_value ? quote(*p.default_value) : "") + "\n" + items +
+                    (members.empty() ? "" : "\n" + members);
+  auto [it, added] = names.emplace(std::move(key), "facets_" + std::to_string(names.size() + 1));
+  if (!added) return it->second;
+  const std::string& name = it->second;
+  std::string init = p.fields;
+  auto field = [&](const std::string& x) { init += (init.empty() ? "" : ", ") + x; };
+  if (!p.enumeration.empty()) {
+    definitions +=
+        constant + "std::string_view " + name + "_values[] = {" + array(p.enumeration) + "};\n";
+    field(".enumeration = " + name + "_values");
+  }
+  if (!p.patterns.empty()) {
+    definitions += initialized + "lather::bind::pattern " + name + "_patterns[] = {" +
+                   array(p.patterns) + "};\n";
+    field(".patterns = " + name + "_patterns");
+  }
+  if (p.default_value) field(".default_value = " + quote(*p.default_value));
+  if (!items.empty()) field(".items = &" + items);
+  if (!members.empty()) {
+    definitions +=
+        constant + "const lather::bind::facets* " + name + "_members[] = {" + members + "};\n";
+    field(".members = " + name + "_members");
+  }
+  definitions += constant + "lather::bind::facets " + name + "{" + init + "};\n";
+  return name;
+}
+
 }  // namespace
 
 void generator::check_namespace() {
@@ -614,36 +659,8 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
                                   std::map<std::string, std::string>& facets,
                                   std::string& definitions) const {
   // A field's facets: a constant of the file, one per distinct set.
-  auto facets_name = [&](const facet_plan& p, auto& self) -> std::string {
-    // A list's items' facets: a constant of their own, defined first.
-    const std::string items = p.items ? self(*p.items, self) : "";
-    auto array = [](const std::vector<std::string>& items) {
-      std::string a;
-      for (const std::string& x : items) a += (a.empty() ? "" : ", ") + quote(x);
-      return a;
-    };
-    std::string key = p.fields + "\n" + array(p.enumeration) + "\n" + array(p.patterns) + "\n" +
-                      (p.default_value ? quote(*p.default_value) : "") + "\n" + items;
-    auto [it, added] =
-        facets.emplace(std::move(key), "facets_" + std::to_string(facets.size() + 1));
-    if (!added) return it->second;
-    const std::string& name = it->second;
-    std::string init = p.fields;
-    auto field = [&](const std::string& x) { init += (init.empty() ? "" : ", ") + x; };
-    if (!p.enumeration.empty()) {
-      definitions +=
-          "constexpr std::string_view " + name + "_values[] = {" + array(p.enumeration) + "};\n";
-      field(".enumeration = " + name + "_values");
-    }
-    if (!p.patterns.empty()) {
-      definitions += "constinit lather::bind::pattern " + name + "_patterns[] = {" +
-                     array(p.patterns) + "};\n";
-      field(".patterns = " + name + "_patterns");
-    }
-    if (p.default_value) field(".default_value = " + quote(*p.default_value));
-    if (!items.empty()) field(".items = &" + items);
-    definitions += "constexpr lather::bind::facets " + name + "{" + init + "};\n";
-    return name;
+  auto facets_name = [&](const facet_plan& p, auto&) {
+    return facet_constant(p, facets, definitions);
   };
   const std::string t = qualified(s.name), id = std::to_string(k);
   std::string names, list;
@@ -682,7 +699,17 @@ std::string generator::bind_table(const struct_plan& s, std::size_t k, bool exte
           names += "constexpr auto " + alts + " = alternatives<" + f.cpp_type + ">({";
           for (std::size_t a = 0; a < f.alternatives.size(); ++a)
             names += (a ? ", " : "") + quote(f.alternatives[a]);
-          names += "});\n";
+          names += "}";
+          if (!f.alternative_facets.empty()) {  // each alternative's facets, as a field's
+            names += ", {";
+            for (std::size_t a = 0; a < f.alternative_facets.size(); ++a) {
+              const facet_plan& x = f.alternative_facets[a];
+              names += (a ? ", " : "") +
+                       (x.empty() ? std::string("nullptr") : "&" + facets_name(x, facets_name));
+            }
+            names += "}";
+          }
+          names += ");\n";
           list += "choice" + of + ", " + at + ", " + alts + ")";
           break;
         }

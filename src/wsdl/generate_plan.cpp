@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "document.hpp"
 #include "generate_names.hpp"
@@ -249,7 +250,8 @@ std::string generator::initializer_of(const type* t, std::string_view text) {
   return items.empty() ? "" : "{{" + items + "}}";
 }
 
-facet_plan generator::facets_of(const type* t, const facets* own, const std::string& field) {
+facet_plan generator::facets_of(const type* t, const facets* own, const std::string& field,
+                                bool member) {
   facet_plan p;
   if (!t || t->kind != type_kind::simple) return p;
   // The nearest restriction's value of each facet (`own` first), every step's patterns.
@@ -290,6 +292,7 @@ facet_plan generator::facets_of(const type* t, const facets* own, const std::str
   // A list: its steps' facets (lengths count items), then its items' own (an item type mapped
   // to an enumeration, whose list the binding reads as enumerators, gets none).
   const simple_type* item = nullptr;
+  const std::vector<const simple_type*>* members = nullptr;
   for (; x && !x->builtin; x = x->base) {
     if (x->variety == simple_type::variety::list) {
       merge(x->facets, x->anonymous() ? "an anonymous type" : x->name.str());
@@ -297,7 +300,16 @@ facet_plan generator::facets_of(const type* t, const facets* own, const std::str
       item = x->item;
       break;
     }
-    if (x->variety != simple_type::variety::atomic || enum_index_.count(x)) return {};
+    // A union (a std::string): its steps' patterns and enumerations, then its member types'
+    // facets, one of which must accept the value.
+    if (x->variety == simple_type::variety::union_ && !enum_index_.count(x)) {
+      merge(x->facets, x->anonymous() ? "an anonymous type" : x->name.str());
+      if (x->base) continue;
+      members = &x->members;
+      break;
+    }
+    // (A union's member of an enumeration: its values are facets there, as text.)
+    if (x->variety != simple_type::variety::atomic || (enum_index_.count(x) && !member)) return {};
     merge(x->facets, x->anonymous() ? "an anonymous type" : x->name.str());
   }
   if (item) {
@@ -305,11 +317,51 @@ facet_plan generator::facets_of(const type* t, const facets* own, const std::str
       if (enum_index_.count(i)) return {};
     facet_plan items = facets_of(item, nullptr, field + " (an item)");
     if (!items.empty()) p.items = std::make_shared<const facet_plan>(std::move(items));
+  } else if (members) {
+    // A member that accepts any text (a string without facets, a date: no lexical check here)
+    // makes the members' check pointless: left out.
+    std::vector<std::shared_ptr<const facet_plan>> plans;
+    for (const simple_type* m : *members) {
+      facet_plan one = facets_of(m, nullptr, field + " (a union member)", true);
+      if (one.empty()) {
+        plans.clear();
+        break;
+      }
+      plans.push_back(std::make_shared<const facet_plan>(std::move(one)));
+    }
+    p.members = std::move(plans);
   } else if (!x) {
     return {};
   }
-  const std::string local = item ? "" : x->name.local;
-  const char* value = item ? "list" : facet_value_of(local);
+  const std::string local = item || members ? "" : x->name.local;
+  const char* value = item ? "list" : members ? "string" : facet_value_of(local);
+  // A union's member: an integer type's lexical form has no fraction digits (its fixed
+  // fractionDigits 0), and a number's or binary's own form is checked even without facets.
+  const bool lexical = member && !item && !members && std::string_view(value) != "string" &&
+                       std::string_view(value) != "other";
+  if (lexical && !fraction && std::string_view(value) == "decimal" &&
+      std::string_view(builtin_cpp(local)) != "lather::xsd::decimal") {
+    fraction = 0;
+    // ... and its built-in's range, where no facet narrows it.
+    static const std::map<std::string_view, std::pair<const char*, const char*>> ranges = {
+        {"byte", {"-128", "127"}},
+        {"short", {"-32768", "32767"}},
+        {"int", {"-2147483648", "2147483647"}},
+        {"long", {"-9223372036854775808", "9223372036854775807"}},
+        {"unsignedByte", {"0", "255"}},
+        {"unsignedShort", {"0", "65535"}},
+        {"unsignedInt", {"0", "4294967295"}},
+        {"unsignedLong", {"0", "18446744073709551615"}},
+        {"nonNegativeInteger", {"0", ""}},
+        {"positiveInteger", {"1", ""}},
+        {"nonPositiveInteger", {"", "0"}},
+        {"negativeInteger", {"", "-1"}},
+    };
+    if (auto r = ranges.find(local); r != ranges.end()) {
+      if (!min_in && !min_ex && *r->second.first) min_in = r->second.first;
+      if (!max_in && !max_ex && *r->second.second) max_in = r->second.second;
+    }
+  }
   std::string f;
   auto add = [&](const char* name, const std::string& v) {
     f += (f.empty() ? "." : ", .") + std::string(name) + " = " + v;
@@ -330,9 +382,12 @@ facet_plan generator::facets_of(const type* t, const facets* own, const std::str
   text("min_exclusive", min_ex);
   text("max_exclusive", max_ex);
   if (enumeration) p.enumeration = *enumeration;
-  if (f.empty() && p.enumeration.empty() && p.patterns.empty() && !p.items) return {};
+  if (f.empty() && p.enumeration.empty() && p.patterns.empty() && !p.items && p.members.empty() &&
+      !lexical)
+    return {};
   // whiteSpace: the nearest facet's, else the built-in's (string preserves, normalizedString
-  // replaces, the rest collapse); it applies to strings only (the others always collapse).
+  // replaces, the rest collapse); it applies to strings only (the others always collapse). A
+  // union's own patterns and enumerations see the collapsed text.
   const std::string rule = space && (*space == "replace" || *space == "collapse") ? *space
                            : space                                                ? "preserve"
                            : local == "string"                                    ? "preserve"
@@ -824,6 +879,15 @@ void generator::plan_alternatives(const particle& p,
   bool optional = optional_ctx || min == 0;
   if (!name.empty()) member = name;
   f.member = member_name(member.size() > 60 ? alts[0].first + "Choice" : member, s, used);
+  // An element alternative of a restricted simple type: its facets, as a member's.
+  std::vector<facet_plan> alternative_facets;
+  bool faceted = false;
+  for (const alternative& x : alts) {
+    facet_plan& fp = alternative_facets.emplace_back();
+    if (x.e) fp = facets_of(x.e->type, nullptr, s.name + "::" + f.member + " (" + x.first + ")");
+    faceted = faceted || !fp.empty();
+  }
+  if (faceted) f.alternative_facets = std::move(alternative_facets);
   auto sample_alternative = [&](const alternative& x, const std::string& v) {
     return x.group ? "sample(std::get<0>(" + v + "), depth + 1); "
                    : sample_first(*x.e, v, holder_base(*x.e, s) != nullptr);

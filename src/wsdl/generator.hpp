@@ -34,8 +34,10 @@ struct facet_plan {
   std::optional<std::string> default_value;
   /// A list: its items' facets (.items), if their type has some.
   std::shared_ptr<const facet_plan> items;
+  /// A union: its member types' facets (.members), empty where one of them accepts any text.
+  std::vector<std::shared_ptr<const facet_plan>> members;
   bool empty() const noexcept {
-    return fields.empty() && enumeration.empty() && patterns.empty() && !items;
+    return fields.empty() && enumeration.empty() && patterns.empty() && !items && members.empty();
   }
 };
 
@@ -61,6 +63,8 @@ struct field_plan {
   std::string initializer;
   facet_plan facets;  ///< a simple element, attribute or text of a restricted type
   std::vector<std::string> alternatives;
+  /// A choice: each alternative's facets (as `facets`), empty where none has any.
+  std::vector<facet_plan> alternative_facets;
   qname source;  ///< for names.txt
   /// An optional (0..1) struct member that may be boxed (std::shared_ptr) to break recursion.
   const complex_type* boxable = nullptr;
@@ -223,10 +227,14 @@ class generator {
   bool encoded_struct(const struct_plan& s) const;
   std::string simple_cpp(const simple_type* t, struct_plan& s);
   /// The facets a value of `t` is checked against (restricted further by `own`, a simple
-  /// content restriction's): none for enumerations (an enum class), lists and unions, and for
-  /// values of rpc/encoded structs. A pattern the matcher cannot run is left out, with a note
-  /// in names.txt (`field`: the field's name there).
-  facet_plan facets_of(const type* t, const facets* own, const std::string& field);
+  /// content restriction's): none for enumerations (an enum class) and lists of them; a list's
+  /// with its items', a union's with its member types' (`member`: one of those, whose
+  /// enumeration is a facet and whose number or binary form is checked even without facets).
+  /// None for values of rpc/encoded structs.
+  /// A pattern the matcher cannot run is left out, with a note in names.txt (`field`: the
+  /// field's name there).
+  facet_plan facets_of(const type* t, const facets* own, const std::string& field,
+                       bool member = false);
   /// The initializer of a member of type `t` whose XSD default (or fixed) value is `text`: the
   /// value the binding reads from `text` (xsd_traits<T>::parse, an enumerator), as a C++
   /// initializer clause; "" where there is none (a complex or QName type, a text the type does

@@ -3,8 +3,9 @@
 // request whose values are outside them with a Client fault naming the field, the facet and
 // the value, over loopback HTTP; with it off (the default) it takes them. A client with the
 // option on refuses such a response. With write_options::validate_facets, a client refuses to
-// send such a request and a service to answer such a response (a Server fault). The pattern
-// the matcher cannot run is noted in names.txt and refuses nothing.
+// send such a request and a service to answer such a response (a Server fault). A choice's
+// alternatives and a union (its member types, its own pattern) are checked as members are. The
+// pattern the matcher cannot run is noted in names.txt and refuses nothing.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -46,6 +47,9 @@ facetsgen::Order valid_order() {
   o.ref = "R-01";
   o.total = facetsgen::Positive{lather::xsd::decimal{"0"}, "EUR"};
   o.codes = lather::xsd::list<std::string>{{"ABC", "DEF"}};
+  o.skuOrcountOrmemo.emplace(std::in_place_index<0>, "R-42");
+  o.port = "8080";
+  o.ports = lather::xsd::list<std::string>{{"1", "http", "65535"}};
   return o;
 }
 
@@ -110,6 +114,20 @@ TEST(GeneratedFacets, AServiceWithValidationOnAnswersAClientFault) {
        "/Order/codes: \"ABC ABC ABC ABC\" violates maxLength 3 (4 items)"},
       {[](facetsgen::Order& o) { o.codes->items[1] = "AB"; },
        "/Order/codes: item 2: \"AB\" violates length 3 (2 characters)"},
+      // A choice's alternatives: each its own type's facets.
+      {[](facetsgen::Order& o) { o.skuOrcountOrmemo.emplace(std::in_place_index<0>, "R-1"); },
+       "/Order/sku: \"R-1\" violates pattern R-\\d{2}"},
+      {[](facetsgen::Order& o) { o.skuOrcountOrmemo.emplace(std::in_place_index<1>, 0); },
+       "/Order/count: \"0\" violates minInclusive 1"},
+      // A union: one member type accepts it (1..65535 or [a-z]+), and its own pattern.
+      {[](facetsgen::Order& o) { o.port = "0"; },
+       "/Order/port: \"0\" violates its union's member types (none of its 2 accepts it)"},
+      {[](facetsgen::Order& o) { o.port = "65536"; },
+       "/Order/port: \"65536\" violates its union's member types (none of its 2 accepts it)"},
+      {[](facetsgen::Order& o) { o.port = "xyz"; }, "/Order/port: \"xyz\" violates pattern [^x]*"},
+      {[](facetsgen::Order& o) { o.ports->items[1] = "HTTP"; },
+       "/Order/ports: item 2: \"HTTP\" violates its union's member types (none of its 2 "
+       "accepts it)"},
   };
   for (const bad& b : cases) {
     facetsgen::Order o = valid_order();
@@ -126,6 +144,8 @@ TEST(GeneratedFacets, OffByDefault) {
   o.code = "BAD";
   o.qty = 1000;
   o.nick = {lather::xsd::token{"x"}};
+  o.skuOrcountOrmemo.emplace(std::in_place_index<1>, 0);
+  o.port = "HTTP";
   EXPECT_EQ(client.Order(o).accepted, "TOOLONG");
 
   // A client with the option on refuses the response.
@@ -164,6 +184,17 @@ TEST(GeneratedFacets, WritesAreCheckedWhenOn) {
   }
   o = valid_order();
   o.total->currency = "EU";
+  EXPECT_THROW(client.Order(o), lather::bind::error);
+  o = valid_order();
+  o.skuOrcountOrmemo.emplace(std::in_place_index<1>, 101);
+  try {
+    client.Order(o);
+    ADD_FAILURE() << "an invalid choice alternative was sent";
+  } catch (const lather::bind::error& e) {
+    EXPECT_EQ(e.info().message, "/count: \"101\" violates maxInclusive 100");
+  }
+  o = valid_order();
+  o.port = "x1";
   EXPECT_THROW(client.Order(o), lather::bind::error);
   EXPECT_EQ(s.impl.calls, 1);
 
@@ -227,10 +258,16 @@ TEST(GeneratedFacets, ServedWsdlDescribesTheFacets) {
       if (e->name.local != "Order") continue;
       const auto* order = static_cast<const lather::wsdl::complex_type*>(e->type);
       ASSERT_TRUE(order->content_model && order->content_model->group);
-      for (const lather::wsdl::particle& p : order->content_model->group->particles)
+      auto simple = [&](const lather::wsdl::particle& p) {
         if (p.element && p.element->type->kind == lather::wsdl::type_kind::simple)
           got[p.element->name.local] =
               facets_of(static_cast<const lather::wsdl::simple_type*>(p.element->type));
+      };
+      for (const lather::wsdl::particle& p : order->content_model->group->particles) {
+        simple(p);
+        if (p.group)  // the choice: its alternatives
+          for (const lather::wsdl::particle& a : p.group->particles) simple(a);
+      }
       for (const lather::wsdl::attribute_use& a : order->attributes)
         got["@" + a.decl->name.local] = facets_of(a.decl->type);
     }
@@ -244,6 +281,13 @@ TEST(GeneratedFacets, ServedWsdlDescribesTheFacets) {
       {"@ref", "pattern=R-\\d{2} base=string"},
       // A list: lengths in items, each item a Code.
       {"codes", "minLength=1 maxLength=3 list(length=3 pattern=[A-Z]{3} base=string)"},
+      // A choice's alternatives, as members.
+      {"sku", "pattern=R-\\d{2} base=string"},
+      {"count", "minInclusive=1 maxInclusive=100 base=int"},
+      {"memo", "base=string"},
+      // A union: its own pattern (its member types are not described).
+      {"port", "pattern=[^x]* base=string"},
+      {"ports", "list(base=string)"},
   };
   EXPECT_EQ(got, want);
 }
