@@ -381,24 +381,20 @@ class decoder {
   template <class T, std::size_t I>
   void read_field(T& out) {
     constexpr const auto& f = std::get<I>(bind::fields_of<T>);
+    const bind::facets* const saved = facets_;
+    const std::string_view saved_name = facets_accessor_;
+    // Another field's facets do not reach into this one's value: a struct's own fields set
+    // theirs.
+    facets_ = nullptr;
     if constexpr (f.constraints != nullptr) {
       if (options_.validate_facets) {
-        const bind::facets* const saved = facets_;
-        const std::string_view saved_name = facets_accessor_;
         facets_ = f.constraints;
         facets_accessor_ = detail::field_names<T>[I];
-        read(out.*(f.member));
-        facets_ = saved;
-        facets_accessor_ = saved_name;
-        return;
       }
     }
-    // (Another field's facets do not reach into this one's value: a struct's own fields set
-    // theirs.)
-    const bind::facets* const saved = facets_;
-    facets_ = nullptr;
     read(out.*(f.member));
     facets_ = saved;
+    facets_accessor_ = saved_name;
   }
   /// A Body child after the main element (reader on its start tag, left on its end tag): an
   /// independent element with an id is decoded (or kept until referenced); others are skipped.
