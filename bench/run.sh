@@ -18,6 +18,10 @@
 #         (bench/codegen.py; its options follow, e.g. `--contracts onvif` alone: ~13 CPU minutes
 #         at -O2; `--tools lather`, `--opt O0`, `--mem-limit GIB` (one compile's address space,
 #         default 4), `--results bench/RESULTS.md`; `--help`). All four: hours at -O2 on this box.
+#   gsoap-samples  gSOAP's own sample messages (soapcpp2's) for every WSDL corpus service through
+#         the corpus checker, per service: the `gSOAP` column of docs/wsdl-corpus.md
+#         (bench/gsoap_samples.py; `--services a,b`, `--work DIR`; ~3 minutes; writes
+#         bench/results/gsoap-samples.json).
 #
 # Environment: BUILD_DIR (default <repo>/build; configured if needed, the mode's target is
 # brought up to date first), REPETITIONS (default 3), MIN_TIME (seconds per repetition, 0.3).
@@ -354,5 +358,6 @@ case "${1:-}" in
   multiref) run_multiref ;;
   mtom) run_mtom ;;
   codegen) shift; run_codegen "$@" ;;
+  gsoap-samples) shift; "$python" "$repo/bench/gsoap_samples.py" "$@" ;;
   *) usage ;;
 esac
