@@ -2,6 +2,7 @@
 // index; the model's accessors and load().
 #include "loader.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace lather::wsdl {
@@ -12,6 +13,102 @@ constexpr std::string_view wsdl_ns = "http://schemas.xmlsoap.org/wsdl/";
 
 bool is_xsd(const detail::node& n, std::string_view local) {
   return n.is(xsd_ns, local);
+}
+
+using detail::node;
+
+/// Documentation only: xs:annotation and wsdl:documentation say nothing the generated code
+/// depends on.
+bool is_documentation(const node& n) {
+  return n.is(xsd_ns, "annotation") || n.is(wsdl_ns, "documentation");
+}
+
+const node* next_content(const node* n) {
+  while (n && is_documentation(*n)) n = n->next_sibling;
+  return n;
+}
+
+/// The unqualified attributes whose values are QNames (XSD and WSDL 1.1) or lists of them.
+bool is_qname_attribute(const detail::node_attribute& a) {
+  if (!a.ns.empty()) return false;
+  for (std::string_view q : {"type", "base", "ref", "itemType", "memberTypes", "substitutionGroup",
+                             "refer", "element", "message", "binding"})
+    if (a.local == q) return true;
+  return false;
+}
+
+/// `token` ("p:local", "p:T[2]" of wsdl:arrayType) with its prefix replaced by the namespace
+/// bound to it at `n` ({ns}local); the token as written if the prefix is unbound.
+std::string resolved_token(const node& n, std::string_view token) {
+  std::size_t colon = token.find(':');
+  std::string_view prefix = colon == std::string_view::npos ? "" : token.substr(0, colon);
+  std::string_view rest = colon == std::string_view::npos ? token : token.substr(colon + 1);
+  auto ns = n.lookup(prefix);
+  if (!ns) return std::string(token);
+  return "{" + std::string(*ns) + "}" + std::string(rest);
+}
+
+bool same_value(const node& a, const node& b, const detail::node_attribute& x,
+                const detail::node_attribute& y) {
+  bool qnames = is_qname_attribute(x) || (x.ns == wsdl_ns && x.local == "arrayType");
+  if (!qnames) return x.value == y.value;
+  std::vector<std::string> xs = detail::split_tokens(x.value), ys = detail::split_tokens(y.value);
+  if (xs.size() != ys.size()) return false;
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    if (resolved_token(a, xs[i]) != resolved_token(b, ys[i])) return false;
+  return true;
+}
+
+/// The first place where two declarations differ (a's node, b's node), or nullopt when they
+/// are the same declaration: the same elements in the same order with the same attributes
+/// (in any order), QName values compared by namespace and local name (so prefixes may differ),
+/// documentation ignored. An unprefixed QName of a chameleon include is compared as written:
+/// both declarations have the same target namespace, so it means the same in both.
+std::optional<std::pair<const node*, const node*>> first_difference(const node& a, const node& b) {
+  if (a.ns != b.ns || a.local != b.local || a.attributes.size() != b.attributes.size())
+    return std::pair{&a, &b};
+  for (const detail::node_attribute& x : a.attributes) {
+    auto y = std::find_if(b.attributes.begin(), b.attributes.end(),
+                          [&](const auto& y) { return y.ns == x.ns && y.local == x.local; });
+    if (y == b.attributes.end() || !same_value(a, b, x, *y)) return std::pair{&a, &b};
+  }
+  const node* x = next_content(a.first_child);
+  const node* y = next_content(b.first_child);
+  for (; x && y; x = next_content(x->next_sibling), y = next_content(y->next_sibling))
+    if (auto d = first_difference(*x, *y)) return d;
+  if (x || y) return std::pair{x ? x : &a, y ? y : &b};
+  return std::nullopt;
+}
+
+/// Whether `n` holds a local xs:element or xs:attribute whose form comes from its schema's
+/// elementFormDefault / attributeFormDefault.
+bool uses_form_default(const node& n, std::string_view local) {
+  for (const node& c : n.children()) {
+    if (is_xsd(c, local) && !c.attr("ref") && !c.attr("form")) return true;
+    if (uses_form_default(c, local)) return true;
+  }
+  return false;
+}
+
+/// Why a second declaration `b` of a QName is not the first, `a`, again; "" if it is.
+std::string redeclaration_conflict(const node& a, bool a_elements, bool a_attributes, const node& b,
+                                   bool b_elements, bool b_attributes) {
+  if (auto d = first_difference(a, b))
+    return "they first differ at " + d->second->where().str() + " and " + d->first->where().str();
+  if (a_elements != b_elements && uses_form_default(a, "element"))
+    return "their schemas' elementFormDefault differ";
+  if (a_attributes != b_attributes && uses_form_default(a, "attribute"))
+    return "their schemas' attributeFormDefault differ";
+  return "";
+}
+
+/// The error for a differing second declaration `b` of `q` (first: `a`).
+[[noreturn]] void throw_redeclared(const qname& q, const node& a, const node& b,
+                                   const std::string& why) {
+  throw error(b.where(), std::string(b.local) + " " + q.str() +
+                             " is declared again with different content (first at " +
+                             a.where().str() + "; " + why +
+                             "): one QName, two declarations; identical copies are accepted");
 }
 
 }  // namespace
@@ -169,8 +266,15 @@ void loader::load_wsdl(const detail::document& doc) {
       auto name = c.attr("name");
       if (!name) throw error(c.where(), "wsdl:" + std::string(c.local) + " without a name");
       int k = c.local == "message" ? 0 : c.local == "portType" ? 1 : 2;
-      wsdl_index_[k].try_emplace(qname{ctx.tns, std::string(*name)},
-                                 detail::wsdl_declaration{&c, &ctx});
+      qname q{ctx.tns, std::string(*name)};
+      auto [it, added] = wsdl_index_[k].try_emplace(q, detail::wsdl_declaration{&c, &ctx});
+      if (!added) {
+        // The same declaration copied into two documents is one declaration; another one
+        // under the same QName would silently lose.
+        std::string why = redeclaration_conflict(*it->second.n, false, false, c, false, false);
+        if (!why.empty()) throw_redeclared(q, *it->second.n, c, why);
+        continue;
+      }
       wsdl_nodes_.push_back({&c, &ctx});
     } else if (c.local == "service") {
       wsdl_nodes_.push_back({&c, &ctx});
@@ -281,15 +385,24 @@ void loader::register_declaration(decl_kind k, const node& n, const schema_conte
   auto name = n.attr("name");
   if (!name) throw error(n.where(), "global xs:" + std::string(n.local) + " without a name");
   declaration& d = declarations_.emplace_back(declaration{&n, &ctx, nullptr});
-  const declaration*& slot = index_[static_cast<int>(k)][qname{ctx.tns, std::string(trim(*name))}];
+  qname q{ctx.tns, std::string(trim(*name))};
+  const declaration*& slot = index_[static_cast<int>(k)][q];
   if (!slot) {
     slot = &d;
   } else if (redefining) {
     d.redefined = slot;
     slot = &d;
+  } else {
+    // A second declaration of the same QName from another schema document (one document
+    // read twice counts once: load_schema). The same declaration copied into several
+    // documents (a schema inlined in two WSDLs, one file under two paths) keeps the first;
+    // a different one is an error, never a silent choice (docs/wsdl2cpp.md).
+    const schema_context& first = *slot->ctx;
+    std::string why =
+        redeclaration_conflict(*slot->n, first.element_qualified, first.attribute_qualified, n,
+                               ctx.element_qualified, ctx.attribute_qualified);
+    if (!why.empty()) throw_redeclared(q, *slot->n, n, why);
   }
-  // A second declaration of the same name (one schema reached twice under different paths)
-  // keeps the first.
 }
 
 const loader::declaration* loader::find_declaration(decl_kind k, const qname& name) {

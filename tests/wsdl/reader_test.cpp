@@ -400,6 +400,100 @@ TEST(WsdlReader, ImportsIncludesRedefineAndCycles) {
   EXPECT_EQ(m->find_message({"urn:b", "M"})->parts[0].element, top);
 }
 
+// A WSDL whose inline schema (urn:x, bound to `prefix`) declares complexType T (one element
+// `field` of `field_type`), the element req of type T and `more`, with a message {urn:w}M
+// whose part is the element {urn:x}`part`.
+struct declaring_t {
+  std::string_view field, field_type = "xs:int", prefix = "x", form = "qualified", more = "",
+                          part = "req";
+  std::string text() const {
+    std::string p(prefix);
+    return R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:w"
+    xmlns:)" +
+           p + R"(="urn:x" xmlns:xs="http://www.w3.org/2001/XMLSchema">
+ <types><xs:schema targetNamespace="urn:x" elementFormDefault=")" +
+           std::string(form) + R"(">
+  <xs:complexType name="T"><xs:sequence><xs:element name=")" +
+           std::string(field) + R"(" type=")" + std::string(field_type) +
+           R"("/></xs:sequence></xs:complexType>
+  <xs:element name="req" type=")" +
+           p + R"(:T"/>)" + std::string(more) + R"(
+ </xs:schema></types>
+ <message name="M"><part name="p" element=")" +
+           p + ":" + std::string(part) + R"("/></message>
+</definitions>
+)";
+  }
+};
+
+TEST(WsdlReader, ADifferentSecondDeclarationOfAQNameIsAnError) {
+  files f;
+  // d1.wsdl and d2.wsdl each declare complexType {urn:x}T, with different content: the
+  // second was silently dropped (d2's element got d1's fields).
+  std::string d1 = f.add("d1.wsdl", declaring_t{"first"}.text());
+  std::string d2 = f.add("d2.wsdl", declaring_t{"second"}.text());
+  std::string e = error_of([&] { load({d1, d2}); });
+  EXPECT_NE(e.find(d2 +
+                   ":4:3: complexType {urn:x}T is declared again with different content "
+                   "(first at " +
+                   d1 + ":4:3; they first differ at " + d2 + ":4:41 and " + d1 + ":4:41)"),
+            std::string::npos)
+      << e;
+
+  // The same declarations copied into another WSDL: other prefixes, other documentation,
+  // attributes in another order, whitespace: one declaration, the first.
+  std::string d3 = f.add("d3.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    targetNamespace="urn:w" xmlns:y="urn:x" xmlns:s="http://www.w3.org/2001/XMLSchema">
+ <types><s:schema elementFormDefault="qualified" targetNamespace="urn:x">
+  <s:complexType name="T">
+   <s:annotation><s:documentation>a copy</s:documentation></s:annotation>
+   <s:sequence>
+    <s:element type="s:int" name="first"/>
+   </s:sequence>
+  </s:complexType>
+  <s:element name="req" type="y:T"/>
+ </s:schema></types>
+ <message name="M"><documentation>M again</documentation><part element="y:req" name="p"/></message>
+</definitions>)");
+  auto m = load({d1, d3});
+  const element_decl* req = m->find_element({"urn:x", "req"});
+  ASSERT_NE(req, nullptr);
+  EXPECT_EQ(req->where.file, d1);
+  EXPECT_EQ(req->type, m->find_type({"urn:x", "T"}));
+
+  // A reference to another type is compared by QName, not by prefix.
+  std::string d4 = f.add("d4.wsdl", declaring_t{"first", "y:T", "y"}.text());
+  e = error_of([&] { load({d1, d4}); });
+  EXPECT_NE(e.find(d4 + ":4:3: complexType {urn:x}T is declared again"), std::string::npos) << e;
+
+  // The same text in a schema whose elementFormDefault differs declares other elements.
+  std::string d5 = f.add("d5.wsdl", declaring_t{"first", "xs:int", "x", "unqualified"}.text());
+  e = error_of([&] { load({d1, d5}); });
+  EXPECT_NE(e.find("their schemas' elementFormDefault differ"), std::string::npos) << e;
+
+  // WSDL components too: two messages {urn:w}M with different parts.
+  std::string d6 = f.add("d6.wsdl", declaring_t{"first", "xs:int", "x", "qualified",
+                                                R"(<xs:element name="other" type="x:T"/>)", "other"}
+                                        .text());
+  e = error_of([&] { load({d1, d6}); });
+  EXPECT_NE(e.find("message {urn:w}M is declared again with different content (first at " + d1),
+            std::string::npos)
+      << e;
+
+  // One schema file reached under two paths (sub/../types.xsd and types.xsd) counts once.
+  f.add("types.xsd",
+        R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:s">
+    <xs:complexType name="S"><xs:sequence><xs:element name="s" type="xs:int"/></xs:sequence></xs:complexType></xs:schema>)");
+  std::string i1 = f.add(
+      "i1.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:i1">
+    <xs:import namespace="urn:s" schemaLocation="types.xsd"/></xs:schema>)");
+  std::string i2 =
+      f.add("sub/i2.xsd",
+            R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:i2">
+    <xs:import namespace="urn:s" schemaLocation="../sub/../types.xsd"/></xs:schema>)");
+  EXPECT_NE(load({i1, i2})->find_type({"urn:s", "S"}), nullptr);
+}
+
 TEST(WsdlReader, CatalogMapsAbsoluteUrls) {
   files f;
   f.add("local/remote.xsd",
