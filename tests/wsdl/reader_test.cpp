@@ -400,6 +400,48 @@ TEST(WsdlReader, ImportsIncludesRedefineAndCycles) {
   EXPECT_EQ(m->find_message({"urn:b", "M"})->parts[0].element, top);
 }
 
+TEST(WsdlReader, ImportCyclesTerminate) {
+  files f;
+  // xs:import cycle: urn:a imports urn:b, which imports urn:a; each refers into the other.
+  std::string a = f.add("a.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    targetNamespace="urn:a" xmlns:a="urn:a" xmlns:b="urn:b" elementFormDefault="qualified">
+  <xs:import namespace="urn:b" schemaLocation="b.xsd"/>
+  <xs:complexType name="A"><xs:sequence><xs:element name="b" type="b:B" minOccurs="0"/></xs:sequence></xs:complexType>
+  <xs:element name="req" type="a:A"/>
+</xs:schema>)");
+  f.add("b.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    targetNamespace="urn:b" xmlns:a="urn:a" xmlns:b="urn:b" elementFormDefault="qualified">
+  <xs:import namespace="urn:a" schemaLocation="a.xsd"/>
+  <xs:complexType name="B"><xs:sequence><xs:element name="a" type="a:A" minOccurs="0"/></xs:sequence></xs:complexType>
+</xs:schema>)");
+  // wsdl:import cycle: c1.wsdl imports c2.wsdl, which imports c1.wsdl; the message of c1 uses
+  // a:req, the portType of c2 uses c1's message.
+  std::string c1 = f.add("c1.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:t="urn:t" xmlns:a="urn:a" targetNamespace="urn:t">
+  <import namespace="urn:t2" location="c2.wsdl"/>
+  <types><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:import namespace="urn:a" schemaLocation="a.xsd"/></xs:schema></types>
+  <message name="M"><part name="p" element="a:req"/></message>
+</definitions>)");
+  f.add("c2.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:t="urn:t"
+    targetNamespace="urn:t2"><import namespace="urn:t" location="c1.wsdl"/>
+  <portType name="P"><operation name="op"><input message="t:M"/></operation></portType>
+</definitions>)");
+  for (const std::string& entry : {a, c1}) {
+    auto m = load({entry});
+    const auto* at = static_cast<const complex_type*>(m->find_type({"urn:a", "A"}));
+    const auto* bt = static_cast<const complex_type*>(m->find_type({"urn:b", "B"}));
+    ASSERT_NE(at, nullptr);
+    ASSERT_NE(bt, nullptr);
+    EXPECT_EQ(at->content_model->group->particles[0].element->type, bt);
+    EXPECT_EQ(bt->content_model->group->particles[0].element->type, at);
+  }
+  auto m = load({c1});
+  EXPECT_EQ(m->files().size(), 4u);  // each document once
+  ASSERT_EQ(m->port_types().size(), 1u);
+  EXPECT_EQ(m->port_types()[0]->operations[0].input, m->find_message({"urn:t", "M"}));
+  EXPECT_EQ(m->find_message({"urn:t", "M"})->parts[0].element, m->find_element({"urn:a", "req"}));
+}
+
 // A WSDL whose inline schema (urn:x, bound to `prefix`) declares complexType T (one element
 // `field` of `field_type`), the element req of type T and `more`, with a message {urn:w}M
 // whose part is the element {urn:x}`part`.
