@@ -2,11 +2,13 @@
 // (InteropPortTypeClient) calls lather-interop-server, spyne and gSOAP, and the generated
 // service class (InteropPortTypeService) answers zeep's and gSOAP's interop clients, which send
 // every call of ../shared/interop/VECTORS.md and check the answers. perf.wsdl: the generated
-// DocPortTypeClient calls lather-perf-server, and DocPortTypeService answers zeep. empty.wsdl
+// DocPortTypeClient calls lather-perf-server and gsoap-perf-server, and DocPortTypeService
+// answers zeep and gsoap-perf-client. empty.wsdl
 // (tests/wsdl/data): the generated EmptiesService answers zeep's and gSOAP's calls of
 // operations whose request or response has an empty Body.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -211,13 +213,18 @@ TEST(GeneratedInteropService, AnswersGsoap) {
   peer_client_against_generated_service("gsoap", {(kBinDir / "gsoap-interop-client").string()});
 }
 
-TEST(GeneratedPerfClient, CallsLatherPerfServer) {
-  const peer_server server({(kBinDir / "lather-perf-server").string(), "--port", "{port}"},
-                           kLogDir / "generated-client-lather-perf.log");
-  ASSERT_TRUE(server.proc) << "lather-perf-server never accepted connections";
+// The generated perf client's three operations against a perf server `argv`. `utc_only`: the
+// peer keeps an xsd:dateTime as a time_t (gSOAP), so one without a timezone would come back
+// as UTC ('Z'): the request's are given one.
+void generated_perf_client_against(const char* name, const std::vector<std::string>& argv,
+                                   bool utc_only = false) {
+  const peer_server server(argv, kLogDir / (std::string("generated-client-") + name + ".log"));
+  ASSERT_TRUE(server.proc) << name << " never accepted connections";
   lather::client c{server.url("/perf")};
   perfgen::DocPortTypeClient perf{c};
-  const perfgen::echoComplexTypeDoc req = lather_test::perfgen_request(3);
+  perfgen::echoComplexTypeDoc req = lather_test::perfgen_request(3);
+  if (utc_only)
+    for (perfgen::NestedComplexType& t : req.in.item) t.varStruct.varDateTime.tz_minutes = 0;
   const perfgen::echoComplexTypeDocResponse res = perf.echoComplexTypeDoc(req);
   EXPECT_EQ(res.return_, req.in);
   EXPECT_EQ(res.idout, 42);
@@ -227,20 +234,36 @@ TEST(GeneratedPerfClient, CallsLatherPerfServer) {
   EXPECT_EQ(perf.echoBase64Doc(b).out, b.in);
 }
 
+TEST(GeneratedPerfClient, CallsLatherPerfServer) {
+  generated_perf_client_against("lather-perf",
+                                {(kBinDir / "lather-perf-server").string(), "--port", "{port}"});
+}
+
+TEST(GeneratedPerfClient, CallsGsoapPerfServer) {
+  if (!fs::exists(kBinDir / "gsoap-perf-server")) GTEST_SKIP() << "gSOAP is not built";
+  generated_perf_client_against(
+      "gsoap-perf",
+      {(kBinDir / "gsoap-perf-server").string(), "--port", "{port}", "--threads", "2"}, true);
+}
+
 struct perf_echo final : perfgen::DocPortTypeService {
   void echoStringDoc(const perfgen::echoStringDoc& in,
                      perfgen::echoStringDocResponse& out) override {
+    ++calls;
     out.out = in.in;
   }
   void echoBase64Doc(const perfgen::echoBase64Doc& in,
                      perfgen::echoBase64DocResponse& out) override {
+    ++calls;
     out.out = in.in;
   }
   void echoComplexTypeDoc(const perfgen::echoComplexTypeDoc& in,
                           perfgen::echoComplexTypeDocResponse& out) override {
+    ++calls;
     out.return_ = in.in;
     out.idout = in.id;
   }
+  std::atomic<int> calls{0};  // the server's two threads may both call
 };
 
 TEST(GeneratedPerfService, AnswersZeep) {
@@ -251,6 +274,23 @@ TEST(GeneratedPerfService, AnswersZeep) {
                             {kPython, (kPeersDir / "zeep_perf_client.py").string(), "--wsdl",
                              kPerfWsdl.string()}),
             10);  // every check of zeep_perf_client.py
+}
+
+// gSOAP's perf client (bench/gsoap) against the generated service: each operation 50 times at
+// 5 items, every reply checked by the client (its exit status is 0 only when none failed).
+TEST(GeneratedPerfService, AnswersGsoapPerfClient) {
+  if (!fs::exists(kBinDir / "gsoap-perf-client")) GTEST_SKIP() << "gSOAP is not built";
+  for (const char* op : {"echoComplexTypeDoc", "echoStringDoc", "echoBase64Doc"}) {
+    perf_echo impl;
+    lather::service svc{"PerfService", "http://cxf.apache.org/cxf/performance"};
+    impl.mount_on(svc);
+    EXPECT_EQ(
+        run_peer_client("gsoap-perf", svc,
+                        {(kBinDir / "gsoap-perf-client").string(), "--operation", op, "--count",
+                         "50", "--threads", "1", "--warmup", "0", "--packet-size", "5"}),
+        0);                                  // no PASS lines: the count of answered calls says it
+    EXPECT_GE(impl.calls.load(), 50) << op;  // and the calls it made before its count began
+  }
 }
 
 // empty.wsdl's operations, recording what zeep's calls brought.
