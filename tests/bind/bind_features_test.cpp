@@ -99,7 +99,20 @@ struct Palette {  // xs:list of an enumeration, as element and attribute
   std::optional<lather::xsd::list<Shade>> tints;
 };
 
+struct Extension {  // what a vendor puts into Kitchen's xsd:any, read through the typed view
+  std::int32_t in = 0;
+  std::string label;
+};
+
 }  // namespace feat
+
+template <>
+struct lather::meta<feat::Extension> {
+  using T = feat::Extension;
+  static constexpr std::string_view name = "Extension";
+  static constexpr std::string_view ns = "urn:ext";
+  static constexpr auto fields = std::tuple{element("in", &T::in), attribute("label", &T::label)};
+};
 
 template <>
 struct lather::meta<feat::Flags> {
@@ -439,6 +452,37 @@ TEST(BindFeatures, AnyKeepsNamespacesDeclaredOutside) {
   EXPECT_EQ(r.ns(), "urn:ext");
   EXPECT_EQ(r.local_name(), "ext");
   EXPECT_EQ(r.lookup_namespace("t").value_or(""), "urn:types");
+}
+
+TEST(BindFeatures, CapturedElementsHaveATypedView) {
+  const std::string doc =
+      R"(<k:kitchen xmlns:k="urn:lather:test" xmlns:e="urn:ext" version="1">)"
+      R"(<k:title>t</k:title><k:maybe>1</k:maybe><k:shade>LIGHT</k:shade>)"
+      R"(<k:circle><k:r>1</k:r></k:circle><k:price currency="X">1</k:price>)"
+      R"(<localOnly/><k:blob/><e:ext label="a &amp; b"><e:in>5</e:in></e:ext></k:kitchen>)";
+  feat::Kitchen k;
+  ASSERT_FALSE(from_xml(doc, k));
+  ASSERT_EQ(k.extra.size(), 1u);
+  feat::Extension ext;
+  error_info e = lather::bind::read_captured(k.extra[0].xml, ext);
+  ASSERT_FALSE(e) << e.message;
+  EXPECT_EQ(ext.in, 5);
+  EXPECT_EQ(ext.label, "a & b");
+  // The captured text stays as it was; a value goes the other way into a new element.
+  k.extra.push_back(lather::bind::to_captured("urn:ext", "more", feat::Extension{7, "<x>"}));
+  feat::Kitchen back;
+  ASSERT_FALSE(from_xml(to_xml(feat::ns, "kitchen", k), back));
+  ASSERT_EQ(back.extra.size(), 2u);
+  EXPECT_EQ(back.extra[0], k.extra[0]);
+  feat::Extension more;
+  ASSERT_FALSE(lather::bind::read_captured(back.extra[1].xml, more));
+  EXPECT_EQ(more.in, 7);
+  EXPECT_EQ(more.label, "<x>");
+  // What is not a captured element, or not this type, is an error, not a default value.
+  EXPECT_EQ(lather::bind::read_captured("not xml", ext).code, errc::xml_error);
+  feat::Extension wrong;
+  EXPECT_TRUE(
+      lather::bind::read_captured(R"(<e:ext xmlns:e="urn:ext"><e:in>x</e:in></e:ext>)", wrong));
 }
 
 TEST(BindFeatures, DefaultsAndAbsentOptionals) {

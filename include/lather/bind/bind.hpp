@@ -1171,6 +1171,20 @@ error_info read(xml::reader& r, T& value, const read_options& opts = {}) {
   return {};
 }
 
+/// The typed view of a captured element: `xml` (an any_element's, an any_type's, an
+/// unknown_elements item's, a retained_subtype's: standalone XML) read into `value` as read()
+/// reads the element a reader is on, whatever the element is called. Where a schema says what
+/// an xsd:any may hold (processContents="lax" beside known global elements, a vendor
+/// extension), read it as that type without giving up the captured text.
+template <class T>
+error_info read_captured(std::string_view xml, T& value, const read_options& opts = {}) {
+  xml::reader r;
+  r.reset(xml);
+  if (r.next() != xml::token::start_element)
+    return {errc::xml_error, {}, "not a captured element: " + std::string(r.error().message())};
+  return read(r, value, opts);
+}
+
 /// Read the attributes and children of the element the reader is positioned on into a
 /// complex `value`, whatever that element is called and ignoring its xsi:type (for wrapper
 /// elements the caller owns). The reader ends on the element's end tag.
@@ -1373,6 +1387,16 @@ void write_content(xml::writer& w, const T& value) {
   } catch (const xml::error&) {
     detail::rethrow_as_write_error();
   }
+}
+
+/// The other way: `value` written as the element {ns}local into standalone XML, for an
+/// any_element (or unknown_elements item) to send. Errors as write()'s.
+template <class T>
+any_element to_captured(std::string_view ns, std::string_view local, const T& value) {
+  xml::output out;
+  xml::writer w{out};
+  write(w, ns, local, value);
+  return any_element{out.take()};
 }
 
 /// write() with `opts` (write_options::validate_facets: a value outside its field's facets
