@@ -2,7 +2,7 @@
 // is the doc's code block, byte for byte (onvif_test checks it), and onvif_test calls it.
 #include <string>
 
-#include "device/Device.hpp"  // generated: DeviceClient, its request and response structs
+#include "Device.hpp"  // generated: DeviceClient, its request and response structs
 #include "lather/service/client.hpp"
 #include "lather/wsse.hpp"
 
