@@ -162,7 +162,10 @@ const standard_schema* find_standard(std::string_view ns_or_url) noexcept {
       {"www.w3.org/2003/05/soap-envelope.xsd", "soap-envelope-1.2.xsd"},
       {"www.w3.org/2005/05/xmlmime.xsd", "xmime.xsd"},
       {"www.w3.org/2004/08/xop/include.xsd", "xop-include.xsd"},
+      {"www.w3.org/2007/02/ws-policy.xsd", "ws-policy-1.5.xsd"},
+      {"schemas.xmlsoap.org/ws/2004/09/policy/ws-policy.xsd", "ws-policy-1.2.xsd"},
   };
+  // WS-Security's (wsse, wsu) namespace names are their schemas' URLs.
   std::string_view key = without_scheme(ns_or_url);
   while (key.ends_with('/')) key.remove_suffix(1);
   for (const standard_schema& s : standard_schemas()) {

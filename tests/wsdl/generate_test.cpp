@@ -936,6 +936,44 @@ TEST(WsdlGenerate, OperationsSelectWhatTheyReach) {
   EXPECT_EQ(e.find("\"op\""), std::string::npos) << e;
 }
 
+// WS-Security (wsse, wsu) and WS-Policy (1.5, 1.2) imported by their official schema
+// locations resolve offline to the schemas lather ships (data/schemas), and generate.
+TEST(WsdlGenerate, StandardSecurityAndPolicySchemasResolveOffline) {
+  auto m = load({std::string(lather::test::source_dir) + "/tests/wsdl/data/standard.wsdl"});
+  for (const char* shipped :
+       {"wss-secext-1.0.xsd", "wss-utility-1.0.xsd", "ws-policy-1.5.xsd", "ws-policy-1.2.xsd"})
+    EXPECT_NE(
+        std::find(m->files().begin(), m->files().end(), std::string("lather:standard/") + shipped),
+        m->files().end())
+        << shipped;
+  const std::string wsse =
+      "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd";
+  const std::string wsu =
+      "http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd";
+  for (const char* e :
+       {"Security", "UsernameToken", "BinarySecurityToken", "SecurityTokenReference", "Password",
+        "Nonce", "KeyIdentifier", "Reference"})
+    EXPECT_NE(m->find_element({wsse, e}), nullptr) << e;
+  for (const char* e : {"Timestamp", "Created", "Expires"})
+    EXPECT_NE(m->find_element({wsu, e}), nullptr) << e;
+  for (const char* ns :
+       {"http://www.w3.org/ns/ws-policy", "http://schemas.xmlsoap.org/ws/2004/09/policy"})
+    for (const char* e : {"Policy", "All", "ExactlyOne", "PolicyReference", "PolicyAttachment"})
+      EXPECT_NE(m->find_element({ns, e}), nullptr) << ns << " " << e;
+
+  generate_result r = generate_cpp(*m, {.cpp_namespace = "standard"});
+  EXPECT_TRUE(r.skipped.empty());
+  const std::string& names = file(r, "names.txt");
+  for (const std::string& listed :
+       {"complexType {" + wsse + "}SecurityHeaderType",
+        "complexType {" + wsse + "}UsernameTokenType", "complexType {" + wsu + "}TimestampType",
+        std::string("complexType {http://www.w3.org/ns/ws-policy}OperatorContentType"),
+        std::string(
+            "complexType {http://schemas.xmlsoap.org/ws/2004/09/policy}OperatorContentType"),
+        std::string("Publisher.Publish request headers")})
+    EXPECT_NE(names.find(listed), std::string::npos) << listed << "\n" << names;
+}
+
 // A polymorphic<B> member pulls in every named type extending B, transitively, though no
 // operation reaches them (a client makes and sends them); --operations keeps only what its
 // operations reach, hierarchies included; an anonymous derived type stays its element's.
