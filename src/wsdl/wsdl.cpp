@@ -386,6 +386,15 @@ const port_type* loader::build_port_type(const node& n, const detail::wsdl_conte
       op.pattern = operation::kind::notification;
     else
       throw error(o.where(), "wsdl:operation \"" + op.name + "\" has neither input nor output");
+    // parameterOrder is a hint of the RPC signature (WSDL 1.1 2.4.6: "may safely be
+    // ignored"): a name that is no part of the input or output message is reported, and the
+    // generated structs follow the messages' part order whatever it says.
+    for (const std::string& part : op.parameter_order)
+      if (!(op.input && op.input->find_part(part)) && !(op.output && op.output->find_part(part)))
+        store_.warnings.push_back(o.where().str() + ": parameterOrder names \"" + part +
+                                  "\", a part of neither the input nor the output message of "
+                                  "operation \"" +
+                                  op.name + "\" (ignored)");
   }
   return &pt;
 }

@@ -341,6 +341,23 @@ TEST(WsdlReader, MessagesPortTypesBindingsServices) {
   ASSERT_EQ(s.ports.size(), 2u);
   EXPECT_EQ(s.ports[0].binding, &b11);
   EXPECT_EQ(s.ports[1].address, "http://127.0.0.1/p12");
+  EXPECT_TRUE(m->warnings().empty());
+}
+
+// parameterOrder is a hint (WSDL 1.1 2.4.6): kept as written, a name that is no part of the
+// operation's messages is a warning, not an error.
+TEST(WsdlReader, ParameterOrderNamingNoPartIsAWarning) {
+  files f;
+  std::string text(full_wsdl);
+  text.replace(text.find("parameterOrder=\"a b\""), 20, "parameterOrder=\"a zz\"");
+  auto m = load_text(f, text);
+  EXPECT_EQ(m->port_types()[0]->operations[2].parameter_order,
+            (std::vector<std::string>{"a", "zz"}));
+  ASSERT_EQ(m->warnings().size(), 1u);
+  EXPECT_NE(m->warnings()[0].find("a.wsdl:26:3: parameterOrder names \"zz\", a part of neither "
+                                  "the input nor the output message of operation \"rpc\""),
+            std::string::npos)
+      << m->warnings()[0];
 }
 
 TEST(WsdlReader, ImportsIncludesRedefineAndCycles) {
