@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "scan.hpp"
+#include "writer_attributes.hpp"
 #include "writer_escape.hpp"
 #include "writer_tables.hpp"
 
@@ -55,6 +56,7 @@ struct writer::state {
   string_arena names;       // scoped: local names, declared prefixes/URIs, pending declarations
   string_arena doc_names;   // whole document: keys of `assigned`
   tag_cache tags;           // leaf tags of static names, kept across documents
+  detail::attribute_list tag_attributes;  // those of the open start tag
   // Bumped by every push and pop of a binding: prefix_in_scope's last answer holds while it
   // is unchanged (a QName per item asks the same question again and again).
   std::uint64_t binding_changes = 0;
@@ -78,10 +80,14 @@ struct writer::state {
   bool tag_open = false;
   bool tag_has_ns_attribute = false;
   bool wrote_anything = false;
+  // Set by attribute() for a name checked per call, whose view attribute_checked must not
+  // keep; reset there.
+  bool unstable_name = false;
 
   void reset() {
     frames.clear();
     pending.clear();
+    tag_attributes.clear();
     assigned.clear();
     doc_names.clear();
     next_prefix_number = 1;
@@ -300,6 +306,10 @@ void writer::start_document(const document_start& start) {
   st.at = state::phase::in_root;
   st.tag_open = recorded.tag_open;
   st.tag_has_ns_attribute = recorded.tag_has_ns_attribute;
+  if (recorded.tag_attributes.empty())
+    st.tag_attributes.clear();
+  else
+    st.tag_attributes.assign(recorded.tag_attributes, *start.out_);
   st.wrote_anything = true;
 }
 
@@ -452,6 +462,7 @@ namespace {
   st.at = state::phase::in_root;
   st.tag_open = true;
   st.tag_has_ns_attribute = false;
+  st.tag_attributes.clear();
   st.wrote_anything = true;
 }
 
@@ -467,6 +478,7 @@ void writer::start_element(std::string_view ns, ncname local) {
 
 void writer::attribute(std::string_view ns, std::string_view local, std::string_view value) {
   check_ncname(out_, local, "attribute name");
+  st_->unstable_name = true;  // attribute_checked does not keep its view
   attribute_checked(ns, local, value);
 }
 
@@ -478,9 +490,12 @@ void writer::attribute(std::string_view ns, ncname local, std::string_view value
 void writer::attribute_checked(std::string_view ns, std::string_view local,
                                std::string_view value) {
   state& st = *st_;
+  const bool stable_local = !std::exchange(st.unstable_name, false);
   if (!st.tag_open) fail(out_, errc::writer_bad_state, "attribute outside a start tag");
   if (ns == xmlns_ns_uri || (ns.empty() && local == "xmlns"))
     fail(out_, errc::writer_bad_state, "namespace declarations go through declare_namespace");
+  if (!st.tag_attributes.empty()) [[unlikely]]  // out of line: from a tag's second one on
+    st.tag_attributes.check_new(out_, ns, local);
   if (ns.empty()) {
     out_.push_back(' ');
   } else {
@@ -491,11 +506,17 @@ void writer::attribute_checked(std::string_view ns, std::string_view local,
       // The declaration goes before the attribute on the same tag: order is irrelevant.
       write_declaration(out_, st.bindings[b].prefix, st.bindings[b].uri);
     }
+    ns = st.bindings[b].uri;  // a view that lasts while the tag is open
     out_.push_back(' ');
     out_.append(st.bindings[b].prefix);
     out_.push_back(':');
     st.tag_has_ns_attribute = true;
   }
+  // A name checked per call may not outlive the call: its copy is the one written.
+  if (stable_local) [[likely]]
+    st.tag_attributes.add(ns, local);
+  else
+    st.tag_attributes.add_written(ns, local.size(), out_.flushed() + out_.size());
   out_.append(local);
   out_.append("=\"");
   write_escaped<mode::attribute>(out_, value);

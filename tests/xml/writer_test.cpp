@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <optional>
 #include <random>
 #include <set>
@@ -633,6 +634,105 @@ TEST(XmlWriterNs, NamespacedAttributesAndXmlPrefix) {
             }),
             R"(<r xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:nil="true" )"
             R"(xml:lang="en" xmlns:ns1="urn:b" ns1:x="1"/>)");
+}
+
+// XML Namespaces 1.0, "Uniqueness of Attributes": no two attributes of one start tag with the
+// same name or the same expanded name. The refused attribute is not written, and the writer
+// goes on.
+TEST(XmlWriterNs, DuplicateAttributesAreRefused) {
+  const std::string xsi = "http://www.w3.org/2001/XMLSchema-instance";
+  auto refused_second = [](const std::function<void(writer&)>& first_and_second) {
+    output out;
+    writer w{out};
+    w.start_element(ns_a, "r");
+    std::string before;
+    try {
+      first_and_second(w);
+    } catch (const lather::xml::error& e) {
+      EXPECT_EQ(e.code(), errc::duplicate_attribute) << e.what();
+      w.attribute({}, "after", "1");  // still usable
+      w.end_document();
+      return out.take();
+    }
+    ADD_FAILURE() << "not refused: " << out.view();
+    return std::string{};
+  };
+  // The same name in no namespace: checked names, names checked per call, mixed.
+  EXPECT_EQ(refused_second([](writer& w) {
+              w.attribute({}, lather::xml::ncname{"id"}, "1");
+              w.attribute({}, lather::xml::ncname{"id"}, "2");
+            }),
+            R"(<ns1:r xmlns:ns1="urn:a" id="1" after="1"/>)");
+  EXPECT_EQ(refused_second([](writer& w) {
+              std::string name = "id";
+              w.attribute({}, name, "1");
+              name = "xx";  // the writer keeps its own copy of a name checked per call
+              w.attribute({}, "other", "2");
+              w.attribute({}, std::string{"id"}, "3");
+            }),
+            R"(<ns1:r xmlns:ns1="urn:a" id="1" other="2" after="1"/>)");
+  // The same namespace and local name: the SOAP header case, an entry's copied
+  // soap:mustUnderstand and one of the writer's own (one prefix, or two of one URI).
+  EXPECT_EQ(refused_second([&](writer& w) {
+              w.attribute(xsi, lather::xml::ncname{"nil"}, "true");
+              w.attribute(ns_b, "at", "1");
+              w.attribute(xsi, "nil", "true");
+            }),
+            R"(<ns1:r xmlns:ns1="urn:a" xmlns:ns2="http://www.w3.org/2001/XMLSchema-instance" )"
+            R"(ns2:nil="true" xmlns:ns3="urn:b" ns3:at="1" after="1"/>)");
+  EXPECT_EQ(refused_second([](writer& w) {
+              w.declare_namespace("p", ns_b);
+              w.attribute(ns_b, "at", "1");
+              w.declare_namespace("q", ns_b);  // {urn:b}at would now be q:at
+              w.attribute(ns_b, "at", "2");
+            }),
+            R"(<ns1:r xmlns:ns1="urn:a" xmlns:p="urn:b" p:at="1" xmlns:q="urn:b" after="1"/>)");
+  EXPECT_EQ(refused_second([](writer& w) {
+              w.attribute("http://www.w3.org/XML/1998/namespace", "lang", "en");
+              w.attribute("http://www.w3.org/XML/1998/namespace", "lang", "fr");
+            }),
+            R"(<ns1:r xmlns:ns1="urn:a" xml:lang="en" after="1"/>)");
+  // One local name in two namespaces, or in one and none, is not a duplicate; neither is the
+  // same name on a child or a sibling.
+  EXPECT_EQ(written([&](writer& w) {
+              w.start_element({}, "r");
+              w.attribute({}, "a", "1");
+              w.attribute(ns_a, "a", "2");
+              w.attribute(ns_b, "a", "3");
+              w.start_element({}, "c");
+              w.attribute({}, "a", "4");
+              w.attribute(ns_a, "a", "5");
+              w.end_element();
+              w.start_element({}, "c");
+              w.attribute({}, "a", "6");
+              w.end_document();
+            }),
+            R"(<r a="1" xmlns:ns1="urn:a" ns1:a="2" xmlns:ns2="urn:b" ns2:a="3">)"
+            R"(<c a="4" ns1:a="5"/><c a="6"/></r>)");
+  // Namespace declarations: one prefix twice on a tag is written once or refused.
+  EXPECT_EQ(written([](writer& w) {
+              w.declare_namespace("p", ns_a);
+              w.declare_namespace("p", ns_a);
+              w.declare_namespace("", ns_b);
+              w.declare_namespace("", ns_b);
+              w.start_element(ns_b, "r");
+              w.declare_namespace("p", ns_a);
+              w.declare_namespace("", ns_b);
+              w.end_document();
+            }),
+            R"(<r xmlns:p="urn:a" xmlns="urn:b"/>)");
+  EXPECT_EQ(failure([](writer& w) {
+              w.start_element({}, "r");
+              w.declare_namespace("p", ns_a);
+              w.declare_namespace("p", ns_b);
+            }),
+            errc::writer_bad_state);
+  EXPECT_EQ(failure([](writer& w) {
+              w.start_element(ns_a, "r");  // declares ns1
+              w.declare_namespace("ns1", ns_b);
+            }),
+            errc::writer_bad_state);
+  EXPECT_EQ(failure([](writer& w) { w.attribute({}, "xmlns", "urn:a"); }), errc::writer_bad_state);
 }
 
 TEST(XmlWriterNs, PrefixForDeclaresOnOpenTag) {
@@ -1259,6 +1359,25 @@ TEST(XmlWriterDocumentStart, OnlyBeforeTheRootWithNothingPending) {
             }),
             errc::writer_bad_state);
   EXPECT_EQ(failure([&](writer& w) { w.start_document(with_declaration); }), errc::ok);
+}
+
+TEST(XmlWriterDocumentStart, ARecordedAttributeCannotBeWrittenAgain) {
+  const lather::xml::document_start start{[](writer& w) {
+    write_opening(w);
+    w.attribute("urn:x&y", std::string{"at"}, "v");  // a name the recording copied
+  }};
+  output out;
+  writer w{out};
+  w.start_document(start);
+  w.attribute({}, "at", "ok");
+  try {
+    w.attribute("urn:x&y", "at", "w");
+    ADD_FAILURE() << "not refused";
+  } catch (const lather::xml::error& e) {
+    EXPECT_EQ(e.code(), errc::duplicate_attribute);
+  }
+  w.end_document();
+  EXPECT_EQ(out.view(), R"(<a:Root xmlns:a="urn:a" xmlns:x="urn:x&amp;y" x:at="v" at="ok"/>)");
 }
 
 TEST(XmlWriterDocumentStart, EndDocumentLeavesNoBindingInScope) {
