@@ -29,7 +29,7 @@
 #               sanitizer flags for a consumer's own link;
 #   nosanitize  the WSDL corpus projects (tests/wsdl/corpus) are generated and compiled the
 #               same way, against the installed libraries;
-#   long        as in the release stage (corpus contracts over 50 kB, the 1 GiB MTOM run).
+#   long        as in the release stage (corpus contracts over 800 kB, the 1 GiB MTOM run).
 # Left out of the ASan run by label, for its cost: dynamic_corpus (every corpus WSDL read by
 # lather-call at run time: trusted contracts, one test each). Left out of the ASan run by
 # name: alloc_fault.Every* and two socket_fault cases throw on the server's connection
