@@ -207,9 +207,20 @@ void generator::emit() {
       return n == s.t || (structs_[struct_index_.at(n)].file == s.file && !defined.count(n));
     };
     if ((choice || c != s.t) && open(c)) out.insert(c);
-    if (const auto it = needs.find(c); it != needs.end())
-      for (const complex_type* n : it->second)
-        if (open(n)) out.insert(n);
+    // What c needs, and what those needed that are complete by now need in turn: a member of
+    // c's type destroys a struct defined since c, whose vectors may still hold open types.
+    std::set<const complex_type*> seen;
+    std::function<void(const complex_type*)> follow = [&](const complex_type* t) {
+      if (!seen.insert(t).second) return;
+      if (const auto it = needs.find(t); it != needs.end())
+        for (const complex_type* n : it->second) {
+          if (open(n))
+            out.insert(n);
+          else
+            follow(n);
+        }
+    };
+    follow(c);
   };
   for (std::size_t i : order_) {
     const struct_plan& s = structs_[i];
