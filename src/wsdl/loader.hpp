@@ -70,6 +70,19 @@ struct declaration {
   const declaration* redefined = nullptr;  ///< xs:redefine: the declaration it replaces
 };
 
+/// A component's node as loaded into one schema instance: a chameleon include's components
+/// are built once per namespace it is included into (the memo tables' key).
+struct built_key {
+  const node* n = nullptr;
+  const schema_context* ctx = nullptr;
+  bool operator==(const built_key&) const = default;
+};
+struct built_key_hash {
+  std::size_t operator()(const built_key& k) const noexcept {
+    return std::hash<const void*>{}(k.n) * 31 + std::hash<const void*>{}(k.ctx);
+  }
+};
+
 struct wsdl_context {
   const document* doc = nullptr;
   std::string tns;
@@ -133,8 +146,14 @@ class loader {
   const model_group* group_by_name(const qname& name, const node& referrer);
   void add_attributes(const node& parent, const schema_context& ctx,
                       std::vector<attribute_use>& uses, std::optional<wildcard>& any);
-  void add_attribute_group(const qname& name, const node& referrer,
-                           std::vector<attribute_use>& uses, std::optional<wildcard>& any);
+  /// The {attribute wildcard} of a complex type or attribute group (`parent`) from its own
+  /// <anyAttribute> and those of the attribute groups it references.
+  std::optional<wildcard> complete_wildcard(const std::optional<wildcard>& local,
+                                            const std::vector<const wildcard*>& groups,
+                                            const node& parent);
+  /// Adds the group's attribute uses; returns its attribute wildcard (nullptr: none).
+  const wildcard* add_attribute_group(const qname& name, const node& referrer,
+                                      std::vector<attribute_use>& uses);
   attribute_use build_attribute_use(const node& n, const schema_context& ctx);
   const attribute_decl* build_attribute(const node& n, const schema_context& ctx, bool global);
   const attribute_decl* global_attribute(const qname& name, const node& referrer);
@@ -178,16 +197,19 @@ class loader {
   std::unordered_map<const node*, const detail::wsdl_context*> wsdl_of_root_;
 
   // memo tables
-  std::unordered_map<const node*, const type*> built_types_;
-  std::unordered_map<const node*, const element_decl*> built_elements_;
-  std::unordered_map<const node*, const attribute_decl*> built_attributes_;
-  std::unordered_map<const node*, const model_group*> built_groups_;
+  std::unordered_map<detail::built_key, const type*, detail::built_key_hash> built_types_;
+  std::unordered_map<detail::built_key, const element_decl*, detail::built_key_hash>
+      built_elements_;
+  std::unordered_map<detail::built_key, const attribute_decl*, detail::built_key_hash>
+      built_attributes_;
+  std::unordered_map<detail::built_key, const model_group*, detail::built_key_hash> built_groups_;
   struct attribute_group_value {
     std::vector<attribute_use> uses;
     std::optional<wildcard> any;
     bool building = false, built = false;
   };
-  std::unordered_map<const node*, attribute_group_value> built_attribute_groups_;
+  std::unordered_map<detail::built_key, attribute_group_value, detail::built_key_hash>
+      built_attribute_groups_;
   std::unordered_map<const node*, const message*> built_messages_;
   std::unordered_map<const node*, const port_type*> built_port_types_;
   std::unordered_map<const node*, const binding*> built_bindings_;

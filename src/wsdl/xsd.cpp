@@ -1,7 +1,11 @@
-// XSD components: built on demand from the declaration index and memoised per declaring node,
-// so each declaration is read once however often it is referenced, and a recursive type finds
-// its own (still incomplete) object instead of recursing.
+// XSD components: built on demand from the declaration index and memoised per declaring node
+// and schema instance (a chameleon include's, per namespace it is included into), so each
+// declaration is read once however often it is referenced, and a recursive type finds its own
+// (still incomplete) object instead of recursing.
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <optional>
 
 #include "loader.hpp"
 
@@ -159,8 +163,7 @@ void loader::build_schemas() {
         break;
       case decl_kind::attribute_group: {
         std::vector<attribute_use> uses;
-        std::optional<wildcard> any;
-        add_attribute_group(name, n, uses, any);
+        add_attribute_group(name, n, uses);
         break;
       }
       case decl_kind::attribute:
@@ -227,9 +230,9 @@ qname declared_name(const detail::node& n, const detail::schema_context& ctx, bo
 }  // namespace
 
 const element_decl* loader::build_element(const node& n, const schema_context& ctx, bool global) {
-  if (auto it = built_elements_.find(&n); it != built_elements_.end()) return it->second;
+  if (auto it = built_elements_.find({&n, &ctx}); it != built_elements_.end()) return it->second;
   element_decl& e = store_.elements.emplace_back();
-  built_elements_.emplace(&n, &e);
+  built_elements_.emplace(detail::built_key{&n, &ctx}, &e);
   e.name = declared_name(n, ctx, global, ctx.element_qualified);
   e.global = global;
   e.nillable = n.attr("nillable") == "true" || n.attr("nillable") == "1";
@@ -301,10 +304,10 @@ void loader::read_facets(const node& restriction, facets& f) {
 
 const simple_type* loader::build_simple_type(const node& n, const schema_context& ctx,
                                              const qname& name, const qname& context) {
-  if (auto it = built_types_.find(&n); it != built_types_.end())
+  if (auto it = built_types_.find({&n, &ctx}); it != built_types_.end())
     return static_cast<const simple_type*>(it->second);
   simple_type& t = store_.simple_types.emplace_back();
-  built_types_.emplace(&n, &t);
+  built_types_.emplace(detail::built_key{&n, &ctx}, &t);
   t.name = name;
   if (name.local.empty()) t.name.ns = ctx.tns;
   t.context = context;
@@ -355,10 +358,10 @@ const simple_type* loader::build_simple_type(const node& n, const schema_context
 
 const complex_type* loader::build_complex_type(const node& n, const schema_context& ctx,
                                                const qname& name, const qname& context) {
-  if (auto it = built_types_.find(&n); it != built_types_.end())
+  if (auto it = built_types_.find({&n, &ctx}); it != built_types_.end())
     return static_cast<const complex_type*>(it->second);
   complex_type& t = store_.complex_types.emplace_back();
-  built_types_.emplace(&n, &t);
+  built_types_.emplace(detail::built_key{&n, &ctx}, &t);
   t.name = name;
   if (name.local.empty()) t.name.ns = ctx.tns;
   t.context = context;
@@ -460,9 +463,9 @@ std::optional<particle> loader::build_particle(const node& n, const schema_conte
 }
 
 const model_group* loader::build_model_group(const node& n, const schema_context& ctx) {
-  if (auto it = built_groups_.find(&n); it != built_groups_.end()) return it->second;
+  if (auto it = built_groups_.find({&n, &ctx}); it != built_groups_.end()) return it->second;
   model_group& g = store_.groups.emplace_back();
-  built_groups_.emplace(&n, &g);
+  built_groups_.emplace(detail::built_key{&n, &ctx}, &g);
   g.kind = n.local == "sequence" ? compositor::sequence
            : n.local == "choice" ? compositor::choice
                                  : compositor::all;
@@ -496,25 +499,136 @@ wildcard loader::build_wildcard(const node& n, const schema_context& ctx) {
   return w;
 }
 
-void loader::add_attributes(const node& parent, const schema_context& ctx,
-                            std::vector<attribute_use>& uses, std::optional<wildcard>& any) {
-  for (const node& c : parent.children()) {
-    if (c.ns != xsd_ns) continue;
-    if (c.local == "attribute")
-      uses.push_back(build_attribute_use(c, ctx));
-    else if (c.local == "attributeGroup")
-      add_attribute_group(attr_qname(c, "ref", &ctx), c, uses, any);
-    else if (c.local == "anyAttribute")
-      any = build_wildcard(c, ctx);
+namespace {
+
+/// A wildcard's {namespace constraint} (XSD 1.0 Part 1, 3.10.1): any; not and a namespace
+/// ("" for absent: ##other of a schema without a target namespace); or a set of namespaces
+/// ("" for absent), in the order written.
+struct namespace_constraint {
+  enum class kind : std::uint8_t { any, negation, set } what = kind::any;
+  std::string negated;
+  std::vector<std::string> members;
+
+  bool has(const std::string& ns) const {
+    return std::find(members.begin(), members.end(), ns) != members.end();
   }
+  bool operator==(const namespace_constraint& o) const {
+    if (what != o.what) return false;
+    if (what == kind::negation) return negated == o.negated;
+    if (what == kind::set) {
+      if (members.size() != o.members.size()) return false;
+      for (const std::string& m : members)
+        if (!o.has(m)) return false;
+    }
+    return true;
+  }
+};
+
+namespace_constraint constraint_of(const wildcard& w) {
+  namespace_constraint c;
+  const std::vector<std::string> tokens = detail::split_tokens(w.namespaces);
+  if (tokens.empty() || std::find(tokens.begin(), tokens.end(), "##any") != tokens.end()) return c;
+  if (std::find(tokens.begin(), tokens.end(), "##other") != tokens.end()) {
+    c.what = namespace_constraint::kind::negation;
+    c.negated = w.tns;
+    return c;
+  }
+  c.what = namespace_constraint::kind::set;
+  for (const std::string& t : tokens) {
+    const std::string ns = t == "##targetNamespace" ? w.tns : t == "##local" ? "" : t;
+    if (!c.has(ns)) c.members.push_back(ns);
+  }
+  return c;
 }
 
-void loader::add_attribute_group(const qname& name, const node& referrer,
-                                 std::vector<attribute_use>& uses, std::optional<wildcard>& any) {
+/// Attribute wildcard intersection (XSD 1.0 Part 1, 3.10.6): nullopt where it is not
+/// expressible (the negations of two namespaces).
+std::optional<namespace_constraint> intersect(const namespace_constraint& a,
+                                              const namespace_constraint& b) {
+  using kind = namespace_constraint::kind;
+  if (a == b || b.what == kind::any) return a;
+  if (a.what == kind::any) return b;
+  if (a.what == kind::negation && b.what == kind::negation) {  // two different ones
+    if (a.negated.empty()) return b;
+    if (b.negated.empty()) return a;
+    return std::nullopt;
+  }
+  namespace_constraint out;
+  out.what = kind::set;
+  const namespace_constraint& set = a.what == kind::set ? a : b;
+  const namespace_constraint& other = a.what == kind::set ? b : a;
+  for (const std::string& m : set.members)
+    if (other.what == kind::set ? other.has(m) : !m.empty() && m != other.negated)
+      out.members.push_back(m);
+  return out;
+}
+
+}  // namespace
+
+std::optional<wildcard> loader::complete_wildcard(const std::optional<wildcard>& local,
+                                                  const std::vector<const wildcard*>& groups,
+                                                  const node& parent) {
+  // XSD 1.0 Part 1, 3.4.2 (complex types) and 3.6.2 (attribute groups): the local
+  // <anyAttribute>'s process contents, else the first group wildcard's; the intersection of
+  // every namespace constraint.
+  if (groups.empty()) return local;
+  if (!local && groups.size() == 1) return *groups.front();
+  wildcard out = local ? *local : *groups.front();
+  const namespace_constraint first = constraint_of(out);
+  namespace_constraint c = first;
+  for (const wildcard* g : groups) {
+    std::optional<namespace_constraint> both = intersect(c, constraint_of(*g));
+    if (!both)
+      throw error(parent.where(),
+                  "the attribute wildcards " + out.where.str() + " (##other of \"" + c.negated +
+                      "\") and " + g->where.str() + " (##other of \"" + g->tns +
+                      "\") have no intersection XSD 1.0 can express (Part 1, 3.10.6)");
+    c = std::move(*both);
+  }
+  if (c == first) return out;  // as written
+  switch (c.what) {
+    case namespace_constraint::kind::any:
+      out.namespaces = "##any";
+      break;
+    case namespace_constraint::kind::negation:
+      out.namespaces = "##other";
+      out.tns = c.negated;
+      break;
+    case namespace_constraint::kind::set:
+      if (c.members.empty()) return std::nullopt;  // no attribute matches
+      out.namespaces.clear();
+      for (const std::string& m : c.members)
+        out.namespaces += (out.namespaces.empty() ? "" : " ") + (m.empty() ? "##local" : m);
+      break;
+  }
+  return out;
+}
+
+void loader::add_attributes(const node& parent, const schema_context& ctx,
+                            std::vector<attribute_use>& uses, std::optional<wildcard>& any) {
+  std::optional<wildcard> local;
+  std::vector<const wildcard*> from_groups;  // the referenced groups' wildcards, in order
+  for (const node& c : parent.children()) {
+    if (c.ns != xsd_ns) continue;
+    if (c.local == "attribute") {
+      uses.push_back(build_attribute_use(c, ctx));
+    } else if (c.local == "attributeGroup") {
+      if (const wildcard* w = add_attribute_group(attr_qname(c, "ref", &ctx), c, uses))
+        from_groups.push_back(w);
+    } else if (c.local == "anyAttribute") {
+      local = build_wildcard(c, ctx);
+    }
+  }
+  any = complete_wildcard(local, from_groups, parent);
+}
+
+const wildcard* loader::add_attribute_group(const qname& name, const node& referrer,
+                                            std::vector<attribute_use>& uses) {
   const declaration* d = find_declaration(decl_kind::attribute_group, name);
   if (!d) throw error(referrer.where(), "unresolved attributeGroup reference " + name.str());
   if (&referrer != d->n) d = seen_from(d, referrer);
-  attribute_group_value& v = built_attribute_groups_[d->n];
+  // Per schema instance: a chameleon group included into two namespaces is two groups.
+  attribute_group_value& v = built_attribute_groups_[{d->n, d->ctx}];
   if (v.building) throw error(referrer.where(), "circular attributeGroup reference " + name.str());
   if (!v.built) {
     v.building = true;
@@ -527,7 +641,7 @@ void loader::add_attribute_group(const qname& name, const node& referrer,
     v.built = true;
   }
   uses.insert(uses.end(), v.uses.begin(), v.uses.end());
-  if (v.any) any = v.any;
+  return v.any ? &*v.any : nullptr;
 }
 
 attribute_use loader::build_attribute_use(const node& n, const schema_context& ctx) {
@@ -551,9 +665,10 @@ attribute_use loader::build_attribute_use(const node& n, const schema_context& c
 
 const attribute_decl* loader::build_attribute(const node& n, const schema_context& ctx,
                                               bool global) {
-  if (auto it = built_attributes_.find(&n); it != built_attributes_.end()) return it->second;
+  if (auto it = built_attributes_.find({&n, &ctx}); it != built_attributes_.end())
+    return it->second;
   attribute_decl& a = store_.attributes.emplace_back();
-  built_attributes_.emplace(&n, &a);
+  built_attributes_.emplace(detail::built_key{&n, &ctx}, &a);
   a.name = declared_name(n, ctx, global, ctx.attribute_qualified);
   a.global = global;
   a.default_value = opt(n.attr("default"));

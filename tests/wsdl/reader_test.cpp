@@ -148,6 +148,118 @@ TEST(WsdlReader, GroupsAttributeGroupsAndDerivation) {
   EXPECT_EQ(complex(*m, "Text").content_kind, complex_type::content::mixed);
 }
 
+// XSD 1.0 Part 1, 3.4.2 and 3.6.2: a type's (or attribute group's) attribute wildcard is the
+// intersection (3.10.6) of its own <anyAttribute> and those of the attribute groups it
+// references, with the own wildcard's processContents (else the first group's); one wildcard
+// alone stays as written.
+TEST(WsdlReader, AttributeWildcardsOfAttributeGroupsIntersect) {
+  files f;
+  auto m = load_text(f, wsdl_with_schema(R"(
+   <xs:attributeGroup name="Other"><xs:anyAttribute namespace="##other" processContents="skip"/></xs:attributeGroup>
+   <xs:attributeGroup name="AB"><xs:anyAttribute namespace="urn:a urn:b ##targetNamespace"/></xs:attributeGroup>
+   <xs:attributeGroup name="BC"><xs:anyAttribute namespace="urn:b urn:c"/></xs:attributeGroup>
+   <xs:attributeGroup name="Nested"><xs:attributeGroup ref="t:AB"/><xs:anyAttribute namespace="urn:b ##local"/></xs:attributeGroup>
+   <xs:complexType name="AnyAndOther">
+    <xs:attributeGroup ref="t:Other"/><xs:anyAttribute processContents="lax"/>
+   </xs:complexType>
+   <xs:complexType name="SetAndOther">
+    <xs:attributeGroup ref="t:Other"/><xs:anyAttribute namespace="urn:a ##local ##targetNamespace"/>
+   </xs:complexType>
+   <xs:complexType name="TwoGroups"><xs:attributeGroup ref="t:AB"/><xs:attributeGroup ref="t:BC"/></xs:complexType>
+   <xs:complexType name="GroupOfGroup"><xs:attributeGroup ref="t:Nested"/></xs:complexType>
+   <xs:complexType name="Disjoint">
+    <xs:attributeGroup ref="t:BC"/><xs:anyAttribute namespace="##local"/>
+   </xs:complexType>
+   <xs:complexType name="OneGroup"><xs:attributeGroup ref="t:Other"/></xs:complexType>
+   <xs:complexType name="Same">
+    <xs:attributeGroup ref="t:Other"/><xs:anyAttribute namespace="##other" processContents="lax"/>
+   </xs:complexType>
+  )"));
+  const auto wildcard_of = [&](std::string_view type) { return complex(*m, type).any_attribute; };
+  // ##any with ##other: ##other, the type's own processContents.
+  ASSERT_TRUE(wildcard_of("AnyAndOther"));
+  EXPECT_EQ(wildcard_of("AnyAndOther")->namespaces, "##other");
+  EXPECT_EQ(wildcard_of("AnyAndOther")->tns, "urn:t");
+  EXPECT_EQ(wildcard_of("AnyAndOther")->process_contents, wildcard::process::lax);
+  // A set with ##other: the set without the target namespace and absent.
+  ASSERT_TRUE(wildcard_of("SetAndOther"));
+  EXPECT_EQ(wildcard_of("SetAndOther")->namespaces, "urn:a");
+  EXPECT_EQ(wildcard_of("SetAndOther")->process_contents, wildcard::process::strict);
+  // Two groups, no wildcard of the type's own: their intersection, the first one's
+  // processContents.
+  ASSERT_TRUE(wildcard_of("TwoGroups"));
+  EXPECT_EQ(wildcard_of("TwoGroups")->namespaces, "urn:b");
+  // A group's own wildcard meets those of the groups it references.
+  ASSERT_TRUE(wildcard_of("GroupOfGroup"));
+  EXPECT_EQ(wildcard_of("GroupOfGroup")->namespaces, "urn:b");
+  // An empty intersection: no attribute matches, so no wildcard.
+  EXPECT_FALSE(wildcard_of("Disjoint"));
+  // One wildcard, or equal ones: as written.
+  ASSERT_TRUE(wildcard_of("OneGroup"));
+  EXPECT_EQ(wildcard_of("OneGroup")->namespaces, "##other");
+  EXPECT_EQ(wildcard_of("OneGroup")->process_contents, wildcard::process::skip);
+  ASSERT_TRUE(wildcard_of("Same"));
+  EXPECT_EQ(wildcard_of("Same")->namespaces, "##other");
+  EXPECT_EQ(wildcard_of("Same")->process_contents, wildcard::process::lax);
+}
+
+// ##other of two different namespaces: XSD 1.0 cannot express their intersection.
+TEST(WsdlReader, AnInexpressibleAttributeWildcardIntersectionIsAnError) {
+  files f;
+  f.add("o.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:o">
+    <xs:attributeGroup name="G"><xs:anyAttribute namespace="##other"/></xs:attributeGroup>
+  </xs:schema>)");
+  const std::string e = error_of([&] {
+    load_text(f, wsdl_with_schema(R"(
+   <xs:import namespace="urn:o" schemaLocation="o.xsd"/>
+   <xs:complexType name="T"><xs:attributeGroup ref="o:G"/><xs:anyAttribute namespace="##other"/></xs:complexType>
+  )",
+                                  R"(xmlns:o="urn:o")"));
+  });
+  EXPECT_NE(e.find("a.wsdl:"), std::string::npos) << e;
+  EXPECT_NE(e.find("no intersection"), std::string::npos) << e;
+}
+
+// A chameleon attributeGroup (its schema has no targetNamespace) included into two target
+// namespaces is one group per namespace: its wildcard's ##targetNamespace and its qualified
+// attribute take each includer's.
+TEST(WsdlReader, AChameleonAttributeGroupTakesEachIncludersNamespace) {
+  files f;
+  f.add("cham.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
+    <xs:attributeGroup name="CAG">
+     <xs:attribute name="q" type="xs:string" form="qualified"/>
+     <xs:anyAttribute namespace="##targetNamespace"/>
+    </xs:attributeGroup>
+    <xs:complexType name="CT"><xs:attribute name="r" type="xs:int" form="qualified"/></xs:complexType>
+  </xs:schema>)");
+  f.add("a.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:a="urn:a"
+      targetNamespace="urn:a"><xs:include schemaLocation="cham.xsd"/>
+    <xs:complexType name="TA"><xs:attributeGroup ref="a:CAG"/></xs:complexType></xs:schema>)");
+  f.add("b.xsd", R"(<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:b="urn:b"
+      targetNamespace="urn:b"><xs:include schemaLocation="cham.xsd"/>
+    <xs:complexType name="TB"><xs:attributeGroup ref="b:CAG"/></xs:complexType></xs:schema>)");
+  const std::string w = f.add(
+      "a.wsdl", R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" targetNamespace="urn:w">
+      <import namespace="urn:a" location="a.xsd"/><import namespace="urn:b" location="b.xsd"/>
+      </definitions>)");
+  auto m = load({w});
+  for (const std::string ns : {"urn:a", "urn:b"}) {
+    const type* t = m->find_type({ns, ns == "urn:a" ? "TA" : "TB"});
+    ASSERT_NE(t, nullptr) << ns;
+    const auto& ct = *static_cast<const complex_type*>(t);
+    ASSERT_TRUE(ct.any_attribute) << ns;
+    EXPECT_EQ(ct.any_attribute->tns, ns);
+    ASSERT_EQ(ct.attributes.size(), 1u) << ns;
+    EXPECT_EQ(ct.attributes[0].decl->name, (qname{ns, "q"}));
+    // The chameleon's type too: one per namespace, each with its own qualified attribute.
+    const type* cham = m->find_type({ns, "CT"});
+    ASSERT_NE(cham, nullptr) << ns;
+    EXPECT_EQ(cham->name, (qname{ns, "CT"}));
+    EXPECT_EQ(static_cast<const complex_type*>(cham)->attributes.at(0).decl->name,
+              (qname{ns, "r"}));
+  }
+}
+
 TEST(WsdlReader, SimpleTypesFacetsListsUnions) {
   files f;
   auto m = load_text(f, wsdl_with_schema(R"(
