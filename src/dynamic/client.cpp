@@ -323,7 +323,13 @@ call_result dynamic_client::call(const operation_info& op, const value& input,
     return r;
   }
   call_result r = detail::read_message(impl_->types, op, true, answer);
-  if (o.addressing) check_addressing(op, std::move(message_id), r);
+  if (o.addressing) {
+    check_addressing(op, std::move(message_id), r);
+    std::erase_if(r.skipped_headers, [](const std::string& h) {  // read into r.addressing
+      return h.starts_with("{" + std::string(wsa::ns_1_0) + "}") ||
+             h.starts_with("{" + std::string(wsa::ns_2004) + "}");
+    });
+  }
   return r;
 }
 

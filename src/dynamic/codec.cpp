@@ -323,6 +323,8 @@ call_result read_message(const type_model& tm, const operation_info& op, bool ou
         return soap::header_use::consumed;
       }
     }
+    std::string& skipped = result.skipped_headers.emplace_back("{");  // (one append each: GCC
+    skipped.append(h.ns).append("}").append(h.local);                 // 12 warns on operator+)
     return soap::header_use::understood;
   };
   soap::envelope_reader env{r, std::move(eo)};

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "../support/paths.hpp"
@@ -147,30 +148,58 @@ TEST(LatherCall, HttpErrorAndTlsFailureOneLineExitTwo) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
 }
 
-TEST(LatherCall, AnAnswerThatDoesNotFitIsPrintedWithItsProblems) {
-  // A server answering addNumbers with a result that is not an xsd:int and an extra element.
-  lather::http::server srv{{}};
-  srv.route("/interop", [](lather::http::request& req, lather::http::response& res) {
+// A server at /interop answering every request with `envelope`.
+std::unique_ptr<lather::http::server> answering(std::string envelope) {
+  auto srv = std::make_unique<lather::http::server>(lather::http::server_options{});
+  srv->route("/interop", [envelope = std::move(envelope)](lather::http::request& req,
+                                                          lather::http::response& res) {
     char chunk[4096];
     while (req.read_body(chunk, sizeof chunk) != 0) {
     }
     res.set_header("Content-Type", "text/xml; charset=utf-8");
-    res.body().append(
-        R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/"><e:Body>)"
-        R"(<t:addNumbersResponse xmlns:t="urn:interop"><t:result>five</t:result><t:why>x</t:why>)"
-        R"(</t:addNumbersResponse></e:Body></e:Envelope>)");
+    res.body().append(envelope);
   });
-  srv.start();
-  const auto r = lather_call({interop_wsdl, "addNumbers", "a=2", "b=3", "--address",
-                              "http://127.0.0.1:" + std::to_string(srv.port()) + "/interop"});
-  EXPECT_EQ(r.exit, 0) << r.out;
-  // The answer as JSON anyway (stdout, flushed at exit), each problem on stderr (at once).
-  EXPECT_EQ(r.out,
-            "response does not match the schema: /Envelope/Body/addNumbersResponse/result: "
-            "\"five\" is not a valid xsd:int\n"
-            "response does not match the schema: /Envelope/Body/addNumbersResponse/why: "
-            "unexpected element (addNumbersResponse{} has no member why)\n"
-            "{\n  \"result\": \"five\"\n}\n");
+  srv->start();
+  return srv;
+}
+
+// lather-call addNumbers a=2 b=3 against `srv`.
+lather::test::run_result add_numbers(const lather::http::server& srv) {
+  return lather_call({interop_wsdl, "addNumbers", "a=2", "b=3", "--address",
+                      "http://127.0.0.1:" + std::to_string(srv.port()) + "/interop"});
+}
+
+// An answer that does not fit is printed as JSON anyway (stdout, flushed at exit), each
+// problem on stderr (at once); header entries the contract does not declare are skipped and
+// counted in one line.
+TEST(LatherCall, AnAnswerThatDoesNotFitIsPrintedWithItsProblems) {
+  const std::string envelope =
+      R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/">)";
+  const struct {
+    std::string header, response, out;
+  } cases[] = {
+      {"",  // a result that is not an xsd:int and an extra element
+       R"(<t:result>five</t:result><t:why>x</t:why>)",
+       "response does not match the schema: /Envelope/Body/addNumbersResponse/result: "
+       "\"five\" is not a valid xsd:int\n"
+       "response does not match the schema: /Envelope/Body/addNumbersResponse/why: "
+       "unexpected element (addNumbersResponse{} has no member why)\n"
+       "{\n  \"result\": \"five\"\n}\n"},
+      {R"(<e:Header><x:Trace xmlns:x="urn:x">1</x:Trace>)"
+       R"(<x:Quota xmlns:x="urn:x"><x:left>9</x:left></x:Quota></e:Header>)",
+       R"(<t:result>5</t:result>)",
+       "lather-call: skipped 2 header entries the contract does not declare for addNumbers: "
+       "{urn:x}Trace, {urn:x}Quota\n"
+       "{\n  \"result\": 5\n}\n"},
+  };
+  for (const auto& c : cases) {
+    const auto srv =
+        answering(envelope + c.header + R"(<e:Body><t:addNumbersResponse xmlns:t="urn:interop">)" +
+                  c.response + "</t:addNumbersResponse></e:Body></e:Envelope>");
+    const auto r = add_numbers(*srv);
+    EXPECT_EQ(r.exit, 0) << r.out;
+    EXPECT_EQ(r.out, c.out);
+  }
 }
 
 TEST(LatherCall, ValidatePrintsEveryProblemWithItsPath) {

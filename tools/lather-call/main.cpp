@@ -352,6 +352,15 @@ int main(int argc, char** argv) {
                      p.starts_with("WS-Addressing:") ? "lather-call: "
                                                      : "response does not match the schema: ",
                      p.c_str());
+      if (!r.skipped_headers.empty()) {
+        std::string names;
+        for (const std::string& h : r.skipped_headers) names += (names.empty() ? "" : ", ") + h;
+        std::fprintf(stderr,
+                     "lather-call: skipped %zu header entr%s the contract does not declare for "
+                     "%s: %s\n",
+                     r.skipped_headers.size(), r.skipped_headers.size() == 1 ? "y" : "ies",
+                     op.name.c_str(), names.c_str());
+      }
       return 0;
     } catch (const lather::dynamic::fault_error& e) {
       print_fault(e);

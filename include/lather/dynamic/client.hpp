@@ -81,6 +81,10 @@ struct call_result {
   value body;
   value headers;  ///< header parts present in the response, by part name
   std::vector<std::string> problems;
+  /// Header entries of the response that are no header part of the operation, skipped (not in
+  /// `headers`): "{ns}local" each, in order. The WS-Addressing headers of a call with
+  /// call_options::addressing are read into `addressing` instead and not listed.
+  std::vector<std::string> skipped_headers;
   std::string envelope;  ///< the response as received
   /// Calls with call_options::addressing: the MessageID sent and the response's WS-Addressing
   /// headers (a response with no RelatesTo to it, or another Action than the contract's
