@@ -71,10 +71,23 @@ template <class T>
 struct meta;
 
 /// A value that may be absent on the wire as xsi:nil="true" (XSD nillable). Empty = nil.
+///
+/// Its destructor and move constructor are compiled out of line, once per T and translation
+/// unit: a contract's struct T is destroyed and moved through its nillable holders in many
+/// places (each vector of them that grows and shrinks, each optional emptied, each struct and
+/// message that holds one), and inlining T's whole destructor or move into each of those
+/// costs compile time and code for nothing. Defaulted on their first declaration, they stay
+/// trivial for a trivial T, and noexcept as std::optional<T>'s.
 template <class T>
 class nillable : public std::optional<T> {
  public:
   using std::optional<T>::optional;
+  nillable() = default;
+  nillable(const nillable&) = default;
+  [[gnu::noinline]] nillable(nillable&&) = default;
+  nillable& operator=(const nillable&) = default;
+  nillable& operator=(nillable&&) = default;
+  [[gnu::noinline]] ~nillable() = default;
   bool is_nil() const noexcept { return !this->has_value(); }
   friend bool operator==(const nillable& a, const nillable& b) {
     return static_cast<const std::optional<T>&>(a) == static_cast<const std::optional<T>&>(b);
