@@ -86,13 +86,15 @@ release_stage() {
 # g++ with -fsanitize=undefined (implied -fno-delete-null-pointer-checks) does not take a
 # function's address compared with nullptr as a constant expression, which plain g++ and clang
 # do: a constant field table that compares one failed to compile for a user's UBSan build
-# (c5cf508). The clang ASan build cannot see it, so the sources with such tables (those that
-# include lather/bind/table.hpp, and the generated code the tests build) are parsed again by g++
-# with the build's flags, once each: -fsyntax-only, since the front end decides what is constant.
+# (c5cf508), and so does the address of a constant with external linkage (a facets constant
+# that is a static member of a meta<T>). The clang ASan build cannot see it, so the sources with
+# such tables or facets (those that include lather/bind/table.hpp or lather/bind/facets.hpp, and
+# the generated code the tests build) are parsed again by g++ with the build's flags, once each:
+# -fsyntax-only, since the front end decides what is constant.
 gxx_ubsan_constants() {
   python3 - "$1" <<'PY' | xargs -0 -n1 -P"$jobs" bash -c
 import json, os, re, shlex, sys
-includes_table = re.compile(r'^\s*#\s*include\s*[<"]lather/bind/table\.hpp', re.M)
+includes_table = re.compile(r'^\s*#\s*include\s*[<"]lather/bind/(table|facets)\.hpp', re.M)
 seen = set()
 for e in json.load(open(sys.argv[1] + "/compile_commands.json")):
     f = e["file"]

@@ -26,11 +26,14 @@ std::vector<std::array<std::string, 3>> fault_actions_of(const binding_operation
 
 /// The name of the file's constant of facets `p` (one per distinct set: `names`, by their
 /// text), its definition and those of the constants it names added to `definitions` first.
+/// `member`: static members of a meta<T> in a header (an rpc/encoded struct's), not constants
+/// of a code file.
 std::string facet_constant(const facet_plan& p, std::map<std::string, std::string>& names,
-                           std::string& definitions) {
-  const std::string constant = "constexpr ", initialized = "constinit ";
+                           std::string& definitions, bool member = false) {
+  const std::string constant = member ? "  static constexpr " : "constexpr ",
+                    initialized = member ? "  static constinit inline " : "constinit ";
   // A list's items' facets: a constant of their own, defined first.
-  const std::string items = p.items ? facet_constant(*p.items, names, definitions) : "";
+  const std::string items = p.items ? facet_constant(*p.items, names, definitions, member) : "";
   auto array = [](const std::vector<std::string>& items) {
     std::string a;
     for (const std::string& x : items) a += (a.empty() ? "" : ", ") + quote(x);
@@ -39,7 +42,7 @@ std::string facet_constant(const facet_plan& p, std::map<std::string, std::strin
   // A union's member types' facets: constants of their own, then an array of them.
   std::string members;
   for (const auto& m : p.members)
-    members += (members.empty() ? "&" : ", &") + facet_constant(*m, names, definitions);
+    members += (members.empty() ? "&" : ", &") + facet_constant(*m, names, definitions, member);
   std::string key = p.fields + "\n" + array(p.enumeration) + "\n" + array(p.patterns) + "\n" +
                     (p.default_value ? quote(*p.default_value) : "") + "\n" + items +
                     (members.empty() ? "" : "\n" + members);
@@ -301,6 +304,12 @@ void generator::emit() {
       mt += "};\nLATHER_BIND_TABLE(" + qualified(s.name) + ");\n\n";
       continue;
     }
+    // Its fields' facets: static members, as the meta<T> is in a header.
+    std::map<std::string, std::string> facets;
+    std::vector<std::string> facets_names(s.fields.size());
+    for (std::size_t k = 0; k < s.fields.size(); ++k)
+      if (!s.fields[k].facets.empty())
+        facets_names[k] = facet_constant(s.fields[k].facets, facets, mt, true);
     // lather::fields: a plain aggregate, far cheaper to compile than a std::tuple of them.
     mt += "  static constexpr auto fields = lather::fields(";
     bool first = true;
@@ -335,6 +344,7 @@ void generator::emit() {
         }
       }
       mt += f.modifiers;
+      if (!f.facets.empty()) mt += ".facets(" + facets_names[&f - s.fields.data()] + ")";
     }
     mt += ");\n};\n";
     if (literal(s)) mt += "LATHER_BIND_TABLE(" + qualified(s.name) + ");\n";

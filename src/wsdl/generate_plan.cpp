@@ -309,7 +309,10 @@ facet_plan generator::facets_of(const type* t, const facets* own, const std::str
       break;
     }
     // (A union's member of an enumeration: its values are facets there, as text.)
-    if (x->variety != simple_type::variety::atomic || (enum_index_.count(x) && !member)) return {};
+    // (An enumeration an rpc/encoded message reaches is a std::string: its values as text.)
+    if (x->variety != simple_type::variety::atomic ||
+        (enum_index_.count(x) && !member && !encoded_enums_.count(x)))
+      return {};
     merge(x->facets, x->anonymous() ? "an anonymous type" : x->name.str());
   }
   if (item) {
@@ -561,7 +564,7 @@ void generator::plan_element(const particle& p, const element_decl& e, bool opti
   }
   const std::optional<std::string>& dflt = e.default_value ? e.default_value : e.fixed_value;
   f.modifiers = ns_modifier(e.name.ns, s.ns, false);
-  if (!encoded_struct(s)) f.facets = facets_of(e.type, nullptr, s.name + "::" + f.member);
+  f.facets = facets_of(e.type, nullptr, s.name + "::" + f.member);
   const std::string fixed = e.fixed_value.value_or("");
   if (max > 1) {
     f.cpp_type = "std::vector<" + (e.nillable ? "lather::nillable<" + v + ">" : v) + ">";
@@ -1021,6 +1024,8 @@ void generator::plan_message(struct_plan& s) {
     f.member = member_name(p.name, s, used);
     f.cpp_type = value_type(t, s, true, p.where);
     f.modifiers = ".unqualified()";
+    // An rpc/encoded part's facets (an rpc/literal message's parts take none yet).
+    if (s.encoded) f.facets = facets_of(t, nullptr, s.name + "::" + f.member);
     f.sample = sample_of(t, "v." + f.member);
     s.fields.push_back(std::move(f));
   }
@@ -1074,8 +1079,7 @@ void generator::plan_type(struct_plan& s) {
     f.what = field_plan::kind::text;
     f.member = member_name("value", s, used);
     f.cpp_type = simple_cpp(t.text_type, s);
-    if (!encoded_struct(s))
-      f.facets = facets_of(t.text_type, &t.text_facets, s.name + "::" + f.member);
+    f.facets = facets_of(t.text_type, &t.text_facets, s.name + "::" + f.member);
     bool is_enum = false;
     for (const simple_type* x = t.text_type; x; x = x->base)
       is_enum = is_enum || enum_index_.count(x);
@@ -1095,7 +1099,7 @@ void generator::plan_type(struct_plan& s) {
     f.member = member_name(a.decl->name.local, s, used);
     std::string v = simple_cpp(a.decl->type, s);
     f.modifiers = ns_modifier(a.decl->name.ns, s.ns, true);
-    if (!encoded_struct(s)) f.facets = facets_of(a.decl->type, nullptr, s.name + "::" + f.member);
+    f.facets = facets_of(a.decl->type, nullptr, s.name + "::" + f.member);
     const std::optional<std::string>& dflt = a.default_value         ? a.default_value
                                              : a.fixed_value         ? a.fixed_value
                                              : a.decl->default_value ? a.decl->default_value

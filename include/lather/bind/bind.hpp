@@ -473,7 +473,7 @@ constexpr bool is_leaf_field() {
   using M = std::remove_cvref_t<decltype(std::declval<T&>().*(f.member))>;
   using X = value_type_of<M>;
   if constexpr (f.kind != field_kind::element || f.alternatives.size() != 0 ||
-                f.constraints != nullptr ||  // read through read_simple, which checks them
+                f.has_facets ||  // read through read_simple, which checks them
                 shape<M>::is_pointer || !(simple_type<X> || enum_type<X>) ||
                 element_reading_type<X>) {
     return false;
@@ -557,7 +557,7 @@ bool read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_matc
       e = reread_lenient(c, text, x, e);
     if (e != errc::ok) return fail_value(c, e, text, xsd_traits<X>::type_name);
   }
-  if constexpr (f.constraints != nullptr)
+  if constexpr (f.has_facets)
     if (a) return check_facets(c, complex_vt_of<T>::matches[I], text);
   return true;
 }
@@ -675,7 +675,7 @@ constexpr field_match make_match() {
     m.wildcard_namespaces = true;  // ##any too: described as given
     std::construct_at(&m.default_value, f.wildcard);
   }
-  if constexpr (f.constraints != nullptr) {
+  if constexpr (f.has_facets) {
     static_assert(f.alternatives.size() == 0 && f.kind != field_kind::any,
                   "facets are for a simple element, attribute or text");
     static_assert(!f.has_default || f.constraints->default_value == f.default_text,
@@ -985,7 +985,7 @@ void write_slot(xml::writer& w, const Slot& s, xml::leaf_namespace& leaves) {
   } else if constexpr (is_variant<Slot>::value) {
     write_alternative(w, f.ns, names::alternatives.data(), s, alternative_indexes<Slot>{});
   } else {
-    if constexpr (f.constraints != nullptr && (simple_type<Slot> || enum_type<Slot>))
+    if constexpr (f.has_facets && (simple_type<Slot> || enum_type<Slot>))
       check_facets_on_write(complex_vt_of<T>::matches[I], s, true);
     if constexpr (f.ns == meta<T>::ns)
       write_value(w, f.ns, names::name, s, &leaves);
@@ -1002,12 +1002,11 @@ void write_attr(xml::writer& w, const T& obj) {
     using M = std::remove_cvref_t<decltype(m)>;
     try {
       if constexpr (shape<M>::is_optional) {
-        if constexpr (f.constraints != nullptr)
+        if constexpr (f.has_facets)
           if (m) check_facets_on_write(complex_vt_of<T>::matches[I], *m, false);
         if (m) write_attribute_value(w, f.ns, field_names<T, I>::name, *m);
       } else {
-        if constexpr (f.constraints != nullptr)
-          check_facets_on_write(complex_vt_of<T>::matches[I], m, false);
+        if constexpr (f.has_facets) check_facets_on_write(complex_vt_of<T>::matches[I], m, false);
         write_attribute_value(w, f.ns, field_names<T, I>::name, m);
       }
     } catch (...) {
@@ -1023,8 +1022,7 @@ void write_child(xml::writer& w, const T& obj, xml::leaf_namespace& leaves) {
   using M = std::remove_cvref_t<decltype(m)>;
   using S = shape<M>;
   if constexpr (f.kind == field_kind::text) {
-    if constexpr (f.constraints != nullptr)
-      check_facets_on_write(complex_vt_of<T>::matches[I], m, false);
+    if constexpr (f.has_facets) check_facets_on_write(complex_vt_of<T>::matches[I], m, false);
     write_simple_text(w, m);
   } else if constexpr (f.kind == field_kind::any) {
     if constexpr (S::is_vector) {

@@ -342,6 +342,10 @@ struct field {
   /// any(), any_attribute(): the namespace constraint ("" = ##any)
   std::string_view wildcard{};
   const bind::facets* constraints = nullptr;  ///< .facets(): the XSD facets of a simple value
+  /// .facets() was given: what the binding tests at compile time, never `constraints` against
+  /// nullptr (g++ -fsanitize=undefined takes no address of a constant with external linkage,
+  /// such as a static member of a meta<T> in a header, as comparable with nullptr there).
+  bool has_facets = false;
 
   constexpr field min(std::uint32_t n) const {
     field f = *this;
@@ -394,6 +398,7 @@ struct field {
   constexpr field facets(const bind::facets& x) const {
     field f = *this;
     f.constraints = &x;
+    f.has_facets = true;
     return f;
   }
   /// any(), any_attribute(): the wildcard's namespace constraint, as XSD's namespace="..."

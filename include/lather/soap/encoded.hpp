@@ -386,7 +386,7 @@ class decoder {
     // Another field's facets do not reach into this one's value: a struct's own fields set
     // theirs.
     facets_ = nullptr;
-    if constexpr (f.constraints != nullptr) {
+    if constexpr (f.has_facets) {
       if (options_.validate_facets) {
         facets_ = f.constraints;
         facets_accessor_ = detail::field_names<T>[I];
