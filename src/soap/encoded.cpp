@@ -1,5 +1,6 @@
 #include "lather/soap/encoded.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -163,11 +164,23 @@ void decoder::fail_value(bind::errc code, std::string_view text, std::string_vie
   throw fault_error{make_fault(ec, bind::describe_value_error(code, text, type_name)), ec};
 }
 
-void decoder::check_facets(std::string_view text) const {
-  std::string why = bind::facet_violation(text, *facets_);
+void decoder::check_facets(std::string_view text, const bind::facets& f,
+                           std::string_view accessor) const {
+  std::string why = bind::facet_violation(text, f);
   if (why.empty()) return;
   const std::error_code ec = bind::make_error_code(bind::errc::facet_violation);
-  throw fault_error{make_fault(ec, "accessor " + std::string(facets_accessor_) + ": " + why), ec};
+  throw fault_error{make_fault(ec, "accessor " + std::string(accessor) + ": " + why), ec};
+}
+
+void decoder::check_when_finished(std::uint32_t e) {
+  if (facets_ != nullptr)
+    facet_checks_.push_back({e, facets_, facets_accessor_});
+  else
+    items_.emplace_back(owner_, e);
+}
+
+void decoder::keep_text(std::string_view text) {
+  texts_.emplace_back(owner_, std::string(text));
 }
 
 std::uint32_t decoder::entry_for(std::string_view id) {
@@ -341,6 +354,25 @@ void decoder::finish() {
     if (en.object && en.st != state::filled) {
       fail(errc::bad_reference,
            detail::cat({"reference to \"", ids_.key(e), "\": no element has that id"}));
+    }
+  }
+  // The multi-refs' values against the facets of the accessors that refer to them (an item of
+  // an array checked as an inline array's items are).
+  if (!facet_checks_.empty()) {
+    auto by_entry = [](const auto& a, const auto& b) { return a.first < b.first; };
+    std::stable_sort(texts_.begin(), texts_.end(), by_entry);
+    std::sort(items_.begin(), items_.end());
+    auto check = [&](std::uint32_t e, const facet_check& c) {
+      const auto [from, to] = std::equal_range(
+          texts_.begin(), texts_.end(), std::pair<std::uint32_t, std::string>{e, {}}, by_entry);
+      for (auto it = from; it != to; ++it) check_facets(it->second, *c.facets, c.accessor);
+    };
+    for (const facet_check& c : facet_checks_) {
+      check(c.entry, c);
+      const auto [from, to] = std::equal_range(
+          items_.begin(), items_.end(), std::pair<std::uint32_t, std::uint32_t>{c.entry, 0},
+          [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (auto it = from; it != to; ++it) check(it->second, c);
     }
   }
   // By-value copies, each after every copy into its source (Kahn's order over entries).

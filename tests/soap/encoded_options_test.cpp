@@ -1,6 +1,7 @@
 // RPC/encoded messages read with decode_options: lenient_dates (the date and time forms devices
 // send, as bind::read_options::lenient_dates reads them in literal messages) and
-// validate_facets (the facets of meta<T> fields, parts and accessors of encoded structs).
+// validate_facets (the facets of meta<T> fields, parts and accessors of encoded structs, read
+// inline or through href: a multi-ref's value against each referring accessor's facets).
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -58,15 +59,18 @@ struct lather::meta<eo::report> {
 
 namespace {
 
+/// A SOAP 1.1 envelope's start, up to the Body's content.
+constexpr std::string_view envelope_start =
+    R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" )"
+    R"(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" )"
+    R"(xmlns:xsd="http://www.w3.org/2001/XMLSchema" )"
+    R"(xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:t="urn:eo"><e:Body>)";
+
 std::string message(std::string_view code, std::string_view at, std::string_view unit,
                     std::string_view values, std::string_view day, std::string_view times) {
-  return std::string(
-             R"(<e:Envelope xmlns:e="http://schemas.xmlsoap.org/soap/envelope/" )"
-             R"(xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" )"
-             R"(xmlns:xsd="http://www.w3.org/2001/XMLSchema" )"
-             R"(xmlns:enc="http://schemas.xmlsoap.org/soap/encoding/" xmlns:t="urn:eo"><e:Body>)"
-             R"(<t:report e:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">)"
-             R"(<code xsi:type="xsd:string">)") +
+  return std::string(envelope_start) +
+         R"(<t:report e:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">)"
+         R"(<code xsi:type="xsd:string">)" +
          std::string(code) + R"(</code><last xsi:type="t:reading"><at xsi:type="xsd:dateTime">)" +
          std::string(at) + "</at><unit>" + std::string(unit) +
          R"(</unit><values enc:arrayType="xsd:int[]">)" + std::string(values) +
@@ -144,6 +148,53 @@ TEST(SoapEncodedOptions, FacetsCheckedWhenOn) {
     EXPECT_EQ(read(b.doc, {}), "") << b.doc;  // off: read as it is
     EXPECT_EQ(read(b.doc, validating()), b.reason) << b.doc;
   }
+}
+
+/// A report whose `code` and `values` are multi-refs after the wrapper (href="#c", "#v"; an
+/// item of `values` by href="#i"): `code_text`, `values_items` and `item` their content.
+std::string multi_ref_message(std::string_view code_text, std::string_view values_items,
+                              std::string_view item = "7") {
+  return std::string(envelope_start) +
+         R"(<t:report e:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/">)"
+         R"(<code href="#c"/><last><at>2024-08-17T00:00:00Z</at><unit>kw</unit>)"
+         R"(<values href="#v"/></last><day>2024-08-17</day><times/></t:report>)"
+         R"(<m id="c" xsi:type="xsd:string">)" +
+         std::string(code_text) + R"(</m><m id="v" enc:arrayType="xsd:int[]">)" +
+         std::string(values_items) + R"(<i href="#i"/></m><m id="i" xsi:type="xsd:int">)" +
+         std::string(item) + "</m></e:Body></e:Envelope>";
+}
+
+TEST(SoapEncodedOptions, FacetsOfMultiRefsCheckedWhenOn) {
+  eo::report m;
+  ASSERT_EQ(read(multi_ref_message("ABC", "<i>5</i>"), validating(), &m), "");
+  EXPECT_EQ(m.code, "ABC");
+  EXPECT_EQ(m.last.values, (std::vector<std::int32_t>{5, 7}));
+  struct bad {
+    std::string doc, reason;
+  };
+  const bad cases[] = {
+      {multi_ref_message("ABCD", "<i>5</i>"),
+       "accessor code: \"ABCD\" violates length 3 (4 characters)"},
+      // An array by href: its items, as an inline array's.
+      {multi_ref_message("ABC", "<i>5</i><i>101</i>"),
+       "accessor values: \"101\" violates maxInclusive 100"},
+      // An item of an array by href.
+      {multi_ref_message("ABC", "<i>5</i>", "-1"),
+       "accessor values: \"-1\" violates minInclusive 0"},
+  };
+  for (const bad& b : cases) {
+    EXPECT_EQ(read(b.doc, {}), "") << b.doc;  // off: read as it is
+    EXPECT_EQ(read(b.doc, validating()), b.reason) << b.doc;
+  }
+}
+
+TEST(SoapEncodedOptions, FacetsOfAnAccessorWithAnIdChecked) {
+  // The value is the accessor's own (id="c"), which another accessor could also refer to.
+  std::string doc = message("ABCD", "2024-08-17T00:00:00Z", "kw", "", "2024-08-17", "");
+  const std::string code = "<code xsi:type=\"xsd:string\">";
+  doc.replace(doc.find(code), code.size(), "<code id=\"c\" xsi:type=\"xsd:string\">");
+  EXPECT_EQ(read(doc, {}), "");
+  EXPECT_EQ(read(doc, validating()), "accessor code: \"ABCD\" violates length 3 (4 characters)");
 }
 
 }  // namespace

@@ -368,6 +368,10 @@ class decoder {
   void read(T& out) {
     const depth_guard guard{*this};
     const ref_attrs refs = find_ref_attributes();
+    // A multi-ref's value is checked against this accessor's facets once it is read (finish),
+    // an item of a multi-ref array against those of the accessors that refer to the array.
+    if ((facets_ != nullptr || keep_text_) && (refs.href || refs.id)) [[unlikely]]
+      check_when_finished(refs.entry);
     if (refs.href) {
       bind_reference(out, refs.entry);
     } else if (refs.id) {
@@ -471,8 +475,16 @@ class decoder {
   [[noreturn]] void fail_abstract(std::string_view ns, std::string_view local) const;
   [[noreturn]] void fail_value(bind::errc code, std::string_view text,
                                std::string_view type_name) const;
-  /// Where facets_ is set: `text`, the value read, against them (fault_error on a violation).
-  void check_facets(std::string_view text) const;
+  /// `text`, the value read of the accessor named `accessor`, against facets `f` (fault_error
+  /// on a violation).
+  void check_facets(std::string_view text, const bind::facets& f, std::string_view accessor) const;
+  /// The value of multi-ref `e` (a simple value, or an array of them) is checked against
+  /// facets_ in finish(), as an accessor's value read inline is; or, while a multi-ref array
+  /// is read (keep_text_), against those its own referring accessors have.
+  void check_when_finished(std::uint32_t e);
+  /// The value being read is the text of a multi-ref (or an item of one) that a facet check
+  /// may need (keep_text_): kept for finish().
+  void keep_text(std::string_view text);
   bool is_nil() const;
   void skip();
   bool next_child();
@@ -495,11 +507,26 @@ class decoder {
   /// xsd:anyType: the accessor as received (nil: nothing held).
   void read_any(bind::any_type& out);
 
+  /// A multi-ref of type U holds simple values whose text a facet check may need.
+  template <class U>
+  static constexpr bool checked_text = [] {
+    using V = bind::value_type_of<U>;  // an optional's, an array's item
+    return !bind::shape<U>::is_shared && (std::is_same_v<V, std::string> || bind::simple_type<V>);
+  }();
+
   template <class U>
   static const target_ops& ops_of() {
-    static constexpr target_ops ops{
-        [](decoder& d, void* p) { d.read_content(*static_cast<U*>(p)); },
-        [](void* p) { *static_cast<U*>(p) = U{}; }};
+    static constexpr target_ops ops{[](decoder& d, void* p) {
+                                      if constexpr (checked_text<U>) {
+                                        const bool saved = d.keep_text_;
+                                        d.keep_text_ = d.options_.validate_facets;
+                                        d.read_content(*static_cast<U*>(p));
+                                        d.keep_text_ = saved;
+                                      } else {
+                                        d.read_content(*static_cast<U*>(p));
+                                      }
+                                    },
+                                    [](void* p) { *static_cast<U*>(p) = U{}; }};
     return ops;
   }
 
@@ -582,7 +609,9 @@ class decoder {
       if (auto ec = bind::xsd_traits<T>::parse(text, out, *r_); ec != bind::errc::ok) {
         fail_value(ec, text, bind::xsd_traits<T>::type_name);
       }
-      if (facets_ != nullptr) check_facets(text);
+      if (facets_ != nullptr) check_facets(text, *facets_, facets_accessor_);
+      if (keep_text_) [[unlikely]]
+        keep_text(text);
     } else if constexpr (bind::simple_type<T>) {
       if (is_nil()) {
         out = T{};
@@ -594,7 +623,9 @@ class decoder {
           if (options_.lenient_dates) ec = xsd::parse_lenient(text, out);
         if (ec != bind::errc::ok) fail_value(ec, text, bind::xsd_traits<T>::type_name);
       }
-      if (facets_ != nullptr) check_facets(text);
+      if (facets_ != nullptr) check_facets(text, *facets_, facets_accessor_);
+      if (keep_text_) [[unlikely]]
+        keep_text(text);
     } else if constexpr (encoded_struct<T>) {
       if (is_nil()) {
         out = T{};
@@ -721,6 +752,17 @@ class decoder {
   /// none, and while a multi-ref is filled (fill).
   const bind::facets* facets_ = nullptr;
   std::string_view facets_accessor_;
+  /// validate_facets: the multi-refs to check in finish(), each against the facets of an
+  /// accessor that refers to it, and the texts of the simple values they hold (by entry).
+  struct facet_check {
+    std::uint32_t entry;
+    const bind::facets* facets;
+    std::string_view accessor;
+  };
+  std::vector<facet_check> facet_checks_;
+  std::vector<std::pair<std::uint32_t, std::string>> texts_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> items_;  ///< array entry, item entry
+  bool keep_text_ = false;  ///< a simple value read now is a multi-ref's (or its item's)
   std::uint32_t depth_ = 0;
   std::uint64_t hash_ops_ = 0;
   std::string text_;
