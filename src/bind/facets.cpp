@@ -19,6 +19,7 @@
 
 #include "lather/bind/detail/core.hpp"
 #include "lather/bind/xsd.hpp"
+#include "lather/xml/name.hpp"
 #include "lather/xml/reader.hpp"
 #include "lather/xml/writer.hpp"
 
@@ -795,11 +796,35 @@ int compare_value(std::string_view v, std::string_view b, facet_value kind) {
   return 2;
 }
 
-/// Whether `text` is in the lexical space that `kind` tells of (an xsd:union's member types):
-/// a decimal, a float or double, hexBinary, base64Binary; any text for the others.
-bool lexical_form_of(std::string_view text, facet_value kind) {
+/// Whether `t` (collapsed) is a value of the XSD built-in `built_in` where lather reads that
+/// type (true for the others).
+template <class T>
+bool parses_as(std::string_view t) {
+  T x{};
+  return xsd_traits<T>::parse(t, x) == errc::ok;
+}
+bool built_in_form(std::string_view t, std::string_view built_in) {
+  if (built_in == "boolean") return parses_as<bool>(t);
+  if (built_in == "dateTime") return parses_as<xsd::date_time>(t);
+  if (built_in == "date") return parses_as<xsd::date>(t);
+  if (built_in == "time") return parses_as<xsd::time>(t);
+  if (built_in == "duration") return parses_as<xsd::duration>(t);
+  if (built_in == "QName") {  // lexical: [prefix:]local, both NCNames (no namespace to resolve)
+    const std::size_t colon = t.find(':');
+    return colon == std::string_view::npos
+               ? xml::is_ncname(t)
+               : xml::is_ncname(t.substr(0, colon)) && xml::is_ncname(t.substr(colon + 1));
+  }
+  return true;
+}
+
+/// Whether `text` is in the lexical space of the union member type `m`: its built_in's where
+/// lather reads that type, and its facet_value's (a decimal, a float or double, hexBinary,
+/// base64Binary; any text for the others).
+bool lexical_form_of(std::string_view text, const facets& m) {
   const std::string_view t = xsd::detail::trim_xml_space(text);
-  switch (kind) {
+  if (!built_in_form(t, m.built_in)) return false;
+  switch (m.value) {
     case facet_value::decimal: {
       decimal_text d;
       return parse_decimal(t, d);
@@ -820,7 +845,7 @@ bool lexical_form_of(std::string_view text, facet_value kind) {
                                   ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '+' ||
                                   c == '/' || c == '=' || is_xml_space(c);
                          }) &&
-             value_length(t, kind, n);
+             value_length(t, m.value, n);
     }
     default:
       return true;
@@ -920,7 +945,7 @@ std::string facet_violation(std::string_view text, const facets& f) {
   if (!f.members.empty()) {
     // Last: a member's check may reuse `storage`, which `v` may be (`text` is the caller's).
     for (const facets* m : f.members)
-      if (lexical_form_of(text, m->value) && facet_violation(text, *m).empty()) return {};
+      if (lexical_form_of(text, *m) && facet_violation(text, *m).empty()) return {};
     return violation(xsd::detail::trim_xml_space(text), "its union's member types", {},
                      "none of its " + std::to_string(f.members.size()) + " accepts it");
   }

@@ -3,6 +3,7 @@
 // a service whose ports point at the address the WSDL was fetched from.
 #include "lather/service/wsdl.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -216,9 +217,27 @@ class wsdl_writer {
   void write_anonymous_type(const xsd_ref& base, bool list, const bind::facets* f) {
     if (!f)
       write_list(base, nullptr);
+    else if (!list && described_union(*f) && f->patterns.empty() && f->enumeration.empty())
+      write_union(*f);
     else
       write_restriction_step(base, list, *f, f->patterns.empty() ? 0 : f->patterns.size() - 1,
                              true);
+  }
+  /// Whether `f` is a union's whose member types are each known (facets::built_in): written
+  /// as an xs:union of them (write_union), not as a restriction of the value's C++ type.
+  static bool described_union(const bind::facets& f) {
+    return !f.members.empty() &&
+           std::all_of(f.members.begin(), f.members.end(),
+                       [](const bind::facets* m) { return m != nullptr && !m->built_in.empty(); });
+  }
+  /// An xs:union of anonymous member types, each a restriction of its built-in by its facets.
+  void write_union(const bind::facets& f) {
+    w_.start_element(xs, "simpleType");
+    w_.start_element(xs, "union");
+    for (const bind::facets* m : f.members)
+      write_anonymous_type({std::string(xs), std::string(m->built_in)}, false, m);
+    w_.end_element();
+    w_.end_element();
   }
   void write_list(const xsd_ref& item, const bind::facets* items) {
     w_.start_element(xs, "simpleType");
@@ -238,6 +257,8 @@ class wsdl_writer {
       write_restriction_step(base, list, f, step - 1, false);
     else if (list)
       write_list(base, f.items);
+    else if (described_union(f))  // a restriction of the union by its own facets
+      write_union(f);
     else
       w_.attribute("", "base", qname(base));
     auto facet = [&](std::string_view name, std::string_view value) {

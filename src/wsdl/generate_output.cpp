@@ -45,7 +45,8 @@ std::string facet_constant(const facet_plan& p, std::map<std::string, std::strin
     members += (members.empty() ? "&" : ", &") + facet_constant(*m, names, definitions, member);
   std::string key = p.fields + "\n" + array(p.enumeration) + "\n" + array(p.patterns) + "\n" +
                     (p.default_value ? quote(*p.default_value) : "") + "\n" + items +
-                    (members.empty() ? "" : "\n" + members);
+                    (members.empty() ? "" : "\n" + members) +
+                    (p.built_in.empty() ? "" : "\n" + p.built_in);
   auto [it, added] = names.emplace(std::move(key), "facets_" + std::to_string(names.size() + 1));
   if (!added) return it->second;
   const std::string& name = it->second;
@@ -68,6 +69,7 @@ std::string facet_constant(const facet_plan& p, std::map<std::string, std::strin
         constant + "const lather::bind::facets* " + name + "_members[] = {" + members + "};\n";
     field(".members = " + name + "_members");
   }
+  if (!p.built_in.empty()) field(".built_in = " + quote(p.built_in));
   definitions += constant + "lather::bind::facets " + name + "{" + init + "};\n";
   return name;
 }

@@ -340,8 +340,14 @@ facet_plan generator::facets_of(const type* t, const facets* own, const std::str
   const char* value = item ? "list" : members ? "string" : facet_value_of(local);
   // A union's member: an integer type's lexical form has no fraction digits (its fixed
   // fractionDigits 0), and a number's or binary's own form is checked even without facets.
-  const bool lexical = member && !item && !members && std::string_view(value) != "string" &&
-                       std::string_view(value) != "other";
+  // (A boolean, date, time, duration or QName member: its built-in's lexical form, which the
+  // facets check by its name.)
+  static const std::set<std::string_view> read_built_ins = {"boolean", "dateTime", "date",
+                                                            "time",    "duration", "QName"};
+  const bool lexical =
+      member && !item && !members &&
+      ((std::string_view(value) != "string" && std::string_view(value) != "other") ||
+       read_built_ins.count(local) != 0);
   if (lexical && !fraction && std::string_view(value) == "decimal" &&
       std::string_view(builtin_cpp(local)) != "lather::xsd::decimal") {
     fraction = 0;
@@ -402,6 +408,8 @@ facet_plan generator::facets_of(const type* t, const facets* own, const std::str
   else if (rule != "preserve")
     head = ".space = lather::bind::white_space::" + rule;
   p.fields = head.empty() ? f : f.empty() ? head : head + ", " + f;
+  // A union's member: its built-in, whose lexical form the check takes and ?wsdl names.
+  if (member && !item && !members) p.built_in = local;
   return p;
 }
 

@@ -36,8 +36,11 @@ struct facet_plan {
   std::shared_ptr<const facet_plan> items;
   /// A union: its member types' facets (.members), empty where one of them accepts any text.
   std::vector<std::shared_ptr<const facet_plan>> members;
+  /// A union's member type: the XSD built-in it derives from (.built_in), "" otherwise.
+  std::string built_in;
   bool empty() const noexcept {
-    return fields.empty() && enumeration.empty() && patterns.empty() && !items && members.empty();
+    return fields.empty() && enumeration.empty() && patterns.empty() && !items && members.empty() &&
+           built_in.empty();
   }
 };
 

@@ -1,7 +1,8 @@
 // Facets beyond a member's own (docs/binding.md, "Facets"): a table choice's alternatives
 // (alternatives() with each alternative's facets), checked on read and on write when on; an
-// xsd:union's member types (facets::members) and its own patterns; and read_options::
-// lenient_dates on the items of an xsd:list of dates.
+// xsd:union's member types (facets::members: their lexical forms by their facet_value and
+// built_in) and its own patterns; and read_options::lenient_dates on the items of an
+// xsd:list of dates.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -243,6 +244,33 @@ TEST(bind_lenient_dates, list_items_read_leniently_where_on) {
   // What no device means stays an error.
   e = read_as(R"(<log xmlns="urn:fm"><at>2024-08-17T00:00:00Z soon</at></log>)", o, v);
   EXPECT_TRUE(e);
+}
+
+TEST(bind_facets_union, members_lexical_forms_by_their_built_in) {
+  // Members whose facet_value says nothing of their form (other): their built-in's, where
+  // lather reads it.
+  static constexpr lb::facets date{.value = lb::facet_value::other, .built_in = "date"};
+  static constexpr lb::facets boolean{.value = lb::facet_value::other, .built_in = "boolean"};
+  static constexpr const lb::facets* members[] = {&date, &boolean};
+  static constexpr lb::facets u{.space = lb::white_space::collapse, .members = members};
+  for (std::string_view ok : {"2024-08-17", " 2024-08-17Z ", "true", "0"})
+    EXPECT_EQ(lb::facet_violation(ok, u), "") << ok;
+  for (std::string_view bad : {"soon", "2024-13-01", "yes", "2024-08-17T00:00:00"}) {
+    std::string want = "\"";  // appended: "literal" + std::string&& trips GCC 12's -Wrestrict
+    want.append(bad).append("\" violates its union's member types (none of its 2 accepts it)");
+    EXPECT_EQ(lb::facet_violation(bad, u), want) << bad;
+  }
+  // QName: [prefix:]local, both NCNames; dateTime, time and duration as lather reads them.
+  static constexpr lb::facets qname{.value = lb::facet_value::other, .built_in = "QName"};
+  static constexpr lb::facets date_time{.value = lb::facet_value::other, .built_in = "dateTime"};
+  static constexpr lb::facets time{.value = lb::facet_value::other, .built_in = "time"};
+  static constexpr lb::facets duration{.value = lb::facet_value::other, .built_in = "duration"};
+  static constexpr const lb::facets* more[] = {&qname, &date_time, &time, &duration};
+  static constexpr lb::facets v{.space = lb::white_space::collapse, .members = more};
+  for (std::string_view ok : {"tns:Order", "Order", "2024-08-17T10:00:00Z", "10:00:00", "P1D"})
+    EXPECT_EQ(lb::facet_violation(ok, v), "") << ok;
+  for (std::string_view bad : {"a:b:c", "1a", ":a", "-P1X"})
+    EXPECT_NE(lb::facet_violation(bad, v), "") << bad;
 }
 
 }  // namespace

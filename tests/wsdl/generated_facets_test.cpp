@@ -50,6 +50,7 @@ facetsgen::Order valid_order() {
   o.skuOrcountOrmemo.emplace(std::in_place_index<0>, "R-42");
   o.port = "8080";
   o.ports = lather::xsd::list<std::string>{{"1", "http", "65535"}};
+  o.when = "true";
   return o;
 }
 
@@ -128,6 +129,12 @@ TEST(GeneratedFacets, AServiceWithValidationOnAnswersAClientFault) {
       {[](facetsgen::Order& o) { o.ports->items[1] = "HTTP"; },
        "/Order/ports: item 2: \"HTTP\" violates its union's member types (none of its 2 "
        "accepts it)"},
+      // A union of xs:date and xs:boolean: the lexical form of one of them.
+      {[](facetsgen::Order& o) { o.when = "soon"; },
+       "/Order/when: \"soon\" violates its union's member types (none of its 2 accepts it)"},
+      {[](facetsgen::Order& o) { o.when = "2024-02-30"; },
+       "/Order/when: \"2024-02-30\" violates its union's member types (none of its 2 accepts "
+       "it)"},
   };
   for (const bad& b : cases) {
     facetsgen::Order o = valid_order();
@@ -223,6 +230,12 @@ std::string facets_of(const lather::wsdl::simple_type* t) {
   for (; t && !t->builtin; t = t->base) {
     if (t->variety == lather::wsdl::simple_type::variety::list && !t->base)
       return out + "list(" + facets_of(t->item) + ")";
+    if (t->variety == lather::wsdl::simple_type::variety::union_ && !t->base) {
+      out += "union(";
+      for (const lather::wsdl::simple_type* m : t->members)
+        out += facets_of(m) + (m == t->members.back() ? ")" : ", ");
+      return out;
+    }
     const lather::wsdl::facets& f = t->facets;
     auto n = [&](const char* name, const std::optional<std::uint64_t>& v) {
       if (v) out += std::string(name) + "=" + std::to_string(*v) + " ";
@@ -285,9 +298,15 @@ TEST(GeneratedFacets, ServedWsdlDescribesTheFacets) {
       {"sku", "pattern=R-\\d{2} base=string"},
       {"count", "minInclusive=1 maxInclusive=100 base=int"},
       {"memo", "base=string"},
-      // A union: its own pattern (its member types are not described).
-      {"port", "pattern=[^x]* base=string"},
-      {"ports", "list(base=string)"},
+      // A union: its own pattern, then its member types (an integer's range and lexical form
+      // as facets).
+      {"port",
+       "pattern=[^x]* union(fractionDigits=0 minInclusive=1 maxInclusive=65535 "
+       "base=unsignedShort, pattern=[a-z]+ base=string)"},
+      {"ports",
+       "list(union(fractionDigits=0 minInclusive=1 maxInclusive=65535 base=unsignedShort, "
+       "pattern=[a-z]+ base=string))"},
+      {"when", "union(base=date, base=boolean)"},
   };
   EXPECT_EQ(got, want);
 }

@@ -94,11 +94,16 @@ struct facets {
   /// facet_value::list: the facets of each item (nullptr if its type has none).
   const facets* items = nullptr;
   /// An xsd:union: the facets of each member type, one of which must accept the value (as
-  /// read: the member's whiteSpace, its lexical form as far as its facet_value tells, a
-  /// decimal, a float or double, hexBinary or base64Binary octets, then its facets); the
-  /// union's own patterns and enumeration (as text, collapsed) apply to the whole value. Empty:
-  /// not a union, or one with a member that accepts any text.
+  /// read: the member's whiteSpace, its lexical form as far as its built_in or facet_value
+  /// tells, then its facets); the union's own patterns and enumeration (as text, collapsed)
+  /// apply to the whole value. Empty: not a union, or one with a member that accepts any text.
   std::span<const facets* const> members{};
+  /// A union's member type: the XSD built-in it derives from, by its local name ("int",
+  /// "date", "QName", ...; "" where not given). As a member, a value must have its lexical
+  /// form: boolean, dateTime, date, time, duration and QName as lather reads them, the others
+  /// as `value` tells (a decimal, a float or double, hexBinary or base64Binary octets); a
+  /// service's WSDL names it as the member's base type.
+  std::string_view built_in{};
 };
 
 /// A facet that one number (a count: a length in the value's unit, digits) or one bound states,
