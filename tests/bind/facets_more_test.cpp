@@ -1,8 +1,9 @@
 // Facets beyond a member's own (docs/binding.md, "Facets"): a table choice's alternatives
-// (alternatives() with each alternative's facets), checked on read and on write when on; an
-// xsd:union's member types (facets::members: their lexical forms by their facet_value and
-// built_in) and its own patterns; and read_options::lenient_dates on the items of an
-// xsd:list of dates.
+// (alternatives() with each alternative's facets) and a meta<T> choice's (choice(m, names,
+// facets), the facets static members of the meta<T>, as in a header), checked on read and on
+// write when on; an xsd:union's member types (facets::members: their lexical forms by their
+// facet_value and built_in) and its own patterns; and read_options::lenient_dates on the items
+// of an xsd:list of dates.
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -34,7 +35,27 @@ struct log {
   std::optional<lather::xsd::list<lather::xsd::date>> days;  // attribute
 };
 
+struct mpick {  // pick's choices, bound by a meta<T>
+  std::variant<std::string, std::int32_t, std::string> what;
+  std::vector<std::variant<std::string, lather::nillable<std::int32_t>>> more;
+};
+
 }  // namespace fm
+
+template <>
+struct lather::meta<fm::mpick> {
+  using T = fm::mpick;
+  static constexpr std::string_view name = "mpick";
+  static constexpr std::string_view ns = fm::ns;
+  // Static members: external linkage, as lather-wsdl2cpp writes them in a header.
+  static constinit inline lather::bind::pattern code_patterns[] = {"[A-Z]{3}"};
+  static constexpr lather::bind::facets code{.length = 3, .patterns = code_patterns};
+  static constexpr lather::bind::facets count{
+      .value = lather::bind::facet_value::decimal, .min_inclusive = "1", .max_inclusive = "9"};
+  static constexpr auto fields =
+      std::tuple{choice(&T::what, {"code", "count", "note"}, {&code, &count, nullptr}),
+                 choice(&T::more, {"code", "count"}, {&code, &count})};
+};
 
 template <>
 struct lather::meta<fm::pick> {
@@ -100,15 +121,39 @@ std::string pick_doc(std::string_view what, std::string_view more = "",
          (port.empty() ? "" : "<port>" + std::string(port) + "</port>") + "</pick>";
 }
 
-lb::error_info write_checked(const fm::pick& v, bool validate) {
+/// `v` written as its type's element with write_options::validate_facets `validate`.
+template <class T>
+lb::error_info write_checked(const T& v, bool validate) {
   lather::xml::output out;
   lather::xml::writer w{out};
   try {
-    lb::write(w, fm::ns, "pick", v, lb::write_options{.validate_facets = validate});
+    lb::write(w, fm::ns, lather::meta<T>::name, v, lb::write_options{.validate_facets = validate});
   } catch (const lb::error& e) {
     return e.info();
   }
   return {};
+}
+
+/// `v` (pick or mpick, its `what` "ABC" and its `more` valid) written with its alternatives
+/// checked, then with alternatives outside their facets.
+template <class T>
+void expect_alternatives_checked_on_write(T v) {
+  EXPECT_FALSE(write_checked(v, true));
+  v.what.template emplace<2>("free text");  // no facets
+  EXPECT_FALSE(write_checked(v, true));
+  v.what.template emplace<1>(0);
+  EXPECT_FALSE(write_checked(v, false));
+  std::string path = "/";  // appended: "literal" + std::string&& trips GCC 12's -Wrestrict
+  path.append(lather::meta<T>::name);
+  lb::error_info e = write_checked(v, true);
+  EXPECT_EQ(e.code, lb::errc::facet_violation);
+  EXPECT_EQ(e.message, path + "/count: \"0\" violates minInclusive 1");
+  v.what.template emplace<0>("ABC");
+  v.more.emplace_back(std::string("abc"));
+  e = write_checked(v, true);
+  EXPECT_EQ(e.code, lb::errc::facet_violation);
+  EXPECT_EQ(e.message, path + "/code[" + std::to_string(v.more.size()) +
+                           "]: \"abc\" violates pattern [A-Z]{3}");
 }
 
 TEST(bind_facets_choice, valid_alternatives_read_with_validation_on_and_off) {
@@ -153,19 +198,7 @@ TEST(bind_facets_choice, alternatives_checked_on_write_when_on) {
   fm::pick v;
   v.what.emplace<0>("ABC");
   v.more = {std::int32_t{3}, std::string("XYZ")};
-  EXPECT_FALSE(write_checked(v, true));
-  v.what.emplace<2>("free text");  // no facets
-  EXPECT_FALSE(write_checked(v, true));
-  v.what.emplace<1>(0);
-  EXPECT_FALSE(write_checked(v, false));
-  lb::error_info e = write_checked(v, true);
-  EXPECT_EQ(e.code, lb::errc::facet_violation);
-  EXPECT_EQ(e.message, "/pick/count: \"0\" violates minInclusive 1");
-  v.what.emplace<0>("ABC");
-  v.more.emplace_back(std::string("abc"));
-  e = write_checked(v, true);
-  EXPECT_EQ(e.code, lb::errc::facet_violation);
-  EXPECT_EQ(e.message, "/pick/code[3]: \"abc\" violates pattern [A-Z]{3}");
+  expect_alternatives_checked_on_write(v);
 }
 
 TEST(bind_facets_choice, described_with_each_alternatives_facets) {
@@ -244,6 +277,65 @@ TEST(bind_lenient_dates, list_items_read_leniently_where_on) {
   // What no device means stays an error.
   e = read_as(R"(<log xmlns="urn:fm"><at>2024-08-17T00:00:00Z soon</at></log>)", o, v);
   EXPECT_TRUE(e);
+}
+
+using mpick_meta = lather::meta<fm::mpick>;
+
+std::string mpick_doc(std::string_view what, std::string_view more = "") {
+  return R"(<mpick xmlns="urn:fm" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">)" +
+         std::string(what) + std::string(more) + "</mpick>";
+}
+
+TEST(bind_facets_meta_choice, each_alternative_checked_against_its_own_facets_when_on) {
+  lb::read_options on;
+  on.validate_facets = true;
+  for (const lb::read_options& o : {lb::read_options{}, on}) {
+    fm::mpick v;
+    EXPECT_FALSE(read_as(mpick_doc("<code>ABC</code>", "<count>9</count><code>XYZ</code>"), o, v));
+    EXPECT_EQ(std::get<0>(v.what), "ABC");
+    ASSERT_EQ(v.more.size(), 2u);
+    EXPECT_EQ(*std::get<1>(v.more[0]), 9);
+    // An alternative without facets takes any text; a nil one has no value to check.
+    EXPECT_FALSE(read_as(mpick_doc("<note>anything</note>", R"(<count xsi:nil="true"/>)"), o, v));
+    EXPECT_EQ(v.what.index(), 2u);
+  }
+  struct bad {
+    std::string doc, message;
+  };
+  const bad cases[] = {
+      {mpick_doc("<code>ABCD</code>"), "/mpick/code: \"ABCD\" violates length 3 (4 characters)"},
+      {mpick_doc("<code>abc</code>"), "/mpick/code: \"abc\" violates pattern [A-Z]{3}"},
+      {mpick_doc("<count>10</count>"), "/mpick/count: \"10\" violates maxInclusive 9"},
+      {mpick_doc("<count>1</count>", "<code>ABC</code><count>0</count>"),
+       "/mpick/count[2]: \"0\" violates minInclusive 1"},
+  };
+  for (const bad& b : cases) {
+    fm::mpick v;
+    EXPECT_FALSE(read_as(b.doc, lb::read_options{}, v)) << b.doc;  // off: read as it is
+    const lb::error_info e = read_as(b.doc, on, v);
+    EXPECT_EQ(e.code, lb::errc::facet_violation) << b.doc;
+    EXPECT_EQ(e.message, b.message) << b.doc;
+  }
+}
+
+TEST(bind_facets_meta_choice, alternatives_checked_on_write_when_on) {
+  fm::mpick v;
+  v.what.emplace<0>("ABC");
+  v.more = {lather::nillable<std::int32_t>{3}, std::string("XYZ"),
+            lather::nillable<std::int32_t>{}};  // nil: nothing to check
+  expect_alternatives_checked_on_write(v);
+}
+
+TEST(bind_facets_meta_choice, described_with_each_alternatives_facets) {
+  const lb::type_description& d = lb::describe<fm::mpick>();
+  ASSERT_EQ(d.fields.size(), 2u);
+  EXPECT_EQ(d.fields[0].constraints, nullptr);  // a choice's own: none
+  ASSERT_EQ(d.fields[0].alternatives.size(), 3u);
+  EXPECT_EQ(d.fields[0].alternatives[0].constraints, &mpick_meta::code);
+  EXPECT_EQ(d.fields[0].alternatives[1].constraints, &mpick_meta::count);
+  EXPECT_EQ(d.fields[0].alternatives[2].constraints, nullptr);
+  ASSERT_EQ(d.fields[1].alternatives.size(), 2u);
+  EXPECT_EQ(d.fields[1].alternatives[1].constraints, &mpick_meta::count);
 }
 
 TEST(bind_facets_union, members_lexical_forms_by_their_built_in) {

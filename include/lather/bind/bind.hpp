@@ -611,6 +611,17 @@ struct field_names {
   (std::make_index_sequence<std::get<I>(fields_of<T>).alternatives.size()>{});
 };
 
+/// Choice field I of T with its alternatives' facets (choice(m, names, facets)): its names with
+/// their descriptions right after them, where alternative_facets finds each one's facets.
+template <class T, std::size_t I>
+struct choice_with_facets {
+  static constexpr auto& f = std::get<I>(fields_of<T>);
+  using V = value_type_of<typename std::remove_cvref_t<decltype(f)>::member_type>;
+  static constexpr choice_names<f.alternatives.size()> value = {
+      field_names<T, I>::alternatives,
+      alternatives_of<V>::make(f.alternatives, f.alternative_constraints)};
+};
+
 /// field_match::routines::read_attr of an xsd:anyAttribute field I of T.
 template <class T, std::size_t I>
 bool read_any_attributes(read_ctx& c, void* obj, const xml::attribute*, const field_match& f) {
@@ -660,8 +671,12 @@ constexpr field_match make_match() {
     m.max_occurs = static_cast<std::uint32_t>(field_count<T>);
   }
   static_assert(f.alternatives.size() == 0 || !f.has_default, "a choice has no default");
-  if constexpr (f.alternatives.size() != 0)
+  if constexpr (f.alternatives.size() != 0 && f.has_facets) {  // alternative_facets finds them
+    m.write_alternatives = choice_with_facets<T, I>::value.checked.data();
+    m.has_facets = true;
+  } else if constexpr (f.alternatives.size() != 0) {
     m.write_alternatives = field_names<T, I>::alternatives.data();
+  }
   m.alternative_count = static_cast<std::uint32_t>(f.alternatives.size());
   m.required = f.is_required;
   if constexpr (f.has_default) {
@@ -675,9 +690,8 @@ constexpr field_match make_match() {
     m.wildcard_namespaces = true;  // ##any too: described as given
     std::construct_at(&m.default_value, f.wildcard);
   }
-  if constexpr (f.has_facets) {
-    static_assert(f.alternatives.size() == 0 && f.kind != field_kind::any,
-                  "facets are for a simple element, attribute or text");
+  if constexpr (f.has_facets && f.alternatives.size() == 0) {
+    static_assert(f.kind != field_kind::any, "facets are for a simple element, attribute or text");
     static_assert(!f.has_default || f.constraints->default_value == f.default_text,
                   "the facets hold the field's default (facets::default_value)");
     m.has_facets = true;
@@ -774,21 +788,50 @@ void write_simple_text(xml::writer& w, const X& x) {
     xsd_traits<X>::write(x, w);
 }
 
+/// `use(text)` with the text `x` is written as: a string's, an enumeration's name, a simple
+/// type's lexical form (nothing for a value of another type).
+template <class X, class Use>
+void with_written_text(const X& x, Use&& use) {
+  if constexpr (std::is_same_v<X, std::string>) {
+    use(std::string_view(x));
+  } else if constexpr (enum_type<X>) {
+    use(enum_name(x));
+  } else if constexpr (requires(std::string & s) { xsd_traits<X>::format(x, s); }) {
+    std::string text;
+    xsd_traits<X>::format(x, text);
+    use(std::string_view(text));
+  }
+}
+
 /// Where write_options::validate_facets is in force: the facets of field `f` (has_facets)
 /// checked on `x`'s text before it is written (check_written_facets). Out of line: a field with
 /// facets costs the writes that do not check them one test of a flag.
 template <class X>
 [[gnu::noinline]] void check_facets_on_write(const field_match& f, const X& x, bool in_element) {
   if (!validating_writes()) return;
-  if constexpr (std::is_same_v<X, std::string>) {
-    check_written_facets(f, x, in_element);
-  } else if constexpr (enum_type<X>) {
-    check_written_facets(f, enum_name(x), in_element);
-  } else if constexpr (requires(std::string & s) { xsd_traits<X>::format(x, s); }) {
-    std::string text;
-    xsd_traits<X>::format(x, text);
-    check_written_facets(f, text, in_element);
-  }
+  with_written_text(x, [&](std::string_view text) { check_written_facets(f, text, in_element); });
+}
+
+/// The same for the engaged alternative of a meta<T> choice `v` whose alternatives have facets
+/// (field `f`, choice(m, names, facets)): that alternative's, if it has any (a nil one has no
+/// value to check).
+template <class V, std::size_t... A>
+[[gnu::noinline]] void check_alternative_on_write(const field_match& f, const V& v,
+                                                  std::index_sequence<A...>) {
+  if (!validating_writes() || v.valueless_by_exception()) return;
+  const std::string_view name = f.alternative(static_cast<std::uint32_t>(v.index()));
+  const facets* x = alternative_facets(f, name);
+  if (x == nullptr) return;
+  auto check = [&](const auto& value) {
+    using X = std::remove_cvref_t<decltype(value)>;
+    if constexpr (is_nillable<X>::value) {
+      if (value)
+        with_written_text(*value, [&](std::string_view t) { check_written_facets(*x, name, t); });
+    } else {
+      with_written_text(value, [&](std::string_view t) { check_written_facets(*x, name, t); });
+    }
+  };
+  (void)((v.index() == A && (check(*std::get_if<A>(&v)), true)) || ...);
 }
 
 template <class X>
@@ -983,6 +1026,8 @@ void write_slot(xml::writer& w, const Slot& s, xml::leaf_namespace& leaves) {
     if (!s) return write_nil(w, f.ns, names::name);
     write_slot<T, I>(w, *s, leaves);
   } else if constexpr (is_variant<Slot>::value) {
+    if constexpr (f.has_facets)
+      check_alternative_on_write(complex_vt_of<T>::matches[I], s, alternative_indexes<Slot>{});
     write_alternative(w, f.ns, names::alternatives.data(), s, alternative_indexes<Slot>{});
   } else {
     if constexpr (f.has_facets && (simple_type<Slot> || enum_type<Slot>))

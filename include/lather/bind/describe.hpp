@@ -43,8 +43,8 @@ struct choice_alternative {
   std::string_view name;  ///< element name
   describe_fn type;
   bool nillable = false;  ///< a nillable element (a lather::nillable<T> alternative)
-  /// A table's alternative of a restricted simple type: its facets (lather/bind/facets.hpp,
-  /// alternatives() of a table), nullptr where it has none.
+  /// An alternative of a restricted simple type: its facets (lather/bind/facets.hpp, a table's
+  /// alternatives(), a meta<T>'s choice(m, names, facets)), nullptr where it has none.
   const facets* constraints = nullptr;
 };
 
@@ -63,7 +63,7 @@ struct field_description {
   bool polymorphic;  ///< a pointer member: xsi:type may name any type derived from `type`
   describe_fn type;  ///< value type (for choice and xsd:any: a description of that kind)
   std::span<const choice_alternative> alternatives;  ///< xsd:choice alternatives
-  /// A table field's facets (.facets(), lather/bind/facets.hpp), nullptr where it has none.
+  /// A field's facets (.facets(), lather/bind/facets.hpp), nullptr where it has none.
   const facets* constraints;
 };
 
@@ -118,11 +118,12 @@ template <class... As>
 struct alternatives_of<std::variant<As...>> {
   template <std::size_t N>
   static constexpr std::array<choice_alternative, N> make(
-      const std::array<std::string_view, N>& names) {
+      const std::array<std::string_view, N>& names,
+      const std::array<const facets*, N>& constraints) {
     std::array<describe_fn, N> types{&describe<typename declared_type<As>::type>...};
     std::array<bool, N> nillable{is_nillable<As>::value...};
     std::array<choice_alternative, N> out{};
-    for (std::size_t i = 0; i < N; ++i) out[i] = {names[i], types[i], nillable[i]};
+    for (std::size_t i = 0; i < N; ++i) out[i] = {names[i], types[i], nillable[i], constraints[i]};
     return out;
   }
 };
@@ -133,7 +134,7 @@ struct field_alternatives {
   using V = value_type_of<typename std::remove_cvref_t<decltype(f)>::member_type>;
   static constexpr auto value = [] {
     if constexpr (is_variant<V>::value)
-      return alternatives_of<V>::make(f.alternatives);
+      return alternatives_of<V>::make(f.alternatives, f.alternative_constraints);
     else
       return std::array<choice_alternative, 0>{};
   }();
@@ -157,7 +158,7 @@ constexpr field_description describe_field() {
           shape<M>::is_pointer || shape<slot_type<M>>::is_pointer,
           &describe<typename shape<V>::value_type>,
           field_alternatives<T, I>::value,
-          nullptr};
+          f.constraints};
 }
 
 template <class T>

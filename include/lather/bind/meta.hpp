@@ -34,7 +34,8 @@
 // (an empty nillable) distinct (an empty std::optional<T> of a .nillable() field is written as
 // xsi:nil), std::variant<A, B> is an xsd:choice (see choice()). Field modifiers refine this:
 // .min(n) .max(n) .nillable() .qualified() .unqualified() .in_namespace(uri) .default_value(text)
-// .required() (attributes) .facets(f) (simple values: lather/bind/facets.hpp).
+// .required() (attributes) .facets(f) (simple values: lather/bind/facets.hpp; a choice's
+// alternatives take theirs in choice(m, names, facets)).
 //
 // Element and attribute names must be NCNames (XML names without ':'): a name that is not one
 // fails to compile, with element_or_attribute_name_is_not_an_NCName in the error.
@@ -339,6 +340,9 @@ struct field {
   bool has_default = false;
   std::string_view default_text{};                    ///< XSD default="..." (lexical form)
   std::array<std::string_view, Alts> alternatives{};  ///< choice: element name per alternative
+  /// choice(m, names, facets): each alternative's facets (nullptr for one without); has_facets
+  /// says they were given.
+  std::array<const bind::facets*, Alts> alternative_constraints{};
   /// any(), any_attribute(): the namespace constraint ("" = ##any)
   std::string_view wildcard{};
   const bind::facets* constraints = nullptr;  ///< .facets(): the XSD facets of a simple value
@@ -396,6 +400,8 @@ struct field {
   /// write_options::validate_facets. `x` is a constant of static storage; with a default, it
   /// holds the default too (x.default_value).
   constexpr field facets(const bind::facets& x) const {
+    static_assert(Alts == 0,
+                  "a choice's alternatives take their facets in choice(m, names, facets)");
     field f = *this;
     f.constraints = &x;
     f.has_facets = true;
@@ -537,6 +543,18 @@ constexpr bind::field<Owner, Member, N> choice(Member Owner::*m,
     bind::detail::check_name(names[i]);
     f.alternatives[i] = names[i];
   }
+  return f;
+}
+/// The same with each alternative's facets (lather/bind/facets.hpp; nullptr for one without),
+/// checked as a field's are (.facets()) on the value of the alternative that occurs, and
+/// described with it:
+///   choice(&T::what, {"code", "count"}, {&code_facets, nullptr})
+template <class Owner, class Member, std::size_t N>
+constexpr bind::field<Owner, Member, N> choice(Member Owner::*m, const std::string_view (&names)[N],
+                                               const bind::facets* const (&constraints)[N]) {
+  bind::field<Owner, Member, N> f = choice(m, names);
+  for (std::size_t i = 0; i < N; ++i) f.alternative_constraints[i] = constraints[i];
+  f.has_facets = true;  // not from the pointers: see field::has_facets
   return f;
 }
 

@@ -845,18 +845,10 @@ struct field {
 };
 
 namespace detail {
-/// The element names of a choice, in the variant's order, and their types (static storage for
-/// a table). In detail, so that a call choice<M>(..., names) does not find table::choice by
-/// argument-dependent lookup beside a file's own (LATHER_BIND_TABLE_FILE). The field keeps
-/// `checked` (field_match::write_alternatives); its description finds `described` right after
-/// it (described_alternatives), not through a pointer of its own.
-template <std::size_t N>
-struct choice_names {
-  std::array<xml::ncname, N> checked;
-  std::array<choice_alternative, N> described;
-};
-static_assert(offsetof(choice_names<1>, described) == sizeof(xml::ncname) &&
-              offsetof(choice_names<3>, described) == 3 * sizeof(xml::ncname));
+/// The element names of a choice and their types (bind::detail::choice_names). In a detail
+/// namespace, so that a call choice<M>(..., names) does not find table::choice by
+/// argument-dependent lookup beside a file's own (LATHER_BIND_TABLE_FILE).
+using bind::detail::choice_names;
 template <class... As, std::size_t N, std::size_t... I>
 consteval choice_names<N> make_alternatives(const std::string_view (&names)[N],
                                             const std::array<const bind::facets*, N>& constraints,

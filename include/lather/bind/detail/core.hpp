@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -258,6 +259,19 @@ struct field_match {
 };
 
 using vt_list = std::span<const complex_vt* const>;
+
+/// The element names of a choice, in the variant's order, and their descriptions (static
+/// storage: a table's alternatives(), a meta<T> choice with its alternatives' facets). The
+/// field keeps `checked` (field_match::write_alternatives); its description and
+/// alternative_facets find `described` right after it (described_alternatives), not through a
+/// pointer of its own.
+template <std::size_t N>
+struct choice_names {
+  std::array<xml::ncname, N> checked;
+  std::array<choice_alternative, N> described;
+};
+static_assert(offsetof(choice_names<1>, described) == sizeof(xml::ncname) &&
+              offsetof(choice_names<3>, described) == 3 * sizeof(xml::ncname));
 
 /// Run-time view of one complex type.
 struct complex_vt {
