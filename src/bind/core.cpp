@@ -443,8 +443,9 @@ bool read_simple(read_ctx& c, parse_fn parse, void* out, std::string_view type_n
 }
 
 bool read_enum_simple(read_ctx& c, const enum_codec& e, void* out, const field_match* fm) {
-  return read_simple_with(c, e.name, fm,
-                          [&](std::string_view text) { return parse_enum_value(text, out, e); });
+  return read_simple_with(c, e.name, fm, [&](std::string_view text) {
+    return parse_enum_value(text, out, e, c.opts.keep_unknown_enums);
+  });
 }
 
 bool fail_simple(read_ctx& c, errc e, std::string_view text, std::string_view type_name) {

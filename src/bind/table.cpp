@@ -199,8 +199,22 @@ long long load_enum_value(const void* value, const enum_codec& e) {
 }
 }  // namespace
 
-errc parse_enum_value(std::string_view text, void* out, const enum_codec& e) {
-  if (e.parse != nullptr) return e.parse(text, out);
+namespace {
+// An open_enum<E> at `out`: its text (the unknown value's), then its E.
+std::string& open_text(void* out) noexcept {
+  return *static_cast<std::string*>(out);
+}
+const std::string& open_text(const void* out) noexcept {
+  return *static_cast<const std::string*>(out);
+}
+void* open_value(void* out) noexcept {
+  return static_cast<char*>(out) + sizeof(std::string);
+}
+const void* open_value(const void* out) noexcept {
+  return static_cast<const char*>(out) + sizeof(std::string);
+}
+errc parse_listed(std::string_view text, void* out, const enum_codec& e, bool keep) {
+  if (e.parse != nullptr) return e.parse(text, out, keep);
   text = trim_space(text);
   for (std::uint32_t i = 0; i < e.count; ++i) {
     if (e.names[i] != text) continue;
@@ -209,8 +223,26 @@ errc parse_enum_value(std::string_view text, void* out, const enum_codec& e) {
   }
   return errc::unknown_enum;
 }
+}  // namespace
+
+errc parse_enum_value(std::string_view text, void* out, const enum_codec& e, bool keep) {
+  if (!e.open) return parse_listed(text, out, e, keep);
+  const errc r = parse_listed(text, open_value(out), e, keep);
+  if (r == errc::ok) {
+    open_text(out).clear();
+  } else if (r == errc::unknown_enum && keep) {
+    open_text(out).assign(text);
+    store_enum_index(open_value(out), e.unknown, e);
+    return errc::ok;
+  }
+  return r;
+}
 
 std::string_view enum_value_text(const void* value, const enum_codec& e) {
+  if (e.open) {
+    if (load_enum_value(open_value(value), e) == e.unknown) return open_text(value);
+    value = open_value(value);
+  }
   if (e.text != nullptr) return e.text(value);
   const long long v = load_enum_value(value, e);
   if (v >= 0 && static_cast<unsigned long long>(v) < e.count) return e.names[v];
@@ -230,7 +262,7 @@ bool read_enum_leaf(read_ctx& c, void* member, std::uint32_t occ, const field_ma
                     slot_fn slot, const enum_codec& e) {
   void* value = slot(member, occ, slot_op::value);
   const std::string_view text = simple_text(c.r.text(), &f);
-  const errc err = parse_enum_value(text, value, e);
+  const errc err = parse_enum_value(text, value, e, c.opts.keep_unknown_enums);
   return err == errc::ok || fail_simple(c, err, text, e.name);
 }
 
@@ -261,7 +293,7 @@ void finalize_enum_field(void* obj, std::uint32_t count, const field_match& f) {
     (void)parse_enum_value(f.default_text(), member, *r.enumeration);
 }
 
-errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l) {
+errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l, bool keep) {
   l.clear(list);
   return xsd::detail::for_each_list_item(text, [&](std::string_view text_of_item) {
     void* item;
@@ -270,7 +302,7 @@ errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l
     } catch (...) {
       return errc::limit_exceeded;
     }
-    return parse_enum_value(text_of_item, item, *l.item);
+    return parse_enum_value(text_of_item, item, *l.item, keep);
   });
 }
 

@@ -64,7 +64,8 @@ std::string generator::simple_cpp(const simple_type* t, struct_plan& s) {
       // SOAP encoding has no enumerated values: the lexical form (names.txt notes it).
       if (encoded_enums_.count(x)) return "std::string";
       s.deps.push_back(x);
-      return qualified(enums_[it->second].name);
+      // Open: a value a newer peer adds is kept (read_options::keep_unknown_enums).
+      return "lather::open_enum<" + qualified(enums_[it->second].name) + ">";
     }
     if (x->variety == simple_type::variety::list) return simple_cpp(x, s);
   }

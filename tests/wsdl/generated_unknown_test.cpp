@@ -3,7 +3,9 @@
 // elements the contract does not declare, before, between and after the declared ones and in a
 // nested type. The client keeps them (lather::bind::unknown_elements), counts them
 // (read_options::count_unknown) and, sending the value back, writes them where they were, so
-// that the newer server reads them as its own fields.
+// that the newer server reads them as its own fields. The newer server's Grade has a value
+// the contract does not list: the generated client keeps it (lather::open_enum) and sends it
+// back as received; a generated service, strict by default, answers it with a Sender fault.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -43,6 +45,19 @@ struct putItem {
 struct putItemResponse {
   std::string seen;
 };
+enum class Grade { basic, premium, gold };  // gold: added
+struct Rating {
+  Grade grade = Grade::basic;
+  std::vector<Grade> past;
+  lather::xsd::list<Grade> grades;
+  std::optional<Grade> level;
+};
+struct rate {
+  Rating rating;
+};
+struct rateResponse {
+  Rating rating;
+};
 
 }  // namespace newer
 
@@ -80,6 +95,32 @@ template <>
 struct lather::meta<newer::putItemResponse> {
   static constexpr std::string_view name = "putItemResponse", ns = newer::tns;
   static constexpr auto fields = lather::fields(element("seen", &newer::putItemResponse::seen));
+};
+
+template <>
+struct lather::meta<newer::Grade> {
+  static constexpr std::string_view name = "Grade", ns = newer::tns;
+  static constexpr auto values = enum_values<newer::Grade>({{newer::Grade::basic, "basic"},
+                                                            {newer::Grade::premium, "premium"},
+                                                            {newer::Grade::gold, "gold"}});
+};
+template <>
+struct lather::meta<newer::Rating> {
+  using T = newer::Rating;
+  static constexpr std::string_view name = "Rating", ns = newer::tns;
+  static constexpr auto fields =
+      lather::fields(element("grade", &T::grade), element("past", &T::past),
+                     element("grades", &T::grades), attribute("level", &T::level));
+};
+template <>
+struct lather::meta<newer::rate> {
+  static constexpr std::string_view name = "rate", ns = newer::tns;
+  static constexpr auto fields = lather::fields(element("rating", &newer::rate::rating));
+};
+template <>
+struct lather::meta<newer::rateResponse> {
+  static constexpr std::string_view name = "rateResponse", ns = newer::tns;
+  static constexpr auto fields = lather::fields(element("rating", &newer::rateResponse::rating));
 };
 
 namespace {
@@ -145,6 +186,108 @@ TEST(GeneratedUnknown, ClientKeepsWhatANewerServerAddedAndSendsItBack) {
   unknowngen::ItemsClient strict_items{strict_http};
   EXPECT_EQ(strict_items.getItem(request).item.unknown_elements_2.size(), 3u);
   EXPECT_EQ(seen.kept, 8u);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(GeneratedUnknown, ClientKeepsAnEnumerationValueTheContractDoesNotListAndSendsItBack) {
+  std::optional<newer::Rating> received;
+  lather::service svc{"ItemsService", std::string(newer::tns)};
+  svc.operation("rate", [&](const newer::rate& in) {
+    newer::rateResponse out;
+    if (in.rating.grade == newer::Grade::basic) {  // the first call: the newer server's values
+      out.rating.grade = newer::Grade::gold;
+      out.rating.past = {newer::Grade::premium, newer::Grade::gold};
+      out.rating.grades.items = {newer::Grade::gold, newer::Grade::basic};
+      out.rating.level = newer::Grade::gold;
+    } else {  // the second: what the client sent back
+      received = in.rating;
+      out.rating = in.rating;
+    }
+    return out;
+  });
+  lather_test::local_server server{"/items", svc};
+  lather::client http{server.url("/items")};
+  unknowngen::ItemsClient items{http};
+
+  unknowngen::rate request;
+  request.rating.grade = unknowngen::Grade::basic;
+  unknowngen::rateResponse r = items.rate(request);
+  const unknowngen::Rating& got = r.rating;
+  EXPECT_FALSE(got.grade.known());
+  EXPECT_EQ(got.grade.text(), "gold");
+  EXPECT_NE(got.grade, unknowngen::Grade::basic);
+  EXPECT_NE(got.grade, unknowngen::Grade::premium);
+  ASSERT_EQ(got.past.size(), 2u);
+  EXPECT_EQ(got.past[0], unknowngen::Grade::premium);
+  EXPECT_EQ(got.past[1].text(), "gold");
+  ASSERT_EQ(got.grades.items.size(), 2u);
+  EXPECT_EQ(got.grades.items[0].text(), "gold");
+  EXPECT_EQ(got.grades.items[1], unknowngen::Grade::basic);
+  ASSERT_TRUE(got.level);
+  EXPECT_EQ(got.level->text(), "gold");
+
+  // Written back unchanged: the newer server reads its own value.
+  unknowngen::rate back;
+  back.rating = got;
+  unknowngen::rateResponse echoed = items.rate(back);
+  ASSERT_TRUE(received);
+  EXPECT_EQ(received->grade, newer::Grade::gold);
+  EXPECT_EQ(received->past, (std::vector<newer::Grade>{newer::Grade::premium, newer::Grade::gold}));
+  EXPECT_EQ(received->grades.items,
+            (std::vector<newer::Grade>{newer::Grade::gold, newer::Grade::basic}));
+  EXPECT_EQ(received->level, newer::Grade::gold);
+  EXPECT_EQ(echoed.rating, got);
+
+  // A strict client refuses it, naming the value and where it was.
+  lather::client_options strict;
+  strict.read.keep_unknown_enums = false;
+  lather::client strict_http{server.url("/items"), strict};
+  unknowngen::ItemsClient strict_items{strict_http};
+  try {
+    (void)strict_items.rate(request);
+    ADD_FAILURE() << "a strict client read an unlisted value";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("\"gold\" is not a value of the enumeration Grade"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+class items_impl : public unknowngen::ItemsService {
+ public:
+  void getItem(const unknowngen::getItem&, unknowngen::getItemResponse&) override {}
+  void putItem(const unknowngen::putItem&, unknowngen::putItemResponse&) override {}
+  void rate(const unknowngen::rate& in, unknowngen::rateResponse& out) override {
+    out.rating = in.rating;
+  }
+};
+
+TEST(GeneratedUnknown, GeneratedServiceRefusesAnEnumerationValueTheContractDoesNotList) {
+  items_impl impl;
+  lather::service svc{"ItemsService", std::string(newer::tns)};
+  impl.mount_on(svc);
+  lather_test::local_server server{"/items", svc};
+  lather::client http{server.url("/items")};
+  unknowngen::ItemsClient items{http};
+
+  unknowngen::rate request;
+  request.rating.grade = unknowngen::Grade::premium;
+  request.rating.grades.items = {unknowngen::Grade::basic};
+  EXPECT_EQ(items.rate(request).rating.grade, unknowngen::Grade::premium);
+
+  request.rating.past = {lather::open_enum<unknowngen::Grade>::unknown("gold")};
+  try {
+    (void)items.rate(request);
+    ADD_FAILURE() << "the service read an unlisted value";
+  } catch (const lather::soap::fault_error& e) {
+    EXPECT_EQ(e.get().code, lather::soap::fault_code::sender) << e.get().reason;
+    EXPECT_NE(e.get().reason.find("\"gold\" is not a value of the enumeration Grade"),
+              std::string::npos)
+        << e.get().reason;
+  }
 }
 
 }  // namespace

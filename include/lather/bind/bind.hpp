@@ -73,11 +73,38 @@ errc parse_lenient_thunk(std::string_view text, void* out, const xml::reader&) {
   return xsd::parse_lenient(text, *static_cast<X*>(out));
 }
 
-/// How read_simple parses a simple X: leniently where read_options::lenient_dates allows.
+/// An xsd:list of an open enumeration (xsd::list<open_enum<E>>).
+template <class X>
+struct is_open_enum_list : std::false_type {};
+template <class E>
+struct is_open_enum_list<xsd::list<open_enum<E>>> : std::true_type {};
+
+/// Such a list with read_options::keep_unknown_enums: an unlisted item kept as received.
+template <class E>
+errc parse_enum_list_kept(std::string_view text, xsd::list<open_enum<E>>& out) noexcept {
+  return xsd::detail::parse_list_items(text, out.items, [](std::string_view item, open_enum<E>& x) {
+    E v{};
+    if (parse_enum(item, v) == errc::ok)
+      x = v;
+    else
+      x.assign_unknown(item);
+    return errc::ok;
+  });
+}
+template <class X>
+errc parse_enum_list_kept_thunk(std::string_view text, void* out, const xml::reader&) {
+  return parse_enum_list_kept(text, *static_cast<X*>(out));
+}
+
+/// How read_simple parses a simple X: leniently where read_options::lenient_dates allows, and
+/// a list of an open enumeration keeping unlisted items where keep_unknown_enums does.
 template <class X>
 parse_fn simple_parser(const read_ctx& c) noexcept {
   if constexpr (lenient_date<X>) {
     if (c.opts.lenient_dates) return &parse_lenient_thunk<X>;
+  }
+  if constexpr (is_open_enum_list<X>::value) {
+    if (c.opts.keep_unknown_enums) return &parse_enum_list_kept_thunk<X>;
   }
   (void)c;
   return &parse_simple_thunk<X>;
@@ -89,6 +116,9 @@ template <class X>
 errc reread_lenient(const read_ctx& c, std::string_view text, X& x, errc e) noexcept {
   if constexpr (lenient_date<X>) {
     if (c.opts.lenient_dates) return xsd::parse_lenient(text, x);
+  }
+  if constexpr (is_open_enum_list<X>::value) {
+    if (c.opts.keep_unknown_enums && e == errc::unknown_enum) return parse_enum_list_kept(text, x);
   }
   (void)c, (void)text, (void)x;
   return e;
@@ -110,6 +140,15 @@ errc parse_enum(std::string_view text, E& out) {
   return errc::unknown_enum;
 }
 
+/// A listed value's name into `out` (unknown_enum otherwise: `out` unchanged).
+template <class E>
+errc parse_enum(std::string_view text, open_enum<E>& out) {
+  E v{};
+  const errc e = parse_enum(text, v);
+  if (e == errc::ok) out = v;
+  return e;
+}
+
 template <class E>
 errc parse_enum_thunk(std::string_view text, void* out, const xml::reader&) {
   return parse_enum(text, *static_cast<E*>(out));
@@ -120,6 +159,41 @@ std::string_view enum_name(E v) {
   for (const auto& e : meta<E>::values)
     if (e.value == v) return e.name;
   throw_unknown_enum(static_cast<long long>(v), meta<E>::name);
+}
+
+/// An open enumeration: a listed value's name, or the unknown value's text.
+template <class E>
+std::string_view enum_name(const open_enum<E>& v) {
+  return v.known() ? enum_name(v.value()) : std::string_view(v.text());
+}
+/// parse_enum as a read with `c`'s options does it: an open enumeration keeps an unlisted value
+/// where read_options::keep_unknown_enums says so.
+template <class X>
+errc parse_enum_read(const read_ctx& c, std::string_view text, X& x) {
+  errc e = parse_enum(text, x);
+  if constexpr (open_enum_type<X>) {
+    if (e == errc::unknown_enum && c.opts.keep_unknown_enums) {
+      x.assign_unknown(text);
+      e = errc::ok;
+    }
+  }
+  (void)c;
+  return e;
+}
+template <class X>
+errc parse_enum_kept_thunk(std::string_view text, void* out, const xml::reader&) {
+  X& x = *static_cast<X*>(out);
+  if (parse_enum(text, x) != errc::ok) x.assign_unknown(text);
+  return errc::ok;
+}
+/// How read_simple parses an enumeration X with `c`'s options.
+template <class X>
+parse_fn enum_parser(const read_ctx& c) noexcept {
+  if constexpr (open_enum_type<X>) {
+    if (c.opts.keep_unknown_enums) return &parse_enum_kept_thunk<X>;
+  }
+  (void)c;
+  return &parse_enum_thunk<X>;
 }
 
 template <class X>
@@ -160,10 +234,11 @@ bool read_value(read_ctx& c, X& x, std::uint32_t alt, const field_match* fm) {
     if (const xml::attribute* t = scan_xsi(c.r).type)
       if (!check_xsi_simple(c, *t, xsd_namespace, xsd_traits<X>::type_name)) return false;
     return read_simple(c, simple_parser<X>(c), &x, xsd_traits<X>::type_name, fm);
-  } else if constexpr (enum_type<X>) {
+  } else if constexpr (enumeration_type<X>) {
+    using E = enum_of_t<X>;
     if (const xml::attribute* t = scan_xsi(c.r).type)
-      if (!check_xsi_simple(c, *t, meta<X>::ns, meta<X>::name)) return false;
-    return read_simple(c, &parse_enum_thunk<X>, &x, meta<X>::name, fm);
+      if (!check_xsi_simple(c, *t, meta<E>::ns, meta<E>::name)) return false;
+    return read_simple(c, enum_parser<X>(c), &x, meta<E>::name, fm);
   } else if constexpr (complex_type<X>) {
     return read_complex(c, x);
   } else if constexpr (std::is_same_v<X, any_element> || std::is_same_v<X, any_type>) {
@@ -315,7 +390,7 @@ void move_alternative(V& to, V& from, std::index_sequence<I...>) {
 template <class M>
 inline constexpr bool appends_in_place =
     is_variant<slot_type<M>>::value || complex_type<value_type_of<M>> ||
-    enum_type<value_type_of<M>>;
+    enumeration_type<value_type_of<M>>;
 
 /// A new item at the end of the vector `m`, whose items are all in use. Not through
 /// emplace_back: its reallocation is a function per vector type (a COMDAT group, a long name),
@@ -409,8 +484,8 @@ bool read_elem(read_ctx& c, void* obj, std::uint32_t occ, std::uint32_t alt, con
   if constexpr (f.kind == field_kind::unknown) {
     return read_unknown_element(c, m, occ, alt);  // alt: the field it comes before
   } else if constexpr (f.kind == field_kind::text) {
-    if constexpr (enum_type<M>)
-      return read_simple(c, &parse_enum_thunk<M>, &m, meta<M>::name, fm);
+    if constexpr (enumeration_type<M>)
+      return read_simple(c, enum_parser<M>(c), &m, meta<enum_of_t<M>>::name, fm);
     else
       return read_simple(c, simple_parser<M>(c), &m, xsd_traits<M>::type_name, fm);
   } else if constexpr (S::is_optional || nullable_pointer<M>) {
@@ -474,7 +549,7 @@ constexpr bool is_leaf_field() {
   using X = value_type_of<M>;
   if constexpr (f.kind != field_kind::element || f.alternatives.size() != 0 ||
                 f.has_facets ||  // read through read_simple, which checks them
-                shape<M>::is_pointer || !(simple_type<X> || enum_type<X>) ||
+                shape<M>::is_pointer || !(simple_type<X> || enumeration_type<X>) ||
                 element_reading_type<X>) {
     return false;
   } else {
@@ -518,9 +593,9 @@ bool read_leaf(read_ctx& c, void* obj, std::uint32_t occ, const field_match&) {
   }
   const std::string_view text = simple_text(c.r.text(), fm);
   errc e;
-  if constexpr (enum_type<X>) {
-    e = parse_enum(text, *x);
-    if (e != errc::ok) return fail_simple(c, e, text, meta<X>::name);
+  if constexpr (enumeration_type<X>) {
+    e = parse_enum_read(c, text, *x);
+    if (e != errc::ok) return fail_simple(c, e, text, meta<enum_of_t<X>>::name);
   } else {
     e = xsd_traits<X>::parse(text, *x, c.r);
     if (e != errc::ok) [[unlikely]]
@@ -548,9 +623,9 @@ bool read_attr(read_ctx& c, void* obj, const xml::attribute* a, const field_matc
   std::string_view text = a ? a->value : f.default_text;
   X& x = slot_of(m, 0);
   errc e;
-  if constexpr (enum_type<X>) {
-    e = parse_enum_thunk<X>(text, &x, c.r);
-    if (e != errc::ok) return fail_enum(c, text, meta<X>::name);
+  if constexpr (enumeration_type<X>) {
+    e = parse_enum_read(c, text, x);
+    if (e != errc::ok) return fail_enum(c, text, meta<enum_of_t<X>>::name);
   } else {
     e = xsd_traits<X>::parse(text, x, c.r);
     if (e != errc::ok) [[unlikely]]
@@ -579,7 +654,7 @@ void finalize_field(T& obj, std::uint32_t count) {
       if (count == 0) m.reset();
     } else {
       if (count == 0) {
-        if constexpr (f.has_default && enum_type<M>) {
+        if constexpr (f.has_default && enumeration_type<M>) {
           if (parse_enum(f.default_text, m) == errc::ok) return;
         } else if constexpr (f.has_default &&
                              requires { xsd_traits<M>::parse(f.default_text, m); }) {
@@ -782,7 +857,7 @@ void write_complex_content(xml::writer& w, const T& x);
 
 template <class X>
 void write_simple_text(xml::writer& w, const X& x) {
-  if constexpr (enum_type<X>)
+  if constexpr (enumeration_type<X>)
     w.text(enum_name(x));
   else
     xsd_traits<X>::write(x, w);
@@ -794,7 +869,7 @@ template <class X, class Use>
 void with_written_text(const X& x, Use&& use) {
   if constexpr (std::is_same_v<X, std::string>) {
     use(std::string_view(x));
-  } else if constexpr (enum_type<X>) {
+  } else if constexpr (enumeration_type<X>) {
     use(enum_name(x));
   } else if constexpr (requires(std::string & s) { xsd_traits<X>::format(x, s); }) {
     std::string text;
@@ -838,7 +913,7 @@ template <class X>
 void write_attribute_value(xml::writer& w, std::string_view ns, xml::ncname name, const X& x) {
   if constexpr (std::is_same_v<X, std::string>) {
     w.attribute(ns, name, x);
-  } else if constexpr (enum_type<X>) {
+  } else if constexpr (enumeration_type<X>) {
     w.attribute(ns, name, enum_name(x));
   } else if constexpr (std::is_same_v<X, xsd::qname>) {
     std::string v{w.prefix_for(x.ns)};
@@ -953,11 +1028,11 @@ void write_polymorphic(xml::writer& w, std::string_view ns, Name local, const P&
 template <class Name, class X>
 void write_present_value(xml::writer& w, std::string_view ns, Name local, const X& x,
                          xml::leaf_namespace* leaves) {
-  if constexpr (simple_type<X> || enum_type<X>) {
+  if constexpr (simple_type<X> || enumeration_type<X>) {
     if constexpr (std::is_same_v<Name, xml::ncname>) {
       xml::leaf_namespace own{ns};
       xml::leaf_namespace& leaf_ns = leaves != nullptr ? *leaves : own;
-      if constexpr (enum_type<X>)
+      if constexpr (enumeration_type<X>)
         return w.text_element(leaf_ns, local, enum_name(x));
       else if constexpr (requires { xsd_traits<X>::write_leaf(x, w, leaf_ns, local); })
         return xsd_traits<X>::write_leaf(x, w, leaf_ns, local);
@@ -1030,7 +1105,7 @@ void write_slot(xml::writer& w, const Slot& s, xml::leaf_namespace& leaves) {
       check_alternative_on_write(complex_vt_of<T>::matches[I], s, alternative_indexes<Slot>{});
     write_alternative(w, f.ns, names::alternatives.data(), s, alternative_indexes<Slot>{});
   } else {
-    if constexpr (f.has_facets && (simple_type<Slot> || enum_type<Slot>))
+    if constexpr (f.has_facets && (simple_type<Slot> || enumeration_type<Slot>))
       check_facets_on_write(complex_vt_of<T>::matches[I], s, true);
     if constexpr (f.ns == meta<T>::ns)
       write_value(w, f.ns, names::name, s, &leaves);

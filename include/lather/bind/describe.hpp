@@ -94,7 +94,7 @@ template <class T>
 constexpr type_kind kind_of() {
   if constexpr (simple_type<T>)
     return type_kind::builtin;
-  else if constexpr (enum_type<T>)
+  else if constexpr (enumeration_type<T>)
     return type_kind::enumeration;
   else if constexpr (std::is_same_v<T, any_type>)
     return type_kind::any_type;
@@ -186,7 +186,8 @@ requires(is_variant<T>::value || std::is_same_v<T, any_element> ||
 template <class T>
 struct description_of<xsd::list<T>> {
   static constexpr type_description value = {
-      {}, {}, type_kind::list, false, form::unset, {}, nullptr, {}, {}, false, false, &describe<T>};
+      {},    {},    type_kind::list,        false, form::unset, {}, nullptr, {}, {},
+      false, false, &describe<enum_of_t<T>>};
 };
 
 /// The lexical values of enumeration T, in meta<T>::values' order.
@@ -208,6 +209,9 @@ struct description_of<T> {
   static constexpr auto names = enum_names<T>();
   static constexpr type_description value = enum_description<T>(names);
 };
+/// An open enumeration is described as its E.
+template <open_enum_type T>
+struct description_of<T> : description_of<typename T::value_type> {};
 
 /// describe<D> for every type derived from T (meta<T>::derived, flattened).
 template <class T>

@@ -73,6 +73,7 @@ void write_complex_content(xml::writer& w, const T& x);
   struct lather::bind::detail::enum_defined<__VA_ARGS__> {                                       \
     static const std::array<std::string_view, ::lather::meta<__VA_ARGS__>::values.size()> names; \
     static const ::lather::bind::detail::enum_codec codec;                                       \
+    static const ::lather::bind::detail::enum_codec open_codec; /* open_enum's */                \
   }
 
 /// T's reading, writing and description (describe<T>) come from a table

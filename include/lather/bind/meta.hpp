@@ -102,6 +102,76 @@ struct types {};
 template <class B>
 class polymorphic;  // lather/bind/polymorphic.hpp
 
+/// An enumeration E (meta<E>::values) that also holds a value the schema does not list, as
+/// received (XSD enumerations grow: a server adds a value and an older client still reads the
+/// response). Reading keeps such a value where read_options::keep_unknown_enums says so (a
+/// client's default) and writing sends its text back unchanged; a known value is an E and its
+/// text stays empty (no allocation). It converts to and from E, so `x == E::a`, `x = E::a` and
+/// `switch (x)` work: an unknown value compares unequal to every enumerator and converts to an
+/// E no enumerator has (the least non-negative such value), which a switch's default takes.
+/// lather-wsdl2cpp declares every enumeration-typed element and attribute with it.
+template <class E>
+class open_enum {
+  static_assert(
+      std::is_enum_v<E> && requires { E{std::underlying_type_t<E>{}}; },
+      "lather::open_enum<E>: E must be an enumeration with a fixed underlying type");
+
+ public:
+  using value_type = E;
+  constexpr open_enum() noexcept { check_layout(); }
+  constexpr open_enum(E v) noexcept : value_(v) { check_layout(); }
+  constexpr open_enum& operator=(E v) noexcept {
+    text_.clear();
+    value_ = v;
+    return *this;
+  }
+  /// A value the enumeration does not list, with its lexical form `text`.
+  static open_enum unknown(std::string_view text) {
+    open_enum o;
+    o.assign_unknown(text);
+    return o;
+  }
+  /// Make this value the unlisted one of lexical form `text` (its storage reused).
+  void assign_unknown(std::string_view text) {
+    text_.assign(text);
+    constexpr E unknown = unknown_value();
+    value_ = unknown;
+  }
+  /// Whether the value is one of meta<E>::values (or another E set from C++).
+  constexpr bool known() const noexcept {
+    constexpr E unknown = unknown_value();
+    return value_ != unknown;
+  }
+  constexpr E value() const noexcept { return value_; }
+  constexpr operator E() const noexcept { return value_; }
+  /// An unknown value's lexical form as read; empty for a known one.
+  const std::string& text() const noexcept { return text_; }
+  /// The E an unknown value holds: the least non-negative one no enumerator of meta<E> has.
+  static constexpr E unknown_value() noexcept {
+    using U = std::underlying_type_t<E>;
+    for (U u = 0;; ++u) {
+      bool listed = false;
+      for (const auto& e : meta<E>::values) listed = listed || e.value == static_cast<E>(u);
+      if (!listed) return static_cast<E>(u);
+    }
+  }
+
+  friend constexpr bool operator==(const open_enum& a, E b) noexcept { return a.value_ == b; }
+  friend bool operator==(const open_enum& a, const open_enum& b) noexcept {
+    return a.value_ == b.value_ && (a.known() || a.text_ == b.text_);
+  }
+
+ private:
+  /// The library reads and writes an open_enum without E's type: the text at its start, the E
+  /// after it (bind::detail::enum_codec::open).
+  static constexpr void check_layout() noexcept {
+    static_assert(std::is_standard_layout_v<open_enum> &&
+                  offsetof(open_enum, value_) == sizeof(std::string));
+  }
+  std::string text_;
+  E value_{};
+};
+
 }  // namespace lather
 
 namespace lather::bind {
@@ -290,6 +360,30 @@ template <class E>
 std::string_view enum_name(E v);
 }  // namespace detail
 
+/// An open_enum<E> (lather::open_enum).
+template <class T>
+struct is_open_enum : std::false_type {};
+template <class E>
+struct is_open_enum<open_enum<E>> : std::true_type {};
+template <class T>
+concept open_enum_type = is_open_enum<T>::value && enum_type<typename T::value_type>;
+/// An enumeration, closed (E) or open (open_enum<E>): read and written by its names.
+template <class T>
+concept enumeration_type = enum_type<T> || open_enum_type<T>;
+namespace detail {
+/// E for E and for open_enum<E>: the type whose meta<E> names the values.
+template <class T>
+struct enum_of {
+  using type = T;
+};
+template <class E>
+struct enum_of<open_enum<E>> {
+  using type = E;
+};
+}  // namespace detail
+template <class T>
+using enum_of_t = typename detail::enum_of<T>::type;
+
 /// An enumeration as an xsd:list item: its names in meta<E>::values.
 template <enum_type E>
 struct list_item<E> {
@@ -299,6 +393,25 @@ struct list_item<E> {
     return detail::parse_enum(text, out);
   }
   static void format(E value, std::string& out) { out.append(detail::enum_name(value)); }
+};
+/// An open enumeration as an xsd:list item (bind::read keeps an unknown item where
+/// read_options::keep_unknown_enums says so; here, without the options, it is an error).
+template <open_enum_type E>
+struct list_item<E> {
+  static constexpr std::string_view type_name = meta<typename E::value_type>::name;
+  template <class... Ctx>
+  static errc parse(std::string_view text, E& out, const Ctx&...) {
+    typename E::value_type v{};
+    const errc e = detail::parse_enum(text, v);
+    if (e == errc::ok) out = v;
+    return e;
+  }
+  static void format(const E& value, std::string& out) {
+    if (value.known())
+      out.append(detail::enum_name(value.value()));
+    else
+      out.append(value.text());
+  }
 };
 
 /// An inline model group (meta<T>::group = true, table-bound types only): a struct for a

@@ -177,13 +177,13 @@ template <class M>
 inline constexpr bool leaf_member = [] {
   using X = value_type_of<M>;
   return !shape<M>::is_pointer && !is_variant<X>::value &&
-         (simple_type<X> || enum_type<X>)&&!element_reading_type<X>;
+         (simple_type<X> || enumeration_type<X>)&&!element_reading_type<X>;
 }();
 
 /// Whether M may be bound to an attribute: a simple value, plain or optional.
 template <class M>
 inline constexpr bool attribute_member = (simple_type<value_type_of<M>> ||
-                                          enum_type<value_type_of<M>>)&&!shape<M>::is_vector
+                                          enumeration_type<value_type_of<M>>)&&!shape<M>::is_vector
                                          && !shape<M>::is_pointer &&
                                          !is_nillable<slot_type<M>>::value;
 
@@ -192,7 +192,7 @@ std::string_view enum_text(const void* value) {
   return enum_name(*static_cast<const E*>(value));
 }
 template <class E>
-errc parse_enum_text(std::string_view text, void* out) {
+errc parse_enum_text(std::string_view text, void* out, bool) {
   return parse_enum(text, *static_cast<E*>(out));
 }
 /// Whether E's values are 0, 1, ... in the order of meta<E>::values: its enum_codec is data.
@@ -203,16 +203,20 @@ consteval bool sequential_enum() {
   return sizeof(E) <= 8;
 }
 /// E's enum_codec: `names` (enum_names<E>()) looked up by the library where E is a
-/// sequential_enum, else E's own functions.
-template <class E>
+/// sequential_enum, else E's own functions; `open`: open_enum<E>'s.
+template <class E, bool Open = false>
 constexpr enum_codec make_enum_codec(const std::string_view* names) {
   enum_codec e{};
+  if constexpr (Open) {
+    e.open = true;
+    e.unknown = static_cast<std::uint32_t>(open_enum<E>::unknown_value());
+  }
+  e.size = static_cast<std::uint8_t>(sizeof(E));
   e.name = meta<E>::name;
   e.ns = meta<E>::ns;
   if constexpr (sequential_enum<E>()) {
     e.names = names;
     e.count = static_cast<std::uint32_t>(meta<E>::values.size());
-    e.size = static_cast<std::uint8_t>(sizeof(E));
     e.is_signed = std::is_signed_v<std::underlying_type_t<E>>;
   } else {
     e.parse = &parse_enum_text<E>;
@@ -225,12 +229,23 @@ inline constexpr auto enum_names_of = enum_names<E>();
 /// E's codec where E has no LATHER_BIND_ENUM (an inline variable in each file that uses it).
 template <class E>
 inline constexpr enum_codec enum_codec_of = make_enum_codec<E>(enum_names_of<E>.data());
-/// The codec of E: the one LATHER_BIND_ENUM_DEFINE defines for the program where E has
-/// LATHER_BIND_ENUM, else enum_codec_of<E>.
 template <class E>
+inline constexpr enum_codec open_enum_codec_of = make_enum_codec<E, true>(enum_names_of<E>.data());
+/// Whether open_enum<E> may be: E's underlying type is fixed.
+template <class E>
+inline constexpr bool may_be_open = requires {
+  E{std::underlying_type_t<E>{}};
+};
+/// The codec of E (or of open_enum<E>): the one LATHER_BIND_ENUM_DEFINE defines for the
+/// program where E has LATHER_BIND_ENUM, else enum_codec_of<E> (open_enum_codec_of<E>).
+template <class X>
 constexpr const enum_codec& enum_codec_ref() noexcept {
+  using E = enum_of_t<X>;
+  constexpr bool open = open_enum_type<X>;
   if constexpr (requires { enum_defined<E>::codec; })
-    return enum_defined<E>::codec;
+    return open ? enum_defined<E>::open_codec : enum_defined<E>::codec;
+  else if constexpr (open)
+    return open_enum_codec_of<E>;
   else
     return enum_codec_of<E>;
 }
@@ -238,7 +253,7 @@ constexpr const enum_codec& enum_codec_ref() noexcept {
 /// A simple-content type's text field into `m`.
 template <class M>
 bool read_text(read_ctx& c, M& m, const field_match& f) {
-  if constexpr (enum_type<M>)
+  if constexpr (enumeration_type<M>)
     return read_enum_simple(c, enum_codec_ref<M>(), &m, &f);
   else if constexpr (simple_type<M>)
     return read_simple(c, simple_parser<M>(c), &m, xsd_traits<M>::type_name, &f);
@@ -268,12 +283,12 @@ inline constexpr bool group_choice<std::variant<As...>> = (group_type<As> || ...
 /// written like a table_member, through the enumeration's enum_codec.
 template <class M>
 inline constexpr bool enum_member =
-    enum_type<value_type_of<M>> && !shape<M>::is_pointer && !is_bool_vector<M>;
+    enumeration_type<value_type_of<M>> && !shape<M>::is_pointer && !is_bool_vector<M>;
 
 /// An xsd:list of an enumeration.
 template <class X>
 struct is_enum_list : std::false_type {};
-template <enum_type E>
+template <enumeration_type E>
 struct is_enum_list<xsd::list<E>> : std::true_type {};
 /// Whether M holds xsd:lists of an enumeration (plain, optional, vector or nillable): read like
 /// an enum_member, the whole list one value (enum_list_value_of), written by the library.
@@ -300,8 +315,8 @@ inline constexpr enum_list_codec enum_list_codec_of{&enum_codec_ref<E>(), sizeof
                                                     &enum_list_clear<E>, &enum_list_append<E>,
                                                     &enum_list_items<E>};
 template <class E>
-errc parse_enum_list_thunk(std::string_view text, void* out) {
-  return parse_enum_list(text, out, enum_list_codec_of<E>);
+errc parse_enum_list_thunk(std::string_view text, void* out, bool keep) {
+  return parse_enum_list(text, out, enum_list_codec_of<E>, keep);
 }
 /// A list of E read as one simple value (xsd_traits<xsd::list<E>>'s names: xsi:type checked as
 /// a built-in type's).
@@ -477,9 +492,10 @@ bool codec<M, Unit>::read_attr(read_ctx& c, void* obj, const xml::attribute* a,
     using X = value_type_of<M>;
     const std::string_view text = a ? a->value : f.default_text();
     X& x = slot_of(m, 0);
-    if constexpr (enum_type<X>) {
+    if constexpr (enumeration_type<X>) {
       const enum_codec& e = enum_codec_ref<X>();
-      if (parse_enum_value(text, &x, e) != errc::ok) return fail_enum(c, text, e.name);
+      if (parse_enum_value(text, &x, e, c.opts.keep_unknown_enums) != errc::ok)
+        return fail_enum(c, text, e.name);
     } else {
       if (f.has_facets && a) [[unlikely]]  // tested here, where f is at hand anyway
         return read_attribute_with_facets(c, simple_parser<X>(c), &x, text,
@@ -510,7 +526,7 @@ void codec<M, Unit>::finalize(void* obj, std::uint32_t count, const field_match&
   } else {
     if (count != 0) return;
     if (f.has_default) {
-      if constexpr (enum_type<M>) {
+      if constexpr (enumeration_type<M>) {
         if (parse_enum_value(f.default_text(), &m, enum_codec_ref<M>()) == errc::ok) return;
       } else if constexpr (requires { xsd_traits<M>::parse(f.default_text(), m); }) {
         if (xsd_traits<M>::parse(f.default_text(), m) == errc::ok) return;
@@ -529,7 +545,7 @@ void write_table_slot(xml::writer& w, const Slot& s, const field_match& f,
     write_table_slot<Unit>(w, *s, f, leaves);
   } else if constexpr (is_variant<Slot>::value) {
     write_alternative(w, f.ns, f.write_alternatives, s, alternative_indexes<Slot>{});
-  } else if constexpr (simple_type<Slot> || enum_type<Slot>) {
+  } else if constexpr (simple_type<Slot> || enumeration_type<Slot>) {
     if (f.in_type_ns)
       write_value(w, f.ns, f.write_name, s, &leaves);
     else
@@ -624,7 +640,7 @@ int codec<M, Unit>::starts(const field_match&, std::string_view ns, std::string_
 template <class M, class Unit>
 void codec<M, Unit>::write_text(xml::writer& w, const void* obj, const field_match& f,
                                 xml::leaf_namespace&) {
-  if constexpr (enum_type<M>)
+  if constexpr (enumeration_type<M>)
     w.text(enum_value_text(&member_at<M>(obj, f), enum_codec_ref<M>()));
   else if constexpr (simple_type<M>)
     write_simple_text(w, member_at<M>(obj, f));
@@ -654,9 +670,9 @@ void codec<M, Unit>::write_attr(xml::writer& w, const void* obj, const field_mat
     const M& m = member_at<M>(obj, f);
     try {
       using X = value_type_of<M>;
-      if constexpr (enum_type<X> && shape<M>::is_optional) {
+      if constexpr (enumeration_type<X> && shape<M>::is_optional) {
         if (m) w.attribute(f.ns, f.write_name, enum_value_text(&*m, enum_codec_ref<X>()));
-      } else if constexpr (enum_type<X>) {
+      } else if constexpr (enumeration_type<X>) {
         w.attribute(f.ns, f.write_name, enum_value_text(&m, enum_codec_ref<X>()));
       } else if constexpr (shape<M>::is_optional) {
         if (m) write_attribute_value(w, f.ns, f.write_name, *m);
@@ -677,7 +693,7 @@ void codec<M, Unit>::write_attr(xml::writer& w, const void* obj, const field_mat
 template <class C, class M, field_kind Kind, bool Resets = true>
 constexpr field_codec routines_of() {
   field_codec r{};
-  r.type = &describe<typename shape<value_type_of<M>>::value_type>;
+  r.type = &describe<enum_of_t<typename shape<value_type_of<M>>::value_type>>;
   if constexpr (Kind == field_kind::element && (table_member<M> || enum_member<M>)) {
     // Read and finalized by the library through the occurrences' function and the value
     // type's view or codec: M compiles table_slot and write, not read and finalize.
@@ -1314,6 +1330,11 @@ constexpr view<N> make_view(const field_table<N>& f,
   constinit const ::lather::bind::detail::enum_codec                                       \
       lather::bind::detail::enum_defined<__VA_ARGS__>::codec =                             \
           ::lather::bind::detail::make_enum_codec<__VA_ARGS__>(                            \
+              ::lather::bind::detail::enum_defined<__VA_ARGS__>::names.data());            \
+  constinit const ::lather::bind::detail::enum_codec                                       \
+      lather::bind::detail::enum_defined<__VA_ARGS__>::open_codec =                        \
+          ::lather::bind::detail::make_enum_codec<                                         \
+              __VA_ARGS__, ::lather::bind::detail::may_be_open<__VA_ARGS__>>(              \
               ::lather::bind::detail::enum_defined<__VA_ARGS__>::names.data());            \
   template <>                                                                              \
   const ::lather::bind::type_description& lather::bind::describe<__VA_ARGS__>() {          \

@@ -54,6 +54,12 @@ struct read_options {
   /// of failing. client_read_options() sets it: one camera clock's quirk should not fail the
   /// whole response; a service stays strict.
   bool lenient_dates = false;
+  /// An enumeration value the schema does not list (a server added it) read into an
+  /// open_enum<E> (lather-wsdl2cpp's enumerations) is kept as received, and written back
+  /// unchanged, instead of failing the read with errc::unknown_enum. client_read_options()
+  /// sets it; a service stays strict (its peer's unknown value is a Client/Sender fault). A
+  /// plain E (not open_enum) has nowhere to keep one: it is an error either way.
+  bool keep_unknown_enums = false;
   /// Where not null, counts the child elements no field declares that reads with these options
   /// meet: kept (an unknown_elements member) or skipped (skip_unknown_elements). Nothing
   /// counted costs nothing: the counts are taken where such an element is met.
@@ -96,13 +102,15 @@ class write_scope {
 
 /// read_options as a client takes answers by default (client_options::read): undeclared child
 /// elements skipped (a newer server's additions, USER-PAIN row 1: a strict client fails every
-/// call), unknown subtypes kept, device date forms read (a server is strict by default:
-/// read_options{}). A strict client sets skip_unknown_elements back to false.
+/// call), unknown subtypes and enumeration values kept, device date forms read (a server is
+/// strict by default: read_options{}). A strict client sets skip_unknown_elements and
+/// keep_unknown_enums back to false.
 constexpr read_options client_read_options() noexcept {
   read_options o;
   o.skip_unknown_elements = true;
   o.keep_unknown_subtypes = true;
   o.lenient_dates = true;
+  o.keep_unknown_enums = true;
   return o;
 }
 
@@ -466,8 +474,9 @@ void write_table_member(xml::writer& w, const field_match& f, const complex_vt& 
 /// values are 0, 1, ... in the order of meta<E>::values (lather-wsdl2cpp's enumerations): the
 /// library looks the names up, no function per enumeration; else its two functions.
 struct enum_codec {
-  /// Text to value (a list of E for enum_list_value_of); nullptr: through `names`.
-  errc (*parse)(std::string_view text, void* out) = nullptr;
+  /// Text to value (a list of E for enum_list_value_of, whose items an unlisted value is kept
+  /// in where `keep`); nullptr: through `names`.
+  errc (*parse)(std::string_view text, void* out, bool keep) = nullptr;
   /// Value to text (throws if unlisted); nullptr: through `names`.
   std::string_view (*text)(const void* value) = nullptr;
   std::string_view name;                    ///< meta<E>::name
@@ -476,9 +485,14 @@ struct enum_codec {
   std::uint32_t count = 0;                  ///< of names
   std::uint8_t size = 0;                    ///< sizeof(E)
   bool is_signed = false;                   ///< E's underlying type (for an error's message)
+  /// The value is an open_enum<E>: its text (std::string) first, then the E; an unlisted value
+  /// holds E(unknown) and its text.
+  bool open = false;
+  std::uint32_t unknown = 0;  ///< open_enum<E>::unknown_value()
 };
-/// Text (XML whitespace around it ignored) to the value at `out`: ok or unknown_enum.
-errc parse_enum_value(std::string_view text, void* out, const enum_codec& e);
+/// Text (XML whitespace around it ignored) to the value at `out`: ok or unknown_enum; an
+/// unlisted value of an open_enum kept (ok) where `keep` (read_options::keep_unknown_enums).
+errc parse_enum_value(std::string_view text, void* out, const enum_codec& e, bool keep = false);
 /// The lexical value of the value at `value` (throws bind::error if E has no such value).
 std::string_view enum_value_text(const void* value, const enum_codec& e);
 /// read_simple for an enumeration: its parse_enum_value.
@@ -506,7 +520,7 @@ struct enum_list_codec {
   std::pair<const void*, std::size_t> (*items)(const void*);  ///< the items and their count
 };
 /// xsd_traits<xsd::list<E>>::parse's work: the items separated by XML whitespace.
-errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l);
+errc parse_enum_list(std::string_view text, void* list, const enum_list_codec& l, bool keep);
 /// One occurrence of a field of such lists (see write_table_member).
 void write_enum_list_member(xml::writer& w, const field_match& f, const enum_list_codec& l,
                             const void* value, std::size_t index);

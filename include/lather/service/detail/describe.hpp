@@ -35,7 +35,7 @@ template <class V, class... Seen>
 constexpr bool schema_expressible() {
   if constexpr ((std::is_same_v<V, Seen> || ...)) {
     return true;
-  } else if constexpr (bind::simple_type<V> || bind::enum_type<V> ||
+  } else if constexpr (bind::simple_type<V> || bind::enumeration_type<V> ||
                        std::is_same_v<V, bind::any_type> || std::is_same_v<V, bind::any_element> ||
                        std::is_same_v<V, bind::any_attributes>) {
     return true;
