@@ -360,27 +360,26 @@ template <class E>
 std::string_view enum_name(E v);
 }  // namespace detail
 
-/// An open_enum<E> (lather::open_enum).
-template <class T>
-struct is_open_enum : std::false_type {};
-template <class E>
-struct is_open_enum<open_enum<E>> : std::true_type {};
-template <class T>
-concept open_enum_type = is_open_enum<T>::value && enum_type<typename T::value_type>;
-/// An enumeration, closed (E) or open (open_enum<E>): read and written by its names.
-template <class T>
-concept enumeration_type = enum_type<T> || open_enum_type<T>;
 namespace detail {
-/// E for E and for open_enum<E>: the type whose meta<E> names the values.
+/// E for E and for open_enum<E>: the type whose meta<E> names the values (`open`: an
+/// open_enum).
 template <class T>
 struct enum_of {
   using type = T;
+  static constexpr bool open = false;
 };
 template <class E>
 struct enum_of<open_enum<E>> {
   using type = E;
+  static constexpr bool open = true;
 };
 }  // namespace detail
+/// An open_enum<E> (lather::open_enum) of an enumeration E.
+template <class T>
+concept open_enum_type = detail::enum_of<T>::open && enum_type<typename T::value_type>;
+/// An enumeration, closed (E) or open (open_enum<E>): read and written by its names.
+template <class T>
+concept enumeration_type = enum_type<T> || open_enum_type<T>;
 template <class T>
 using enum_of_t = typename detail::enum_of<T>::type;
 
