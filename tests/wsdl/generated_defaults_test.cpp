@@ -73,8 +73,8 @@ TEST_F(GeneratedDefaults, MembersStartAsTheDefaults) {
   EXPECT_EQ(d.key.bytes, (std::vector<std::uint8_t>{0x0a, 0xff}));
   EXPECT_EQ(d.blob.bytes, (std::vector<std::uint8_t>{1, 2}));
   EXPECT_EQ(d.either, "true");  // a union keeps its text
-  EXPECT_EQ(d.modes.items,
-            (std::vector<defaultsgen::Mode>{defaultsgen::Mode::ON, defaultsgen::Mode::OFF}));
+  EXPECT_EQ(d.modes.items, (std::vector<lather::open_enum<defaultsgen::Mode>>{
+                               defaultsgen::Mode::ON, defaultsgen::Mode::OFF}));
   EXPECT_EQ(d.kind, "basic");  // fixed
   EXPECT_EQ(d.level, 3);       // a required element's default too
   EXPECT_EQ(d.unit, "kg");
